@@ -1,0 +1,61 @@
+// The `rigging` command: dispatch, exit codes and the last line of defence
+// that turns any error into one clear line instead of a stack trace.
+import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { KINDS } from "../profiles/index.ts";
+import { initCommand } from "./init.ts";
+import { paint, processIo, type Io } from "./io.ts";
+import { renderCommand } from "./render.ts";
+import { schemaCommand } from "./schema.ts";
+
+export const VERSION = "0.1.0";
+
+const HELP = `rigging ${VERSION}: hardened Kubernetes manifests for the Compass Runner,
+the Compass Server and the Rootpilot runner, from one small values file.
+
+Usage:
+  rigging render VALUES [-o DIR] [--format yaml|json]   render a values file
+  rigging schema KIND                                   print a values JSON Schema
+  rigging init KIND                                     print an example values file
+  rigging help | --help | --version
+
+Kinds: ${KINDS.join(", ")}
+Run 'rigging COMMAND --help' for a command's options.
+Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
+`;
+
+type Command = (args: string[], io: Io) => number;
+
+const COMMANDS: Record<string, Command> = {
+  render: renderCommand,
+  schema: schemaCommand,
+  init: initCommand,
+};
+
+export function run(argv: string[], io: Io = processIo()): number {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === "help" || name === "-h" || name === "--help") return io.out(HELP), name === undefined ? 2 : 0;
+    if (name === "--version" || name === "version") return io.out(`rigging ${VERSION}\n`), 0;
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; expected one of ${Object.keys(COMMANDS).join(", ")}`);
+    return command(rest, io);
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function report(error: unknown, io: Io): number {
+  if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS")) {
+    io.err(`${paint(io, 31, "error")} ${(error as Error).message}\n`);
+    return 2;
+  }
+  if (error instanceof ValuesError) return 1;
+  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging; set RIGGING_DEBUG=1 for the stack)`;
+  io.err(`${paint(io, 31, "error")} ${message}\n`);
+  if (process.env.RIGGING_DEBUG) io.err(`${(error as Error)?.stack ?? ""}\n`);
+  return 3;
+}
+
+// Run when this file is the entry point (node dist/rigging.mjs, bun src/cli/main.ts).
+const entry = process.argv[1] ?? "";
+if (/(rigging(\.mjs)?|main\.ts)$/.test(entry)) process.exitCode = run(process.argv.slice(2));

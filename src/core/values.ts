@@ -1,0 +1,154 @@
+// Values validation: one zod schema per profile gives the TypeScript type,
+// the runtime check and the JSON Schema. This module turns zod's issues
+// into Diagnostics that carry a requirement ID, a fix and a source position.
+import { z } from "zod";
+import { formatPath, type Diagnostic } from "./diagnostic.ts";
+import { ValuesError } from "./errors.ts";
+import type { SourceDocument } from "./source.ts";
+
+const SEPARATOR = "\u001f";
+
+/**
+ * zod carries only a message string from a check to its issue, so the
+ * requirement ID and the fix travel inside it, joined by a separator that
+ * no one types, and are split apart again in `toDiagnostics`.
+ */
+export function tagged(id: string, message: string, fix: string): string {
+  return [id, message, fix].join(SEPARATOR);
+}
+
+/** Error option for a zod check: files its issue under requirement `id`. */
+export function req(id: string, fix: string, message?: string) {
+  return { error: (issue: z.core.$ZodRawIssue) => tagged(id, message ?? describeIssue(issue), fix) };
+}
+
+/** Adds an issue for a cross-field rule inside a `superRefine`. */
+export function fail(ctx: z.RefinementCtx, path: PropertyKey[], id: string, message: string, fix: string): void {
+  ctx.addIssue({ code: "custom", path: path as (string | number)[], message: tagged(id, message, fix) });
+}
+
+function describeIssue(issue: z.core.$ZodRawIssue): string {
+  const i = issue as z.core.$ZodRawIssue & Record<string, unknown>;
+  switch (issue.code) {
+    case "too_small":
+      if (i.origin === "array") return Number(i.minimum) === 1 ? "is empty" : `has fewer than ${i.minimum} items`;
+      if (i.origin === "string") return Number(i.minimum) === 1 ? "is empty" : `is shorter than ${i.minimum} characters`;
+      return `is below ${i.minimum}`;
+    case "too_big":
+      if (i.origin === "array") return `has more than ${i.maximum} items`;
+      if (i.origin === "string") return `is longer than ${i.maximum} characters`;
+      return `is above ${i.maximum}`;
+    case "invalid_type":
+      return `expected ${i.expected === "int" ? "an integer" : `a ${String(i.expected)}`}`;
+    case "invalid_value":
+      return `must be ${(i.values as unknown[]).map((v) => JSON.stringify(v)).join(" or ")}`;
+    default:
+      return "is not valid";
+  }
+}
+
+/** Validates `source.data` against `schema`, or throws every problem at once. */
+export function validateValues<S extends z.ZodType>(schema: S, source: SourceDocument, kind: string): z.output<S> {
+  const result = schema.safeParse(source.data);
+  if (result.success) return result.data;
+  throw new ValuesError(toDiagnostics(result.error.issues, source, schema, kind));
+}
+
+export function toDiagnostics(issues: readonly z.core.$ZodIssue[], source: SourceDocument, schema: z.ZodType, kind: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        const near = closest(key, keysAt(schema, issue.path));
+        out.push({
+          id: "G-01",
+          path: formatPath(path),
+          message: "unknown key",
+          fix: near ? `did you mean \`${near}\`? unknown keys are errors` : `remove it; \`rigging schema ${kind}\` lists the keys`,
+          location: source.locate(path, { key: true }),
+        });
+      }
+      continue;
+    }
+    const [id, message, fix] = issue.message.includes(SEPARATOR)
+      ? issue.message.split(SEPARATOR)
+      : ["G-01", lowerFirst(issue.message), `see \`rigging schema ${kind}\` for the expected shape`];
+    const value = valueAt(source.data, issue.path);
+    const shown = isScalar(value) ? `${JSON.stringify(value)} ` : "";
+    out.push({ id, path: formatPath(issue.path), message: shown + message, fix, location: source.locate(issue.path) });
+  }
+  return sortByLocation(out);
+}
+
+function sortByLocation(list: Diagnostic[]): Diagnostic[] {
+  return list.sort((a, b) => (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0));
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let node = data;
+  for (const segment of path) {
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[segment];
+  }
+  return node;
+}
+
+/** The keys a zod object schema accepts at `path`, for "did you mean". */
+export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  const def = schema._zod.def as unknown as Record<string, any>;
+  switch (def.type) {
+    case "optional": case "nullable": case "default": case "prefault": case "readonly": case "catch": case "nonoptional":
+      return keysAt(def.innerType, path);
+    case "pipe":
+      return keysAt(def.in, path);
+    case "lazy":
+      return keysAt(def.getter(), path);
+    case "union":
+      return [...new Set((def.options as z.core.$ZodType[]).flatMap((option) => keysAt(option, path)))];
+    case "intersection":
+      return [...keysAt(def.left, path), ...keysAt(def.right, path)];
+    case "object": {
+      if (path.length === 0) return Object.keys(def.shape);
+      const child = def.shape[path[0] as string];
+      return child ? keysAt(child, path.slice(1)) : [];
+    }
+    case "array":
+      return path.length === 0 ? [] : keysAt(def.element, path.slice(1));
+    case "record":
+      return path.length === 0 ? [] : keysAt(def.valueType, path.slice(1));
+    default:
+      return [];
+  }
+}
+
+/** The known key nearest to `word`, when it is near enough to be a typo. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

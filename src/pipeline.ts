@@ -1,0 +1,53 @@
+// The one-way flow of a render:
+// file -> parse (positions) -> values schema -> render (pure) -> objects
+//      -> rules (the same catalog as `check`) -> emit.
+import { formatPath } from "./core/diagnostic.ts";
+import { InternalError, UsageError } from "./core/errors.ts";
+import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
+import { parseValuesFile, readText, type SourceDocument } from "./core/source.ts";
+import { closest, validateValues } from "./core/values.ts";
+import { KINDS, profileOf } from "./profiles/index.ts";
+import type { Profile } from "./profiles/profile.ts";
+import { checkObjects } from "./rules/catalog.ts";
+
+export interface Rendered {
+  file: string;
+  profile: Profile;
+  objects: K8sObject[];
+  notes: string[];
+}
+
+export function renderFile(file: string): Rendered {
+  return renderSource(parseValuesFile(readText(file), file === "-" ? "<stdin>" : file));
+}
+
+export function renderSource(source: SourceDocument): Rendered {
+  const profile = profileFor(source);
+  const values = validateValues(profile.schema, source, profile.kind);
+  const objects = sortForApply(profile.render(values));
+  selfCheck(objects);
+  return { file: source.file, profile, objects, notes: profile.notes?.(values) ?? [] };
+}
+
+function profileFor(source: SourceDocument): Profile {
+  const kind = (source.data as Record<string, unknown>).kind;
+  const where = (() => {
+    const at = source.locate(["kind"]);
+    return `${at.file}:${at.line}:${at.column}`;
+  })();
+  if (kind === undefined) throw new UsageError(`${source.file}: no top-level kind; expected one of ${KINDS.join(", ")}`);
+  const profile = typeof kind === "string" ? profileOf(kind) : undefined;
+  if (!profile) {
+    const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
+    throw new UsageError(`${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
+  }
+  return profile;
+}
+
+/** A finding on our own output is a bug in a renderer, never the user's. */
+function selfCheck(objects: K8sObject[]): void {
+  const findings = checkObjects(objects);
+  if (findings.length === 0) return;
+  const lines = findings.map((f) => `  ${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`);
+  throw new InternalError(`internal error: the rendered objects break the rule catalog (a bug in rigging; please report it):\n${lines.join("\n")}`);
+}

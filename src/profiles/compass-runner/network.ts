@@ -1,0 +1,38 @@
+// Where the Runner may connect (CR-15): DNS, the Server, egressAllow.
+import { isIP } from "node:net";
+import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
+
+/** The Server's own TLS port inside its pod (CS-08), for in-cluster egress. */
+export const SERVER_TLS_PORT = 8443;
+
+/**
+ * The egress rule for the Server, when the address says where it is: an IP
+ * literal, or an in-cluster Service name (`svc.ns.svc[.cluster.local]`).
+ * A public host name cannot be matched by a NetworkPolicy; its address
+ * range belongs in egressAllow (values check CR-15).
+ */
+export function serverEgress(address: string): NetworkPolicyEgressRule | undefined {
+  const url = new URL(address);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(url.port || 443);
+  if (isIP(host)) return { to: [{ ipBlock: { cidr: `${host}/${isIP(host) === 4 ? 32 : 128}` } }], ports: [{ protocol: "TCP", port }] };
+  const service = inClusterService(host);
+  if (service) {
+    return {
+      to: [
+        {
+          namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": service.namespace } },
+          podSelector: { matchLabels: { "app.kubernetes.io/name": "compass-server" } },
+        },
+      ],
+      // Policies see the pod's port after the Service translates 443.
+      ports: [{ protocol: "TCP", port: SERVER_TLS_PORT }],
+    };
+  }
+  return undefined;
+}
+
+export function inClusterService(host: string): { name: string; namespace: string } | undefined {
+  const match = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc(\.cluster\.local)?$/.exec(host);
+  return match ? { name: match[1], namespace: match[2] } : undefined;
+}

@@ -1,0 +1,39 @@
+// The rule catalog: the general rules plus every profile's own. It is the
+// single source of truth for `render`'s self-check, `check`, `explain` and
+// the docs table.
+import { compassRunnerRules } from "../profiles/compass-runner/rules.ts";
+import { ObjectSet, runRules, type Finding, type ProfileName, type Rule } from "./engine.ts";
+import { generalRules } from "./general.ts";
+import type { K8sObject } from "../core/objects.ts";
+
+export const CATALOG: readonly Rule[] = [...generalRules, ...compassRunnerRules];
+
+/** The profile an object belongs to, from its `app.kubernetes.io/name`. */
+const PROFILE_BY_APP: Record<string, ProfileName> = {
+  "compass-runner": "compass-runner",
+  "compass-server": "compass-server",
+  "compass-nats": "compass-server",
+  "rootpilot-runner": "rootpilot-runner",
+};
+
+export function profileByLabels(object: K8sObject): ProfileName | undefined {
+  const app = object.metadata?.labels?.["app.kubernetes.io/name"];
+  return app === undefined ? undefined : PROFILE_BY_APP[app];
+}
+
+/** Groups objects by profile and namespace-independent installation. */
+export function groupByProfile(objects: readonly K8sObject[], classify: (o: K8sObject) => ProfileName | undefined = profileByLabels): Map<ProfileName, K8sObject[]> {
+  const groups = new Map<ProfileName, K8sObject[]>();
+  for (const object of objects) {
+    const profile = classify(object);
+    if (!profile) continue;
+    groups.set(profile, [...(groups.get(profile) ?? []), object]);
+  }
+  return groups;
+}
+
+export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined): Finding[] {
+  const findings: Finding[] = [];
+  for (const [profile, group] of groupByProfile(objects, classify)) findings.push(...runRules(CATALOG, new ObjectSet(profile, group)));
+  return findings;
+}

@@ -1,0 +1,145 @@
+// Rules of the G- requirements, shared by every profile.
+import { parseImage } from "../core/image.ts";
+import { RECOMMENDED_LABEL_KEYS } from "../core/labels.ts";
+import { hit, PROFILE_NAMES, type ProfileName, type Rule, type RuleHit } from "./engine.ts";
+
+/** The Pod Security Admission level each profile's namespace carries (G-10). */
+export const POD_SECURITY_LEVEL: Record<ProfileName, "restricted" | "baseline" | "privileged"> = {
+  // hostPath volumes are forbidden from `baseline` up; CR-06 takes their place.
+  "compass-runner": "privileged",
+  "compass-server": "restricted",
+  "rootpilot-runner": "restricted",
+};
+
+const SECRET_NAME = /(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL)/i;
+
+export const generalRules: Rule[] = [
+  {
+    id: "G-04",
+    summary: "Secrets are referenced by name and key, never inlined",
+    fix: "put the value in a Secret and reference it with secretKeyRef or a secret volume",
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      const hits: RuleHit[] = set.ofKind("Secret").map((o) => hit(o, ["kind"], "a Secret object is rendered; its value would live in the manifests"));
+      for (const { object, container, containerPath } of set.containers()) {
+        (container.env ?? []).forEach((env, index) => {
+          if (env.value !== undefined && SECRET_NAME.test(env.name) && !/_(FILE|PATH|MODE|REGION)$/.test(env.name)) {
+            hits.push(hit(object, [...containerPath, "env", index, "value"], `${env.name} holds an inline value that looks like a secret`));
+          }
+        });
+      }
+      return hits;
+    },
+  },
+  {
+    id: "G-05",
+    summary: "Every image is repository@sha256:<64 hex>",
+    fix: "pin the image by digest: repository@sha256:<64 hex>; tags are for people, not pod specs",
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const { object, container, containerPath } of set.containers()) {
+        const parsed = parseImage(String(container.image ?? ""));
+        if (typeof parsed === "string") hits.push(hit(object, [...containerPath, "image"], `image ${JSON.stringify(container.image ?? "")} ${parsed}`));
+        else if (parsed.tag) hits.push(hit(object, [...containerPath, "image"], `image carries tag ${parsed.tag} in the pod spec; only the digest form belongs there`));
+      }
+      return hits;
+    },
+  },
+  {
+    id: "G-06",
+    summary: "Containers drop all capabilities, forbid privilege escalation, run non-root on a read-only root with a seccomp profile",
+    fix: "set securityContext: allowPrivilegeEscalation: false, capabilities.drop: [ALL], readOnlyRootFilesystem: true, runAsNonRoot: true, seccompProfile",
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const { object, spec, container, containerPath } of set.containers()) {
+        const sc = container.securityContext ?? {};
+        const at = [...containerPath, "securityContext"];
+        if (container.securityContext?.privileged) hits.push(hit(object, [...at, "privileged"], "container is privileged"));
+        if (sc.allowPrivilegeEscalation !== false) hits.push(hit(object, [...at, "allowPrivilegeEscalation"], "allowPrivilegeEscalation is not false"));
+        if (!(sc.capabilities?.drop ?? []).includes("ALL")) hits.push(hit(object, [...at, "capabilities", "drop"], "capabilities.drop does not include ALL"));
+        if ((sc.capabilities?.add ?? []).length > 0) hits.push(hit(object, [...at, "capabilities", "add"], `capabilities.add grants ${sc.capabilities?.add?.join(", ")}`));
+        if (sc.readOnlyRootFilesystem !== true) hits.push(hit(object, [...at, "readOnlyRootFilesystem"], "readOnlyRootFilesystem is not true"));
+        const runAsNonRoot = sc.runAsNonRoot ?? spec.securityContext?.runAsNonRoot;
+        if (runAsNonRoot !== true) hits.push(hit(object, [...at, "runAsNonRoot"], "runAsNonRoot is not true (on the container or the pod)"));
+        const runAsUser = sc.runAsUser ?? spec.securityContext?.runAsUser;
+        if (runAsUser === 0) hits.push(hit(object, [...at, "runAsUser"], "runAsUser is 0 (root)"));
+        const seccomp = sc.seccompProfile ?? spec.securityContext?.seccompProfile;
+        if (!seccomp || !["RuntimeDefault", "Localhost"].includes(seccomp.type)) {
+          hits.push(hit(object, [...at, "seccompProfile"], "no RuntimeDefault or Localhost seccomp profile (on the container or the pod)"));
+        }
+      }
+      return hits;
+    },
+  },
+  {
+    id: "G-07",
+    summary: "Objects carry the recommended app.kubernetes.io labels",
+    fix: `label every object with ${RECOMMENDED_LABEL_KEYS.join(", ")}`,
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const object of set.objects) {
+        const labels = object.metadata?.labels ?? {};
+        const missing = RECOMMENDED_LABEL_KEYS.filter((key) => !labels[key]);
+        if (missing.length > 0) hits.push(hit(object, ["metadata", "labels"], `missing label(s) ${missing.join(", ")}`));
+      }
+      return hits;
+    },
+  },
+  {
+    id: "G-08",
+    summary: "Every container has CPU and memory requests and a memory limit",
+    fix: "set resources.requests.cpu, resources.requests.memory and resources.limits.memory",
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const { object, container, containerPath } of set.containers()) {
+        const r = container.resources ?? {};
+        const at = [...containerPath, "resources"];
+        if (r.requests?.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no CPU request"));
+        if (r.requests?.memory === undefined) hits.push(hit(object, [...at, "requests", "memory"], "no memory request"));
+        if (r.limits?.memory === undefined) hits.push(hit(object, [...at, "limits", "memory"], "no memory limit"));
+      }
+      return hits;
+    },
+  },
+  {
+    id: "G-09",
+    summary: "No image pull secrets: images are public and read anonymously",
+    fix: "remove imagePullSecrets; the images are public (seed 001, D9)",
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      return set
+        .pods()
+        .filter((pod) => (pod.spec.imagePullSecrets ?? []).length > 0)
+        .map((pod) => hit(pod.object, [...pod.path, "imagePullSecrets"], "imagePullSecrets is set"));
+    },
+  },
+  {
+    id: "G-10",
+    summary: "A Namespace carries Pod Security Admission labels at the strictest level its pods pass",
+    fix: "label the Namespace pod-security.kubernetes.io/enforce (and audit, warn) with the profile's level: restricted, or privileged for the Compass Runner",
+    severity: "error",
+    profiles: PROFILE_NAMES,
+    check(set) {
+      const level = POD_SECURITY_LEVEL[set.profile];
+      const hits: RuleHit[] = [];
+      for (const ns of set.ofKind("Namespace")) {
+        for (const mode of ["enforce", "audit", "warn"]) {
+          const key = `pod-security.kubernetes.io/${mode}`;
+          const actual = ns.metadata.labels?.[key];
+          if (actual !== level) hits.push(hit(ns, ["metadata", "labels", key], `${key} is ${actual === undefined ? "unset" : JSON.stringify(actual)}, expected ${level}`));
+        }
+      }
+      return hits;
+    },
+  },
+];
