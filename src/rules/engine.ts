@@ -22,6 +22,13 @@ export interface Rule {
   fix: string;
   severity: "error" | "warning";
   profiles: readonly ProfileName[];
+  /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
+  why?: string;
+  /**
+   * Set when manifests alone cannot show the requirement (it needs values,
+   * a live server or a node): `check` reports it as skipped with this note.
+   */
+  judgedFrom?: string;
   check(set: ObjectSet): RuleHit[];
 }
 
