@@ -71,8 +71,12 @@ export function toDiagnostics(issues: readonly z.core.$ZodIssue[], source: Sourc
       }
       continue;
     }
-    const [id, message, fix] = issue.message.includes(SEPARATOR)
-      ? issue.message.split(SEPARATOR)
+    // Keys of records and members of unions report their own issues
+    // nested inside one generic issue; the nested one carries the ID.
+    const nested = "issues" in issue ? (issue.issues as z.core.$ZodIssue[] | z.core.$ZodIssue[][]).flat().find((i) => i.message.includes(SEPARATOR)) : undefined;
+    const text = nested?.message ?? issue.message;
+    const [id, message, fix] = text.includes(SEPARATOR)
+      ? text.split(SEPARATOR)
       : ["G-01", lowerFirst(issue.message), `see \`rigging schema ${kind}\` for the expected shape`];
     const value = valueAt(source.data, issue.path);
     const shown = isScalar(value) ? `${JSON.stringify(value)} ` : "";

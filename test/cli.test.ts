@@ -1,0 +1,180 @@
+// The command contract: exit codes, streams, determinism across runtimes,
+// directory output that kubectl kustomize reads back, init and schema.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { BUN, CLI, ROOT, runCli, runInProcess, runProcess, tempDir, tempFile } from "./support/cli.ts";
+
+const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => `examples/${f}`);
+const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS());
+
+describe("render output is deterministic (G-02)", () => {
+  it.each(EXAMPLES)("%s: two Node renders, and Bun, print identical bytes", (example) => {
+    const first = runCli(["render", example]);
+    const second = runCli(["render", example]);
+    const bun = runProcess(BUN, [join(ROOT, "src/cli/main.ts"), "render", example]);
+    expect(first.code).toBe(0);
+    expect(first.stdout.length).toBeGreaterThan(1000);
+    expect(second.stdout).toBe(first.stdout);
+    expect(bun.code).toBe(0);
+    expect(bun.stdout).toBe(first.stdout);
+  });
+
+  it("the seed's command `bun run render.ts values.example.json` prints the example's objects", () => {
+    const seed = runProcess(BUN, ["run", "render.ts", "values.example.json"]);
+    expect(seed.code).toBe(0);
+    expect(seed.stdout).toBe(runCli(["render", "examples/compass-runner.yaml"]).stdout);
+  });
+});
+
+describe("render's streams and exit codes", () => {
+  it("prints only manifests on stdout and the CR-18 checklist on stderr", () => {
+    const r = runCli(["render", "examples/compass-runner.yaml"]);
+    expect(docs(r.stdout).every((o) => typeof o.apiVersion === "string" && typeof o.kind === "string")).toBe(true);
+    expect(r.stderr).toContain("CR-18");
+    expect(r.stderr).toContain("/dev/kvm has mode 0666");
+    expect(runCli(["render", "-q", "examples/compass-runner.yaml"]).stderr).toBe("");
+  });
+
+  it("prints a v1 List with --format json", () => {
+    const r = runCli(["render", "--format", "json", "examples/compass-runner.yaml"]);
+    const list = JSON.parse(r.stdout);
+    expect(list).toMatchObject({ apiVersion: "v1", kind: "List" });
+    expect(list.items).toEqual(docs(runCli(["render", "examples/compass-runner.yaml"]).stdout));
+  });
+
+  it("exits 1 with every error on stderr and nothing on stdout for invalid values", () => {
+    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 300").replace("kvm-node-1", "kvm node");
+    const r = runCli(["render", tempFile(text)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/values\.yaml:\d+:\d+ tokenExpirationSeconds: 300 is below 600 \(CR-03: /);
+    expect(r.stderr).toMatch(/nodeSelector\["kubernetes.io\/hostname"\]: "kvm node" is not a valid label value \(CR-12: /);
+    expect(r.stderr).toContain("2 error(s); nothing was rendered");
+  });
+
+  const BAD: [string, () => string, RegExp][] = [
+    ["malformed YAML", () => tempFile("kind: CompassRunner\nimage: [unclosed\n"), /values\.yaml:\d+:\d+ not valid YAML/],
+    ["a wrong top-level kind", () => tempFile("kind: CompassRuner\n"), /kind: "CompassRuner" is not a values kind; .*did you mean CompassRunner/],
+    ["no kind", () => tempFile("name: x\n"), /no top-level kind/],
+    ["an empty file", () => tempFile(""), /is empty/],
+    ["a directory", () => tempDir(), /is a directory/],
+    ["a missing file", () => join(tempDir(), "missing.yaml"), /cannot read: no such file/],
+    ["a binary file", () => tempFile(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3])), /binary file/],
+    ["a YAML list at the top", () => tempFile("- a\n- b\n"), /expected a mapping/],
+    ["two documents", () => tempFile("kind: CompassRunner\n---\nkind: CompassRunner\n"), /holds 2 YAML documents/],
+    ["a duplicate key", () => tempFile("kind: CompassRunner\nkind: CompassRunner\n"), /not valid YAML: Map keys must be unique/],
+  ];
+  it.each(BAD)("exits 2 with one clear line for %s", (_what, make, message) => {
+    const r = runCli(["render", make()]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("exits 2 for an unreadable file", () => {
+    const file = tempFile("kind: CompassRunner\n");
+    chmodSync(file, 0);
+    const r = runCli(["render", file]);
+    // root reads anything; then the values are simply invalid (exit 1)
+    expect([1, 2]).toContain(r.code);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    [["render"], /render takes one values file/],
+    [["render", "--bogus", "x.yaml"], /Unknown option '--bogus'/],
+    [["render", "--format", "xml", "examples/compass-runner.yaml"], /--format xml: expected yaml or json/],
+    [["frobnicate"], /unknown command "frobnicate"/],
+  ])("exits 2 for usage error %j", (args, message) => {
+    const r = runInProcess(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it("has --help for every command and --version", () => {
+    for (const command of ["render", "schema", "init"]) {
+      const r = runInProcess([command, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: rigging ${command}`));
+    }
+    expect(runInProcess(["--version"]).stdout).toMatch(/^rigging \d+\.\d+\.\d+\n$/);
+  });
+
+  it("reads values from stdin with -", () => {
+    const r = runCli(["render", "-"], readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8"));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(runCli(["render", "examples/compass-runner.yaml"]).stdout);
+  });
+});
+
+describe("render -o DIR", () => {
+  it("writes one file per object and a kustomization that kubectl kustomize turns back into the same objects", () => {
+    const dir = join(tempDir(), "out");
+    const r = runCli(["render", "examples/compass-runner.yaml", "-o", dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    const stream = docs(runCli(["render", "examples/compass-runner.yaml"]).stdout);
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(stream.length + 1);
+    expect(files).toContain("kustomization.yaml");
+    const kustomized = runProcess("kubectl", ["kustomize", dir]);
+    expect(kustomized.stderr).toBe("");
+    expect(docs(kustomized.stdout)).toEqual(stream);
+  });
+
+  it("changes nothing in DIR when the values are invalid", () => {
+    const dir = join(tempDir(), "out");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "keep.yaml"), "kept: true\n");
+    const bad = tempFile(readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 1"));
+    expect(runCli(["render", bad, "-o", dir]).code).toBe(1);
+    expect(readdirSync(dir)).toEqual(["keep.yaml"]);
+  });
+
+  it("replaces DIR's previous contents", () => {
+    const dir = join(tempDir(), "out");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "stale.yaml"), "stale: true\n");
+    expect(runCli(["render", "examples/compass-runner.yaml", "-o", dir]).code).toBe(0);
+    expect(readdirSync(dir)).not.toContain("stale.yaml");
+  });
+
+  it("refuses a DIR that is a file", () => {
+    const file = tempFile("x");
+    const r = runCli(["render", "examples/compass-runner.yaml", "-o", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/exists and is not a directory/);
+  });
+});
+
+describe("init and schema", () => {
+  it("init prints a commented example that renders as is", () => {
+    const r = runInProcess(["init", "CompassRunner"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# /);
+    expect(runCli(["render", tempFile(r.stdout)]).code).toBe(0);
+  });
+
+  it("schema prints a JSON Schema that names the keys and the kind", () => {
+    const r = runCli(["schema", "CompassRunner"]);
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.$schema).toMatch(/json-schema/);
+    expect(schema.properties.kind).toEqual({ type: "string", const: "CompassRunner" });
+    expect(schema.required).toEqual(expect.arrayContaining(["kind", "image", "server", "serverCluster", "nodeSelector", "admission"]));
+    expect(schema.additionalProperties).toBe(false);
+  });
+
+  it("refuses an unknown kind with exit 2", () => {
+    expect(runInProcess(["schema", "Nope"]).code).toBe(2);
+    expect(runInProcess(["init", "Nope"]).code).toBe(2);
+  });
+});
+
+it("the bundle starts as a bin with a shebang", () => {
+  expect(readFileSync(CLI, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+});

@@ -1,0 +1,44 @@
+// Running rigging in tests: in-process through `run` (fast, for most
+// cases) and as a real process of the built bundle or of Bun.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { run } from "../../src/cli/main.ts";
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runInProcess(args: string[]): Result {
+  let stdout = "";
+  let stderr = "";
+  const code = run(args, { out: (t) => void (stdout += t), err: (t) => void (stderr += t), color: false });
+  return { code, stdout, stderr };
+}
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+export const CLI = join(ROOT, "dist", "rigging.mjs");
+export const BUN = join(ROOT, "node_modules", ".bin", "bun");
+
+export function runProcess(command: string, args: string[], input?: string): Result {
+  const r = spawnSync(command, args, { cwd: ROOT, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function runCli(args: string[], input?: string): Result {
+  return runProcess(process.execPath, [CLI, ...args], input);
+}
+
+/** Writes `text` to a fresh temporary file and returns its path. */
+export function tempFile(text: string | Buffer, name = "values.yaml"): string {
+  const path = join(mkdtempSync(join(tmpdir(), "rigging-test-")), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "rigging-test-"));
+}
