@@ -3,7 +3,7 @@
 // namespace's name label, resourceRules with subresources, operations and
 // resourceNames, as the API server matches them) and evaluates the
 // policies' variables and validations with a real CEL engine.
-import { run } from "@bufbuild/cel";
+import { run, type CelInput } from "@bufbuild/cel";
 import type { K8sObject } from "../../src/core/objects.ts";
 
 export interface AdmissionRequest {
@@ -72,7 +72,8 @@ export function admit(objects: readonly K8sObject[], req: AdmissionRequest): Dec
   for (const policy of policies) {
     const spec = policy.spec as { variables?: { name: string; expression: string }[]; validations: { expression: string; message: string }[] };
     const variables: Record<string, unknown> = {};
-    const context = { request, object: req.object ?? null, oldObject: req.oldObject ?? null, variables };
+    // Plain JSON data; the engine maps objects to CEL maps.
+    const context = { request, object: req.object ?? null, oldObject: req.oldObject ?? null, variables } as unknown as Record<string, CelInput>;
     for (const v of spec.variables ?? []) variables[v.name] = run(v.expression, context);
     for (const validation of spec.validations) {
       const result = run(validation.expression, context);
