@@ -85,7 +85,7 @@ export function toDiagnostics(issues: readonly z.core.$ZodIssue[], source: Sourc
   return sortByLocation(out);
 }
 
-function sortByLocation(list: Diagnostic[]): Diagnostic[] {
+export function sortByLocation(list: Diagnostic[]): Diagnostic[] {
   return list.sort((a, b) => (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0));
 }
 

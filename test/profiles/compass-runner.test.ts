@@ -211,6 +211,9 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["a Runner ID in values", (d) => d.set("runnerId", "runner-1"), "CR-17", "runnerId"],
   ["a missing memory limit", (d) => d.deleteIn(["resources", "limits", "memory"]), "G-01", "resources.limits.memory"],
   ["a CPU request that is not a quantity", (d) => d.setIn(["resources", "requests", "cpu"], "lots"), "G-08", "resources.requests.cpu"],
+  ["an inline private key", (d) => d.set("note", "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n"), "G-04", "note"],
+  ["a URL with an inline password", (d) => d.setIn(["otel", "endpoint"], "https://user:hunter2@collector.example.com"), "G-04", "otel.endpoint"],
+  ["an AWS access key", (d) => d.setIn(["admission", "deployers", 0], "AKIAIOSFODNN7EXAMPLE"), "G-04", "admission.deployers[0]"],
   ["a namespace that is not a DNS label", (d) => d.set("namespace", "Compass_Runner"), "CR-04", "namespace"],
 ];
 
