@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { formatPath, type Diagnostic } from "./diagnostic.ts";
 import { ValuesError } from "./errors.ts";
+import { findInlineSecrets, INLINE_SECRET_FIX } from "./inline-secrets.ts";
 import type { SourceDocument } from "./source.ts";
 
 const SEPARATOR = "\u001f";
@@ -50,8 +51,24 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
 /** Validates `source.data` against `schema`, or throws every problem at once. */
 export function validateValues<S extends z.ZodType>(schema: S, source: SourceDocument, kind: string): z.output<S> {
   const result = schema.safeParse(source.data);
-  if (result.success) return result.data;
-  throw new ValuesError(toDiagnostics(result.error.issues, source, schema, kind));
+  const secrets = inlineSecretDiagnostics(source);
+  if (result.success && secrets.length === 0) return result.data;
+  // G-04 wins over whatever else is said about the same key, so that the
+  // secret itself is never echoed in another diagnostic.
+  const covered = (path: string) => secrets.some((s) => path === s.path || path.startsWith(`${s.path}.`) || path.startsWith(`${s.path}[`));
+  const rest = result.success ? [] : toDiagnostics(result.error.issues, source, schema, kind).filter((d) => !covered(d.path));
+  throw new ValuesError(sortByLocation([...secrets, ...rest]));
+}
+
+/** G-04: values that look like secrets, wherever they are (never shown). */
+function inlineSecretDiagnostics(source: SourceDocument): Diagnostic[] {
+  return findInlineSecrets(source.data).map((found) => ({
+    id: "G-04",
+    path: formatPath(found.path),
+    message: found.message,
+    fix: INLINE_SECRET_FIX,
+    location: source.locate(found.path),
+  }));
 }
 
 export function toDiagnostics(issues: readonly z.core.$ZodIssue[], source: SourceDocument, schema: z.ZodType, kind: string): Diagnostic[] {
