@@ -2,11 +2,10 @@
 // file -> parse (positions) -> values schema -> render (pure) -> objects
 //      -> rules (the same catalog as `check`) -> emit.
 import { formatPath } from "./core/diagnostic.ts";
-import { InternalError, UsageError, ValuesError } from "./core/errors.ts";
+import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
-import { inlineSecrets } from "./core/secrets.ts";
 import { parseValuesFile, readText, type SourceDocument } from "./core/source.ts";
-import { closest, sortByLocation, validateValues } from "./core/values.ts";
+import { closest, validateValues } from "./core/values.ts";
 import { KINDS, profileOf } from "./profiles/index.ts";
 import type { Profile } from "./profiles/profile.ts";
 import { checkObjects } from "./rules/catalog.ts";
@@ -24,23 +23,10 @@ export function renderFile(file: string): Rendered {
 
 export function renderSource(source: SourceDocument): Rendered {
   const profile = profileFor(source);
-  const values = validateAll(profile, source);
+  const values = validateValues(profile.schema, source, profile.kind);
   const objects = sortForApply(profile.render(values));
   selfCheck(objects);
   return { file: source.file, profile, objects, notes: profile.notes?.(values) ?? [] };
-}
-
-/** The schema's problems and G-04's, together: every error in one run (G-01). */
-function validateAll(profile: Profile, source: SourceDocument): unknown {
-  const secrets = inlineSecrets(source);
-  try {
-    const values = validateValues(profile.schema, source, profile.kind);
-    if (secrets.length === 0) return values;
-  } catch (error) {
-    if (!(error instanceof ValuesError)) throw error;
-    secrets.push(...error.diagnostics);
-  }
-  throw new ValuesError(sortByLocation(secrets));
 }
 
 function profileFor(source: SourceDocument): Profile {

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { formatPath, type Diagnostic } from "./diagnostic.ts";
 import { ValuesError } from "./errors.ts";
+import { findInlineSecrets, INLINE_SECRET_FIX } from "./inline-secrets.ts";
 import type { SourceDocument } from "./source.ts";
 
 const SEPARATOR = "\u001f";
@@ -50,11 +51,33 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
 /** Validates `source.data` against `schema`, or throws every problem at once. */
 export function validateValues<S extends z.ZodType>(schema: S, source: SourceDocument, kind: string): z.output<S> {
   const result = schema.safeParse(source.data);
-  if (result.success) return result.data;
-  throw new ValuesError(toDiagnostics(result.error.issues, source, schema, kind));
+  const secrets = inlineSecretDiagnostics(source);
+  if (result.success && secrets.length === 0) return result.data;
+  // Other diagnostics about a secret-looking value still appear (a static
+  // AWS key is RP-07 as well as G-04), but never echo the value itself.
+  const secret = new Set(secrets.map((s) => s.path));
+  const rest = result.success ? [] : toDiagnostics(result.error.issues, source, schema, kind, (path) => secret.has(path));
+  throw new ValuesError(sortByLocation([...secrets, ...rest]));
 }
 
-export function toDiagnostics(issues: readonly z.core.$ZodIssue[], source: SourceDocument, schema: z.ZodType, kind: string): Diagnostic[] {
+/** G-04: values that look like secrets, wherever they are (never shown). */
+function inlineSecretDiagnostics(source: SourceDocument): Diagnostic[] {
+  return findInlineSecrets(source.data).map((found) => ({
+    id: "G-04",
+    path: formatPath(found.path),
+    message: found.message,
+    fix: INLINE_SECRET_FIX,
+    location: source.locate(found.path),
+  }));
+}
+
+export function toDiagnostics(
+  issues: readonly z.core.$ZodIssue[],
+  source: SourceDocument,
+  schema: z.ZodType,
+  kind: string,
+  hideValue: (path: string) => boolean = () => false,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
@@ -79,7 +102,8 @@ export function toDiagnostics(issues: readonly z.core.$ZodIssue[], source: Sourc
       ? text.split(SEPARATOR)
       : ["G-01", lowerFirst(issue.message), `see \`rigging schema ${kind}\` for the expected shape`];
     const value = valueAt(source.data, issue.path);
-    const shown = isScalar(value) ? `${JSON.stringify(value)} ` : "";
+    const path = formatPath(issue.path);
+    const shown = isScalar(value) && !hideValue(path) ? `${JSON.stringify(value)} ` : "";
     out.push({ id, path: formatPath(issue.path), message: shown + message, fix, location: source.locate(issue.path) });
   }
   return sortByLocation(out);

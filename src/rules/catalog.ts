@@ -2,12 +2,13 @@
 // single source of truth for `render`'s self-check, `check`, `explain` and
 // the docs table.
 import { compassRunnerRules } from "../profiles/compass-runner/rules.ts";
+import { compassServerRules } from "../profiles/compass-server/rules.ts";
 import { rootpilotRunnerRules } from "../profiles/rootpilot-runner/rules.ts";
 import { ObjectSet, runRules, type Finding, type ProfileName, type Rule } from "./engine.ts";
 import { generalRules } from "./general.ts";
 import type { K8sObject } from "../core/objects.ts";
 
-export const CATALOG: readonly Rule[] = [...generalRules, ...compassRunnerRules, ...rootpilotRunnerRules];
+export const CATALOG: readonly Rule[] = [...generalRules, ...compassRunnerRules, ...compassServerRules, ...rootpilotRunnerRules];
 
 /** The profile an object belongs to, from its `app.kubernetes.io/name`. */
 const PROFILE_BY_APP: Record<string, ProfileName> = {

@@ -178,7 +178,7 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["an invalid paired tag", (d) => d.set("image", `ghcr.io/rigelbuild/compass-runner:main-x-123@sha256:${"a".repeat(64)}`), "G-05", "image"],
   ["an http:// Server address", (d) => d.setIn(["server", "address"], "http://compass-server.compass.svc"), "CR-02", "server.address"],
   ["a relative Server address", (d) => d.setIn(["server", "address"], "compass-server.compass.svc"), "CR-02", "server.address"],
-  ["a Server address with userinfo", (d) => d.setIn(["server", "address"], "https://admin:pw@compass-server.compass.svc"), "CR-02", "server.address"],
+  ["a Server address with userinfo", (d) => d.setIn(["server", "address"], "https://admin@compass-server.compass.svc"), "CR-02", "server.address"],
   ["a Server address with a query", (d) => d.setIn(["server", "address"], "https://compass-server.compass.svc/?x=1"), "CR-02", "server.address"],
   ["a Server address with a fragment", (d) => d.setIn(["server", "address"], "https://compass-server.compass.svc/#x"), "CR-02", "server.address"],
   ["empty admission.controllers", (d) => d.setIn(["admission", "controllers"], []), "CR-06", "admission.controllers"],

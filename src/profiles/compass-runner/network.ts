@@ -1,9 +1,10 @@
 // Where the Runner may connect (CR-15): DNS, the Server, egressAllow.
 import { isIP } from "node:net";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
+import { SERVER_TLS_PORT } from "../compass-server/ports.ts";
 
 /** The Server's own TLS port inside its pod (CS-08), for in-cluster egress. */
-export const SERVER_TLS_PORT = 8443;
+export { SERVER_TLS_PORT };
 
 /**
  * The egress rule for the Server, when the address says where it is: an IP

@@ -3,6 +3,7 @@ import { X509Certificate } from "node:crypto";
 import { posix } from "node:path";
 import { z } from "zod";
 import { egressRuleSchema, endpointUrl, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
+import { formatPath } from "../../core/diagnostic.ts";
 import { imageSchema } from "../../core/image.ts";
 import { dnsLabel, dnsSubdomain, hostName } from "../../core/names.ts";
 import { fail, req, tagged } from "../../core/values.ts";
@@ -160,13 +161,16 @@ export function checkRunner(v: RunnerFields, ctx: z.RefinementCtx, at: PropertyK
   }
 }
 
-export function checkServerCluster(v: RunnerFields, cluster: z.output<typeof serverClusterSchema>, ctx: z.RefinementCtx): void {
+/** `at` places the keys in a file that nests them (kind: Compass): the Runner's keys and the cluster entry's. */
+export function checkServerCluster(v: RunnerFields, cluster: z.output<typeof serverClusterSchema>, ctx: z.RefinementCtx, at: { runner?: PropertyKey[]; cluster?: PropertyKey[] } = {}): void {
+  const r = at.runner ?? [];
+  const c = at.cluster ?? ["serverCluster"];
   const fix = "the Runner and its Server cluster entry must agree on namespace, serviceAccount and audience";
-  if (cluster.namespace !== v.namespace) fail(ctx, ["serverCluster", "namespace"], "CR-04", `is ${cluster.namespace}, but the Runner's namespace is ${v.namespace}`, fix);
-  if (cluster.serviceAccount !== v.serviceAccount) fail(ctx, ["serverCluster", "serviceAccount"], "CR-04", `is ${cluster.serviceAccount}, but the Runner's serviceAccount is ${v.serviceAccount}`, fix);
-  if (cluster.audience !== RUNNER_AUDIENCE) fail(ctx, ["serverCluster", "audience"], "CR-04", `is ${cluster.audience}, but the Runner's token audience is ${RUNNER_AUDIENCE}`, `set audience: ${RUNNER_AUDIENCE}; ${fix}`);
+  if (cluster.namespace !== v.namespace) fail(ctx, [...c, "namespace"], "CR-04", `is ${cluster.namespace}, but the Runner's namespace is ${v.namespace}`, fix);
+  if (cluster.serviceAccount !== v.serviceAccount) fail(ctx, [...c, "serviceAccount"], "CR-04", `is ${cluster.serviceAccount}, but the Runner's serviceAccount is ${v.serviceAccount}`, fix);
+  if (cluster.audience !== RUNNER_AUDIENCE) fail(ctx, [...c, "audience"], "CR-04", `is ${cluster.audience}, but the Runner's token audience is ${RUNNER_AUDIENCE}`, `set audience: ${RUNNER_AUDIENCE}; ${fix}`);
   if (v.tokenExpirationSeconds > cluster.maxTokenLifetime) {
-    fail(ctx, ["tokenExpirationSeconds"], "CR-03", `${v.tokenExpirationSeconds} is above serverCluster.maxTokenLifetime ${cluster.maxTokenLifetime}`, "lower tokenExpirationSeconds, or raise the Server cluster entry's maxTokenLifetime");
+    fail(ctx, [...r, "tokenExpirationSeconds"], "CR-03", `${v.tokenExpirationSeconds} is above ${formatPath([...c, "maxTokenLifetime"])} ${cluster.maxTokenLifetime}`, "lower tokenExpirationSeconds, or raise the Server cluster entry's maxTokenLifetime");
   }
 }
 

@@ -1,0 +1,127 @@
+// kind: Compass renders the Server and the Runner from one file, and the
+// Server's cluster entry is derived from the Runner so they agree (CS-09,
+// CR-03, CR-04).
+import { readFileSync } from "node:fs";
+import type { DaemonSet } from "kubernetes-types/apps/v1";
+import { describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import type { Diagnostic } from "../../src/core/diagnostic.ts";
+import { ValuesError } from "../../src/core/errors.ts";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { parseValuesFile } from "../../src/core/source.ts";
+import { renderFile, renderSource } from "../../src/pipeline.ts";
+import { parseServerConfig } from "../../src/profiles/compass-server/config.ts";
+import { checkObjects } from "../../src/rules/catalog.ts";
+import { validateStrict } from "../support/k8s-schema.ts";
+
+const example = () => parse(readFileSync("examples/compass.yaml", "utf8")) as Record<string, any>;
+
+function refusal(values: unknown): Diagnostic[] {
+  try {
+    renderSource(parseValuesFile(stringify(values), "compass.yaml"));
+  } catch (error) {
+    if (error instanceof ValuesError) return error.diagnostics;
+    throw error;
+  }
+  throw new Error("the values were accepted");
+}
+
+const app = (o: K8sObject) => o.metadata.labels?.["app.kubernetes.io/name"];
+
+describe("examples/compass.yaml", () => {
+  const { objects } = renderFile("examples/compass.yaml");
+
+  it("renders both object sets, strictly schema-valid, with no catalog finding", () => {
+    expect(new Set(objects.map(app))).toEqual(new Set(["compass-server", "compass-nats", "compass-runner"]));
+    expect(objects.filter((o) => o.kind === "DaemonSet")).toHaveLength(1);
+    expect(objects.filter((o) => o.kind === "Deployment" && app(o) === "compass-server")).toHaveLength(1);
+    for (const object of objects) expect(validateStrict(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
+    expect(checkObjects(objects)).toEqual([]);
+  });
+
+  it("the Server's cluster entry and the Runner's projected token agree", () => {
+    const configMap = objects.find((o) => o.kind === "ConfigMap" && app(o) === "compass-server")!;
+    const clusters = parseServerConfig((configMap.data as Record<string, string>)["server.yaml"])!.clusters as Record<string, unknown>[];
+    expect(clusters).toHaveLength(1);
+    const entry = clusters[0];
+
+    const runner = objects.find((o) => o.kind === "DaemonSet") as DaemonSet & K8sObject;
+    const pod = runner.spec!.template.spec!;
+    const token = pod.volumes!.flatMap((v) => v.projected?.sources ?? []).find((s) => s.serviceAccountToken)!.serviceAccountToken!;
+    const serviceAccount = objects.find((o) => o.kind === "ServiceAccount" && app(o) === "compass-runner")!;
+
+    expect(entry.namespace).toBe(runner.metadata.namespace);
+    expect(entry.namespace).toBe(serviceAccount.metadata.namespace);
+    expect(entry.serviceAccount).toBe(pod.serviceAccountName);
+    expect(entry.serviceAccount).toBe(serviceAccount.metadata.name);
+    expect(entry.audience).toBe(token.audience);
+    expect(token.audience).toBe("compass-runner");
+    expect(typeof entry.maxTokenLifetime).toBe("number");
+    expect(token.expirationSeconds).toBeLessThanOrEqual(entry.maxTokenLifetime as number);
+    expect(entry.maxTokenLifetime).toBe(example().server.cluster.maxTokenLifetime);
+  });
+
+  it("the Runner dials the in-cluster Service and verifies the public host (P9)", () => {
+    const runner = objects.find((o) => o.kind === "DaemonSet") as DaemonSet & K8sObject;
+    const container = runner.spec!.template.spec!.containers[0];
+    expect(container.env).toContainEqual({ name: "COMPASS_SERVER_URL", value: "https://compass-server.compass.svc" });
+    expect(container.args).toEqual(["--server-name", "compass.example.com"]);
+    const service = objects.find((o) => o.kind === "Service" && app(o) === "compass-server")!;
+    expect(`${service.metadata.name}.${service.metadata.namespace}`).toBe("compass-server.compass");
+    // The Runner's NetworkPolicy lets it reach the Server pods on their TLS port.
+    const policy = objects.find((o) => o.kind === "NetworkPolicy" && app(o) === "compass-runner")!;
+    expect(JSON.stringify(policy)).toContain('"port":8443');
+  });
+
+  it("uses the default maxTokenLifetime when the server section gives none", () => {
+    const values = example();
+    delete values.server.cluster;
+    const { objects: out } = renderSource(parseValuesFile(stringify(values), "compass.yaml"));
+    const configMap = out.find((o) => o.kind === "ConfigMap" && app(o) === "compass-server")!;
+    const entry = (parseServerConfig((configMap.data as Record<string, string>)["server.yaml"])!.clusters as Record<string, unknown>[])[0];
+    expect(entry).toEqual({ name: "local", namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetime: 86400 });
+  });
+});
+
+describe("kind: Compass values are refused", () => {
+  it("a runner token lifetime above the server's maxTokenLifetime (CR-03)", () => {
+    const values = example();
+    values.server.cluster.maxTokenLifetime = 1800;
+    values.runner.tokenExpirationSeconds = 3600;
+    const d = refusal(values).find((x) => x.id === "CR-03" && x.path === "runner.tokenExpirationSeconds");
+    expect(d?.message).toContain("server.cluster.maxTokenLifetime 1800");
+  });
+
+  it("a cluster entry namespace written by hand (CS-09: it is derived)", () => {
+    const values = example();
+    values.server.cluster.namespace = "elsewhere";
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CS-09", path: "server.cluster.namespace" }));
+  });
+
+  it("a serverCluster in the runner section (CS-09)", () => {
+    const values = example();
+    values.runner.serverCluster = { namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetime: 86400 };
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CS-09", path: "runner.serverCluster" }));
+  });
+
+  it("the Server in the Runner's namespace (CR-06)", () => {
+    const values = example();
+    values.server.namespace = values.runner.namespace;
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CR-06", path: "server.namespace" }));
+  });
+
+  it("runner checks keep their paths under runner (CR-07)", () => {
+    const values = example();
+    values.runner.nodeSelector = { "kubernetes.io/os": "linux" };
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CR-07", path: "runner.nodeSelector" }));
+  });
+
+  it("server checks keep their paths under server (CS-01, CS-10)", () => {
+    const values = example();
+    values.server.replicas = 2;
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CS-01", path: "server.replicas" }));
+    const pinned = example();
+    pinned.server.nodeSelector = { "kubernetes.io/arch": "amd64" };
+    expect(refusal(pinned)).toContainEqual(expect.objectContaining({ id: "CS-10", path: 'server.nodeSelector["kubernetes.io/arch"]' }));
+  });
+});
