@@ -2,18 +2,23 @@
 // that turns any error into one clear line instead of a stack trace.
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { KINDS } from "../profiles/index.ts";
+import { checkCommand } from "./check.ts";
+import { explainCommand } from "./explain.ts";
 import { initCommand } from "./init.ts";
 import { paint, processIo, type Io } from "./io.ts";
 import { renderCommand } from "./render.ts";
 import { schemaCommand } from "./schema.ts";
+import { VERSION } from "./version.ts";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
 const HELP = `rigging ${VERSION}: hardened Kubernetes manifests for the Compass Runner,
 the Compass Server and the Rootpilot runner, from one small values file.
 
 Usage:
   rigging render VALUES [-o DIR] [--format yaml|json]   render a values file
+  rigging check FILE... [--format text|json|sarif]      check existing manifests (- for stdin)
+  rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
   rigging schema KIND                                   print a values JSON Schema
   rigging init KIND                                     print an example values file
   rigging help | --help | --version
@@ -27,6 +32,8 @@ type Command = (args: string[], io: Io) => number;
 
 const COMMANDS: Record<string, Command> = {
   render: renderCommand,
+  check: checkCommand,
+  explain: explainCommand,
   schema: schemaCommand,
   init: initCommand,
 };

@@ -4,7 +4,7 @@
 import { compassRunnerRules } from "../profiles/compass-runner/rules.ts";
 import { compassServerRules } from "../profiles/compass-server/rules.ts";
 import { rootpilotRunnerRules } from "../profiles/rootpilot-runner/rules.ts";
-import { ObjectSet, runRules, type Finding, type ProfileName, type Rule } from "./engine.ts";
+import { ObjectSet, runRules, type Finding, type ProfileName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
 import type { K8sObject } from "../core/objects.ts";
 
@@ -34,8 +34,13 @@ export function groupByProfile(objects: readonly K8sObject[], classify: (o: K8sO
   return groups;
 }
 
-export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined): Finding[] {
+export interface CheckOptions {
+  /** Report a rule that throws on a malformed object instead of failing (`check`). */
+  onError?: RuleErrorHandler;
+}
+
+export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
-  for (const [profile, group] of groupByProfile(objects, classify)) findings.push(...runRules(CATALOG, new ObjectSet(profile, group)));
+  for (const [profile, group] of groupByProfile(objects, classify)) findings.push(...runRules(CATALOG, new ObjectSet(profile, group), options.onError));
   return findings;
 }

@@ -86,7 +86,8 @@ export interface ContainerRef extends PodRef {
   containerPath: PropertyKey[];
 }
 
-const POD_SPEC_PATH: Record<string, PropertyKey[]> = {
+/** Where each pod-carrying kind keeps its pod spec. */
+export const POD_SPEC_PATH: Record<string, PropertyKey[]> = {
   Pod: ["spec"],
   DaemonSet: ["spec", "template", "spec"],
   Deployment: ["spec", "template", "spec"],
@@ -104,11 +105,27 @@ export function dig(value: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-export function runRules(rules: readonly Rule[], set: ObjectSet): Finding[] {
+/**
+ * What to do when a rule throws on a malformed object (a string where a
+ * list belongs, say). Without it the error propagates: rendered objects
+ * have a known shape, so a throw there is a bug. `check` reads anyone's
+ * manifests and reports it instead.
+ */
+export type RuleErrorHandler = (rule: Rule, set: ObjectSet, error: unknown) => void;
+
+export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleErrorHandler): Finding[] {
   const findings: Finding[] = [];
   for (const rule of rules) {
     if (!rule.profiles.includes(set.profile)) continue;
-    for (const hit of rule.check(set)) findings.push({ ...hit, id: rule.id, severity: rule.severity, fix: rule.fix });
+    let hits: RuleHit[];
+    try {
+      hits = rule.check(set);
+    } catch (error) {
+      if (!onError) throw error;
+      onError(rule, set, error);
+      continue;
+    }
+    for (const hit of hits) findings.push({ ...hit, id: rule.id, severity: rule.severity, fix: rule.fix });
   }
   return findings;
 }

@@ -18,6 +18,7 @@ export const generalRules: Rule[] = [
     id: "G-04",
     summary: "Secrets are referenced by name and key, never inlined",
     fix: "put the value in a Secret and reference it with secretKeyRef or a secret volume",
+    why: "A secret written into values or manifests ends up in Git, in CI logs and in every copy of the rendered output; rotating it means finding all of them. Seed 001 (D4) keeps secrets by name: the database URL, master key, NATS password, TLS certificate, admin token and forge App credentials live in Secrets the operator creates, and the manifests only point at them.",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {
@@ -36,6 +37,7 @@ export const generalRules: Rule[] = [
     id: "G-05",
     summary: "Every image is repository@sha256:<64 hex>",
     fix: "pin the image by digest: repository@sha256:<64 hex>; tags are for people, not pod specs",
+    why: "\"The image must be a repo@sha256:<digest> reference\" (seed 000). A tag can move: the node may pull a different image than the one reviewed, and two nodes may run two builds. Seed 001 (D8) pairs tags like main-<n>-<sha12> with the digest for people, \"with only the digest written to pod specs\".",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {
@@ -52,6 +54,7 @@ export const generalRules: Rule[] = [
     id: "G-06",
     summary: "Containers drop all capabilities, forbid privilege escalation, run non-root on a read-only root with a seccomp profile",
     fix: "set securityContext: allowPrivilegeEscalation: false, capabilities.drop: [ALL], readOnlyRootFilesystem: true, runAsNonRoot: true, seccompProfile",
+    why: "These settings are what Pod Security's restricted level asks of a container, and the Compass Runner's namespace cannot enforce that level (it needs hostPath, see G-10). Without them a compromised process can gain privileges (setuid binaries, file capabilities), write into its own image, or make any system call the kernel offers.",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {
@@ -80,6 +83,7 @@ export const generalRules: Rule[] = [
     id: "G-07",
     summary: "Objects carry the recommended app.kubernetes.io labels",
     fix: `label every object with ${RECOMMENDED_LABEL_KEYS.join(", ")}`,
+    why: "The recommended labels are how people, dashboards and this tool tell which installation an object belongs to: `check` recognises a profile from app.kubernetes.io/name, and kubectl, Helm and Argo CD group objects by instance and part-of. An object without them is easy to orphan on upgrade or uninstall.",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {
@@ -96,6 +100,7 @@ export const generalRules: Rule[] = [
     id: "G-08",
     summary: "Every container has CPU and memory requests and a memory limit",
     fix: "set resources.requests.cpu, resources.requests.memory and resources.limits.memory",
+    why: "Without requests the scheduler places the pod blind and the node may be overcommitted; without a memory limit one leaking process takes memory from every other pod on the node until the kernel's OOM killer picks a victim, possibly not the culprit. The defaults are written out in the docs so that nobody has to guess them.",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {
@@ -114,6 +119,7 @@ export const generalRules: Rule[] = [
     id: "G-09",
     summary: "No image pull secrets: images are public and read anonymously",
     fix: "remove imagePullSecrets; the images are public (seed 001, D9)",
+    why: "Seed 001 (D9): \"all images are public, and registry reads are anonymous.\" A pull secret is a credential that has to be distributed, rotated and kept out of Git for no gain; when it expires, pods stop starting on new nodes.",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {
@@ -127,6 +133,7 @@ export const generalRules: Rule[] = [
     id: "G-10",
     summary: "A Namespace carries Pod Security Admission labels at the strictest level its pods pass",
     fix: "label the Namespace pod-security.kubernetes.io/enforce (and audit, warn) with the profile's level: restricted, or privileged for the Compass Runner",
+    why: "Pod Security Admission labels make the API server refuse pods weaker than the level. The Compass Server and the Rootpilot runner pass restricted. The Compass Runner mounts two hostPath trees, which baseline already forbids, so its namespace is privileged; the CR-06 admission policies, hostUsers: false and the container settings of G-06 take the place of the missing guard rails. A namespace without the labels gets the cluster default, often no check at all.",
     severity: "error",
     profiles: PROFILE_NAMES,
     check(set) {

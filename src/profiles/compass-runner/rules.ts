@@ -27,6 +27,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-01",
     summary: "The Runner object set: ServiceAccount, DaemonSet, admission policies and bindings, NetworkPolicy",
     fix: "apply the whole set together: ServiceAccount, DaemonSet, the CR-06 policies with bindings, and the NetworkPolicy",
+    why: "The Runner is safe only as a whole: the DaemonSet without its NetworkPolicy can reach anything, without the admission policies anyone with pod create rights can exec into it or mint its token, and without its own ServiceAccount it runs as default.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -44,6 +45,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-02",
     summary: "The Server address is an absolute https:// URL without userinfo, query or fragment",
     fix: "set COMPASS_SERVER_URL (values: server.address) to an https:// URL such as https://compass.example.com",
+    why: "Seed 000: \"the Server address (an absolute https:// URL)\". The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -59,6 +61,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-03",
     summary: `The only credential is a projected token: ${TOKEN_DIR}/token, audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
     fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, path token, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only at ${TOKEN_DIR}`,
+    why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -93,6 +96,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-04",
     summary: "Namespace, ServiceAccount and audience equal the Server's cluster entry (checked from values; from manifests only the token audience)",
     fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner",
+    why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. From manifests alone only the pod's own ServiceAccount can be compared; the values check compares the Server entry.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -110,6 +114,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-05",
     summary: "The Runner ServiceAccount has no RBAC binding and no API token",
     fix: "remove every Role, ClusterRole and binding for the Runner; set automountServiceAccountToken: false on the ServiceAccount and the pod",
+    why: "Seed 000: \"The ServiceAccount has no RBAC binding.\" The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -127,6 +132,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-06",
     summary: "Admission policies deny exec/attach/ephemeral containers, foreign pod creation, DaemonSet changes and token requests to all but the allowed identities",
     fix: "apply the four ValidatingAdmissionPolicies (failurePolicy: Fail) with bindings (validationActions: [Deny]) that rigging renders",
+    why: "Seed 000: the admission policy \"denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)\", and only admission.controllers may create Runner pods and admission.deployers change the DaemonSet. The namespace runs privileged (G-10), so these policies are the guard rails: without them anyone who may exec or create pods there reaches KVM and the host trees, and anyone who may request tokens for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred).",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -163,6 +169,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-07",
     summary: "The DaemonSet pins exactly one node with kubernetes.io/hostname",
     fix: `set nodeSelector ${HOSTNAME_LABEL}: <node>; one Runner node until the multi-Runner hub exists`,
+    why: "Seed 000: \"Rollout beyond one node waits for the multi-Runner hub.\" Seed 001 (D1): one Runner per Server. A DaemonSet without a hostname selector starts a Runner on every matching node, and the Server cannot yet coordinate more than one.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -176,6 +183,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-08",
     summary: "KVM comes from a device plugin: request and limit 1 of the KVM resource; no hostPath under /dev",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
+    why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -203,6 +211,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-09",
     summary: "The pod runs in a user namespace: hostUsers: false",
     fix: "set hostUsers: false in the pod spec",
+    why: "The Runner must create namespaces and mount filesystems for its microVMs; hostUsers: false lets it do so as root inside a user namespace that maps to an unprivileged range on the host. Without it those calls need real host privileges, or they fail.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -216,6 +225,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-10",
     summary: "seccomp is Localhost with a relative .json profile path without ..",
     fix: "set seccompProfile {type: Localhost, localhostProfile: compass/compass-runner.json} and stage seccomp/compass-runner.json there",
+    why: "Seed 000: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -240,6 +250,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-11",
     summary: "Two distinct, non-overlapping host trees outside system paths; volume root on the quota subdirectory; uid and gid 65532",
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT=${VOLUME_ROOT}, run as 65532:65532`,
+    why: "Seed 000: \"Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped.\" Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota preflight (readVolumeQuota) fail on every Runner; it must be the volumes subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -273,6 +284,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-12",
     summary: "nodeSelector keys and tolerations are valid (label key syntax, operator and effect enums)",
     fix: "use label keys as on the node; tolerations take operator Exists or Equal and effect NoSchedule, PreferNoSchedule or NoExecute",
+    why: "Seed 000: \"Configure node selectors, taints ...\". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -294,6 +306,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-13",
     summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod selects kubernetes.io/arch: amd64",
     fix: "set nodeSelector kubernetes.io/arch: amd64",
+    why: "Seed 001 (DL-577): \"the Runner stays amd64-only until an arm64 KVM boot passes\". On an arm64 node the image may run but the microVM guest does not boot.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -310,6 +323,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-14",
     summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
+    why: "Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name \"sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host.\" A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -333,6 +347,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-15",
     summary: "NetworkPolicy: no ingress; egress only to DNS, the Server and egressAllow",
     fix: "select the Runner pods with a NetworkPolicy listing Ingress and Egress with no ingress rules and egress rules that each name a destination",
+    why: "Seed 001 (D7): Runner egressAllow. The Runner executes untrusted workloads; a pod that accepts connections or reaches any destination turns one escape into access to the cluster network. Only DNS, the Server and the listed destinations are needed.",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -358,6 +373,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-16",
     summary: "Metrics are pushed over OTLP: no container port, no Service, no scrape annotations",
     fix: "remove ports, Services and prometheus.io annotations; set OTEL_EXPORTER_OTLP_ENDPOINT to push metrics",
+    why: "Seed 000: \"Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint.\" A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -382,6 +398,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-17",
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
     fix: "remove the Runner ID; the Server assigns it when the Runner enrolls",
+    why: "Seed 000: \"The Server assigns each Runner ID during enrollment.\" A Runner ID set in the manifests collides with or overrides the Server's assignment.",
     severity: "error",
     profiles: RUNNER,
     check(set) {

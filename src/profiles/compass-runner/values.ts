@@ -96,49 +96,56 @@ const identities = (what: string) =>
     .min(1, req("CR-06", `admission.${what} is required: list ${what === "controllers" ? "the controller identities that create Runner pods" : "the identities that apply the Runner DaemonSet"}`));
 
 export const admissionSchema = z.strictObject({
-  controllers: identities("controllers"),
-  deployers: identities("deployers"),
-  breakGlassGroups: z.array(z.string().min(1)).min(1, req("CR-06", "list at least one break-glass group, or leave it out for [system:masters]")).default(["system:masters"]),
+  controllers: identities("controllers").meta({ description: "User names that may create Runner pods, such as the DaemonSet controller (CR-06b)" }),
+  deployers: identities("deployers").meta({ description: "User names that may create, update or delete the Runner DaemonSet (CR-06c)" }),
+  breakGlassGroups: z
+    .array(z.string().min(1))
+    .min(1, req("CR-06", "list at least one break-glass group, or leave it out for [system:masters]"))
+    .default(["system:masters"])
+    .meta({ description: "Groups that may exec, attach, debug and request Runner tokens (CR-06a, d)" }),
 });
 
 /** Every key of a CompassRunner values file except `kind` and `serverCluster`. */
 export const runnerFields = {
   name: dnsLabel("G-07", "name").default("compass-runner").meta({ description: "Instance name: object names and app.kubernetes.io/instance" }),
-  namespace: dnsLabel("CR-04", "namespace").default("compass-runner"),
+  namespace: dnsLabel("CR-04", "namespace").default("compass-runner").meta({ description: "Namespace of the Runner; holds only Runner pods (CR-06) and equals serverCluster.namespace (CR-04)" }),
   createNamespace: z.boolean().default(true).meta({ description: "Render the Namespace (with Pod Security labels, G-10)" }),
-  serviceAccount: dnsSubdomain("CR-04", "serviceAccount").default("compass-runner"),
+  serviceAccount: dnsSubdomain("CR-04", "serviceAccount").default("compass-runner").meta({ description: "The Runner's ServiceAccount, without RBAC (CR-05); equals serverCluster.serviceAccount (CR-04)" }),
   image: imageSchema,
   server: z.strictObject({
-    address: httpsUrl("CR-02", "server.address"),
+    address: httpsUrl("CR-02", "server.address").meta({ description: "The Server address, an absolute https:// URL (CR-02): COMPASS_SERVER_URL" }),
     serverName: hostName("CR-14", "server.serverName").optional().meta({ description: "TLS server name the Runner verifies (--server-name, P9)" }),
-    serverCA: serverCASchema.optional(),
+    serverCA: serverCASchema.optional().meta({ description: "The Server CA (CR-14): pem inline (rendered into a ConfigMap), or configMap/secret {name, key}; COMPASS_SERVER_CA_FILE" }),
   }),
-  tokenExpirationSeconds: tokenLifetime("CR-03", "tokenExpirationSeconds").default(3600),
-  nodeSelector: nodeSelectorSchema("CR-12"),
-  tolerations: z.array(tolerationSchema("CR-12")).default([]),
+  tokenExpirationSeconds: tokenLifetime("CR-03", "tokenExpirationSeconds").default(3600).meta({ description: "Lifetime of the projected compass-runner token, 600..4294967296 s and at most serverCluster.maxTokenLifetime (CR-03)" }),
+  nodeSelector: nodeSelectorSchema("CR-12").meta({ description: "Node labels; must pin one node with kubernetes.io/hostname (CR-07, CR-12)" }),
+  tolerations: z.array(tolerationSchema("CR-12")).default([]).meta({ description: "Tolerations for the Runner node's taints (CR-12)" }),
   hostPaths: z
     .strictObject({ sessions: hostPath.default("/var/lib/compass/sessions"), runtime: hostPath.default("/var/lib/compass/runtime") })
-    .default({ sessions: "/var/lib/compass/sessions", runtime: "/var/lib/compass/runtime" }),
+    .default({ sessions: "/var/lib/compass/sessions", runtime: "/var/lib/compass/runtime" })
+    .meta({ description: "Host trees: sessions (on a project-quota filesystem) and runtime (stale-session reaping); absolute, distinct, owned by 65532:65532 (CR-11)" }),
   kvmResourceName: z
     .string()
     .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, req("CR-08", "the device plugin's extended resource name, such as devices.kubevirt.io/kvm", "is not an extended resource name (domain/name)"))
-    .default("devices.kubevirt.io/kvm"),
+    .default("devices.kubevirt.io/kvm")
+    .meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
   seccompProfilePath: z
     .string()
     .superRefine((path, ctx) => {
       const problem = path.startsWith("/") ? "is absolute" : path.split("/").includes("..") ? "contains .." : !path.endsWith(".json") ? "does not end in .json" : undefined;
       if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-10", problem, "give the profile's path relative to the kubelet seccomp root, such as compass/compass-runner.json") });
     })
-    .default("compass/compass-runner.json"),
-  admission: admissionSchema,
-  egressAllow: z.array(egressRuleSchema("CR-15")).default([]),
-  otel: z.strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") }).optional(),
+    .default("compass/compass-runner.json")
+    .meta({ description: "Localhost seccomp profile, relative to the kubelet seccomp root (CR-10)" }),
+  admission: admissionSchema.meta({ description: "Identities for the CR-06 admission policies" }),
+  egressAllow: z.array(egressRuleSchema("CR-15")).default([]).meta({ description: "Egress beyond DNS and the Server, as CIDRs with optional ports (CR-15)" }),
+  otel: z.strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") }).optional().meta({ description: "OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
   resources: resourcesSchema("G-08", { requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "2Gi" } }),
   runnerId: z
     .never(req("CR-17", "remove runnerId: the Server assigns each Runner ID at enrollment", "is not a values key"))
     .optional()
     .meta({ description: "Not accepted: the Server assigns the Runner ID at enrollment (CR-17)" }),
-  arch: z.literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64")).default("amd64"),
+  arch: z.literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64")).default("amd64").meta({ description: "Only amd64 until an arm64 KVM boot passes (CR-13)" }),
 };
 
 /** Checks that need more than one key; run once the shape is right. */

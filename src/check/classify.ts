@@ -1,0 +1,203 @@
+// Which profile's rules apply to each object of a hand-written manifest set.
+// 1. The `app.kubernetes.io/name` label (G-07), as the renderer writes it.
+// 2. For a workload without it, its shape: what the container reads.
+// 3. For the objects around a workload (ServiceAccount, ConfigMap, Secret,
+//    NetworkPolicy, Service, Namespace, RBAC, admission policies), the
+//    workload in the same namespace that refers to them or that they select.
+// `--profile` puts every object under one profile instead.
+import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
+import type { K8sObject } from "../core/objects.ts";
+import { profileByLabels } from "../rules/catalog.ts";
+import { dig, POD_SPEC_PATH, type ProfileName } from "../rules/engine.ts";
+
+interface Workload {
+  object: K8sObject;
+  profile: ProfileName;
+  spec: PodSpec;
+  podLabels: Record<string, string>;
+}
+
+/** A shape that names a workload's profile when its labels do not. */
+interface Shape {
+  profile: ProfileName;
+  /** What gives it away, for people reading this table. */
+  sign: string;
+  matches(spec: PodSpec, object: K8sObject): boolean;
+}
+
+export const SHAPES: readonly Shape[] = [
+  { profile: "compass-runner", sign: "env COMPASS_SERVER_URL, COMPASS_RUNNER_TOKEN_FILE or COMPASS_MICROVM_VOLUME_ROOT", matches: (spec) => hasEnv(spec, /^COMPASS_(SERVER_URL|RUNNER_TOKEN_FILE|MICROVM_VOLUME_ROOT)$/) },
+  { profile: "compass-runner", sign: "a projected token with audience compass-runner", matches: (spec) => tokenAudiences(spec).includes("compass-runner") },
+  { profile: "compass-runner", sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
+  { profile: "rootpilot-runner", sign: "env RUNNER_ATTESTATION_MODE", matches: (spec) => hasEnv(spec, /^RUNNER_ATTESTATION_MODE$/) },
+  { profile: "rootpilot-runner", sign: "an image named rootpilot", matches: (spec) => images(spec).some((image) => /rootpilot/i.test(image)) },
+  { profile: "compass-server", sign: "--admin-token-file in args or command", matches: (spec) => words(spec).some((w) => /^--admin-token-file(=|$)/.test(w)) },
+  { profile: "compass-server", sign: "an image named compass-server", matches: (spec) => images(spec).some((image) => /compass-server/i.test(image)) },
+];
+
+export interface Classified {
+  profileOf: Map<K8sObject, ProfileName>;
+  /** Objects no profile claims: reported, not silently ignored. */
+  unrecognised: K8sObject[];
+}
+
+export function classify(objects: readonly K8sObject[], override?: ProfileName): Classified {
+  const profileOf = new Map<K8sObject, ProfileName>();
+  if (override) {
+    for (const object of objects) profileOf.set(object, override);
+    return { profileOf, unrecognised: [] };
+  }
+  for (const object of objects) {
+    const profile = profileByLabels(object) ?? byShape(object);
+    if (profile) profileOf.set(object, profile);
+  }
+  const workloads = objects.flatMap((object) => {
+    const profile = profileOf.get(object);
+    const spec = podSpec(object);
+    if (!profile || !spec) return [];
+    const podLabels = (object.kind === "Pod" ? object.metadata.labels : dig(object, ["spec", "template", "metadata", "labels"])) ?? {};
+    return [{ object, profile, spec, podLabels: podLabels as Record<string, string> }];
+  });
+  // Two passes: bindings and roles follow what they bind, which the first
+  // pass may only just have placed.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const object of objects) {
+      if (profileOf.has(object)) continue;
+      const profile = aroundWorkload(object, workloads) ?? followsBound(object, objects, profileOf);
+      if (profile) profileOf.set(object, profile);
+    }
+  }
+  return { profileOf, unrecognised: objects.filter((o) => !profileOf.has(o)) };
+}
+
+function byShape(object: K8sObject): ProfileName | undefined {
+  const spec = podSpec(object);
+  return spec ? SHAPES.find((shape) => shape.matches(spec, object))?.profile : undefined;
+}
+
+/** The profile of the first workload this object serves, if any. */
+function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): ProfileName | undefined {
+  const ns = namespaceOf(object);
+  const name = object.metadata.name;
+  const same = workloads.filter((w) => namespaceOf(w.object) === ns);
+  switch (object.kind) {
+    case "Namespace":
+      return workloads.find((w) => namespaceOf(w.object) === name)?.profile;
+    case "ServiceAccount":
+      return same.find((w) => serviceAccountOf(w.spec) === name)?.profile;
+    case "ConfigMap":
+    case "Secret":
+      return same.find((w) => referencedNames(w.spec, object.kind).includes(name))?.profile;
+    case "NetworkPolicy":
+      return same.find((w) => selects(dig(object, ["spec", "podSelector", "matchLabels"]), w.podLabels))?.profile;
+    case "Service":
+      return same.find((w) => isRecord(dig(object, ["spec", "selector"])) && selects(dig(object, ["spec", "selector"]), w.podLabels))?.profile;
+    case "PodDisruptionBudget":
+      return same.find((w) => selects(dig(object, ["spec", "selector", "matchLabels"]), w.podLabels))?.profile;
+    case "RoleBinding":
+    case "ClusterRoleBinding":
+      return workloads.find((w) => bindsServiceAccountOf(object, w))?.profile;
+    case "ValidatingAdmissionPolicy":
+    case "ValidatingAdmissionPolicyBinding": {
+      const selector = object.kind === "ValidatingAdmissionPolicy" ? ["spec", "matchConstraints"] : ["spec", "matchResources"];
+      const target = dig(object, [...selector, "namespaceSelector", "matchLabels", "kubernetes.io/metadata.name"]);
+      return typeof target === "string" ? workloads.find((w) => namespaceOf(w.object) === target)?.profile : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A binding follows its policy or role; a role follows its binding. */
+function followsBound(object: K8sObject, objects: readonly K8sObject[], profileOf: Map<K8sObject, ProfileName>): ProfileName | undefined {
+  const placed = (predicate: (o: K8sObject) => boolean) => objects.filter((o) => profileOf.has(o) && predicate(o)).map((o) => profileOf.get(o)!)[0];
+  const name = object.metadata.name;
+  switch (object.kind) {
+    case "ValidatingAdmissionPolicyBinding":
+      return placed((o) => o.kind === "ValidatingAdmissionPolicy" && o.metadata.name === dig(object, ["spec", "policyName"]));
+    case "Role":
+    case "ClusterRole":
+      return placed(
+        (o) =>
+          (o.kind === "RoleBinding" || o.kind === "ClusterRoleBinding") &&
+          dig(o, ["roleRef", "kind"]) === object.kind &&
+          dig(o, ["roleRef", "name"]) === name &&
+          (object.kind === "ClusterRole" || namespaceOf(o) === namespaceOf(object)),
+      );
+    default:
+      return undefined;
+  }
+}
+
+function bindsServiceAccountOf(binding: K8sObject, workload: Workload): boolean {
+  const subjects = binding.subjects;
+  if (!Array.isArray(subjects)) return false;
+  return subjects.some(
+    (s) => isRecord(s) && s.kind === "ServiceAccount" && s.name === serviceAccountOf(workload.spec) && (s.namespace ?? namespaceOf(binding)) === namespaceOf(workload.object),
+  );
+}
+
+/** matchLabels selects the pod labels; an empty selector selects every pod. */
+function selects(matchLabels: unknown, podLabels: Record<string, string>): boolean {
+  if (matchLabels === undefined || matchLabels === null) return true;
+  if (!isRecord(matchLabels)) return false;
+  return Object.entries(matchLabels).every(([key, value]) => podLabels[key] === value);
+}
+
+function podSpec(object: K8sObject): PodSpec | undefined {
+  const path = POD_SPEC_PATH[object.kind];
+  const spec = path ? dig(object, path) : undefined;
+  return isRecord(spec) ? (spec as unknown as PodSpec) : undefined;
+}
+
+function namespaceOf(object: K8sObject): string {
+  return object.metadata.namespace ?? "";
+}
+
+function serviceAccountOf(spec: PodSpec): string {
+  return spec.serviceAccountName ?? "default";
+}
+
+function containers(spec: PodSpec): Container[] {
+  return [...list<Container>(spec.initContainers), ...list<Container>(spec.containers)].filter(isRecord) as Container[];
+}
+
+function hasEnv(spec: PodSpec, name: RegExp): boolean {
+  return containers(spec).some((c) => list<{ name?: unknown }>(c.env).some((e) => isRecord(e) && typeof e.name === "string" && name.test(e.name)));
+}
+
+function images(spec: PodSpec): string[] {
+  return containers(spec).map((c) => String(c.image ?? ""));
+}
+
+function words(spec: PodSpec): string[] {
+  return containers(spec).flatMap((c) => [...list<unknown>(c.command), ...list<unknown>(c.args)].map(String));
+}
+
+function tokenAudiences(spec: PodSpec): string[] {
+  return list<Volume>(spec.volumes).flatMap((v) => list<{ serviceAccountToken?: { audience?: string } }>(v?.projected?.sources).map((s) => s?.serviceAccountToken?.audience ?? ""));
+}
+
+/** Names of the ConfigMaps or Secrets a pod spec mounts or reads. */
+function referencedNames(spec: PodSpec, kind: string): string[] {
+  const names: unknown[] = [];
+  const secret = kind === "Secret";
+  for (const volume of list<Volume>(spec.volumes)) {
+    if (!isRecord(volume)) continue;
+    names.push(secret ? volume.secret?.secretName : volume.configMap?.name);
+    for (const source of list<Record<string, { name?: string }>>(volume.projected?.sources)) names.push(source?.[secret ? "secret" : "configMap"]?.name);
+  }
+  for (const container of containers(spec)) {
+    for (const env of list<Record<string, Record<string, { name?: string }>>>(container.env)) names.push(env?.valueFrom?.[secret ? "secretKeyRef" : "configMapKeyRef"]?.name);
+    for (const from of list<Record<string, { name?: string }>>(container.envFrom)) names.push(from?.[secret ? "secretRef" : "configMapRef"]?.name);
+  }
+  return names.filter((n): n is string => typeof n === "string");
+}
+
+function list<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

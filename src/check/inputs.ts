@@ -1,0 +1,81 @@
+// Which files `check` reads: the arguments in their order, each directory
+// expanded to the YAML and JSON files under it (sorted, so two runs read
+// the same files in the same order), and `-` for stdin.
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../core/errors.ts";
+
+const MANIFEST_FILE = /\.(ya?ml|json)$/i;
+
+export interface Expanded {
+  files: string[];
+  /** Paths that could not be read, each with the reason (exit 2). */
+  problems: string[];
+}
+
+export function expandArguments(args: readonly string[]): Expanded {
+  const files: string[] = [];
+  const problems: string[] = [];
+  // Real paths of the directories already walked: a symlink loop ends here.
+  const walked = new Set<string>();
+  for (const arg of args) {
+    if (arg === "-") {
+      files.push(arg);
+      continue;
+    }
+    const stat = statOrProblem(arg, problems);
+    if (!stat) continue;
+    if (stat.isDirectory()) {
+      const before = files.length;
+      walk(arg, walked, files, problems);
+      if (files.length === before) problems.push(`${arg}: no .yaml, .yml or .json file under this directory`);
+    } else files.push(arg);
+  }
+  if (files.length === 0 && problems.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
+  return { files, problems };
+}
+
+function walk(dir: string, walked: Set<string>, files: string[], problems: string[]): void {
+  let real: string;
+  let names: string[];
+  try {
+    real = realpathSync(dir);
+    if (walked.has(real)) return;
+    walked.add(real);
+    names = readdirSync(dir);
+  } catch (error) {
+    problems.push(`${dir}: cannot read the directory: ${reason(error)}`);
+    return;
+  }
+  for (const name of names.sort(byCodePoint)) {
+    const path = join(dir, name);
+    const stat = statOrProblem(path, problems);
+    if (!stat) continue;
+    // Hidden directories (.git, .github) hold no manifests to check.
+    if (stat.isDirectory()) {
+      if (!name.startsWith(".")) walk(path, walked, files, problems);
+    } else if (stat.isFile() && MANIFEST_FILE.test(name)) files.push(path);
+  }
+}
+
+function statOrProblem(path: string, problems: string[]) {
+  try {
+    return statSync(path);
+  } catch (error) {
+    problems.push(`${path}: cannot read: ${reason(error)}`);
+    return undefined;
+  }
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "no such file (or a dangling symlink)";
+  if (code === "EACCES") return "permission denied";
+  if (code === "ELOOP") return "too many levels of symbolic links";
+  return String((error as Error).message);
+}
+
+/** Sorting by UTF-16 code units, the same on every machine and locale. */
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,75 @@
+// From text to Kubernetes objects that remember where they came from: every
+// document of a YAML or JSON stream, `List` objects opened into their items,
+// and for each object the document and the path prefix that let a finding's
+// field path be turned into the line a person has to edit.
+import type { Location } from "../core/diagnostic.ts";
+import type { K8sObject } from "../core/objects.ts";
+import type { SourceDocument } from "../core/source.ts";
+
+export interface Origin {
+  file: string;
+  document: SourceDocument;
+  /** Where the object sits inside its document: [] or ["items", i] in a List. */
+  prefix: PropertyKey[];
+}
+
+export interface Loaded {
+  objects: K8sObject[];
+  origins: Map<K8sObject, Origin>;
+  /** Documents that are not Kubernetes objects, as `file:line: why` (exit 2). */
+  problems: string[];
+}
+
+export function loadObjects(documents: readonly SourceDocument[]): Loaded {
+  const loaded: Loaded = { objects: [], origins: new Map(), problems: [] };
+  documents.forEach((document, index) => {
+    const data = document.data;
+    const where = `document ${index + 1}`;
+    if (isList(data)) {
+      data.items.forEach((item, i) => add(loaded, document, item, ["items", i], `${where}, items[${i}]`));
+    } else add(loaded, document, data, [], where);
+  });
+  return loaded;
+}
+
+function add(loaded: Loaded, document: SourceDocument, data: unknown, prefix: PropertyKey[], where: string): void {
+  const problem = notAnObject(data);
+  if (problem) {
+    loaded.problems.push(`${at(document.locate(prefix))}: ${where} is not a Kubernetes object: ${problem}`);
+    return;
+  }
+  const object = data as K8sObject;
+  // Config objects such as a Kustomization carry no metadata; rules read it.
+  if (object.metadata === undefined) object.metadata = {} as K8sObject["metadata"];
+  loaded.objects.push(object);
+  loaded.origins.set(object, { file: document.file, document, prefix });
+}
+
+/** `kind: List` (kubectl get -o yaml) or any `<Kind>List` with items. */
+function isList(data: unknown): data is { kind: string; items: unknown[] } {
+  if (!isRecord(data) || typeof data.kind !== "string" || !Array.isArray(data.items)) return false;
+  return data.kind === "List" || data.kind.endsWith("List");
+}
+
+function notAnObject(data: unknown): string | undefined {
+  if (!isRecord(data)) return `expected a mapping with apiVersion, kind and metadata, found ${describe(data)}`;
+  const missing = ["apiVersion", "kind"].filter((key) => typeof data[key] !== "string" || data[key] === "");
+  const valuesFile = missing.length === 1 && missing[0] === "apiVersion";
+  if (missing.length > 0) return `no ${missing.join(" and ")}${valuesFile ? " (a values file? rigging render reads those)" : ""}`;
+  if (data.metadata !== undefined && !isRecord(data.metadata)) return "metadata is not a mapping";
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a sequence";
+  return `a ${typeof value}`;
+}
+
+function at(location: Location): string {
+  return `${location.file}:${location.line ?? 1}`;
+}

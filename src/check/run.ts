@@ -1,0 +1,154 @@
+// `check` without the command line: read the inputs, find the objects, give
+// each its profile, run the rule catalog (the same `checkObjects` render's
+// self-check runs) and turn every finding into a place in a file.
+import { formatPath } from "../core/diagnostic.ts";
+import { UsageError } from "../core/errors.ts";
+import { objectRef, type K8sObject } from "../core/objects.ts";
+import { parseDocuments, readText } from "../core/source.ts";
+import { CATALOG, checkObjects } from "../rules/catalog.ts";
+import type { ProfileName, Rule } from "../rules/engine.ts";
+import { VALUES_ONLY } from "../rules/values-only.ts";
+import { classify } from "./classify.ts";
+import { expandArguments } from "./inputs.ts";
+import { loadObjects, type Origin } from "./load.ts";
+
+export interface ObjectIdentity {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+}
+
+export interface CheckFinding {
+  file: string;
+  line: number;
+  column: number;
+  ruleId: string;
+  severity: Rule["severity"];
+  object: ObjectIdentity;
+  /** Field path inside the object, as people write it: `spec.template.spec.hostUsers`. */
+  path: string;
+  message: string;
+  fix: string;
+}
+
+/** A requirement of a checked profile that manifests cannot show. */
+export interface Skipped {
+  ruleId: string;
+  profiles: ProfileName[];
+  reason: string;
+}
+
+export interface Unrecognised {
+  file: string;
+  line: number;
+  object: string;
+}
+
+export interface CheckReport {
+  files: string[];
+  objects: number;
+  profiles: ProfileName[];
+  findings: CheckFinding[];
+  skipped: Skipped[];
+  unrecognised: Unrecognised[];
+  /** Unreadable input: files, YAML errors, documents that are not objects (exit 2). */
+  problems: string[];
+}
+
+export interface CheckOptions {
+  /** Check every object against this profile instead of recognising it. */
+  profile?: ProfileName;
+}
+
+export const STDIN_NAME = "<stdin>";
+
+export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
+  const { files, problems } = expandArguments(args);
+  const objects: K8sObject[] = [];
+  const origins = new Map<K8sObject, Origin>();
+  const names: string[] = [];
+  for (const file of new Set(files)) {
+    const name = file === "-" ? STDIN_NAME : file;
+    names.push(name);
+    try {
+      const loaded = loadObjects(parseDocuments(readText(file), name));
+      objects.push(...loaded.objects);
+      for (const [object, origin] of loaded.origins) origins.set(object, origin);
+      problems.push(...loaded.problems);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  return { ...checkLoaded(objects, origins, options, problems), files: names };
+}
+
+function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, options: CheckOptions, problems: string[]): Omit<CheckReport, "files"> {
+  const { profileOf, unrecognised } = classify(objects, options.profile);
+  const findings = checkObjects(objects, (o) => profileOf.get(o), {
+    onError: (rule, set, error) => problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
+  });
+  const profiles = [...new Set(profileOf.values())].sort();
+  const located = findings.map((finding): CheckFinding => {
+    const origin = origins.get(finding.object)!;
+    const at = origin.document.locate([...origin.prefix, ...finding.path]);
+    return {
+      file: origin.file,
+      line: at.line ?? 1,
+      column: at.column ?? 1,
+      ruleId: finding.id,
+      severity: finding.severity,
+      object: identity(finding.object),
+      path: formatPath(finding.path),
+      message: finding.message,
+      fix: finding.fix,
+    };
+  });
+  const fileOrder = [...new Set([...origins.values()].map((o) => o.file))];
+  located.sort(
+    (a, b) =>
+      fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      compare(a.ruleId, b.ruleId) ||
+      compare(a.message, b.message),
+  );
+  return {
+    objects: objects.length,
+    profiles,
+    findings: located,
+    skipped: skippedFor(profiles),
+    unrecognised: unrecognised.map((object) => {
+      const origin = origins.get(object)!;
+      return { file: origin.file, line: origin.document.locate(origin.prefix).line ?? 1, object: objectRef(object) };
+    }),
+    problems,
+  };
+}
+
+/** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
+export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
+  const entries = [
+    ...CATALOG.filter((rule) => rule.judgedFrom).map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
+    ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
+  ];
+  return entries.flatMap((entry) => {
+    const concerned = entry.profiles.filter((p) => profiles.includes(p));
+    return concerned.length === 0 ? [] : [{ ruleId: entry.id, profiles: [...concerned], reason: entry.reason }];
+  });
+}
+
+function identity(object: K8sObject): ObjectIdentity {
+  const { namespace, name } = object.metadata ?? {};
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    ...(typeof namespace === "string" ? { namespace } : {}),
+    ...(typeof name === "string" ? { name } : {}),
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

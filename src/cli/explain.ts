@@ -1,0 +1,59 @@
+import { UsageError } from "../core/errors.ts";
+import { closest } from "../core/values.ts";
+import { requirements, type Requirement } from "../rules/requirements.ts";
+import type { Io } from "./io.ts";
+
+export const EXPLAIN_HELP = `Usage: rigging explain [RULE-ID]
+
+With a requirement ID (such as CR-03): print the requirement, why it exists,
+what breaks when it is ignored, how it is judged, and the fix.
+Without one: list every requirement with its severity and summary.
+`;
+
+export function explainCommand(args: string[], io: Io): number {
+  if (args.includes("-h") || args.includes("--help")) return io.out(EXPLAIN_HELP), 0;
+  if (args.length > 1) throw new UsageError(`explain takes at most one RULE-ID, got ${args.length}`);
+  const all = requirements();
+  if (args.length === 0) {
+    io.out(listing(all));
+    return 0;
+  }
+  const id = args[0].toUpperCase();
+  const entries = all.filter((r) => r.id === id);
+  if (entries.length === 0) {
+    const ids = [...new Set(all.map((r) => r.id))];
+    const near = closest(id, ids);
+    throw new UsageError(`unknown requirement ${JSON.stringify(args[0])}${near ? ` (did you mean ${near}?)` : ""}; run rigging explain for the list`);
+  }
+  io.out(entries.map(explanation).join("\n"));
+  return 0;
+}
+
+function listing(all: readonly Requirement[]): string {
+  const width = Math.max(...all.map((r) => r.id.length));
+  return all.map((r) => `${r.id.padEnd(width)}  ${(r.severity ?? "values").padEnd(7)}  ${r.summary}\n`).join("");
+}
+
+function explanation(r: Requirement): string {
+  const lines = [`${r.id}  ${r.summary}`, `  severity: ${r.severity ?? "not a manifest rule"}; profiles: ${r.profiles.join(", ")}`, ""];
+  if (r.why) lines.push("Why:", ...wrap(r.why), "");
+  lines.push("Judged:", ...wrap(r.judged), "");
+  if (r.fix) lines.push("Fix:", ...wrap(r.fix), "");
+  return lines.join("\n");
+}
+
+/** Wraps prose at 78 columns, indented by two spaces. */
+function wrap(text: string): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && line.length + 1 + word.length > 76) {
+        out.push(`  ${line}`);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    out.push(`  ${line}`);
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+// Which docs files the generator owns, and what they should contain now.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { refreshValuesTables, rulesMarkdown } from "./generate.ts";
+
+/** Path (under docsDir) to its expected content; only files that the generator touches. */
+export function expectedDocs(docsDir: string): Map<string, string> {
+  const files = new Map<string, string>([["rules.md", rulesMarkdown()]]);
+  const pages = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md") && name !== "rules.md").sort() : [];
+  for (const name of pages) {
+    const text = readFileSync(join(docsDir, name), "utf8");
+    if (text.includes("<!-- values-table:")) files.set(name, refreshValuesTables(text));
+  }
+  return files;
+}

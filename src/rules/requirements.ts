@@ -1,0 +1,58 @@
+// Every requirement ID in one list, for `explain` and the docs: the rules of
+// the catalog and the requirements enforced only in values, tests or notes.
+import { CATALOG } from "./catalog.ts";
+import type { ProfileName, Rule } from "./engine.ts";
+import { VALUES_ONLY } from "./values-only.ts";
+
+export interface Requirement {
+  id: string;
+  profiles: readonly ProfileName[];
+  /** Undefined for requirements no rule reports. */
+  severity?: Rule["severity"];
+  summary: string;
+  fix?: string;
+  why?: string;
+  /** How it is judged: from manifests, or what it needs instead. */
+  judged: string;
+}
+
+export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
+
+export function requirements(): Requirement[] {
+  const fromRules: Requirement[] = CATALOG.map((rule) => ({
+    id: rule.id,
+    profiles: rule.profiles,
+    severity: rule.severity,
+    summary: rule.summary,
+    fix: rule.fix,
+    why: rule.why,
+    judged: rule.judgedFrom ? `not from manifests: ${rule.judgedFrom}` : FROM_MANIFESTS,
+  }));
+  const ruled = new Set(fromRules.map((r) => r.id));
+  const others: Requirement[] = VALUES_ONLY.filter((entry) => !ruled.has(entry.id)).map((entry) => ({
+    id: entry.id,
+    profiles: entry.profiles,
+    summary: entry.summary,
+    judged: entry.enforcedBy,
+  }));
+  return [...fromRules, ...others].sort((a, b) => compareIds(a.id, b.id));
+}
+
+const PREFIX_ORDER = ["G", "CR", "CS", "RP"];
+
+/** G- first, then CR-, CS-, RP-; numbers in numeric order. */
+export function compareIds(a: string, b: string): number {
+  const [pa, na] = split(a);
+  const [pb, nb] = split(b);
+  return rank(pa) - rank(pb) || pa.localeCompare(pb, "en") || na - nb || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function split(id: string): [string, number] {
+  const match = /^([A-Z]+)-(\d+)/.exec(id);
+  return match ? [match[1], Number(match[2])] : [id, 0];
+}
+
+function rank(prefix: string): number {
+  const index = PREFIX_ORDER.indexOf(prefix);
+  return index < 0 ? PREFIX_ORDER.length : index;
+}

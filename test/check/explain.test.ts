@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { CATALOG } from "../../src/rules/catalog.ts";
+import { VALUES_ONLY } from "../../src/rules/values-only.ts";
+import { runCaptured } from "../support/capture.ts";
+
+describe("rigging explain", () => {
+  it("lists every rule and every values-only requirement, once each", () => {
+    const r = runCaptured(["explain"]);
+    expect(r.code).toBe(0);
+    const ids = r.out.trim().split("\n").map((line) => line.split(/\s+/)[0]);
+    const expected = [...new Set([...CATALOG.map((rule) => rule.id), ...VALUES_ONLY.map((v) => v.id)])];
+    expect([...ids].sort()).toEqual([...expected].sort());
+    expect(ids.slice(0, 4)).toEqual(["G-01", "G-02", "G-03", "G-04"]);
+    expect(r.out).toMatch(/^CR-09\s+error\s+The pod runs in a user namespace: hostUsers: false$/m);
+    expect(r.out).toMatch(/^CR-18\s+values\s+Node prerequisites/m);
+  });
+
+  it("explains a rule: requirement, why (with the seed's words), how judged, fix", () => {
+    const r = runCaptured(["explain", "cr-03"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^CR-03  The only credential is a projected token/);
+    expect(r.out).toMatch(/Why:\n {2}Seed 000: "The DaemonSet uses a projected compass-runner ServiceAccount/);
+    expect(r.out).toMatch(/attestation_invalid/);
+    expect(r.out).toMatch(/Judged:\n {2}rule over manifests/);
+    expect(r.out).toMatch(/Fix:\n {2}mount a projected serviceAccountToken/);
+  });
+
+  it("explains a values-only requirement by how it is enforced", () => {
+    const r = runCaptured(["explain", "CR-18"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/render prints the checklist/);
+  });
+
+  it("every G- and CR- rule has its why", () => {
+    const missing = CATALOG.filter((rule) => /^(G|CR)-/.test(rule.id) && !rule.why).map((rule) => rule.id);
+    expect(missing).toEqual([]);
+  });
+
+  it("refuses an unknown ID with a suggestion", () => {
+    const r = runCaptured(["explain", "CR-3"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown requirement "CR-3" \(did you mean CR-\d+\?\)/);
+  });
+});

@@ -1,0 +1,47 @@
+// The generated docs tables match the code: the rules table the catalog,
+// each values table its JSON Schema. Run `npm run docs` to refresh them.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from "../src/docs/generate.ts";
+import { expectedDocs } from "../src/docs/files.ts";
+import { CATALOG } from "../src/rules/catalog.ts";
+import { VALUES_ONLY } from "../src/rules/values-only.ts";
+
+const DOCS = fileURLToPath(new URL("../docs", import.meta.url));
+
+describe("generated docs are up to date (npm run docs)", () => {
+  const expected = expectedDocs(DOCS);
+  it.each([...expected.keys()])("docs/%s", (name) => {
+    expect(readFileSync(join(DOCS, name), "utf8"), `docs/${name} is stale: run npm run docs`).toBe(expected.get(name));
+  });
+
+  it("covers the rules table and the Compass Runner values table", () => {
+    expect([...expected.keys()]).toEqual(expect.arrayContaining(["rules.md", "compass-runner.md"]));
+  });
+});
+
+describe("the generators", () => {
+  it("the rules table has one row per requirement ID, with its severity and fix", () => {
+    const md = rulesMarkdown();
+    for (const rule of CATALOG) expect(md).toContain(`| ${rule.id} |`);
+    for (const entry of VALUES_ONLY) expect(md).toContain(`| ${entry.id} |`);
+    expect(md).toMatch(/\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| set hostUsers: false in the pod spec \|/);
+  });
+
+  it("a values table names nested keys with type and default", () => {
+    const table = valuesTable("CompassRunner");
+    expect(table).toMatch(/\| `tokenExpirationSeconds` \| integer \(600\.\.4294967296\) \| `3600` \|/);
+    expect(table).toMatch(/\| `hostPaths\.sessions` \| string \| `"\/var\/lib\/compass\/sessions"` \|/);
+    expect(table).toMatch(/\| `admission\.controllers` \| list of string, required \|/);
+  });
+
+  it("fills a block without closing marker, replaces a stale one, and leaves the rest alone", () => {
+    const fresh = refreshValuesTables("intro\n<!-- values-table:CompassRunner -->\noutro\n");
+    expect(fresh).toBe(`intro\n<!-- values-table:CompassRunner -->\n\n${valuesTable("CompassRunner")}\n\n${CLOSE_MARKER}\noutro\n`);
+    const stale = "a\n<!-- values-table:CompassRunner -->\n| old |\n<!-- /values-table -->\nb\n";
+    expect(refreshValuesTables(stale)).toBe(fresh.replace("intro", "a").replace("outro", "b"));
+    expect(refreshValuesTables(fresh)).toBe(fresh);
+  });
+});
