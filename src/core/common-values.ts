@@ -3,7 +3,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { isLabelKey, isLabelValue } from "./names.ts";
-import { req, tagged } from "./values.ts";
+import { refused, req, tagged } from "./values.ts";
 
 /** An absolute https:// URL with no userinfo, query or fragment. */
 export const httpsUrl = (id: string, what: string) =>
@@ -117,3 +117,14 @@ export const secretKeyRef = (id: string, defaultKey: string) =>
     name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req(id, "name the Secret by its Kubernetes name", "is not a Secret name")),
     key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req(id, "a Secret key is made of [-._a-zA-Z0-9]", "is not a Secret key")).default(defaultKey),
   });
+
+const HARDENED = "rigging sets the hardened security context (non-root, read-only root, no privilege escalation, all capabilities dropped, seccomp); it cannot be loosened from values";
+
+/** Keys every profile refuses with the requirement they would break (G-06, G-09). */
+export const hardeningGuards = {
+  securityContext: refused("G-06", HARDENED),
+  podSecurityContext: refused("G-06", HARDENED),
+  privileged: refused("G-06", HARDENED),
+  capabilities: refused("G-06", HARDENED),
+  imagePullSecrets: refused("G-09", "remove it: the images are public and read anonymously (seed 001, D9)"),
+};

@@ -28,6 +28,14 @@ export function fail(ctx: z.RefinementCtx, path: PropertyKey[], id: string, mess
   ctx.addIssue({ code: "custom", path: path as (string | number)[], message: tagged(id, message, fix) });
 }
 
+/**
+ * A values key that is never accepted because it asks for something the
+ * requirement `id` forbids: people reach for it, so its refusal names the
+ * requirement instead of a bare "unknown key".
+ */
+export const refused = (id: string, fix: string, message = "is not accepted") =>
+  z.never(req(id, fix, message)).optional().meta({ description: `Not accepted (${id}): ${fix}` });
+
 function describeIssue(issue: z.core.$ZodRawIssue): string {
   const i = issue as z.core.$ZodRawIssue & Record<string, unknown>;
   switch (issue.code) {

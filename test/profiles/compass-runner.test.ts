@@ -214,6 +214,11 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["an inline private key", (d) => d.set("note", "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n"), "G-04", "note"],
   ["a URL with an inline password", (d) => d.setIn(["otel", "endpoint"], "https://user:hunter2@collector.example.com"), "G-04", "otel.endpoint"],
   ["an AWS access key", (d) => d.setIn(["admission", "deployers", 0], "AKIAIOSFODNN7EXAMPLE"), "G-04", "admission.deployers[0]"],
+  ["an RBAC request", (d) => d.set("rbac", { create: true }), "CR-05", "rbac"],
+  ["an API token automount", (d) => d.set("automountServiceAccountToken", true), "CR-05", "automountServiceAccountToken"],
+  ["a loosened security context", (d) => d.set("securityContext", { privileged: true }), "G-06", "securityContext"],
+  ["image pull secrets", (d) => d.set("imagePullSecrets", [{ name: "regcred" }]), "G-09", "imagePullSecrets"],
+  ["an instance name that is not a DNS label", (d) => d.set("name", "Compass Runner"), "G-07", "name"],
   ["a namespace that is not a DNS label", (d) => d.set("namespace", "Compass_Runner"), "CR-04", "namespace"],
 ];
 

@@ -2,11 +2,11 @@
 import { X509Certificate } from "node:crypto";
 import { posix } from "node:path";
 import { z } from "zod";
-import { egressRuleSchema, endpointUrl, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
+import { egressRuleSchema, endpointUrl, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { formatPath } from "../../core/diagnostic.ts";
 import { imageSchema } from "../../core/image.ts";
 import { dnsLabel, dnsSubdomain, hostName } from "../../core/names.ts";
-import { fail, req, tagged } from "../../core/values.ts";
+import { fail, refused, req, tagged } from "../../core/values.ts";
 import { serverEgress } from "./network.ts";
 
 export const RUNNER_AUDIENCE = "compass-runner";
@@ -141,10 +141,10 @@ export const runnerFields = {
   egressAllow: z.array(egressRuleSchema("CR-15")).default([]).meta({ description: "Egress beyond DNS and the Server, as CIDRs with optional ports (CR-15)" }),
   otel: z.strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") }).optional().meta({ description: "OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
   resources: resourcesSchema("G-08", { requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "2Gi" } }),
-  runnerId: z
-    .never(req("CR-17", "remove runnerId: the Server assigns each Runner ID at enrollment", "is not a values key"))
-    .optional()
-    .meta({ description: "Not accepted: the Server assigns the Runner ID at enrollment (CR-17)" }),
+  runnerId: refused("CR-17", "remove runnerId: the Server assigns each Runner ID at enrollment", "is not a values key"),
+  rbac: refused("CR-05", "remove it: the Runner ServiceAccount has no RBAC binding; its only credential is the projected compass-runner token"),
+  automountServiceAccountToken: refused("CR-05", "remove it: the API token would be an unused credential, so rigging always sets automountServiceAccountToken: false"),
+  ...hardeningGuards,
   arch: z.literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64")).default("amd64").meta({ description: "Only amd64 until an arm64 KVM boot passes (CR-13)" }),
 };
 

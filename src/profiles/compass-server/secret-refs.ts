@@ -32,5 +32,4 @@ export const secretKeyReference = (id: string, what: string, defaultKey: string,
 export const secretReference = (id: string, what: string) =>
   z.strictObject({ secretName: secretName(id) }, { error: referenceError(id, what, "{secretName: <secret>}") });
 
-/** A key that is never accepted: it asks for something the requirement `id` forbids. */
-export const refused = (id: string, fix: string, message = "is not accepted") => z.never(req(id, fix, message)).optional().meta({ description: `Not accepted (${id}): ${fix}` });
+export { refused } from "../../core/values.ts";

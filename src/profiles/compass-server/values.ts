@@ -1,6 +1,6 @@
 // Values of the Compass Server on Kubernetes (seed 001: D1-D10, P2, P4, P9).
 import { z } from "zod";
-import { egressRuleSchema, cidrProblem, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
+import { egressRuleSchema, cidrProblem, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
 import { fail, req, tagged } from "../../core/values.ts";
@@ -106,9 +106,9 @@ export const serverFields = {
   initContainers: refused("CS-03", "no init container: the Server runs its migrations at boot (D3)"),
   migrations: refused("CS-03", "the Server runs its migrations at boot (D3); there is no migration job or init container"),
   ingress: refused("CS-08", "the Server terminates TLS itself (D6): expose the Service (LoadBalancer or TLS passthrough), never an Ingress that terminates TLS"),
+  ...hardeningGuards,
   securityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
   podSecurityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
-  imagePullSecrets: refused("G-09", "images are public and read anonymously (D9): remove imagePullSecrets"),
   arch: refused("CS-10", "the Server image is multi-arch (D10): it is not pinned to an architecture"),
 };
 

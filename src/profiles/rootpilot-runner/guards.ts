@@ -3,10 +3,9 @@
 // (RP-02, RP-05, RP-07) instead of a bare "unknown key".
 import { z } from "zod";
 import { posix } from "node:path";
-import { req, tagged } from "../../core/values.ts";
+import { refused, tagged } from "../../core/values.ts";
 import { STATIC_AWS_ENV } from "./runtime.ts";
 
-const refused = (id: string, fix: string, message: string) => z.never(req(id, fix, message)).optional().meta({ description: `Not accepted (${id}): ${fix}` });
 
 const NO_LISTENER = "remove it: the runner is an outbound client that listens on no port and serves no /healthz, so every HTTP probe fails; its readiness signal is the `boot: ready` log line and the control plane's Fleet view";
 const NO_PORT = "remove it: the runner listens on nothing, so there is no container port and no Service";

@@ -2,7 +2,7 @@
 // outbound-only replicas. Keys follow the seed's names in camelCase.
 import { posix } from "node:path";
 import { z } from "zod";
-import { egressRuleSchema, endpointUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
+import { egressRuleSchema, endpointUrl, hardeningGuards, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
 import { dnsLabel, dnsSubdomain } from "../../core/names.ts";
 import { fail, req, tagged } from "../../core/values.ts";
@@ -77,6 +77,7 @@ export const rootpilotRunnerSchema = z
     nodeSelector: nodeSelectorSchema("G-01").default({}),
     tolerations: z.array(tolerationSchema("G-01")).default([]),
     env: envGuard,
+    ...hardeningGuards,
     ...listenerGuards,
     ...persistenceGuards,
     ...staticKeyGuards,
