@@ -15,43 +15,43 @@ describe("render output is deterministic (G-02)", () => {
     const second = runCli(["render", example]);
     const bun = runProcess(BUN, [join(ROOT, "src/cli/main.ts"), "render", example]);
     expect(first.code).toBe(0);
-    expect(first.stdout.length).toBeGreaterThan(1000);
-    expect(second.stdout).toBe(first.stdout);
+    expect(first.out.length).toBeGreaterThan(1000);
+    expect(second.out).toBe(first.out);
     expect(bun.code).toBe(0);
-    expect(bun.stdout).toBe(first.stdout);
+    expect(bun.out).toBe(first.out);
   });
 
   it("the seed's command `bun run render.ts values.example.json` prints the example's objects", () => {
     const seed = runProcess(BUN, ["run", "render.ts", "values.example.json"]);
     expect(seed.code).toBe(0);
-    expect(seed.stdout).toBe(runCli(["render", "examples/compass-runner.yaml"]).stdout);
+    expect(seed.out).toBe(runCli(["render", "examples/compass-runner.yaml"]).out);
   });
 });
 
 describe("render's streams and exit codes", () => {
   it("prints only manifests on stdout and the CR-18 checklist on stderr", () => {
     const r = runCli(["render", "examples/compass-runner.yaml"]);
-    expect(docs(r.stdout).every((o) => typeof o.apiVersion === "string" && typeof o.kind === "string")).toBe(true);
-    expect(r.stderr).toContain("CR-18");
-    expect(r.stderr).toContain("/dev/kvm has mode 0666");
-    expect(runCli(["render", "-q", "examples/compass-runner.yaml"]).stderr).toBe("");
+    expect(docs(r.out).every((o) => typeof o.apiVersion === "string" && typeof o.kind === "string")).toBe(true);
+    expect(r.err).toContain("CR-18");
+    expect(r.err).toContain("/dev/kvm has mode 0666");
+    expect(runCli(["render", "-q", "examples/compass-runner.yaml"]).err).toBe("");
   });
 
   it("prints a v1 List with --format json", () => {
     const r = runCli(["render", "--format", "json", "examples/compass-runner.yaml"]);
-    const list = JSON.parse(r.stdout);
+    const list = JSON.parse(r.out);
     expect(list).toMatchObject({ apiVersion: "v1", kind: "List" });
-    expect(list.items).toEqual(docs(runCli(["render", "examples/compass-runner.yaml"]).stdout));
+    expect(list.items).toEqual(docs(runCli(["render", "examples/compass-runner.yaml"]).out));
   });
 
   it("exits 1 with every error on stderr and nothing on stdout for invalid values", () => {
     const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 300").replace("kvm-node-1", "kvm node");
     const r = runCli(["render", tempFile(text)]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/values\.yaml:\d+:\d+ tokenExpirationSeconds: 300 is below 600 \(CR-03: /);
-    expect(r.stderr).toMatch(/nodeSelector\["kubernetes.io\/hostname"\]: "kvm node" is not a valid label value \(CR-12: /);
-    expect(r.stderr).toContain("2 error(s); nothing was rendered");
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(/values\.yaml:\d+:\d+ tokenExpirationSeconds: 300 is below 600 \(CR-03: /);
+    expect(r.err).toMatch(/nodeSelector\["kubernetes.io\/hostname"\]: "kvm node" is not a valid label value \(CR-12: /);
+    expect(r.err).toContain("2 error(s); nothing was rendered");
   });
 
   const BAD: [string, () => string, RegExp][] = [
@@ -69,10 +69,10 @@ describe("render's streams and exit codes", () => {
   it.each(BAD)("exits 2 with one clear line for %s", (_what, make, message) => {
     const r = runCli(["render", make()]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.out).toBe("");
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+    expect(r.err).toMatch(message);
+    expect(r.err).not.toMatch(/\n\s+at /);
   });
 
   it("exits 2 for an unreadable file", () => {
@@ -81,7 +81,7 @@ describe("render's streams and exit codes", () => {
     const r = runCli(["render", file]);
     // root reads anything; then the values are simply invalid (exit 1)
     expect([1, 2]).toContain(r.code);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.err).not.toMatch(/\n\s+at /);
   });
 
   it.each([
@@ -92,22 +92,22 @@ describe("render's streams and exit codes", () => {
   ])("exits 2 for usage error %j", (args, message) => {
     const r = runInProcess(args as string[]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
+    expect(r.err).toMatch(message);
   });
 
   it("has --help for every command and --version", () => {
     for (const command of ["render", "schema", "init"]) {
       const r = runInProcess([command, "--help"]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`^Usage: rigging ${command}`));
+      expect(r.out).toMatch(new RegExp(`^Usage: rigging ${command}`));
     }
-    expect(runInProcess(["--version"]).stdout).toMatch(/^rigging \d+\.\d+\.\d+\n$/);
+    expect(runInProcess(["--version"]).out).toMatch(/^rigging \d+\.\d+\.\d+\n$/);
   });
 
   it("reads values from stdin with -", () => {
     const r = runCli(["render", "-"], readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8"));
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(runCli(["render", "examples/compass-runner.yaml"]).stdout);
+    expect(r.out).toBe(runCli(["render", "examples/compass-runner.yaml"]).out);
   });
 });
 
@@ -116,14 +116,14 @@ describe("render -o DIR", () => {
     const dir = join(tempDir(), "out");
     const r = runCli(["render", "examples/compass-runner.yaml", "-o", dir]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("");
-    const stream = docs(runCli(["render", "examples/compass-runner.yaml"]).stdout);
+    expect(r.out).toBe("");
+    const stream = docs(runCli(["render", "examples/compass-runner.yaml"]).out);
     const files = readdirSync(dir).sort();
     expect(files).toHaveLength(stream.length + 1);
     expect(files).toContain("kustomization.yaml");
     const kustomized = runProcess("kubectl", ["kustomize", dir]);
-    expect(kustomized.stderr).toBe("");
-    expect(docs(kustomized.stdout)).toEqual(stream);
+    expect(kustomized.err).toBe("");
+    expect(docs(kustomized.out)).toEqual(stream);
   });
 
   it("changes nothing in DIR when the values are invalid", () => {
@@ -147,7 +147,7 @@ describe("render -o DIR", () => {
     const file = tempFile("x");
     const r = runCli(["render", "examples/compass-runner.yaml", "-o", file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/exists and is not a directory/);
+    expect(r.err).toMatch(/exists and is not a directory/);
   });
 });
 
@@ -155,14 +155,14 @@ describe("init and schema", () => {
   it("init prints a commented example that renders as is", () => {
     const r = runInProcess(["init", "CompassRunner"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^# /);
-    expect(runCli(["render", tempFile(r.stdout)]).code).toBe(0);
+    expect(r.out).toMatch(/^# /);
+    expect(runCli(["render", tempFile(r.out)]).code).toBe(0);
   });
 
   it("schema prints a JSON Schema that names the keys and the kind", () => {
     const r = runCli(["schema", "CompassRunner"]);
     expect(r.code).toBe(0);
-    const schema = JSON.parse(r.stdout);
+    const schema = JSON.parse(r.out);
     expect(schema.$schema).toMatch(/json-schema/);
     expect(schema.properties.kind).toEqual({ type: "string", const: "CompassRunner" });
     expect(schema.required).toEqual(expect.arrayContaining(["kind", "image", "server", "serverCluster", "nodeSelector", "admission"]));

@@ -3,12 +3,11 @@
 // Profiles are found by globbing, so every profile's fixtures are checked.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import type { CheckFinding } from "../../src/check/run.ts";
 import { CATALOG } from "../../src/rules/catalog.ts";
-import { runCaptured } from "../support/capture.ts";
-import { buildCli, ROOT, runCli } from "../support/cli-process.ts";
+import { ROOT, runCli, runInProcess } from "../support/cli.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check");
@@ -27,7 +26,7 @@ function expectedId(file: string): string {
 }
 
 function checkJson(file: string): { code: number; findings: CheckFinding[]; err: string } {
-  const result = runCaptured(["check", "--format", "json", file]);
+  const result = runInProcess(["check", "--format", "json", file]);
   return { code: result.code, findings: result.code === 2 ? [] : JSON.parse(result.out), err: result.err };
 }
 
@@ -121,7 +120,6 @@ describe("line numbers point at the offending field", () => {
 });
 
 describe("the built CLI process", () => {
-  beforeAll(buildCli);
 
   it("prints FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix) and exits 1", () => {
     const file = "test/fixtures/check/compass-runner/broken/CR-09.yaml";

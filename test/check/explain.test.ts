@@ -1,11 +1,11 @@
+import { runInProcess } from "../support/cli.ts";
 import { describe, expect, it } from "vitest";
 import { CATALOG } from "../../src/rules/catalog.ts";
 import { VALUES_ONLY } from "../../src/rules/values-only.ts";
-import { runCaptured } from "../support/capture.ts";
 
 describe("rigging explain", () => {
   it("lists every rule and every values-only requirement, once each", () => {
-    const r = runCaptured(["explain"]);
+    const r = runInProcess(["explain"]);
     expect(r.code).toBe(0);
     const ids = r.out.trim().split("\n").map((line) => line.split(/\s+/)[0]);
     const expected = [...new Set([...CATALOG.map((rule) => rule.id), ...VALUES_ONLY.map((v) => v.id)])];
@@ -16,7 +16,7 @@ describe("rigging explain", () => {
   });
 
   it("explains a rule: requirement, why (with the seed's words), how judged, fix", () => {
-    const r = runCaptured(["explain", "cr-03"]);
+    const r = runInProcess(["explain", "cr-03"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^CR-03  The only credential is a projected token/);
     expect(r.out).toMatch(/Why:\n {2}Seed 000: "The DaemonSet uses a projected compass-runner ServiceAccount/);
@@ -26,7 +26,7 @@ describe("rigging explain", () => {
   });
 
   it("explains a values-only requirement by how it is enforced", () => {
-    const r = runCaptured(["explain", "CR-18"]);
+    const r = runInProcess(["explain", "CR-18"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/render prints the checklist/);
   });
@@ -37,7 +37,7 @@ describe("rigging explain", () => {
   });
 
   it("refuses an unknown ID with a suggestion", () => {
-    const r = runCaptured(["explain", "CR-3"]);
+    const r = runInProcess(["explain", "CR-3"]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/unknown requirement "CR-3" \(did you mean CR-\d+\?\)/);
   });

@@ -7,8 +7,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
 import { CATALOG } from "../../src/rules/catalog.ts";
-import { runCaptured } from "../support/capture.ts";
-import { ROOT } from "../support/cli-process.ts";
+import { ROOT, runInProcess } from "../support/cli.ts";
 
 const schema = JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "sarif-schema-2.1.0.json"), "utf8"));
 
@@ -38,8 +37,8 @@ const BROKEN = join(ROOT, "test", "fixtures", "check", "compass-runner", "broken
 
 describe("SARIF 2.1.0 output", () => {
   const validate = validator();
-  const sarif = runCaptured(["check", "--format", "sarif", BROKEN]);
-  const json = runCaptured(["check", "--format", "json", BROKEN]);
+  const sarif = runInProcess(["check", "--format", "sarif", BROKEN]);
+  const json = runInProcess(["check", "--format", "json", BROKEN]);
   const log = JSON.parse(sarif.out);
 
   it("is valid against the published schema", () => {
@@ -83,7 +82,7 @@ describe("SARIF 2.1.0 output", () => {
   });
 
   it("relative paths stay relative URIs", () => {
-    const r = runCaptured(["check", "--format", "sarif", "test/fixtures/check/compass-runner/broken/CR-09.yaml"]);
+    const r = runInProcess(["check", "--format", "sarif", "test/fixtures/check/compass-runner/broken/CR-09.yaml"]);
     const result = JSON.parse(r.out).runs[0].results[0];
     expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe("test/fixtures/check/compass-runner/broken/CR-09.yaml");
     expect(validate(JSON.parse(r.out))).toBe(true);

@@ -4,12 +4,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildCli, ROOT, runCli } from "../support/cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { ROOT, runCli, runInProcess } from "../support/cli.ts";
 
 const examples = readdirSync(join(ROOT, "examples")).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
 
-beforeAll(buildCli);
+
 
 describe.each(examples)("render examples/%s | check -", (example) => {
   it("has zero findings", () => {

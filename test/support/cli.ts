@@ -1,5 +1,7 @@
 // Running rigging in tests: in-process through `run` (fast, for most
-// cases) and as a real process of the built bundle or of Bun.
+// cases) and as a real process of the built bundle or of Bun. The bundle
+// is built once by `npm test` before vitest starts; rebuilding it from
+// parallel test files would race with the processes that run it.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,27 +10,27 @@ import { run } from "../../src/cli/main.ts";
 
 export interface Result {
   code: number;
-  stdout: string;
-  stderr: string;
+  out: string;
+  err: string;
 }
 
 export function runInProcess(args: string[]): Result {
-  let stdout = "";
-  let stderr = "";
-  const code = run(args, { out: (t) => void (stdout += t), err: (t) => void (stderr += t), color: false });
-  return { code, stdout, stderr };
+  let out = "";
+  let err = "";
+  const code = run(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false });
+  return { code, out, err };
 }
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(ROOT, "dist", "rigging.mjs");
 export const BUN = join(ROOT, "node_modules", ".bin", "bun");
 
-export function runProcess(command: string, args: string[], input?: string): Result {
+export function runProcess(command: string, args: string[], input?: string | Buffer): Result {
   const r = spawnSync(command, args, { cwd: ROOT, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
-export function runCli(args: string[], input?: string): Result {
+export function runCli(args: string[], input?: string | Buffer): Result {
   return runProcess(process.execPath, [CLI, ...args], input);
 }
 
