@@ -2,7 +2,7 @@
 // context (G-06), the Namespace with Pod Security labels (G-10), resources
 // (G-08) and the common NetworkPolicy parts.
 import type { Namespace, ResourceRequirements, SecurityContext } from "kubernetes-types/core/v1";
-import type { NetworkPolicyEgressRule, NetworkPolicyPeer } from "kubernetes-types/networking/v1";
+import type { NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from "kubernetes-types/networking/v1";
 import type { EgressRule, Resources } from "./common-values.ts";
 import type { K8sObject } from "./objects.ts";
 
@@ -58,4 +58,29 @@ export function egressAllowRules(allow: readonly EgressRule[]): NetworkPolicyEgr
     const peer: NetworkPolicyPeer = { ipBlock: { cidr: rule.cidr } };
     return rule.ports ? { to: [peer], ports: rule.ports.map((p) => ({ protocol: p.protocol, port: p.port })) } : { to: [peer] };
   });
+}
+
+/**
+ * A NetworkPolicy that lists both policy types, so that whatever is not
+ * allowed here is denied: no `ingress` means nothing may connect in.
+ */
+export function networkPolicyObject(p: {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  selector: Record<string, string>;
+  ingress?: NetworkPolicyIngressRule[];
+  egress: NetworkPolicyEgressRule[];
+}): NetworkPolicy & K8sObject {
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: { name: p.name, namespace: p.namespace, labels: p.labels },
+    spec: {
+      podSelector: { matchLabels: p.selector },
+      policyTypes: ["Ingress", "Egress"],
+      ...(p.ingress ? { ingress: p.ingress } : {}),
+      egress: p.egress,
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli, runInProcess } from "../support/cli.ts";
+import { ROOT, runCli } from "../support/cli.ts";
 
 const examples = readdirSync(join(ROOT, "examples")).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
 

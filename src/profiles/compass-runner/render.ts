@@ -2,11 +2,10 @@
 // objects (CR-01). No I/O, no clock, no globals.
 import type { DaemonSet } from "kubernetes-types/apps/v1";
 import type { EnvVar, PodSpec, ServiceAccount, Volume, VolumeMount } from "kubernetes-types/core/v1";
-import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
 import { pinned } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, resourceRequirements } from "../../core/workload.ts";
+import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../core/workload.ts";
 import { admissionPolicies } from "./admission.ts";
 import { serverEgress } from "./network.ts";
 import { ARCH_LABEL, RUNNER_AUDIENCE, type RunnerFields } from "./values.ts";
@@ -150,20 +149,9 @@ function podSpec(v: RunnerFields): PodSpec {
   };
 }
 
-function networkPolicy(v: RunnerFields, app: AppIdentity, labels: Record<string, string>): NetworkPolicy & K8sObject {
-  const egress: NetworkPolicyEgressRule[] = [dnsEgress()];
+function networkPolicy(v: RunnerFields, app: AppIdentity, labels: Record<string, string>): K8sObject {
   const server = serverEgress(v.server.address);
-  if (server) egress.push(server);
-  egress.push(...egressAllowRules(v.egressAllow));
-  return {
-    apiVersion: "networking.k8s.io/v1",
-    kind: "NetworkPolicy",
-    metadata: { name: v.name, namespace: v.namespace, labels },
-    spec: {
-      podSelector: { matchLabels: selectorLabels(app) },
-      // CR-15: both types listed and no ingress rule: nothing may connect in.
-      policyTypes: ["Ingress", "Egress"],
-      egress,
-    },
-  };
+  // CR-15: no ingress rule; egress to DNS, the Server and egressAllow only.
+  const egress = [dnsEgress(), ...(server ? [server] : []), ...egressAllowRules(v.egressAllow)];
+  return networkPolicyObject({ name: v.name, namespace: v.namespace, labels, selector: selectorLabels(app), egress });
 }

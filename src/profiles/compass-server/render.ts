@@ -4,11 +4,11 @@
 import { createHash } from "node:crypto";
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, EnvVar, PodSpec, Service, ServiceAccount, Volume, VolumeMount } from "kubernetes-types/core/v1";
-import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
+import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
 import { pinned } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, resourceRequirements } from "../../core/workload.ts";
+import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../core/workload.ts";
 import { FORGE_APPS, FORGE_FILES, forgeAppDir, serverConfigText } from "./config.ts";
 import { natsEgress, renderNats } from "./nats.ts";
 import {
@@ -181,21 +181,12 @@ function service(v: ServerFields, app: AppIdentity, labels: Record<string, strin
   };
 }
 
-function networkPolicy(v: ServerFields, app: AppIdentity, labels: Record<string, string>): NetworkPolicy & K8sObject {
+function networkPolicy(v: ServerFields, app: AppIdentity, labels: Record<string, string>): K8sObject {
   const egress: NetworkPolicyEgressRule[] = [dnsEgress(), { to: [{ ipBlock: { cidr: v.database.cidr } }], ports: [{ protocol: "TCP", port: v.database.port }] }];
   const nats = natsEgress({ name: v.name, namespace: v.namespace, nats: v.nats });
   if (nats) egress.push(nats);
   if (v.forge) egress.push(...egressAllowRules(v.forge.egress));
-  return {
-    apiVersion: "networking.k8s.io/v1",
-    kind: "NetworkPolicy",
-    metadata: { name: v.name, namespace: v.namespace, labels },
-    spec: {
-      podSelector: { matchLabels: selectorLabels(app) },
-      policyTypes: ["Ingress", "Egress"],
-      // CS-11: in only on the TLS port (from anywhere: Runners, people, forge webhooks).
-      ingress: [{ ports: [{ protocol: "TCP", port: SERVER_TLS_PORT }] }],
-      egress,
-    },
-  };
+  // CS-11: in only on the TLS port (from anywhere: Runners, people, forge webhooks).
+  const ingress = [{ ports: [{ protocol: "TCP", port: SERVER_TLS_PORT }] }];
+  return networkPolicyObject({ name: v.name, namespace: v.namespace, labels, selector: selectorLabels(app), ingress, egress });
 }

@@ -2,10 +2,9 @@
 // objects. Namespace (optional), ServiceAccount, Deployment, NetworkPolicy.
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ServiceAccount } from "kubernetes-types/core/v1";
-import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dnsEgress, egressAllowRules, namespaceObject } from "../../core/workload.ts";
+import { dnsEgress, egressAllowRules, namespaceObject, networkPolicyObject } from "../../core/workload.ts";
 import { podSpec } from "./pod.ts";
 import { IRSA_ROLE_ANNOTATION } from "./runtime.ts";
 import type { RootpilotRunnerValues } from "./values.ts";
@@ -53,16 +52,8 @@ function deployment(v: RootpilotRunnerValues, app: AppIdentity, labels: Record<s
   };
 }
 
-function networkPolicy(v: RootpilotRunnerValues, app: AppIdentity, labels: Record<string, string>): NetworkPolicy & K8sObject {
-  return {
-    apiVersion: "networking.k8s.io/v1",
-    kind: "NetworkPolicy",
-    metadata: { name: v.name, namespace: v.namespace, labels },
-    spec: {
-      podSelector: { matchLabels: selectorLabels(app) },
-      // RP-08: both types listed and no ingress rule: nothing may connect in.
-      policyTypes: ["Ingress", "Egress"],
-      egress: [dnsEgress(), ...egressAllowRules([v.controlPlane, ...v.egressAllow])],
-    },
-  };
+function networkPolicy(v: RootpilotRunnerValues, app: AppIdentity, labels: Record<string, string>): K8sObject {
+  // RP-08: no ingress rule; egress to DNS, the control plane and egressAllow.
+  const egress = [dnsEgress(), ...egressAllowRules([v.controlPlane, ...v.egressAllow])];
+  return networkPolicyObject({ name: v.name, namespace: v.namespace, labels, selector: selectorLabels(app), egress });
 }
