@@ -142,3 +142,14 @@ describe("render a fleet", () => {
     expect(built.stdout).toContain("name: b\n");
   });
 });
+
+describe("render --help", () => {
+  it("states the input limits with their values", async () => {
+    const { LIMITS } = await import("../src/core/source.ts");
+    const help = rigging(["render", "--help"]).stdout;
+    expect(help).toContain(`at most ${LIMITS.fileBytes / 1024 / 1024} MiB`);
+    expect(help).toContain(`at most ${LIMITS.aliases} YAML aliases`);
+    expect(help).toContain(`at most ${LIMITS.depth} levels deep`);
+    expect(help).toContain("not its subdirectories");
+  });
+});

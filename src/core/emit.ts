@@ -3,15 +3,13 @@
 // are serialized in the order given and keys in the order built.
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { stringify } from "yaml";
 import { UsageError } from "./errors.ts";
 import type { K8sObject } from "./objects.ts";
+import { emitYaml } from "./yaml-emit.ts";
 
-// No anchors for objects that happen to be shared (labels), no folding.
-const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
-
+/** Block YAML; no anchors for objects that happen to be shared, no folding. */
 export function toYaml(object: unknown): string {
-  return stringify(object, YAML_OPTIONS);
+  return emitYaml(object);
 }
 
 export function toYamlStream(objects: readonly K8sObject[]): string {
