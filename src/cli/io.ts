@@ -8,6 +8,8 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   color: boolean;
+  /** stderr is a terminal (progress lines are shown only then). */
+  tty?: boolean;
 }
 
 export function processIo(): Io {
@@ -15,6 +17,7 @@ export function processIo(): Io {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
     color: Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb",
+    tty: Boolean(process.stderr.isTTY),
   };
 }
 

@@ -1,11 +1,14 @@
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { directoryFiles, toJsonList, toYamlStream, writeDirectory } from "../core/emit.ts";
-import { UsageError, ValuesError } from "../core/errors.ts";
+import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
+import { fleetInputs, isDirectory, prepareFleetOutput, PROGRESS_THRESHOLD, progressLine } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
 
 export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR] [--format yaml|json] [--quiet]
+       rigging render VALUES... -o DIR      (a fleet: many files or a directory)
 
 Validate a values file, render its Kubernetes objects, check them against
 the rule catalog, and print them as a YAML stream on stdout.
@@ -18,7 +21,18 @@ Options:
   -h, --help         show this help
 
 VALUES is a YAML or JSON file with a top-level kind, or - for stdin.
-Exit codes: 0 rendered; 1 invalid values; 2 usage error; 3 internal error.
+
+A fleet: with several VALUES, or a directory (its *.yaml, *.yml and *.json
+files, not its subdirectories), -o DIR is required and each file renders
+into DIR/NAME/ (NAME is the file name without its extension), each replaced
+atomically; other entries of DIR are left alone. Two files with the same
+NAME are refused before anything is written. A bad file is reported by
+name and skipped; the others are still written. Notes are not printed for
+a fleet (render one file to see its notes).
+
+Limits: ${LIMITS_TEXT}; larger inputs are refused.
+Exit codes: 0 rendered; 1 invalid values (in a fleet: any file not
+rendered); 2 usage error; 3 internal error.
 `;
 
 export function renderCommand(args: string[], io: Io): number {
@@ -33,25 +47,84 @@ export function renderCommand(args: string[], io: Io): number {
     },
   });
   if (values.help) return io.out(RENDER_HELP), 0;
-  if (positionals.length !== 1) throw new UsageError(`render takes one values file, got ${positionals.length}; see rigging render --help`);
+  if (positionals.length === 0) throw new UsageError("render takes a values file; see rigging render --help");
   if (values.format !== "yaml" && values.format !== "json") throw new UsageError(`--format ${values.format}: expected yaml or json`);
   if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
 
+  const fleet = positionals.length > 1 || isDirectory(positionals[0]);
+  if (fleet) {
+    if (values.output === undefined) throw new UsageError(`rendering ${positionals.length > 1 ? `${positionals.length} values files` : `the directory ${positionals[0]}`} needs -o DIR (each file renders into DIR/NAME/)`);
+    return renderFleet(positionals, values.output, io);
+  }
+  return renderOne(positionals[0], values.output, values.format, values.quiet, io);
+}
+
+function renderOne(file: string, output: string | undefined, format: string, quiet: boolean, io: Io): number {
   let rendered;
   try {
-    rendered = renderFile(positionals[0]);
+    rendered = renderFile(file);
   } catch (error) {
     if (!(error instanceof ValuesError)) throw error;
     for (const d of error.diagnostics) io.err(`${paint(io, 31, "error")} ${formatDiagnostic(d)}\n`);
     io.err(`${error.diagnostics.length} error(s); nothing was rendered\n`);
     return 1;
   }
-  if (values.output !== undefined) {
-    writeDirectory(values.output, directoryFiles(rendered.objects));
-    io.err(`wrote ${rendered.objects.length} objects and kustomization.yaml to ${values.output}\n`);
+  if (output !== undefined) {
+    writeDirectory(output, directoryFiles(rendered.objects));
+    io.err(`wrote ${rendered.objects.length} objects and kustomization.yaml to ${output}\n`);
   } else {
-    io.out(values.format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));
+    io.out(format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));
   }
-  if (!values.quiet && rendered.notes.length > 0) io.err(rendered.notes.join("\n") + "\n");
+  if (!quiet && rendered.notes.length > 0) io.err(rendered.notes.join("\n") + "\n");
   return 0;
+}
+
+/**
+ * Renders every file into DIR/NAME/, one after the other, so that memory
+ * holds one file's objects at a time however long the fleet is. A file
+ * that fails is reported and skipped; the exit code is the worst outcome.
+ */
+function renderFleet(inputs: string[], output: string, io: Io): number {
+  const entries = fleetInputs(inputs);
+  prepareFleetOutput(output);
+  const showProgress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD;
+  let failed = 0;
+  let exitCode = 0;
+  let lastProgress = 0;
+  entries.forEach((entry, index) => {
+    try {
+      const rendered = renderFile(entry.file);
+      writeDirectory(entry.outputDir(output), directoryFiles(rendered.objects));
+    } catch (error) {
+      failed++;
+      if (showProgress) io.err("\r\u001b[K");
+      exitCode = Math.max(exitCode, reportFileError(entry.file, error, io));
+    }
+    if (showProgress && (Date.now() - lastProgress > 100 || index === entries.length - 1)) {
+      lastProgress = Date.now();
+      io.err(progressLine(index + 1, entries.length, failed));
+    }
+  });
+  if (showProgress) io.err("\r\u001b[K");
+  const rendered = entries.length - failed;
+  io.err(`rendered ${rendered} of ${entries.length} values files into ${output}${failed ? `; ${failed} not rendered` : ""}\n`);
+  return exitCode;
+}
+
+/** Reports why one file of a fleet was not rendered; returns its exit code. */
+function reportFileError(file: string, error: unknown, io: Io): number {
+  const label = paint(io, 31, "error");
+  if (error instanceof ValuesError) {
+    for (const d of error.diagnostics) io.err(`${label} ${formatDiagnostic(d)}\n`);
+    io.err(`${file}: ${error.diagnostics.length} error(s); not rendered\n`);
+    return 1;
+  }
+  if (error instanceof UsageError) {
+    const message = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
+    io.err(`${label} ${message}; not rendered\n`);
+    return 1;
+  }
+  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging)`;
+  io.err(`${label} ${file}: ${message}\n`);
+  return 3;
 }

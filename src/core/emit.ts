@@ -3,15 +3,13 @@
 // are serialized in the order given and keys in the order built.
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { stringify } from "yaml";
 import { UsageError } from "./errors.ts";
 import type { K8sObject } from "./objects.ts";
+import { emitYaml } from "./yaml-emit.ts";
 
-// No anchors for objects that happen to be shared (labels), no folding.
-const YAML_OPTIONS = { aliasDuplicateObjects: false, lineWidth: 0 } as const;
-
+/** Block YAML; no anchors for objects that happen to be shared, no folding. */
 export function toYaml(object: unknown): string {
-  return stringify(object, YAML_OPTIONS);
+  return emitYaml(object);
 }
 
 export function toYamlStream(objects: readonly K8sObject[]): string {
@@ -44,6 +42,12 @@ export function directoryFiles(objects: readonly K8sObject[]): Map<string, strin
 }
 
 /**
+ * A file name that stays inside its directory: no separator, no `..`, not
+ * hidden (object names are DNS subdomains, so rendered names always match).
+ */
+export const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
  * Replaces `dir` with exactly `files`, atomically: everything is written
  * into a sibling staging directory first and swapped in by rename, so on
  * any failure the old contents stay as they were.
@@ -61,7 +65,7 @@ export function writeDirectory(dir: string, files: Map<string, string>): void {
   try {
     mkdirSync(staging);
     for (const [name, text] of files) {
-      if (name !== basename(name)) throw new Error(`refusing to write ${name} outside ${dir}`);
+      if (!SAFE_FILE_NAME.test(name)) throw new Error(`refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
       writeFileSync(join(staging, name), text, { flag: "wx" });
     }
     if (existsSync(target)) renameSync(target, previous);

@@ -1,17 +1,27 @@
 // Reading and parsing input files. YAML (and JSON, which is YAML) is parsed
 // with the `yaml` package so that every value keeps its source range; errors
 // then point at the line a person has to edit.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
-import type { Location } from "./diagnostic.ts";
-import { UsageError } from "./errors.ts";
+import { formatPath, type Location } from "./diagnostic.ts";
+import { UsageError, ValuesError } from "./errors.ts";
 
-/** Documented input limits: beyond them a file is refused, not parsed. */
+/**
+ * Documented input limits (docs/limits.md, `rigging render --help`): beyond
+ * them an input is refused with the limit in the message, never parsed on.
+ */
 export const LIMITS = {
+  /** Bytes in one input file (or stdin). */
   fileBytes: 8 * 1024 * 1024,
+  /** Alias expansions in one document (billion-laughs documents stop here). */
   aliases: 100,
+  /** Nesting of mappings and sequences in one document. */
   depth: 200,
 } as const;
+
+export const LIMITS_TEXT = `an input file is at most ${LIMITS.fileBytes / 1024 / 1024} MiB, expands at most ${LIMITS.aliases} YAML aliases and nests at most ${LIMITS.depth} levels deep`;
+
+const FILE_LIMIT = `the ${LIMITS.fileBytes / 1024 / 1024} MiB (${LIMITS.fileBytes}-byte) limit for an input file`;
 
 export interface SourceDocument {
   file: string;
@@ -22,22 +32,21 @@ export interface SourceDocument {
 
 /** Reads a file (or stdin for `-`) as UTF-8 text, refusing what is not text. */
 export function readText(file: string): string {
+  const name = file === "-" ? "<stdin>" : file;
   let bytes: Buffer;
   try {
-    if (file !== "-") {
-      const stat = statSync(file);
-      if (stat.isDirectory()) throw new UsageError(`${file}: is a directory, expected a file`);
-      if (stat.size > LIMITS.fileBytes) throw new UsageError(`${file}: ${stat.size} bytes is over the ${LIMITS.fileBytes}-byte limit for an input file`);
-    }
-    bytes = readFileSync(file === "-" ? 0 : file);
+    bytes = readBounded(file);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String((error as Error).message);
-    throw new UsageError(`${file}: cannot read: ${reason}`);
+    const reason =
+      code === "ENOENT" ? "no such file"
+      : code === "EACCES" ? "permission denied"
+      : code === "ELOOP" ? "a symbolic link loop"
+      : code === "EISDIR" ? "is a directory, expected a file"
+      : String((error as Error).message);
+    throw new UsageError(`${name}: cannot read: ${reason}`);
   }
-  const name = file === "-" ? "<stdin>" : file;
-  if (bytes.length > LIMITS.fileBytes) throw new UsageError(`${name}: over the ${LIMITS.fileBytes}-byte limit for an input file`);
   if (bytes.includes(0)) throw new UsageError(`${name}: is a binary file, expected YAML or JSON text`);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -46,15 +55,54 @@ export function readText(file: string): string {
   }
 }
 
+/**
+ * Reads at most the file limit plus one byte, whatever the file claims to
+ * be: a FIFO, stdin or /dev/zero has no size to check up front, and must
+ * not be read to the end before being refused.
+ */
+function readBounded(file: string): Buffer {
+  const name = file === "-" ? "<stdin>" : file;
+  if (file !== "-") {
+    const stat = statSync(file);
+    if (stat.isDirectory()) throw new UsageError(`${file}: is a directory, expected a file`);
+    if (stat.size > LIMITS.fileBytes) throw new UsageError(`${file}: ${stat.size} bytes is over ${FILE_LIMIT}`);
+  }
+  const fd = file === "-" ? 0 : openSync(file, "r");
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, LIMITS.fileBytes + 1 - total));
+      let read: number;
+      try {
+        read = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EAGAIN") continue; // a non-blocking stdin that has no data yet
+        if (code === "EOF") break;
+        throw error;
+      }
+      if (read === 0) break;
+      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+      total += read;
+      if (total > LIMITS.fileBytes) throw new UsageError(`${name}: over ${FILE_LIMIT}`);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
 /** Parses every document of a YAML stream, keeping positions. */
 export function parseDocuments(text: string, file: string): SourceDocument[] {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const docs = guardDepth(file, () => parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true }));
   if (!Array.isArray(docs)) return []; // an empty stream
   const out: SourceDocument[] = [];
   for (const doc of docs) {
     const problem = doc.errors[0];
     if (problem) {
+      if (problem.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(problem.message)) throw tooDeep(file);
       const { line, col } = lineCounter.linePos(problem.pos[0]);
       throw new UsageError(`${file}:${line}:${col} not valid YAML: ${firstLine(problem.message)}`);
     }
@@ -73,7 +121,27 @@ export function parseValuesFile(text: string, file: string): SourceDocument {
   if (doc.data === null || typeof doc.data !== "object" || Array.isArray(doc.data)) {
     throw new UsageError(`${file}: expected a mapping of values keys at the top level`);
   }
+  const protoKeys = keyPaths(doc.data, "__proto__");
+  if (protoKeys.length > 0) {
+    // zod drops a `__proto__` key of a record silently (to keep it off the
+    // prototype chain), which would accept an unknown key unseen (G-01).
+    throw new ValuesError(
+      protoKeys.map((path) => ({ id: "G-01", path: formatPath(path), message: "unknown key", fix: "remove it; `__proto__` is never a values key", location: doc.locate(path, { key: true }) })),
+    );
+  }
   return doc;
+}
+
+/** Paths of every own key named `key`, at any depth (depth is already bounded). */
+function keyPaths(value: unknown, key: string, at: PropertyKey[] = []): PropertyKey[][] {
+  if (value === null || typeof value !== "object") return [];
+  const out: PropertyKey[][] = [];
+  for (const [k, child] of Object.entries(value)) {
+    const path = [...at, Array.isArray(value) ? Number(k) : k];
+    if (k === key && !Array.isArray(value)) out.push(path);
+    out.push(...keyPaths(child, key, path));
+  }
+  return out;
 }
 
 function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter): SourceDocument {
@@ -81,9 +149,10 @@ function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter):
   try {
     data = doc.toJS({ maxAliasCount: LIMITS.aliases });
   } catch (error) {
-    throw new UsageError(`${file}: ${firstLine((error as Error).message)} (aliases are limited to ${LIMITS.aliases} expansions)`);
+    if (error instanceof RangeError) throw tooDeep(file);
+    throw new UsageError(`${file}: ${firstLine((error as Error).message)} (the limit is ${LIMITS.aliases} alias expansions per document)`);
   }
-  if (depthOf(data, 0) > LIMITS.depth) throw new UsageError(`${file}: nested deeper than the limit of ${LIMITS.depth} levels`);
+  if (depthOf(data, 0) > LIMITS.depth) throw tooDeep(file);
   const at = (node: Node | null | undefined, fallback: number): Location => {
     const offset = node?.range?.[0] ?? fallback;
     const { line, col } = lineCounter.linePos(offset);
@@ -118,6 +187,23 @@ function depthOf(value: unknown, depth: number): number {
   let max = depth;
   for (const child of Object.values(value)) max = Math.max(max, depthOf(child, depth + 1));
   return max;
+}
+
+/**
+ * The parser turns most stack exhaustion into a document error itself;
+ * this is the net under it, so a deep document never crashes the process.
+ */
+function guardDepth<T>(file: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(file);
+    throw error;
+  }
+}
+
+function tooDeep(file: string): UsageError {
+  return new UsageError(`${file}: nested deeper than the limit of ${LIMITS.depth} levels`);
 }
 
 function firstLine(message: string): string {

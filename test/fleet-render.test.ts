@@ -1,0 +1,155 @@
+// `rigging render a.yaml b.yaml ... -o DIR` and `rigging render DIR -o OUT`:
+// each values file renders into OUT/NAME/, a bad file is reported and
+// skipped, and the single-file command is unchanged.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
+import { rigging } from "./support/cli-capture.ts";
+
+const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
+const variant = (name: string) => EXAMPLE.replace(/^name: compass-runner$/m, `name: ${name}`);
+const EXAMPLE_JSON = parse(EXAMPLE);
+const broken = EXAMPLE.replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 60");
+
+let root: string;
+beforeEach(() => void (root = mkdtempSync(join(tmpdir(), "rigging-fleet-"))));
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function write(rel: string, text: string): string {
+  const path = join(root, rel);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+function dirTexts(dir: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+}
+
+describe("render a fleet", () => {
+  it("renders each file into OUT/NAME/ exactly as a single render would", () => {
+    const a = write("in/alpha.yaml", variant("alpha"));
+    const b = write("in/beta.yml", variant("beta"));
+    const out = join(root, "out");
+    const result = rigging(["render", a, b, "-o", out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(readdirSync(out).sort()).toEqual(["alpha", "beta"]);
+    for (const [name, file] of [["alpha", a], ["beta", b]]) {
+      const single = join(root, `single-${name}`);
+      expect(rigging(["render", file, "-o", single]).code).toBe(0);
+      expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
+      expect(readdirSync(join(out, name))).toContain("kustomization.yaml");
+    }
+    expect(readFileSync(join(out, "beta", "11-daemonset-beta.yaml"), "utf8")).toContain("name: beta");
+  });
+
+  it("a directory renders its values files, one level deep, sorted, skipping hidden files", () => {
+    write("in/b.json", JSON.stringify({ ...EXAMPLE_JSON, name: "b" }));
+    write("in/a.yaml", variant("a"));
+    write("in/.hidden.yaml", variant("hidden"));
+    write("in/notes.txt", "not values");
+    write("in/nested/c.yaml", variant("c"));
+    const out = join(root, "out");
+    const result = rigging(["render", join(root, "in"), "-o", out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["a", "b"]);
+    expect(result.stderr).toContain("rendered 2 of 2 values files");
+  });
+
+  it("a bad file is reported by name with its errors; the good ones are still written; exit 1", () => {
+    write("in/a.yaml", variant("a"));
+    const bad = write("in/b.yaml", broken);
+    write("in/c.yaml", variant("c"));
+    write("in/d.yaml", "kind: [");
+    const out = join(root, "out");
+    const result = rigging(["render", join(root, "in"), "-o", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`${bad}:\\d+:\\d+ tokenExpirationSeconds: 60 is below 600 \\(CR-03`));
+    expect(result.stderr).toContain(`${bad}: 1 error(s); not rendered`);
+    expect(result.stderr).toContain(`${join(root, "in", "d.yaml")}:`);
+    expect(result.stderr).toContain("rendered 2 of 4 values files");
+    expect(readdirSync(out).sort()).toEqual(["a", "c"]); // no half-written b/ or d/, no staging
+  });
+
+  it("a bad file keeps its previous output as it was", () => {
+    const file = write("in/a.yaml", variant("a"));
+    const out = join(root, "out");
+    expect(rigging(["render", file, write("in/z.yaml", variant("z")), "-o", out]).code).toBe(0);
+    const before = dirTexts(join(out, "a"));
+    writeFileSync(file, broken);
+    expect(rigging(["render", file, join(root, "in/z.yaml"), "-o", out]).code).toBe(1);
+    expect(dirTexts(join(out, "a"))).toEqual(before);
+  });
+
+  it("refuses two files that would share an output name, before writing anything", () => {
+    const a = write("x/site.yaml", variant("a"));
+    const b = write("y/site.json", JSON.stringify(EXAMPLE_JSON));
+    const out = join(root, "out");
+    const result = rigging(["render", a, b, "-o", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${a} and ${b} would both render into site/`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    [["a.yaml", "b.yaml"], "needs -o DIR"],
+    [["in"], "needs -o DIR"],
+    [["a.yaml", "-", "-o", "out"], "stdin"],
+    [["a.yaml", "b.yaml", "-o", "a.yaml"], "exists and is not a directory"],
+    [["a.yaml", "b.yaml", "-o", "missing/out"], "its parent does not exist"],
+  ])("usage errors: render %j", (args, message) => {
+    write("a.yaml", variant("a"));
+    write("b.yaml", variant("b"));
+    write("in/c.yaml", variant("c"));
+    const result = rigging(["render", ...args.map((a) => (a === "-" || a.startsWith("-o") ? a : join(root, a)))]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(readFileSync(join(root, "a.yaml"), "utf8")).toBe(variant("a"));
+  });
+
+  it("shows a progress line only on a terminal and only for a long fleet", () => {
+    const files = Array.from({ length: PROGRESS_THRESHOLD }, (_, i) => write(`in/f${String(i).padStart(3, "0")}.yaml`, variant(`f${i}`)));
+    const onTty = rigging(["render", ...files, "-o", join(root, "o1")], { tty: true });
+    expect(onTty.code).toBe(0);
+    expect(onTty.stderr).toContain(`rendering ${PROGRESS_THRESHOLD}/${PROGRESS_THRESHOLD}`);
+    const piped = rigging(["render", ...files, "-o", join(root, "o2")], { tty: false });
+    expect(piped.stderr).not.toContain("rendering ");
+    const short = rigging(["render", ...files.slice(1), "-o", join(root, "o3")], { tty: true });
+    expect(short.stderr).not.toContain("rendering ");
+  });
+
+  it("keeps the single-file command as it was: a stream on stdout, or -o DIR written directly", () => {
+    const file = write("one.yaml", EXAMPLE);
+    const streamed = rigging(["render", file]);
+    expect(streamed.code).toBe(0);
+    expect(streamed.stdout.startsWith("---\napiVersion: v1\nkind: Namespace\n")).toBe(true);
+    const out = join(root, "out");
+    expect(rigging(["render", file, "-o", out]).code).toBe(0);
+    expect(readdirSync(out)).toContain("kustomization.yaml");
+  });
+
+  it("each fleet directory is a kustomization that kubectl builds", { skip: spawnSync("kubectl", ["version", "--client"]).status !== 0 }, () => {
+    const out = join(root, "out");
+    expect(rigging(["render", write("a.yaml", variant("a")), write("b.yaml", variant("b")), "-o", out]).code).toBe(0);
+    const built = spawnSync("kubectl", ["kustomize", join(out, "b")], { encoding: "utf8" });
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toContain("kind: DaemonSet");
+    expect(built.stdout).toContain("name: b\n");
+  });
+});
+
+describe("render --help", () => {
+  it("states the input limits with their values", async () => {
+    const { LIMITS } = await import("../src/core/source.ts");
+    const help = rigging(["render", "--help"]).stdout;
+    expect(help).toContain(`at most ${LIMITS.fileBytes / 1024 / 1024} MiB`);
+    expect(help).toContain(`at most ${LIMITS.aliases} YAML aliases`);
+    expect(help).toContain(`at most ${LIMITS.depth} levels deep`);
+    expect(help).toContain("not its subdirectories");
+  });
+});
