@@ -59,7 +59,7 @@ describe("render's streams and exit codes", () => {
     ["a wrong top-level kind", () => tempFile("kind: CompassRuner\n"), /kind: "CompassRuner" is not a values kind; .*did you mean CompassRunner/],
     ["no kind", () => tempFile("name: x\n"), /no top-level kind/],
     ["an empty file", () => tempFile(""), /is empty/],
-    ["a directory", () => tempDir(), /is a directory/],
+    ["a directory without -o", () => tempDir(), /rendering the directory .* needs -o DIR/],
     ["a missing file", () => join(tempDir(), "missing.yaml"), /cannot read: no such file/],
     ["a binary file", () => tempFile(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3])), /binary file/],
     ["a YAML list at the top", () => tempFile("- a\n- b\n"), /expected a mapping/],
@@ -85,7 +85,7 @@ describe("render's streams and exit codes", () => {
   });
 
   it.each([
-    [["render"], /render takes one values file/],
+    [["render"], /render takes a values file/],
     [["render", "--bogus", "x.yaml"], /Unknown option '--bogus'/],
     [["render", "--format", "xml", "examples/compass-runner.yaml"], /--format xml: expected yaml or json/],
     [["frobnicate"], /unknown command "frobnicate"/],

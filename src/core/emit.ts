@@ -5,11 +5,35 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } fr
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "./errors.ts";
 import type { K8sObject } from "./objects.ts";
-import { emitYaml } from "./yaml-emit.ts";
+import { Document, visit } from "yaml";
 
-/** Block YAML; no anchors for objects that happen to be shared, no folding. */
+/**
+ * Manifests are read by YAML 1.1 parsers (kubectl) and YAML 1.2 parsers
+ * (kustomize, most tools). A string is written plain only when neither
+ * dialect's schema would read it as something else (`yes`, `on`, `0777`,
+ * `0o7`, `1:20`, `~`); otherwise it is double-quoted. The schemas' own
+ * tag tests decide, so the rule is the yaml package's, not ours.
+ */
+const AMBIGUOUS = ["1.1", "1.2"].flatMap((version) =>
+  new Document(null, { version: version as "1.1" | "1.2" }).schema.tags.flatMap((tag) => (tag.test ? [tag.test] : [])),
+);
+/** Characters that parsers strip or fold, and block scalars with edge whitespace. */
+const FRAGILE = /[\t\r\u0085\u2028\u2029\ufeff]/;
+const FRAGILE_BLOCK = /^[ \t\n]|[ \t]\n|[ \t]$|\n[ \t]+\n/;
+
+function needsQuotes(text: string): boolean {
+  return AMBIGUOUS.some((test) => test.test(text)) || FRAGILE.test(text) || (text.includes("\n") && FRAGILE_BLOCK.test(text));
+}
+
 export function toYaml(object: unknown): string {
-  return emitYaml(object);
+  // No anchors for objects that happen to be shared (labels), no folding.
+  const doc = new Document(object, { version: "1.2", aliasDuplicateObjects: false });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && needsQuotes(node.value)) node.type = "QUOTE_DOUBLE";
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
 }
 
 export function toYamlStream(objects: readonly K8sObject[]): string {

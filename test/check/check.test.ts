@@ -161,7 +161,7 @@ describe("bad input ends in a clear exit 2", () => {
     const file = write("huge.yaml", Buffer.alloc(LIMITS.fileBytes + 1, "a"));
     const r = runInProcess(["check", file]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/over the \d+-byte limit/);
+    expect(r.err).toMatch(/over the 8 MiB \(\d+-byte\) limit/);
   });
 
   describe("a billion-laughs alias bomb", () => {
