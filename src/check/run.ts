@@ -1,6 +1,7 @@
 // `check` without the command line: read the inputs, find the objects, give
 // each its profile, run the rule catalog (the same `checkObjects` render's
 // self-check runs) and turn every finding into a place in a file.
+import { dirname } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
@@ -87,6 +88,9 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
 function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, options: CheckOptions, problems: string[]): Omit<CheckReport, "files"> {
   const { profileOf, unrecognised } = classify(objects, options.profile);
   const findings = checkObjects(objects, (o) => profileOf.get(o), {
+    // A directory holds one installation (as `render -o` writes a fleet);
+    // a file or stream with two installations of one profile is one set.
+    groupOf: (o) => dirname(origins.get(o)!.file),
     onError: (rule, set, error) => problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
   });
   const profiles = [...new Set(profileOf.values())].sort();
@@ -105,10 +109,10 @@ function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, opti
       fix: finding.fix,
     };
   });
-  const fileOrder = [...new Set([...origins.values()].map((o) => o.file))];
+  const fileOrder = new Map([...new Set([...origins.values()].map((o) => o.file))].map((file, index) => [file, index]));
   located.sort(
     (a, b) =>
-      fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) ||
+      fileOrder.get(a.file)! - fileOrder.get(b.file)! ||
       a.line - b.line ||
       a.column - b.column ||
       compare(a.ruleId, b.ruleId) ||

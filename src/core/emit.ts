@@ -5,14 +5,15 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } fr
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "./errors.ts";
 import type { K8sObject } from "./objects.ts";
+import { dump } from "js-yaml";
 import { Document, visit } from "yaml";
 
 /**
  * Manifests are read by YAML 1.1 parsers (kubectl) and YAML 1.2 parsers
- * (kustomize, most tools). A string is written plain only when neither
+ * (kustomize, most tools). A string must not be written plain when either
  * dialect's schema would read it as something else (`yes`, `on`, `0777`,
- * `0o7`, `1:20`, `~`); otherwise it is double-quoted. The schemas' own
- * tag tests decide, so the rule is the yaml package's, not ours.
+ * `0o7`, `1_000`, `~`): the schemas' own tag tests (from the `yaml`
+ * package, which also parses our inputs) decide which strings those are.
  */
 const AMBIGUOUS = ["1.1", "1.2"].flatMap((version) =>
   new Document(null, { version: version as "1.1" | "1.2" }).schema.tags.flatMap((tag) => (tag.test ? [tag.test] : [])),
@@ -25,8 +26,22 @@ function needsQuotes(text: string): boolean {
   return AMBIGUOUS.some((test) => test.test(text)) || FRAGILE.test(text) || (text.includes("\n") && FRAGILE_BLOCK.test(text));
 }
 
+function anyStringNeedsQuotes(value: unknown): boolean {
+  if (typeof value === "string") return needsQuotes(value);
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some(anyStringNeedsQuotes);
+  return Object.entries(value).some(([key, child]) => needsQuotes(key) || anyStringNeedsQuotes(child));
+}
+
+/**
+ * js-yaml writes block YAML several times faster than the `yaml` package
+ * (see docs/performance.md), and emitting is most of a fleet's cost. Rendered
+ * objects rarely hold a string that could be misread; when one does, the
+ * `yaml` package writes that object, double-quoting exactly those strings
+ * (keys included). No anchors for shared objects (labels), no line folding.
+ */
 export function toYaml(object: unknown): string {
-  // No anchors for objects that happen to be shared (labels), no folding.
+  if (!anyStringNeedsQuotes(object)) return dump(object, { noRefs: true, lineWidth: -1 });
   const doc = new Document(object, { version: "1.2", aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {
