@@ -26,22 +26,44 @@ function needsQuotes(text: string): boolean {
   return AMBIGUOUS.some((test) => test.test(text)) || FRAGILE.test(text) || (text.includes("\n") && FRAGILE_BLOCK.test(text));
 }
 
-function anyStringNeedsQuotes(value: unknown): boolean {
-  if (typeof value === "string") return needsQuotes(value);
+/**
+ * Whether js-yaml would write `text` plain, where a YAML 1.1 or 1.2 reader
+ * would take it for something else. js-yaml quotes most such strings itself
+ * ("1", "true", "yes", "0777"); the few it leaves plain ("1_000" as YAML 1.1
+ * reads it) and fragile whitespace send the object to the `yaml` package.
+ * The answer is kept per distinct string: a fleet repeats most of them.
+ */
+const answered = new Map<string, boolean>();
+function misreadByJsYaml(text: string, key: boolean): boolean {
+  const memo = (key ? "k" : "v") + text;
+  let misread = answered.get(memo);
+  if (misread === undefined) {
+    misread =
+      FRAGILE.test(text) ||
+      (text.includes("\n") && FRAGILE_BLOCK.test(text)) ||
+      (AMBIGUOUS.some((test) => test.test(text)) && !/^['"]/.test(key ? dump({ [text]: 0 }) : dump(text)));
+    if (answered.size > 50_000) answered.clear();
+    answered.set(memo, misread);
+  }
+  return misread;
+}
+
+function anyStringMisread(value: unknown): boolean {
+  if (typeof value === "string") return misreadByJsYaml(value, false);
   if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return value.some(anyStringNeedsQuotes);
-  return Object.entries(value).some(([key, child]) => needsQuotes(key) || anyStringNeedsQuotes(child));
+  if (Array.isArray(value)) return value.some(anyStringMisread);
+  return Object.entries(value).some(([key, child]) => misreadByJsYaml(key, true) || anyStringMisread(child));
 }
 
 /**
  * js-yaml writes block YAML several times faster than the `yaml` package
  * (see docs/performance.md), and emitting is most of a fleet's cost. Rendered
- * objects rarely hold a string that could be misread; when one does, the
+ * objects rarely hold a string that js-yaml would leave misreadable; when one does, the
  * `yaml` package writes that object, double-quoting exactly those strings
  * (keys included). No anchors for shared objects (labels), no line folding.
  */
 export function toYaml(object: unknown): string {
-  if (!anyStringNeedsQuotes(object)) return dump(object, { noRefs: true, lineWidth: -1 });
+  if (!anyStringMisread(object)) return dump(object, { noRefs: true, lineWidth: -1 });
   const doc = new Document(object, { version: "1.2", aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {

@@ -2,6 +2,7 @@
 // context (G-06), the Namespace with Pod Security labels (G-10), resources
 // (G-08) and the common NetworkPolicy parts.
 import type { Namespace, ResourceRequirements, SecurityContext } from "kubernetes-types/core/v1";
+import { isIP, isIPv4 } from "node:net";
 import type { NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from "kubernetes-types/networking/v1";
 import type { EgressRule, Resources } from "./common-values.ts";
 import type { K8sObject } from "./objects.ts";
@@ -83,4 +84,14 @@ export function networkPolicyObject(p: {
       egress: p.egress,
     },
   };
+}
+
+/**
+ * An ipBlock peer for an IP literal host (as in a URL, brackets removed),
+ * or undefined for a host name. Only IPv6 literals contain ':', so host
+ * names never pay for compiling the IPv6 pattern (milliseconds per process).
+ */
+export function ipLiteralPeer(host: string): NetworkPolicyPeer | undefined {
+  const family = host.includes(":") ? isIP(host) : isIPv4(host) ? 4 : 0;
+  return family === 0 ? undefined : { ipBlock: { cidr: `${host}/${family === 4 ? 32 : 128}` } };
 }

@@ -33,6 +33,8 @@ describe("toYaml", () => {
   });
 
   it("quotes what YAML 1.1 would read as something else", () => {
-    expect(toYaml({ a: "yes", b: "0777", c: "on", d: "x", e: "1:20", f: "1e3" })).toBe('a: "yes"\nb: "0777"\nc: "on"\nd: x\ne: "1:20"\nf: "1e3"\n');
+    expect(toYaml({ a: "yes", b: "0777", c: "on", d: "x", e: "1:20", f: "1e3" })).toBe("a: 'yes'\nb: '0777'\nc: 'on'\nd: x\ne: '1:20'\nf: '1e3'\n");
+    // js-yaml would leave these plain; YAML 1.1 reads them as numbers.
+    expect(toYaml({ "1_000": "1_000", ok: "x" })).toBe('"1_000": "1_000"\nok: x\n');
   });
 });

@@ -151,6 +151,13 @@ describe("values the Compass Runner accepts at the edges", () => {
     for (const object of objects) expect(validateStrict(object)).toEqual([]);
   });
 
+  it("allows egress to a Server given by IP literal, v4 or v6, on its port (CR-15)", () => {
+    const serverRule = (address: string) =>
+      (byKind(render(variant((d) => d.setIn(["server", "address"], address))), "NetworkPolicy")[0].spec as any).egress[1];
+    expect(serverRule("https://10.0.0.5:8443")).toEqual({ to: [{ ipBlock: { cidr: "10.0.0.5/32" } }], ports: [{ protocol: "TCP", port: 8443 }] });
+    expect(serverRule("https://[2001:db8::1]")).toEqual({ to: [{ ipBlock: { cidr: "2001:db8::1/128" } }], ports: [{ protocol: "TCP", port: 443 }] });
+  });
+
   it("omits the Namespace when createNamespace is false (CR-01)", () => {
     expect(byKind(render(variant((d) => d.set("createNamespace", false))), "Namespace")).toEqual([]);
   });

@@ -1,5 +1,5 @@
 // Where the Runner may connect (CR-15): DNS, the Server, egressAllow.
-import { isIP } from "node:net";
+import { ipLiteralPeer } from "../../core/workload.ts";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
 import { SERVER_TLS_PORT } from "../compass-server/ports.ts";
 
@@ -16,7 +16,8 @@ export function serverEgress(address: string): NetworkPolicyEgressRule | undefin
   const url = new URL(address);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = Number(url.port || 443);
-  if (isIP(host)) return { to: [{ ipBlock: { cidr: `${host}/${isIP(host) === 4 ? 32 : 128}` } }], ports: [{ protocol: "TCP", port }] };
+  const peer = ipLiteralPeer(host);
+  if (peer) return { to: [peer], ports: [{ protocol: "TCP", port }] };
   const service = inClusterService(host);
   if (service) {
     return {

@@ -2,7 +2,6 @@
 // digest, reachable only from the Server) or external (a URL plus the
 // password Secret). Either way the password reaches the Server from a
 // Secret by name, never from values.
-import { isIP } from "node:net";
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, Service, ServiceAccount } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
@@ -12,7 +11,7 @@ import { imageSchema, pinned, type ImageRef } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
 import { tagged, req } from "../../core/values.ts";
-import { hardenedContainer, resourceRequirements } from "../../core/workload.ts";
+import { hardenedContainer, ipLiteralPeer, resourceRequirements } from "../../core/workload.ts";
 import { inClusterService } from "../compass-runner/network.ts";
 import { NATS_APP, NATS_PORT, SERVER_UID } from "./ports.ts";
 import { secretKeyReference } from "./secret-refs.ts";
@@ -110,7 +109,8 @@ export function natsEgress(input: { name: string; namespace: string; nats: NatsV
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const ports = [{ protocol: "TCP", port }];
   if (nats.cidr) return { to: [{ ipBlock: { cidr: nats.cidr } }], ports };
-  if (isIP(host)) return { to: [{ ipBlock: { cidr: `${host}/${isIP(host) === 4 ? 32 : 128}` } }], ports };
+  const peer = ipLiteralPeer(host);
+  if (peer) return { to: [peer], ports };
   const service = inClusterService(host);
   if (service) return { to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": service.namespace } } }], ports };
   return undefined;
