@@ -45,7 +45,7 @@ function profileFor(source: SourceDocument): Profile {
 }
 
 /** A finding on our own output is a bug in a renderer, never the user's. */
-function selfCheck(objects: K8sObject[]): void {
+export function selfCheck(objects: K8sObject[]): void {
   const findings = checkObjects(objects);
   if (findings.length === 0) return;
   const lines = findings.map((f) => `  ${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`);

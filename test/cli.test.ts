@@ -178,3 +178,29 @@ describe("init and schema", () => {
 it("the bundle starts as a bin with a shebang", () => {
   expect(readFileSync(CLI, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
 });
+
+describe("internal errors (exit 3)", () => {
+  it("a rendered object that breaks the catalog is reported as a bug, never as the user's mistake", async () => {
+    const { selfCheck } = await import("../src/pipeline.ts");
+    const { InternalError } = await import("../src/core/errors.ts");
+    const objects = docs(runCli(["render", "examples/compass-runner.yaml"]).out);
+    const ds = objects.find((o) => o.kind === "DaemonSet");
+    ds.spec.template.spec.hostUsers = true;
+    expect(() => selfCheck(objects)).toThrow(InternalError);
+    expect(() => selfCheck(objects)).toThrow(/internal error: .*a bug in rigging[\s\S]*CR-09 DaemonSet\/compass-runner\/compass-runner/);
+  });
+
+  it("an unexpected exception ends in one line and exit 3, without a stack", async () => {
+    const { run } = await import("../src/cli/main.ts");
+    let err = "";
+    const code = run(["render", "examples/compass-runner.yaml"], {
+      out: () => {
+        throw new Error("disk full");
+      },
+      err: (t) => void (err += t),
+      color: false,
+    });
+    expect(code).toBe(3);
+    expect(err).toBe("error internal error: disk full (a bug in rigging; set RIGGING_DEBUG=1 for the stack)\n");
+  });
+});
