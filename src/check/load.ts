@@ -39,7 +39,10 @@ function add(loaded: Loaded, document: SourceDocument, data: unknown, prefix: Pr
     return;
   }
   const object = data as K8sObject;
-  // Config objects such as a Kustomization carry no metadata; rules read it.
+  // kustomization.yaml (as `render -o` writes it) configures a build and is
+  // never applied: there is nothing in it for the rules to judge.
+  if (object.apiVersion.startsWith("kustomize.config.k8s.io/")) return;
+  // Config objects without metadata still reach the rules, which read it.
   if (object.metadata === undefined) object.metadata = {} as K8sObject["metadata"];
   loaded.objects.push(object);
   loaded.origins.set(object, { file: document.file, document, prefix });

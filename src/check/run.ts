@@ -66,34 +66,57 @@ export const STDIN_NAME = "<stdin>";
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
   const { files, problems } = expandArguments(args);
-  const objects: K8sObject[] = [];
-  const origins = new Map<K8sObject, Origin>();
-  const names: string[] = [];
+  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
+  // One directory holds one installation (as `render -o` writes a fleet), so
+  // directories are loaded, judged and let go one at a time: memory holds
+  // one installation's documents however large the fleet is.
+  const byDirectory = new Map<string, string[]>();
   for (const file of new Set(files)) {
-    const name = file === "-" ? STDIN_NAME : file;
-    names.push(name);
-    try {
-      const loaded = loadObjects(parseDocuments(readText(file), name));
-      objects.push(...loaded.objects);
-      for (const [object, origin] of loaded.origins) origins.set(object, origin);
-      problems.push(...loaded.problems);
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      problems.push(error.message);
-    }
+    const group = byDirectory.get(dirname(file));
+    if (group) group.push(file);
+    else byDirectory.set(dirname(file), [file]);
   }
-  return { ...checkLoaded(objects, origins, options, problems), files: names };
+  const report: CheckReport = { files: names, objects: 0, profiles: [], findings: [], skipped: [], unrecognised: [], problems };
+  const profiles = new Set<ProfileName>();
+  for (const group of byDirectory.values()) {
+    const objects: K8sObject[] = [];
+    const origins = new Map<K8sObject, Origin>();
+    for (const file of group) {
+      try {
+        const loaded = loadObjects(parseDocuments(readText(file), file === "-" ? STDIN_NAME : file));
+        objects.push(...loaded.objects);
+        for (const [object, origin] of loaded.origins) origins.set(object, origin);
+        problems.push(...loaded.problems);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        problems.push(error.message);
+      }
+    }
+    const judged = checkLoaded(objects, origins, options, problems);
+    report.objects += objects.length;
+    judged.profiles.forEach((p) => profiles.add(p));
+    report.findings.push(...judged.findings);
+    report.unrecognised.push(...judged.unrecognised);
+  }
+  const fileOrder = new Map(names.map((file, index) => [file, index]));
+  report.findings.sort(
+    (a, b) =>
+      fileOrder.get(a.file)! - fileOrder.get(b.file)! ||
+      a.line - b.line ||
+      a.column - b.column ||
+      compare(a.ruleId, b.ruleId) ||
+      compare(a.message, b.message),
+  );
+  report.profiles = [...profiles].sort();
+  report.skipped = skippedFor(report.profiles);
+  return report;
 }
 
-function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, options: CheckOptions, problems: string[]): Omit<CheckReport, "files"> {
+function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, options: CheckOptions, problems: string[]): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
   const { profileOf, unrecognised } = classify(objects, options.profile);
   const findings = checkObjects(objects, (o) => profileOf.get(o), {
-    // A directory holds one installation (as `render -o` writes a fleet);
-    // a file or stream with two installations of one profile is one set.
-    groupOf: (o) => dirname(origins.get(o)!.file),
     onError: (rule, set, error) => problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
   });
-  const profiles = [...new Set(profileOf.values())].sort();
   const located = findings.map((finding): CheckFinding => {
     const origin = origins.get(finding.object)!;
     const at = origin.document.locate([...origin.prefix, ...finding.path]);
@@ -109,25 +132,13 @@ function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, opti
       fix: finding.fix,
     };
   });
-  const fileOrder = new Map([...new Set([...origins.values()].map((o) => o.file))].map((file, index) => [file, index]));
-  located.sort(
-    (a, b) =>
-      fileOrder.get(a.file)! - fileOrder.get(b.file)! ||
-      a.line - b.line ||
-      a.column - b.column ||
-      compare(a.ruleId, b.ruleId) ||
-      compare(a.message, b.message),
-  );
   return {
-    objects: objects.length,
-    profiles,
+    profiles: [...new Set(profileOf.values())],
     findings: located,
-    skipped: skippedFor(profiles),
     unrecognised: unrecognised.map((object) => {
       const origin = origins.get(object)!;
       return { file: origin.file, line: origin.document.locate(origin.prefix).line ?? 1, object: objectRef(object) };
     }),
-    problems,
   };
 }
 

@@ -23,36 +23,26 @@ export function profileByLabels(object: K8sObject): ProfileName | undefined {
   return app === undefined ? undefined : PROFILE_BY_APP[app];
 }
 
-/**
- * Groups objects by profile and, within a profile, by installation (`groupOf`,
- * for example the directory a fleet rendered each installation into), so
- * that rules judging a whole set (CR-01: one DaemonSet) see one at a time.
- */
-export function groupByProfile(
-  objects: readonly K8sObject[],
-  classify: (o: K8sObject) => ProfileName | undefined = profileByLabels,
-  groupOf: (o: K8sObject) => string = () => "",
-): { profile: ProfileName; objects: K8sObject[] }[] {
-  const groups = new Map<string, { profile: ProfileName; objects: K8sObject[] }>();
+/** Groups objects by profile; objects of no profile are left out. */
+export function groupByProfile(objects: readonly K8sObject[], classify: (o: K8sObject) => ProfileName | undefined = profileByLabels): Map<ProfileName, K8sObject[]> {
+  const groups = new Map<ProfileName, K8sObject[]>();
   for (const object of objects) {
     const profile = classify(object);
     if (!profile) continue;
-    const key = `${profile}\u0000${groupOf(object)}`;
-    const group = groups.get(key) ?? groups.set(key, { profile, objects: [] }).get(key)!;
-    group.objects.push(object);
+    const group = groups.get(profile);
+    if (group) group.push(object);
+    else groups.set(profile, [object]);
   }
-  return [...groups.values()];
+  return groups;
 }
 
 export interface CheckOptions {
   /** Report a rule that throws on a malformed object instead of failing (`check`). */
   onError?: RuleErrorHandler;
-  /** The installation an object belongs to; objects of one profile are judged per installation. */
-  groupOf?: (o: K8sObject) => string;
 }
 
 export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
-  for (const group of groupByProfile(objects, classify, options.groupOf)) findings.push(...runRules(CATALOG, new ObjectSet(group.profile, group.objects), options.onError));
+  for (const [profile, group] of groupByProfile(objects, classify)) findings.push(...runRules(CATALOG, new ObjectSet(profile, group), options.onError));
   return findings;
 }

@@ -31,7 +31,9 @@ it("kubectl kustomize DIR | rigging check - exits 0", () => {
   const checked = runCli(["check", "-"], built);
   expect(checked.out).toBe("");
   expect(checked.code, checked.err).toBe(0);
-  // The same directory, read directly (kustomization.yaml is not an object of any profile).
+  // The same directory, read directly: kustomization.yaml configures a build
+  // and is passed over without a word.
   const direct = runCli(["check", dir]);
   expect(direct.code, direct.err).toBe(0);
+  expect(direct.err).not.toMatch(/not recognised/);
 });
