@@ -75,7 +75,7 @@ describe("the Compass Runner example", () => {
 
   it("writes only the digest into the pod spec and keeps the paired tag as an annotation (G-05)", () => {
     const ds = byKind(objects, "DaemonSet")[0];
-    expect(podSpec(objects).containers[0].image).toBe("ghcr.io/rigelbuild/compass-runner@sha256:4b825dc642cb6eb9a060e54bf8d69288fbee4904a1e2c3d4e5f60718293a4b5c");
+    expect(podSpec(objects).containers[0].image).toBe("registry.example.com/rigelbuild/compass-runner@sha256:4b825dc642cb6eb9a060e54bf8d69288fbee4904a1e2c3d4e5f60718293a4b5c");
     expect(ds.metadata.annotations).toEqual({ "rigging.dev/image-tag": "main-1842-3f9c2a7d1b6e" });
   });
 
@@ -178,11 +178,11 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["serverCluster.namespace disagreeing", (d) => d.setIn(["serverCluster", "namespace"], "elsewhere"), "CR-04", "serverCluster.namespace"],
   ["serverCluster.serviceAccount disagreeing", (d) => d.setIn(["serverCluster", "serviceAccount"], "other"), "CR-04", "serverCluster.serviceAccount"],
   ["serverCluster.audience disagreeing", (d) => d.setIn(["serverCluster", "audience"], "compass"), "CR-04", "serverCluster.audience"],
-  ["a tag-only image", (d) => d.set("image", "ghcr.io/rigelbuild/compass-runner:main-1842-3f9c2a7d1b6e"), "G-05", "image"],
-  ["the latest tag", (d) => d.set("image", "ghcr.io/rigelbuild/compass-runner:latest"), "G-05", "image"],
-  ["a short digest", (d) => d.set("image", "ghcr.io/rigelbuild/compass-runner@sha256:4b825dc642cb"), "G-05", "image"],
-  ["a non-hex digest", (d) => d.set("image", `ghcr.io/rigelbuild/compass-runner@sha256:${"z".repeat(64)}`), "G-05", "image"],
-  ["an invalid paired tag", (d) => d.set("image", `ghcr.io/rigelbuild/compass-runner:main-x-123@sha256:${"a".repeat(64)}`), "G-05", "image"],
+  ["a tag-only image", (d) => d.set("image", "registry.example.com/rigelbuild/compass-runner:main-1842-3f9c2a7d1b6e"), "G-05", "image"],
+  ["the latest tag", (d) => d.set("image", "registry.example.com/rigelbuild/compass-runner:latest"), "G-05", "image"],
+  ["a short digest", (d) => d.set("image", "registry.example.com/rigelbuild/compass-runner@sha256:4b825dc642cb"), "G-05", "image"],
+  ["a non-hex digest", (d) => d.set("image", `registry.example.com/rigelbuild/compass-runner@sha256:${"z".repeat(64)}`), "G-05", "image"],
+  ["an invalid paired tag", (d) => d.set("image", `registry.example.com/rigelbuild/compass-runner:main-x-123@sha256:${"a".repeat(64)}`), "G-05", "image"],
   ["an http:// Server address", (d) => d.setIn(["server", "address"], "http://compass-server.compass.svc"), "CR-02", "server.address"],
   ["a relative Server address", (d) => d.setIn(["server", "address"], "compass-server.compass.svc"), "CR-02", "server.address"],
   ["a Server address with userinfo", (d) => d.setIn(["server", "address"], "https://admin@compass-server.compass.svc"), "CR-02", "server.address"],
@@ -251,7 +251,7 @@ describe("values the Compass Runner refuses", () => {
   it("reports every error of a file in one run, in file order (G-01)", () => {
     const diagnostics = refusal(
       variant((d) => {
-        d.set("image", "ghcr.io/rigelbuild/compass-runner:latest");
+        d.set("image", "registry.example.com/rigelbuild/compass-runner:latest");
         d.set("tokenExpirationSeconds", 599);
         d.setIn(["hostPaths", "sessions"], "/");
         d.set("bogus", 1);

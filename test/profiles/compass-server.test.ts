@@ -82,7 +82,7 @@ describe("examples/compass-server.yaml", () => {
   });
 
   it("CS-02 / G-05: digest-only image, the paired tag as an annotation, 65532 non-root on a read-only root", () => {
-    expect(container.image).toBe("ghcr.io/rigelbuild/compass-server@sha256:9d2f0c8e7b6a5d4c3b2a190817263544536271809a8b7c6d5e4f3a2b1c0d9e8f");
+    expect(container.image).toBe("registry.example.com/rigelbuild/compass-server@sha256:9d2f0c8e7b6a5d4c3b2a190817263544536271809a8b7c6d5e4f3a2b1c0d9e8f");
     expect(server.metadata.annotations?.["rigging.dev/image-tag"]).toBe("main-1842-3f9c2a7d1b6e");
     expect(pod.securityContext).toMatchObject({ runAsUser: 65532, runAsGroup: 65532, runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
@@ -166,9 +166,9 @@ describe("CompassServer values are refused", () => {
   it("a Postgres request (CS-03)", () => expectRefused({ ...example(), postgres: { enabled: true } }, "CS-03", "postgres"));
   it("a bundled database (CS-03)", () => expectRefused({ ...example(), database: { ...example().database, bundled: true } }, "CS-03", "database.bundled"));
   it("an init container (CS-03)", () => expectRefused({ ...example(), initContainers: [{ name: "migrate" }] }, "CS-03", "initContainers"));
-  it("a tag-only image (G-05)", () => expectRefused({ ...example(), image: "ghcr.io/rigelbuild/compass-server:main-1842-3f9c2a7d1b6e" }, "G-05", "image"));
+  it("a tag-only image (G-05)", () => expectRefused({ ...example(), image: "registry.example.com/rigelbuild/compass-server:main-1842-3f9c2a7d1b6e" }, "G-05", "image"));
   it("an invalid paired tag (G-05)", () => {
-    const d = expectRefused({ ...example(), image: "ghcr.io/rigelbuild/compass-server:main-x-123@sha256:" + "a".repeat(64) }, "G-05", "image");
+    const d = expectRefused({ ...example(), image: "registry.example.com/rigelbuild/compass-server:main-x-123@sha256:" + "a".repeat(64) }, "G-05", "image");
     expect(d.message).toContain("main-x-123");
   });
   it("a bundled NATS image without a digest (G-05)", () => expectRefused({ ...example(), nats: { ...example().nats, image: "nats:2.10" } }, "G-05", "nats.image"));

@@ -22,7 +22,7 @@ const DIGEST = "sha256:" + "ab12".repeat(16);
 
 const GKE = {
   kind: "RootpilotRunner",
-  image: `ghcr.io/rootpilotsh/runner@${DIGEST}`,
+  image: `registry.example.com/rootpilotsh/runner@${DIGEST}`,
   attestation: { provider: "gke" },
   controlPlane: { cidr: "203.0.113.40/32", ports: [{ port: 443 }] },
 };
@@ -88,7 +88,7 @@ describe.each(["examples/rootpilot-gke.yaml", "examples/rootpilot-eks.yaml"])("%
     const tmp = container.volumeMounts!.find((m) => m.mountPath === "/tmp")!;
     expect(pod.volumes!.find((v) => v.name === tmp.name)!.emptyDir).toBeDefined();
     for (const key of ["livenessProbe", "readinessProbe", "startupProbe", "ports", "command", "args"]) expect(container).not.toHaveProperty(key);
-    expect(container.image).toMatch(/^ghcr\.io\/rootpilotsh\/runner@sha256:[0-9a-f]{64}$/);
+    expect(container.image).toMatch(/^registry\.example\.com\/rootpilotsh\/runner@sha256:[0-9a-f]{64}$/);
     expect(pod.volumes!.some((v) => v.persistentVolumeClaim || v.ephemeral)).toBe(false);
   });
 
@@ -274,11 +274,11 @@ describe("refused values", () => {
     expectRefusal({ ...GKE, egressAllow: [{ cidr: "vault.example.com" }] }, "RP-08", "egressAllow[0].cidr");
     expectRefusal({ ...GKE, resources: { requests: { cpu: "lots", memory: "1Gi" }, limits: { memory: "1Gi" } } }, "RP-09", "resources.requests.cpu");
     expectRefusal({ ...GKE, otel: { endpoint: "otel:4318" } }, "RP-10", "otel.endpoint");
-    expectRefusal({ ...GKE, image: "ghcr.io/rootpilotsh/runner:latest" }, "G-05", "image");
+    expectRefusal({ ...GKE, image: "registry.example.com/rootpilotsh/runner:latest" }, "G-05", "image");
   });
 
   it("reports every problem at once, each at its line", () => {
-    const text = ["kind: RootpilotRunner", `image: ghcr.io/rootpilotsh/runner@${DIGEST}`, "attestation:", "  provider: gke", "  audience: other", "controlPlane: {cidr: 203.0.113.40/32}", "drainTimeoutMS: 1000", "livenessProbe: {}"].join("\n");
+    const text = ["kind: RootpilotRunner", `image: registry.example.com/rootpilotsh/runner@${DIGEST}`, "attestation:", "  provider: gke", "  audience: other", "controlPlane: {cidr: 203.0.113.40/32}", "drainTimeoutMS: 1000", "livenessProbe: {}"].join("\n");
     let diagnostics: Diagnostic[] = [];
     try {
       renderText(text);
