@@ -112,12 +112,12 @@ describe("render's streams and exit codes", () => {
 });
 
 describe("render -o DIR", () => {
-  it("writes one file per object and a kustomization that kubectl kustomize turns back into the same objects", () => {
+  it.each(EXAMPLES)("%s: one file per object and a kustomization that kubectl kustomize turns back into the same objects", (example) => {
     const dir = join(tempDir(), "out");
-    const r = runCli(["render", "examples/compass-runner.yaml", "-o", dir]);
+    const r = runCli(["render", example, "-o", dir]);
     expect(r.code).toBe(0);
     expect(r.out).toBe("");
-    const stream = docs(runCli(["render", "examples/compass-runner.yaml"]).out);
+    const stream = docs(runCli(["render", example]).out);
     const files = readdirSync(dir).sort();
     expect(files).toHaveLength(stream.length + 1);
     expect(files).toContain("kustomization.yaml");
