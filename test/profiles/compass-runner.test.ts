@@ -2,15 +2,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDocument, type Document } from "yaml";
-import type { Diagnostic } from "../../src/core/diagnostic.ts";
 import { formatDiagnostic } from "../../src/core/diagnostic.ts";
-import { ValuesError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
-import { renderSource } from "../../src/pipeline.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { ROOT } from "../support/cli.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
+import { refusal, render } from "../support/values.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8");
 
@@ -20,19 +17,6 @@ function variant(edit: (doc: Document) => void, base = EXAMPLE): string {
   return doc.toString();
 }
 
-function render(text: string): K8sObject[] {
-  return renderSource(parseValuesFile(text, "values.yaml")).objects;
-}
-
-function refusal(text: string): Diagnostic[] {
-  try {
-    render(text);
-  } catch (error) {
-    if (error instanceof ValuesError) return error.diagnostics;
-    throw error;
-  }
-  throw new Error("the values were accepted");
-}
 
 const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 const podSpec = (objects: K8sObject[]) => (byKind(objects, "DaemonSet")[0].spec as any).template.spec;

@@ -6,42 +6,16 @@ import type { Deployment } from "kubernetes-types/apps/v1";
 import type { Service } from "kubernetes-types/core/v1";
 import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
-import type { Diagnostic } from "../../src/core/diagnostic.ts";
-import { ValuesError } from "../../src/core/errors.ts";
+import { parse } from "yaml";
 import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
-import { renderSource } from "../../src/pipeline.ts";
 import { parseServerConfig } from "../../src/profiles/compass-server/config.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
+import { expectRefused, refusal, render } from "../support/values.ts";
 
 const EXAMPLE = readFileSync("examples/compass-server.yaml", "utf8");
 const example = () => parse(EXAMPLE) as Record<string, any>;
 
-function render(values: unknown): K8sObject[] {
-  return renderSource(parseValuesFile(stringify(values), "values.yaml")).objects;
-}
-
-/** The diagnostics of values that must be refused. */
-function refusal(values: unknown): Diagnostic[] {
-  try {
-    render(values);
-  } catch (error) {
-    if (error instanceof ValuesError) return error.diagnostics;
-    throw error;
-  }
-  throw new Error("the values were accepted");
-}
-
-function expectRefused(values: unknown, id: string, path: string): Diagnostic {
-  const diagnostics = refusal(values);
-  const found = diagnostics.find((d) => d.id === id && d.path === path);
-  expect(found, `expected ${id} at ${path}, got ${diagnostics.map((d) => `${d.id} ${d.path}`).join("; ")}`).toBeDefined();
-  expect(found!.fix.length).toBeGreaterThan(0);
-  expect(found!.location?.line).toBeGreaterThan(0);
-  return found!;
-}
 
 const find = (objects: K8sObject[], kind: string, app = "compass-server") => objects.filter((o) => o.kind === kind && o.metadata.labels?.["app.kubernetes.io/name"] === app);
 

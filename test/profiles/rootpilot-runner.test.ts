@@ -7,15 +7,13 @@ import type { Deployment } from "kubernetes-types/apps/v1";
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import type { Diagnostic } from "../../src/core/diagnostic.ts";
 import { toYamlStream } from "../../src/core/emit.ts";
 import { ValuesError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
-import { renderSource } from "../../src/pipeline.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
+import { expectRefused, render } from "../support/values.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const DIGEST = "sha256:" + "ab12".repeat(16);
@@ -31,31 +29,7 @@ const EKS = {
   attestation: { provider: "eks", region: "eu-west-1", roleArn: "arn:aws:iam::123456789012:role/rootpilot-runner" },
 };
 
-function renderText(text: string, file = "values.yaml"): K8sObject[] {
-  return renderSource(parseValuesFile(text, file)).objects;
-}
-const render = (values: object) => renderText(stringify(values));
 
-/** The diagnostics of values that must be refused. */
-function refuse(values: object): Diagnostic[] {
-  try {
-    render(values);
-  } catch (error) {
-    if (error instanceof ValuesError) return error.diagnostics;
-    throw error;
-  }
-  throw new Error("the values were accepted");
-}
-
-/** Asserts that one diagnostic names `path` under `id`, and returns it. */
-function expectRefusal(values: object, id: string, path: string): Diagnostic {
-  const diagnostics = refuse(values);
-  // A path may carry more than one diagnostic (an AWS key is also G-04).
-  const found = diagnostics.find((d) => d.path === path && d.id === id);
-  expect(found, `no ${id} diagnostic at ${path}; got ${JSON.stringify(diagnostics.map((d) => `${d.id} ${d.path}`))}`).toBeDefined();
-  expect(found!.fix.length).toBeGreaterThan(10);
-  return found!;
-}
 
 const deploymentOf = (objects: K8sObject[]) => objects.find((o) => o.kind === "Deployment") as unknown as Deployment;
 const podOf = (objects: K8sObject[]) => deploymentOf(objects).spec!.template.spec as PodSpec;
@@ -63,7 +37,7 @@ const containerOf = (objects: K8sObject[]) => podOf(objects).containers[0] as Co
 const envOf = (objects: K8sObject[]) => Object.fromEntries((containerOf(objects).env ?? []).map((e) => [e.name, e.value]));
 
 describe.each(["examples/rootpilot-gke.yaml", "examples/rootpilot-eks.yaml"])("%s", (example) => {
-  const objects = renderText(readFileSync(join(ROOT, example), "utf8"), example);
+  const objects = render(readFileSync(join(ROOT, example), "utf8"));
 
   it("renders Namespace, ServiceAccount, Deployment, NetworkPolicy and nothing else", () => {
     expect(objects.map((o) => o.kind)).toEqual(["Namespace", "ServiceAccount", "Deployment", "NetworkPolicy"]);
@@ -101,7 +75,7 @@ describe.each(["examples/rootpilot-gke.yaml", "examples/rootpilot-eks.yaml"])("%
   });
 
   it("renders byte-identical output twice", () => {
-    const again = renderText(readFileSync(join(ROOT, example), "utf8"), example);
+    const again = render(readFileSync(join(ROOT, example), "utf8"));
     expect(toYamlStream(again)).toBe(toYamlStream(objects));
   });
 });
@@ -192,22 +166,22 @@ describe("rendered EKS runner", () => {
 
 describe("refused values", () => {
   it("an audience other than rootpilot-enroll (RP-06), with the seed's reason", () => {
-    const d = expectRefusal({ ...GKE, attestation: { provider: "gke", audience: "sts.amazonaws.com" } }, "RP-06", "attestation.audience");
+    const d = expectRefused({ ...GKE, attestation: { provider: "gke", audience: "sts.amazonaws.com" } }, "RP-06", "attestation.audience");
     expect(d.fix).toContain("replayed into an enrollment");
     expect(d.fix).toContain("attestation_invalid");
   });
 
   it("expirationSeconds below 600 (RP-06)", () => {
-    expectRefusal({ ...GKE, attestation: { provider: "gke", expirationSeconds: 599 } }, "RP-06", "attestation.expirationSeconds");
+    expectRefused({ ...GKE, attestation: { provider: "gke", expirationSeconds: 599 } }, "RP-06", "attestation.expirationSeconds");
   });
 
   it("provider eks without a region (RP-06), quoting the runner's boot error", () => {
-    const d = expectRefusal({ ...GKE, attestation: { provider: "eks", roleArn: "arn:aws:iam::123456789012:role/r" } }, "RP-06", "attestation.region");
+    const d = expectRefused({ ...GKE, attestation: { provider: "eks", roleArn: "arn:aws:iam::123456789012:role/r" } }, "RP-06", "attestation.region");
     expect(d.message).toContain("RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION");
   });
 
   it.each(["arn:aws:iam::12345:role/r", "arn:aws:iam::123456789012:user/r", "arn:aws:sts::123456789012:role/r", "rootpilot-runner"])("an invalid role ARN %s (RP-06)", (roleArn) => {
-    expectRefusal({ ...EKS, attestation: { ...EKS.attestation, roleArn } }, "RP-06", "attestation.roleArn");
+    expectRefused({ ...EKS, attestation: { ...EKS.attestation, roleArn } }, "RP-06", "attestation.roleArn");
   });
 
   it("accepts role ARNs with a path and in other partitions", () => {
@@ -217,71 +191,71 @@ describe("refused values", () => {
   });
 
   it("a region outside the given allowlist (RP-06)", () => {
-    expectRefusal({ ...EKS, attestation: { ...EKS.attestation, regionAllowlist: ["us-east-1", "eu-central-1"] } }, "RP-06", "attestation.region");
+    expectRefused({ ...EKS, attestation: { ...EKS.attestation, regionAllowlist: ["us-east-1", "eu-central-1"] } }, "RP-06", "attestation.region");
     expect(render({ ...EKS, attestation: { ...EKS.attestation, regionAllowlist: ["eu-west-1"] } }).length).toBe(4);
   });
 
   it("eks-oidc, as a mode or as a provider (RP-06)", () => {
-    expectRefusal({ ...EKS, attestation: { ...EKS.attestation, mode: "eks-oidc" } }, "RP-06", "attestation.mode");
-    const d = expectRefusal({ ...GKE, attestation: { provider: "eks-oidc" } }, "RP-06", "attestation.provider");
+    expectRefused({ ...EKS, attestation: { ...EKS.attestation, mode: "eks-oidc" } }, "RP-06", "attestation.mode");
+    const d = expectRefused({ ...GKE, attestation: { provider: "eks-oidc" } }, "RP-06", "attestation.provider");
     expect(d.fix).toContain("aws-sts");
   });
 
   it("a grace period of 120 with the default drain (RP-03); 121 passes", () => {
-    const d = expectRefusal({ ...GKE, terminationGracePeriodSeconds: 120 }, "RP-03", "terminationGracePeriodSeconds");
+    const d = expectRefused({ ...GKE, terminationGracePeriodSeconds: 120 }, "RP-03", "terminationGracePeriodSeconds");
     expect(d.fix).toContain("150");
-    expectRefusal({ ...GKE, drainTimeoutMs: 300_000, terminationGracePeriodSeconds: 150 }, "RP-03", "terminationGracePeriodSeconds");
+    expectRefused({ ...GKE, drainTimeoutMs: 300_000, terminationGracePeriodSeconds: 150 }, "RP-03", "terminationGracePeriodSeconds");
   });
 
   it("any probe key (RP-02), not a generic unknown key", () => {
     for (const key of ["probes", "livenessProbe", "readinessProbe", "startupProbe"]) {
-      const d = expectRefusal({ ...GKE, [key]: { httpGet: { path: "/healthz", port: 8080 } } }, "RP-02", key);
+      const d = expectRefused({ ...GKE, [key]: { httpGet: { path: "/healthz", port: 8080 } } }, "RP-02", key);
       expect(d.fix).toContain("boot: ready");
     }
   });
 
   it("a container port or a Service (RP-02)", () => {
-    expectRefusal({ ...GKE, ports: [{ containerPort: 8080 }] }, "RP-02", "ports");
-    expectRefusal({ ...GKE, containerPort: 8080 }, "RP-02", "containerPort");
-    expectRefusal({ ...GKE, service: { type: "ClusterIP" } }, "RP-02", "service");
+    expectRefused({ ...GKE, ports: [{ containerPort: 8080 }] }, "RP-02", "ports");
+    expectRefused({ ...GKE, containerPort: 8080 }, "RP-02", "containerPort");
+    expectRefused({ ...GKE, service: { type: "ClusterIP" } }, "RP-02", "service");
   });
 
   it("a PVC-backed learned store (RP-05)", () => {
-    expectRefusal({ ...GKE, learnedStore: { persistentVolumeClaim: { claimName: "learned" } } }, "RP-05", "learnedStore");
-    expectRefusal({ ...GKE, persistence: { enabled: true, size: "1Gi" } }, "RP-05", "persistence");
-    expectRefusal({ ...GKE, learnedStorePath: "learned.db" }, "RP-05", "learnedStorePath");
+    expectRefused({ ...GKE, learnedStore: { persistentVolumeClaim: { claimName: "learned" } } }, "RP-05", "learnedStore");
+    expectRefused({ ...GKE, persistence: { enabled: true, size: "1Gi" } }, "RP-05", "persistence");
+    expectRefused({ ...GKE, learnedStorePath: "learned.db" }, "RP-05", "learnedStorePath");
   });
 
   it("static AWS keys anywhere in values (RP-07)", () => {
-    expectRefusal({ ...GKE, AWS_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE" }, "RP-07", "AWS_ACCESS_KEY_ID");
-    expectRefusal({ ...EKS, attestation: { ...EKS.attestation, secretAccessKey: "x" } }, "RP-07", "attestation.secretAccessKey");
-    expectRefusal({ ...EKS, secretStore: { mode: "aws", accessKeyId: "AKIAIOSFODNN7EXAMPLE" } }, "RP-07", "secretStore.accessKeyId");
-    expectRefusal({ ...GKE, env: { AWS_SECRET_ACCESS_KEY: "x" } }, "RP-07", "env.AWS_SECRET_ACCESS_KEY");
-    expectRefusal({ ...GKE, secretStore: { mode: "vault", address: "https://vault.example.com", role: "r", token: "hvs.x" } }, "RP-07", "secretStore.token");
+    expectRefused({ ...GKE, AWS_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE" }, "RP-07", "AWS_ACCESS_KEY_ID");
+    expectRefused({ ...EKS, attestation: { ...EKS.attestation, secretAccessKey: "x" } }, "RP-07", "attestation.secretAccessKey");
+    expectRefused({ ...EKS, secretStore: { mode: "aws", accessKeyId: "AKIAIOSFODNN7EXAMPLE" } }, "RP-07", "secretStore.accessKeyId");
+    expectRefused({ ...GKE, env: { AWS_SECRET_ACCESS_KEY: "x" } }, "RP-07", "env.AWS_SECRET_ACCESS_KEY");
+    expectRefused({ ...GKE, secretStore: { mode: "vault", address: "https://vault.example.com", role: "r", token: "hvs.x" } }, "RP-07", "secretStore.token");
   });
 
   it("a secret store that cannot resolve through workload identity (RP-07)", () => {
-    expectRefusal({ ...GKE, secretStore: { mode: "vault", address: "http://vault.example.com", role: "r" } }, "RP-07", "secretStore.address");
-    expectRefusal({ ...GKE, secretStore: { mode: "aws" } }, "RP-07", "secretStore.mode");
-    expectRefusal({ ...GKE, secretStore: { mode: "kubernetes" } }, "RP-07", "secretStore.mode");
+    expectRefused({ ...GKE, secretStore: { mode: "vault", address: "http://vault.example.com", role: "r" } }, "RP-07", "secretStore.address");
+    expectRefused({ ...GKE, secretStore: { mode: "aws" } }, "RP-07", "secretStore.mode");
+    expectRefused({ ...GKE, secretStore: { mode: "kubernetes" } }, "RP-07", "secretStore.mode");
   });
 
   it("other RP values mistakes, each under its ID", () => {
-    expectRefusal({ ...GKE, replicas: 0 }, "RP-01", "replicas");
-    expectRefusal({ ...GKE, drainTimeoutMs: 1.5 }, "RP-03", "drainTimeoutMs");
-    expectRefusal({ ...GKE, learnedFlushIntervalMs: 0 }, "RP-04", "learnedFlushIntervalMs");
-    expectRefusal({ ...GKE, controlPlane: undefined }, "RP-08", "controlPlane");
-    expectRefusal({ ...GKE, egressAllow: [{ cidr: "vault.example.com" }] }, "RP-08", "egressAllow[0].cidr");
-    expectRefusal({ ...GKE, resources: { requests: { cpu: "lots", memory: "1Gi" }, limits: { memory: "1Gi" } } }, "RP-09", "resources.requests.cpu");
-    expectRefusal({ ...GKE, otel: { endpoint: "otel:4318" } }, "RP-10", "otel.endpoint");
-    expectRefusal({ ...GKE, image: "registry.example.com/rootpilotsh/runner:latest" }, "G-05", "image");
+    expectRefused({ ...GKE, replicas: 0 }, "RP-01", "replicas");
+    expectRefused({ ...GKE, drainTimeoutMs: 1.5 }, "RP-03", "drainTimeoutMs");
+    expectRefused({ ...GKE, learnedFlushIntervalMs: 0 }, "RP-04", "learnedFlushIntervalMs");
+    expectRefused({ ...GKE, controlPlane: undefined }, "RP-08", "controlPlane");
+    expectRefused({ ...GKE, egressAllow: [{ cidr: "vault.example.com" }] }, "RP-08", "egressAllow[0].cidr");
+    expectRefused({ ...GKE, resources: { requests: { cpu: "lots", memory: "1Gi" }, limits: { memory: "1Gi" } } }, "RP-09", "resources.requests.cpu");
+    expectRefused({ ...GKE, otel: { endpoint: "otel:4318" } }, "RP-10", "otel.endpoint");
+    expectRefused({ ...GKE, image: "registry.example.com/rootpilotsh/runner:latest" }, "G-05", "image");
   });
 
   it("reports every problem at once, each at its line", () => {
     const text = ["kind: RootpilotRunner", `image: registry.example.com/rootpilotsh/runner@${DIGEST}`, "attestation:", "  provider: gke", "  audience: other", "controlPlane: {cidr: 203.0.113.40/32}", "drainTimeoutMS: 1000", "livenessProbe: {}"].join("\n");
     let diagnostics: Diagnostic[] = [];
     try {
-      renderText(text);
+      render(text);
     } catch (error) {
       diagnostics = (error as ValuesError).diagnostics;
     }
