@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
-import { rigging } from "./support/cli-capture.ts";
+import { PARALLEL_THRESHOLD, PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
+import { runCli, runInProcess } from "./support/cli.ts";
 
 const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
 const variant = (name: string) => EXAMPLE.replace(/^name: compass-runner$/m, `name: ${name}`);
@@ -35,13 +35,13 @@ describe("render a fleet", () => {
     const a = write("in/alpha.yaml", variant("alpha"));
     const b = write("in/beta.yml", variant("beta"));
     const out = join(root, "out");
-    const result = rigging(["render", a, b, "-o", out]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe("");
+    const result = runInProcess(["render", a, b, "-o", out]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toBe("");
     expect(readdirSync(out).sort()).toEqual(["alpha", "beta"]);
     for (const [name, file] of [["alpha", a], ["beta", b]]) {
       const single = join(root, `single-${name}`);
-      expect(rigging(["render", file, "-o", single]).code).toBe(0);
+      expect(runInProcess(["render", file, "-o", single]).code).toBe(0);
       expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
       expect(readdirSync(join(out, name))).toContain("kustomization.yaml");
     }
@@ -55,10 +55,10 @@ describe("render a fleet", () => {
     write("in/notes.txt", "not values");
     write("in/nested/c.yaml", variant("c"));
     const out = join(root, "out");
-    const result = rigging(["render", join(root, "in"), "-o", out]);
-    expect(result.code, result.stderr).toBe(0);
+    const result = runInProcess(["render", join(root, "in"), "-o", out]);
+    expect(result.code, result.err).toBe(0);
     expect(readdirSync(out).sort()).toEqual(["a", "b"]);
-    expect(result.stderr).toContain("rendered 2 of 2 values files");
+    expect(result.err).toContain("rendered 2 of 2 values files");
   });
 
   it("a bad file is reported by name with its errors; the good ones are still written; exit 1", () => {
@@ -67,22 +67,22 @@ describe("render a fleet", () => {
     write("in/c.yaml", variant("c"));
     write("in/d.yaml", "kind: [");
     const out = join(root, "out");
-    const result = rigging(["render", join(root, "in"), "-o", out]);
+    const result = runInProcess(["render", join(root, "in"), "-o", out]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`${bad}:\\d+:\\d+ tokenExpirationSeconds: 60 is below 600 \\(CR-03`));
-    expect(result.stderr).toContain(`${bad}: 1 error(s); not rendered`);
-    expect(result.stderr).toContain(`${join(root, "in", "d.yaml")}:`);
-    expect(result.stderr).toContain("rendered 2 of 4 values files");
+    expect(result.err).toMatch(new RegExp(`${bad}:\\d+:\\d+ tokenExpirationSeconds: 60 is below 600 \\(CR-03`));
+    expect(result.err).toContain(`${bad}: 1 error(s); not rendered`);
+    expect(result.err).toContain(`${join(root, "in", "d.yaml")}:`);
+    expect(result.err).toContain("rendered 2 of 4 values files");
     expect(readdirSync(out).sort()).toEqual(["a", "c"]); // no half-written b/ or d/, no staging
   });
 
   it("a bad file keeps its previous output as it was", () => {
     const file = write("in/a.yaml", variant("a"));
     const out = join(root, "out");
-    expect(rigging(["render", file, write("in/z.yaml", variant("z")), "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", file, write("in/z.yaml", variant("z")), "-o", out]).code).toBe(0);
     const before = dirTexts(join(out, "a"));
     writeFileSync(file, broken);
-    expect(rigging(["render", file, join(root, "in/z.yaml"), "-o", out]).code).toBe(1);
+    expect(runInProcess(["render", file, join(root, "in/z.yaml"), "-o", out]).code).toBe(1);
     expect(dirTexts(join(out, "a"))).toEqual(before);
   });
 
@@ -90,9 +90,9 @@ describe("render a fleet", () => {
     const a = write("x/site.yaml", variant("a"));
     const b = write("y/site.json", JSON.stringify(EXAMPLE_JSON));
     const out = join(root, "out");
-    const result = rigging(["render", a, b, "-o", out]);
+    const result = runInProcess(["render", a, b, "-o", out]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${a} and ${b} would both render into site/`);
+    expect(result.err).toContain(`${a} and ${b} would both render into site/`);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -106,36 +106,36 @@ describe("render a fleet", () => {
     write("a.yaml", variant("a"));
     write("b.yaml", variant("b"));
     write("in/c.yaml", variant("c"));
-    const result = rigging(["render", ...args.map((a) => (a === "-" || a.startsWith("-o") ? a : join(root, a)))]);
+    const result = runInProcess(["render", ...args.map((a) => (a === "-" || a.startsWith("-o") ? a : join(root, a)))]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(message);
+    expect(result.err).toContain(message);
     expect(readFileSync(join(root, "a.yaml"), "utf8")).toBe(variant("a"));
   });
 
   it("shows a progress line only on a terminal and only for a long fleet", () => {
     const files = Array.from({ length: PROGRESS_THRESHOLD }, (_, i) => write(`in/f${String(i).padStart(3, "0")}.yaml`, variant(`f${i}`)));
-    const onTty = rigging(["render", ...files, "-o", join(root, "o1")], { tty: true });
+    const onTty = runInProcess(["render", ...files, "-o", join(root, "o1")], { tty: true });
     expect(onTty.code).toBe(0);
-    expect(onTty.stderr).toContain(`rendering ${PROGRESS_THRESHOLD}/${PROGRESS_THRESHOLD}`);
-    const piped = rigging(["render", ...files, "-o", join(root, "o2")], { tty: false });
-    expect(piped.stderr).not.toContain("rendering ");
-    const short = rigging(["render", ...files.slice(1), "-o", join(root, "o3")], { tty: true });
-    expect(short.stderr).not.toContain("rendering ");
+    expect(onTty.err).toContain(`rendering ${PROGRESS_THRESHOLD}/${PROGRESS_THRESHOLD}`);
+    const piped = runInProcess(["render", ...files, "-o", join(root, "o2")], { tty: false });
+    expect(piped.err).not.toContain("rendering ");
+    const short = runInProcess(["render", ...files.slice(1), "-o", join(root, "o3")], { tty: true });
+    expect(short.err).not.toContain("rendering ");
   });
 
   it("keeps the single-file command as it was: a stream on stdout, or -o DIR written directly", () => {
     const file = write("one.yaml", EXAMPLE);
-    const streamed = rigging(["render", file]);
+    const streamed = runInProcess(["render", file]);
     expect(streamed.code).toBe(0);
-    expect(streamed.stdout.startsWith("---\napiVersion: v1\nkind: Namespace\n")).toBe(true);
+    expect(streamed.out.startsWith("---\napiVersion: v1\nkind: Namespace\n")).toBe(true);
     const out = join(root, "out");
-    expect(rigging(["render", file, "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", file, "-o", out]).code).toBe(0);
     expect(readdirSync(out)).toContain("kustomization.yaml");
   });
 
   it("each fleet directory is a kustomization that kubectl builds", { skip: spawnSync("kubectl", ["version", "--client"]).status !== 0 }, () => {
     const out = join(root, "out");
-    expect(rigging(["render", write("a.yaml", variant("a")), write("b.yaml", variant("b")), "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", write("a.yaml", variant("a")), write("b.yaml", variant("b")), "-o", out]).code).toBe(0);
     const built = spawnSync("kubectl", ["kustomize", join(out, "b")], { encoding: "utf8" });
     expect(built.status, built.stderr).toBe(0);
     expect(built.stdout).toContain("kind: DaemonSet");
@@ -146,10 +146,30 @@ describe("render a fleet", () => {
 describe("render --help", () => {
   it("states the input limits with their values", async () => {
     const { LIMITS } = await import("../src/core/source.ts");
-    const help = rigging(["render", "--help"]).stdout;
+    const help = runInProcess(["render", "--help"]).out;
     expect(help).toContain(`at most ${LIMITS.fileBytes / 1024 / 1024} MiB`);
     expect(help).toContain(`at most ${LIMITS.aliases} YAML aliases`);
     expect(help).toContain(`at most ${LIMITS.depth} levels deep`);
     expect(help).toContain("not its subdirectories");
+  });
+});
+
+describe("a long fleet, spread over worker threads by the built command", () => {
+  it("writes what one thread writes, reports bad files in input order, and exits 1", () => {
+    const count = PARALLEL_THRESHOLD + 20;
+    const names = Array.from({ length: count }, (_, i) => `c${String(i).padStart(4, "0")}`);
+    const bad = new Set([names[3], names[count - 2]]);
+    for (const name of names) write(`in/${name}.yaml`, bad.has(name) ? broken : variant(name));
+    // Three threads whatever the machine: the main one and two workers.
+    const result = runCli(["render", join(root, "in"), "-o", join(root, "out")], undefined, { RIGGING_THREADS: "3" });
+    expect(result.code, result.err).toBe(1);
+    expect(result.err).toContain(`rendered ${count - 2} of ${count} values files`);
+    const reported = [...result.err.matchAll(/(c\d{4})\.yaml: 1 error\(s\); not rendered/g)].map((m) => m[1]);
+    expect(reported).toEqual([names[3], names[count - 2]]);
+    expect(readdirSync(join(root, "out")).sort()).toEqual(names.filter((n) => !bad.has(n)));
+    // The last share is rendered by a worker thread: same bytes as alone.
+    const last = names[count - 1];
+    expect(runCli(["render", join(root, "in", `${last}.yaml`), "-o", join(root, "alone")]).code).toBe(0);
+    expect(dirTexts(join(root, "out", last))).toEqual(dirTexts(join(root, "alone")));
   });
 });

@@ -1,10 +1,17 @@
 // Fleet rendering: many values files in one process, each into its own
-// DIR/NAME/. This module finds the inputs and checks, before anything is
-// written, that every file has a distinct, safe output name.
-import { mkdirSync, readdirSync, statSync } from "node:fs";
-import { basename, extname, join } from "node:path";
-import { SAFE_FILE_NAME } from "../core/emit.ts";
-import { UsageError } from "../core/errors.ts";
+// DIR/NAME/. This module finds the inputs, checks before anything is written
+// that every file has a distinct, safe output name, and renders them one
+// after the other, or spread over worker threads for a long fleet.
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { basename, dirname, extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread, Worker, workerData, parentPort } from "node:worker_threads";
+import { formatDiagnostic } from "../core/diagnostic.ts";
+import { directoryFiles, SAFE_FILE_NAME, writeDirectory } from "../core/emit.ts";
+import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { renderFile } from "../pipeline.ts";
+import { paint, type Io } from "./io.ts";
 
 /** A progress line shows only on a terminal, and only for fleets this long. */
 export const PROGRESS_THRESHOLD = 50;
@@ -14,7 +21,6 @@ const VALUES_FILE = /\.(ya?ml|json)$/i;
 export interface FleetEntry {
   file: string;
   name: string;
-  outputDir(root: string): string;
 }
 
 export function isDirectory(path: string): boolean {
@@ -56,7 +62,7 @@ export function fleetInputs(inputs: readonly string[]): FleetEntry[] {
     const other = byName.get(name);
     if (other !== undefined) throw new UsageError(`${other} and ${file} would both render into ${name}/; give the files distinct names`);
     byName.set(name, file);
-    return { file, name, outputDir: (root: string) => join(root, name) };
+    return { file, name };
   });
 }
 
@@ -78,4 +84,146 @@ export function prepareFleetOutput(dir: string): void {
 
 export function progressLine(done: number, total: number, failed: number): string {
   return `\r\u001b[Krendering ${done}/${total}${failed ? ` (${failed} not rendered)` : ""}`;
+}
+
+/** What became of one file: its exit code and what to tell people. */
+interface Outcome {
+  exitCode: number;
+  report: string;
+}
+
+/** Renders one file into OUT/NAME/, atomically; never throws. */
+function renderEntry(entry: FleetEntry, output: string, color: boolean): Outcome {
+  try {
+    const rendered = renderFile(entry.file);
+    writeDirectory(join(output, entry.name), directoryFiles(rendered.objects));
+    return { exitCode: 0, report: "" };
+  } catch (error) {
+    let report = "";
+    const exitCode = reportFileError(entry.file, error, { out: () => {}, err: (t) => void (report += t), color });
+    return { exitCode, report };
+  }
+}
+
+/** Reports why one file of a fleet was not rendered; returns its exit code. */
+function reportFileError(file: string, error: unknown, io: Io): number {
+  const label = paint(io, 31, "error");
+  if (error instanceof ValuesError) {
+    for (const d of error.diagnostics) io.err(`${label} ${formatDiagnostic(d)}\n`);
+    io.err(`${file}: ${error.diagnostics.length} error(s); not rendered\n`);
+    return 1;
+  }
+  if (error instanceof UsageError) {
+    const message = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
+    io.err(`${label} ${message}; not rendered\n`);
+    return 1;
+  }
+  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging)`;
+  io.err(`${label} ${file}: ${message}\n`);
+  return 3;
+}
+
+/** Fleets at least this long are spread over worker threads, where there are cores for them. */
+export const PARALLEL_THRESHOLD = 200;
+const MAX_THREADS = 4;
+
+/**
+ * Renders every file into DIR/NAME/, writing each as it is made, so memory
+ * holds one file's objects at a time (per thread) however long the fleet
+ * is. A file that fails is reported and skipped; the exit code is the worst
+ * outcome. Reports come in input order whatever thread rendered the file.
+ */
+export function renderFleet(inputs: string[], output: string, io: Io): number | Promise<number> {
+  const entries = fleetInputs(inputs);
+  prepareFleetOutput(output);
+  const threads = threadsFor(entries.length);
+  if (threads <= 1) return finish(renderSequentially(entries, output, io), entries.length, output, io);
+  // The main thread renders the first share while the workers render theirs.
+  const size = Math.ceil(entries.length / threads);
+  const shares = Array.from({ length: threads }, (_, i) => entries.slice(i * size, (i + 1) * size)).filter((share) => share.length > 0);
+  const workers = shares.slice(1).map((share) => inWorker(share, output, io.color));
+  const first = renderSequentially(shares[0], output, io);
+  return Promise.all(workers).then((results) => {
+    const outcomes = [...first];
+    for (const result of results) for (const outcome of result) {
+      io.err(outcome.report);
+      outcomes.push(outcome);
+    }
+    return finish(outcomes, entries.length, output, io);
+  });
+}
+
+function renderSequentially(entries: readonly FleetEntry[], output: string, io: Io): Outcome[] {
+  const showProgress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD;
+  let failed = 0;
+  let lastProgress = 0;
+  return entries.map((entry, index) => {
+    const outcome = renderEntry(entry, output, io.color);
+    if (outcome.exitCode !== 0) {
+      failed++;
+      io.err((showProgress ? "\r\u001b[K" : "") + outcome.report);
+    }
+    if (showProgress && (Date.now() - lastProgress > 100 || index === entries.length - 1)) {
+      lastProgress = Date.now();
+      io.err(progressLine(index + 1, entries.length, failed));
+    }
+    if (showProgress && index === entries.length - 1) io.err("\r\u001b[K");
+    return { exitCode: outcome.exitCode, report: "" };
+  });
+}
+
+function finish(outcomes: Outcome[], total: number, output: string, io: Io): number {
+  const failed = outcomes.filter((o) => o.exitCode !== 0).length;
+  io.err(`rendered ${total - failed} of ${total} values files into ${output}${failed ? `; ${failed} not rendered` : ""}\n`);
+  return outcomes.reduce((worst, o) => Math.max(worst, o.exitCode), 0);
+}
+
+/**
+ * Worker threads run the same bundle as the command. They are used under
+ * Node from the bundle only: the TypeScript sources (tests, Bun's render.ts)
+ * render a fleet on one thread.
+ */
+function threadsFor(count: number): number {
+  if (count < PARALLEL_THRESHOLD || process.versions.bun !== undefined) return 1;
+  if (!bundleFile().endsWith(".cjs")) return 1;
+  // RIGGING_THREADS caps (or, for tests, forces) the number of threads.
+  const asked = Number.parseInt(process.env.RIGGING_THREADS ?? "", 10);
+  return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
+}
+
+function bundleFile(): string {
+  return fileURLToPath(import.meta.url);
+}
+
+interface WorkerTask {
+  rigging: "fleet";
+  entries: FleetEntry[];
+  output: string;
+  color: boolean;
+}
+
+function inWorker(entries: FleetEntry[], output: string, color: boolean): Promise<Outcome[]> {
+  return new Promise((resolve) => {
+    const task: WorkerTask = { rigging: "fleet", entries, output, color };
+    // Through the launcher next to the bundle, so the worker starts from the
+    // same V8 code cache as the command did.
+    const launcher = join(dirname(bundleFile()), "rigging.mjs");
+    const worker = new Worker(existsSync(launcher) ? launcher : bundleFile(), { workerData: task });
+    let result: Outcome[] | undefined;
+    worker.once("message", (outcomes: Outcome[]) => (result = outcomes));
+    // A worker that dies is a bug; its files are reported, never lost.
+    const lost = (why: string) => entries.map((entry) => ({ exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${entry.file}: internal error: ${why} (a bug in rigging)\n` }));
+    worker.once("error", (error) => resolve(result ?? lost(error.message)));
+    worker.once("exit", (code) => resolve(result ?? lost(`a worker thread exited with ${code}`)));
+  });
+}
+
+/** In a worker thread started by `inWorker`: render the share, post the outcomes. */
+export function isFleetWorker(): boolean {
+  return !isMainThread && (workerData as WorkerTask | undefined)?.rigging === "fleet";
+}
+
+export function runFleetWorker(): void {
+  const task = workerData as WorkerTask;
+  parentPort!.postMessage(task.entries.map((entry) => renderEntry(entry, task.output, task.color)));
 }

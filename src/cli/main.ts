@@ -4,6 +4,7 @@ import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { KINDS } from "../profiles/index.ts";
 import { checkCommand } from "./check.ts";
 import { explainCommand } from "./explain.ts";
+import { isFleetWorker, runFleetWorker } from "./fleet.ts";
 import { initCommand } from "./init.ts";
 import { paint, processIo, type Io } from "./io.ts";
 import { renderCommand } from "./render.ts";
@@ -28,7 +29,7 @@ Run 'rigging COMMAND --help' for a command's options.
 Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
 `;
 
-type Command = (args: string[], io: Io) => number;
+type Command = (args: string[], io: Io) => number | Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   render: renderCommand,
@@ -38,17 +39,26 @@ const COMMANDS: Record<string, Command> = {
   init: initCommand,
 };
 
-export function run(argv: string[], io: Io = processIo()): number {
+/** Runs one command; a long fleet renders on worker threads and answers later. */
+export function run(argv: string[], io: Io = processIo()): number | Promise<number> {
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === "help" || name === "-h" || name === "--help") return io.out(HELP), name === undefined ? 2 : 0;
     if (name === "--version" || name === "version") return io.out(`rigging ${VERSION}\n`), 0;
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; expected one of ${Object.keys(COMMANDS).join(", ")}`);
-    return command(rest, io);
+    const code = command(rest, io);
+    return typeof code === "number" ? code : code.catch((error) => report(error, io));
   } catch (error) {
     return report(error, io);
   }
+}
+
+/** The process entry: runs `argv` and sets the exit code when it is known. */
+export function main(argv: string[]): void {
+  const code = run(argv);
+  if (typeof code === "number") process.exitCode = code;
+  else void code.then((c) => (process.exitCode = c));
 }
 
 function report(error: unknown, io: Io): number {
@@ -63,6 +73,8 @@ function report(error: unknown, io: Io): number {
   return 3;
 }
 
-// Run when this file is the entry point (node dist/rigging.mjs, bun src/cli/main.ts).
+// Run when this file is the entry point (node dist/rigging.mjs, bun
+// src/cli/main.ts), or render a fleet's share in a worker thread.
 const entry = process.argv[1] ?? "";
-if (/(rigging(\.mjs)?|main\.ts)$/.test(entry)) process.exitCode = run(process.argv.slice(2));
+if (isFleetWorker()) runFleetWorker();
+else if (/(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));

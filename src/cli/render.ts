@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { directoryFiles, toJsonList, toYamlStream, writeDirectory } from "../core/emit.ts";
-import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { UsageError, ValuesError } from "../core/errors.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
-import { fleetInputs, isDirectory, prepareFleetOutput, PROGRESS_THRESHOLD, progressLine } from "./fleet.ts";
+import { isDirectory, renderFleet } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
 
 export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR] [--format yaml|json] [--quiet]
@@ -28,14 +28,15 @@ into DIR/NAME/ (NAME is the file name without its extension), each replaced
 atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
 name and skipped; the others are still written. Notes are not printed for
-a fleet (render one file to see its notes).
+a fleet (render one file to see its notes). Fleets of 200 files or more
+render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).
 
 Limits: ${LIMITS_TEXT}; larger inputs are refused.
 Exit codes: 0 rendered; 1 invalid values (in a fleet: any file not
 rendered); 2 usage error; 3 internal error.
 `;
 
-export function renderCommand(args: string[], io: Io): number {
+export function renderCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -77,54 +78,4 @@ function renderOne(file: string, output: string | undefined, format: string, qui
   }
   if (!quiet && rendered.notes.length > 0) io.err(rendered.notes.join("\n") + "\n");
   return 0;
-}
-
-/**
- * Renders every file into DIR/NAME/, one after the other, so that memory
- * holds one file's objects at a time however long the fleet is. A file
- * that fails is reported and skipped; the exit code is the worst outcome.
- */
-function renderFleet(inputs: string[], output: string, io: Io): number {
-  const entries = fleetInputs(inputs);
-  prepareFleetOutput(output);
-  const showProgress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD;
-  let failed = 0;
-  let exitCode = 0;
-  let lastProgress = 0;
-  entries.forEach((entry, index) => {
-    try {
-      const rendered = renderFile(entry.file);
-      writeDirectory(entry.outputDir(output), directoryFiles(rendered.objects));
-    } catch (error) {
-      failed++;
-      if (showProgress) io.err("\r\u001b[K");
-      exitCode = Math.max(exitCode, reportFileError(entry.file, error, io));
-    }
-    if (showProgress && (Date.now() - lastProgress > 100 || index === entries.length - 1)) {
-      lastProgress = Date.now();
-      io.err(progressLine(index + 1, entries.length, failed));
-    }
-  });
-  if (showProgress) io.err("\r\u001b[K");
-  const rendered = entries.length - failed;
-  io.err(`rendered ${rendered} of ${entries.length} values files into ${output}${failed ? `; ${failed} not rendered` : ""}\n`);
-  return exitCode;
-}
-
-/** Reports why one file of a fleet was not rendered; returns its exit code. */
-function reportFileError(file: string, error: unknown, io: Io): number {
-  const label = paint(io, 31, "error");
-  if (error instanceof ValuesError) {
-    for (const d of error.diagnostics) io.err(`${label} ${formatDiagnostic(d)}\n`);
-    io.err(`${file}: ${error.diagnostics.length} error(s); not rendered\n`);
-    return 1;
-  }
-  if (error instanceof UsageError) {
-    const message = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
-    io.err(`${label} ${message}; not rendered\n`);
-    return 1;
-  }
-  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging)`;
-  io.err(`${label} ${file}: ${message}\n`);
-  return 3;
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/core/source.ts";
-import { rigging } from "../support/cli-capture.ts";
+import { runInProcess } from "../support/cli.ts";
 
 const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
 let dir: string;
@@ -22,11 +22,11 @@ function file(name: string, content: string | Buffer): string {
 /** Renders `path` and expects exactly one error line on stderr. */
 function refused(path: string, code = 2) {
   const started = performance.now();
-  const result = rigging(["render", path]);
+  const result = runInProcess(["render", path]);
   const ms = performance.now() - started;
-  expect(result.code, result.stderr).toBe(code);
-  expect(result.stdout).toBe("");
-  expect(result.stderr).not.toMatch(/internal error|    at /);
+  expect(result.code, result.err).toBe(code);
+  expect(result.out).toBe("");
+  expect(result.err).not.toMatch(/internal error|    at /);
   return { ...result, ms };
 }
 
@@ -34,7 +34,7 @@ describe("hostile values files", () => {
   it("a billion-laughs alias bomb ends fast with the alias limit", () => {
     const levels = ["lol: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
     for (let i = 1; i <= 9; i++) levels.push(`l${i}: &a${i} [${Array(9).fill(i === 1 ? "*a" : `*a${i - 1}`).join(", ")}]`);
-    const { stderr, ms } = refused(file("laughs.yaml", `kind: CompassRunner\n${levels.join("\n")}\n`));
+    const { err: stderr, ms } = refused(file("laughs.yaml", `kind: CompassRunner\n${levels.join("\n")}\n`));
     expect(stderr).toMatch(/alias/i);
     expect(stderr).toContain(`${LIMITS.aliases} alias expansions`);
     // A guard against a hang, not a benchmark: 9^9 expansions would take minutes.
@@ -47,14 +47,14 @@ describe("hostile values files", () => {
     ["a block mapping", Array.from({ length: 1_000 }, (_, i) => " ".repeat(i) + "k:").join("\n") + " 1"],
     ["a just-over-the-limit sequence", "x: " + "[".repeat(LIMITS.depth + 1) + "]".repeat(LIMITS.depth + 1)],
   ])("%s nested past the limit is refused with the depth limit", (_, body) => {
-    const { stderr } = refused(file("deep.yaml", `kind: CompassRunner\n${body}\n`));
+    const { err: stderr } = refused(file("deep.yaml", `kind: CompassRunner\n${body}\n`));
     expect(stderr).toContain(`nested deeper than the limit of ${LIMITS.depth} levels`);
   });
 
   it("a 50 MiB file is refused with the size limit, before it is parsed", () => {
     const path = join(dir, "huge.yaml");
     writeFileSync(path, `kind: CompassRunner\n# ${"x".repeat(50 * 1024 * 1024)}\n`);
-    const { stderr, ms } = refused(path);
+    const { err: stderr, ms } = refused(path);
     expect(stderr).toContain(`${LIMITS.fileBytes / 1024 / 1024} MiB`);
     expect(ms).toBeLessThan(5000);
     rmSync(path);
@@ -62,13 +62,13 @@ describe("hostile values files", () => {
 
   it("a file just over the size limit is refused; one at the limit is read", () => {
     const over = file("over.yaml", `kind: CompassRunner\n#${"x".repeat(LIMITS.fileBytes)}\n`);
-    expect(refused(over).stderr).toContain(`${LIMITS.fileBytes}-byte`);
+    expect(refused(over).err).toContain(`${LIMITS.fileBytes}-byte`);
     const at = file("at.yaml", EXAMPLE + "#".repeat(LIMITS.fileBytes - Buffer.byteLength(EXAMPLE)));
-    expect(rigging(["render", at]).code).toBe(0);
+    expect(runInProcess(["render", at]).code).toBe(0);
   });
 
   it("a device without a size (/dev/zero) is refused at the limit, not read forever", { skip: !existsSync("/dev/zero") }, () => {
-    const { stderr } = refused("/dev/zero");
+    const { err: stderr } = refused("/dev/zero");
     expect(stderr).toMatch(/binary|limit/);
   });
 
@@ -83,7 +83,7 @@ describe("hostile values files", () => {
 
   it.each(["__proto__", "constructor"])("a %s key pollutes nothing and is reported as an unknown key", (key) => {
     const body = `${EXAMPLE}\n${key}:\n  polluted: yes\n  prototype:\n    polluted: yes\n`;
-    const { stderr } = refused(file(`${key}.yaml`, body), 1);
+    const { err: stderr } = refused(file(`${key}.yaml`, body), 1);
     expect(stderr).toMatch(new RegExp(`:\\d+:\\d+ ${key}: unknown key \\(G-01`));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty("polluted");
@@ -98,24 +98,24 @@ describe("hostile values files", () => {
   ])("a prototype key nested under %s is refused and pollutes nothing", (parent, line, path) => {
     const body = EXAMPLE.replace(new RegExp(`^${parent}:\\n`, "m"), `${parent}:\n${line}\n`);
     expect(body).not.toBe(EXAMPLE);
-    const { stderr } = refused(file("nested-proto.yaml", body), 1);
+    const { err: stderr } = refused(file("nested-proto.yaml", body), 1);
     expect(stderr).toContain(` ${path}`);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("a duplicate key is an error, not last-wins", () => {
-    const { stderr } = refused(file("dup.yaml", EXAMPLE + "\nname: other-runner\n"));
+    const { err: stderr } = refused(file("dup.yaml", EXAMPLE + "\nname: other-runner\n"));
     expect(stderr).toMatch(/dup\.yaml:\d+:\d+ not valid YAML: .*unique/);
   });
 
   it("non-UTF-8 bytes are refused as not text", () => {
     const bytes = Buffer.concat([Buffer.from("kind: CompassRunner\nname: "), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from("\n")]);
-    expect(refused(file("latin.yaml", bytes)).stderr).toContain("is not valid UTF-8 text");
+    expect(refused(file("latin.yaml", bytes)).err).toContain("is not valid UTF-8 text");
   });
 
   it("a binary file is refused as binary", () => {
     const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
-    expect(refused(file("blob.yaml", bytes)).stderr).toContain("is a binary file");
+    expect(refused(file("blob.yaml", bytes)).err).toContain("is a binary file");
   });
 
   it("a symlink loop in an input directory is reported by name and does not hang the fleet", () => {
@@ -127,9 +127,9 @@ describe("hostile values files", () => {
     symlinkSync("pong.yaml", join(input, "ping.yaml"));
     symlinkSync("ping.yaml", join(input, "pong.yaml"));
     symlinkSync(".", join(input, "again")); // a directory loop: never walked
-    const result = rigging(["render", input, "-o", output]);
+    const result = runInProcess(["render", input, "-o", output]);
     expect(result.code).toBe(1);
-    for (const name of ["self.yaml", "ping.yaml", "pong.yaml"]) expect(result.stderr).toContain(`${join(input, name)}: cannot read: a symbolic link loop`);
+    for (const name of ["self.yaml", "ping.yaml", "pong.yaml"]) expect(result.err).toContain(`${join(input, name)}: cannot read: a symbolic link loop`);
     expect(readdirSync(output)).toEqual(["good"]);
   });
 });

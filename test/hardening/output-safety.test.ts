@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { directoryFiles, SAFE_FILE_NAME, writeDirectory } from "../../src/core/emit.ts";
 import { UsageError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
-import { rigging } from "../support/cli-capture.ts";
+import { runInProcess } from "../support/cli.ts";
 
 const EXAMPLE = "examples/compass-runner.yaml";
 let root: string;
@@ -29,7 +29,7 @@ const configMap = (name: string): K8sObject => ({ apiVersion: "v1", kind: "Confi
 describe("-o DIR writes only inside DIR", () => {
   it("a render adds DIR and nothing else beside it; every file is a plain name inside DIR", () => {
     const out = join(root, "out");
-    expect(rigging(["render", EXAMPLE, "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", EXAMPLE, "-o", out]).code).toBe(0);
     expect(readdirSync(root)).toEqual(["out"]); // no staging or backup left behind
     for (const name of readdirSync(out)) {
       expect(name).toMatch(SAFE_FILE_NAME);
@@ -62,9 +62,9 @@ describe("-o DIR writes only inside DIR", () => {
   it("refuses a DIR that is a file (exit 2) and leaves the file alone", () => {
     const out = join(root, "a-file");
     writeFileSync(out, "keep me");
-    const result = rigging(["render", EXAMPLE, "-o", out]);
+    const result = runInProcess(["render", EXAMPLE, "-o", out]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("exists and is not a directory");
+    expect(result.err).toContain("exists and is not a directory");
     expect(readFileSync(out, "utf8")).toBe("keep me");
   });
 });
@@ -75,7 +75,7 @@ describe("-o DIR replaces DIR atomically", () => {
     mkdirSync(join(out, "stale-dir"), { recursive: true });
     writeFileSync(join(out, "stale.yaml"), "kind: Old\n");
     writeFileSync(join(out, "01-namespace-compass-runner.yaml"), "stale content\n");
-    expect(rigging(["render", EXAMPLE, "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", EXAMPLE, "-o", out]).code).toBe(0);
     const files = readdirSync(out);
     expect(files).not.toContain("stale.yaml");
     expect(files).not.toContain("stale-dir");
@@ -86,11 +86,11 @@ describe("-o DIR replaces DIR atomically", () => {
 
   it("a failing render leaves the old DIR untouched", () => {
     const out = join(root, "out");
-    expect(rigging(["render", EXAMPLE, "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", EXAMPLE, "-o", out]).code).toBe(0);
     const before = tree(out);
     const bad = join(root, "bad.yaml");
     writeFileSync(bad, readFileSync(EXAMPLE, "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 60"));
-    expect(rigging(["render", bad, "-o", out]).code).toBe(1);
+    expect(runInProcess(["render", bad, "-o", out]).code).toBe(1);
     expect(tree(out)).toEqual(before);
     expect(readdirSync(root).sort()).toEqual(["bad.yaml", "out"]);
   });

@@ -14,10 +14,12 @@ export interface Result {
   err: string;
 }
 
-export function runInProcess(args: string[]): Result {
+export function runInProcess(args: string[], options: { tty?: boolean } = {}): Result {
   let out = "";
   let err = "";
-  const code = run(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false });
+  const code = run(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false, tty: options.tty ?? false });
+  // In-process runs use the TypeScript sources, which never go parallel.
+  if (typeof code !== "number") throw new Error("run() answered asynchronously in-process");
   return { code, out, err };
 }
 
@@ -25,13 +27,13 @@ export const ROOT = join(import.meta.dirname, "..", "..");
 export const CLI = join(ROOT, "dist", "rigging.mjs");
 export const BUN = join(ROOT, "node_modules", ".bin", "bun");
 
-export function runProcess(command: string, args: string[], input?: string | Buffer): Result {
-  const r = spawnSync(command, args, { cwd: ROOT, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 1024 * 1024 });
+export function runProcess(command: string, args: string[], input?: string | Buffer, env: Record<string, string> = {}): Result {
+  const r = spawnSync(command, args, { cwd: ROOT, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env }, maxBuffer: 64 * 1024 * 1024 });
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
-export function runCli(args: string[], input?: string | Buffer): Result {
-  return runProcess(process.execPath, [CLI, ...args], input);
+export function runCli(args: string[], input?: string | Buffer, env: Record<string, string> = {}): Result {
+  return runProcess(process.execPath, [CLI, ...args], input, env);
 }
 
 /** Writes `text` to a fresh temporary file and returns its path. */
