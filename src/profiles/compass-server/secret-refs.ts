@@ -32,4 +32,3 @@ export const secretKeyReference = (id: string, what: string, defaultKey: string,
 export const secretReference = (id: string, what: string) =>
   z.strictObject({ secretName: secretName(id) }, { error: referenceError(id, what, "{secretName: <secret>}") });
 
-export { refused } from "../../core/values.ts";

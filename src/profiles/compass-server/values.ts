@@ -3,10 +3,10 @@ import { z } from "zod";
 import { egressRuleSchema, cidrProblem, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
-import { fail, req, tagged } from "../../core/values.ts";
+import { fail, refused, req, tagged } from "../../core/values.ts";
 import { RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS } from "../compass-runner/values.ts";
 import { natsEgress, natsSchema } from "./nats.ts";
-import { refused, secretKeyReference, secretReference } from "./secret-refs.ts";
+import { secretKeyReference, secretReference } from "./secret-refs.ts";
 
 export const SERVER_RESOURCES = { requests: { cpu: "250m", memory: "512Mi" }, limits: { memory: "1Gi" } };
 export const DEFAULT_MAX_TOKEN_LIFETIME = 86400;

@@ -8,7 +8,7 @@ import { httpsUrl } from "../../core/common-values.ts";
 import { dnsSubdomain, hostName } from "../../core/names.ts";
 import { fail } from "../../core/values.ts";
 import { checkRunner, checkServerCluster, RUNNER_AUDIENCE, runnerFields, serverCASchema, type RunnerFields } from "../compass-runner/values.ts";
-import { refused } from "../compass-server/secret-refs.ts";
+import { refused } from "../../core/values.ts";
 import { checkServer, DEFAULT_MAX_TOKEN_LIFETIME, maxTokenLifetime, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
 
 const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner); remove it";
