@@ -127,4 +127,6 @@ export const hardeningGuards = {
   privileged: refused("G-06", HARDENED),
   capabilities: refused("G-06", HARDENED),
   imagePullSecrets: refused("G-09", "remove it: the images are public and read anonymously (seed 001, D9)"),
+  namespaceLabels: refused("G-10", "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging"),
+  podSecurityLevel: refused("G-10", "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging"),
 };

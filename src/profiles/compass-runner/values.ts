@@ -142,6 +142,8 @@ export const runnerFields = {
   otel: z.strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") }).optional().meta({ description: "OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
   resources: resourcesSchema("G-08", { requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "2Gi" } }),
   runnerId: refused("CR-17", "remove runnerId: the Server assigns each Runner ID at enrollment", "is not a values key"),
+  hostUsers: refused("CR-09", "remove it: the Runner always runs in a user namespace (hostUsers: false); nodes need user-namespace support (CR-18)"),
+  extraObjects: refused("CR-01", "remove it: rigging renders exactly the Runner's object set; apply other objects on their own"),
   rbac: refused("CR-05", "remove it: the Runner ServiceAccount has no RBAC binding; its only credential is the projected compass-runner token"),
   automountServiceAccountToken: refused("CR-05", "remove it: the API token would be an unused credential, so rigging always sets automountServiceAccountToken: false"),
   ...hardeningGuards,
