@@ -48,7 +48,7 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
       if (i.origin === "string") return `is longer than ${i.maximum} characters`;
       return `is above ${i.maximum}`;
     case "invalid_type":
-      return `expected ${i.expected === "int" ? "an integer" : `a ${String(i.expected)}`}`;
+      return `expected ${i.expected === "int" ? "an integer" : `${/^[aeiou]/.test(String(i.expected)) ? "an" : "a"} ${String(i.expected)}`}`;
     case "invalid_value":
       return `must be ${(i.values as unknown[]).map((v) => JSON.stringify(v)).join(" or ")}`;
     default:
