@@ -2,7 +2,7 @@
 // the profiles it belongs to) plus one pure function over a set of objects.
 // `render` runs the catalog over its own output, `check` over anyone's
 // manifests, and the docs table is generated from the same entries.
-import type { Container, PodSpec } from "kubernetes-types/core/v1";
+import type { Container, EnvVar, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 
 export type ProfileName = "compass-runner" | "compass-server" | "rootpilot-runner";
@@ -128,6 +128,12 @@ export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleE
     for (const hit of hits) findings.push({ ...hit, id: rule.id, severity: rule.severity, fix: rule.fix });
   }
   return findings;
+}
+
+/** A container's environment variable by name, with its index for the finding's path. */
+export function envOf(container: Container, name: string): { env?: EnvVar; index: number } {
+  const index = (container.env ?? []).findIndex((e) => e.name === name);
+  return { env: index < 0 ? undefined : container.env![index], index };
 }
 
 /** Shorthand for a rule's hit. */

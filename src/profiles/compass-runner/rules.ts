@@ -1,11 +1,10 @@
 // Rules of the Compass Runner (CR-), judged from manifests alone. They run
 // over `render`'s own output and over anyone's manifests in `check`.
 import { X509Certificate } from "node:crypto";
-import type { Container, EnvVar } from "kubernetes-types/core/v1";
 import { httpsUrlProblem } from "../../core/common-values.ts";
 import { DNS1123_SUBDOMAIN, isLabelKey } from "../../core/names.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit, envOf } from "../../rules/engine.ts";
 import { TOKEN_DIR, VOLUME_ROOT } from "./render.ts";
 import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, hostPathProblem, overlaps, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS } from "./values.ts";
 
@@ -14,11 +13,6 @@ const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
 
 function runnerContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => c.object.kind === "DaemonSet" || c.object.kind === "Pod");
-}
-
-function envOf(container: Container, name: string): { env?: EnvVar; index: number } {
-  const index = (container.env ?? []).findIndex((e) => e.name === name);
-  return { env: index < 0 ? undefined : container.env![index], index };
 }
 
 /** One rule per requirement; each hit says what is wrong at which field. */

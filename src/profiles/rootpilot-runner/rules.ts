@@ -1,11 +1,11 @@
 // Rules of the Rootpilot runner (RP-), judged from manifests. They run over
 // `render`'s own output and over anyone's hand-written manifests in `check`.
 import { posix } from "node:path";
-import type { Container, EnvVar, Probe, VolumeMount } from "kubernetes-types/core/v1";
+import type { Container, Probe, VolumeMount } from "kubernetes-types/core/v1";
 import type { NetworkPolicySpec } from "kubernetes-types/networking/v1";
 import { httpsUrlProblem } from "../../core/common-values.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dig, hit, type ContainerRef, type ObjectSet, type PodRef, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { dig, hit, type ContainerRef, type ObjectSet, type PodRef, type Rule, type RuleHit, envOf } from "../../rules/engine.ts";
 import {
   ATTESTATION_MODES,
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -30,11 +30,6 @@ const KUBERNETES_DEFAULT_GRACE = 30;
 /** The runner's app containers (init containers do not read the runner's environment). */
 function runnerContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => c.containerPath[c.containerPath.length - 2] === "containers");
-}
-
-function envOf(container: Container, name: string): { env?: EnvVar; index: number } {
-  const index = (container.env ?? []).findIndex((e) => e.name === name);
-  return { env: index < 0 ? undefined : container.env![index], index };
 }
 
 const WHOLE_NUMBER = /^[0-9]+$/;
