@@ -173,13 +173,11 @@ describe("bad input ends in a clear exit 2", () => {
     }
     const bomb = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\n${levels.join("\n")}\n`;
 
-    it("ends quickly with exit 2 (built CLI, from stdin)", () => {
-      const started = Date.now();
+    it("ends with exit 2 at the alias limit (built CLI, from stdin)", () => {
+      // Expansion would take minutes and gigabytes and run into the test timeout.
       const r = runCli(["check", "-"], bomb);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/<stdin>: .*alias/i);
-      // A ceiling against a hang, not a benchmark: expansion would take minutes and gigabytes.
-      expect(Date.now() - started).toBeLessThan(10_000);
     });
   });
 });

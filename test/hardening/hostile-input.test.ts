@@ -20,25 +20,23 @@ function file(name: string, content: string | Buffer): string {
 }
 
 /** Renders `path` and expects exactly one error line on stderr. */
+// Speed is not asserted here (that is `npm run bench`'s job): an input that
+// made the parser hang or expand would run into the test timeout instead.
 function refused(path: string, code = 2) {
-  const started = performance.now();
   const result = runInProcess(["render", path]);
-  const ms = performance.now() - started;
   expect(result.code, result.err).toBe(code);
   expect(result.out).toBe("");
   expect(result.err).not.toMatch(/internal error|    at /);
-  return { ...result, ms };
+  return result;
 }
 
 describe("hostile values files", () => {
   it("a billion-laughs alias bomb ends fast with the alias limit", () => {
     const levels = ["lol: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
     for (let i = 1; i <= 9; i++) levels.push(`l${i}: &a${i} [${Array(9).fill(i === 1 ? "*a" : `*a${i - 1}`).join(", ")}]`);
-    const { err: stderr, ms } = refused(file("laughs.yaml", `kind: CompassRunner\n${levels.join("\n")}\n`));
+    const { err: stderr } = refused(file("laughs.yaml", `kind: CompassRunner\n${levels.join("\n")}\n`));
     expect(stderr).toMatch(/alias/i);
     expect(stderr).toContain(`${LIMITS.aliases} alias expansions`);
-    // A guard against a hang, not a benchmark: 9^9 expansions would take minutes.
-    expect(ms).toBeLessThan(5000);
   });
 
   it.each([
@@ -54,9 +52,8 @@ describe("hostile values files", () => {
   it("a 50 MiB file is refused with the size limit, before it is parsed", () => {
     const path = join(dir, "huge.yaml");
     writeFileSync(path, `kind: CompassRunner\n# ${"x".repeat(50 * 1024 * 1024)}\n`);
-    const { err: stderr, ms } = refused(path);
+    const { err: stderr } = refused(path);
     expect(stderr).toContain(`${LIMITS.fileBytes / 1024 / 1024} MiB`);
-    expect(ms).toBeLessThan(5000);
     rmSync(path);
   });
 
