@@ -23,7 +23,7 @@ export function renderFile(file: string): Rendered {
 
 export function renderSource(source: SourceDocument): Rendered {
   const profile = profileFor(source);
-  const values = validateValues(profile.schema, source, profile.kind);
+  const values = validateValues(profile.schema(), source, profile.kind);
   const objects = sortForApply(profile.render(values));
   selfCheck(objects);
   return { file: source.file, profile, objects, notes: profile.notes?.(values) ?? [] };

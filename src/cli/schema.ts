@@ -13,7 +13,7 @@ export function schemaOf(kind: string): object {
   const profile = profileOf(kind);
   if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
   // "input": what a person writes (defaults optional, images as strings).
-  return z.toJSONSchema(profile.schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" });
+  return z.toJSONSchema(profile.schema(), { io: "input", unrepresentable: "any", target: "draft-2020-12" });
 }
 
 export function schemaCommand(args: string[], io: Io): number {

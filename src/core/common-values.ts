@@ -3,7 +3,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { isLabelKey, isLabelValue } from "./names.ts";
-import { refused, req, tagged } from "./values.ts";
+import { once, refused, req, tagged } from "./values.ts";
 
 /** An absolute https:// URL with no userinfo, query or fragment. */
 export const httpsUrl = (id: string, what: string) =>
@@ -121,7 +121,7 @@ export const secretKeyRef = (id: string, defaultKey: string) =>
 const HARDENED = "rigging sets the hardened security context (non-root, read-only root, no privilege escalation, all capabilities dropped, seccomp); it cannot be loosened from values";
 
 /** Keys every profile refuses with the requirement they would break (G-06, G-09). */
-export const hardeningGuards = {
+export const hardeningGuards = once(() => ({
   securityContext: refused("G-06", HARDENED),
   podSecurityContext: refused("G-06", HARDENED),
   privileged: refused("G-06", HARDENED),
@@ -129,4 +129,4 @@ export const hardeningGuards = {
   imagePullSecrets: refused("G-09", "remove it: the images are public and read anonymously (seed 001, D9)"),
   namespaceLabels: refused("G-10", "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging"),
   podSecurityLevel: refused("G-10", "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging"),
-};
+}));

@@ -29,6 +29,17 @@ export function fail(ctx: z.RefinementCtx, path: PropertyKey[], id: string, mess
 }
 
 /**
+ * Builds a schema (or a set of fields) on first use and keeps it. Schemas
+ * are built this way so that a process builds only those of the kind it
+ * reads: building every profile's schemas was most of a start-up
+ * (docs/performance.md).
+ */
+export function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/**
  * A values key that is never accepted because it asks for something the
  * requirement `id` forbids: people reach for it, so its refusal names the
  * requirement instead of a bare "unknown key".

@@ -7,7 +7,8 @@ export interface Profile<S extends z.ZodType = z.ZodType> {
   /** The `kind:` of a values file. */
   kind: string;
   summary: string;
-  schema: S;
+  /** Built on first use (see `once` in core/values.ts). */
+  schema(): S;
   render(values: z.output<S>): K8sObject[];
   /** Lines for stderr after a successful render (CR-18's checklist). */
   notes?(values: z.output<S>): string[];

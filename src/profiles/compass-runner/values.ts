@@ -6,7 +6,7 @@ import { egressRuleSchema, endpointUrl, hardeningGuards, httpsUrl, nodeSelectorS
 import { formatPath } from "../../core/diagnostic.ts";
 import { imageSchema } from "../../core/image.ts";
 import { dnsLabel, dnsSubdomain, hostName } from "../../core/names.ts";
-import { fail, refused, req, tagged } from "../../core/values.ts";
+import { fail, once, refused, req, tagged } from "../../core/values.ts";
 import { serverEgress } from "./network.ts";
 
 export const RUNNER_AUDIENCE = "compass-runner";
@@ -39,10 +39,12 @@ export function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(b + "/") || b.startsWith(a + "/");
 }
 
-const hostPath = z.string().superRefine((path, ctx) => {
-  const problem = hostPathProblem(path);
-  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-11", problem, "use an absolute, normalized host directory such as /var/lib/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets") });
-});
+const hostPath = once(() =>
+  z.string().superRefine((path, ctx) => {
+    const problem = hostPathProblem(path);
+    if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-11", problem, "use an absolute, normalized host directory such as /var/lib/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets") });
+  }),
+);
 
 function pemProblem(pem: string): string | undefined {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
@@ -61,67 +63,75 @@ function pemProblem(pem: string): string | undefined {
 
 export const CA_FIX = "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt";
 
-const objectKeyRef = z.strictObject({
-  name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
-  key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req("CR-14", CA_FIX, "is not a valid key")).default("ca.crt"),
-});
-
-export const serverCASchema = z.union(
-  [
-    z.strictObject({
-      pem: z.string().superRefine((pem, ctx) => {
-        const problem = pemProblem(pem);
-        if (problem) ctx.addIssue({ code: "custom", input: pem, message: tagged("CR-14", problem, CA_FIX) });
-      }),
-    }),
-    z.strictObject({ configMap: objectKeyRef }),
-    z.strictObject({ secret: objectKeyRef }),
-  ],
-  req("CR-14", CA_FIX, "expected exactly one of pem, configMap or secret"),
+const objectKeyRef = once(() =>
+  z.strictObject({
+    name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
+    key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req("CR-14", CA_FIX, "is not a valid key")).default("ca.crt"),
+  }),
 );
 
-export const serverClusterSchema = z
-  .strictObject({
-    name: dnsSubdomain("CS-09", "the cluster entry name").optional(),
-    namespace: dnsLabel("CR-04", "serverCluster.namespace"),
-    serviceAccount: dnsSubdomain("CR-04", "serverCluster.serviceAccount"),
-    audience: z.string().min(1, req("CR-04", "the Server cluster entry's audience is compass-runner")),
-    maxTokenLifetime: tokenLifetime("CR-03", "maxTokenLifetime"),
-  })
-  .meta({ description: "The Server's cluster entry for this Runner; namespace, serviceAccount and audience must equal the Runner's (CR-04)" });
+export const serverCASchema = once(() =>
+  z.union(
+    [
+      z.strictObject({
+        pem: z.string().superRefine((pem, ctx) => {
+          const problem = pemProblem(pem);
+          if (problem) ctx.addIssue({ code: "custom", input: pem, message: tagged("CR-14", problem, CA_FIX) });
+        }),
+      }),
+      z.strictObject({ configMap: objectKeyRef() }),
+      z.strictObject({ secret: objectKeyRef() }),
+    ],
+    req("CR-14", CA_FIX, "expected exactly one of pem, configMap or secret"),
+  ),
+);
+
+export const serverClusterSchema = once(() =>
+  z
+    .strictObject({
+      name: dnsSubdomain("CS-09", "the cluster entry name").optional(),
+      namespace: dnsLabel("CR-04", "serverCluster.namespace"),
+      serviceAccount: dnsSubdomain("CR-04", "serverCluster.serviceAccount"),
+      audience: z.string().min(1, req("CR-04", "the Server cluster entry's audience is compass-runner")),
+      maxTokenLifetime: tokenLifetime("CR-03", "maxTokenLifetime"),
+    })
+    .meta({ description: "The Server's cluster entry for this Runner; namespace, serviceAccount and audience must equal the Runner's (CR-04)" }),
+);
 
 const identities = (what: string) =>
   z
     .array(z.string().min(1, req("CR-06", `list ${what} by user name, such as system:serviceaccount:kube-system:daemon-set-controller`)), req("CR-06", `list ${what}`))
     .min(1, req("CR-06", `admission.${what} is required: list ${what === "controllers" ? "the controller identities that create Runner pods" : "the identities that apply the Runner DaemonSet"}`));
 
-export const admissionSchema = z.strictObject({
-  controllers: identities("controllers").meta({ description: "User names that may create Runner pods, such as the DaemonSet controller (CR-06b)" }),
-  deployers: identities("deployers").meta({ description: "User names that may create, update or delete the Runner DaemonSet (CR-06c)" }),
-  breakGlassGroups: z
-    .array(z.string().min(1))
-    .min(1, req("CR-06", "list at least one break-glass group, or leave it out for [system:masters]"))
-    .default(["system:masters"])
-    .meta({ description: "Groups that may exec, attach, debug and request Runner tokens (CR-06a, d)" }),
-});
+export const admissionSchema = once(() =>
+  z.strictObject({
+    controllers: identities("controllers").meta({ description: "User names that may create Runner pods, such as the DaemonSet controller (CR-06b)" }),
+    deployers: identities("deployers").meta({ description: "User names that may create, update or delete the Runner DaemonSet (CR-06c)" }),
+    breakGlassGroups: z
+      .array(z.string().min(1))
+      .min(1, req("CR-06", "list at least one break-glass group, or leave it out for [system:masters]"))
+      .default(["system:masters"])
+      .meta({ description: "Groups that may exec, attach, debug and request Runner tokens (CR-06a, d)" }),
+  }),
+);
 
 /** Every key of a CompassRunner values file except `kind` and `serverCluster`. */
-export const runnerFields = {
+export const runnerFields = once(() => ({
   name: dnsLabel("G-07", "name").default("compass-runner").meta({ description: "Instance name: object names and app.kubernetes.io/instance" }),
   namespace: dnsLabel("CR-04", "namespace").default("compass-runner").meta({ description: "Namespace of the Runner; holds only Runner pods (CR-06) and equals serverCluster.namespace (CR-04)" }),
   createNamespace: z.boolean().default(true).meta({ description: "Render the Namespace (with Pod Security labels, G-10)" }),
   serviceAccount: dnsSubdomain("CR-04", "serviceAccount").default("compass-runner").meta({ description: "The Runner's ServiceAccount, without RBAC (CR-05); equals serverCluster.serviceAccount (CR-04)" }),
-  image: imageSchema,
+  image: imageSchema(),
   server: z.strictObject({
     address: httpsUrl("CR-02", "server.address").meta({ description: "The Server address, an absolute https:// URL (CR-02): COMPASS_SERVER_URL" }),
     serverName: hostName("CR-14", "server.serverName").optional().meta({ description: "TLS server name the Runner verifies (--server-name, P9)" }),
-    serverCA: serverCASchema.optional().meta({ description: "The Server CA (CR-14): pem inline (rendered into a ConfigMap), or configMap/secret {name, key}; COMPASS_SERVER_CA_FILE" }),
+    serverCA: serverCASchema().optional().meta({ description: "The Server CA (CR-14): pem inline (rendered into a ConfigMap), or configMap/secret {name, key}; COMPASS_SERVER_CA_FILE" }),
   }),
   tokenExpirationSeconds: tokenLifetime("CR-03", "tokenExpirationSeconds").default(3600).meta({ description: "Lifetime of the projected compass-runner token, 600..4294967296 s and at most serverCluster.maxTokenLifetime (CR-03)" }),
   nodeSelector: nodeSelectorSchema("CR-12").meta({ description: "Node labels; must pin one node with kubernetes.io/hostname (CR-07, CR-12)" }),
   tolerations: z.array(tolerationSchema("CR-12")).default([]).meta({ description: "Tolerations for the Runner node's taints (CR-12)" }),
   hostPaths: z
-    .strictObject({ sessions: hostPath.default("/var/lib/compass/sessions"), runtime: hostPath.default("/var/lib/compass/runtime") })
+    .strictObject({ sessions: hostPath().default("/var/lib/compass/sessions"), runtime: hostPath().default("/var/lib/compass/runtime") })
     .default({ sessions: "/var/lib/compass/sessions", runtime: "/var/lib/compass/runtime" })
     .meta({ description: "Host trees: sessions (on a project-quota filesystem) and runtime (stale-session reaping); absolute, distinct, owned by 65532:65532 (CR-11)" }),
   kvmResourceName: z
@@ -137,7 +147,7 @@ export const runnerFields = {
     })
     .default("compass/compass-runner.json")
     .meta({ description: "Localhost seccomp profile, relative to the kubelet seccomp root (CR-10)" }),
-  admission: admissionSchema.meta({ description: "Identities for the CR-06 admission policies" }),
+  admission: admissionSchema().meta({ description: "Identities for the CR-06 admission policies" }),
   egressAllow: z.array(egressRuleSchema("CR-15")).default([]).meta({ description: "Egress beyond DNS and the Server, as CIDRs with optional ports (CR-15)" }),
   otel: z.strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") }).optional().meta({ description: "OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
   resources: resourcesSchema("G-08", { requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "2Gi" } }),
@@ -146,9 +156,9 @@ export const runnerFields = {
   extraObjects: refused("CR-01", "remove it: rigging renders exactly the Runner's object set; apply other objects on their own"),
   rbac: refused("CR-05", "remove it: the Runner ServiceAccount has no RBAC binding; its only credential is the projected compass-runner token"),
   automountServiceAccountToken: refused("CR-05", "remove it: the API token would be an unused credential, so rigging always sets automountServiceAccountToken: false"),
-  ...hardeningGuards,
+  ...hardeningGuards(),
   arch: z.literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64")).default("amd64").meta({ description: "Only amd64 until an arm64 KVM boot passes (CR-13)" }),
-};
+}));
 
 /** Checks that need more than one key; run once the shape is right. */
 export function checkRunner(v: RunnerFields, ctx: z.RefinementCtx, at: PropertyKey[] = []): void {
@@ -171,7 +181,7 @@ export function checkRunner(v: RunnerFields, ctx: z.RefinementCtx, at: PropertyK
 }
 
 /** `at` places the keys in a file that nests them (kind: Compass): the Runner's keys and the cluster entry's. */
-export function checkServerCluster(v: RunnerFields, cluster: z.output<typeof serverClusterSchema>, ctx: z.RefinementCtx, at: { runner?: PropertyKey[]; cluster?: PropertyKey[] } = {}): void {
+export function checkServerCluster(v: RunnerFields, cluster: z.output<ReturnType<typeof serverClusterSchema>>, ctx: z.RefinementCtx, at: { runner?: PropertyKey[]; cluster?: PropertyKey[] } = {}): void {
   const r = at.runner ?? [];
   const c = at.cluster ?? ["serverCluster"];
   const fix = "the Runner and its Server cluster entry must agree on namespace, serviceAccount and audience";
@@ -183,19 +193,21 @@ export function checkServerCluster(v: RunnerFields, cluster: z.output<typeof ser
   }
 }
 
-const runnerObject = z.strictObject(runnerFields);
-export type RunnerFields = z.output<typeof runnerObject>;
+const runnerObject = once(() => z.strictObject(runnerFields()));
+export type RunnerFields = z.output<ReturnType<typeof runnerObject>>;
 
-export const compassRunnerSchema = z
-  .strictObject({
-    kind: z.literal("CompassRunner"),
-    ...runnerFields,
-    serverCluster: serverClusterSchema,
-  })
-  .superRefine((v, ctx) => {
-    checkRunner(v, ctx);
-    checkServerCluster(v, v.serverCluster, ctx);
-  })
-  .meta({ title: "CompassRunner values", description: "rigging values for the Compass Runner DaemonSet" });
+export const compassRunnerSchema = once(() =>
+  z
+    .strictObject({
+      kind: z.literal("CompassRunner"),
+      ...runnerFields(),
+      serverCluster: serverClusterSchema(),
+    })
+    .superRefine((v, ctx) => {
+      checkRunner(v, ctx);
+      checkServerCluster(v, v.serverCluster, ctx);
+    })
+    .meta({ title: "CompassRunner values", description: "rigging values for the Compass Runner DaemonSet" }),
+);
 
-export type CompassRunnerValues = z.output<typeof compassRunnerSchema>;
+export type CompassRunnerValues = z.output<ReturnType<typeof compassRunnerSchema>>;

@@ -10,7 +10,7 @@ import { cidrProblem, resourcesSchema, type Resources } from "../../core/common-
 import { imageSchema, pinned, type ImageRef } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { tagged, req } from "../../core/values.ts";
+import { once, req, tagged } from "../../core/values.ts";
 import { hardenedContainer, ipLiteralPeer, resourceRequirements } from "../../core/workload.ts";
 import { inClusterService } from "../compass-runner/network.ts";
 import { NATS_APP, NATS_PORT, SERVER_UID } from "./ports.ts";
@@ -20,13 +20,15 @@ export const NATS_RESOURCES = { requests: { cpu: "100m", memory: "64Mi" }, limit
 const NATS_CONFIG_DIR = "/etc/nats";
 const NATS_PASSWORD_VAR = "NATS_PASSWORD";
 
-const natsUser = z
-  .string()
-  .regex(/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/, req("CS-07", "the NATS user is up to 63 of [-_.A-Za-z0-9], such as compass", "is not a NATS user name"))
-  .default("compass")
-  .meta({ description: "The NATS user the Server authenticates as (password from passwordSecret)" });
+const natsUser = once(() =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/, req("CS-07", "the NATS user is up to 63 of [-_.A-Za-z0-9], such as compass", "is not a NATS user name"))
+    .default("compass")
+    .meta({ description: "The NATS user the Server authenticates as (password from passwordSecret)" }),
+);
 
-const passwordSecret = secretKeyReference("CS-07", "the NATS password", "password").meta({ description: "The Secret key holding the NATS password (CS-04, CS-07)" });
+const passwordSecret = once(() => secretKeyReference("CS-07", "the NATS password", "password").meta({ description: "The Secret key holding the NATS password (CS-04, CS-07)" }));
 
 /** Why a NATS URL is unfit, if it is: nats:// or tls://, a host, no userinfo, path or query. */
 export function natsUrlProblem(text: string): string | undefined {
@@ -43,38 +45,44 @@ export function natsUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
-const natsUrl = z.string(req("CS-07", "give the NATS URL, such as tls://nats.example.net:4222")).superRefine((text, ctx) => {
-  const problem = natsUrlProblem(text);
-  if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-07", problem, "give the NATS URL as nats://host:port or tls://host:port") });
-});
-
-const cidr = z.string().superRefine((text, ctx) => {
-  const problem = cidrProblem(text);
-  if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names") });
-});
-
-export const natsSchema = z.discriminatedUnion(
-  "mode",
-  [
-    z.strictObject({
-      mode: z.literal("bundled"),
-      image: imageSchema,
-      user: natsUser,
-      passwordSecret,
-      resources: resourcesSchema("G-08", NATS_RESOURCES),
-    }),
-    z.strictObject({
-      mode: z.literal("external"),
-      url: natsUrl,
-      user: natsUser,
-      passwordSecret,
-      cidr: cidr.optional().meta({ description: "The NATS servers' address range, for the Server's egress (CS-11); not needed for an IP literal or an in-cluster Service name" }),
-    }),
-  ],
-  req("CS-07", "set nats.mode to bundled (one NATS pod rendered here) or external (nats.url plus nats.passwordSecret)", "expected nats.mode bundled or external"),
+const natsUrl = once(() =>
+  z.string(req("CS-07", "give the NATS URL, such as tls://nats.example.net:4222")).superRefine((text, ctx) => {
+    const problem = natsUrlProblem(text);
+    if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-07", problem, "give the NATS URL as nats://host:port or tls://host:port") });
+  }),
 );
 
-export type NatsValues = z.output<typeof natsSchema>;
+const cidr = once(() =>
+  z.string().superRefine((text, ctx) => {
+    const problem = cidrProblem(text);
+    if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names") });
+  }),
+);
+
+export const natsSchema = once(() =>
+  z.discriminatedUnion(
+    "mode",
+    [
+      z.strictObject({
+        mode: z.literal("bundled"),
+        image: imageSchema(),
+        user: natsUser(),
+        passwordSecret: passwordSecret(),
+        resources: resourcesSchema("G-08", NATS_RESOURCES),
+      }),
+      z.strictObject({
+        mode: z.literal("external"),
+        url: natsUrl(),
+        user: natsUser(),
+        passwordSecret: passwordSecret(),
+        cidr: cidr().optional().meta({ description: "The NATS servers' address range, for the Server's egress (CS-11); not needed for an IP literal or an in-cluster Service name" }),
+      }),
+    ],
+    req("CS-07", "set nats.mode to bundled (one NATS pod rendered here) or external (nats.url plus nats.passwordSecret)", "expected nats.mode bundled or external"),
+  ),
+);
+
+export type NatsValues = z.output<ReturnType<typeof natsSchema>>;
 
 export interface NatsInput {
   /** The installation name; the NATS objects are `<name>-nats`. */

@@ -3,15 +3,14 @@
 // (RP-02, RP-05, RP-07) instead of a bare "unknown key".
 import { z } from "zod";
 import { posix } from "node:path";
-import { refused, tagged } from "../../core/values.ts";
+import { once, refused, tagged } from "../../core/values.ts";
 import { STATIC_AWS_ENV } from "./runtime.ts";
-
 
 const NO_LISTENER = "remove it: the runner is an outbound client that listens on no port and serves no /healthz, so every HTTP probe fails; its readiness signal is the `boot: ready` log line and the control plane's Fleet view";
 const NO_PORT = "remove it: the runner listens on nothing, so there is no container port and no Service";
 
 /** RP-02: probes, ports and Services. */
-export const listenerGuards = {
+export const listenerGuards = once(() => ({
   probes: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
   livenessProbe: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
   readinessProbe: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
@@ -19,45 +18,49 @@ export const listenerGuards = {
   ports: refused("RP-02", NO_PORT, "is not a values key: the runner has no container port"),
   containerPort: refused("RP-02", NO_PORT, "is not a values key: the runner has no container port"),
   service: refused("RP-02", NO_PORT, "is not a values key: no Service is rendered for the runner"),
-};
+}));
 
 const NO_PVC =
   "remove it: the runner is cattle and holds no durable state; the learned store is :memory: by default, and learnedStorePath puts a cache (not a source of truth) on an emptyDir";
 
 /** RP-05: anything that asks for a PersistentVolumeClaim. */
-export const persistenceGuards = {
+export const persistenceGuards = once(() => ({
   learnedStore: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
   persistence: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
   persistentVolumeClaim: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
   volumeClaimTemplates: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
   storageClassName: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
-};
+}));
 
 const NO_STATIC_KEYS =
   "remove it and rotate the key: credentials resolve through workload identity (IRSA on EKS, RUNNER_AWS_CRED_MODE=chain), never static keys in values or manifests (G-04)";
 
 /** RP-07: static AWS credentials, at every level where a values file could hold them. */
-export const staticKeyGuards = Object.fromEntries(
-  ["accessKeyId", "secretAccessKey", "sessionToken", "awsAccessKeyId", "awsSecretAccessKey", "credentials", ...STATIC_AWS_ENV].map((key) => [
-    key,
-    refused("RP-07", NO_STATIC_KEYS, "is a static AWS credential"),
-  ]),
-) as Record<string, ReturnType<typeof refused>>;
+export const staticKeyGuards = once(() =>
+  Object.fromEntries(
+    ["accessKeyId", "secretAccessKey", "sessionToken", "awsAccessKeyId", "awsSecretAccessKey", "credentials", ...STATIC_AWS_ENV].map((key) => [
+      key,
+      refused("RP-07", NO_STATIC_KEYS, "is a static AWS credential"),
+    ]),
+  ) as Record<string, ReturnType<typeof refused>>,
+);
 
 /**
  * `env` is not a values key (the renderer owns the runner's environment),
  * but people try it; static AWS keys inside it get RP-07, the rest G-01.
  */
-export const envGuard = z
-  .record(z.string(), z.unknown())
-  .superRefine((env, ctx) => {
-    for (const name of Object.keys(env)) {
-      if ((STATIC_AWS_ENV as readonly string[]).includes(name)) ctx.addIssue({ code: "custom", path: [name], message: tagged("RP-07", "is a static AWS credential", NO_STATIC_KEYS) });
-    }
-    ctx.addIssue({ code: "custom", message: tagged("G-01", "is not a values key", "remove it: the renderer writes the runner's environment from the values keys (`rigging schema RootpilotRunner` lists them)") });
-  })
-  .optional()
-  .meta({ description: "Not accepted: the renderer writes the runner's environment" });
+export const envGuard = once(() =>
+  z
+    .record(z.string(), z.unknown())
+    .superRefine((env, ctx) => {
+      for (const name of Object.keys(env)) {
+        if ((STATIC_AWS_ENV as readonly string[]).includes(name)) ctx.addIssue({ code: "custom", path: [name], message: tagged("RP-07", "is a static AWS credential", NO_STATIC_KEYS) });
+      }
+      ctx.addIssue({ code: "custom", message: tagged("G-01", "is not a values key", "remove it: the renderer writes the runner's environment from the values keys (`rigging schema RootpilotRunner` lists them)") });
+    })
+    .optional()
+    .meta({ description: "Not accepted: the renderer writes the runner's environment" }),
+);
 
 /** Mount paths no pod volume may take. */
 const SYSTEM_ROOTS = ["/proc", "/sys", "/dev", "/etc"];
