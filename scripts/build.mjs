@@ -5,9 +5,11 @@
 // - dist/rigging.mjs, the command, which compiles that file with the V8 code
 //   cache dist/rigging.cache made here by one warm-up render, so a run skips
 //   most parsing and compiling. A cache from another Node version is rejected
-//   by V8 and the file is compiled as usual: slower, never wrong.
+//   by V8 and the file is compiled as usual: slower, never wrong;
+// - dist/bun/main.js with its bytecode (main.js.jsc), built by the pinned
+//   Bun for `bun run render.ts` (see src/cli/bun-bundle.ts).
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 /** zod's locales index, reduced to English (the only one it configures). */
@@ -69,3 +71,14 @@ if (warm.status !== 0) {
   rmSync(cacheFile, { force: true });
   console.warn(`warning: no code cache (the warm-up render failed): ${warm.stderr}`);
 }
+
+// The Bun build: one file with precompiled bytecode, for the seed's command.
+const bun = new URL("../node_modules/.bin/bun", import.meta.url).pathname;
+rmSync("dist/bun", { recursive: true, force: true });
+if (existsSync(bun)) {
+  const built = spawnSync(bun, ["build", "src/cli/main.ts", "--target=bun", "--format=cjs", "--bytecode", "--minify", "--outdir", "dist/bun"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (built.status !== 0) {
+    rmSync("dist/bun", { recursive: true, force: true });
+    console.warn(`warning: no Bun build (bun build exited ${built.status}); bun run render.ts runs the sources: ${built.stderr}`);
+  }
+} else console.warn("warning: no Bun build (node_modules/.bin/bun is missing); bun run render.ts runs the sources");

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } fr
 import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "./errors.ts";
 import type { K8sObject } from "./objects.ts";
-import { dump } from "js-yaml";
+import { CORE_SCHEMA, dump } from "js-yaml";
 import { Document, visit } from "yaml";
 
 /**
@@ -27,23 +27,32 @@ function needsQuotes(text: string): boolean {
 }
 
 /**
+ * How js-yaml writes: no anchors for shared objects (labels), no line
+ * folding, and the YAML 1.2 core schema, whose fewer implicit types make
+ * each string cheaper to place; what it leaves plain that a YAML 1.1 reader
+ * would take for a timestamp or a merge key is caught below like the rest.
+ */
+const JS_YAML_OPTIONS = { noRefs: true, lineWidth: -1, schema: CORE_SCHEMA } as const;
+
+/**
  * Whether js-yaml would write `text` plain, where a YAML 1.1 or 1.2 reader
  * would take it for something else. js-yaml quotes most such strings itself
  * ("1", "true", "yes", "0777"); the few it leaves plain ("1_000" as YAML 1.1
  * reads it) and fragile whitespace send the object to the `yaml` package.
- * The answer is kept per distinct string: a fleet repeats most of them.
+ * The answer is kept per distinct string (keys and values apart): a fleet
+ * repeats most of them.
  */
-const answered = new Map<string, boolean>();
+const answered = { key: new Map<string, boolean>(), value: new Map<string, boolean>() };
 function misreadByJsYaml(text: string, key: boolean): boolean {
-  const memo = (key ? "k" : "v") + text;
-  let misread = answered.get(memo);
+  const memo = key ? answered.key : answered.value;
+  let misread = memo.get(text);
   if (misread === undefined) {
     misread =
       FRAGILE.test(text) ||
       (text.includes("\n") && FRAGILE_BLOCK.test(text)) ||
-      (AMBIGUOUS.some((test) => test.test(text)) && !/^['"]/.test(key ? dump({ [text]: 0 }) : dump(text)));
-    if (answered.size > 50_000) answered.clear();
-    answered.set(memo, misread);
+      (AMBIGUOUS.some((test) => test.test(text)) && !/^['"]/.test(key ? dump({ [text]: 0 }, JS_YAML_OPTIONS) : dump(text, JS_YAML_OPTIONS)));
+    if (memo.size > 50_000) memo.clear();
+    memo.set(text, misread);
   }
   return misread;
 }
@@ -52,7 +61,10 @@ function anyStringMisread(value: unknown): boolean {
   if (typeof value === "string") return misreadByJsYaml(value, false);
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) return value.some(anyStringMisread);
-  return Object.entries(value).some(([key, child]) => misreadByJsYaml(key, true) || anyStringMisread(child));
+  for (const key in value) {
+    if (misreadByJsYaml(key, true) || anyStringMisread((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /**
@@ -63,7 +75,7 @@ function anyStringMisread(value: unknown): boolean {
  * (keys included). No anchors for shared objects (labels), no line folding.
  */
 export function toYaml(object: unknown): string {
-  if (!anyStringMisread(object)) return dump(object, { noRefs: true, lineWidth: -1 });
+  if (!anyStringMisread(object)) return dump(object, JS_YAML_OPTIONS);
   const doc = new Document(object, { version: "1.2", aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {
@@ -115,26 +127,34 @@ export const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  */
 export function writeDirectory(dir: string, files: Map<string, string>): void {
   const target = resolve(dir);
-  if (existsSync(target) && !statSync(target).isDirectory()) {
-    throw new UsageError(`${dir}: exists and is not a directory`);
-  }
+  // Few system calls on the way: a fleet writes thousands of directories.
+  const existing = statSync(target, { throwIfNoEntry: false });
+  if (existing && !existing.isDirectory()) throw new UsageError(`${dir}: exists and is not a directory`);
   const parent = dirname(target);
-  if (!existsSync(parent)) throw new UsageError(`${dir}: parent directory ${parent} does not exist`);
   const stamp = `${process.pid}-${Date.now().toString(36)}`;
   const staging = join(parent, `.${basename(target)}.new-${stamp}`);
   const previous = join(parent, `.${basename(target)}.old-${stamp}`);
   try {
     mkdirSync(staging);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new UsageError(`${dir}: parent directory ${parent} does not exist`);
+    throw new UsageError(`${dir}: cannot write: ${(error as Error).message}`);
+  }
+  let replaced = false;
+  try {
     for (const [name, text] of files) {
       if (!SAFE_FILE_NAME.test(name)) throw new Error(`refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
       writeFileSync(join(staging, name), text, { flag: "wx" });
     }
-    if (existsSync(target)) renameSync(target, previous);
+    if (existing) {
+      renameSync(target, previous);
+      replaced = true;
+    }
     renameSync(staging, target);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    if (existsSync(previous) && !existsSync(target)) renameSync(previous, target);
+    if (replaced && !existsSync(target)) renameSync(previous, target);
     throw new UsageError(`${dir}: cannot write: ${(error as Error).message}`);
   }
-  rmSync(previous, { recursive: true, force: true });
+  if (replaced) rmSync(previous, { recursive: true, force: true });
 }
