@@ -138,18 +138,20 @@ export function renderFleet(inputs: string[], output: string, io: Io): number | 
   prepareFleetOutput(output);
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, output, io), entries.length, output, io);
-  // The main thread renders the first share while the workers render theirs.
-  const size = Math.ceil(entries.length / threads);
-  const shares = Array.from({ length: threads }, (_, i) => entries.slice(i * size, (i + 1) * size)).filter((share) => share.length > 0);
-  const workers = shares.slice(1).map((share) => inWorker(share, output, io.color));
-  const first = renderSequentially(shares[0], output, io);
+  // Every thread, this one included, takes the next file off one shared
+  // counter until none is left: a worker that starts late or meets slower
+  // files simply takes fewer, and all threads finish together.
+  const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const workers = Array.from({ length: threads - 1 }, () => inWorker({ rigging: "fleet", entries, output, color: io.color, queue }));
+  const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
+  const mine = renderClaimed({ rigging: "fleet", entries, output, color: io.color, queue }, progress);
   return Promise.all(workers).then((results) => {
-    const outcomes = [...first];
-    for (const result of results) for (const outcome of result) {
-      io.err(outcome.report);
-      outcomes.push(outcome);
-    }
-    return finish(outcomes, entries.length, output, io);
+    if (progress) io.err("\r\u001b[K");
+    const outcomes = new Map<number, Outcome>();
+    for (const [index, outcome] of [mine, ...results].flat()) outcomes.set(index, outcome);
+    const ordered = entries.map((entry, index) => outcomes.get(index) ?? lost(entry, io.color, "its worker thread stopped before rendering it"));
+    for (const outcome of ordered) io.err(outcome.report);
+    return finish(ordered, entries.length, output, io);
   });
 }
 
@@ -170,6 +172,35 @@ function renderSequentially(entries: readonly FleetEntry[], output: string, io: 
     if (showProgress && index === entries.length - 1) io.err("\r\u001b[K");
     return { exitCode: outcome.exitCode, report: "" };
   });
+}
+
+/** What a thread's share of a fleet is: the whole list, and the shared counters. */
+interface WorkerTask {
+  rigging: "fleet";
+  entries: FleetEntry[];
+  output: string;
+  color: boolean;
+  /** [next file to take, files done], shared by every thread. */
+  queue: Int32Array;
+}
+
+/** Renders files taken off the shared counter until none is left; returns the outcomes by index. */
+function renderClaimed(task: WorkerTask, progress?: (done: number) => void): [number, Outcome][] {
+  const outcomes: [number, Outcome][] = [];
+  let lastProgress = 0;
+  for (let index = Atomics.add(task.queue, 0, 1); index < task.entries.length; index = Atomics.add(task.queue, 0, 1)) {
+    outcomes.push([index, renderEntry(task.entries[index], task.output, task.color)]);
+    const done = Atomics.add(task.queue, 1, 1) + 1;
+    if (progress && Date.now() - lastProgress > 100) {
+      lastProgress = Date.now();
+      progress(done);
+    }
+  }
+  return outcomes;
+}
+
+function lost(entry: FleetEntry, color: boolean, why: string): Outcome {
+  return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${entry.file}: internal error: ${why} (a bug in rigging)\n` };
 }
 
 function finish(outcomes: Outcome[], total: number, output: string, io: Io): number {
@@ -195,35 +226,25 @@ function bundleFile(): string {
   return fileURLToPath(import.meta.url);
 }
 
-interface WorkerTask {
-  rigging: "fleet";
-  entries: FleetEntry[];
-  output: string;
-  color: boolean;
-}
-
-function inWorker(entries: FleetEntry[], output: string, color: boolean): Promise<Outcome[]> {
+function inWorker(task: WorkerTask): Promise<[number, Outcome][]> {
   return new Promise((resolve) => {
-    const task: WorkerTask = { rigging: "fleet", entries, output, color };
     // Through the launcher next to the bundle, so the worker starts from the
     // same V8 code cache as the command did.
     const launcher = join(dirname(bundleFile()), "rigging.mjs");
     const worker = new Worker(existsSync(launcher) ? launcher : bundleFile(), { workerData: task });
-    let result: Outcome[] | undefined;
-    worker.once("message", (outcomes: Outcome[]) => (result = outcomes));
-    // A worker that dies is a bug; its files are reported, never lost.
-    const lost = (why: string) => entries.map((entry) => ({ exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${entry.file}: internal error: ${why} (a bug in rigging)\n` }));
-    worker.once("error", (error) => resolve(result ?? lost(error.message)));
-    worker.once("exit", (code) => resolve(result ?? lost(`a worker thread exited with ${code}`)));
+    let result: [number, Outcome][] | undefined;
+    worker.once("message", (outcomes: [number, Outcome][]) => (result = outcomes));
+    // A worker that dies is a bug; the files it took are reported as lost.
+    worker.once("error", () => resolve(result ?? []));
+    worker.once("exit", () => resolve(result ?? []));
   });
 }
 
-/** In a worker thread started by `inWorker`: render the share, post the outcomes. */
+/** In a worker thread started by `inWorker`: render files off the shared counter, post the outcomes. */
 export function isFleetWorker(): boolean {
   return !isMainThread && (workerData as WorkerTask | undefined)?.rigging === "fleet";
 }
 
 export function runFleetWorker(): void {
-  const task = workerData as WorkerTask;
-  parentPort!.postMessage(task.entries.map((entry) => renderEntry(entry, task.output, task.color)));
+  parentPort!.postMessage(renderClaimed(workerData as WorkerTask));
 }
