@@ -47,7 +47,10 @@ async function main() {
   };
   if (BUN) {
     commands["bun -e 0"] = [BUN, "-e", "0"];
-    commands["bun: render.ts"] = [BUN, "render.ts", EXAMPLE];
+    commands["bun: render.ts"] = [BUN, "run", "render.ts", EXAMPLE];
+    // What render.ts costs when it runs the TypeScript sources (an edited
+    // tree, or no Bun build): through env(1), which adds about a millisecond.
+    commands["bun: render.ts from the sources"] = ["env", "RIGGING_FROM_SOURCES=1", BUN, "run", "render.ts", EXAMPLE];
     commands["bun: rigging render (bundle)"] = [BUN, "dist/rigging.mjs", "render", EXAMPLE];
   } else notes.push("bun not found: Bun rows skipped");
   if (KUBECTL) commands["kubectl kustomize"] = [KUBECTL, "kustomize", single];

@@ -1,6 +1,6 @@
 // The command contract: exit codes, streams, determinism across runtimes,
 // directory output that kubectl kustomize reads back, init and schema.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
@@ -25,6 +25,32 @@ describe("render output is deterministic (G-02)", () => {
     const seed = runProcess(BUN, ["run", "render.ts", "values.example.json"]);
     expect(seed.code).toBe(0);
     expect(seed.out).toBe(runCli(["render", "examples/compass-runner.yaml"]).out);
+  });
+
+  it("render.ts runs the Bun build only while it is newer than every source file", () => {
+    // A stand-in tree: the real render.ts, a "build" and "sources" that say which ran.
+    const root = tempDir();
+    mkdirSync(join(root, "src", "cli"), { recursive: true });
+    mkdirSync(join(root, "dist", "bun"), { recursive: true });
+    writeFileSync(join(root, "render.ts"), readFileSync(join(ROOT, "render.ts")));
+    writeFileSync(join(root, "src", "cli", "main.ts"), 'export function main(argv: string[]) { console.log("sources", ...argv); }\n');
+    writeFileSync(join(root, "package-lock.json"), "{}\n");
+    writeFileSync(join(root, "dist", "bun", "main.js"), 'exports.main = (argv) => console.log("build", ...argv);\n');
+    writeFileSync(join(root, "dist", "bun", "main.js.jsc"), "");
+    const past = new Date(Date.now() - 60_000);
+    for (const path of ["src/cli/main.ts", "src/cli", "src", "package-lock.json"]) utimesSync(join(root, path), past, past);
+    const which = (env: Record<string, string> = {}) => runProcess(BUN, ["run", join(root, "render.ts"), "v.yaml"], undefined, env).out.trim();
+
+    expect(which()).toBe("build render v.yaml");
+    expect(which({ RIGGING_FROM_SOURCES: "1" })).toBe("sources render v.yaml");
+    writeFileSync(join(root, "src", "cli", "main.ts"), 'export function main(argv: string[]) { console.log("edited", ...argv); }\n');
+    expect(which()).toBe("edited render v.yaml");
+    utimesSync(join(root, "src", "cli", "main.ts"), past, past);
+    utimesSync(join(root, "package-lock.json"), new Date(), new Date());
+    expect(which()).toBe("edited render v.yaml");
+    utimesSync(join(root, "package-lock.json"), past, past);
+    rmSync(join(root, "dist", "bun", "main.js.jsc"));
+    expect(which()).toBe("edited render v.yaml");
   });
 });
 
