@@ -67,9 +67,20 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
   }
 }
 
+/**
+ * zod compiles a fast parser (with `new Function`) for each object schema on
+ * its first parse. That pays back only when the schema parses again, as in a
+ * fleet; for the one parse of a single render, compiling costs more than it
+ * saves (most of all under Bun, docs/performance.md). So a schema's first
+ * parse in a process runs without it, and later ones with it.
+ */
+const parsedBefore = new WeakSet<z.ZodType>();
+
 /** Validates `source.data` against `schema`, or throws every problem at once. */
 export function validateValues<S extends z.ZodType>(schema: S, source: SourceDocument, kind: string): z.output<S> {
-  const result = schema.safeParse(source.data);
+  const jitless = !parsedBefore.has(schema);
+  parsedBefore.add(schema);
+  const result = schema.safeParse(source.data, { jitless });
   const secrets = inlineSecretDiagnostics(source);
   if (result.success && secrets.length === 0) return result.data;
   // Other diagnostics about a secret-looking value still appear (a static
