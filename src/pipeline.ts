@@ -31,13 +31,12 @@ export function renderSource(source: SourceDocument): Rendered {
 
 function profileFor(source: SourceDocument): Profile {
   const kind = (source.data as Record<string, unknown>).kind;
-  const where = (() => {
-    const at = source.locate(["kind"]);
-    return `${at.file}:${at.line}:${at.column}`;
-  })();
   if (kind === undefined) throw new UsageError(`${source.file}: no top-level kind; expected one of ${KINDS.join(", ")}`);
   const profile = typeof kind === "string" ? profileOf(kind) : undefined;
   if (!profile) {
+    // Located only when reported: a position costs a second parse (source.ts).
+    const at = source.locate(["kind"]);
+    const where = `${at.file}:${at.line}:${at.column}`;
     const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
     throw new UsageError(`${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
   }

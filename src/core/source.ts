@@ -1,10 +1,14 @@
 // Reading and parsing input files. YAML (and JSON, which is YAML) is parsed
-// with the `yaml` package so that every value keeps its source range; errors
-// then point at the line a person has to edit.
+// with the `yaml` package, which keeps every value's source range so that
+// errors point at the line a person has to edit, and which words every parse
+// error. Most inputs report nothing, though: they are read by the faster
+// js-yaml first (fast-yaml.ts) and parsed by the `yaml` package only when a
+// position is asked for.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
+import { parseFast, parseFastStream } from "./fast-yaml.ts";
 
 /**
  * Documented input limits (docs/limits.md, `rigging render --help`): beyond
@@ -93,8 +97,38 @@ function readBounded(file: string): Buffer {
   }
 }
 
-/** Parses every document of a YAML stream, keeping positions. */
+/** Parses every document of a YAML stream (positions on demand). */
 export function parseDocuments(text: string, file: string): SourceDocument[] {
+  const fast = parseFastStream(text, LIMITS.depth);
+  if (fast === undefined) return parseDocumentsWithPositions(text, file);
+  let positioned: SourceDocument[] | undefined;
+  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= parseDocumentsWithPositions(text, file))[index]));
+}
+
+/**
+ * A document read by js-yaml, whose positions come from parsing the text
+ * again with the `yaml` package on the first `locate` (that is, when
+ * something is reported): once per text, shared by its documents.
+ */
+function withLazyPositions(file: string, data: unknown, reparse: () => SourceDocument | undefined): SourceDocument {
+  let positioned: SourceDocument | undefined;
+  return {
+    file,
+    data,
+    locate(path, options) {
+      // Both packages find the same documents (the tests check it); were one
+      // missing from the reparse, it would get no position rather than a wrong one.
+      positioned ??= reparse() ?? { file, data, locate: () => ({ file }) };
+      return positioned.locate(path, options);
+    },
+  };
+}
+
+/**
+ * Parses every document of a YAML stream with the `yaml` package, keeping
+ * positions; its errors are the ones users see. (Exported for the tests.)
+ */
+export function parseDocumentsWithPositions(text: string, file: string): SourceDocument[] {
   const lineCounter = new LineCounter();
   const docs = guardDepth(file, () => parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true }));
   if (!Array.isArray(docs)) return []; // an empty stream
@@ -114,11 +148,14 @@ export function parseDocuments(text: string, file: string): SourceDocument[] {
 
 /** Parses a values file: exactly one YAML or JSON document holding a mapping. */
 export function parseValuesFile(text: string, file: string): SourceDocument {
-  const docs = parseDocuments(text, file);
+  const fast = parseFast(text, LIMITS.depth);
+  if (isMapping(fast)) return withLazyPositions(file, fast, () => parseDocumentsWithPositions(text, file)[0]);
+  // Everything else, including every error, is the `yaml` package's to word.
+  const docs = parseDocumentsWithPositions(text, file);
   if (docs.length === 0) throw new UsageError(`${file}: is empty, expected a values mapping with a top-level kind`);
   if (docs.length > 1) throw new UsageError(`${file}: holds ${docs.length} YAML documents, a values file holds one`);
   const doc = docs[0];
-  if (doc.data === null || typeof doc.data !== "object" || Array.isArray(doc.data)) {
+  if (!isMapping(doc.data)) {
     throw new UsageError(`${file}: expected a mapping of values keys at the top level`);
   }
   const protoKeys = keyPaths(doc.data, "__proto__");
@@ -130,6 +167,10 @@ export function parseValuesFile(text: string, file: string): SourceDocument {
     );
   }
   return doc;
+}
+
+function isMapping(data: unknown): data is Record<string, unknown> {
+  return data !== null && typeof data === "object" && !Array.isArray(data);
 }
 
 /** Paths of every own key named `key`, at any depth (depth is already bounded). */

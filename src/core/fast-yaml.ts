@@ -1,0 +1,152 @@
+// Why this module exists: speed. The `yaml` package keeps every node's source
+// range, which a diagnostic needs, but parsing with it costs about ten times
+// js-yaml's `load`, and a fleet parses a thousand values files that almost
+// never report anything. So an input is parsed here by js-yaml first, with a
+// schema built from the `yaml` package's own YAML 1.2 core tags; positions
+// are re-derived by the `yaml` package on the first diagnostic (source.ts).
+//
+// Whatever js-yaml might read differently goes to the `yaml` package instead,
+// which also words every error: `undefined` below means "fall back". Falling
+// back costs only speed, a divergence would cost correctness, so the checks
+// are conservative (test/core/source.test.ts compares the two on random texts).
+import { FAILSAFE_SCHEMA, Type, load, loadAll } from "js-yaml";
+import { Document, isScalar } from "yaml";
+
+/**
+ * The plain-scalar tags of the YAML 1.2 core schema (null, bool, int,
+ * float), in the `yaml` package's order: the first whose `test` matches a
+ * plain scalar resolves it; a plain scalar that none matches is a string.
+ */
+const core = new Document(null, { version: "1.2" });
+const PLAIN_TAGS = core.schema.tags.flatMap((tag) => (tag.default === true && !tag.collection && tag.test ? [tag] : []));
+type PlainTag = (typeof PLAIN_TAGS)[number];
+
+/**
+ * The tag the `yaml` package gives a plain scalar, kept per short string:
+ * keys and most values repeat across a fleet, and js-yaml asks once per type.
+ */
+const tagged = new Map<string, PlainTag | null>();
+function tagOf(text: string): PlainTag | null {
+  let tag = tagged.get(text);
+  if (tag === undefined) {
+    tag = PLAIN_TAGS.find((candidate) => candidate.test!.test(text)) ?? null;
+    if (text.length <= 64) {
+      if (tagged.size >= 10_000) tagged.clear();
+      tagged.set(text, tag);
+    }
+  }
+  return tag;
+}
+
+/** A tag refused a scalar its test matched (none does today): the `yaml` package decides. */
+class Diverged extends Error {}
+
+/**
+ * One js-yaml type per tag name (js-yaml keeps one type per name). Each
+ * claims exactly the plain scalars whose first matching tag has its name,
+ * and builds the value with that tag's own `resolve`.
+ */
+const TYPES = [...new Set(PLAIN_TAGS.map((tag) => tag.tag))].map(
+  (name) =>
+    new Type(name, {
+      kind: "scalar",
+      resolve: (text: unknown) => typeof text === "string" && tagOf(text)?.tag === name,
+      construct: (text: string) => {
+        const value = tagOf(text)!.resolve(text, (message) => {
+          throw new Diverged(message);
+        }, core.options);
+        return isScalar(value) ? value.value : value;
+      },
+    }),
+);
+
+const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
+
+/**
+ * Text that goes straight to the `yaml` package, each a place where the two
+ * packages were seen to differ or where only the `yaml` package applies a
+ * limit. Most of these match harmless text too, which only costs speed.
+ */
+const FALLBACK_TEXT = new RegExp(
+  [
+    /[&*!%]|<</, // anchors and aliases (the alias limit), tags, directives, merge keys
+    /[\t\r\u0085\u2028\u2029\ufeff]/, // whitespace and line breaks js-yaml reads otherwise
+    /\?(?: |\n|$)/, // explicit `? ` keys
+    // Collections as keys, which the packages name differently: before a `:`,
+    // or where a flow mapping's key starts (in flow sequences too: conservative).
+    /[\]}](?:\s|#[^\n]*\n)*:/,
+    /[{,](?:\s|#[^\n]*\n)*[[{]/,
+    /^(?:---|\.\.\.)(?! *(?:\n|$))/, // a document marker with anything after it (`---x`, `--- a: 1`)
+    /\S#/, // a `#` not after white space: a comment to js-yaml after `"`, `]`, `{`, `,`..., an error to the `yaml` package
+    /\\U/, // 8-digit escapes (js-yaml reads one past U+10FFFF where the `yaml` package refuses it)
+    /[|>][-+]?[0-9]/, // block scalar indentation indicators (`|2` at the top level differs)
+  ]
+    .map((pattern) => pattern.source)
+    .join("|"),
+  "m",
+);
+
+/**
+ * The data of a text holding one YAML document, or `undefined` where the
+ * `yaml` package must parse it (also for an empty text).
+ */
+export function parseFast(text: string, maxDepth: number): unknown {
+  const docs = loadFast(text, (source, options) => [load(source, options)], maxDepth);
+  return docs?.[0];
+}
+
+/**
+ * The data of every document of a YAML stream, or `undefined` where the
+ * `yaml` package must parse it (also when a document is empty, which that
+ * package skips or keeps depending on how it is written).
+ */
+export function parseFastStream(text: string, maxDepth: number): unknown[] | undefined {
+  return loadFast(text, (source, options) => loadAll(source, null, options), maxDepth);
+}
+
+function loadFast(text: string, parse: (text: string, options: { schema: typeof SCHEMA; onWarning: () => void }) => unknown[], maxDepth: number): unknown[] | undefined {
+  if (FALLBACK_TEXT.test(text) || hasLongLine(text)) return undefined;
+  let warned = false;
+  let docs: unknown[];
+  try {
+    docs = parse(text, { schema: SCHEMA, onWarning: () => void (warned = true) });
+  } catch {
+    return undefined; // syntax, duplicate keys, several documents, stack overflow
+  }
+  if (warned || docs.length === 0) return undefined;
+  for (const data of docs) if (data === null || data === undefined || !plainTree(data, 0, maxDepth)) return undefined;
+  return docs;
+}
+
+/**
+ * Whether a line is long enough to hold an implicit key past the 1024
+ * characters the `yaml` package allows between a key's start and its `:`
+ * (js-yaml has no such limit). Such keys are on one line.
+ */
+function hasLongLine(text: string): boolean {
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf("\n", start);
+    if ((end === -1 ? text.length : end) - start >= LONG_LINE) return true;
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return false;
+}
+const LONG_LINE = 1000;
+
+/**
+ * Whether the `yaml` package would build the same tree: no level deeper than
+ * `maxDepth` (the depth error is its to word), no `__proto__` key (its to
+ * refuse), and no key that may have been a null (js-yaml names it "null",
+ * the `yaml` package "").
+ */
+function plainTree(value: unknown, level: number, maxDepth: number): boolean {
+  if (level > maxDepth) return false;
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) return value.every((item) => plainTree(item, level + 1, maxDepth));
+  for (const key of Object.keys(value)) {
+    if (key === "__proto__" || key === "null") return false;
+    if (!plainTree((value as Record<string, unknown>)[key], level + 1, maxDepth)) return false;
+  }
+  return true;
+}
