@@ -63,6 +63,13 @@ describe("render's streams and exit codes", () => {
     expect(runCli(["render", "-q", "examples/compass-runner.yaml"]).err).toBe("");
   });
 
+  it("reports a collection used as a key as an unknown key, with no runtime warning", () => {
+    const r = runCli(["render", tempFile("kind: CompassRunner\n[a]: b\n")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('["[ a ]"]: unknown key (G-01');
+    expect(r.err).not.toMatch(/Warning|node:/);
+  });
+
   it("prints a v1 List with --format json", () => {
     const r = runCli(["render", "--format", "json", "examples/compass-runner.yaml"]);
     const list = JSON.parse(r.out);

@@ -130,7 +130,7 @@ function withLazyPositions(file: string, data: unknown, reparse: () => SourceDoc
  */
 export function parseDocumentsWithPositions(text: string, file: string): SourceDocument[] {
   const lineCounter = new LineCounter();
-  const docs = guardDepth(file, () => parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true }));
+  const docs = guardDepth(file, () => parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, logLevel: "error" }));
   if (!Array.isArray(docs)) return []; // an empty stream
   const out: SourceDocument[] = [];
   for (const doc of docs) {
