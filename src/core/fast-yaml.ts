@@ -69,7 +69,12 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
  */
 const FALLBACK_TEXT = new RegExp(
   [
-    /[&*!%]|<</, // anchors and aliases (the alias limit), tags, directives, merge keys
+    // Anchors, aliases (the alias limit) and tags, which YAML allows only
+    // where a node starts: at the start of a line, or after `-`, `:`, `,`,
+    // `[` or `{` and spaces (after `? `, an explicit key, see below).
+    // Elsewhere `&`, `*` and `!` are text (CEL's `&&` and `!=`, a URL's
+    // query). Directives start a line; merge keys anywhere.
+    /(?:^|[-:,[{])[ ]*[&*!]|^%|<</,
     /[\t\r\u0085\u2028\u2029\ufeff]/, // whitespace and line breaks js-yaml reads otherwise
     /\?(?: |\n|$)/, // explicit `? ` keys
     // Collections as keys, which the packages name differently: before a `:`,

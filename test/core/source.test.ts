@@ -5,7 +5,7 @@
 // stepped aside; errors stay the `yaml` package's; positions stay the same.
 import { readFileSync, readdirSync } from "node:fs";
 import fc from "fast-check";
-import { Document, Scalar, visit } from "yaml";
+import { CST, Document, Lexer, Scalar, visit } from "yaml";
 import { describe, expect, it } from "vitest";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { parseFast, parseFastStream } from "../../src/core/fast-yaml.ts";
@@ -166,6 +166,56 @@ describe("the fast YAML path", () => {
     expect(fastTaken).toBeGreaterThan(RUNS / 10);
   });
 
+  it("falls back for every anchor, alias, tag and directive the yaml package's lexer finds, and reads `&`, `*` and `!` elsewhere", () => {
+    // The oracle is the `yaml` package's own lexer: where it sees a node
+    // property, the fast path must have stepped aside (the alias limit and
+    // tags are the `yaml` package's); where `&`, `*` and `!` are only text
+    // (CEL's `&&` and `!=`), the fast path reads it, and agrees.
+    const property = fc.constantFrom("&x ", "*x", "!t ", "!!str ", "&&", "!=", " * ", "&", "!", "*", "%", "% x", "&x\n", "!\n");
+    const withProperties = fc
+      .record({ text: fc.oneof(written, flowDocument), inserts: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), property), { minLength: 1, maxLength: 3 }) })
+      .map(({ text, inserts }) => inserts.reduce((t, [where, insert]) => {
+        const at = Math.floor(where * t.length);
+        return t.slice(0, at) + insert + t.slice(at);
+      }, text));
+    // ...and values holding those characters as text, in every scalar style.
+    const asText = fc
+      .record({
+        value: fc.dictionary(fc.constantFrom("a", "expr", "url", "note"), fc.constantFrom("a && b", "x != y", "2 * 3", "hi!", "a&b", "p?q=1&r=*", "*x", "&x", "!t", "x: &y", "- *z", "!", "&", "*"), { minKeys: 1, maxKeys: 4 }),
+        style: fc.constantFrom(...STYLES),
+      })
+      .map(({ value, style }) => {
+        const doc = new Document(value, { version: "1.2" });
+        visit(doc, { Scalar: (_, node) => void (node.type = style) });
+        return doc.toString();
+      });
+    const lexed = (text: string) => [...new Lexer().lex(text)].map((token) => CST.tokenType(token));
+    let propertiesSeen = 0;
+    fastTaken = 0;
+    fc.assert(
+      fc.property(fc.oneof(withProperties, asText), (text) => {
+        if (lexed(text).some((type) => type === "anchor" || type === "alias" || type === "tag" || type === "directive-line")) {
+          propertiesSeen++;
+          expect(parseFastStream(text, LIMITS.depth), JSON.stringify(text)).toBeUndefined();
+        }
+        expectAgreement(text);
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    // Not vacuous: both kinds of text were met.
+    expect(propertiesSeen).toBeGreaterThan(RUNS / 10);
+    expect(fastTaken).toBeGreaterThan(RUNS / 10);
+  });
+
+  it.each([
+    ["a CEL expression", "expression: object.a != 'x' && !has(object.b) || 2 * 3 > 5\n"],
+    ["a URL with a query", "url: https://example.com/a?b=1&c=*\n"],
+    ["text after a word", "note: hi! &amp; more\n- a\n"],
+  ])("reads %s with `&`, `*` or `!` inside it", (_, text) => {
+    if (!text.includes("- a")) expect(parseFast(text, LIMITS.depth)).toBeDefined();
+    expectAgreement(text);
+  });
+
   it("resolves plain scalars exactly as the YAML 1.2 core schema does", () => {
     const cases: [string, unknown][] = [
       ["null", null], ["~", null], ["", null], ["Null", null], ["nULL", "nULL"], ["true", true], ["False", false], ["yes", "yes"], ["on", "on"], ["y", "y"],
@@ -184,6 +234,15 @@ describe("the fast YAML path", () => {
 
   it.each([
     ["an anchor and an alias", "a: &x [1]\nb: *x\n"],
+    ["an anchor and an alias in a sequence", "- &x a\n- *x\n"],
+    ["an anchor and an alias in flow", "[&x a, *x, {k: *x}, {\"j\":*x}]\n"],
+    ["an anchor on its own line", "a:\n  &x\n  b\nc: *x\n"],
+    ["a tag in a sequence", "- !foo x\n"],
+    ["a tag in flow", "[a,!!str 1]\n"],
+    ["an anchor right after a flow mapping's brace", "{&k c: 1}\n"],
+    ["a tag right after a flow sequence's bracket", "[!!str 1]\n"],
+    ["an anchor after a sequence dash and spaces", "-   &k c\n"],
+    ["a tag after an explicit value indicator", "a:    !!str 1\n"],
     ["a tag", "a: !!str 1\n"],
     ["an unknown tag", "a: !foo x\n"],
     ["a directive", "%YAML 1.2\n---\na: 1\n"],
