@@ -33,6 +33,8 @@ await build({
   minify: true,
   keepNames: false,
   plugins: [englishOnly],
+  // pg's optional native binding, which rigging never asks for.
+  external: ["pg-native"],
   // packageRoot() finds examples/ from the module's own URL.
   define: { "import.meta.url": "__riggingModuleUrl" },
   banner: { js: 'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
@@ -76,7 +78,7 @@ if (warm.status !== 0) {
 const bun = new URL("../node_modules/.bin/bun", import.meta.url).pathname;
 rmSync("dist/bun", { recursive: true, force: true });
 if (existsSync(bun)) {
-  const built = spawnSync(bun, ["build", "src/cli/main.ts", "--target=bun", "--format=cjs", "--bytecode", "--minify", "--outdir", "dist/bun"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const built = spawnSync(bun, ["build", "src/cli/main.ts", "--target=bun", "--format=cjs", "--bytecode", "--minify", "--external", "pg-native", "--outdir", "dist/bun"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
   if (built.status !== 0) {
     rmSync("dist/bun", { recursive: true, force: true });
     console.warn(`warning: no Bun build (bun build exited ${built.status}); bun run render.ts runs the sources: ${built.stderr}`);

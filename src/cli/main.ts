@@ -6,6 +6,7 @@ import { checkCommand } from "./check.ts";
 import { explainCommand } from "./explain.ts";
 import { isFleetWorker, runFleetWorker } from "./fleet.ts";
 import { initCommand } from "./init.ts";
+import { preflightCommand } from "./preflight.ts";
 import { paint, processIo, type Io } from "./io.ts";
 import { renderCommand } from "./render.ts";
 import { schemaCommand } from "./schema.ts";
@@ -22,6 +23,7 @@ Usage:
   rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
   rigging schema KIND                                   print a values JSON Schema
   rigging init KIND                                     print an example values file
+  rigging preflight postgres                            check the Compass Server's database (CS-12)
   rigging help | --help | --version
 
 Kinds: ${KINDS.join(", ")}
@@ -37,6 +39,7 @@ const COMMANDS: Record<string, Command> = {
   explain: explainCommand,
   schema: schemaCommand,
   init: initCommand,
+  preflight: preflightCommand,
 };
 
 /** Runs one command; a long fleet renders on worker threads and answers later. */

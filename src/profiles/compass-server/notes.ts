@@ -19,7 +19,7 @@ export function serverChecklist(v: ServerFields, clusters: readonly ClusterEntry
     }
   }
   lines.push(
-    `  [ ] Postgres 16 or later at ${v.database.cidr}:${v.database.port}; the owner is a superuser, or has CREATEROLE and BYPASSRLS (CS-12)`,
+    `  [ ] Postgres 16 or later at ${v.database.cidr}:${v.database.port}; the owner is a superuser, or has CREATEROLE and BYPASSRLS (CS-12: rigging preflight postgres checks it)`,
     ...clusters.map((c) => `  [ ] Runner cluster entry ${c.name}: ServiceAccount ${c.namespace}/${c.serviceAccount}, audience ${c.audience}, tokens up to ${c.maxTokenLifetime} s (CS-09)`),
   );
   return lines;

@@ -411,7 +411,7 @@ export const compassServerRules: Rule[] = [
     summary: "Postgres 16 or later; the owner is a superuser, or a role with CREATEROLE and BYPASSRLS",
     fix: "upgrade Postgres to 16 or later and give the Server's owner role SUPERUSER, or CREATEROLE and BYPASSRLS",
     why: "D3 sets the floor: Postgres 16 or later, owned by a superuser or by a role with CREATEROLE and BYPASSRLS",
-    judgedFrom: "a live database: manifests do not show the Postgres version or roles; a preflight command checks them against the server",
+    judgedFrom: "a live database: manifests do not show the Postgres version or roles; `rigging preflight postgres` checks them against the server",
     severity: "error",
     profiles: SERVER,
     check() {

@@ -1,0 +1,106 @@
+// CS-12 against a live server: neither values nor manifests show the
+// database the Server will run its migrations on, so `rigging preflight
+// postgres` asks the server itself. Reading the facts (one query) is kept
+// apart from judging them, which is pure.
+import { DATABASE_URL_ENV } from "./ports.ts";
+
+export { DATABASE_URL_ENV };
+
+/** PostgreSQL 16.0 as `server_version_num` writes it (D3's floor). */
+export const MIN_SERVER_VERSION_NUM = 160000;
+
+export interface PostgresFacts {
+  /** `server_version_num`, such as 160004. */
+  versionNum: number;
+  /** `server_version`, such as "16.4 (Debian 16.4-1)". */
+  version: string;
+  database: string;
+  /** The role the URL connects as: the one the Server runs its migrations as. */
+  user: string;
+  /** The database owner and the attributes CS-12 asks of it. */
+  owner: { name: string; superuser: boolean; createRole: boolean; bypassRls: boolean };
+}
+
+export interface PreflightResult {
+  id: "CS-12";
+  /** What was checked, in a few words. */
+  check: string;
+  outcome: "pass" | "fail" | "warn";
+  message: string;
+  fix?: string;
+}
+
+/** One query, answered by any PostgreSQL the Server could run on. */
+export const FACTS_QUERY = `SELECT current_setting('server_version_num')::int AS version_num,
+       current_setting('server_version') AS version,
+       current_database() AS database,
+       current_user AS "user",
+       r.rolname AS owner, r.rolsuper, r.rolcreaterole, r.rolbypassrls
+FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba
+WHERE d.datname = current_database()`;
+
+export function judgePostgres(facts: PostgresFacts): PreflightResult[] {
+  const { owner } = facts;
+  const results: PreflightResult[] = [
+    facts.versionNum >= MIN_SERVER_VERSION_NUM
+      ? { id: "CS-12", check: "server version", outcome: "pass", message: `PostgreSQL ${facts.version} is 16 or later` }
+      : {
+          id: "CS-12",
+          check: "server version",
+          outcome: "fail",
+          message: `PostgreSQL ${facts.version} is older than 16`,
+          fix: "upgrade the server to PostgreSQL 16 or later (D3): the Server's migrations expect it",
+        },
+  ];
+  const missing = owner.superuser ? [] : (["CREATEROLE", "BYPASSRLS"] as const).filter((a) => !(a === "CREATEROLE" ? owner.createRole : owner.bypassRls));
+  results.push(
+    missing.length === 0
+      ? { id: "CS-12", check: "database owner", outcome: "pass", message: `database ${facts.database} is owned by ${owner.name}, ${owner.superuser ? "a superuser" : "a role with CREATEROLE and BYPASSRLS"}` }
+      : {
+          id: "CS-12",
+          check: "database owner",
+          outcome: "fail",
+          message: `database ${facts.database} is owned by ${owner.name}, which is not a superuser and lacks ${missing.join(" and ")}`,
+          fix: `run as a superuser: ALTER ROLE ${quoteIdent(owner.name)} ${missing.join(" ")}; or make a superuser the owner of ${facts.database}`,
+        },
+  );
+  if (facts.user !== owner.name && !owner.superuser) {
+    results.push({
+      id: "CS-12",
+      check: "connecting role",
+      outcome: "warn",
+      message: `the URL connects as ${facts.user}, not as the owner ${owner.name}: the Server runs its migrations as ${facts.user}`,
+      fix: `put the owner's credentials in the URL, or make ${facts.user} the owner: ALTER DATABASE ${quoteIdent(facts.database)} OWNER TO ${quoteIdent(facts.user)};`,
+    });
+  }
+  return results;
+}
+
+/** A SQL identifier, quoted only when it has to be. */
+function quoteIdent(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Reads the facts from the server at `url` (a secret: never echoed). The
+ * client is loaded here, not at start-up, so that no other command pays for it.
+ */
+export async function readPostgresFacts(url: string, timeoutMs = 10_000): Promise<PostgresFacts> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: "rigging preflight" });
+  await client.connect();
+  try {
+    const { rows } = await client.query(FACTS_QUERY);
+    const row = rows[0];
+    if (!row) throw new Error("the server did not describe the current database");
+    return {
+      versionNum: Number(row.version_num),
+      version: String(row.version),
+      database: String(row.database),
+      user: String(row.user),
+      owner: { name: String(row.owner), superuser: row.rolsuper === true, createRole: row.rolcreaterole === true, bypassRls: row.rolbypassrls === true },
+    };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
