@@ -12,7 +12,9 @@ Run the rule catalog over existing manifests: files, directories (every
 .yaml, .yml and .json under them, in sorted order) or - for stdin. Multi-
 document YAML, JSON and List objects are read; each object is checked
 against the rules of its profile, recognised from its app.kubernetes.io/name
-label or its shape.
+label or its shape. The objects of one profile in one directory or stream
+are one installation, or one per app.kubernetes.io/instance when every
+object carries that label (rendered objects do).
 
   kubectl kustomize overlay/ | rigging check -
   helm template my-release chart/ | rigging check - --format sarif > check.sarif

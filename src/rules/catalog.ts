@@ -43,6 +43,30 @@ export interface CheckOptions {
 
 export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
-  for (const [profile, group] of groupByProfile(objects, classify)) findings.push(...runRules(CATALOG, new ObjectSet(profile, group), options.onError));
+  for (const [profile, group] of groupByProfile(objects, classify)) {
+    for (const installation of installationsOf(group)) findings.push(...runRules(CATALOG, new ObjectSet(profile, installation), options.onError));
+  }
   return findings;
+}
+
+const INSTANCE_LABEL = "app.kubernetes.io/instance";
+
+/**
+ * One profile's objects, as installations: a stream that holds two Runners
+ * (say, two rendered directories built together) is judged as two Runner
+ * sets, not as one set with two DaemonSets. Installations are told apart by
+ * app.kubernetes.io/instance, which every rendered object carries; a group
+ * where any object lacks it stays one set, as hand-written manifests may
+ * leave the label out.
+ */
+export function installationsOf(group: readonly K8sObject[]): K8sObject[][] {
+  const byInstance = new Map<string, K8sObject[]>();
+  for (const object of group) {
+    const instance = object.metadata?.labels?.[INSTANCE_LABEL];
+    if (typeof instance !== "string") return [[...group]];
+    const installation = byInstance.get(instance);
+    if (installation) installation.push(object);
+    else byInstance.set(instance, [object]);
+  }
+  return [...byInstance.values()];
 }
