@@ -148,8 +148,10 @@ export function renderFleet(inputs: string[], output: string, io: Io): number | 
   return Promise.all(workers).then((results) => {
     if (progress) io.err("\r\u001b[K");
     const outcomes = new Map<number, Outcome>();
-    for (const [index, outcome] of [mine, ...results].flat()) outcomes.set(index, outcome);
-    const ordered = entries.map((entry, index) => outcomes.get(index) ?? lost(entry, io.color, "its worker thread stopped before rendering it"));
+    for (const [index, outcome] of [mine, ...results.map((r) => r.outcomes)].flat()) outcomes.set(index, outcome);
+    // A file taken by a worker that died is reported, never lost silently.
+    const why = results.map((r) => r.stopped).find(Boolean) ?? "a worker thread stopped";
+    const ordered = entries.map((entry, index) => outcomes.get(index) ?? lost(entry, io.color, `${why} before rendering it`));
     for (const outcome of ordered) io.err(outcome.report);
     return finish(ordered, entries.length, output, io);
   });
@@ -174,7 +176,7 @@ function renderSequentially(entries: readonly FleetEntry[], output: string, io: 
   });
 }
 
-/** What a thread's share of a fleet is: the whole list, and the shared counters. */
+/** What every fleet thread is given: the whole list, the output and the shared counters. */
 interface WorkerTask {
   rigging: "fleet";
   entries: FleetEntry[];
@@ -226,17 +228,22 @@ function bundleFile(): string {
   return fileURLToPath(import.meta.url);
 }
 
-function inWorker(task: WorkerTask): Promise<[number, Outcome][]> {
+/** A worker's outcomes by index, and why it stopped if it died. */
+interface WorkerResult {
+  outcomes: [number, Outcome][];
+  stopped?: string;
+}
+
+function inWorker(task: WorkerTask): Promise<WorkerResult> {
   return new Promise((resolve) => {
     // Through the launcher next to the bundle, so the worker starts from the
     // same V8 code cache as the command did.
     const launcher = join(dirname(bundleFile()), "rigging.mjs");
     const worker = new Worker(existsSync(launcher) ? launcher : bundleFile(), { workerData: task });
-    let result: [number, Outcome][] | undefined;
-    worker.once("message", (outcomes: [number, Outcome][]) => (result = outcomes));
-    // A worker that dies is a bug; the files it took are reported as lost.
-    worker.once("error", () => resolve(result ?? []));
-    worker.once("exit", () => resolve(result ?? []));
+    let outcomes: [number, Outcome][] | undefined;
+    worker.once("message", (posted: [number, Outcome][]) => (outcomes = posted));
+    worker.once("error", (error) => resolve(outcomes ? { outcomes } : { outcomes: [], stopped: `a worker thread failed (${error.message})` }));
+    worker.once("exit", (code) => resolve(outcomes ? { outcomes } : { outcomes: [], stopped: `a worker thread exited with ${code}` }));
   });
 }
 
