@@ -63,6 +63,15 @@ describe("render's streams and exit codes", () => {
     expect(runCli(["render", "-q", "examples/compass-runner.yaml"]).err).toBe("");
   });
 
+  it("reads a long values file from stdin and from a file alike (many reads)", () => {
+    const padding = Array.from({ length: 4000 }, (_, i) => `# padding line ${i}, to take the text past several reads\n`).join("");
+    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8") + padding;
+    expect(text.length).toBeGreaterThan(200_000);
+    const expected = runCli(["render", "examples/compass-runner.yaml"]).out;
+    expect(runCli(["render", "-"], text).out).toBe(expected);
+    expect(runCli(["render", tempFile(text)]).out).toBe(expected);
+  });
+
   it("reports a collection used as a key as an unknown key, with no runtime warning", () => {
     const r = runCli(["render", tempFile("kind: CompassRunner\n[a]: b\n")]);
     expect(r.code).toBe(1);

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { PARALLEL_THRESHOLD, PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
+import { PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
+import { PARALLEL_THRESHOLD } from "../src/core/threads.ts";
 import { runCli, runInProcess } from "./support/cli.ts";
 
 const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
@@ -171,5 +172,26 @@ describe("a long fleet, spread over worker threads by the built command", () => 
     const last = names[count - 1];
     expect(runCli(["render", join(root, "in", `${last}.yaml`), "-o", join(root, "alone")]).code).toBe(0);
     expect(dirTexts(join(root, "out", last))).toEqual(dirTexts(join(root, "alone")));
+  });
+});
+
+describe("checking a long fleet's output, spread over worker threads by the built command", () => {
+  it("reports what one thread reports", () => {
+    const count = PARALLEL_THRESHOLD + 20;
+    const names = Array.from({ length: count }, (_, i) => `c${String(i).padStart(4, "0")}`);
+    for (const name of names) write(`in/${name}.yaml`, variant(name));
+    const out = join(root, "out");
+    expect(runCli(["render", join(root, "in"), "-o", out]).code).toBe(0);
+    const check = (threads: string) => runCli(["check", out], undefined, { RIGGING_THREADS: threads });
+    const alone = check("1");
+    expect(alone.code, alone.err).toBe(0);
+    expect(check("3")).toEqual(alone);
+    // An installation late in the list, so that a worker thread judges it.
+    const late = join(out, names[count - 3]);
+    rmSync(join(late, readdirSync(late).find((f) => f.includes("networkpolicy"))!));
+    const broken = check("1");
+    expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(new RegExp(`${names[count - 3]}/.*CR-01 .*the Runner set has no NetworkPolicy`));
+    expect(check("3")).toEqual(broken);
   });
 });

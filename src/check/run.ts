@@ -12,6 +12,7 @@ import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
 import { expandArguments } from "./inputs.ts";
 import { loadObjects, type Origin } from "./load.ts";
+import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -64,39 +65,73 @@ export interface CheckOptions {
 
 export const STDIN_NAME = "<stdin>";
 
-export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
+export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
   const { files, problems } = expandArguments(args);
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // One directory holds one installation (as `render -o` writes a fleet), so
   // directories are loaded, judged and let go one at a time: memory holds
-  // one installation's documents however large the fleet is.
+  // one installation's documents however large the fleet is. A long fleet's
+  // directories are judged on worker threads.
   const byDirectory = new Map<string, string[]>();
   for (const file of new Set(files)) {
     const group = byDirectory.get(dirname(file));
     if (group) group.push(file);
     else byDirectory.set(dirname(file), [file]);
   }
+  const groups = [...byDirectory.values()];
+  const threads = threadsFor(groups.length);
+  if (threads <= 1) return assemble(names, problems, groups.map((group) => judgeDirectory(group, options)));
+  return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) =>
+    assemble(
+      names,
+      problems,
+      // A directory taken by a worker that died is reported, never passed over.
+      results.map((judged, index) => judged ?? { ...NOTHING, problems: [`${dirname(groups[index][0])}: not checked: ${stopped ?? "a worker thread stopped"} (a bug in rigging)`] }),
+    ),
+  );
+}
+
+/** What one directory (or stream) holds, judged. */
+interface Judged {
+  objects: number;
+  profiles: ProfileName[];
+  findings: CheckFinding[];
+  unrecognised: Unrecognised[];
+  problems: string[];
+}
+
+const NOTHING: Judged = { objects: 0, profiles: [], findings: [], unrecognised: [], problems: [] };
+
+function judgeDirectory(files: readonly string[], options: CheckOptions): Judged {
+  const objects: K8sObject[] = [];
+  const origins = new Map<K8sObject, Origin>();
+  const problems: string[] = [];
+  for (const file of files) {
+    try {
+      const loaded = loadObjects(parseDocuments(readText(file), file === "-" ? STDIN_NAME : file));
+      objects.push(...loaded.objects);
+      for (const [object, origin] of loaded.origins) origins.set(object, origin);
+      problems.push(...loaded.problems);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  return { objects: objects.length, ...checkLoaded(objects, origins, options, problems), problems };
+}
+
+/** One directory on whichever thread takes it. */
+const checkJob = defineJob("check", judgeDirectory);
+
+function assemble(names: string[], problems: string[], judged: readonly Judged[]): CheckReport {
   const report: CheckReport = { files: names, objects: 0, profiles: [], findings: [], skipped: [], unrecognised: [], problems };
   const profiles = new Set<ProfileName>();
-  for (const group of byDirectory.values()) {
-    const objects: K8sObject[] = [];
-    const origins = new Map<K8sObject, Origin>();
-    for (const file of group) {
-      try {
-        const loaded = loadObjects(parseDocuments(readText(file), file === "-" ? STDIN_NAME : file));
-        objects.push(...loaded.objects);
-        for (const [object, origin] of loaded.origins) origins.set(object, origin);
-        problems.push(...loaded.problems);
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        problems.push(error.message);
-      }
-    }
-    const judged = checkLoaded(objects, origins, options, problems);
-    report.objects += objects.length;
-    judged.profiles.forEach((p) => profiles.add(p));
-    report.findings.push(...judged.findings);
-    report.unrecognised.push(...judged.unrecognised);
+  for (const one of judged) {
+    report.objects += one.objects;
+    one.profiles.forEach((p) => profiles.add(p));
+    report.findings.push(...one.findings);
+    report.unrecognised.push(...one.unrecognised);
+    problems.push(...one.problems);
   }
   const fileOrder = new Map(names.map((file, index) => [file, index]));
   report.findings.sort(

@@ -29,7 +29,7 @@ Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
 Exit codes: 0 no error finding; 1 error findings; 2 unreadable input or usage error.
 `;
 
-export function checkCommand(args: string[], io: Io): number {
+export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -47,6 +47,11 @@ export function checkCommand(args: string[], io: Io): number {
   if (positionals.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
 
   const report = checkFiles(positionals, { profile });
+  return report instanceof Promise ? report.then((r) => respond(r, format, io)) : respond(report, format, io);
+}
+
+/** Prints the report in `format` and answers the exit code. */
+function respond(report: CheckReport, format: Format, io: Io): number {
   if (report.problems.length > 0) {
     for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${problem}\n`);
     io.err(`${report.problems.length} input problem(s); nothing was checked\n`);

@@ -2,16 +2,14 @@
 // DIR/NAME/. This module finds the inputs, checks before anything is written
 // that every file has a distinct, safe output name, and renders them one
 // after the other, or spread over worker threads for a long fleet.
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { basename, dirname, extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { isMainThread, Worker, workerData, parentPort } from "node:worker_threads";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { basename, extname, join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { directoryFiles, SAFE_FILE_NAME, writeDirectory } from "../core/emit.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { renderFile } from "../pipeline.ts";
 import { paint, type Io } from "./io.ts";
+import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 
 /** A progress line shows only on a terminal, and only for fleets this long. */
 export const PROGRESS_THRESHOLD = 50;
@@ -123,9 +121,6 @@ function reportFileError(file: string, error: unknown, io: Io): number {
   return 3;
 }
 
-/** Fleets at least this long are spread over worker threads, where there are cores for them. */
-export const PARALLEL_THRESHOLD = 200;
-const MAX_THREADS = 4;
 
 /**
  * Renders every file into DIR/NAME/, writing each as it is made, so memory
@@ -138,24 +133,18 @@ export function renderFleet(inputs: string[], output: string, io: Io): number | 
   prepareFleetOutput(output);
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, output, io), entries.length, output, io);
-  // Every thread, this one included, takes the next file off one shared
-  // counter until none is left: a worker that starts late or meets slower
-  // files simply takes fewer, and all threads finish together.
-  const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-  const workers = Array.from({ length: threads - 1 }, () => inWorker({ rigging: "fleet", entries, output, color: io.color, queue }));
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
-  const mine = renderClaimed({ rigging: "fleet", entries, output, color: io.color, queue }, progress);
-  return Promise.all(workers).then((results) => {
+  return runOnThreads(renderJob, entries, { output, color: io.color }, threads, progress).then(({ results, stopped }) => {
     if (progress) io.err("\r\u001b[K");
-    const outcomes = new Map<number, Outcome>();
-    for (const [index, outcome] of [mine, ...results.map((r) => r.outcomes)].flat()) outcomes.set(index, outcome);
     // A file taken by a worker that died is reported, never lost silently.
-    const why = results.map((r) => r.stopped).find(Boolean) ?? "a worker thread stopped";
-    const ordered = entries.map((entry, index) => outcomes.get(index) ?? lost(entry, io.color, `${why} before rendering it`));
-    for (const outcome of ordered) io.err(outcome.report);
-    return finish(ordered, entries.length, output, io);
+    const outcomes = entries.map((entry, index) => results[index] ?? lost(entry, io.color, `${stopped ?? "a worker thread stopped"} before rendering it`));
+    for (const outcome of outcomes) io.err(outcome.report);
+    return finish(outcomes, entries.length, output, io);
   });
 }
+
+/** One file of a fleet, on whichever thread takes it. */
+const renderJob = defineJob("render", (entry: FleetEntry, context: { output: string; color: boolean }) => renderEntry(entry, context.output, context.color));
 
 function renderSequentially(entries: readonly FleetEntry[], output: string, io: Io): Outcome[] {
   const showProgress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD;
@@ -176,31 +165,6 @@ function renderSequentially(entries: readonly FleetEntry[], output: string, io: 
   });
 }
 
-/** What every fleet thread is given: the whole list, the output and the shared counters. */
-interface WorkerTask {
-  rigging: "fleet";
-  entries: FleetEntry[];
-  output: string;
-  color: boolean;
-  /** [next file to take, files done], shared by every thread. */
-  queue: Int32Array;
-}
-
-/** Renders files taken off the shared counter until none is left; returns the outcomes by index. */
-function renderClaimed(task: WorkerTask, progress?: (done: number) => void): [number, Outcome][] {
-  const outcomes: [number, Outcome][] = [];
-  let lastProgress = 0;
-  for (let index = Atomics.add(task.queue, 0, 1); index < task.entries.length; index = Atomics.add(task.queue, 0, 1)) {
-    outcomes.push([index, renderEntry(task.entries[index], task.output, task.color)]);
-    const done = Atomics.add(task.queue, 1, 1) + 1;
-    if (progress && Date.now() - lastProgress > 100) {
-      lastProgress = Date.now();
-      progress(done);
-    }
-  }
-  return outcomes;
-}
-
 function lost(entry: FleetEntry, color: boolean, why: string): Outcome {
   return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${entry.file}: internal error: ${why} (a bug in rigging)\n` };
 }
@@ -209,49 +173,4 @@ function finish(outcomes: Outcome[], total: number, output: string, io: Io): num
   const failed = outcomes.filter((o) => o.exitCode !== 0).length;
   io.err(`rendered ${total - failed} of ${total} values files into ${output}${failed ? `; ${failed} not rendered` : ""}\n`);
   return outcomes.reduce((worst, o) => Math.max(worst, o.exitCode), 0);
-}
-
-/**
- * Worker threads run the same bundle as the command. They are used under
- * Node from the bundle only: the TypeScript sources (tests, Bun's render.ts)
- * render a fleet on one thread.
- */
-function threadsFor(count: number): number {
-  if (count < PARALLEL_THRESHOLD || process.versions.bun !== undefined) return 1;
-  if (!bundleFile().endsWith(".cjs")) return 1;
-  // RIGGING_THREADS caps (or, for tests, forces) the number of threads.
-  const asked = Number.parseInt(process.env.RIGGING_THREADS ?? "", 10);
-  return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
-}
-
-function bundleFile(): string {
-  return fileURLToPath(import.meta.url);
-}
-
-/** A worker's outcomes by index, and why it stopped if it died. */
-interface WorkerResult {
-  outcomes: [number, Outcome][];
-  stopped?: string;
-}
-
-function inWorker(task: WorkerTask): Promise<WorkerResult> {
-  return new Promise((resolve) => {
-    // Through the launcher next to the bundle, so the worker starts from the
-    // same V8 code cache as the command did.
-    const launcher = join(dirname(bundleFile()), "rigging.mjs");
-    const worker = new Worker(existsSync(launcher) ? launcher : bundleFile(), { workerData: task });
-    let outcomes: [number, Outcome][] | undefined;
-    worker.once("message", (posted: [number, Outcome][]) => (outcomes = posted));
-    worker.once("error", (error) => resolve(outcomes ? { outcomes } : { outcomes: [], stopped: `a worker thread failed (${error.message})` }));
-    worker.once("exit", (code) => resolve(outcomes ? { outcomes } : { outcomes: [], stopped: `a worker thread exited with ${code}` }));
-  });
-}
-
-/** In a worker thread started by `inWorker`: render files off the shared counter, post the outcomes. */
-export function isFleetWorker(): boolean {
-  return !isMainThread && (workerData as WorkerTask | undefined)?.rigging === "fleet";
-}
-
-export function runFleetWorker(): void {
-  parentPort!.postMessage(renderClaimed(workerData as WorkerTask));
 }

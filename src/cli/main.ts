@@ -4,7 +4,7 @@ import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { KINDS } from "../profiles/index.ts";
 import { checkCommand } from "./check.ts";
 import { explainCommand } from "./explain.ts";
-import { isFleetWorker, runFleetWorker } from "./fleet.ts";
+import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
 import { initCommand } from "./init.ts";
 import { preflightCommand } from "./preflight.ts";
 import { paint, processIo, type Io } from "./io.ts";
@@ -77,7 +77,7 @@ function report(error: unknown, io: Io): number {
 }
 
 // Run when this file is the entry point (node dist/rigging.mjs, bun
-// src/cli/main.ts), or render a fleet's share in a worker thread.
+// src/cli/main.ts), or do a long run's share in a worker thread.
 const entry = process.argv[1] ?? "";
-if (isFleetWorker()) runFleetWorker();
+if (isThreadWorker()) runThreadWorker();
 else if (/(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));

@@ -64,22 +64,30 @@ export function readText(file: string): string {
  * be: a FIFO, stdin or /dev/zero has no size to check up front, and must
  * not be read to the end before being refused.
  */
+/** Where reads past the expected end land: a fleet reads thousands of files, so no buffer is made per read. */
+const SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
 function readBounded(file: string): Buffer {
   const name = file === "-" ? "<stdin>" : file;
+  // A regular file is read into a buffer of its size (and one byte more,
+  // to notice a file that grew); whatever else comes goes through SCRATCH.
+  let expected = 0;
   if (file !== "-") {
     const stat = statSync(file);
     if (stat.isDirectory()) throw new UsageError(`${file}: is a directory, expected a file`);
     if (stat.size > LIMITS.fileBytes) throw new UsageError(`${file}: ${stat.size} bytes is over ${FILE_LIMIT}`);
+    expected = stat.size;
   }
   const fd = file === "-" ? 0 : openSync(file, "r");
   try {
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, LIMITS.fileBytes + 1 - total));
+      const first = chunks.length === 0 && expected > 0;
+      const into = first ? Buffer.allocUnsafe(expected + 1) : SCRATCH;
       let read: number;
       try {
-        read = readSync(fd, chunk, 0, chunk.length, null);
+        read = readSync(fd, into, 0, Math.min(into.length, LIMITS.fileBytes + 1 - total), null);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EAGAIN") continue; // a non-blocking stdin that has no data yet
@@ -87,11 +95,11 @@ function readBounded(file: string): Buffer {
         throw error;
       }
       if (read === 0) break;
-      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+      chunks.push(first ? into.subarray(0, read) : Buffer.from(into.subarray(0, read)));
       total += read;
       if (total > LIMITS.fileBytes) throw new UsageError(`${name}: over ${FILE_LIMIT}`);
     }
-    return Buffer.concat(chunks, total);
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
   } finally {
     if (fd !== 0) closeSync(fd);
   }

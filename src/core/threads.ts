@@ -1,0 +1,109 @@
+// Long runs (a fleet to render, a fleet's output to check) spread over
+// worker threads. Every thread, this one included, takes the next item off
+// one shared counter until none is left: a worker that starts late or meets
+// slower items simply takes fewer, and all threads finish together. Workers
+// run the same bundle as the command, so they are used under Node from the
+// bundle only; the TypeScript sources (tests, Bun's render.ts) run on one thread.
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+
+/** Runs this long or longer are spread over threads, where there are cores for them. */
+export const PARALLEL_THRESHOLD = 200;
+const MAX_THREADS = 4;
+
+/** A named piece of work a worker thread can do: the name travels, the function is looked up. */
+export interface Job<T, C, R> {
+  name: string;
+  work(item: T, context: C): R;
+}
+
+const JOBS = new Map<string, (item: unknown, context: unknown) => unknown>();
+
+/** Declares a job; modules declare theirs when loaded, so a worker finds every one. */
+export function defineJob<T, C, R>(name: string, work: (item: T, context: C) => R): Job<T, C, R> {
+  JOBS.set(name, work as (item: unknown, context: unknown) => unknown);
+  return { name, work };
+}
+
+interface ThreadTask {
+  rigging: "threads";
+  job: string;
+  items: unknown[];
+  context: unknown;
+  /** [next item to take, items done], shared by every thread. */
+  queue: Int32Array;
+}
+
+export interface ThreadResults<R> {
+  /** By item index; empty where a worker died holding the item. */
+  results: (R | undefined)[];
+  /** Why a worker stopped before posting its results, if one did. */
+  stopped?: string;
+}
+
+/** How many threads a run of `count` items gets (RIGGING_THREADS caps it, or forces it for tests). */
+export function threadsFor(count: number): number {
+  if (count < PARALLEL_THRESHOLD || process.versions.bun !== undefined) return 1;
+  if (!bundleFile().endsWith(".cjs")) return 1;
+  const asked = Number.parseInt(process.env.RIGGING_THREADS ?? "", 10);
+  return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
+}
+
+/** Runs `job` over `items` on `threads` threads, this one included. */
+export function runOnThreads<T, C, R>(job: Job<T, C, R>, items: T[], context: C, threads: number, progress?: (done: number) => void): Promise<ThreadResults<R>> {
+  const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue };
+  const workers = Array.from({ length: threads - 1 }, () => inWorker(task));
+  const mine = takeItems(task, progress);
+  return Promise.all(workers).then((posted) => {
+    const results: (R | undefined)[] = new Array(items.length);
+    for (const [index, result] of [mine, ...posted.map((p) => p.done)].flat()) results[index] = result as R;
+    return { results, stopped: posted.map((p) => p.stopped).find(Boolean) };
+  });
+}
+
+/** Does items taken off the shared counter until none is left; returns the results by index. */
+function takeItems(task: ThreadTask, progress?: (done: number) => void): [number, unknown][] {
+  const work = JOBS.get(task.job);
+  if (!work) throw new Error(`no job named ${task.job}`);
+  const done: [number, unknown][] = [];
+  let lastProgress = 0;
+  for (let index = Atomics.add(task.queue, 0, 1); index < task.items.length; index = Atomics.add(task.queue, 0, 1)) {
+    done.push([index, work(task.items[index], task.context)]);
+    const count = Atomics.add(task.queue, 1, 1) + 1;
+    if (progress && Date.now() - lastProgress > 100) {
+      lastProgress = Date.now();
+      progress(count);
+    }
+  }
+  return done;
+}
+
+function inWorker(task: ThreadTask): Promise<{ done: [number, unknown][]; stopped?: string }> {
+  return new Promise((resolve) => {
+    // Through the launcher next to the bundle, so the worker starts from the
+    // same V8 code cache as the command did.
+    const launcher = join(dirname(bundleFile()), "rigging.mjs");
+    const worker = new Worker(existsSync(launcher) ? launcher : bundleFile(), { workerData: task });
+    let done: [number, unknown][] | undefined;
+    worker.once("message", (posted: [number, unknown][]) => (done = posted));
+    worker.once("error", (error) => resolve(done ? { done } : { done: [], stopped: `a worker thread failed (${error.message})` }));
+    worker.once("exit", (code) => resolve(done ? { done } : { done: [], stopped: `a worker thread exited with ${code}` }));
+  });
+}
+
+function bundleFile(): string {
+  return fileURLToPath(import.meta.url);
+}
+
+/** In a worker thread started by `runOnThreads`. */
+export function isThreadWorker(): boolean {
+  return !isMainThread && (workerData as ThreadTask | undefined)?.rigging === "threads";
+}
+
+export function runThreadWorker(): void {
+  parentPort!.postMessage(takeItems(workerData as ThreadTask));
+}
