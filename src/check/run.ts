@@ -6,13 +6,13 @@ import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { parseDocuments, readText } from "../core/source.ts";
+import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 import { CATALOG, checkObjects } from "../rules/catalog.ts";
 import type { ProfileName, Rule } from "../rules/engine.ts";
 import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
 import { expandArguments } from "./inputs.ts";
 import { loadObjects, type Origin } from "./load.ts";
-import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
