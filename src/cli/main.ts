@@ -42,7 +42,7 @@ const COMMANDS: Record<string, Command> = {
   preflight: preflightCommand,
 };
 
-/** Runs one command; a long fleet renders on worker threads and answers later. */
+/** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */
 export function run(argv: string[], io: Io = processIo()): number | Promise<number> {
   const [name, ...rest] = argv;
   try {

@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { DATABASE_URL_ENV, judgePostgres, readPostgresFacts, type PreflightResult } from "../profiles/compass-server/preflight.ts";
+import { DATABASE_URL_ENV } from "../profiles/compass-server/ports.ts";
+import { judgePostgres, readPostgresFacts, type PreflightResult } from "../profiles/compass-server/preflight.ts";
 import { paint, type Io } from "./io.ts";
 
 export const PREFLIGHT_HELP = `Usage: rigging preflight postgres [--url-env NAME | --url-file FILE] [--format text|json]
@@ -32,8 +33,6 @@ Exit codes: 0 every check passes (warnings allowed); 1 a check fails;
 2 usage error, no URL, or the server cannot be reached.
 `;
 
-const TIMEOUT_MS = 10_000;
-
 export function preflightCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -50,7 +49,7 @@ export function preflightCommand(args: string[], io: Io): number | Promise<numbe
   if (values.format !== "text" && values.format !== "json") throw new UsageError(`--format ${values.format}: expected text or json`);
   const format = values.format;
   const url = connectionUrl(values["url-env"], values["url-file"]);
-  return readPostgresFacts(url, TIMEOUT_MS).then(
+  return readPostgresFacts(url).then(
     (facts) => {
       const results = judgePostgres(facts);
       io.out(format === "json" ? JSON.stringify(results, null, 2) + "\n" : results.map((r) => line(r, io)).join(""));

@@ -2,9 +2,6 @@
 // database the Server will run its migrations on, so `rigging preflight
 // postgres` asks the server itself. Reading the facts (one query) is kept
 // apart from judging them, which is pure.
-import { DATABASE_URL_ENV } from "./ports.ts";
-
-export { DATABASE_URL_ENV };
 
 /** PostgreSQL 16.0 as `server_version_num` writes it (D3's floor). */
 export const MIN_SERVER_VERSION_NUM = 160000;
