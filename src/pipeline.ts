@@ -6,7 +6,7 @@ import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
 import { parseValuesFile, readText, type SourceDocument } from "./core/source.ts";
 import { closest, validateValues } from "./core/values.ts";
-import { KINDS, profileOf } from "./profiles/index.ts";
+import { KINDS, PROFILES, profileOf } from "./profiles/index.ts";
 import type { Profile } from "./profiles/profile.ts";
 import { checkObjects } from "./rules/catalog.ts";
 
@@ -29,10 +29,30 @@ export function renderSource(source: SourceDocument): Rendered {
   return { file: source.file, profile, objects, notes: profile.notes?.(values) ?? [] };
 }
 
+/** The profile whose upstream shape a file has (its keys), if any. */
+function profileByShape(data: Record<string, unknown>): { profile: Profile; keys: string[] } | undefined {
+  for (const profile of PROFILES) {
+    const keys = (profile.shapeKeys ?? []).filter((key) => Object.hasOwn(data, key));
+    if (keys.length > 0) return { profile, keys };
+  }
+  return undefined;
+}
+
 function profileFor(source: SourceDocument): Profile {
-  const kind = (source.data as Record<string, unknown>).kind;
-  if (kind === undefined) throw new UsageError(`${source.file}: no top-level kind; expected one of ${KINDS.join(", ")}`);
+  const data = source.data as Record<string, unknown>;
+  const kind = data.kind;
+  const shape = profileByShape(data);
+  if (kind === undefined) {
+    if (shape) return shape.profile;
+    throw new UsageError(`${source.file}: no top-level kind; expected one of ${KINDS.join(", ")}`);
+  }
   const profile = typeof kind === "string" ? profileOf(kind) : undefined;
+  if (profile && shape && shape.profile !== profile) {
+    const at = source.locate(["kind"]);
+    throw new UsageError(
+      `${at.file}:${at.line}:${at.column} kind: ${kind}, but the file is in the ${shape.profile.kind} values shape (${shape.keys.slice(0, 3).join(", ")}); remove kind or set kind: ${shape.profile.kind}`,
+    );
+  }
   if (!profile) {
     // Located only when reported: a position costs a second parse (source.ts).
     const at = source.locate(["kind"]);
@@ -45,7 +65,7 @@ function profileFor(source: SourceDocument): Profile {
 
 /** A finding on our own output is a bug in a renderer, never the user's. */
 export function selfCheck(objects: K8sObject[]): void {
-  const findings = checkObjects(objects);
+  const findings = checkObjects(objects).filter((f) => f.severity === "error");
   if (findings.length === 0) return;
   const lines = findings.map((f) => `  ${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`);
   throw new InternalError(`internal error: the rendered objects break the rule catalog (a bug in rigging; please report it):\n${lines.join("\n")}`);

@@ -22,6 +22,7 @@ export function objectRef(object: Pick<K8sObject, "kind" | "metadata">): string 
  */
 export const KIND_ORDER = [
   "Namespace",
+  "PriorityClass",
   "ValidatingAdmissionPolicy",
   "ValidatingAdmissionPolicyBinding",
   "ServiceAccount",

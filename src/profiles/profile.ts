@@ -12,6 +12,11 @@ export interface Profile<S extends z.ZodType = z.ZodType> {
   render(values: z.output<S>): K8sObject[];
   /** Lines for stderr after a successful render (CR-18's checklist). */
   notes?(values: z.output<S>): string[];
+  /**
+   * Keys that mark a file in this system's upstream shape, which needs no
+   * `kind:` (the Compass Runner's runner-manifests values).
+   */
+  shapeKeys?: readonly string[];
   /** The bundled example, relative to the package root. */
   example: string;
 }

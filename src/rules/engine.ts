@@ -13,6 +13,8 @@ export interface RuleHit {
   /** Field path inside the object, for example ["spec","replicas"]. */
   path: PropertyKey[];
   message: string;
+  /** A hit may be milder than its rule: what manifests cannot prove is a warning. */
+  severity?: "error" | "warning";
 }
 
 export interface Rule {
@@ -22,6 +24,8 @@ export interface Rule {
   fix: string;
   severity: "error" | "warning";
   profiles: readonly ProfileName[];
+  /** Where the requirement comes from: a seed, an upstream file, or rigging's own choice. */
+  source?: string;
   /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
   why?: string;
   /**
@@ -125,7 +129,7 @@ export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleE
       onError(rule, set, error);
       continue;
     }
-    for (const hit of hits) findings.push({ ...hit, id: rule.id, severity: rule.severity, fix: rule.fix });
+    for (const hit of hits) findings.push({ ...hit, id: rule.id, severity: hit.severity ?? rule.severity, fix: rule.fix });
   }
   return findings;
 }
@@ -139,4 +143,9 @@ export function envOf(container: Container, name: string): { env?: EnvVar; index
 /** Shorthand for a rule's hit. */
 export function hit(object: K8sObject, path: PropertyKey[], message: string): RuleHit {
   return { object, path, message };
+}
+
+/** A hit that is a warning: something manifests alone cannot prove wrong. */
+export function warn(object: K8sObject, path: PropertyKey[], message: string): RuleHit {
+  return { object, path, message, severity: "warning" };
 }

@@ -6,6 +6,8 @@ import fc from "fast-check";
 const label = (max = 30) => fc.stringMatching(new RegExp(`^[a-z]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`));
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
 const labelValue = fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,40}[A-Za-z0-9])?$/);
+/** A user or group name a CEL string literal can carry (CR-06). */
+const identity = fc.stringMatching(/^[A-Za-z0-9:._@-][ A-Za-z0-9:._@\/-]{0,38}[A-Za-z0-9:._@-]$/);
 
 /** Valid CompassRunner values, as a person would write them. */
 export const validCompassRunner = fc
@@ -30,39 +32,45 @@ export const validCompassRunner = fc
     maxTokenLifetime: fc.integer({ min: 600, max: 4294967296 }),
     tokenShare: fc.double({ min: 0, max: 1, noNaN: true }),
     hostname: labelValue,
-    tolerations: fc.array(fc.record({ key: fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.example/${b}`), effect: fc.constantFrom("NoSchedule", "PreferNoSchedule", "NoExecute") }), { maxLength: 3 }),
+    toleration: fc.option(fc.record({ key: fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.example/${b}`), value: labelValue, effect: fc.constantFrom("NoSchedule", "PreferNoSchedule", "NoExecute") }), { nil: undefined }),
+    selectorKey: fc.constantFrom("kubernetes.io/hostname", "workload", "compass.example/runner"),
+    capacity: fc.record({ sessionCapacity: fc.integer({ min: 1, max: 64 }), guestMemoryMiB: fc.integer({ min: 1, max: 65536 }), guestCpus: fc.integer({ min: 1, max: 64 }), runnerOverheadMiB: fc.integer({ min: 0, max: 8192 }), perSessionReapSeconds: fc.integer({ min: 1, max: 3600 }) }),
+    priorityClassValue: fc.integer({ min: 0, max: 1_000_000_000 }),
+    hosts: fc.array(fc.tuple(label(20), fc.integer({ min: 0, max: 255 })), { maxLength: 2 }),
     sessions: label(20).map((a) => `/var/lib/${a}/sessions`),
     runtime: label(20).map((a) => `/srv/${a}/runtime`),
-    controllers: fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 3 }),
-    deployers: fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 3 }),
-    breakGlassGroups: fc.option(fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+    controllers: fc.array(identity, { minLength: 1, maxLength: 3 }),
+    deployers: fc.array(identity, { minLength: 1, maxLength: 3 }),
+    breakGlassGroups: fc.option(fc.array(identity, { minLength: 1, maxLength: 2 }), { nil: undefined }),
     egress: fc.array(fc.record({ a: fc.integer({ min: 0, max: 255 }), port: fc.integer({ min: 1, max: 65535 }) }), { maxLength: 3 }),
     otel: fc.option(label(20).map((s) => `http://${s}.observability.svc:4318`), { nil: undefined }),
-    memoryMi: fc.integer({ min: 64, max: 4096 }),
   })
   .map((g) => {
     const tokenExpirationSeconds = Math.max(600, Math.floor(600 + g.tokenShare * (g.maxTokenLifetime - 600)));
-    const egressAllow = g.egress.map((e) => ({ cidr: `10.${e.a}.0.0/16`, ports: [{ port: e.port }] }));
-    if (g.server.external) egressAllow.push({ cidr: "203.0.113.0/24", ports: [{ port: g.server.port }] });
+    const egressAllow: Record<string, unknown>[] = g.egress.map((e) => ({ cidr: `10.${e.a}.0.0/16`, ports: [{ port: e.port }] }));
+    g.hosts.forEach(([host, a], i) => egressAllow.push(i % 2 === 0 ? { host: `${host}.example.org`, cidr: `198.51.${a}.0/24`, ports: [{ port: 443 }] } : { host: `192.0.2.${a}` }));
+    if (g.server.external && g.egress.length % 2 === 0) egressAllow.push({ cidr: "203.0.113.0/24", ports: [{ port: g.server.port }] });
     const values: Record<string, unknown> = {
       kind: "CompassRunner",
       name: g.name,
       namespace: g.namespace,
       serviceAccount: g.serviceAccount,
       image: `${g.repository}${g.pairedTag ? `:${g.pairedTag}` : ""}@sha256:${g.digest}`,
-      server: {
-        address: g.server.address,
-        ...(g.serverName ? { serverName: g.serverName } : {}),
-        ...(g.ca ? { serverCA: { [g.ca]: { name: "compass-server-ca", key: "ca.crt" } } } : {}),
-      },
+      serverAddr: g.server.address,
+      ...(g.serverName ? { serverName: g.serverName } : {}),
+      ...(g.ca ? { serverCA: { [g.ca]: { name: "compass-server-ca", key: "ca.crt" } } } : {}),
       tokenExpirationSeconds,
-      serverCluster: { namespace: g.namespace, serviceAccount: g.serviceAccount, audience: "compass-runner", maxTokenLifetime: g.maxTokenLifetime },
-      nodeSelector: { "kubernetes.io/hostname": g.hostname },
-      tolerations: g.tolerations.map((t) => ({ key: t.key, operator: "Exists", effect: t.effect })),
-      hostPaths: { sessions: g.sessions, runtime: g.runtime },
+      maxTokenLifetimeSeconds: g.maxTokenLifetime,
+      serverCluster: { namespace: g.namespace, serviceAccount: g.serviceAccount, audience: "compass-runner" },
+      nodeSelector: { key: g.selectorKey, value: g.hostname },
+      ...(g.toleration ? { toleration: g.toleration } : {}),
+      kvmResourceName: "devices.kubevirt.io/kvm",
+      ...g.capacity,
+      priorityClassValue: g.priorityClassValue,
+      maxUnavailable: 1,
+      hostPaths: { sessionVolumeRoot: g.sessions, runtimeRoot: g.runtime },
       admission: { controllers: g.controllers, deployers: g.deployers, ...(g.breakGlassGroups ? { breakGlassGroups: g.breakGlassGroups } : {}) },
       egressAllow,
-      resources: { requests: { cpu: "500m", memory: `${g.memoryMi}Mi` }, limits: { memory: `${g.memoryMi * 2}Mi` } },
     };
     if (g.otel) values.otel = { endpoint: g.otel };
     return values;

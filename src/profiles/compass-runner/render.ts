@@ -1,28 +1,54 @@
 // Renders the Compass Runner: a pure function from validated values to
-// objects (CR-01). No I/O, no clock, no globals.
+// objects (CR-01). No I/O, no clock, no globals. Names, paths and numbers
+// come from the contract (runtime.ts); the pod is the upstream tool's
+// (compass-interfaces §3.3, §3.4) plus rigging's guard rails.
 import type { DaemonSet } from "kubernetes-types/apps/v1";
-import type { EnvVar, PodSpec, ServiceAccount, Volume, VolumeMount } from "kubernetes-types/core/v1";
+import type { Container, EnvVar, PodSpec, ServiceAccount, Volume, VolumeMount } from "kubernetes-types/core/v1";
+import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
+import type { PriorityClass } from "kubernetes-types/scheduling/v1";
 import { pinned } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../core/workload.ts";
+import { dnsEgress, namespaceObject, networkPolicyObject } from "../../core/workload.ts";
 import { admissionPolicies } from "./admission.ts";
 import { serverEgress } from "./network.ts";
-import { ARCH_LABEL, RUNNER_AUDIENCE, type RunnerFields } from "./values.ts";
-
-/** Where the Runner finds its only credential (CR-03). */
-export const TOKEN_DIR = "/var/run/secrets/compass/runner";
-export const TOKEN_PATH = `${TOKEN_DIR}/token`;
-/** Mount points inside the pod of the two host trees (CR-11). */
-export const SESSIONS_MOUNT = "/var/lib/compass/sessions";
-export const RUNTIME_MOUNT = "/var/lib/compass/runtime";
-/** The quota subdirectory of the session mount, not the mount point (P8). */
-export const VOLUME_ROOT = `${SESSIONS_MOUNT}/volumes`;
-export const CA_DIR = "/etc/compass/server-ca";
-export const RUNNER_UID = 65532;
+import {
+  APP_NAME,
+  ARCH_LABEL,
+  CA_DIR,
+  CA_FILE,
+  CA_PATH,
+  CONTAINER_NAME,
+  derived,
+  MAX_SURGE,
+  MAX_UNAVAILABLE,
+  OS_LABEL,
+  RUN_ROOT,
+  RUNNER_AUDIENCE,
+  RUNNER_GID,
+  RUNNER_SETTINGS as S,
+  RUNNER_UID,
+  RUNTIME_MOUNT,
+  RUNTIME_VOLUME,
+  SESSIONS_MOUNT,
+  SESSIONS_VOLUME,
+  TMP_MOUNT,
+  TMP_SIZE,
+  TOKEN_DIR,
+  TOKEN_FILE,
+  TOKEN_PATH,
+  TOKEN_VOLUME,
+  VOLUME_ROOT,
+} from "./runtime.ts";
+import { egressCidr, serverReach, type RunnerFields } from "./values.ts";
 
 export function runnerIdentity(v: RunnerFields): AppIdentity {
-  return { name: "compass-runner", instance: v.name, component: "runner", partOf: "compass", image: v.image };
+  return { name: APP_NAME, instance: v.name, component: "runner", partOf: "compass", image: v.image };
+}
+
+/** Cluster-scoped names carry the namespace, so two installations never collide. */
+export function clusterScopedName(v: RunnerFields): string {
+  return `${v.name}.${v.namespace}`;
 }
 
 export function renderCompassRunner(v: RunnerFields): K8sObject[] {
@@ -30,9 +56,10 @@ export function renderCompassRunner(v: RunnerFields): K8sObject[] {
   const labels = recommendedLabels(app);
   const objects: K8sObject[] = [];
   if (v.createNamespace) objects.push(namespaceObject(v.namespace, "privileged", labels));
+  objects.push(priorityClass(v, labels));
   objects.push(
     ...admissionPolicies({
-      prefix: `${v.name}.${v.namespace}`,
+      prefix: clusterScopedName(v),
       namespace: v.namespace,
       serviceAccount: v.serviceAccount,
       labels,
@@ -42,18 +69,29 @@ export function renderCompassRunner(v: RunnerFields): K8sObject[] {
     }),
   );
   objects.push(serviceAccount(v, labels));
-  const ca = v.server.serverCA;
+  const ca = v.serverCA;
   if (ca && "pem" in ca) {
     objects.push({
       apiVersion: "v1",
       kind: "ConfigMap",
       metadata: { name: `${v.name}-server-ca`, namespace: v.namespace, labels },
-      data: { "ca.crt": ca.pem.endsWith("\n") ? ca.pem : ca.pem + "\n" },
+      data: { [CA_FILE]: ca.pem.endsWith("\n") ? ca.pem : ca.pem + "\n" },
     });
   }
   objects.push(daemonSet(v, app, labels));
   objects.push(networkPolicy(v, app, labels));
   return objects;
+}
+
+function priorityClass(v: RunnerFields, labels: Record<string, string>): PriorityClass & K8sObject {
+  return {
+    apiVersion: "scheduling.k8s.io/v1",
+    kind: "PriorityClass",
+    metadata: { name: clusterScopedName(v), labels },
+    value: v.priorityClassValue,
+    globalDefault: false,
+    description: "Prioritizes the node-local Compass Runner over ordinary workloads.",
+  };
 }
 
 function serviceAccount(v: RunnerFields, labels: Record<string, string>): ServiceAccount & K8sObject {
@@ -68,90 +106,138 @@ function serviceAccount(v: RunnerFields, labels: Record<string, string>): Servic
 }
 
 function daemonSet(v: RunnerFields, app: AppIdentity, labels: Record<string, string>): DaemonSet & K8sObject {
-  const annotations: Record<string, string> = v.image.tag ? { "rigging.dev/image-tag": v.image.tag } : {};
+  const annotations = v.image.tag ? { annotations: { "rigging.dev/image-tag": v.image.tag } } : {};
   return {
     apiVersion: "apps/v1",
     kind: "DaemonSet",
-    metadata: { name: v.name, namespace: v.namespace, labels, ...(v.image.tag ? { annotations } : {}) },
+    metadata: { name: v.name, namespace: v.namespace, labels, ...annotations },
     spec: {
       selector: { matchLabels: selectorLabels(app) },
-      updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } },
-      template: {
-        metadata: { labels, ...(v.image.tag ? { annotations } : {}) },
-        spec: podSpec(v),
-      },
+      // CR-07: the Runner ID is per node, so a rollout never runs two.
+      updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: MAX_SURGE, maxUnavailable: MAX_UNAVAILABLE } },
+      template: { metadata: { labels, ...annotations }, spec: podSpec(v) },
     },
   };
 }
 
-function podSpec(v: RunnerFields): PodSpec {
+/** The sessions' allowlist for the Runner's own --egress-allow (D7). */
+export function egressHosts(v: RunnerFields): string[] {
+  return v.egressAllow.flatMap((rule) => (rule.host ? [rule.host] : []));
+}
+
+function runnerContainer(v: RunnerFields): Container {
+  const numbers = derived(v);
   const env: EnvVar[] = [
-    { name: "COMPASS_SERVER_URL", value: v.server.address },
-    { name: "COMPASS_RUNNER_TOKEN_FILE", value: TOKEN_PATH },
-    { name: "COMPASS_MICROVM_VOLUME_ROOT", value: VOLUME_ROOT },
-    { name: "COMPASS_RUNTIME_ROOT", value: RUNTIME_MOUNT },
+    { name: S.server.env, value: v.serverAddr },
+    { name: S.tokenFile.env, value: TOKEN_PATH },
+    { name: S.runRoot.env, value: RUN_ROOT },
+    { name: S.volumeRoot.env, value: VOLUME_ROOT },
+    { name: S.memoryMb.env, value: String(v.guestMemoryMiB) },
+    { name: S.cpus.env, value: String(v.guestCpus) },
+    { name: S.quotaRequired.env, value: "true" },
   ];
+  if (v.serverCA) env.push({ name: S.ca.env, value: CA_PATH });
+  if (v.otel) env.push({ name: S.otel.env, value: v.otel.endpoint });
+  const args: string[] = [];
+  if (v.serverName) args.push(S.serverName.flag, v.serverName);
+  const hosts = egressHosts(v);
+  if (hosts.length > 0) args.push(`${S.egressAllow.flag}=${hosts.join(",")}`);
   const mounts: VolumeMount[] = [
-    { name: "runner-token", mountPath: TOKEN_DIR, readOnly: true },
-    { name: "sessions", mountPath: SESSIONS_MOUNT },
-    { name: "runtime", mountPath: RUNTIME_MOUNT },
-    { name: "tmp", mountPath: "/tmp" },
+    { name: SESSIONS_VOLUME, mountPath: SESSIONS_MOUNT },
+    { name: RUNTIME_VOLUME, mountPath: RUNTIME_MOUNT },
+    { name: TOKEN_VOLUME, mountPath: TOKEN_DIR, readOnly: true },
+    { name: "tmp", mountPath: TMP_MOUNT },
   ];
-  const volumes: Volume[] = [
-    {
-      name: "runner-token",
-      projected: {
-        sources: [{ serviceAccountToken: { audience: RUNNER_AUDIENCE, expirationSeconds: v.tokenExpirationSeconds, path: "token" } }],
-      },
+  if (v.serverCA) mounts.push({ name: "server-ca", mountPath: CA_DIR, readOnly: true });
+  const memory = `${numbers.memoryMiB}Mi`;
+  return {
+    name: CONTAINER_NAME,
+    image: pinned(v.image),
+    imagePullPolicy: "IfNotPresent",
+    // No command: the image's exec-form ENTRYPOINT is the Runner, pid 1.
+    ...(args.length > 0 ? { args } : {}),
+    env,
+    // CR-19: request = limit for memory; no CPU limit (VMM throttling).
+    resources: {
+      requests: { cpu: String(numbers.cpu), memory, [v.kvmResourceName]: "1" },
+      limits: { memory, [v.kvmResourceName]: "1" },
     },
-    { name: "sessions", hostPath: { path: v.hostPaths.sessions, type: "Directory" } },
-    { name: "runtime", hostPath: { path: v.hostPaths.runtime, type: "Directory" } },
-    { name: "tmp", emptyDir: { sizeLimit: "64Mi" } },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ["ALL"] },
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      runAsUser: RUNNER_UID,
+      runAsGroup: RUNNER_GID,
+      // CR-19: the microVM stack mounts; the default AppArmor profile and a masked /proc deny it.
+      procMount: "Unmasked",
+      appArmorProfile: { type: "Unconfined" },
+      seccompProfile: { type: "Localhost", localhostProfile: v.seccompProfilePath },
+    },
+    volumeMounts: mounts,
+    // No probes: a restart of pid 1 tears down every session on the node.
+  };
+}
+
+function podSpec(v: RunnerFields): PodSpec {
+  const volumes: Volume[] = [
+    { name: SESSIONS_VOLUME, hostPath: { path: v.hostPaths.sessionVolumeRoot, type: "Directory" } },
+    { name: RUNTIME_VOLUME, hostPath: { path: v.hostPaths.runtimeRoot, type: "Directory" } },
+    {
+      name: TOKEN_VOLUME,
+      projected: { sources: [{ serviceAccountToken: { audience: RUNNER_AUDIENCE, expirationSeconds: v.tokenExpirationSeconds, path: TOKEN_FILE } }] },
+    },
+    { name: "tmp", emptyDir: { sizeLimit: TMP_SIZE } },
   ];
-  const ca = v.server.serverCA;
+  const ca = v.serverCA;
   if (ca) {
+    const items = (key: string) => [{ key, path: CA_FILE }];
     const source =
       "pem" in ca
-        ? { configMap: { name: `${v.name}-server-ca`, items: [{ key: "ca.crt", path: "ca.crt" }] } }
+        ? { configMap: { name: `${v.name}-server-ca`, items: items(CA_FILE) } }
         : "configMap" in ca
-          ? { configMap: { name: ca.configMap.name, items: [{ key: ca.configMap.key, path: "ca.crt" }] } }
-          : { secret: { secretName: ca.secret.name, items: [{ key: ca.secret.key, path: "ca.crt" }] } };
+          ? { configMap: { name: ca.configMap.name, items: items(ca.configMap.key) } }
+          : { secret: { secretName: ca.secret.name, items: items(ca.secret.key) } };
     volumes.push({ name: "server-ca", ...source });
-    mounts.push({ name: "server-ca", mountPath: CA_DIR, readOnly: true });
-    env.push({ name: "COMPASS_SERVER_CA_FILE", value: `${CA_DIR}/ca.crt` });
   }
-  if (v.otel) env.push({ name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: v.otel.endpoint });
   return {
     serviceAccountName: v.serviceAccount,
     automountServiceAccountToken: false,
+    priorityClassName: clusterScopedName(v),
+    terminationGracePeriodSeconds: derived(v).graceSeconds,
     hostUsers: false,
+    hostNetwork: false,
+    hostPID: false,
+    hostIPC: false,
     enableServiceLinks: false,
-    nodeSelector: { ...v.nodeSelector, [ARCH_LABEL]: "amd64", "kubernetes.io/os": "linux" },
-    ...(v.tolerations.length > 0 ? { tolerations: v.tolerations } : {}),
+    nodeSelector: { [v.nodeSelector.key]: v.nodeSelector.value, [ARCH_LABEL]: "amd64", [OS_LABEL]: "linux" },
+    ...(v.toleration ? { tolerations: [{ key: v.toleration.key, operator: "Equal", value: v.toleration.value, effect: v.toleration.effect }] } : {}),
     securityContext: {
       runAsUser: RUNNER_UID,
-      runAsGroup: RUNNER_UID,
+      runAsGroup: RUNNER_GID,
       runAsNonRoot: true,
       seccompProfile: { type: "Localhost", localhostProfile: v.seccompProfilePath },
     },
-    containers: [
-      {
-        name: "runner",
-        image: pinned(v.image),
-        ...(v.server.serverName ? { args: ["--server-name", v.server.serverName] } : {}),
-        env,
-        resources: resourceRequirements(v.resources, { [v.kvmResourceName]: "1" }),
-        securityContext: hardenedContainer(),
-        volumeMounts: mounts,
-      },
-    ],
+    containers: [runnerContainer(v)],
     volumes,
   };
 }
 
 function networkPolicy(v: RunnerFields, app: AppIdentity, labels: Record<string, string>): K8sObject {
-  const server = serverEgress(v.server.address);
   // CR-15: no ingress rule; egress to DNS, the Server and egressAllow only.
-  const egress = [dnsEgress(), ...(server ? [server] : []), ...egressAllowRules(v.egressAllow)];
+  const egress: NetworkPolicyEgressRule[] = [dnsEgress()];
+  const server = serverEgress(v.serverAddr);
+  if (server) egress.push(server);
+  const reach = serverReach(v);
+  if (reach && !reach.covered) {
+    // A NetworkPolicy cannot match a host name: the Server's port, to any address (a warning says so).
+    egress.push({ to: [{ ipBlock: { cidr: "0.0.0.0/0" } }, { ipBlock: { cidr: "::/0" } }], ports: [{ protocol: "TCP", port: reach.port }] });
+  }
+  for (const rule of v.egressAllow) {
+    const cidr = egressCidr(rule);
+    if (!cidr) continue;
+    const ports = rule.ports?.map((p) => ({ protocol: p.protocol, port: p.port }));
+    egress.push(ports ? { to: [{ ipBlock: { cidr } }], ports } : { to: [{ ipBlock: { cidr } }] });
+  }
   return networkPolicyObject({ name: v.name, namespace: v.namespace, labels, selector: selectorLabels(app), egress });
 }

@@ -3,17 +3,65 @@
 import { X509Certificate } from "node:crypto";
 import { httpsUrlProblem } from "../../core/common-values.ts";
 import { DNS1123_SUBDOMAIN, isLabelKey } from "../../core/names.ts";
-import type { K8sObject } from "../../core/objects.ts";
-import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit, envOf } from "../../rules/engine.ts";
-import { TOKEN_DIR, VOLUME_ROOT } from "./render.ts";
-import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, hostPathProblem, overlaps, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS } from "./values.ts";
+import { posix } from "node:path";
+import type { Container, PodSpec } from "kubernetes-types/core/v1";
+import { closest } from "../../core/values.ts";
+import { dig, hit, warn, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
+import {
+  ARCH_LABEL,
+  FORBIDDEN_HOST_ROOTS,
+  FORBIDDEN_SETTINGS,
+  findSetting,
+  HOSTNAME_LABEL,
+  MAX_SURGE,
+  MAX_UNAVAILABLE,
+  OTHER_RUNNER_VARIABLES,
+  RUNNER_AUDIENCE,
+  RUNNER_GID,
+  RUNNER_SETTINGS as S,
+  RUNNER_UID,
+  settingName,
+  TOKEN_MAX_SECONDS,
+  TOKEN_MIN_SECONDS,
+  TOKEN_PATH,
+  VOLUME_ROOT,
+} from "./runtime.ts";
+import { hostPathProblem, overlaps } from "./values.ts";
 
 const RUNNER: Rule["profiles"] = ["compass-runner"];
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
 
 function runnerContainers(set: ObjectSet): ContainerRef[] {
-  return set.containers().filter((c) => c.object.kind === "DaemonSet" || c.object.kind === "Pod");
+  return set.containers().filter((c) => (c.object.kind === "DaemonSet" || c.object.kind === "Pod") && c.containerPath.at(-2) === "containers");
 }
+
+/** The mount (and its volume) that holds `file`, the deepest first. */
+function mountOf(spec: PodSpec, container: Container, file: string) {
+  const mounts = (container.volumeMounts ?? []).filter((m) => file === m.mountPath || file.startsWith(m.mountPath.replace(/\/$/, "") + "/"));
+  mounts.sort((a, b) => b.mountPath.length - a.mountPath.length);
+  const mount = mounts[0];
+  if (!mount) return undefined;
+  const index = (spec.volumes ?? []).findIndex((v) => v.name === mount.name);
+  return { mount, volume: index < 0 ? undefined : spec.volumes![index], index };
+}
+
+/** The value a container runs with: its own securityContext, else the pod's. */
+function effective<K extends "runAsUser" | "runAsGroup">(spec: PodSpec, container: Container, key: K): number | undefined {
+  return container.securityContext?.[key] ?? spec.securityContext?.[key];
+}
+
+/** Node label values a pod requires: nodeSelector, or every required nodeAffinity term agreeing on one `In` list. */
+function requiredLabel(spec: PodSpec, key: string): string[] | undefined {
+  const selected = spec.nodeSelector?.[key];
+  if (selected !== undefined) return [selected];
+  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  if (terms.length === 0) return undefined;
+  const values = terms.map((t) => (t.matchExpressions ?? []).find((e) => e.key === key && e.operator === "In")?.values);
+  if (values.some((v) => v === undefined)) return undefined;
+  return [...new Set(values.flat() as string[])];
+}
+
+const KNOWN_VARIABLES: string[] = [...Object.values(S).flatMap((s) => ("env" in s ? [s.env] : [])), ...OTHER_RUNNER_VARIABLES, ...FORBIDDEN_SETTINGS.map((f) => f.env)];
 
 /** One rule per requirement; each hit says what is wrong at which field. */
 export const compassRunnerRules: Rule[] = [
@@ -37,50 +85,59 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-02",
-    summary: "The Server address is an absolute https:// URL without userinfo, query or fragment",
-    fix: "set COMPASS_SERVER_URL (values: server.address) to an https:// URL such as https://compass.example.com",
-    why: "Seed 000: \"the Server address (an absolute https:// URL)\". The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.",
+    summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
+    fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
+    why: "Seed 000: \"the Server address (an absolute https:// URL)\". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with \"a server address is required\" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.",
+    source: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5",
     severity: "error",
     profiles: RUNNER,
     check(set) {
       return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
-        const { env, index } = envOf(container, "COMPASS_SERVER_URL");
-        if (!env) return [hit(object, [...containerPath, "env"], "COMPASS_SERVER_URL is not set")];
-        const problem = env.value === undefined ? "is not a literal value" : httpsUrlProblem(env.value);
-        return problem ? [hit(object, [...containerPath, "env", index, "value"], `COMPASS_SERVER_URL ${problem}`)] : [];
+        const found = findSetting(container, S.server);
+        if (!found) return [hit(object, containerPath, `the Server address is not set (${settingName(S.server)})`)];
+        if (found.indirect || found.value === undefined) return [];
+        const problem = httpsUrlProblem(found.value);
+        return problem ? [hit(object, [...containerPath, ...found.at], `the Server address ${problem}`)] : [];
       });
     },
   },
   {
     id: "CR-03",
-    summary: `The only credential is a projected token: ${TOKEN_DIR}/token, audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
-    fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, path token, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only at ${TOKEN_DIR}`,
-    why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
+    summary: `The only credential is a projected token at the token file (seed: ${TOKEN_PATH}), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
+    fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
+    why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
+    source: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5",
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, spec, path } of set.pods()) {
-        const volumes = spec.volumes ?? [];
-        const mount = (spec.containers ?? []).flatMap((c) => c.volumeMounts ?? []).find((m) => m.mountPath === TOKEN_DIR);
-        const index = volumes.findIndex((v) => v.name === mount?.name);
-        const sources = index < 0 ? [] : (volumes[index].projected?.sources ?? []);
+      for (const { object, spec, path, container, containerPath } of runnerContainers(set)) {
+        const found = findSetting(container, S.tokenFile);
+        if (!found) {
+          hits.push(hit(object, containerPath, `no token file is set (${settingName(S.tokenFile)})`));
+          continue;
+        }
+        const file = found.value ?? TOKEN_PATH;
+        const at = mountOf(spec, container, file);
+        const sources = at?.volume?.projected?.sources ?? [];
         const tokenAt = sources.findIndex((s) => s.serviceAccountToken);
-        if (!mount || tokenAt < 0) {
-          hits.push(hit(object, [...path, "volumes"], `no projected ServiceAccount token is mounted at ${TOKEN_DIR}`));
+        if (!at || tokenAt < 0) {
+          hits.push(hit(object, [...path, "volumes"], `no projected ServiceAccount token is mounted at ${posix.dirname(file)}`));
           continue;
         }
         const token = sources[tokenAt].serviceAccountToken!;
-        const at = [...path, "volumes", index, "projected", "sources", tokenAt, "serviceAccountToken"];
-        if (token.audience !== RUNNER_AUDIENCE) hits.push(hit(object, [...at, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
-        if (token.path !== "token") hits.push(hit(object, [...at, "path"], `path is ${JSON.stringify(token.path)}, so the token is not at ${TOKEN_DIR}/token`));
+        const where = [...path, "volumes", at.index, "projected", "sources", tokenAt, "serviceAccountToken"];
+        if (token.audience !== RUNNER_AUDIENCE) hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
+        if (posix.join(at.mount.mountPath, token.path) !== file) hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
         const seconds = token.expirationSeconds;
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
-          hits.push(hit(object, [...at, "expirationSeconds"], `expirationSeconds ${seconds ?? "(unset)"} is outside ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`));
+          hits.push(hit(object, [...where, "expirationSeconds"], `expirationSeconds ${seconds ?? "(unset)"} is outside ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`));
         }
-        if (mount.readOnly !== true) hits.push(hit(object, [...path], `the token mount at ${TOKEN_DIR} is not readOnly`));
-        volumes.forEach((volume, i) => {
-          if (volume.secret && !volume.name.includes("ca")) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential`));
+        if (at.mount.readOnly !== true) hits.push(hit(object, containerPath, `the token mount at ${at.mount.mountPath} is not readOnly`));
+        const ca = findSetting(container, S.ca);
+        const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
+        (spec.volumes ?? []).forEach((volume, i) => {
+          if (volume.secret && volume.name !== caVolume) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
         });
       }
       return hits;
@@ -161,23 +218,38 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-07",
-    summary: "The DaemonSet pins exactly one node with kubernetes.io/hostname",
-    fix: `set nodeSelector ${HOSTNAME_LABEL}: <node>; one Runner node until the multi-Runner hub exists`,
-    why: "Seed 000: \"Rollout beyond one node waits for the multi-Runner hub.\" Seed 001 (D1): one Runner per Server. A DaemonSet without a hostname selector starts a Runner on every matching node, and the Server cannot yet coordinate more than one.",
+    summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
+    fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
+    why: "Seed 000: \"Rollout beyond one node waits for the multi-Runner hub.\" Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.",
+    source: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2",
     severity: "error",
     profiles: RUNNER,
     check(set) {
-      return set
-        .pods()
-        .filter(({ spec }) => !spec.nodeSelector?.[HOSTNAME_LABEL])
-        .map(({ object, path }) => hit(object, [...path, "nodeSelector"], `nodeSelector does not pin one node with ${HOSTNAME_LABEL}`));
+      const hits: RuleHit[] = [];
+      for (const { object, spec, path } of set.pods()) {
+        const hosts = requiredLabel(spec, HOSTNAME_LABEL);
+        if (hosts && hosts.length === 1) continue;
+        if (hosts && hosts.length > 1) hits.push(hit(object, [...path, "affinity"], `the pod may run on ${hosts.length} nodes (${hosts.join(", ")}); the Runner runs on one`));
+        else if (Object.keys(spec.nodeSelector ?? {}).some((k) => k !== ARCH_LABEL && k !== "kubernetes.io/os") || spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution) {
+          hits.push(warn(object, [...path, "nodeSelector"], `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`));
+        } else if (object.kind === "DaemonSet") hits.push(hit(object, [...path, "nodeSelector"], "no node selection: the DaemonSet starts a Runner on every node"));
+      }
+      for (const ds of set.ofKind("DaemonSet")) {
+        const rolling = dig(ds, ["spec", "updateStrategy", "rollingUpdate"]) as { maxSurge?: unknown; maxUnavailable?: unknown } | undefined;
+        const type = dig(ds, ["spec", "updateStrategy", "type"]);
+        if (type === "OnDelete") continue;
+        if (String(rolling?.maxSurge ?? 0) !== String(MAX_SURGE)) hits.push(hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxSurge"], `maxSurge is ${rolling?.maxSurge}, not 0: two Runners would hold one node's ID`));
+        if (String(rolling?.maxUnavailable ?? 1) !== String(MAX_UNAVAILABLE)) hits.push(hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxUnavailable"], `maxUnavailable is ${rolling?.maxUnavailable}, not 1`));
+      }
+      return hits;
     },
   },
   {
     id: "CR-08",
-    summary: "KVM comes from a device plugin: request and limit 1 of the KVM resource; no hostPath under /dev",
+    summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
-    why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM.",
+    why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
+    source: "seed 000",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -191,11 +263,11 @@ export const compassRunnerRules: Rule[] = [
       for (const { object, container, containerPath } of runnerContainers(set)) {
         const requests = (container.resources?.requests ?? {}) as Record<string, unknown>;
         const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
-        const kvm = Object.keys(limits).find((name) => name.includes("/") && /kvm/i.test(name));
-        if (!kvm) hits.push(hit(object, [...containerPath, "resources", "limits"], "no KVM device-plugin resource is limited"));
-        else {
-          if (String(limits[kvm]) !== "1") hits.push(hit(object, [...containerPath, "resources", "limits", kvm], `limits ${kvm} is ${limits[kvm]}, not 1`));
-          if (requests[kvm] !== undefined && String(requests[kvm]) !== "1") hits.push(hit(object, [...containerPath, "resources", "requests", kvm], `requests ${kvm} is ${requests[kvm]}, not 1`));
+        const extended = Object.keys(limits).filter((name) => name.includes("/") && !name.startsWith("hugepages-"));
+        if (extended.length === 0) hits.push(hit(object, [...containerPath, "resources", "limits"], "no device-plugin resource (such as devices.kubevirt.io/kvm) is limited"));
+        else if (!extended.some((name) => String(limits[name]) === "1")) hits.push(hit(object, [...containerPath, "resources", "limits", extended[0]], `limits ${extended[0]} is ${limits[extended[0]]}, not 1`));
+        for (const name of extended) {
+          if (requests[name] !== undefined && String(requests[name]) !== String(limits[name])) hits.push(hit(object, [...containerPath, "resources", "requests", name], `requests ${name} is ${requests[name]}, but limits is ${limits[name]}`));
         }
       }
       return hits;
@@ -218,7 +290,7 @@ export const compassRunnerRules: Rule[] = [
   {
     id: "CR-10",
     summary: "seccomp is Localhost with a relative .json profile path without ..",
-    fix: "set seccompProfile {type: Localhost, localhostProfile: compass/compass-runner.json} and stage seccomp/compass-runner.json there",
+    fix: "set seccompProfile {type: Localhost, localhostProfile: profiles/compass-runner.json} and stage seccomp/compass-runner.json there",
     why: "Seed 000: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
     severity: "error",
     profiles: RUNNER,
@@ -242,9 +314,10 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-11",
-    summary: "Two distinct, non-overlapping host trees outside system paths; volume root on the quota subdirectory; uid and gid 65532",
-    fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT=${VOLUME_ROOT}, run as 65532:65532`,
-    why: "Seed 000: \"Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped.\" Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota preflight (readVolumeQuota) fail on every Runner; it must be the volumes subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.",
+    summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
+    fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
+    why: "Seed 000: \"Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped.\" Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.",
+    source: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -261,14 +334,18 @@ export const compassRunnerRules: Rule[] = [
           }),
         );
         if (trees.length !== 2) hits.push(hit(object, [...path, "volumes"], `${trees.length} hostPath volumes; the Runner mounts exactly two (sessions and runtime)`));
-        const uid = spec.securityContext?.runAsUser;
-        const gid = spec.securityContext?.runAsGroup;
-        if (uid !== 65532 || gid !== 65532) hits.push(hit(object, [...path, "securityContext"], `runs as ${uid ?? "?"}:${gid ?? "?"}, not 65532:65532`));
       }
-      for (const { object, container, containerPath } of runnerContainers(set)) {
-        const { env, index } = envOf(container, "COMPASS_MICROVM_VOLUME_ROOT");
-        if (env?.value !== VOLUME_ROOT) {
-          hits.push(hit(object, env ? [...containerPath, "env", index, "value"] : [...containerPath, "env"], `COMPASS_MICROVM_VOLUME_ROOT is ${env?.value ?? "unset"}, not the quota subdirectory ${VOLUME_ROOT} (P8)`));
+      for (const { object, spec, container, containerPath } of runnerContainers(set)) {
+        const uid = effective(spec, container, "runAsUser");
+        const gid = effective(spec, container, "runAsGroup");
+        if (uid !== RUNNER_UID || gid !== RUNNER_GID) hits.push(hit(object, [...containerPath, "securityContext"], `runs as ${uid ?? "?"}:${gid ?? "?"}, not ${RUNNER_UID}:${RUNNER_GID}`));
+        const found = findSetting(container, S.volumeRoot);
+        if (!found?.value) continue;
+        const at = mountOf(spec, container, found.value);
+        const where = [...containerPath, ...found.at];
+        if (!at?.volume?.hostPath) hits.push(hit(object, where, `the volume root ${found.value} is not on a host tree`));
+        else if (posix.normalize(found.value).replace(/\/$/, "") === posix.normalize(at.mount.mountPath).replace(/\/$/, "")) {
+          hits.push(hit(object, where, `the volume root ${found.value} is the mount point itself, not a subdirectory such as ${VOLUME_ROOT} (P8)`));
         }
       }
       return hits;
@@ -298,19 +375,19 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-13",
-    summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod selects kubernetes.io/arch: amd64",
-    fix: "set nodeSelector kubernetes.io/arch: amd64",
+    summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod requires kubernetes.io/arch: amd64",
+    fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
     why: "Seed 001 (DL-577): \"the Runner stays amd64-only until an arm64 KVM boot passes\". On an arm64 node the image may run but the microVM guest does not boot.",
+    source: "seed 001 (D10, DL-577)",
     severity: "error",
     profiles: RUNNER,
     check(set) {
-      return set
-        .pods()
-        .filter(({ spec }) => spec.nodeSelector?.["kubernetes.io/arch"] !== "amd64")
-        .map(({ object, path }) => hit(object, [...path, "nodeSelector", "kubernetes.io/arch"], `kubernetes.io/arch is ${spec(object)}, not amd64`));
-      function spec(object: K8sObject) {
-        return JSON.stringify(dig(object, ["spec", "template", "spec", "nodeSelector", "kubernetes.io/arch"]) ?? "unset");
-      }
+      return set.pods().flatMap(({ object, spec, path }) => {
+        const arch = requiredLabel(spec, ARCH_LABEL);
+        if (arch && arch.length === 1 && arch[0] === "amd64") return [];
+        const what = arch === undefined ? "unset" : arch.join(", ");
+        return [hit(object, [...path, "nodeSelector", ARCH_LABEL], `${ARCH_LABEL} is ${what}, not amd64 alone`)];
+      });
     },
   },
   {
@@ -318,6 +395,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
     why: "Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name \"sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host.\" A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.",
+    source: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)",
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -325,14 +403,13 @@ export const compassRunnerRules: Rule[] = [
       for (const cm of set.ofKind("ConfigMap")) {
         const pem = (cm.data as Record<string, string> | undefined)?.["ca.crt"];
         if (pem === undefined) continue;
-        const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+        const blocks = pem.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
         const bad = blocks.length === 0 || blocks.some((b) => !parses(b));
         if (bad) hits.push(hit(cm, ["data", "ca.crt"], "ca.crt does not parse as PEM certificates"));
       }
       for (const { object, container, containerPath } of runnerContainers(set)) {
-        const args = container.args ?? [];
-        const at = args.indexOf("--server-name");
-        if (at >= 0 && !DNS1123_SUBDOMAIN.test(args[at + 1] ?? "")) hits.push(hit(object, [...containerPath, "args", at + 1], `--server-name ${JSON.stringify(args[at + 1] ?? "")} is not a DNS name`));
+        const found = findSetting(container, S.serverName);
+        if (found?.value !== undefined && !DNS1123_SUBDOMAIN.test(found.value)) hits.push(hit(object, [...containerPath, ...found.at], `--server-name ${JSON.stringify(found.value)} is not a DNS name`));
       }
       return hits;
     },
@@ -347,13 +424,22 @@ export const compassRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       const policies = set.ofKind("NetworkPolicy");
+      const serverPorts = new Set(
+        runnerContainers(set).flatMap(({ container }) => {
+          const value = findSetting(container, S.server)?.value;
+          return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
+        }),
+      );
       for (const policy of policies) {
         const types = (dig(policy, ["spec", "policyTypes"]) as string[] | undefined) ?? [];
         for (const t of ["Ingress", "Egress"]) if (!types.includes(t)) hits.push(hit(policy, ["spec", "policyTypes"], `policyTypes does not list ${t}`));
         const ingress = (dig(policy, ["spec", "ingress"]) as unknown[] | undefined) ?? [];
         if (ingress.length > 0) hits.push(hit(policy, ["spec", "ingress"], `${ingress.length} ingress rule(s); the Runner accepts no connections`));
-        const egress = (dig(policy, ["spec", "egress"]) as { to?: { ipBlock?: { cidr?: string } }[] }[] | undefined) ?? [];
+        const egress = (dig(policy, ["spec", "egress"]) as { to?: { ipBlock?: { cidr?: string } }[]; ports?: { port?: unknown; protocol?: string }[] }[] | undefined) ?? [];
         egress.forEach((rule, index) => {
+          // A Server known only by host name: its TLS port to any address is as narrow as a NetworkPolicy can be.
+          const serverPortOnly = (rule.ports ?? []).length > 0 && rule.ports!.every((p) => (p.protocol ?? "TCP") === "TCP" && serverPorts.has(Number(p.port)));
+          if (serverPortOnly) return;
           if (!rule.to || rule.to.length === 0) hits.push(hit(policy, ["spec", "egress", index], "an egress rule without `to` allows every destination"));
           (rule.to ?? []).forEach((peer, j) => {
             if (peer.ipBlock?.cidr === "0.0.0.0/0" || peer.ipBlock?.cidr === "::/0") hits.push(hit(policy, ["spec", "egress", index, "to", j, "ipBlock", "cidr"], `egress to ${peer.ipBlock.cidr} allows every destination`));
@@ -391,18 +477,83 @@ export const compassRunnerRules: Rule[] = [
   {
     id: "CR-17",
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
-    fix: "remove the Runner ID; the Server assigns it when the Runner enrolls",
-    why: "Seed 000: \"The Server assigns each Runner ID during enrollment.\" A Runner ID set in the manifests collides with or overrides the Server's assignment.",
+    fix: "remove COMPASS_RUNNER_ID and --runner-id; the Server assigns the ID when the Runner enrolls",
+    why: "Seed 000: \"The Server assigns each Runner ID during enrollment.\" With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.",
+    source: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5",
+    severity: "error",
+    profiles: RUNNER,
+    check(set) {
+      const id = FORBIDDEN_SETTINGS[0];
+      return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
+        const found = findSetting(container, id);
+        return found ? [hit(object, [...containerPath, ...found.at], `${settingName(id)} sets a Runner ID`)] : [];
+      });
+    },
+  },
+  {
+    id: "CR-19",
+    summary: "Resources follow capacity (memory request = limit, a cpu request, no cpu limit); a priority class; procMount Unmasked and AppArmor Unconfined",
+    fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
+    why: "The upstream runner-manifests tool derives these (compass-interfaces §3.2, §3.4). Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
+    source: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5",
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, container, containerPath } of runnerContainers(set)) {
+      for (const { object, spec, path, container, containerPath } of runnerContainers(set)) {
+        const requests = (container.resources?.requests ?? {}) as Record<string, unknown>;
+        const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
+        const at = [...containerPath, "resources"];
+        if (requests.memory === undefined || String(requests.memory) !== String(limits.memory)) hits.push(hit(object, [...at, "requests", "memory"], `memory request ${requests.memory ?? "(unset)"} is not the memory limit ${limits.memory ?? "(unset)"}`));
+        if (requests.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no cpu request"));
+        if (limits.cpu !== undefined) hits.push(hit(object, [...at, "limits", "cpu"], `a cpu limit (${limits.cpu}) throttles the guests' VMMs`));
+        const memoryMb = findSetting(container, S.memoryMb)?.value;
+        const limitMi = typeof limits.memory === "string" && /^\d+Mi$/.test(limits.memory) ? Number.parseInt(limits.memory, 10) : undefined;
+        if (memoryMb && /^\d+$/.test(memoryMb) && limitMi !== undefined && limitMi < Number(memoryMb)) {
+          hits.push(hit(object, [...at, "limits", "memory"], `the memory limit ${limits.memory} is below one guest's ${memoryMb} MiB`));
+        }
+        if (!spec.priorityClassName) hits.push(hit(object, [...path, "priorityClassName"], "no priorityClassName: ordinary workloads can preempt the Runner and its sessions"));
+        const sc = container.securityContext;
+        if (sc?.procMount !== "Unmasked") hits.push(hit(object, [...containerPath, "securityContext", "procMount"], `procMount is ${sc?.procMount ?? "Default"}, not Unmasked`));
+        const apparmor = sc?.appArmorProfile?.type ?? spec.securityContext?.appArmorProfile?.type ?? (object.kind === "Pod" ? object.metadata.annotations : (dig(object, ["spec", "template", "metadata", "annotations"]) as Record<string, string> | undefined))?.[`container.apparmor.security.beta.kubernetes.io/${container.name}`];
+        if (apparmor !== "Unconfined" && apparmor !== "unconfined") hits.push(hit(object, [...containerPath, "securityContext", "appArmorProfile"], `AppArmor is ${apparmor ?? "the runtime default"}, not Unconfined`));
+      }
+      return hits;
+    },
+  },
+  {
+    id: "CR-20",
+    summary: "The Runner container speaks compass-runner's real interface: run root and volume root set, integers where it reads integers; never a Runner token, an agent image or a name it does not read",
+    fix: "set COMPASS_MICROVM_RUNROOT on a writable host tree and COMPASS_MICROVM_VOLUME_ROOT; remove COMPASS_RUNNER_TOKEN and COMPASS_AGENT_IMAGE; use only the names compass-runner reads (rigging explain CR-20)",
+    why: "compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root (\"run-root is not configured\"), with a static token beside the token file (\"runner token sources are mutually exclusive\"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.",
+    source: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9",
+    severity: "error",
+    profiles: RUNNER,
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const { object, spec, container, containerPath } of runnerContainers(set)) {
+        for (const forbidden of FORBIDDEN_SETTINGS.slice(1)) {
+          const found = findSetting(container, forbidden);
+          if (found) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(forbidden)}: ${forbidden.why}`));
+        }
+        const runRoot = findSetting(container, S.runRoot);
+        if (!runRoot) hits.push(hit(object, containerPath, `no microVM run root (${settingName(S.runRoot)}): the Runner stops at boot`));
+        else if (runRoot.value) {
+          const at = mountOf(spec, container, runRoot.value);
+          const readOnlyRoot = container.securityContext?.readOnlyRootFilesystem === true;
+          if ((at === undefined && readOnlyRoot) || at?.mount.readOnly) hits.push(hit(object, [...containerPath, ...runRoot.at], `the run root ${runRoot.value} is not on a writable mount`));
+        }
+        const quota = findSetting(container, S.quotaRequired)?.value;
+        if (quota !== undefined && !/^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/.test(quota)) hits.push(hit(object, containerPath, `${S.quotaRequired.env} ${JSON.stringify(quota)} is not a boolean`));
+        if (quota !== undefined && /^(1|t|T|true|TRUE|True)$/.test(quota) && !findSetting(container, S.volumeRoot)) hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
+        for (const setting of [S.memoryMb, S.cpus]) {
+          const found = findSetting(container, setting);
+          if (found?.value !== undefined && !/^\d{1,9}$/.test(found.value)) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} is not an integer`));
+        }
         (container.env ?? []).forEach((env, index) => {
-          if (/RUNNER_ID$/.test(env.name)) hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} sets a Runner ID`));
-        });
-        (container.args ?? []).forEach((arg, index) => {
-          if (/^--runner-id(=|$)/.test(arg)) hits.push(hit(object, [...containerPath, "args", index], "--runner-id sets a Runner ID"));
+          if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
+          const near = closest(env.name, KNOWN_VARIABLES);
+          hits.push(warn(object, [...containerPath, "env", index, "name"], `${env.name} is not a name compass-runner reads${near ? ` (did you mean ${near}?)` : ""}`));
         });
       }
       return hits;

@@ -5,35 +5,32 @@
 // verifies the certificate's public host (P9).
 import { z } from "zod";
 import { httpsUrl } from "../../core/common-values.ts";
-import { dnsSubdomain, hostName } from "../../core/names.ts";
+import { hostName } from "../../core/names.ts";
 import { fail, once } from "../../core/values.ts";
-import { checkRunner, checkServerCluster, RUNNER_AUDIENCE, runnerFields, serverCASchema, type RunnerFields } from "../compass-runner/values.ts";
-import { refused } from "../../core/values.ts";
-import { checkServer, DEFAULT_MAX_TOKEN_LIFETIME, maxTokenLifetime, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
+import { checkRunner, RUNNER_AUDIENCE, runnerFields, type RunnerFields, type ServerCluster } from "../compass-runner/values.ts";
+import { refused, req } from "../../core/values.ts";
+import { checkServer, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
 
-const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner); remove it";
+const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner, maxTokenLifetimeSeconds); remove it";
 
 const clusterSchema = once(() =>
   z
     .strictObject({
-      name: dnsSubdomain("CS-09", "server.cluster.name").default("local"),
-      maxTokenLifetime: maxTokenLifetime().default(DEFAULT_MAX_TOKEN_LIFETIME),
+      name: z.string().regex(/^[a-z0-9-]{1,40}$/, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name")).default("local"),
+      issuer: httpsUrl("CS-09", "server.cluster.issuer").optional().meta({ description: "The Runner cluster's ServiceAccount issuer (kubectl get --raw /.well-known/openid-configuration)" }),
+      jwksURI: httpsUrl("CS-09", "server.cluster.jwksURI").optional(),
+      jwksFile: z.string().startsWith("/", req("CS-09", "jwksFile is an absolute path inside the Server pod")).optional(),
+      caFile: z.string().startsWith("/", req("CS-09", "caFile is an absolute path inside the Server pod")).optional(),
+      maxTokenLifetime: refused("CS-09", `server.cluster.maxTokenLifetime ${DERIVED}; set runner.maxTokenLifetimeSeconds`),
       namespace: refused("CS-09", `server.cluster.namespace ${DERIVED}`),
       serviceAccount: refused("CS-09", `server.cluster.serviceAccount ${DERIVED}`),
       audience: refused("CS-09", `server.cluster.audience ${DERIVED}`),
     })
-    .default({ name: "local", maxTokenLifetime: DEFAULT_MAX_TOKEN_LIFETIME })
-    .meta({ description: `The Server's cluster entry for the Runner: its name and maxTokenLifetime (default ${DEFAULT_MAX_TOKEN_LIFETIME}); the rest comes from the runner section` }),
-);
-
-const runnerServer = once(() =>
-  z
-    .strictObject({
-      address: httpsUrl("CR-02", "runner.server.address").optional().meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
-      serverName: hostName("CR-14", "runner.server.serverName").optional().meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
-      serverCA: serverCASchema().optional(),
+    .superRefine((c, ctx) => {
+      if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
     })
-    .default({}),
+    .default({ name: "local" })
+    .meta({ description: "The Server's cluster entry for the Runner: its name, issuer and key source; the rest comes from the runner section" }),
 );
 
 export const compassSchema = once(() =>
@@ -47,15 +44,15 @@ export const compassSchema = once(() =>
       }),
       runner: z.strictObject({
         ...runnerFields(),
-        server: runnerServer(),
-        serverCluster: refused("CS-09", "in a kind: Compass file the Server's cluster entry is derived from this section; remove serverCluster"),
+        serverAddr: httpsUrl("CR-02", "runner.serverAddr").optional().meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
+        serverName: hostName("CR-14", "runner.serverName").optional().meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
+        serverCluster: refused("CS-09", "in a kind: Compass file the Server's cluster entry is derived from this section; set server.cluster.{name, issuer}"),
       }),
     })
     .superRefine((v, ctx) => {
       checkServer(v.server, ctx, ["server"]);
       const runner = runnerOf(v);
       checkRunner(runner, ctx, ["runner"]);
-      checkServerCluster(runner, clusterOf(v), ctx, { runner: ["runner"], cluster: ["server", "cluster"] });
       if (v.server.namespace === v.runner.namespace) {
         fail(ctx, ["server", "namespace"], "CR-06", `is the Runner's namespace ${v.runner.namespace} too`, "give the Server its own namespace: the Runner namespace holds only Runner pods");
       }
@@ -67,7 +64,7 @@ export type CompassValues = z.output<ReturnType<typeof compassSchema>>;
 
 /** The Server's cluster entry, from the Runner (CS-09). */
 export function clusterOf(v: CompassValues): ClusterEntry {
-  return { name: v.server.cluster.name, namespace: v.runner.namespace, serviceAccount: v.runner.serviceAccount, audience: RUNNER_AUDIENCE, maxTokenLifetime: v.server.cluster.maxTokenLifetime };
+  return { name: v.server.cluster.name, namespace: v.runner.namespace, serviceAccount: v.runner.serviceAccount, audience: RUNNER_AUDIENCE, maxTokenLifetime: v.runner.maxTokenLifetimeSeconds };
 }
 
 /** The in-cluster address of the Server's Service. */
@@ -76,14 +73,15 @@ export function serverServiceUrl(server: Pick<ServerFields, "name" | "namespace"
 }
 
 /** The Runner's values with the Server's address and name filled in. */
-export function runnerOf(v: CompassValues): RunnerFields {
+export function runnerOf(v: CompassValues): RunnerFields & { serverCluster: ServerCluster } {
   const { serverCluster: _unused, ...runner } = v.runner;
-  const server: RunnerFields["server"] = {
-    address: v.runner.server.address ?? serverServiceUrl(v.server),
-    serverName: v.runner.server.serverName ?? v.server.publicHost,
+  const { name, issuer, jwksURI, jwksFile, caFile } = v.server.cluster;
+  return {
+    ...runner,
+    serverAddr: v.runner.serverAddr ?? serverServiceUrl(v.server),
+    serverName: v.runner.serverName ?? v.server.publicHost,
+    serverCluster: { name, issuer, jwksURI, jwksFile, caFile },
   };
-  if (v.runner.server.serverCA) server.serverCA = v.runner.server.serverCA;
-  return { ...runner, server };
 }
 
 export function serverOf(v: CompassValues): ServerFields {
