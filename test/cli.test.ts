@@ -21,10 +21,12 @@ describe("render output is deterministic (G-02)", () => {
     expect(bun.out).toBe(first.out);
   });
 
-  it("the seed's command `bun run render.ts values.example.json` prints the example's objects", () => {
+  it("the seed's command `bun run render.ts values.example.json` renders the upstream tool's own example", () => {
     const seed = runProcess(BUN, ["run", "render.ts", "values.example.json"]);
     expect(seed.code).toBe(0);
-    expect(seed.out).toBe(runCli(["render", "examples/compass-runner.yaml"]).out);
+    expect(readFileSync(join(ROOT, "values.example.json"), "utf8")).toBe(readFileSync(join(ROOT, "test/fixtures/upstream/values.example.json"), "utf8"));
+    expect(seed.out).toBe(runCli(["render", "test/fixtures/upstream/values.example.json"]).out);
+    expect(seed.out).toContain("kind: DaemonSet");
   });
 
   it("render.ts runs the Bun build only while it is newer than every source file", () => {
@@ -87,12 +89,12 @@ describe("render's streams and exit codes", () => {
   });
 
   it("exits 1 with every error on stderr and nothing on stdout for invalid values", () => {
-    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 300").replace("kvm-node-1", "kvm node");
+    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 300").replace("value: kvm-node-1", "value: kvm node");
     const r = runCli(["render", tempFile(text)]);
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
     expect(r.err).toMatch(/values\.yaml:\d+:\d+ tokenExpirationSeconds: 300 is below 600 \(CR-03: /);
-    expect(r.err).toMatch(/nodeSelector\["kubernetes.io\/hostname"\]: "kvm node" is not a valid label value \(CR-12: /);
+    expect(r.err).toMatch(/nodeSelector\.value: "kvm node" is not a valid label value \(CR-12: /);
     expect(r.err).toContain("2 error(s); nothing was rendered");
   });
 
@@ -206,8 +208,9 @@ describe("init and schema", () => {
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.out);
     expect(schema.$schema).toMatch(/json-schema/);
-    expect(schema.properties.kind).toEqual({ type: "string", const: "CompassRunner" });
-    expect(schema.required).toEqual(expect.arrayContaining(["kind", "image", "server", "serverCluster", "nodeSelector", "admission"]));
+    expect(schema.properties.kind).toMatchObject({ type: "string", const: "CompassRunner" });
+    expect(schema.required).toEqual(expect.arrayContaining(["image", "serverAddr", "nodeSelector", "admission", "sessionCapacity", "kvmResourceName"]));
+    expect(schema.required).not.toContain("kind");
     expect(schema.additionalProperties).toBe(false);
   });
 

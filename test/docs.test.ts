@@ -32,8 +32,9 @@ describe("the generators", () => {
 
   it("a values table names nested keys with type and default", () => {
     const table = valuesTable("CompassRunner");
-    expect(table).toMatch(/\| `tokenExpirationSeconds` \| integer \(600\.\.4294967296\) \| `3600` \|/);
-    expect(table).toMatch(/\| `hostPaths\.sessions` \| string \| `"\/var\/lib\/compass\/sessions"` \|/);
+    expect(table).toMatch(/\| `tokenExpirationSeconds` \| integer \(600\.\.4294967296\) \| `600` \|/);
+    expect(table).toMatch(/\| `hostPaths\.sessionVolumeRoot` \| string, required \|/);
+    expect(table).toMatch(/\| `seccompProfilePath` \| string \| `"profiles\/compass-runner\.json"` \|/);
     expect(table).toMatch(/\| `admission\.controllers` \| list of string, required \|/);
   });
 

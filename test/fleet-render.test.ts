@@ -46,7 +46,7 @@ describe("render a fleet", () => {
       expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
       expect(readdirSync(join(out, name))).toContain("kustomization.yaml");
     }
-    expect(readFileSync(join(out, "beta", "11-daemonset-beta.yaml"), "utf8")).toContain("name: beta");
+    expect(readFileSync(join(out, "beta", "12-daemonset-beta.yaml"), "utf8")).toContain("name: beta");
   });
 
   it("a directory renders its values files, one level deep, sorted, skipping hidden files", () => {

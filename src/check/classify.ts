@@ -26,7 +26,8 @@ interface Shape {
 }
 
 export const SHAPES: readonly Shape[] = [
-  { profile: "compass-runner", sign: "env COMPASS_SERVER_URL, COMPASS_RUNNER_TOKEN_FILE or COMPASS_MICROVM_VOLUME_ROOT", matches: (spec) => hasEnv(spec, /^COMPASS_(SERVER_URL|RUNNER_TOKEN_FILE|MICROVM_VOLUME_ROOT)$/) },
+  { profile: "compass-runner", sign: "env COMPASS_SERVER_ADDR, COMPASS_RUNNER_TOKEN_FILE, COMPASS_MICROVM_RUNROOT or COMPASS_MICROVM_VOLUME_ROOT", matches: (spec) => hasEnv(spec, /^COMPASS_(SERVER_ADDR|RUNNER_TOKEN_FILE|MICROVM_RUNROOT|MICROVM_VOLUME_ROOT)$/) },
+  { profile: "compass-runner", sign: "a --token-file or --microvm-runroot flag", matches: (spec) => (spec.containers ?? []).some((c) => [...(c.command ?? []), ...(c.args ?? [])].some((a) => /^--(token-file|microvm-runroot)(=|$)/.test(a))) },
   { profile: "compass-runner", sign: "a projected token with audience compass-runner", matches: (spec) => tokenAudiences(spec).includes("compass-runner") },
   { profile: "compass-runner", sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
   { profile: "rootpilot-runner", sign: "env RUNNER_ATTESTATION_MODE", matches: (spec) => hasEnv(spec, /^RUNNER_ATTESTATION_MODE$/) },

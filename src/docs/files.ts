@@ -9,7 +9,7 @@ export function expectedDocs(docsDir: string): Map<string, string> {
   const pages = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md") && name !== "rules.md").sort() : [];
   for (const name of pages) {
     const text = readFileSync(join(docsDir, name), "utf8");
-    if (text.includes("<!-- values-table:")) files.set(name, refreshValuesTables(text));
+    if (text.includes("<!-- values-table:") || text.includes("<!-- settings-table:")) files.set(name, refreshValuesTables(text));
   }
   return files;
 }

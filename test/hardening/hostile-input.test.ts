@@ -87,10 +87,10 @@ describe("hostile values files", () => {
   });
 
   it.each([
-    ["server", "  __proto__:\n    polluted: yes", "server.__proto__"],
-    ["server", "  constructor: x", "server.constructor"],
+    ["serverCA", "  __proto__:\n    polluted: yes", "serverCA.__proto__"],
+    ["hostPaths", "  constructor: x", "hostPaths.constructor"],
     ["nodeSelector", '  __proto__: "x"', "nodeSelector.__proto__: unknown key"],
-    ["tolerations", "  - __proto__: {polluted: yes}\n    operator: Exists", "tolerations[0].__proto__: unknown key"],
+    ["toleration", "  __proto__: {polluted: yes}", "toleration.__proto__: unknown key"],
     ["serverCluster", "  constructor:\n    prototype:\n      polluted: yes", "serverCluster.constructor"],
   ])("a prototype key nested under %s is refused and pollutes nothing", (parent, line, path) => {
     const body = EXAMPLE.replace(new RegExp(`^${parent}:\\n`, "m"), `${parent}:\n${line}\n`);

@@ -40,7 +40,8 @@ function judge(values: unknown, asJson = false): Outcome {
   }
   expect(rendered.objects.length).toBeGreaterThan(0);
   for (const object of rendered.objects) expect(validateStrict(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
-  expect(checkObjects(rendered.objects)).toEqual([]);
+  // Warnings are for what values cannot prove (one node by a label, a Server by host name): only CR-07 may warn here.
+  expect(checkObjects(rendered.objects).filter((f) => f.severity === "error" || f.id !== "CR-07")).toEqual([]);
   return { accepted: true };
 }
 

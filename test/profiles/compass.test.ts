@@ -58,13 +58,13 @@ describe("examples/compass.yaml", () => {
     expect(token.audience).toBe("compass-runner");
     expect(typeof entry.maxTokenLifetime).toBe("number");
     expect(token.expirationSeconds).toBeLessThanOrEqual(entry.maxTokenLifetime as number);
-    expect(entry.maxTokenLifetime).toBe(example().server.cluster.maxTokenLifetime);
+    expect(entry.maxTokenLifetime).toBe(example().runner.maxTokenLifetimeSeconds);
   });
 
   it("the Runner dials the in-cluster Service and verifies the public host (P9)", () => {
     const runner = objects.find((o) => o.kind === "DaemonSet") as DaemonSet & K8sObject;
     const container = runner.spec!.template.spec!.containers[0];
-    expect(container.env).toContainEqual({ name: "COMPASS_SERVER_URL", value: "https://compass-server.compass.svc" });
+    expect(container.env).toContainEqual({ name: "COMPASS_SERVER_ADDR", value: "https://compass-server.compass.svc" });
     expect(container.args).toEqual(["--server-name", "compass.example.com"]);
     const service = objects.find((o) => o.kind === "Service" && app(o) === "compass-server")!;
     expect(`${service.metadata.name}.${service.metadata.namespace}`).toBe("compass-server.compass");
@@ -73,23 +73,31 @@ describe("examples/compass.yaml", () => {
     expect(JSON.stringify(policy)).toContain('"port":8443');
   });
 
-  it("uses the default maxTokenLifetime when the server section gives none", () => {
+  it("uses the upstream default maxTokenLifetime (600 s) when the runner section gives none", () => {
     const values = example();
     delete values.server.cluster;
+    delete values.runner.maxTokenLifetimeSeconds;
+    values.runner.tokenExpirationSeconds = 600;
     const { objects: out } = renderSource(parseValuesFile(stringify(values), "compass.yaml"));
     const configMap = out.find((o) => o.kind === "ConfigMap" && app(o) === "compass-server")!;
     const entry = (parseServerConfig((configMap.data as Record<string, string>)["server.yaml"])!.clusters as Record<string, unknown>[])[0];
-    expect(entry).toEqual({ name: "local", namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetime: 86400 });
+    expect(entry).toEqual({ name: "local", namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetime: 600 });
   });
 });
 
 describe("kind: Compass values are refused", () => {
-  it("a runner token lifetime above the server's maxTokenLifetime (CR-03)", () => {
+  it("a runner token lifetime above the runner's maxTokenLifetimeSeconds (CR-03)", () => {
     const values = example();
-    values.server.cluster.maxTokenLifetime = 1800;
+    values.runner.maxTokenLifetimeSeconds = 1800;
     values.runner.tokenExpirationSeconds = 3600;
     const d = refusal(values).find((x) => x.id === "CR-03" && x.path === "runner.tokenExpirationSeconds");
-    expect(d?.message).toContain("server.cluster.maxTokenLifetime 1800");
+    expect(d?.message).toContain("maxTokenLifetimeSeconds (1800)");
+  });
+
+  it("a maxTokenLifetime written in the server's cluster entry (CS-09: it is derived)", () => {
+    const values = example();
+    values.server.cluster.maxTokenLifetime = 1800;
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CS-09", path: "server.cluster.maxTokenLifetime" }));
   });
 
   it("a cluster entry namespace written by hand (CS-09: it is derived)", () => {
@@ -100,7 +108,7 @@ describe("kind: Compass values are refused", () => {
 
   it("a serverCluster in the runner section (CS-09)", () => {
     const values = example();
-    values.runner.serverCluster = { namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetime: 86400 };
+    values.runner.serverCluster = { namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner" };
     expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CS-09", path: "runner.serverCluster" }));
   });
 
@@ -110,10 +118,10 @@ describe("kind: Compass values are refused", () => {
     expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CR-06", path: "server.namespace" }));
   });
 
-  it("runner checks keep their paths under runner (CR-07)", () => {
+  it("runner checks keep their paths under runner (CR-13)", () => {
     const values = example();
-    values.runner.nodeSelector = { "kubernetes.io/os": "linux" };
-    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CR-07", path: "runner.nodeSelector" }));
+    values.runner.nodeSelector = { key: "kubernetes.io/arch", value: "arm64" };
+    expect(refusal(values)).toContainEqual(expect.objectContaining({ id: "CR-13", path: "runner.nodeSelector.value" }));
   });
 
   it("server checks keep their paths under server (CS-01, CS-10)", () => {

@@ -17,6 +17,7 @@ import { ValidatingAdmissionPolicyBinding } from "kubernetes-models/admissionreg
 import { DaemonSet } from "kubernetes-models/apps/v1/DaemonSet";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { StatefulSet } from "kubernetes-models/apps/v1/StatefulSet";
+import { PriorityClass } from "kubernetes-models/scheduling.k8s.io/v1/PriorityClass";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
 import { ClusterRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole";
@@ -46,6 +47,7 @@ const MODELS: Record<string, Record<string, ModelClass>> = {
   "admissionregistration.k8s.io/v1": { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding },
   "rbac.authorization.k8s.io/v1": { Role, ClusterRole, RoleBinding, ClusterRoleBinding },
   "policy/v1": { PodDisruptionBudget },
+  "scheduling.k8s.io/v1": { PriorityClass },
 };
 
 // client-node exports its generated models as named exports (k8s.V1PodSpec, k8s.RbacV1Subject, ...).

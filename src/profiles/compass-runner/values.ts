@@ -39,8 +39,13 @@ const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_IN
     .min(min, req(id, `${what} is ${min} or more${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ""}`))
     .max(max, req(id, `${what} is at most ${max}`));
 
+const LIFETIME = `a projected token lives ${TOKEN_MIN_SECONDS} s to ${TOKEN_MAX_SECONDS} s`;
 const tokenLifetime = (id: string, what: string) =>
-  integer(id, what, TOKEN_MIN_SECONDS, TOKEN_MAX_SECONDS).meta({ description: `${what}: ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS} s` });
+  z
+    .number(req(id, `${what} is a JSON number of seconds, not a string`, "expected a number"))
+    .int(req(id, `${what} is a whole number of seconds`))
+    .min(TOKEN_MIN_SECONDS, req(id, LIFETIME))
+    .max(TOKEN_MAX_SECONDS, req(id, LIFETIME));
 
 /** Why a host path is unfit for a Runner host tree, if it is (CR-11). */
 export function hostPathProblem(path: string): string | undefined {

@@ -1,0 +1,61 @@
+// Every flag and variable a rendered Compass pod carries is one the real
+// program reads: it is in the system's contract file, and each contract
+// entry is in the interface facts (test/fixtures/compass-interfaces.md, a
+// copy of the facts gathered from the public Compass sources) with the same
+// status. A name no Compass program reads makes the pod fail at boot.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { FORBIDDEN_SETTINGS, RUNNER_SETTINGS, type Setting } from "../../src/profiles/compass-runner/runtime.ts";
+import { ROOT } from "../support/cli.ts";
+import { render } from "../support/values.ts";
+
+const FACTS = readFileSync(join(ROOT, "test/fixtures/compass-interfaces.md"), "utf8");
+const factRows = FACTS.split("\n").filter((line) => line.startsWith("|"));
+
+/** The facts' rows that name `name` as a whole word. */
+function rowsNaming(name: string): string[] {
+  const word = new RegExp(`(?<![A-Za-z0-9_-])${name.replace(/[-]/g, "\\-")}(?![A-Za-z0-9_-])`);
+  return factRows.filter((row) => word.test(row));
+}
+
+const inputs = [...readdirSync(join(ROOT, "examples")).map((f) => join(ROOT, "examples", f)), join(ROOT, "test/fixtures/upstream/values.example.json")];
+
+function runnerContainers(objects: K8sObject[]) {
+  return objects
+    .filter((o) => o.kind === "DaemonSet" && o.metadata.labels?.["app.kubernetes.io/name"] === "compass-runner")
+    .flatMap((o) => (o.spec as any).template.spec.containers as { env?: { name: string }[]; args?: string[]; command?: string[] }[]);
+}
+
+const namesOf = (c: { env?: { name: string }[]; args?: string[]; command?: string[] }) => [
+  ...(c.env ?? []).map((e) => e.name),
+  ...[...(c.args ?? []), ...(c.command ?? []).slice(1)].filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]),
+];
+
+describe("the Compass Runner contract (CR-20)", () => {
+  const contract = new Set(Object.values(RUNNER_SETTINGS as Record<string, Setting>).flatMap((s) => [s.flag, s.env].filter((n): n is string => n !== undefined)));
+
+  it.each(inputs.filter((f) => /compass(-runner)?\.yaml$|values\.example\.json$/.test(f)))("every name in the Runner rendered from %s is in the contract", (file) => {
+    const containers = runnerContainers(render(readFileSync(file, "utf8")));
+    expect(containers.length).toBeGreaterThan(0);
+    for (const c of containers) for (const name of namesOf(c)) expect(contract.has(name), `${name} is not in runtime.ts`).toBe(true);
+  });
+
+  it.each(Object.entries(RUNNER_SETTINGS as Record<string, Setting>))("%s is in the interface facts with its status", (_key, setting) => {
+    for (const name of [setting.flag, setting.env].filter((n): n is string => n !== undefined)) {
+      const rows = rowsNaming(name);
+      expect(rows.length, `${name} is not in compass-interfaces.md`).toBeGreaterThan(0);
+      if (setting.status === "designed") expect(rows.some((r) => /designed/.test(r)), `${name} is not marked designed there`).toBe(true);
+      else expect(rows.some((r) => /\| implemented/.test(r)), `${name} is not marked implemented there`).toBe(true);
+    }
+  });
+
+  it("never renders the names the Runner refuses (CR-17, CR-20)", () => {
+    const forbidden = FORBIDDEN_SETTINGS.flatMap((f) => [("flag" in f ? f.flag : undefined), f.env].filter((n): n is string => n !== undefined));
+    for (const file of inputs.filter((f) => /compass(-runner)?\.yaml$|values\.example\.json$/.test(f))) {
+      for (const c of runnerContainers(render(readFileSync(file, "utf8")))) for (const name of namesOf(c)) expect(forbidden).not.toContain(name);
+    }
+    for (const name of forbidden) expect(rowsNaming(name).length, name).toBeGreaterThan(0);
+  });
+});
