@@ -52,7 +52,7 @@ describe("the Compass Runner contract (CR-20)", () => {
   });
 
   it("never renders the names the Runner refuses (CR-17, CR-20)", () => {
-    const forbidden = FORBIDDEN_SETTINGS.flatMap((f) => [("flag" in f ? f.flag : undefined), f.env].filter((n): n is string => n !== undefined));
+    const forbidden: string[] = FORBIDDEN_SETTINGS.flatMap((f) => ("flag" in f ? [f.flag, f.env] : [f.env]));
     for (const file of inputs.filter((f) => /compass(-runner)?\.yaml$|values\.example\.json$/.test(f))) {
       for (const c of runnerContainers(render(readFileSync(file, "utf8")))) for (const name of namesOf(c)) expect(forbidden).not.toContain(name);
     }
