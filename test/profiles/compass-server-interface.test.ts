@@ -186,3 +186,15 @@ describe("the runner-clusters reader refuses what the Server refuses", () => {
     for (const bad of ["", "600", "1d", "s", "1h 30m", "x".repeat(100)]) expect(goDurationSeconds(bad), bad).toBeUndefined();
   });
 });
+
+describe("the docs table of the Server's interface is generated from the contract", () => {
+  it("one row per contract name, with its source and status; the designed flag says so", async () => {
+    const { interfaceTable } = await import("../../src/docs/interfaces.ts");
+    const table = interfaceTable("compass-server");
+    const rows = table.split("\n").slice(2);
+    expect(rows).toHaveLength(CONTRACT.length + SERVER_SECRETS.length);
+    expect(rows.find((r) => r.startsWith("| `--admin-token-file` |"))).toMatch(/\| `seed 001, P4[^|]*` \| designed \|$/);
+    expect(rows.find((r) => r.startsWith("| `--database` |"))).toMatch(/^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `go\/cmd\/compass-server\/main.go@599af8e2` \| implemented \|$/);
+    expect(readFileSync("docs/compass-server.md", "utf8")).toContain(table);
+  });
+});
