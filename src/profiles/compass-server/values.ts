@@ -144,7 +144,7 @@ export const serverFields = once(() => ({
         if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give Postgres's address range in CIDR notation, such as 10.0.5.10/32") });
       }),
       port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(5432),
-      urlSecret: refused("CS-13", `the Server reads a DSN from COMPASS_DATABASE_DSN: name its Secret in database.dsnSecret (${NOT_READ.COMPASS_DATABASE_URL})`),
+      urlSecret: refused("CS-13", `the Server reads its DSN from ${NOT_READ.COMPASS_DATABASE_URL}: name that Secret key in database.dsnSecret`),
       bundled: refused("CS-03", "Postgres is user-provided and never rendered (D3): create it outside, put its DSN in a Secret and name it in database.dsnSecret"),
       image: refused("CS-03", "Postgres is user-provided and never rendered (D3): rigging renders no database"),
     },
