@@ -470,13 +470,14 @@ export const compassServerRules: Rule[] = [
         const { object, container, containerPath, spec } = ref;
         for (const flag of parseFlags(container)) {
           if (flag.known) continue;
-          const instead = NOT_READ[flag.flag];
+          const instead = Object.hasOwn(NOT_READ, flag.flag) ? NOT_READ[flag.flag] : undefined;
           hits.push(hit(object, [...containerPath, ...flag.at], `compass-server has no ${flag.flag} flag and exits with a usage error${instead ? `; use ${instead}` : ""}`));
         }
-        (container.env ?? []).forEach((env, index) => {
-          const unread = NOT_READ[env.name] ?? (env.name.startsWith("COMPASS_") && !SERVER_ENV.has(env.name) && env.name !== MASTER_KEY_SECRET ? "" : undefined);
+        (Array.isArray(container.env) ? container.env : []).forEach((env, index) => {
+          const name = String(env?.name ?? "");
+          const unread = Object.hasOwn(NOT_READ, name) ? NOT_READ[name] : name.startsWith("COMPASS_") && !SERVER_ENV.has(name) && name !== MASTER_KEY_SECRET ? "" : undefined;
           if (unread === undefined) return;
-          hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${env.name}${unread ? `; it reads ${unread}` : ""}`));
+          hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${name}${unread ? `; it reads ${unread}` : ""}`));
         });
         for (const [name, what] of [[F.socket, "its Unix socket"], [F.stateDir, "its admin token and SecretSpec manifests"]] as const) {
           const given = resolve(container, name);

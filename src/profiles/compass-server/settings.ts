@@ -24,9 +24,10 @@ export interface ParsedFlag {
 /** The arguments compass-server receives: `command` past the binary (when it is compass-server), then `args`. */
 function tokens(container: Container): Token[] {
   const out: Token[] = [];
-  const command = container.command ?? [];
+  // Hand-written manifests may hold anything: a number where a string belongs reads as its text.
+  const command = Array.isArray(container.command) ? container.command.map(String) : [];
   if (command.length > 0 && /(^|\/)compass-server$/.test(command[0])) command.slice(1).forEach((text, i) => out.push({ text, at: ["command", i + 1] }));
-  (container.args ?? []).forEach((text, i) => out.push({ text, at: ["args", i] }));
+  (Array.isArray(container.args) ? container.args : []).forEach((text, i) => out.push({ text: String(text), at: ["args", i] }));
   return out;
 }
 
@@ -75,8 +76,8 @@ export interface Resolved {
 
 /** The last entry of `name` in the container's env (the kubelet keeps the last). */
 export function envEntry(container: Container, name: string): { env: EnvVar; index: number } | undefined {
-  const list = container.env ?? [];
-  for (let i = list.length - 1; i >= 0; i--) if (list[i].name === name) return { env: list[i], index: i };
+  const list = Array.isArray(container.env) ? container.env : [];
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]?.name === name) return { env: list[i], index: i };
   return undefined;
 }
 
@@ -108,10 +109,11 @@ export function fromSecret(r: Resolved | undefined): boolean {
 
 /** The mount that covers `file` (the deepest one), with its volume and the path inside it. */
 export function mountOver(spec: PodSpec, container: Container, file: string): { mount?: VolumeMount; volume?: Volume; index: number; rest: string } {
-  const covering = (container.volumeMounts ?? []).filter((m) => file === m.mountPath || file.startsWith(m.mountPath.replace(/\/?$/, "/")));
+  const mounts = Array.isArray(container.volumeMounts) ? container.volumeMounts.filter((m) => typeof m?.mountPath === "string") : [];
+  const covering = mounts.filter((m) => file === m.mountPath || file.startsWith(m.mountPath.replace(/\/?$/, "/")));
   const mount = covering.sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
   if (!mount) return { index: -1, rest: file };
-  const index = (spec.volumes ?? []).findIndex((v) => v.name === mount.name);
+  const index = (Array.isArray(spec.volumes) ? spec.volumes : []).findIndex((v) => v?.name === mount.name);
   const rest = file === mount.mountPath ? (mount.subPath ?? "") : file.slice(mount.mountPath.replace(/\/?$/, "/").length);
   return { mount, volume: index < 0 ? undefined : spec.volumes![index], index, rest: mount.subPath && file !== mount.mountPath ? `${mount.subPath}/${rest}` : rest };
 }
