@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { refreshValuesTables, rulesMarkdown } from "./generate.ts";
+import { refreshInterfaceTables } from "./interfaces.ts";
 
 /** Path (under docsDir) to its expected content; only files that the generator touches. */
 export function expectedDocs(docsDir: string): Map<string, string> {
@@ -9,7 +10,9 @@ export function expectedDocs(docsDir: string): Map<string, string> {
   const pages = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md") && name !== "rules.md").sort() : [];
   for (const name of pages) {
     const text = readFileSync(join(docsDir, name), "utf8");
-    if (text.includes("<!-- values-table:") || text.includes("<!-- settings-table:")) files.set(name, refreshValuesTables(text));
+    const values = text.includes("<!-- values-table:");
+    const contract = text.includes("<!-- interface-table:");
+    if (values || contract) files.set(name, contract ? refreshInterfaceTables(values ? refreshValuesTables(text) : text) : refreshValuesTables(text));
   }
   return files;
 }

@@ -4,25 +4,12 @@
 // from the kind's JSON Schema. Pure functions: scripts/gen-docs.ts writes
 // them, test/docs.test.ts compares them with the files.
 import { schemaOf } from "../cli/schema.ts";
-import { RUNNER_SETTINGS, type Setting } from "../profiles/compass-runner/runtime.ts";
 import { PROFILE_NAMES } from "../rules/engine.ts";
 import { FROM_MANIFESTS, requirements } from "../rules/requirements.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
-const OPEN_MARKER = /^<!-- (values-table|settings-table):([A-Za-z-]+) -->$/;
+const OPEN_MARKER = /^<!-- values-table:([A-Za-z]+) -->$/;
 
-/** The contracts whose flags and variables a docs page lists: where each comes from upstream. */
-const SETTINGS: Record<string, Record<string, Setting>> = { "compass-runner": RUNNER_SETTINGS };
-
-export function settingsTable(system: string): string {
-  const settings = SETTINGS[system];
-  if (!settings) throw new Error(`no settings contract named ${system}`);
-  return [
-    row(["Flag", "Variable", "Meaning", "Upstream source", "Status"]),
-    row(["---", "---", "---", "---", "---"]),
-    ...Object.values(settings).map((s) => row([s.flag ? `\`${s.flag}\`` : "-", s.env ? `\`${s.env}\`` : "-", s.meaning, s.from, s.status])),
-  ].join("\n");
-}
 
 export function rulesMarkdown(): string {
   const rows = requirements().map((r) =>
@@ -81,10 +68,9 @@ export function refreshValuesTables(markdown: string): string {
     out.push(lines[i]);
     const open = OPEN_MARKER.exec(lines[i].trim());
     if (!open) continue;
-    const table = open[1] === "values-table" ? valuesTable(open[2]) : settingsTable(open[2]);
     const close = lines.findIndex((line, j) => j > i && line.trim() === CLOSE_MARKER);
     const nextOpen = lines.findIndex((line, j) => j > i && OPEN_MARKER.test(line.trim()));
-    out.push("", table, "", CLOSE_MARKER);
+    out.push("", valuesTable(open[1]), "", CLOSE_MARKER);
     // Without its closing marker (or with the next block first), the block
     // is new: keep what follows the opening marker as it is.
     if (close >= 0 && (nextOpen < 0 || close < nextOpen)) i = close;

@@ -25,7 +25,7 @@ export const generalRules: Rule[] = [
       const hits: RuleHit[] = set.ofKind("Secret").map((o) => hit(o, ["kind"], "a Secret object is rendered; its value would live in the manifests"));
       for (const { object, container, containerPath } of set.containers()) {
         (container.env ?? []).forEach((env, index) => {
-          if (env.value !== undefined && SECRET_NAME.test(env.name) && !/_(FILE|PATH|MODE|REGION)$/.test(env.name)) {
+          if (env.value !== undefined && SECRET_NAME.test(env.name) && !/_(FILE|PATH|MODE|REGION|PROVIDER)$/.test(env.name)) {
             hits.push(hit(object, [...containerPath, "env", index, "value"], `${env.name} holds an inline value that looks like a secret`));
           }
         });

@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-const preflight = (url: string, ...args: string[]) => runCli(["preflight", "postgres", ...args], undefined, { COMPASS_DATABASE_URL: url });
+const preflight = (url: string, ...args: string[]) => runCli(["preflight", "postgres", ...args], undefined, { COMPASS_DATABASE_DSN: url });
 const versionOk = () => versionNum >= MIN_SERVER_VERSION_NUM;
 
 describe("rigging preflight postgres against a live server (CS-12)", () => {
@@ -86,9 +86,9 @@ describe("rigging preflight postgres against a live server (CS-12)", () => {
 
   it("reads the URL from another variable or from a file, never from the command line", () => {
     const url = server.url("compass_owner", "compass_ok");
-    const viaEnv = runCli(["preflight", "postgres", "--url-env", "MY_DB"], undefined, { MY_DB: url, COMPASS_DATABASE_URL: "" });
+    const viaEnv = runCli(["preflight", "postgres", "--url-env", "MY_DB"], undefined, { MY_DB: url, COMPASS_DATABASE_DSN: "" });
     expect(viaEnv.out).toContain("database compass_ok is owned by compass_owner");
-    const viaFile = runCli(["preflight", "postgres", "--url-file", tempFile(`${url}\n`, "db-url")], undefined, { COMPASS_DATABASE_URL: "" });
+    const viaFile = runCli(["preflight", "postgres", "--url-file", tempFile(`${url}\n`, "db-url")], undefined, { COMPASS_DATABASE_DSN: "" });
     expect(viaFile.out).toBe(viaEnv.out);
   });
 
@@ -105,10 +105,10 @@ describe("rigging preflight postgres against a live server (CS-12)", () => {
 
 describe("rigging preflight's usage errors", () => {
   it.each([
-    [[], { COMPASS_DATABASE_URL: "" }, "$COMPASS_DATABASE_URL is not set"],
+    [[], { COMPASS_DATABASE_DSN: "" }, "$COMPASS_DATABASE_DSN is not set"],
     [["--url-env", "NOPE_UNSET"], {}, "$NOPE_UNSET is not set"],
-    [[], { COMPASS_DATABASE_URL: "mysql://u:pw@h/db" }, "$COMPASS_DATABASE_URL: holds a mysql:// URL, expected postgres:// or postgresql://"],
-    [[], { COMPASS_DATABASE_URL: "not a url pw" }, "$COMPASS_DATABASE_URL: does not hold a URL such as postgres://"],
+    [[], { COMPASS_DATABASE_DSN: "mysql://u:pw@h/db" }, "$COMPASS_DATABASE_DSN: holds a mysql:// URL, expected postgres:// or postgresql://"],
+    [[], { COMPASS_DATABASE_DSN: "not a url pw" }, "$COMPASS_DATABASE_DSN: does not hold a URL such as postgres://"],
     [["--url-env", "A", "--url-file", "f"], {}, "give --url-env or --url-file, not both"],
     [["--format", "xml"], {}, "--format xml: expected text or json"],
   ])("%j %j: %s", (args, env, message) => {

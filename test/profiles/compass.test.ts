@@ -10,7 +10,7 @@ import { ValuesError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderFile, renderSource } from "../../src/pipeline.ts";
-import { parseServerConfig } from "../../src/profiles/compass-server/config.ts";
+import { readRunnerClusters } from "../../src/profiles/compass-server/runner-clusters.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 
@@ -40,8 +40,11 @@ describe("examples/compass.yaml", () => {
   });
 
   it("the Server's cluster entry and the Runner's projected token agree", () => {
-    const configMap = objects.find((o) => o.kind === "ConfigMap" && app(o) === "compass-server")!;
-    const clusters = parseServerConfig((configMap.data as Record<string, string>)["server.yaml"])!.clusters as Record<string, unknown>[];
+    const configMap = objects.find((o) => o.kind === "ConfigMap" && o.metadata.name.endsWith("runner-clusters"))!;
+    const parsed = readRunnerClusters((configMap.data as Record<string, string>)["clusters.yaml"]);
+    // Parsed back as the Server parses it: unknown keys, a second document or a bad duration would be problems.
+    expect(parsed.problems).toEqual([]);
+    const clusters = parsed.clusters as unknown as Record<string, unknown>[];
     expect(clusters).toHaveLength(1);
     const entry = clusters[0];
 
@@ -56,9 +59,10 @@ describe("examples/compass.yaml", () => {
     expect(entry.serviceAccount).toBe(serviceAccount.metadata.name);
     expect(entry.audience).toBe(token.audience);
     expect(token.audience).toBe("compass-runner");
-    expect(typeof entry.maxTokenLifetime).toBe("number");
-    expect(token.expirationSeconds).toBeLessThanOrEqual(entry.maxTokenLifetime as number);
-    expect(entry.maxTokenLifetime).toBe(example().runner.maxTokenLifetimeSeconds);
+    expect(typeof entry.maxTokenLifetimeSeconds).toBe("number");
+    expect(token.expirationSeconds).toBeLessThanOrEqual(entry.maxTokenLifetimeSeconds as number);
+    expect(entry.maxTokenLifetimeSeconds).toBe(example().runner.maxTokenLifetimeSeconds);
+    expect(entry.issuer).toBe(example().server.cluster.issuer);
   });
 
   it("the Runner dials the in-cluster Service and verifies the public host (P9)", () => {
@@ -75,13 +79,12 @@ describe("examples/compass.yaml", () => {
 
   it("uses the upstream default maxTokenLifetime (600 s) when the runner section gives none", () => {
     const values = example();
-    delete values.server.cluster;
     delete values.runner.maxTokenLifetimeSeconds;
     values.runner.tokenExpirationSeconds = 600;
     const { objects: out } = renderSource(parseValuesFile(stringify(values), "compass.yaml"));
-    const configMap = out.find((o) => o.kind === "ConfigMap" && app(o) === "compass-server")!;
-    const entry = (parseServerConfig((configMap.data as Record<string, string>)["server.yaml"])!.clusters as Record<string, unknown>[])[0];
-    expect(entry).toEqual({ name: "local", namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetime: 600 });
+    const configMap = out.find((o) => o.kind === "ConfigMap" && o.metadata.name.endsWith("runner-clusters"))!;
+    const entry = readRunnerClusters((configMap.data as Record<string, string>)["clusters.yaml"]).clusters[0] as unknown as Record<string, unknown>;
+    expect(entry).toEqual({ name: "local", namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetimeSeconds: 600, issuer: "https://kubernetes.default.svc.cluster.local" });
   });
 });
 

@@ -8,6 +8,6 @@ export const compassServerProfile = defineProfile({
   summary: "The Compass Server: one pod that terminates its own TLS, with external Postgres and bundled or external NATS",
   schema: compassServerSchema,
   render: renderCompassServer,
-  notes: (v) => serverChecklist(v, v.clusters),
+  notes: (v) => serverChecklist(v, v.runnerClusters),
   example: "examples/compass-server.yaml",
 });

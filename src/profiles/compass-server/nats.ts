@@ -1,7 +1,9 @@
-// NATS with password auth (CS-07): either bundled (one NATS pod, pinned by
-// digest, reachable only from the Server) or external (a URL plus the
-// password Secret). Either way the password reaches the Server from a
-// Secret by name, never from values.
+// NATS for the Server's event fabric: password auth (CS-07) and JetStream
+// (CS-13). Bundled: one NATS pod, pinned by digest, reachable only from the
+// Server, its JetStream store on a size-bounded emptyDir. External: the
+// operator's NATS. compass-server has no NATS user or password setting; the
+// credentials travel inside COMPASS_NATS_URL (nats://user:password@host), so
+// the whole URL is one key of a Secret, fed by secretKeyRef.
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, Service, ServiceAccount } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
@@ -9,77 +11,97 @@ import { z } from "zod";
 import { cidrProblem, resourcesSchema, type Resources } from "../../core/common-values.ts";
 import { imageSchema, pinned, type ImageRef } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
+import { dnsLabel } from "../../core/names.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { once, req, tagged } from "../../core/values.ts";
-import { hardenedContainer, ipLiteralPeer, resourceRequirements } from "../../core/workload.ts";
-import { inClusterService } from "../compass-runner/network.ts";
+import { fail, once, refused, req, tagged } from "../../core/values.ts";
+import { hardenedContainer, resourceRequirements } from "../../core/workload.ts";
 import { NATS_APP, NATS_PORT, SERVER_UID } from "./ports.ts";
 import { secretKeyReference } from "./secret-refs.ts";
 
 export const NATS_RESOURCES = { requests: { cpu: "100m", memory: "64Mi" }, limits: { memory: "256Mi" } };
-const NATS_CONFIG_DIR = "/etc/nats";
-const NATS_PASSWORD_VAR = "NATS_PASSWORD";
+export const NATS_CONFIG_DIR = "/etc/nats";
+/** nats-server resolves `$NATS_PASSWORD` in its configuration from this variable. */
+export const NATS_PASSWORD_VAR = "NATS_PASSWORD";
+/** The JetStream store: an emptyDir, bounded (CS-13). */
+export const JETSTREAM_DIR = "/data/jetstream";
+export const JETSTREAM_DEFAULTS = { maxFileStoreMiB: 1024, maxMemoryStoreMiB: 64 };
+const MiB = 1024 * 1024;
 
 const natsUser = once(() =>
   z
     .string()
     .regex(/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/, req("CS-07", "the NATS user is up to 63 of [-_.A-Za-z0-9], such as compass", "is not a NATS user name"))
     .default("compass")
-    .meta({ description: "The NATS user the Server authenticates as (password from passwordSecret)" }),
+    .meta({ description: "The NATS user of the bundled NATS; the URL in urlSecret carries the same user" }),
 );
 
-const passwordSecret = once(() => secretKeyReference("CS-07", "the NATS password", "password").meta({ description: "The Secret key holding the NATS password (CS-04, CS-07)" }));
+const passwordSecret = once(() => secretKeyReference("CS-07", "the NATS password", "password").meta({ description: "The Secret key holding the bundled NATS's password (CS-04, CS-07)" }));
 
-/** Why a NATS URL is unfit, if it is: nats:// or tls://, a host, no userinfo, path or query. */
-export function natsUrlProblem(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return "is not an absolute URL";
-  }
-  if (url.protocol !== "nats:" && url.protocol !== "tls:") return `uses ${url.protocol.replace(":", "")}://, not nats:// or tls://`;
-  if (url.username || url.password) return "carries userinfo (the user goes in nats.user, the password in nats.passwordSecret)";
-  if (!url.hostname) return "has no host";
-  if ((url.pathname && url.pathname !== "/") || url.search || url.hash) return "carries a path, query or fragment";
-  return undefined;
-}
-
-const natsUrl = once(() =>
-  z.string(req("CS-07", "give the NATS URL, such as tls://nats.example.net:4222")).superRefine((text, ctx) => {
-    const problem = natsUrlProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-07", problem, "give the NATS URL as nats://host:port or tls://host:port") });
+const urlSecret = once(() =>
+  secretKeyReference("CS-07", "the NATS URL with its credentials", "url").meta({
+    description: "The Secret key holding the whole NATS URL with its credentials, nats://user:password@host:4222, fed to COMPASS_NATS_URL (CS-07)",
   }),
 );
 
-const cidr = once(() =>
-  z.string().superRefine((text, ctx) => {
-    const problem = cidrProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names") });
-  }),
+const mib = (what: string, min: number) =>
+  z
+    .number(req("CS-13", `${what} is a whole number of MiB (a number, not a string)`))
+    .int(req("CS-13", `${what} is a whole number of MiB`))
+    .min(min, req("CS-13", `${what} is at least ${min} MiB`))
+    .max(1 << 20, req("CS-13", `${what} is at most 1048576 MiB (1 TiB)`));
+
+const jetstream = once(() =>
+  z
+    .strictObject({
+      maxFileStoreMiB: mib("jetstream.maxFileStoreMiB", 16).default(JETSTREAM_DEFAULTS.maxFileStoreMiB).meta({ description: "JetStream max_file_store, in MiB; the store's emptyDir is bounded a little above it" }),
+      maxMemoryStoreMiB: mib("jetstream.maxMemoryStoreMiB", 0).default(JETSTREAM_DEFAULTS.maxMemoryStoreMiB).meta({ description: "JetStream max_memory_store, in MiB (counts against the NATS memory limit)" }),
+    })
+    .default(JETSTREAM_DEFAULTS)
+    .meta({ description: "JetStream, which the Server's event fabric needs (CS-13): its store limits" }),
 );
+
+const URL_FIX = "put the whole URL with its credentials (nats://user:password@host:4222) in a Secret and name it in nats.urlSecret: compass-server reads credentials only from COMPASS_NATS_URL";
 
 export const natsSchema = once(() =>
-  z.discriminatedUnion(
-    "mode",
-    [
-      z.strictObject({
-        mode: z.literal("bundled"),
-        image: imageSchema(),
-        user: natsUser(),
-        passwordSecret: passwordSecret(),
-        resources: resourcesSchema("G-08", NATS_RESOURCES),
-      }),
-      z.strictObject({
-        mode: z.literal("external"),
-        url: natsUrl(),
-        user: natsUser(),
-        passwordSecret: passwordSecret(),
-        cidr: cidr().optional().meta({ description: "The NATS servers' address range, for the Server's egress (CS-11); not needed for an IP literal or an in-cluster Service name" }),
-      }),
-    ],
-    req("CS-07", "set nats.mode to bundled (one NATS pod rendered here) or external (nats.url plus nats.passwordSecret)", "expected nats.mode bundled or external"),
-  ),
+  z
+    .discriminatedUnion(
+      "mode",
+      [
+        z.strictObject({
+          mode: z.literal("bundled"),
+          image: imageSchema(),
+          user: natsUser(),
+          passwordSecret: passwordSecret(),
+          urlSecret: urlSecret().optional().meta({ description: "The Secret key holding nats://<user>:<password>@<name>-nats.<namespace>.svc:4222 for the Server. Default: key url of the passwordSecret's Secret" }),
+          jetstream: jetstream(),
+          resources: resourcesSchema("G-08", NATS_RESOURCES),
+        }),
+        z.strictObject({
+          mode: z.literal("external"),
+          urlSecret: urlSecret(),
+          cidr: z
+            .string()
+            .superRefine((text, ctx) => {
+              const problem = cidrProblem(text);
+              if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names") });
+            })
+            .optional()
+            .meta({ description: "The NATS servers' address range, for the Server's egress (CS-11)" }),
+          namespace: dnsLabel("CS-11", "nats.namespace").optional().meta({ description: "Or: the namespace of an in-cluster NATS, for the Server's egress (CS-11)" }),
+          port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(4222),
+          url: refused("CS-07", URL_FIX),
+          user: refused("CS-07", URL_FIX),
+          passwordSecret: refused("CS-07", URL_FIX),
+        }),
+      ],
+      req("CS-07", "set nats.mode to bundled (one NATS pod rendered here) or external (nats.urlSecret plus nats.cidr)", "expected nats.mode bundled or external"),
+    )
+    .superRefine((nats, ctx) => {
+      if (nats.mode !== "external") return;
+      if ((nats.cidr === undefined) === (nats.namespace === undefined)) {
+        fail(ctx, [nats.cidr === undefined ? "cidr" : "namespace"], "CS-11", nats.cidr === undefined ? "is missing" : "is given with nats.namespace", "give the NATS servers' address range as nats.cidr, or the namespace of an in-cluster NATS as nats.namespace: one of the two opens the Server's egress");
+      }
+    }),
 );
 
 export type NatsValues = z.output<ReturnType<typeof natsSchema>>;
@@ -97,9 +119,15 @@ export function natsName(name: string): string {
   return `${name}-nats`;
 }
 
-/** The URL the Server dials. */
-export function natsUrlOf(name: string, namespace: string, nats: NatsValues): string {
-  return nats.mode === "external" ? nats.url : `nats://${natsName(name)}.${namespace}.svc:${NATS_PORT}`;
+/** The in-cluster address of the bundled NATS, for the URL in its Secret. */
+export function bundledNatsAddress(name: string, namespace: string): string {
+  return `${natsName(name)}.${namespace}.svc:${NATS_PORT}`;
+}
+
+/** Where the Server's COMPASS_NATS_URL comes from: one key of a Secret. */
+export function natsUrlSecret(nats: NatsValues): { name: string; key: string } {
+  if (nats.mode === "external") return nats.urlSecret;
+  return nats.urlSecret ?? { name: nats.passwordSecret.name, key: "url" };
 }
 
 export function natsIdentity(name: string, image: ImageRef): AppIdentity {
@@ -107,21 +135,19 @@ export function natsIdentity(name: string, image: ImageRef): AppIdentity {
 }
 
 /** The Server's egress rule to NATS (CS-11). */
-export function natsEgress(input: { name: string; namespace: string; nats: NatsValues }): NetworkPolicyEgressRule | undefined {
+export function natsEgress(input: { name: string; namespace: string; nats: NatsValues }): NetworkPolicyEgressRule {
   const { nats } = input;
   if (nats.mode === "bundled") {
     return { to: [{ podSelector: { matchLabels: selectorLabels(natsIdentity(input.name, nats.image)) } }], ports: [{ protocol: "TCP", port: NATS_PORT }] };
   }
-  const url = new URL(nats.url);
-  const port = Number(url.port || NATS_PORT);
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const ports = [{ protocol: "TCP", port }];
+  const ports = [{ protocol: "TCP", port: nats.port }];
   if (nats.cidr) return { to: [{ ipBlock: { cidr: nats.cidr } }], ports };
-  const peer = ipLiteralPeer(host);
-  if (peer) return { to: [peer], ports };
-  const service = inClusterService(host);
-  if (service) return { to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": service.namespace } } }], ports };
-  return undefined;
+  return { to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": nats.namespace! } } }], ports };
+}
+
+/** The JetStream emptyDir: the store's bound plus room for its index files. */
+export function jetstreamVolumeMiB(maxFileStoreMiB: number): number {
+  return maxFileStoreMiB + Math.max(64, Math.ceil(maxFileStoreMiB / 4));
 }
 
 /** The bundled NATS: ServiceAccount, ConfigMap, Deployment, Service, NetworkPolicy. */
@@ -137,17 +163,23 @@ export function renderNats(input: NatsInput): K8sObject[] {
     metadata: { ...meta, name: `${name}-config` },
     // `$NATS_PASSWORD` is resolved by nats-server from its environment,
     // which takes it from the Secret: the password is in neither file.
-    data: { "nats.conf": natsConfig(input.nats.user) },
+    data: { "nats.conf": natsConfig(input.nats) },
   };
   return [serviceAccount, config, deployment(input, app, labels, name), service(app, meta), networkPolicy(input, app, meta)];
 }
 
-function natsConfig(user: string): string {
+/** nats.conf: the client port, JetStream with bounded stores, one password user. */
+export function natsConfig(nats: Pick<Extract<NatsValues, { mode: "bundled" }>, "user" | "jetstream">): string {
   return [
-    "# nats-server configuration rendered by rigging (CS-07): core NATS with password auth.",
+    "# nats-server configuration rendered by rigging: password auth (CS-07) and JetStream (CS-13).",
     `port: ${NATS_PORT}`,
+    "jetstream {",
+    `  store_dir: ${JSON.stringify(JETSTREAM_DIR)}`,
+    `  max_memory_store: ${nats.jetstream.maxMemoryStoreMiB * MiB}`,
+    `  max_file_store: ${nats.jetstream.maxFileStoreMiB * MiB}`,
+    "}",
     "authorization {",
-    `  user: ${JSON.stringify(user)}`,
+    `  user: ${JSON.stringify(nats.user)}`,
     `  password: $${NATS_PASSWORD_VAR}`,
     "}",
     "",
@@ -172,7 +204,7 @@ function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, s
           serviceAccountName: name,
           automountServiceAccountToken: false,
           enableServiceLinks: false,
-          securityContext: { runAsUser: SERVER_UID, runAsGroup: SERVER_UID, runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
+          securityContext: { runAsUser: SERVER_UID, runAsGroup: SERVER_UID, runAsNonRoot: true, fsGroup: SERVER_UID, seccompProfile: { type: "RuntimeDefault" } },
           containers: [
             {
               name: "nats",
@@ -183,10 +215,18 @@ function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, s
               readinessProbe: { tcpSocket: { port: "client" }, periodSeconds: 10 },
               resources: resourceRequirements(nats.resources as Resources),
               securityContext: hardenedContainer(),
-              volumeMounts: [{ name: "config", mountPath: NATS_CONFIG_DIR, readOnly: true }],
+              volumeMounts: [
+                { name: "config", mountPath: NATS_CONFIG_DIR, readOnly: true },
+                { name: "jetstream", mountPath: JETSTREAM_DIR },
+              ],
             },
           ],
-          volumes: [{ name: "config", configMap: { name: `${name}-config` } }],
+          volumes: [
+            { name: "config", configMap: { name: `${name}-config` } },
+            // CS-13: JetStream's store, bounded; a new pod starts empty (the
+            // fabric is a trigger, the Server's cursor sweep recovers).
+            { name: "jetstream", emptyDir: { sizeLimit: `${jetstreamVolumeMiB(nats.jetstream.maxFileStoreMiB)}Mi` } },
+          ],
         },
       },
     },

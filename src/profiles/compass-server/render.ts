@@ -1,47 +1,48 @@
 // Renders the Compass Server: a pure function from validated values to
 // objects. One pod (CS-01), Postgres never rendered (CS-03), every secret
-// by Secret name (CS-04), TLS terminated by the Server itself (CS-08).
+// by Secret name (CS-04), TLS terminated by the Server itself (CS-08), and
+// only compass-server's real flags and variables (CS-13, runtime.ts).
 import { createHash } from "node:crypto";
 import type { Deployment } from "kubernetes-types/apps/v1";
-import type { ConfigMap, EnvVar, PodSpec, Service, ServiceAccount, Volume, VolumeMount } from "kubernetes-types/core/v1";
+import type { ConfigMap, EnvVar, PodSpec, Service, ServiceAccount, Volume, VolumeMount, VolumeProjection } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
 import { pinned } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
 import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../core/workload.ts";
-import { FORGE_APPS, FORGE_FILES, forgeAppDir, serverConfigText } from "./config.ts";
-import { natsEgress, renderNats } from "./nats.ts";
+import { natsEgress, natsUrlSecret, renderNats } from "./nats.ts";
+import { PRIVATE_MODE, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
+import { clusterFileItem, runnerClustersFile } from "./runner-clusters.ts";
 import {
   ADMIN_TOKEN_DIR,
-  CONFIG_DIR,
-  CONFIG_FILE,
-  DATABASE_URL_ENV,
-  MASTER_KEY_DIR,
-  NATS_PASSWORD_ENV,
-  PRIVATE_MODE,
-  SERVER_APP,
-  SERVER_SERVICE_PORT,
-  SERVER_TLS_PORT,
+  ADMIN_TOKEN_FILE,
+  CONTAINER_NAME,
+  FORGE_SECRET_NAMES,
+  MASTER_KEY_SECRET,
+  RUN_VOLUME_DIR,
+  RUNNER_CLUSTER_FILES_DIR,
+  RUNNER_CLUSTERS_DIR,
+  RUNNER_CLUSTERS_KEY,
+  SECRET_PROVIDER_URI,
+  SERVER_INTERFACE as F,
+  SERVER_SECRET_PREFIX,
   SERVER_UID,
+  STATE_VOLUME_DIR,
   TLS_DIR,
-} from "./ports.ts";
+  secretspecFile,
+} from "./runtime.ts";
 import type { ClusterEntry, CompassServerValues, ServerFields } from "./values.ts";
-
-export const MASTER_KEY_FILE = `${MASTER_KEY_DIR}/master-key`;
-export const ADMIN_TOKEN_FILE = `${ADMIN_TOKEN_DIR}/token`;
-export const TLS_CERT_FILE = `${TLS_DIR}/tls.crt`;
-export const TLS_KEY_FILE = `${TLS_DIR}/tls.key`;
 
 export function serverIdentity(v: ServerFields): AppIdentity {
   return { name: SERVER_APP, instance: v.name, component: "server", partOf: "compass", image: v.image };
 }
 
-export function configMapName(v: Pick<ServerFields, "name">): string {
-  return `${v.name}-config`;
+export function runnerClustersConfigMapName(v: Pick<ServerFields, "name">): string {
+  return `${v.name}-runner-clusters`;
 }
 
 export function renderCompassServer(v: CompassServerValues): K8sObject[] {
-  return renderServer(v, v.clusters);
+  return renderServer(v, v.runnerClusters);
 }
 
 /** The Server's objects for the given cluster entries (given, or derived from a Runner). */
@@ -57,22 +58,22 @@ export function renderServer(v: ServerFields, clusters: readonly ClusterEntry[])
     // The Server calls no Kubernetes API: an API token would be an unused credential.
     automountServiceAccountToken: false,
   };
-  const configText = serverConfigText(v, clusters);
-  const config: ConfigMap & K8sObject = {
+  const clustersText = runnerClustersFile(clusters);
+  const clustersMap: ConfigMap & K8sObject = {
     apiVersion: "v1",
     kind: "ConfigMap",
-    metadata: { name: configMapName(v), namespace: v.namespace, labels },
-    data: { [CONFIG_FILE]: configText },
+    metadata: { name: runnerClustersConfigMapName(v), namespace: v.namespace, labels },
+    data: { [RUNNER_CLUSTERS_KEY]: clustersText },
   };
-  objects.push(serviceAccount, config, deployment(v, app, labels, configText), service(v, app, labels), networkPolicy(v, app, labels));
+  objects.push(serviceAccount, clustersMap, deployment(v, clusters, app, labels, clustersText), service(v, app, labels), networkPolicy(v, clusters, app, labels));
   if (v.nats.mode === "bundled") objects.push(...renderNats({ name: v.name, namespace: v.namespace, serverSelector: selectorLabels(app), nats: v.nats }));
   return objects;
 }
 
-function deployment(v: ServerFields, app: AppIdentity, labels: Record<string, string>, configText: string): Deployment & K8sObject {
+function deployment(v: ServerFields, clusters: readonly ClusterEntry[], app: AppIdentity, labels: Record<string, string>, clustersText: string): Deployment & K8sObject {
   const tag: Record<string, string> = v.image.tag ? { "rigging.dev/image-tag": v.image.tag } : {};
-  // A config change restarts the pod (Recreate): the Server reads its file at boot.
-  const configHash = createHash("sha256").update(configText).digest("hex").slice(0, 16);
+  // The Server reads the file at boot: a change restarts the pod (Recreate).
+  const clustersHash = createHash("sha256").update(clustersText).digest("hex").slice(0, 16);
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -83,50 +84,95 @@ function deployment(v: ServerFields, app: AppIdentity, labels: Record<string, st
       strategy: { type: "Recreate" },
       selector: { matchLabels: selectorLabels(app) },
       template: {
-        metadata: { labels, annotations: { ...tag, "rigging.dev/config-sha256": configHash } },
-        spec: podSpec(v),
+        metadata: { labels, annotations: { ...tag, "rigging.dev/runner-clusters-sha256": clustersHash } },
+        spec: podSpec(v, clusters),
       },
     },
   };
 }
 
-function podSpec(v: ServerFields): PodSpec {
-  const env: EnvVar[] = [
-    // CS-03: the connection string comes from a Secret by name.
-    { name: DATABASE_URL_ENV, valueFrom: { secretKeyRef: { name: v.database.urlSecret.name, key: v.database.urlSecret.key } } },
-    { name: NATS_PASSWORD_ENV, valueFrom: { secretKeyRef: { name: v.nats.passwordSecret.name, key: v.nats.passwordSecret.key } } },
+/** The SecretSpec files: NAME in the provider, and the Secret key that holds its value. */
+function secretspecItems(v: ServerFields): { name: string; secret: { name: string; key: string } }[] {
+  const items = [{ name: MASTER_KEY_SECRET, secret: v.masterKey }];
+  const forge = v.forge;
+  if (forge) {
+    items.push({ name: SERVER_SECRET_PREFIX + FORGE_SECRET_NAMES.appKey, secret: forge.appKeySecret });
+    items.push({ name: SERVER_SECRET_PREFIX + FORGE_SECRET_NAMES.appWebhook, secret: forge.appWebhookSecret });
+    if (forge.reviewerAppKeySecret) items.push({ name: SERVER_SECRET_PREFIX + FORGE_SECRET_NAMES.reviewerAppKey, secret: forge.reviewerAppKeySecret });
+  }
+  return items;
+}
+
+/** The Server's command line: only its own flags (CS-13), in a fixed order. */
+export function serverArgs(v: ServerFields): string[] {
+  const args = [
+    F.listen.flag, F.listen.rendered,
+    F.tlsCert.flag, F.tlsCert.rendered,
+    F.tlsKey.flag, F.tlsKey.rendered,
+    F.socket.flag, F.socket.rendered,
+    F.stateDir.flag, F.stateDir.rendered,
+    F.secretProvider.flag, SECRET_PROVIDER_URI,
+    F.runnerClusters.flag, F.runnerClusters.rendered,
+    F.adminTokenFile.flag, ADMIN_TOKEN_FILE,
+    F.publicUrl.flag, `https://${v.publicHost}`,
   ];
-  const mounts: VolumeMount[] = [
-    { name: "config", mountPath: CONFIG_DIR, readOnly: true },
-    { name: "tls", mountPath: TLS_DIR, readOnly: true },
-    { name: "master-key", mountPath: MASTER_KEY_DIR, readOnly: true },
-    { name: "admin-token", mountPath: ADMIN_TOKEN_DIR, readOnly: true },
-  ];
-  const volumes: Volume[] = [
-    { name: "config", configMap: { name: configMapName(v) } },
-    // CS-08: the kubernetes.io/tls Secret; the Server terminates TLS itself.
-    { name: "tls", secret: { secretName: v.tls.secretName, defaultMode: PRIVATE_MODE, items: [{ key: "tls.crt", path: "tls.crt" }, { key: "tls.key", path: "tls.key" }] } },
-    // CS-05 and CS-06: files of Secret volumes, owner-read only, passed by path.
-    { name: "master-key", secret: { secretName: v.masterKey.name, defaultMode: PRIVATE_MODE, items: [{ key: v.masterKey.key, path: "master-key" }] } },
-    { name: "admin-token", secret: { secretName: v.adminToken.name, defaultMode: PRIVATE_MODE, items: [{ key: v.adminToken.key, path: "token" }] } },
-  ];
-  if (v.forge) {
-    for (const which of ["app", "reviewerApp"] as const) {
-      const app = v.forge[which];
-      if (!app) continue;
-      const name = `forge-${FORGE_APPS[which]}`;
-      volumes.push({
-        name,
-        projected: {
-          defaultMode: PRIVATE_MODE,
-          sources: (["appId", "privateKey", "webhookSecret"] as const).map((item) => ({ secret: { name: app[item].name, items: [{ key: app[item].key, path: FORGE_FILES[item] }] } })),
-        },
-      });
-      mounts.push({ name, mountPath: forgeAppDir(which), readOnly: true });
+  const forge = v.forge;
+  if (forge) {
+    args.push(F.forgeHost.flag, forge.host);
+    if (forge.repos && forge.repos.length > 0) args.push(F.forgeRepos.flag, forge.repos.join(","));
+    args.push(F.forgeAppId.flag, String(forge.appId), F.forgeInstallationId.flag, String(forge.installationId));
+    args.push(F.forgeAppKeySecret.flag, FORGE_SECRET_NAMES.appKey, F.forgeAppWebhookSecret.flag, FORGE_SECRET_NAMES.appWebhook);
+    if (forge.reviewerAppId !== undefined && forge.reviewerAppInstallationId !== undefined && forge.reviewerAppKeySecret) {
+      args.push(F.forgeReviewerAppId.flag, String(forge.reviewerAppId), F.forgeReviewerAppInstallationId.flag, String(forge.reviewerAppInstallationId));
+      args.push(F.forgeReviewerAppKeySecret.flag, FORGE_SECRET_NAMES.reviewerAppKey);
     }
   }
-  volumes.push({ name: "tmp", emptyDir: { sizeLimit: "64Mi" } });
-  mounts.push({ name: "tmp", mountPath: "/tmp" });
+  return args;
+}
+
+function podSpec(v: ServerFields, clusters: readonly ClusterEntry[]): PodSpec {
+  const nats = natsUrlSecret(v.nats);
+  const env: EnvVar[] = [
+    // CS-03: the DSN from a Secret by name.
+    { name: F.database.env, valueFrom: { secretKeyRef: { name: v.database.dsnSecret.name, key: v.database.dsnSecret.key } } },
+    // CS-07: the URL carries the NATS credentials, so the whole URL is a Secret key.
+    { name: F.natsUrl.env, valueFrom: { secretKeyRef: { name: nats.name, key: nats.key } } },
+  ];
+  const secrets = secretspecItems(v);
+  const mounts: VolumeMount[] = [
+    { name: "tls", mountPath: TLS_DIR, readOnly: true },
+    { name: "runner-clusters", mountPath: RUNNER_CLUSTERS_DIR, readOnly: true },
+    // CS-05: SecretSpec's file provider refuses symbolic links under its
+    // root, and a Secret volume is made of them: each file is bound alone.
+    ...secrets.map((s) => ({ name: "secretspec", mountPath: secretspecFile(s.name), subPath: s.name, readOnly: true })),
+    { name: "admin-token", mountPath: ADMIN_TOKEN_DIR, readOnly: true },
+    { name: "run", mountPath: RUN_VOLUME_DIR },
+    { name: "state", mountPath: STATE_VOLUME_DIR },
+    { name: "tmp", mountPath: "/tmp" },
+  ];
+  const volumes: Volume[] = [
+    // CS-08: the kubernetes.io/tls Secret; the Server terminates TLS itself.
+    { name: "tls", secret: { secretName: v.tls.secretName, defaultMode: PRIVATE_MODE, items: [{ key: "tls.crt", path: "tls.crt" }, { key: "tls.key", path: "tls.key" }] } },
+    { name: "runner-clusters", configMap: { name: runnerClustersConfigMapName(v) } },
+    {
+      name: "secretspec",
+      projected: {
+        defaultMode: PRIVATE_MODE,
+        sources: secrets.map((s) => ({ secret: { name: s.secret.name, items: [{ key: s.secret.key, path: s.name }] } })),
+      },
+    },
+    // CS-06 (P4): the admin token, a 0400 file passed by path.
+    { name: "admin-token", secret: { secretName: v.adminToken.name, defaultMode: PRIVATE_MODE, items: [{ key: v.adminToken.key, path: "token" }] } },
+    // CS-13: the socket's and the state's trees, writable under the read-only root.
+    { name: "run", emptyDir: { medium: "Memory", sizeLimit: "1Mi" } },
+    { name: "state", emptyDir: { sizeLimit: "16Mi" } },
+    { name: "tmp", emptyDir: { sizeLimit: "64Mi" } },
+  ];
+  const files = clusterFileSources(clusters);
+  if (files.length > 0) {
+    volumes.splice(2, 0, { name: "runner-cluster-files", projected: { sources: files } });
+    mounts.splice(2, 0, { name: "runner-cluster-files", mountPath: RUNNER_CLUSTER_FILES_DIR, readOnly: true });
+  }
   return {
     serviceAccountName: v.serviceAccount,
     automountServiceAccountToken: false,
@@ -139,21 +185,16 @@ function podSpec(v: ServerFields): PodSpec {
       runAsGroup: SERVER_UID,
       runAsNonRoot: true,
       // Secret volume files belong to root unless fsGroup is set; with it the
-      // kubelet gives them to group 65532, so the Server can read its 0400 files.
+      // kubelet gives them to group 65532, so the Server can read its 0400
+      // files, and the emptyDirs are the Server's to write.
       fsGroup: SERVER_UID,
       seccompProfile: { type: "RuntimeDefault" },
     },
     containers: [
       {
-        name: "server",
+        name: CONTAINER_NAME,
         image: pinned(v.image),
-        args: [
-          "--config", `${CONFIG_DIR}/${CONFIG_FILE}`,
-          "--tls-cert-file", TLS_CERT_FILE,
-          "--tls-key-file", TLS_KEY_FILE,
-          "--master-key-file", MASTER_KEY_FILE,
-          "--admin-token-file", ADMIN_TOKEN_FILE,
-        ],
+        args: serverArgs(v),
         env,
         ports: [{ name: "https", containerPort: SERVER_TLS_PORT, protocol: "TCP" }],
         readinessProbe: { tcpSocket: { port: "https" }, periodSeconds: 10 },
@@ -164,6 +205,16 @@ function podSpec(v: ServerFields): PodSpec {
     ],
     volumes,
   };
+}
+
+/** Each entry's jwksFile and caFile, from its ConfigMap key to `<entry>/<file>`. */
+function clusterFileSources(clusters: readonly ClusterEntry[]): VolumeProjection[] {
+  return clusters.flatMap((c) =>
+    (["jwksFile", "caFile"] as const).flatMap((which) => {
+      const ref = c[which];
+      return ref ? [{ configMap: { name: ref.configMap, items: [{ key: ref.key, path: clusterFileItem(c, which) }] } }] : [];
+    }),
+  );
 }
 
 function service(v: ServerFields, app: AppIdentity, labels: Record<string, string>): Service & K8sObject {
@@ -181,11 +232,12 @@ function service(v: ServerFields, app: AppIdentity, labels: Record<string, strin
   };
 }
 
-function networkPolicy(v: ServerFields, app: AppIdentity, labels: Record<string, string>): K8sObject {
+function networkPolicy(v: ServerFields, clusters: readonly ClusterEntry[], app: AppIdentity, labels: Record<string, string>): K8sObject {
   const egress: NetworkPolicyEgressRule[] = [dnsEgress(), { to: [{ ipBlock: { cidr: v.database.cidr } }], ports: [{ protocol: "TCP", port: v.database.port }] }];
-  const nats = natsEgress({ name: v.name, namespace: v.namespace, nats: v.nats });
-  if (nats) egress.push(nats);
+  egress.push(natsEgress({ name: v.name, namespace: v.namespace, nats: v.nats }));
   if (v.forge) egress.push(...egressAllowRules(v.forge.egress));
+  // Issuer discovery and JWKS, unless every entry has its keys in a file.
+  if (clusters.some((c) => c.jwksFile === undefined)) egress.push(...egressAllowRules(v.issuerEgress ?? []));
   // CS-11: in only on the TLS port (from anywhere: Runners, people, forge webhooks).
   const ingress = [{ ports: [{ protocol: "TCP", port: SERVER_TLS_PORT }] }];
   return networkPolicyObject({ name: v.name, namespace: v.namespace, labels, selector: selectorLabels(app), ingress, egress });

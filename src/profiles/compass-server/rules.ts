@@ -1,19 +1,30 @@
-// Rules of the Compass Server (CS-), judged from manifests alone. The
-// bundled NATS objects (app.kubernetes.io/name: compass-nats) belong to the
-// same profile and meet the G- rules too.
+// Rules of the Compass Server (CS-), judged from manifests alone, on what
+// compass-server really reads (runtime.ts, read as the Server reads it by
+// settings.ts): a flag or its environment twin both count, the flag wins.
+// The bundled NATS objects (app.kubernetes.io/name: compass-nats) belong to
+// the same profile and meet the G- rules too.
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { secretValueProblem } from "../../core/inline-secrets.ts";
 import { parseImage } from "../../core/image.ts";
 import type { K8sObject } from "../../core/objects.ts";
 import { dig, hit, type ContainerRef, type ObjectSet, type PodRef, type Rule, type RuleHit } from "../../rules/engine.ts";
-import { RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS } from "../compass-runner/values.ts";
-import { parseServerConfig } from "./config.ts";
-import { DATABASE_URL_ENV, NATS_APP, NATS_PASSWORD_ENV, NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
-import { ARCH_LABELS } from "./values.ts";
+import { NATS_APP, NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
+import { readRunnerClusters } from "./runner-clusters.ts";
+import {
+  MASTER_KEY_SECRET,
+  MINTED_ADMIN_TOKEN,
+  NOT_READ,
+  RUNNER_CLUSTERS_SCHEMA,
+  SECRETSPEC,
+  SERVER_ENV,
+  SERVER_INTERFACE as F,
+} from "./runtime.ts";
+import { fromSecret, isSecretVolume, listenPort, mountOver, parseFlags, resolve, writableAt, type Resolved } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
 const WORKLOAD_KINDS = ["Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob"];
+const ARCH_LABELS = ["kubernetes.io/arch", "beta.kubernetes.io/arch"] as const;
 
 const appOf = (o: K8sObject) => o.metadata?.labels?.["app.kubernetes.io/name"];
 const isServer = (o: K8sObject) => appOf(o) === SERVER_APP;
@@ -27,27 +38,10 @@ function serverContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => isServer(c.object) && c.containerPath.includes("containers"));
 }
 
-/** The value of `--flag value` or `--flag=value`, with the index of the value. */
-export function flagValue(args: readonly string[], flag: string): { value?: string; index: number } {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === flag) return { value: args[i + 1], index: i + 1 };
-    if (args[i].startsWith(`${flag}=`)) return { value: args[i].slice(flag.length + 1), index: i };
-  }
-  return { index: -1 };
-}
-
-/** The volume mounted over `file` in `container`, with its index in the pod's volumes. */
-function volumeOver(spec: PodSpec, container: Container, file: string): { volume?: Volume; index: number; rest: string } {
-  const mounts = (container.volumeMounts ?? []).filter((m) => file.startsWith(m.mountPath.replace(/\/?$/, "/")));
-  const mount = mounts.sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
-  if (!mount) return { index: -1, rest: file };
-  const index = (spec.volumes ?? []).findIndex((v) => v.name === mount.name);
-  return { volume: index < 0 ? undefined : spec.volumes![index], index, rest: file.slice(mount.mountPath.replace(/\/?$/, "/").length) };
-}
-
-function isSecretVolume(volume: Volume | undefined): boolean {
-  if (!volume) return false;
-  return volume.secret !== undefined || (volume.projected?.sources ?? []).some((s) => s.secret !== undefined);
+/** The port the Server's TLS door listens on, from --listen (8443 when it cannot be read). */
+function tlsPortOf(container: Container): number {
+  const listen = resolve(container, F.listen)?.value;
+  return (listen && listenPort(listen)) || SERVER_TLS_PORT;
 }
 
 /** The mode the kubelet gives `file` inside a Secret volume (0644 when none is set). */
@@ -60,27 +54,17 @@ function fileMode(volume: Volume, file: string): number {
 /** Checks that a file flag names a file of a Secret volume; returns its volume. */
 function secretFileFlag(ref: ContainerRef, flag: string, what: string, hits: RuleHit[]): { volume: Volume; rest: string; index: number } | undefined {
   const { object, container, containerPath, spec } = ref;
-  const { value, index } = flagValue(container.args ?? [], flag);
-  if (value === undefined) {
+  const given = parseFlags(container).filter((f) => f.flag === flag).pop();
+  if (!given || given.value === "") {
     hits.push(hit(object, [...containerPath, "args"], `no ${flag} argument: ${what} is not read from a file`));
     return undefined;
   }
-  const found = volumeOver(spec, container, value);
+  const found = mountOver(spec, container, given.value);
   if (!isSecretVolume(found.volume)) {
-    hits.push(hit(object, [...containerPath, "args", index], `${flag} ${value} is not a file of a Secret volume`));
+    hits.push(hit(object, [...containerPath, ...given.at], `${flag} ${given.value} is not a file of a Secret volume`));
     return undefined;
   }
   return { volume: found.volume!, rest: found.rest, index: found.index };
-}
-
-function envNamed(container: Container, test: (name: string) => boolean) {
-  return (container.env ?? []).map((env, index) => ({ env, index })).filter(({ env }) => test(env.name));
-}
-
-function fromSecret(container: Container, name: string): "missing" | "inline" | "secret" {
-  const env = (container.env ?? []).find((e) => e.name === name);
-  if (!env) return "missing";
-  return env.valueFrom?.secretKeyRef ? "secret" : "inline";
 }
 
 function selectsPods(policy: K8sObject, podLabels: Record<string, string>): boolean {
@@ -92,7 +76,29 @@ function podLabels(pod: PodRef): Record<string, string> {
   return pod.object.kind === "Pod" ? (pod.object.metadata.labels ?? {}) : ((dig(pod.object, ["spec", "template", "metadata", "labels"]) ?? {}) as Record<string, string>);
 }
 
+/** A finding's path for a resolved setting, or the container's `where` when there is none. */
+function at(ref: ContainerRef, r: Resolved | undefined, where: string): PropertyKey[] {
+  return [...ref.containerPath, ...(r ? r.at : [where])];
+}
+
+/** The text of a ConfigMap key mounted at `file`, with where it is. */
+function configMapFile(set: ObjectSet, spec: PodSpec, container: Container, file: string): { cm: K8sObject; key: string; text: string } | undefined {
+  const { volume, rest } = mountOver(spec, container, file);
+  const sources = volume?.configMap ? [volume.configMap] : (volume?.projected?.sources ?? []).flatMap((s) => (s.configMap ? [s.configMap] : []));
+  for (const source of sources) {
+    const key = source.items ? source.items.find((i) => i.path === rest)?.key : rest;
+    const cm = set.ofKind("ConfigMap").find((c) => c.metadata.name === source.name);
+    const text = cm && key !== undefined ? ((cm.data ?? {}) as Record<string, string>)[key] : undefined;
+    if (cm && key !== undefined && typeof text === "string") return { cm, key, text };
+  }
+  return undefined;
+}
+
 const SECRET_CONFIG_LINE = /^\s*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?\s*[:=]\s*("?)([^\s"#]+)\2/gim;
+
+/** nats-server turns JetStream on with a `jetstream` block or `jetstream: enabled`, or with -js. */
+const JETSTREAM_ON = /^\s*jetstream\s*(\{|[:=]\s*"?(enabled?|true)\b)/m;
+const STORE_DIR = /^\s*store_dir\s*[:=]\s*"?([^"\s]+)"?/m;
 
 export const compassServerRules: Rule[] = [
   {
@@ -137,9 +143,9 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-03",
-    summary: "Postgres is user-provided: no database workload, no volume claim, no init container; the URL comes from a Secret",
-    fix: `remove any Postgres object and init container; feed ${DATABASE_URL_ENV} from a secretKeyRef; the Server migrates at boot`,
-    why: "D3: Postgres is user-provided and never rendered; migrations run at boot, so nothing runs before the Server",
+    summary: "Postgres is user-provided: no database workload, no volume claim, no init container; the DSN comes from a Secret",
+    fix: `remove any Postgres object and init container; feed ${F.database.env} from a secretKeyRef (or pass --database $(VAR) of such a variable); the Server migrates at boot`,
+    why: "D3: Postgres is user-provided and never rendered; migrations run at boot, so nothing runs before the Server. The DSN carries the database password",
     severity: "error",
     profiles: SERVER,
     check(set) {
@@ -155,10 +161,10 @@ export const compassServerRules: Rule[] = [
       for (const { object, spec, path } of serverPods(set)) {
         if ((spec.initContainers ?? []).length > 0) hits.push(hit(object, [...path, "initContainers"], "the Server pod has init containers; it migrates at boot"));
       }
-      for (const { object, container, containerPath } of serverContainers(set)) {
-        const state = fromSecret(container, DATABASE_URL_ENV);
-        if (state === "missing") hits.push(hit(object, [...containerPath, "env"], `${DATABASE_URL_ENV} is not set from a Secret`));
-        if (state === "inline") hits.push(hit(object, [...containerPath, "env", (container.env ?? []).findIndex((e) => e.name === DATABASE_URL_ENV)], `${DATABASE_URL_ENV} is not a secretKeyRef`));
+      for (const ref of serverContainers(set)) {
+        const dsn = resolve(ref.container, F.database);
+        if (!dsn) hits.push(hit(ref.object, [...ref.containerPath, "env"], `no Postgres DSN: neither --database nor ${F.database.env} is set, and the Server exits ("a Postgres DSN is required")`));
+        else if (!fromSecret(dsn)) hits.push(hit(ref.object, at(ref, dsn, "env"), `${dsn.name} is not fed from a Secret (secretKeyRef)`));
       }
       return hits;
     },
@@ -199,36 +205,60 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-05",
-    summary: "The master key is read at boot from a file of a Secret volume (--master-key-file), never from an environment variable",
-    fix: "mount the master key's Secret as a volume (defaultMode: 0400) and pass --master-key-file <path>; remove any master key variable",
-    why: "D4: a boot-only master key; an environment variable stays readable in the process for its whole life (inferred)",
+    summary: `The master key reaches the Server through --secret-provider as a file of a Secret volume (SecretSpec ${MASTER_KEY_SECRET}), never through an environment variable`,
+    fix: `pass --secret-provider ${SECRETSPEC.scheme}://<root> and mount the master key's Secret key by subPath at <root>/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET} (defaultMode 0400); remove any master key variable`,
+    why: "D4: a boot-only master key; an environment variable stays readable in the process for its whole life (inferred). compass-server resolves the key through SecretSpec (G7); SecretSpec's file provider reads one file per secret and refuses symbolic links, which a Secret volume is made of",
     severity: "error",
     profiles: SERVER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
-        for (const { env, index } of envNamed(ref.container, (n) => /MASTER_?KEY/i.test(n) && !/_(FILE|PATH)$/i.test(n))) {
-          hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the master key through the environment`));
+        const { object, container, containerPath, spec } = ref;
+        (container.env ?? []).forEach((env, index) => {
+          if (/MASTER_?KEY/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name)) hits.push(hit(object, [...containerPath, "env", index], `${env.name} passes the master key through the environment`));
+        });
+        const provider = resolve(container, F.secretProvider);
+        if (!provider || provider.value === undefined) {
+          hits.push(hit(object, at(ref, provider, "args"), `no --secret-provider: the Server resolves ${MASTER_KEY_SECRET} through secretspec's default chain (a keyring), which a pod does not have`));
+          continue;
         }
-        secretFileFlag(ref, "--master-key-file", "the master key", hits);
+        const match = /^([a-z][a-z0-9+.-]*):(.*)$/i.exec(provider.value);
+        const scheme = match?.[1].toLowerCase();
+        if (scheme === "env") {
+          hits.push(hit(object, at(ref, provider, "args"), `--secret-provider ${provider.value} reads the master key from the environment`));
+          continue;
+        }
+        if (scheme !== SECRETSPEC.scheme) {
+          hits.push(hit(object, at(ref, provider, "args"), `--secret-provider ${provider.value} does not read the master key from a file of a Secret volume`));
+          continue;
+        }
+        const root = match![2].replace(/^\/\//, "").replace(/\/+$/, "");
+        if (!root.startsWith("/")) {
+          hits.push(hit(object, at(ref, provider, "args"), `--secret-provider ${provider.value} has no absolute root directory`));
+          continue;
+        }
+        const file = `${root}/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET}`;
+        const found = mountOver(spec, container, file);
+        if (!isSecretVolume(found.volume)) hits.push(hit(object, [...containerPath, "volumeMounts"], `${file} is not a file of a Secret volume`));
+        else if (found.mount!.mountPath !== file || !found.mount!.subPath) hits.push(hit(object, [...containerPath, "volumeMounts"], `${file} sits in a Secret volume mounted as a directory, whose symbolic links SecretSpec's file provider refuses: mount the key by subPath`));
       }
       return hits;
     },
   },
   {
     id: "CS-06",
-    summary: "The admin token is a 0400 file of a Secret volume, passed as --admin-token-file",
-    fix: "mount the admin token's Secret with defaultMode: 0400 (256) and pass --admin-token-file <path>; remove any admin token variable",
-    why: "P4: the Server reads its admin token from a private regular file of a Secret volume",
+    summary: "The admin token is a 0400 file of a Secret volume, passed as --admin-token-file (P4: designed; a Server without P4 mints it under --state-dir)",
+    fix: "mount the admin token's Secret with defaultMode: 0400 (256) and pass --admin-token-file <path>; remove any admin token variable; run a Compass release with P4",
+    why: `P4: the Server reads its admin token from a private file of a Secret volume. Without P4 it mints <state-dir>/${MINTED_ADMIN_TOKEN} and will not reuse a Secret-volume file (a symbolic link) there (G8)`,
     severity: "error",
     profiles: SERVER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
-        for (const { env, index } of envNamed(ref.container, (n) => /ADMIN_?TOKEN/i.test(n) && !/_(FILE|PATH)$/i.test(n))) {
-          hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the admin token through the environment`));
-        }
-        const found = secretFileFlag(ref, "--admin-token-file", "the admin token", hits);
+        (ref.container.env ?? []).forEach((env, index) => {
+          if (/ADMIN_?TOKEN/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name)) hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the admin token through the environment`));
+        });
+        const found = secretFileFlag(ref, F.adminTokenFile.flag, "the admin token", hits);
         if (!found) continue;
         const mode = fileMode(found.volume, found.rest);
         if ((mode & 0o077) !== 0) hits.push(hit(ref.object, [...ref.path, "volumes", found.index], `the admin token file has mode 0${mode.toString(8)}, not private (0400)`));
@@ -238,27 +268,33 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-07",
-    summary: "NATS uses password auth, the password from a Secret; a bundled NATS is one pod reachable only from the Server",
-    fix: `feed ${NATS_PASSWORD_ENV} from a secretKeyRef; for a bundled NATS: one replica, authorization with a password from a Secret, and a NetworkPolicy admitting only the Server pods on ${NATS_PORT}`,
-    why: "D5: NATS with password auth; an open NATS lets anyone in the cluster speak for the Server",
+    summary: "NATS uses password auth: the Server's NATS URL, which carries the credentials, comes from a Secret; a bundled NATS is one pod with a password, reachable only from the Server",
+    fix: `feed ${F.natsUrl.env} (nats://user:password@host:${NATS_PORT}) from a secretKeyRef; for a bundled NATS: one replica, authorization with a password from a Secret, and a NetworkPolicy admitting only the Server pods on ${NATS_PORT}`,
+    why: "D5: NATS with password auth; an open NATS lets anyone in the cluster speak for the Server. compass-server has no NATS user or password setting: the credentials travel in the URL (G15)",
     severity: "error",
     profiles: SERVER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, container, containerPath } of serverContainers(set)) {
-        const state = fromSecret(container, NATS_PASSWORD_ENV);
-        if (state !== "secret") hits.push(hit(object, [...containerPath, "env"], `${NATS_PASSWORD_ENV} is ${state === "missing" ? "not set" : "not a secretKeyRef"}`));
+      for (const ref of serverContainers(set)) {
+        const url = resolve(ref.container, F.natsUrl);
+        if (!url) hits.push(hit(ref.object, [...ref.containerPath, "env"], `no NATS URL: neither --nats-url nor ${F.natsUrl.env} is set, and the Server exits ("a NATS URL is required")`));
+        else if (!fromSecret(url)) {
+          const bare = url.value !== undefined && !/^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url.value);
+          hits.push(hit(ref.object, at(ref, url, "env"), bare ? `${url.name} carries no password: the Server would connect to NATS without password auth` : `${url.name} is not fed from a Secret (secretKeyRef), yet it carries the NATS password`));
+        }
       }
       const natsPods = set.pods().filter((p) => isNats(p.object));
       for (const pod of natsPods) {
         const replicas = dig(pod.object, ["spec", "replicas"]);
         if (replicas !== undefined && replicas !== 1) hits.push(hit(pod.object, ["spec", "replicas"], `the bundled NATS has ${JSON.stringify(replicas)} replicas, not 1`));
         (pod.spec.containers ?? []).forEach((container, i) => {
-          const { value, index } = flagValue(container.args ?? [], "--pass");
+          const args = container.args ?? [];
+          const index = args.findIndex((a) => a === "--pass" || a.startsWith("--pass="));
+          const value = index < 0 ? undefined : args[index].startsWith("--pass=") ? args[index].slice(7) : args[index + 1];
           if (value !== undefined && !/^\$\(\w+\)$/.test(value)) hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
         });
         const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some((t) => /authorization\s*\{[^}]*password\s*[:=]/s.test(t)));
-        const byFlag = (pod.spec.containers ?? []).some((c) => flagValue(c.args ?? [], "--pass").value !== undefined);
+        const byFlag = (pod.spec.containers ?? []).some((c) => (c.args ?? []).some((a) => a === "--pass" || a.startsWith("--pass=")));
         if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
         const policies = set.ofKind("NetworkPolicy").filter((p) => selectsPods(p, podLabels(pod)) && ((dig(p, ["spec", "policyTypes"]) as string[] | undefined) ?? []).includes("Ingress"));
         if (policies.length === 0) hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy limits who reaches the bundled NATS"));
@@ -275,29 +311,36 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-08",
-    summary: `The Server terminates TLS: its kubernetes.io/tls Secret is mounted, it listens on ${SERVER_TLS_PORT}, its Service maps ${SERVER_SERVICE_PORT} to it, and no Ingress sits in front`,
-    fix: `mount the TLS Secret and pass --tls-cert-file and --tls-key-file; declare containerPort ${SERVER_TLS_PORT}; expose Service port ${SERVER_SERVICE_PORT} with targetPort ${SERVER_TLS_PORT}; remove any Ingress`,
-    why: "D6: the Server terminates TLS; a proxy that decrypts in front would see Runner tokens and admin requests",
+    summary: `The Server terminates TLS: --listen with --tls-cert and --tls-key from its mounted kubernetes.io/tls Secret; its Service maps ${SERVER_SERVICE_PORT} to the listen port; no Ingress in front`,
+    fix: `pass --listen :${SERVER_TLS_PORT}, --tls-cert and --tls-key naming files of the TLS Secret's volume; declare that containerPort; expose Service port ${SERVER_SERVICE_PORT} with targetPort the listen port; remove any Ingress`,
+    why: "D6: the Server terminates TLS; a proxy that decrypts in front would see Runner tokens and admin requests. Runners reach the Server only on its --listen door",
     severity: "error",
     profiles: SERVER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const ingress of set.ofKind("Ingress")) hits.push(hit(ingress, ["kind"], "an Ingress in front of the Server terminates TLS"));
       const containers = serverContainers(set);
+      const targets = new Map<string, number>();
       for (const ref of containers) {
-        secretFileFlag(ref, "--tls-cert-file", "the certificate", hits);
-        secretFileFlag(ref, "--tls-key-file", "the private key", hits);
-        if (!(ref.container.ports ?? []).some((p) => p.containerPort === SERVER_TLS_PORT)) hits.push(hit(ref.object, [...ref.containerPath, "ports"], `the Server declares no containerPort ${SERVER_TLS_PORT}`));
+        const listen = resolve(ref.container, F.listen);
+        if (!listen?.value) hits.push(hit(ref.object, [...ref.containerPath, "args"], "no --listen: the Server serves only its Unix socket, and no Runner can enroll"));
+        else if (listenPort(listen.value) === undefined) hits.push(hit(ref.object, at(ref, listen, "args"), `--listen ${listen.value} has no port`));
+        secretFileFlag(ref, F.tlsCert.flag, "the certificate", hits);
+        secretFileFlag(ref, F.tlsKey.flag, "the private key", hits);
+        const port = tlsPortOf(ref.container);
+        if (!(ref.container.ports ?? []).some((p) => p.containerPort === port)) hits.push(hit(ref.object, [...ref.containerPath, "ports"], `the Server declares no containerPort ${port}, its --listen port`));
+        for (const p of ref.container.ports ?? []) if (p.name) targets.set(p.name, p.containerPort);
+        targets.set("", port);
       }
-      const named = new Map(containers.flatMap((c) => (c.container.ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort] as const)));
+      const listenTarget = targets.get("") ?? SERVER_TLS_PORT;
       const services = set.ofKind("Service").filter(isServer);
       if (containers.length > 0 && services.length === 0) hits.push(hit(containers[0].object, ["metadata", "name"], `no Service exposes the Server on ${SERVER_SERVICE_PORT}`));
       for (const service of services) {
         const ports = (dig(service, ["spec", "ports"]) ?? []) as { port: number; targetPort?: number | string }[];
         ports.forEach((p, i) => {
-          const target = typeof p.targetPort === "string" ? named.get(p.targetPort) : (p.targetPort ?? p.port);
+          const target = typeof p.targetPort === "string" ? targets.get(p.targetPort) : (p.targetPort ?? p.port);
           if (p.port !== SERVER_SERVICE_PORT) hits.push(hit(service, ["spec", "ports", i, "port"], `port ${p.port}, not ${SERVER_SERVICE_PORT}`));
-          if (target !== SERVER_TLS_PORT) hits.push(hit(service, ["spec", "ports", i, "targetPort"], `targetPort ${JSON.stringify(p.targetPort ?? p.port)} does not reach the Server's TLS port ${SERVER_TLS_PORT}`));
+          if (target !== listenTarget) hits.push(hit(service, ["spec", "ports", i, "targetPort"], `targetPort ${JSON.stringify(p.targetPort ?? p.port)} does not reach the Server's TLS port ${listenTarget}`));
         });
       }
       return hits;
@@ -305,39 +348,34 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-09",
-    summary: "The Server's configuration lists its cluster entries: name, namespace, serviceAccount, audience, maxTokenLifetime",
-    fix: `give each entry of clusters in the --config file a name, namespace, serviceAccount, audience ${RUNNER_AUDIENCE} and maxTokenLifetime ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`,
-    why: "The Server accepts a Runner's projected token only through a cluster entry that matches it (CR-03, CR-04)",
+    summary: "--runner-clusters names a mounted file in the Server's schema that lists the Runner's cluster: name, issuer, namespace, serviceAccount, audience compass-runner, maxTokenLifetime as a Go duration",
+    fix: `pass --runner-clusters (or ${F.runnerClusters.env}) naming a ConfigMap key mounted in the pod, holding clusters: [{name, issuer, namespace, serviceAccount, maxTokenLifetime: 600s or more}] and no other key`,
+    why: "The Server accepts a Runner's projected token only through a cluster entry that matches it (CR-03, CR-04); it refuses to start on a file with an unknown key, a second document, a bad name, a shared issuer or a lifetime below 600 s",
     severity: "error",
     profiles: SERVER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, spec, container, containerPath } of serverContainers(set)) {
-        const { value, index } = flagValue(container.args ?? [], "--config");
-        if (value === undefined) {
-          hits.push(hit(object, [...containerPath, "args"], "no --config argument: the Server has no cluster entries"));
+      for (const ref of serverContainers(set)) {
+        const { object, container, containerPath, spec } = ref;
+        const path = resolve(container, F.runnerClusters);
+        if (!path?.value) {
+          hits.push(hit(object, at(ref, path, "args"), "no --runner-clusters: the Server accepts no projected Runner token"));
           continue;
         }
-        const { volume, rest } = volumeOver(spec, container, value);
-        const cm = set.ofKind("ConfigMap").find((c) => c.metadata.name === volume?.configMap?.name);
-        const text = cm ? ((cm.data ?? {}) as Record<string, string>)[volume?.configMap?.items?.find((i) => i.path === rest)?.key ?? rest] : undefined;
-        if (!cm || text === undefined) {
-          hits.push(hit(object, [...containerPath, "args", index], `--config ${value} is not a key of a ConfigMap in this set`));
+        const file = configMapFile(set, spec, container, path.value);
+        if (!file) {
+          hits.push(hit(object, at(ref, path, "args"), `--runner-clusters ${path.value} is not a key of a ConfigMap in this set, mounted in the pod`));
           continue;
         }
-        const at = ["data", volume?.configMap?.items?.find((i) => i.path === rest)?.key ?? rest];
-        const clusters = parseServerConfig(text)?.clusters;
-        if (!Array.isArray(clusters) || clusters.length === 0) {
-          hits.push(hit(cm, at, "the configuration has no cluster entries (clusters)"));
-          continue;
-        }
-        clusters.forEach((entry: Record<string, unknown>, i) => {
-          const missing = ["name", "namespace", "serviceAccount", "audience", "maxTokenLifetime"].filter((k) => entry?.[k] === undefined || entry?.[k] === "");
-          if (missing.length > 0) hits.push(hit(cm, at, `cluster entry ${i + 1} has no ${missing.join(", ")}`));
-          if (entry?.audience !== undefined && entry.audience !== RUNNER_AUDIENCE) hits.push(hit(cm, at, `cluster entry ${i + 1} has audience ${JSON.stringify(entry.audience)}, not ${RUNNER_AUDIENCE}`));
-          const life = entry?.maxTokenLifetime;
-          if (life !== undefined && (typeof life !== "number" || !Number.isInteger(life) || life < TOKEN_MIN_SECONDS || life > TOKEN_MAX_SECONDS)) {
-            hits.push(hit(cm, at, `cluster entry ${i + 1} has maxTokenLifetime ${JSON.stringify(life)}, outside ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`));
+        const where = ["data", file.key];
+        const { clusters, problems } = readRunnerClusters(file.text);
+        for (const problem of problems) hits.push(hit(file.cm, where, `the runner clusters file ${problem.message}`));
+        if (problems.length === 0 && clusters.length === 0) hits.push(hit(file.cm, where, "the runner clusters file lists no cluster"));
+        clusters.forEach((c, i) => {
+          if (c.audience !== RUNNER_CLUSTERS_SCHEMA.defaultAudience) hits.push(hit(file.cm, where, `cluster ${c.name || i + 1} has audience ${JSON.stringify(c.audience)}, but the Runner's token carries ${RUNNER_CLUSTERS_SCHEMA.defaultAudience}`));
+          for (const key of ["jwksFile", "caFile"] as const) {
+            const named = c[key];
+            if (named && !mountOver(spec, container, named).mount) hits.push(hit(object, [...containerPath, "volumeMounts"], `cluster ${c.name}'s ${key} ${named} is not mounted in the Server`));
           }
         });
       }
@@ -377,6 +415,7 @@ export const compassServerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const pod of serverPods(set)) {
+        const tlsPort = pod.spec.containers?.[0] ? tlsPortOf(pod.spec.containers[0]) : SERVER_TLS_PORT;
         const policies = set.ofKind("NetworkPolicy").filter((p) => selectsPods(p, podLabels(pod)));
         if (policies.length === 0) {
           hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy selects the Server pods"));
@@ -390,7 +429,7 @@ export const compassServerRules: Rule[] = [
             const ports = rule.ports ?? [];
             if (ports.length === 0) hits.push(hit(policy, ["spec", "ingress", r], "an ingress rule without ports admits every port"));
             ports.forEach((p, i) => {
-              if (p.port !== SERVER_TLS_PORT && p.port !== "https") hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p.port}, not the TLS port ${SERVER_TLS_PORT}`));
+              if (p.port !== tlsPort && p.port !== "https") hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p.port}, not the TLS port ${tlsPort}`));
             });
           });
           const egress = spec.egress ?? [];
@@ -416,6 +455,57 @@ export const compassServerRules: Rule[] = [
     profiles: SERVER,
     check() {
       return [];
+    },
+  },
+  {
+    id: "CS-13",
+    summary: "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its store bounded",
+    fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir)",
+    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream (compass-interfaces §2, G2-G8, G14-G16)",
+    severity: "error",
+    profiles: SERVER,
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const ref of serverContainers(set)) {
+        const { object, container, containerPath, spec } = ref;
+        for (const flag of parseFlags(container)) {
+          if (flag.known) continue;
+          const instead = Object.hasOwn(NOT_READ, flag.flag) ? NOT_READ[flag.flag] : undefined;
+          hits.push(hit(object, [...containerPath, ...flag.at], `compass-server has no ${flag.flag} flag and exits with a usage error${instead ? `; use ${instead}` : ""}`));
+        }
+        (Array.isArray(container.env) ? container.env : []).forEach((env, index) => {
+          const name = String(env?.name ?? "");
+          const unread = Object.hasOwn(NOT_READ, name) ? NOT_READ[name] : name.startsWith("COMPASS_") && !SERVER_ENV.has(name) && name !== MASTER_KEY_SECRET ? "" : undefined;
+          if (unread === undefined) return;
+          hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${name}${unread ? `; it reads ${unread}` : ""}`));
+        });
+        for (const [name, what] of [[F.socket, "its Unix socket"], [F.stateDir, "its admin token and SecretSpec manifests"]] as const) {
+          const given = resolve(container, name);
+          if (!given?.value) hits.push(hit(object, [...containerPath, "args"], `no ${name.flag}: the Server writes ${what} under $HOME or $XDG_RUNTIME_DIR, on the read-only root`));
+          else if (!writableAt(spec, container, given.value)) hits.push(hit(object, at(ref, given, "args"), `${name.flag} ${given.value} is not on a writable volume (an emptyDir): the Server writes ${what} there`));
+        }
+      }
+      for (const pod of set.pods().filter((p) => isNats(p.object))) {
+        (pod.spec.containers ?? []).forEach((container, i) => {
+          const args = container.args ?? [];
+          const byFlag = args.some((a) => a === "-js" || a === "--jetstream");
+          const configs = (container.volumeMounts ?? [])
+            .map((m) => (pod.spec.volumes ?? []).find((v) => v.name === m.name)?.configMap?.name)
+            .flatMap((name) => set.ofKind("ConfigMap").filter((cm) => cm.metadata.name === name))
+            .flatMap((cm) => Object.values((cm.data ?? {}) as Record<string, string>));
+          const config = configs.find((t) => JETSTREAM_ON.test(t));
+          if (!byFlag && !config) {
+            hits.push(hit(pod.object, [...pod.path, "containers", i], "the bundled NATS runs without JetStream, which the Server's event fabric needs"));
+            return;
+          }
+          const storeFlag = args.findIndex((a) => a === "-sd" || a === "--store_dir");
+          const store = (config ? STORE_DIR.exec(config)?.[1] : undefined) ?? (storeFlag >= 0 ? args[storeFlag + 1] : undefined) ?? "/tmp/nats/jetstream";
+          const { volume } = mountOver(pod.spec, container, store);
+          if (!writableAt(pod.spec, container, store)) hits.push(hit(pod.object, [...pod.path, "containers", i, "volumeMounts"], `the JetStream store ${store} is not on a writable volume`));
+          else if (volume?.emptyDir && !volume.emptyDir.sizeLimit) hits.push(hit(pod.object, [...pod.path, "volumes"], `the JetStream store ${store} is an emptyDir without sizeLimit: bound it, and max_file_store below it`));
+        });
+      }
+      return hits;
     },
   },
 ];

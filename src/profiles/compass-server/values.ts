@@ -1,73 +1,120 @@
-// Values of the Compass Server on Kubernetes (seed 001: D1-D10, P2, P4, P9).
+// Values of the Compass Server on Kubernetes (seed 001: D1-D10, P2, P4, P9),
+// in the names of compass-server's own flags where it has them (CS-13).
 import { z } from "zod";
 import { egressRuleSchema, cidrProblem, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
 import { fail, once, refused, req, tagged } from "../../core/values.ts";
-import { RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS } from "../compass-runner/values.ts";
-import { natsEgress, natsSchema } from "./nats.ts";
+import { natsSchema } from "./nats.ts";
+import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./runtime.ts";
 import { secretKeyReference, secretReference } from "./secret-refs.ts";
 
 export const SERVER_RESOURCES = { requests: { cpu: "250m", memory: "512Mi" }, limits: { memory: "1Gi" } };
-export const DEFAULT_MAX_TOKEN_LIFETIME = 86400;
+/** The Server's own default and floor for maxTokenLifetime (runner_clusters.go). */
+export const DEFAULT_MAX_TOKEN_LIFETIME = RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds;
+/** No projected token lives longer (TokenRequest's own ceiling); a longer bound admits nothing more. */
+export const MAX_TOKEN_LIFETIME = 4294967296;
 export const ARCH_LABELS = ["kubernetes.io/arch", "beta.kubernetes.io/arch"] as const;
 
 /** An object name the Service can carry too: a DNS-1035 label, with room for suffixes. */
 const instanceName = once(() =>
   z
     .string()
-    .max(40, req("G-07", "name is at most 40 characters, leaving room for the -nats-config suffix"))
+    .max(40, req("G-07", "name is at most 40 characters, leaving room for the -runner-clusters suffix"))
     .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, req("G-07", "name is lowercase letters, digits and '-', starting with a letter (it names the Service)", "is not a DNS-1035 label"))
     .default("compass-server")
     .meta({ description: "Instance name: object names and app.kubernetes.io/instance" }),
 );
 
+/** maxTokenLifetime in whole seconds; the file gets it as a Go duration (`<n>s`). */
 export const maxTokenLifetime = once(() =>
   z
-    .number(req("CS-09", "maxTokenLifetime is an integer number of seconds"))
+    .number(req("CS-09", "maxTokenLifetime is a whole number of seconds, such as 86400 (not a string)"))
     .int(req("CS-09", "maxTokenLifetime is a whole number of seconds"))
-    .min(TOKEN_MIN_SECONDS, req("CS-09", `a projected token lives ${TOKEN_MIN_SECONDS} s to ${TOKEN_MAX_SECONDS} s`))
-    .max(TOKEN_MAX_SECONDS, req("CS-09", `a projected token lives ${TOKEN_MIN_SECONDS} s to ${TOKEN_MAX_SECONDS} s`)),
+    .min(RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds, req("CS-09", `the Server refuses a maxTokenLifetime below ${RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds} s (the TokenRequest minimum)`))
+    .max(MAX_TOKEN_LIFETIME, req("CS-09", `no projected token lives longer than ${MAX_TOKEN_LIFETIME} s`)),
 );
 
-/** A Server cluster entry (CS-09): which Runner tokens the Server accepts. */
+const configMapFile = (what: string, defaultKey: string) =>
+  z
+    .strictObject({
+      configMap: dnsSubdomain("CS-09", `the ConfigMap holding ${what}`),
+      key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req("CS-09", "a ConfigMap key is made of [-._a-zA-Z0-9]", "is not a ConfigMap key")).default(defaultKey),
+    })
+    .meta({ description: `${what}: {configMap, key} (key default ${defaultKey}), mounted into the Server and named by path in the file` });
+
+/** The fields of one cluster entry, for a profile that assembles its own entry (kind: Compass). */
+export const clusterEntryFields = once(() => ({
+  name: z
+    .string(req("CS-09", "give the entry a name of [a-z0-9-]{1,40}, such as local", "expected a name"))
+    .regex(RUNNER_CLUSTERS_SCHEMA.name, req("CS-09", "a cluster entry name is 1 to 40 of [a-z0-9-] (the first segment of the Runner ID)", "is not [a-z0-9-]{1,40}"))
+    .meta({ description: "The entry's name, [a-z0-9-]{1,40}: the first segment of every Runner ID it authenticates" }),
+  issuer: httpsUrl("CS-09", "issuer").meta({ description: "The cluster's service-account issuer, exactly as its tokens carry it in iss (kubectl get --raw /.well-known/openid-configuration)" }),
+  audience: z.literal(RUNNER_CLUSTERS_SCHEMA.defaultAudience, req("CS-09", `the Runner's projected token carries audience ${RUNNER_CLUSTERS_SCHEMA.defaultAudience} (CR-03, CR-04)`)).default(RUNNER_CLUSTERS_SCHEMA.defaultAudience),
+  namespace: dnsLabel("CS-09", "the Runner's namespace"),
+  serviceAccount: dnsSubdomain("CS-09", "the Runner's ServiceAccount"),
+  maxTokenLifetime: maxTokenLifetime().default(DEFAULT_MAX_TOKEN_LIFETIME).meta({ description: "Upper bound on a Runner token's exp - iat, in seconds (written as a Go duration such as 86400s)" }),
+  jwksURI: httpsUrl("CS-09", "jwksURI").optional().meta({ description: "An https:// JWKS URL in place of the issuer's discovery; excludes jwksFile" }),
+  jwksFile: configMapFile("a static JWKS (every key rotation is a Server rollout)", "jwks.json").optional(),
+  caFile: configMapFile("the PEM CA of a private issuer", "ca.crt").optional(),
+}));
+
+/** One entry of the Server's --runner-clusters file (CS-09), in the Server's own keys. */
 export const clusterEntrySchema = once(() =>
-  z.strictObject({
-    name: dnsSubdomain("CS-09", "the cluster entry name"),
-    namespace: dnsLabel("CS-09", "the Runner's namespace"),
-    serviceAccount: dnsSubdomain("CS-09", "the Runner's ServiceAccount"),
-    audience: z.literal(RUNNER_AUDIENCE, req("CS-09", `the Runner's projected token carries audience ${RUNNER_AUDIENCE} (CR-03, CR-04)`)).default(RUNNER_AUDIENCE),
-    maxTokenLifetime: maxTokenLifetime().default(DEFAULT_MAX_TOKEN_LIFETIME),
+  z.strictObject(clusterEntryFields()).superRefine((entry, ctx) => {
+    if (entry.jwksURI !== undefined && entry.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
   }),
 );
 
 export type ClusterEntry = z.output<ReturnType<typeof clusterEntrySchema>>;
 
-const FROM_FILE_FIX = (what: string) => `${what} is read at boot from a file of a Secret volume, never from an environment variable: give {name, key} of its Secret`;
-
-const forgeApp = (what: string) =>
+const appId = (what: string) =>
   z
-    .strictObject(
-      {
-        appId: secretKeyReference("CS-04", `the ${what}'s app ID`, "app-id"),
-        privateKey: secretKeyReference("CS-04", `the ${what}'s private key`, "private-key.pem"),
-        webhookSecret: secretKeyReference("CS-04", `the ${what}'s webhook secret`, "webhook-secret"),
-      },
-      { error: (issue) => (issue.code === "invalid_type" ? tagged("CS-04", issue.input === undefined ? "is missing" : "expected {appId, privateKey, webhookSecret}", `reference the ${what}'s app ID, private key and webhook secret by Secret name and key`) : undefined) },
-    )
-    .meta({ description: `The ${what}: its app ID, private key and webhook secret, each by Secret name and key (mounted as files, 0400)` });
+    .number(req("CS-04", `${what} is the App's numeric ID, such as 123456 (a number, not a string)`))
+    .int(req("CS-04", `${what} is a whole number`))
+    .min(1, req("CS-04", `${what} is a positive number`))
+    .max(Number.MAX_SAFE_INTEGER, req("CS-04", `${what} is at most ${Number.MAX_SAFE_INTEGER}`));
+
+const REPO = /^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\/[-A-Za-z0-9_.]{1,100}$/;
 
 export const forgeSchema = once(() =>
-  z.strictObject({
-    provider: z.literal("github", req("CS-04", "the forge is github (a GitHub App)")).default("github"),
-    url: httpsUrl("CS-04", "forge.url").default("https://github.com").meta({ description: "The forge's base URL (GitHub Enterprise Server: its own https:// URL)" }),
-    app: forgeApp("primary App"),
-    reviewerApp: forgeApp("reviewer App").optional(),
-    egress: z.array(egressRuleSchema("CS-11")).min(1, req("CS-11", "list the forge's address ranges, such as {cidr: 140.82.112.0/20, ports: [{port: 443}]}")),
-  }),
+  z
+    .strictObject({
+      host: z
+        .string()
+        .max(253, req("CS-04", "forge.host is a DNS name"))
+        .regex(DNS1123_SUBDOMAIN, req("CS-04", "forge.host is github.com or your GitHub Enterprise Server host, without a scheme", "is not a host name"))
+        .default("github.com")
+        .meta({ description: "--forge-host: github.com or a GitHub Enterprise Server host" }),
+      repos: z
+        .array(z.string().regex(REPO, req("CS-04", "a repository is owner/name, such as rigelbuild/compass", "is not owner/name")))
+        .optional()
+        .meta({ description: "--forge-repos: owner/name repositories seeded for board ingestion (insert-only)" }),
+      appId: appId("forge.appId").meta({ description: "--forge-app-id: the primary GitHub App's ID" }),
+      installationId: appId("forge.installationId").meta({ description: "--forge-installation-id: the primary App's installation ID" }),
+      appKeySecret: secretKeyReference("CS-04", "the primary App's private key", "private-key.pem").meta({ description: "The Secret key holding the primary App's PEM key; --forge-app-key-secret names it in SecretSpec" }),
+      appWebhookSecret: secretKeyReference("CS-04", "the primary App's webhook secret", "webhook-secret").meta({ description: "The Secret key holding the webhook signing secret; --forge-app-webhook-secret names it in SecretSpec" }),
+      reviewerAppId: appId("forge.reviewerAppId").optional().meta({ description: "--forge-reviewer-app-id: the reviewer App (forge writes need both Apps)" }),
+      reviewerAppInstallationId: appId("forge.reviewerAppInstallationId").optional().meta({ description: "--forge-reviewer-app-installation-id" }),
+      reviewerAppKeySecret: secretKeyReference("CS-04", "the reviewer App's private key", "private-key.pem").optional().meta({ description: "The Secret key holding the reviewer App's PEM key; --forge-reviewer-app-key-secret names it" }),
+      egress: z.array(egressRuleSchema("CS-11")).min(1, req("CS-11", "list the forge's address ranges, such as {cidr: 140.82.112.0/20, ports: [{port: 443}]}")),
+      app: refused("CS-13", "the Server takes the App as forge.appId, forge.installationId, forge.appKeySecret and forge.appWebhookSecret (its --forge-* flags)"),
+      reviewerApp: refused("CS-13", "the Server takes the reviewer App as forge.reviewerAppId, forge.reviewerAppInstallationId and forge.reviewerAppKeySecret"),
+      url: refused("CS-13", "the Server takes a host, not a URL: set forge.host (--forge-host), such as github.com"),
+      provider: refused("CS-13", "the Server's forge is GitHub (Apps); remove provider"),
+    })
+    .superRefine((f, ctx) => {
+      const reviewer = [f.reviewerAppId, f.reviewerAppInstallationId, f.reviewerAppKeySecret];
+      if (reviewer.some((x) => x !== undefined) && reviewer.some((x) => x === undefined)) {
+        const missing = (["reviewerAppId", "reviewerAppInstallationId", "reviewerAppKeySecret"] as const).find((k) => f[k] === undefined)!;
+        fail(ctx, [missing], "CS-04", "is missing while the reviewer App is configured", "give the reviewer App's ID, installation ID and key Secret together, or none of them");
+      }
+    }),
 );
 
-/** Every key of the Server's values except `kind` and `clusters`. */
+const FROM_PROVIDER_FIX = (what: string) => `${what} reaches the Server through --secret-provider as a file of a Secret volume, never through an environment variable: give {name, key} of its Secret`;
+
+/** Every key of the Server's values except `kind` and `runnerClusters`. */
 export const serverFields = once(() => ({
   name: instanceName(),
   namespace: dnsLabel("G-07", "namespace").default("compass"),
@@ -80,8 +127,8 @@ export const serverFields = once(() => ({
     .string(req("CS-08", "give publicHost, the DNS name on the Server's certificate, such as compass.example.com"))
     .max(253, req("CS-08", "publicHost is a DNS name of at most 253 characters"))
     .regex(DNS1123_SUBDOMAIN, req("CS-08", "publicHost is a lowercase DNS name such as compass.example.com, without a scheme or port", "is not a DNS name"))
-    .meta({ description: "The public DNS name on the Server's certificate; Runners verify it (P9)" }),
-  tls: secretReference("CS-08", "the Server's certificate and key (kubernetes.io/tls)").meta({ description: "The kubernetes.io/tls Secret (tls.crt, tls.key) the Server terminates TLS with (CS-08)" }),
+    .meta({ description: "The public DNS name on the Server's certificate; --public-url is https://<publicHost>, and Runners verify it (P9)" }),
+  tls: secretReference("CS-08", "the Server's certificate and key (kubernetes.io/tls)").meta({ description: "The kubernetes.io/tls Secret (tls.crt, tls.key), mounted and passed as --tls-cert and --tls-key (CS-08)" }),
   service: z
     .strictObject({
       type: z.enum(["ClusterIP", "LoadBalancer", "NodePort"], req("CS-08", "service.type is ClusterIP, LoadBalancer or NodePort")).default("ClusterIP"),
@@ -89,31 +136,40 @@ export const serverFields = once(() => ({
     })
     .default({ type: "ClusterIP", annotations: {} })
     .meta({ description: "The Service that exposes 443 to the Server's TLS port; a load balancer in front must pass TLS through" }),
-  database: z.strictObject({
-    urlSecret: secretKeyReference("CS-03", "the Postgres connection URL", "url").meta({ description: "The Secret key holding the Postgres URL (CS-03)" }),
-    cidr: z.string().superRefine((text, ctx) => {
-      const problem = cidrProblem(text);
-      if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give Postgres's address range in CIDR notation, such as 10.0.5.10/32") });
-    }),
-    port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(5432),
-    bundled: refused("CS-03", "Postgres is user-provided and never rendered (D3): create it outside, put its URL in a Secret and name it in database.urlSecret"),
-    image: refused("CS-03", "Postgres is user-provided and never rendered (D3): rigging renders no database"),
-  }, { error: (issue) => (issue.code === "invalid_type" ? tagged("CS-03", issue.input === undefined ? "is missing" : "expected a mapping", "give database.urlSecret (the Secret holding the Postgres URL) and database.cidr (where Postgres is)") : undefined) }),
+  database: z.strictObject(
+    {
+      dsnSecret: secretKeyReference("CS-03", "the Postgres DSN", "dsn").meta({ description: "The Secret key holding the Postgres DSN, fed to COMPASS_DATABASE_DSN (CS-03)" }),
+      cidr: z.string().superRefine((text, ctx) => {
+        const problem = cidrProblem(text);
+        if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give Postgres's address range in CIDR notation, such as 10.0.5.10/32") });
+      }),
+      port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(5432),
+      urlSecret: refused("CS-13", `the Server reads its DSN from ${NOT_READ.COMPASS_DATABASE_URL}: name that Secret key in database.dsnSecret`),
+      bundled: refused("CS-03", "Postgres is user-provided and never rendered (D3): create it outside, put its DSN in a Secret and name it in database.dsnSecret"),
+      image: refused("CS-03", "Postgres is user-provided and never rendered (D3): rigging renders no database"),
+    },
+    { error: (issue) => (issue.code === "invalid_type" ? tagged("CS-03", issue.input === undefined ? "is missing" : "expected a mapping", "give database.dsnSecret (the Secret holding the Postgres DSN) and database.cidr (where Postgres is)") : undefined) },
+  ),
   masterKey: secretKeyReference("CS-05", "the master key", "master-key", {
-    env: refused("CS-05", FROM_FILE_FIX("the master key")),
-  }).meta({ description: "The Secret key holding the master key, mounted as a file (0400) and passed as --master-key-file (CS-05)" }),
+    env: refused("CS-05", FROM_PROVIDER_FIX("the master key")),
+  }).meta({ description: "The Secret key holding the master key (64 hex characters), mounted 0400 as the SecretSpec secret COMPASS_MASTER_KEY that --secret-provider reads (CS-05)" }),
   adminToken: secretKeyReference("CS-06", "the admin token", "token", {
-    env: refused("CS-06", FROM_FILE_FIX("the admin token")),
-  }).meta({ description: "The Secret key holding the admin token, mounted as a file (0400) and passed as --admin-token-file (CS-06, P4)" }),
+    env: refused("CS-06", "the admin token is a 0400 file of a Secret volume passed as --admin-token-file (P4), never an environment variable: give {name, key} of its Secret"),
+  }).meta({ description: "The Secret key holding the admin token, mounted 0400 and passed as --admin-token-file (CS-06, P4: designed)" }),
   nats: natsSchema(),
   forge: forgeSchema().optional(),
+  issuerEgress: z
+    .array(egressRuleSchema("CS-11"))
+    .optional()
+    .meta({ description: "Where the Server fetches each cluster's OIDC discovery and JWKS over https (the issuer, or jwksURI): address ranges for its egress. Not needed when every entry has a jwksFile" }),
   nodeSelector: nodeSelectorSchema("CS-10").default({}),
   tolerations: z.array(tolerationSchema("CS-10")).default([]),
   resources: resourcesSchema("G-08", SERVER_RESOURCES),
-  postgres: refused("CS-03", "Postgres is user-provided and never rendered (D3): name its URL's Secret in database.urlSecret"),
+  postgres: refused("CS-03", "Postgres is user-provided and never rendered (D3): name its DSN's Secret in database.dsnSecret"),
   initContainers: refused("CS-03", "no init container: the Server runs its migrations at boot (D3)"),
   migrations: refused("CS-03", "the Server runs its migrations at boot (D3); there is no migration job or init container"),
   ingress: refused("CS-08", "the Server terminates TLS itself (D6): expose the Service (LoadBalancer or TLS passthrough), never an Ingress that terminates TLS"),
+  config: refused("CS-13", `compass-server has no configuration file: ${NOT_READ["--config"]}`),
   ...hardeningGuards(),
   securityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
   podSecurityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
@@ -122,25 +178,43 @@ export const serverFields = once(() => ({
 
 const serverObject = once(() => z.strictObject(serverFields()));
 export type ServerFields = z.output<ReturnType<typeof serverObject>>;
-export type CompassServerValues = ServerFields & { clusters: ClusterEntry[] };
+export type CompassServerValues = ServerFields & { runnerClusters: ClusterEntry[] };
 
 /** Checks that need more than one key; `at` prefixes paths in a combined file. */
 export function checkServer(v: ServerFields, ctx: z.RefinementCtx, at: PropertyKey[] = []): void {
   for (const label of ARCH_LABELS) {
     if (v.nodeSelector[label] !== undefined) fail(ctx, [...at, "nodeSelector", label], "CS-10", `pins the Server to ${v.nodeSelector[label]}`, "remove it: the Server image is multi-arch (D10) and runs on amd64 and arm64 nodes");
   }
-  if (v.nats.mode === "external" && !natsEgress({ name: v.name, namespace: v.namespace, nats: v.nats })) {
-    const host = URL.canParse(v.nats.url) ? new URL(v.nats.url).host : v.nats.url;
-    fail(ctx, [...at, "nats", "cidr"], "CS-11", `is missing, and ${host} is a host name that a NetworkPolicy cannot match`, "give the NATS servers' address range as nats.cidr, such as 10.0.7.0/24");
-  }
 }
 
-export function checkClusters(clusters: readonly ClusterEntry[], ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
+/**
+ * The entries against each other and against the Server (CS-09, CS-11):
+ * names and issuers unique as the Server compares them, and somewhere for
+ * the Server to fetch keys from. `at.clusters` is where the entries are
+ * (a list: index appended; one derived entry: the path itself).
+ */
+export function checkClusters(
+  clusters: readonly ClusterEntry[],
+  ctx: z.RefinementCtx,
+  at: { server?: PropertyKey[]; clusters?: PropertyKey[]; list?: boolean } = {},
+  server?: Pick<ServerFields, "issuerEgress">,
+): void {
+  const base = at.clusters ?? ["runnerClusters"];
+  const path = (index: number, key: string) => (at.list === false ? [...base, key] : [...base, index, key]);
+  const names = new Set<string>();
+  const issuers = new Map<string, string>();
   clusters.forEach((cluster, index) => {
-    if (seen.has(cluster.name)) fail(ctx, ["clusters", index, "name"], "CS-09", `repeats the cluster entry name ${cluster.name}`, "give each cluster entry its own name");
-    seen.add(cluster.name);
+    if (names.has(cluster.name)) fail(ctx, path(index, "name"), "CS-09", `repeats the cluster entry name ${cluster.name}`, "give each cluster entry its own name: the Server refuses a duplicate");
+    names.add(cluster.name);
+    const issuer = cluster.issuer.replace(/\/$/, "");
+    const other = issuers.get(issuer);
+    if (other !== undefined) fail(ctx, path(index, "issuer"), "CS-09", `is entry ${other}'s issuer too`, "give each cluster its own issuer (compared without a trailing /): the Server refuses a shared one, which would let one cluster mint another's Runner IDs");
+    else issuers.set(issuer, cluster.name);
   });
+  const fetches = clusters.some((c) => c.jwksFile === undefined);
+  if (server && fetches && (server.issuerEgress ?? []).length === 0) {
+    fail(ctx, [...(at.server ?? []), "issuerEgress"], "CS-11", "is missing, but the Server fetches a cluster's OIDC discovery and JWKS over https", "list the address ranges of the issuers (or of jwksURI), such as the API server's: kubectl get endpoints kubernetes -n default; or give every entry a jwksFile");
+  }
 }
 
 export const compassServerSchema = once(() =>
@@ -148,14 +222,15 @@ export const compassServerSchema = once(() =>
     .strictObject({
       kind: z.literal("CompassServer"),
       ...serverFields(),
-      clusters: z
-        .array(clusterEntrySchema(), req("CS-09", "list the Server's cluster entries: {name, namespace, serviceAccount, audience, maxTokenLifetime}"))
-        .min(1, req("CS-09", "list at least one cluster entry, the Runner's: {name, namespace, serviceAccount, maxTokenLifetime}"))
-        .meta({ description: "The Server's cluster entries (CS-09): the Runners whose projected tokens it accepts" }),
+      runnerClusters: z
+        .array(clusterEntrySchema(), req("CS-09", "list the Server's runner clusters: {name, issuer, namespace, serviceAccount, maxTokenLifetime}"))
+        .min(1, req("CS-09", "list at least one runner cluster, the Runner's: {name, issuer, namespace, serviceAccount, maxTokenLifetime}"))
+        .meta({ description: "The --runner-clusters file (CS-09): the clusters whose projected Runner tokens the Server accepts" }),
+      clusters: refused("CS-13", "renamed runnerClusters, after the Server's --runner-clusters flag; each entry also needs the cluster's issuer"),
     })
     .superRefine((v, ctx) => {
       checkServer(v, ctx);
-      checkClusters(v.clusters, ctx);
+      checkClusters(v.runnerClusters, ctx, {}, v);
     })
     .meta({ title: "CompassServer values", description: "rigging values for the Compass Server Deployment" }),
 );

@@ -6,32 +6,31 @@
 import { z } from "zod";
 import { httpsUrl } from "../../core/common-values.ts";
 import { hostName } from "../../core/names.ts";
-import { fail, once } from "../../core/values.ts";
-import { checkRunner, RUNNER_AUDIENCE, runnerFields, type RunnerFields, type ServerCluster } from "../compass-runner/values.ts";
-import { refused, req } from "../../core/values.ts";
-import { checkServer, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
+import { fail, once, refused } from "../../core/values.ts";
+import { checkRunner, RUNNER_AUDIENCE, runnerFields, type RunnerFields } from "../compass-runner/values.ts";
+import { checkClusters, checkServer, clusterEntryFields, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
 
 const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner, maxTokenLifetimeSeconds); remove it";
 
-const clusterSchema = once(() =>
-  z
+const clusterSchema = once(() => {
+  const { name, issuer, jwksURI, jwksFile, caFile } = clusterEntryFields();
+  return z
     .strictObject({
-      name: z.string().regex(/^[a-z0-9-]{1,40}$/, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name")).default("local"),
-      issuer: httpsUrl("CS-09", "server.cluster.issuer").optional().meta({ description: "The Runner cluster's ServiceAccount issuer (kubectl get --raw /.well-known/openid-configuration)" }),
-      jwksURI: httpsUrl("CS-09", "server.cluster.jwksURI").optional(),
-      jwksFile: z.string().startsWith("/", req("CS-09", "jwksFile is an absolute path inside the Server pod")).optional(),
-      caFile: z.string().startsWith("/", req("CS-09", "caFile is an absolute path inside the Server pod")).optional(),
+      name: name.default("local"),
+      issuer,
+      jwksURI,
+      jwksFile,
+      caFile,
       maxTokenLifetime: refused("CS-09", `server.cluster.maxTokenLifetime ${DERIVED}; set runner.maxTokenLifetimeSeconds`),
       namespace: refused("CS-09", `server.cluster.namespace ${DERIVED}`),
       serviceAccount: refused("CS-09", `server.cluster.serviceAccount ${DERIVED}`),
       audience: refused("CS-09", `server.cluster.audience ${DERIVED}`),
     })
     .superRefine((c, ctx) => {
-      if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
+      if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
     })
-    .default({ name: "local" })
-    .meta({ description: "The Server's cluster entry for the Runner: its name, issuer and key source; the rest comes from the runner section" }),
-);
+    .meta({ description: "The Server's cluster entry for the Runner: its name, the cluster's issuer and where keys come from; namespace, serviceAccount, audience and maxTokenLifetime come from the runner section" });
+});
 
 export const compassSchema = once(() =>
   z
@@ -40,7 +39,8 @@ export const compassSchema = once(() =>
       server: z.strictObject({
         ...serverFields(),
         cluster: clusterSchema(),
-        clusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, maxTokenLifetime} if needed"),
+        runnerClusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, issuer}"),
+        clusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, issuer}"),
       }),
       runner: z.strictObject({
         ...runnerFields(),
@@ -51,8 +51,8 @@ export const compassSchema = once(() =>
     })
     .superRefine((v, ctx) => {
       checkServer(v.server, ctx, ["server"]);
-      const runner = runnerOf(v);
-      checkRunner(runner, ctx, ["runner"]);
+      checkRunner(runnerOf(v), ctx, ["runner"]);
+      checkClusters([clusterOf(v)], ctx, { server: ["server"], clusters: ["server", "cluster"], list: false }, v.server);
       if (v.server.namespace === v.runner.namespace) {
         fail(ctx, ["server", "namespace"], "CR-06", `is the Runner's namespace ${v.runner.namespace} too`, "give the Server its own namespace: the Runner namespace holds only Runner pods");
       }
@@ -62,9 +62,20 @@ export const compassSchema = once(() =>
 
 export type CompassValues = z.output<ReturnType<typeof compassSchema>>;
 
-/** The Server's cluster entry, from the Runner (CS-09). */
+/** The Server's cluster entry, from the Runner (CS-09): the two cannot disagree. */
 export function clusterOf(v: CompassValues): ClusterEntry {
-  return { name: v.server.cluster.name, namespace: v.runner.namespace, serviceAccount: v.runner.serviceAccount, audience: RUNNER_AUDIENCE, maxTokenLifetime: v.runner.maxTokenLifetimeSeconds };
+  const { name, issuer, jwksURI, jwksFile, caFile } = v.server.cluster;
+  return {
+    name,
+    issuer,
+    audience: RUNNER_AUDIENCE,
+    namespace: v.runner.namespace,
+    serviceAccount: v.runner.serviceAccount,
+    maxTokenLifetime: v.runner.maxTokenLifetimeSeconds,
+    ...(jwksURI !== undefined ? { jwksURI } : {}),
+    ...(jwksFile !== undefined ? { jwksFile } : {}),
+    ...(caFile !== undefined ? { caFile } : {}),
+  };
 }
 
 /** The in-cluster address of the Server's Service. */
@@ -73,18 +84,12 @@ export function serverServiceUrl(server: Pick<ServerFields, "name" | "namespace"
 }
 
 /** The Runner's values with the Server's address and name filled in. */
-export function runnerOf(v: CompassValues): RunnerFields & { serverCluster: ServerCluster } {
+export function runnerOf(v: CompassValues): RunnerFields {
   const { serverCluster: _unused, ...runner } = v.runner;
-  const { name, issuer, jwksURI, jwksFile, caFile } = v.server.cluster;
-  return {
-    ...runner,
-    serverAddr: v.runner.serverAddr ?? serverServiceUrl(v.server),
-    serverName: v.runner.serverName ?? v.server.publicHost,
-    serverCluster: { name, issuer, jwksURI, jwksFile, caFile },
-  };
+  return { ...runner, serverAddr: v.runner.serverAddr ?? serverServiceUrl(v.server), serverName: v.runner.serverName ?? v.server.publicHost };
 }
 
 export function serverOf(v: CompassValues): ServerFields {
-  const { cluster: _cluster, clusters: _clusters, ...server } = v.server;
+  const { cluster: _cluster, clusters: _clusters, runnerClusters: _runnerClusters, ...server } = v.server;
   return server;
 }

@@ -1,0 +1,65 @@
+// The interface tables of the docs: for each program rigging renders, the
+// flags and variables it really reads, generated from its contract file
+// (between `<!-- interface-table:NAME -->` and `<!-- /interface-table -->`).
+// Each row names its upstream source and whether upstream has implemented
+// it or a design only describes it. Pure: scripts/gen-docs.ts writes them.
+import { RUNNER_SETTINGS } from "../profiles/compass-runner/runtime.ts";
+import { SERVER_INTERFACE, SERVER_SECRETS } from "../profiles/compass-server/runtime.ts";
+
+/** One name of a program's interface, as a contract file describes it. */
+export interface InterfaceRow {
+  flag?: string;
+  env?: string;
+  meaning: string;
+  source: string;
+  status: "implemented" | "designed";
+  rendered?: string;
+}
+
+/** Contract tables by name; a profile with a contract file adds its own. */
+export const INTERFACE_TABLES: Record<string, () => readonly InterfaceRow[]> = {
+  "compass-server": () => [...Object.values(SERVER_INTERFACE), ...SERVER_SECRETS],
+  "compass-runner": () => Object.values(RUNNER_SETTINGS).map((s) => ({ ...s, source: s.from })),
+};
+
+export const INTERFACE_CLOSE = "<!-- /interface-table -->";
+const OPEN = /^<!-- interface-table:([a-z-]+) -->$/;
+
+const code = (text: string | undefined) => (text ? `\`${text}\`` : "-");
+
+export function interfaceTable(name: string): string {
+  const rows = INTERFACE_TABLES[name];
+  if (!rows) throw new Error(`no interface table named ${name}`);
+  const lines = [
+    "| flag | variable | rendered by rigging | meaning | upstream source | status |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows().map((r) => `| ${[code(r.flag), code(r.env), r.rendered ? code(r.rendered) : "not set", r.meaning, code(r.source), r.status].map(cell).join(" | ")} |`),
+  ];
+  return lines.join("\n");
+}
+
+/** Replaces (or fills in) every interface-table block of a markdown page. */
+export function refreshInterfaceTables(markdown: string): string {
+  const lines = markdown.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    out.push(lines[i]);
+    const open = OPEN.exec(lines[i].trim());
+    if (!open) continue;
+    const close = lines.findIndex((line, j) => j > i && line.trim() === INTERFACE_CLOSE);
+    const nextOpen = lines.findIndex((line, j) => j > i && OPEN.test(line.trim()));
+    out.push("", interfaceTable(open[1]), "", INTERFACE_CLOSE);
+    if (close >= 0 && (nextOpen < 0 || close < nextOpen)) i = close;
+  }
+  return out.join("\n");
+}
+
+/** One table cell: pipes escaped, one line, `<` kept visible outside code spans. */
+function cell(text: string): string {
+  return text
+    .replace(/\|/g, "\\|")
+    .replace(/\n/g, " ")
+    .split("`")
+    .map((part, i) => (i % 2 === 0 ? part.replace(/</g, "&lt;") : part))
+    .join("`");
+}

@@ -1,0 +1,199 @@
+// What compass-server itself reads (compass-interfaces §2): its flags and
+// their environment twins, the SecretSpec names it resolves, the schema of
+// its --runner-clusters file, and the paths rigging gives it inside the pod.
+// The renderer writes these, the rules read them back from anyone's
+// manifests and the docs table is generated from them, so they live once.
+// Each name carries its upstream source (path@commit) and whether upstream
+// has implemented it or only a design (seed 001) describes it.
+
+export type InterfaceStatus = "implemented" | "designed";
+
+export interface InterfaceName {
+  /** The flag, as the Server's Go `flag` set declares it (one or two dashes both parse). */
+  flag?: string;
+  /** Its environment twin, read when the flag is empty (`firstNonEmpty(flag, env)`: the flag wins). */
+  env?: string;
+  meaning: string;
+  /** Upstream path@commit in RigelBuild/compass, or the seed that designs it. */
+  source: string;
+  status: InterfaceStatus;
+  /** How rigging sets it, or undefined when rigging leaves it unset. */
+  rendered?: string;
+  /** A bool flag: `--flag` alone means true, so it takes no separate value. */
+  bool?: true;
+}
+
+const MAIN = "go/cmd/compass-server/main.go@599af8e2";
+const SEED_P4 = "seed 001, P4 (the Server-on-Kubernetes design)";
+
+/** compass-server's own uid and gid, the distroless nonroot user (CS-02). */
+export const SERVER_UID = 65532;
+/** The container name rigging gives the Server. */
+export const CONTAINER_NAME = "server";
+
+/** The TLS network door inside the pod (CS-08); the Server has no default port. */
+export const TLS_PORT = 8443;
+/** All addresses, both families (Go's net.Listen reads `:port` so). */
+export const LISTEN_ADDRESS = `:${TLS_PORT}`;
+
+/** The kubernetes.io/tls Secret, mounted read-only. */
+export const TLS_DIR = "/etc/compass/tls";
+export const TLS_CERT_FILE = `${TLS_DIR}/tls.crt`;
+export const TLS_KEY_FILE = `${TLS_DIR}/tls.key`;
+
+/** The --runner-clusters file: a ConfigMap key, mounted read-only (CS-09). */
+export const RUNNER_CLUSTERS_DIR = "/etc/compass/runner-clusters";
+export const RUNNER_CLUSTERS_KEY = "clusters.yaml";
+export const RUNNER_CLUSTERS_FILE = `${RUNNER_CLUSTERS_DIR}/${RUNNER_CLUSTERS_KEY}`;
+/** Where a cluster entry's jwksFile and caFile are mounted: `<dir>/<entry name>/<file>`. */
+export const RUNNER_CLUSTER_FILES_DIR = "/etc/compass/runner-cluster-files";
+
+/**
+ * The writable trees under the read-only root (CS-13). The Server creates
+ * the socket's parent directory 0700, and the state directory 0700 when it
+ * is missing (ensurePrivateDir, network_door.go@599af8e2), so both sit one
+ * level below their emptyDir mounts, whose own mode is the kubelet's.
+ */
+export const RUN_VOLUME_DIR = "/run/compass";
+export const SOCKET_PATH = `${RUN_VOLUME_DIR}/server/server.sock`;
+export const STATE_VOLUME_DIR = "/var/lib/compass";
+export const STATE_DIR = `${STATE_VOLUME_DIR}/server`;
+
+/** P4: the admin token from a Secret volume, mounted 0400 (CS-06). */
+export const ADMIN_TOKEN_DIR = "/var/run/secrets/compass/admin-token";
+export const ADMIN_TOKEN_FILE = `${ADMIN_TOKEN_DIR}/token`;
+/** Without P4 the Server mints its admin token here, under --state-dir (G8). */
+export const MINTED_ADMIN_TOKEN = "admin-token";
+
+/**
+ * SecretSpec (compass-interfaces §2.1, G7). The Server resolves its secrets
+ * through --secret-provider under project `compass`, profile `default`
+ * (go/internal/secrets/resolver.go@06be6510). rigging picks SecretSpec's
+ * `file` provider (0.19 and later): one plain file per secret at
+ * `<root>/<project>/<profile>/<NAME>`. It refuses symbolic links anywhere
+ * under its root, and a Secret volume is made of them, so each file is
+ * mounted on its own with subPath (a bind mount of the real file).
+ */
+export const SECRETSPEC = {
+  project: "compass",
+  profile: "default",
+  root: "/var/run/secrets/compass/secretspec",
+  /** The provider scheme and the release that added it. */
+  scheme: "file",
+  minVersion: "0.19",
+  /** The Server's own floor for the CLI it spawns (docs/self-host.md). */
+  cliFloor: "0.20.0",
+} as const;
+export const SECRET_PROVIDER_URI = `${SECRETSPEC.scheme}://${SECRETSPEC.root}`;
+/** The directory that holds every secret file for the Server's project and profile. */
+export const SECRETSPEC_DIR = `${SECRETSPEC.root}/${SECRETSPEC.project}/${SECRETSPEC.profile}`;
+/** The master key's SecretSpec name: 64 hex characters, never generated (serve.go@599af8e2). */
+export const MASTER_KEY_SECRET = "COMPASS_MASTER_KEY";
+/** Secret NAMEs given to the forge flags are looked up under this prefix (§2.2). */
+export const SERVER_SECRET_PREFIX = "SERVER_";
+/** The SecretSpec NAMEs rigging gives the forge flags (the values live in files). */
+export const FORGE_SECRET_NAMES = {
+  appKey: "FORGE_APP_PRIVATE_KEY",
+  appWebhook: "FORGE_APP_WEBHOOK_SECRET",
+  reviewerAppKey: "FORGE_REVIEWER_APP_PRIVATE_KEY",
+} as const;
+
+/** The file the provider reads for a SecretSpec NAME. */
+export function secretspecFile(name: string): string {
+  return `${SECRETSPEC_DIR}/${name}`;
+}
+
+/** Every flag and variable compass-server reads (§2.1, §2.2), by the key rigging uses for it. */
+export const SERVER_INTERFACE = {
+  socket: { flag: "--socket", meaning: "Unix socket for compass.v1 (its parent directory is created 0700)", source: MAIN, status: "implemented", rendered: SOCKET_PATH },
+  listen: { flag: "--listen", meaning: "TCP address of the authenticated TLS network door, where Runners enroll", source: MAIN, status: "implemented", rendered: LISTEN_ADDRESS },
+  listenFd: { flag: "--listen-fd", meaning: "inherited TCP listener; mutually exclusive with --listen", source: MAIN, status: "implemented" },
+  tlsCert: { flag: "--tls-cert", meaning: "PEM certificate of the network door (required with --listen)", source: MAIN, status: "implemented", rendered: TLS_CERT_FILE },
+  tlsKey: { flag: "--tls-key", meaning: "PEM private key of the network door (required with --listen)", source: MAIN, status: "implemented", rendered: TLS_KEY_FILE },
+  devHttp: { flag: "--dev-http", meaning: "dev-only gRPC-Web endpoint on loopback", source: MAIN, status: "implemented" },
+  database: { flag: "--database", env: "COMPASS_DATABASE_DSN", meaning: "Postgres DSN (required); migrations run at boot", source: MAIN, status: "implemented", rendered: "COMPASS_DATABASE_DSN from a secretKeyRef" },
+  natsUrl: { flag: "--nats-url", env: "COMPASS_NATS_URL", meaning: "NATS URL of the event fabric (required; JetStream); credentials travel in its userinfo", source: MAIN, status: "implemented", rendered: "COMPASS_NATS_URL from a secretKeyRef" },
+  secretProvider: { flag: "--secret-provider", env: "COMPASS_SECRET_PROVIDER", meaning: "SecretSpec provider URI both secret resolvers read, the master key included", source: MAIN, status: "implemented", rendered: SECRET_PROVIDER_URI },
+  stateDir: { flag: "--state-dir", meaning: "directory for the minted admin token and the generated SecretSpec manifests (must be writable)", source: MAIN, status: "implemented", rendered: STATE_DIR },
+  adminTokenFile: { flag: "--admin-token-file", meaning: "read the admin token from a mounted Secret file instead of minting one under --state-dir", source: SEED_P4, status: "designed", rendered: ADMIN_TOKEN_FILE },
+  adminHandle: { flag: "--admin-handle", meaning: "bootstrap admin handle (default admin)", source: MAIN, status: "implemented" },
+  corsAllowedOrigin: { flag: "--cors-allowed-origin", meaning: "one browser origin for gRPC-Web CORS on the network door", source: MAIN, status: "implemented" },
+  publicUrl: { flag: "--public-url", env: "COMPASS_PUBLIC_URL", meaning: "public base URL (Linear deep links and webhook)", source: MAIN, status: "implemented", rendered: "https://<publicHost>" },
+  runnerClusters: { flag: "--runner-clusters", env: "COMPASS_RUNNER_CLUSTERS", meaning: "path of the YAML file of Kubernetes clusters whose projected Runner tokens the door accepts", source: MAIN, status: "implemented", rendered: RUNNER_CLUSTERS_FILE },
+  usageEventRetention: { flag: "--usage-event-retention", env: "COMPASS_USAGE_EVENT_RETENTION", meaning: "Go duration raw usage events are kept (default 2160h)", source: MAIN, status: "implemented" },
+  transcriptCap: { flag: "--transcript-safety-valve-cap-bytes", env: "COMPASS_TRANSCRIPT_SAFETY_VALVE_CAP_BYTES", meaning: "hot-tail cap override", source: MAIN, status: "implemented" },
+  s3Endpoint: { flag: "--s3-endpoint", env: "COMPASS_S3_ENDPOINT", meaning: "S3 endpoint host[:port] of the transcript archive", source: MAIN, status: "implemented" },
+  s3Bucket: { flag: "--s3-bucket", env: "COMPASS_S3_BUCKET", meaning: "S3 bucket", source: MAIN, status: "implemented" },
+  s3AccessKey: { flag: "--s3-access-key", env: "COMPASS_S3_ACCESS_KEY", meaning: "S3 access key", source: MAIN, status: "implemented" },
+  s3SecretKey: { flag: "--s3-secret-key", env: "COMPASS_S3_SECRET_KEY", meaning: "S3 secret key", source: MAIN, status: "implemented" },
+  s3Region: { flag: "--s3-region", env: "COMPASS_S3_REGION", meaning: "S3 region", source: MAIN, status: "implemented" },
+  s3UseTls: { flag: "--s3-use-tls", env: "COMPASS_S3_USE_TLS", meaning: "https to S3", source: MAIN, status: "implemented", bool: true },
+  otelEndpoint: { env: "OTEL_EXPORTER_OTLP_ENDPOINT", meaning: "OTLP endpoint (service compass-server); empty is off", source: MAIN, status: "implemented" },
+  version: { flag: "--version", meaning: "print the version and exit", source: MAIN, status: "implemented", bool: true },
+  forgeRepos: { flag: "--forge-repos", env: "COMPASS_FORGE_REPOS", meaning: "comma-separated owner/name repos seeded for board ingestion", source: MAIN, status: "implemented", rendered: "forge.repos, joined with commas" },
+  forgeHost: { flag: "--forge-host", env: "COMPASS_FORGE_HOST", meaning: "github.com or a GitHub Enterprise Server host", source: MAIN, status: "implemented", rendered: "forge.host" },
+  forgeCa: { flag: "--forge-ca", env: "COMPASS_FORGE_CA", meaning: "PEM CA bundle added to the roots of the GitHub clients", source: MAIN, status: "implemented" },
+  forgeAppId: { flag: "--forge-app-id", env: "COMPASS_FORGE_APP_ID", meaning: "primary GitHub App id", source: MAIN, status: "implemented", rendered: "forge.appId" },
+  forgeInstallationId: { flag: "--forge-installation-id", env: "COMPASS_FORGE_INSTALLATION_ID", meaning: "primary App installation id", source: MAIN, status: "implemented", rendered: "forge.installationId" },
+  forgeAppKeySecret: { flag: "--forge-app-key-secret", env: "COMPASS_FORGE_APP_KEY_SECRET", meaning: "SecretSpec NAME of the primary App's PEM key (value under SERVER_<NAME>)", source: MAIN, status: "implemented", rendered: FORGE_SECRET_NAMES.appKey },
+  forgeAppWebhookSecret: { flag: "--forge-app-webhook-secret", env: "COMPASS_FORGE_APP_WEBHOOK_SECRET", meaning: "SecretSpec NAME of the webhook signing secret (value under SERVER_<NAME>)", source: MAIN, status: "implemented", rendered: FORGE_SECRET_NAMES.appWebhook },
+  forgeReviewerAppId: { flag: "--forge-reviewer-app-id", env: "COMPASS_FORGE_REVIEWER_APP_ID", meaning: "reviewer GitHub App id", source: MAIN, status: "implemented", rendered: "forge.reviewerAppId" },
+  forgeReviewerAppInstallationId: { flag: "--forge-reviewer-app-installation-id", env: "COMPASS_FORGE_REVIEWER_APP_INSTALLATION_ID", meaning: "reviewer App installation id", source: MAIN, status: "implemented", rendered: "forge.reviewerAppInstallationId" },
+  forgeReviewerAppKeySecret: { flag: "--forge-reviewer-app-key-secret", env: "COMPASS_FORGE_REVIEWER_APP_KEY_SECRET", meaning: "SecretSpec NAME of the reviewer App's PEM key (value under SERVER_<NAME>)", source: MAIN, status: "implemented", rendered: FORGE_SECRET_NAMES.reviewerAppKey },
+  forgeLinearClientId: { flag: "--forge-linear-client-id", env: "COMPASS_FORGE_LINEAR_CLIENT_ID", meaning: "SecretSpec NAME of the Linear OAuth client id", source: MAIN, status: "implemented" },
+  forgeLinearClientSecret: { flag: "--forge-linear-client-secret", env: "COMPASS_FORGE_LINEAR_CLIENT_SECRET", meaning: "SecretSpec NAME of the Linear OAuth client secret", source: MAIN, status: "implemented" },
+  forgeLinearWebhookSecret: { flag: "--forge-linear-webhook-secret", env: "COMPASS_FORGE_LINEAR_WEBHOOK_SECRET", meaning: "SecretSpec NAME of the Linear webhook signing secret", source: MAIN, status: "implemented" },
+  forgeEnforceScopes: { flag: "--forge-enforce-scopes", env: "COMPASS_FORGE_ENFORCE_SCOPES", meaning: "gate agent forge writes on scope grants (superseded by --forge-disable-scope-enforcement)", source: MAIN, status: "implemented" },
+  forgeDisableScopeEnforcement: { flag: "--forge-disable-scope-enforcement", env: "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT", meaning: "renamed opt-out: scope enforcement is on unless this is true", source: "go/cmd/compass-server/main_forge_test.go (newer than 599af8e2); docs/self-host.md", status: "implemented" },
+  forgeScopeGrants: { flag: "--forge-scope-grants", env: "COMPASS_FORGE_SCOPE_GRANTS", meaning: "comma-separated account:provider:host:repo grants seeded at boot", source: MAIN, status: "implemented" },
+} as const satisfies Record<string, InterfaceName>;
+
+export type InterfaceKey = keyof typeof SERVER_INTERFACE;
+
+/** The SecretSpec names and files rigging gives the Server (not flags: names inside the provider). */
+export const SERVER_SECRETS: readonly InterfaceName[] = [
+  { env: MASTER_KEY_SECRET, meaning: "the 32-byte AES master key, 64 hex characters, resolved through --secret-provider (never a process variable here)", source: "go/server/serve.go@599af8e2", status: "implemented", rendered: secretspecFile(MASTER_KEY_SECRET) },
+  { env: `${SERVER_SECRET_PREFIX}<NAME>`, meaning: "where the provider holds the value of a secret NAME given to a forge flag", source: "docs/self-host.md; go/cmd/compass-server/main.go@599af8e2", status: "implemented", rendered: secretspecFile(`${SERVER_SECRET_PREFIX}<NAME>`) },
+];
+
+/** The names of one kind: every flag (`--x`) or every variable. */
+export const SERVER_FLAGS: ReadonlySet<string> = new Set(Object.values(SERVER_INTERFACE as Record<string, InterfaceName>).flatMap((n) => (n.flag ? [n.flag] : [])));
+export const SERVER_ENV: ReadonlySet<string> = new Set(Object.values(SERVER_INTERFACE as Record<string, InterfaceName>).flatMap((n) => (n.env ? [n.env] : [])));
+export const BOOL_FLAGS: ReadonlySet<string> = new Set(Object.values(SERVER_INTERFACE as Record<string, InterfaceName>).flatMap((n) => (n.flag && n.bool ? [n.flag] : [])));
+
+/**
+ * Names people reach for that no Compass program reads, with the real one
+ * (or the way the real program does it). `check` and values errors say so.
+ */
+export const NOT_READ: Readonly<Record<string, string>> = {
+  "--config": "--runner-clusters (the Server has no configuration file; its settings are flags and variables)",
+  "--tls-cert-file": "--tls-cert",
+  "--tls-key-file": "--tls-key",
+  "--master-key-file": `--secret-provider (the master key is the SecretSpec secret ${MASTER_KEY_SECRET})`,
+  "--master-key": `--secret-provider (the master key is the SecretSpec secret ${MASTER_KEY_SECRET})`,
+  "--database-url": "--database or COMPASS_DATABASE_DSN",
+  "--nats-password": "the password inside --nats-url or COMPASS_NATS_URL",
+  COMPASS_DATABASE_URL: "COMPASS_DATABASE_DSN",
+  DATABASE_URL: "COMPASS_DATABASE_DSN",
+  COMPASS_NATS_PASSWORD: "the password inside COMPASS_NATS_URL (nats://user:password@host:4222)",
+  COMPASS_NATS_USER: "the user inside COMPASS_NATS_URL (nats://user:password@host:4222)",
+  COMPASS_MASTER_KEY_FILE: `--secret-provider (the master key is the SecretSpec secret ${MASTER_KEY_SECRET})`,
+  COMPASS_ADMIN_TOKEN_FILE: "--admin-token-file (P4; no variable)",
+  COMPASS_LISTEN: "--listen (no variable)",
+  COMPASS_STATE_DIR: "--state-dir (no variable)",
+  COMPASS_SOCKET: "--socket (no variable)",
+};
+
+/** The --runner-clusters file (go/internal/auth/runner_clusters.go@7bc5d536). */
+export const RUNNER_CLUSTERS_SCHEMA = {
+  source: "go/internal/auth/runner_clusters.go@7bc5d536",
+  /** The one top-level key; unknown keys fail the Server's start (KnownFields). */
+  topKey: "clusters",
+  /** Every key of an entry, in the order rigging writes them. */
+  keys: ["name", "issuer", "audience", "namespace", "serviceAccount", "maxTokenLifetime", "jwksURI", "jwksFile", "caFile"],
+  name: /^[a-z0-9-]{1,40}$/,
+  defaultAudience: "compass-runner",
+  /** The Kubernetes TokenRequest minimum, and the Server's default. */
+  minLifetimeSeconds: 600,
+} as const;
+export type RunnerClusterKey = (typeof RUNNER_CLUSTERS_SCHEMA.keys)[number];
