@@ -61,6 +61,33 @@ function requiredLabel(spec: PodSpec, key: string): string[] | undefined {
   return [...new Set(values.flat() as string[])];
 }
 
+/** strconv.ParseBool's spellings. */
+const BOOL = /^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/;
+const TRUE = /^(1|t|T|true|TRUE|True)$/;
+
+/**
+ * --microvm-quota-required is a Go boolean flag: given bare it means true,
+ * it never takes the next argument as its value, and a true flag wins, else
+ * the variable (compass-interfaces §1.1).
+ */
+function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
+  const flag = S.quotaRequired.flag;
+  let fromFlag: { value: string; at: PropertyKey[]; via: "flag" } | undefined;
+  for (const [field, list] of [
+    ["args", container.args ?? []],
+    ["command", container.command ?? []],
+  ] as const) {
+    for (let i = list.length - 1; i >= 0 && !fromFlag; i--) {
+      if (list[i] === flag || list[i].startsWith(`${flag}=`)) fromFlag = { value: list[i] === flag ? "true" : list[i].slice(flag.length + 1), at: [field, i], via: "flag" };
+    }
+    if (fromFlag) break;
+  }
+  if (fromFlag && (TRUE.test(fromFlag.value) || !BOOL.test(fromFlag.value))) return fromFlag;
+  const env = findSetting(container, { env: S.quotaRequired.env });
+  if (env?.value !== undefined) return { value: env.value, at: env.at, via: "env" };
+  return fromFlag;
+}
+
 const KNOWN_VARIABLES: string[] = [...Object.values(S).flatMap((s) => ("env" in s ? [s.env] : [])), ...OTHER_RUNNER_VARIABLES, ...FORBIDDEN_SETTINGS.map((f) => f.env)];
 
 /** One rule per requirement; each hit says what is wrong at which field. */
@@ -543,9 +570,9 @@ export const compassRunnerRules: Rule[] = [
           const readOnlyRoot = container.securityContext?.readOnlyRootFilesystem === true;
           if ((at === undefined && readOnlyRoot) || at?.mount.readOnly) hits.push(hit(object, [...containerPath, ...runRoot.at], `the run root ${runRoot.value} is not on a writable mount`));
         }
-        const quota = findSetting(container, S.quotaRequired)?.value;
-        if (quota !== undefined && !/^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/.test(quota)) hits.push(hit(object, containerPath, `${S.quotaRequired.env} ${JSON.stringify(quota)} is not a boolean`));
-        if (quota !== undefined && /^(1|t|T|true|TRUE|True)$/.test(quota) && !findSetting(container, S.volumeRoot)) hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
+        const quota = quotaRequired(container);
+        if (quota && !BOOL.test(quota.value)) hits.push(hit(object, [...containerPath, ...quota.at], `${quota.via === "flag" ? S.quotaRequired.flag : S.quotaRequired.env} ${JSON.stringify(quota.value)} is not a boolean`));
+        if (quota && TRUE.test(quota.value) && !findSetting(container, S.volumeRoot)) hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
         for (const setting of [S.memoryMb, S.cpus]) {
           const found = findSetting(container, setting);
           if (found?.value !== undefined && !/^\d{1,9}$/.test(found.value)) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} is not an integer`));
