@@ -15,6 +15,7 @@ import {
   HOSTNAME_LABEL,
   MAX_SURGE,
   MAX_UNAVAILABLE,
+  OS_LABEL,
   OTHER_RUNNER_VARIABLES,
   RUNNER_AUDIENCE,
   RUNNER_GID,
@@ -50,15 +51,28 @@ function effective<K extends "runAsUser" | "runAsGroup">(spec: PodSpec, containe
   return container.securityContext?.[key] ?? spec.securityContext?.[key];
 }
 
+const requiredTerms = (spec: PodSpec) => spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+
+/** Values every required nodeAffinity term agrees on, by one `In` requirement on `key`. */
+function requiredIn(spec: PodSpec, key: string, field: "matchExpressions" | "matchFields"): string[] | undefined {
+  const terms = requiredTerms(spec);
+  if (terms.length === 0) return undefined;
+  const values = terms.map((t) => (t[field] ?? []).find((e) => e.key === key && e.operator === "In")?.values);
+  if (values.some((v) => v === undefined)) return undefined;
+  return [...new Set(values.flat() as string[])];
+}
+
 /** Node label values a pod requires: nodeSelector, or every required nodeAffinity term agreeing on one `In` list. */
 function requiredLabel(spec: PodSpec, key: string): string[] | undefined {
   const selected = spec.nodeSelector?.[key];
   if (selected !== undefined) return [selected];
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  if (terms.length === 0) return undefined;
-  const values = terms.map((t) => (t.matchExpressions ?? []).find((e) => e.key === key && e.operator === "In")?.values);
-  if (values.some((v) => v === undefined)) return undefined;
-  return [...new Set(values.flat() as string[])];
+  return requiredIn(spec, key, "matchExpressions");
+}
+
+/** Whether the pod's node selection names anything beyond arch and os. */
+function selectsNodes(spec: PodSpec): boolean {
+  const narrowing = (key: string) => key !== ARCH_LABEL && key !== OS_LABEL;
+  return Object.keys(spec.nodeSelector ?? {}).some(narrowing) || requiredTerms(spec).some((t) => [...(t.matchExpressions ?? []), ...(t.matchFields ?? [])].some((e) => narrowing(e.key)));
 }
 
 /** strconv.ParseBool's spellings. */
@@ -164,7 +178,11 @@ export const compassRunnerRules: Rule[] = [
         const ca = findSetting(container, S.ca);
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
         (spec.volumes ?? []).forEach((volume, i) => {
-          if (volume.secret && volume.name !== caVolume) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          if (volume.name === caVolume) return;
+          if (volume.secret) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          (volume.projected?.sources ?? []).forEach((source, j) => {
+            if (source.secret) hits.push(hit(object, [...path, "volumes", i, "projected", "sources", j, "secret"], `Secret ${source.secret.name ?? ""} projected into volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          });
         });
       }
       return hits;
@@ -254,10 +272,11 @@ export const compassRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
-        const hosts = requiredLabel(spec, HOSTNAME_LABEL);
+        // The hostname label, or the node's name itself (matchFields metadata.name, as the DaemonSet controller pins its pods).
+        const hosts = requiredLabel(spec, HOSTNAME_LABEL) ?? requiredIn(spec, "metadata.name", "matchFields");
         if (hosts && hosts.length === 1) continue;
         if (hosts && hosts.length > 1) hits.push(hit(object, [...path, "affinity"], `the pod may run on ${hosts.length} nodes (${hosts.join(", ")}); the Runner runs on one`));
-        else if (Object.keys(spec.nodeSelector ?? {}).some((k) => k !== ARCH_LABEL && k !== "kubernetes.io/os") || spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution) {
+        else if (selectsNodes(spec)) {
           hits.push(warn(object, [...path, "nodeSelector"], `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`));
         } else if (object.kind === "DaemonSet") hits.push(hit(object, [...path, "nodeSelector"], "no node selection: the DaemonSet starts a Runner on every node"));
       }
