@@ -23,6 +23,7 @@ import { ClusterRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/Clus
 import { ClusterRoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding";
 import { Role } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role";
 import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding";
+import { PriorityClass } from "kubernetes-models/scheduling.k8s.io/v1/PriorityClass";
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
 import { Namespace } from "kubernetes-models/v1/Namespace";
 import { PersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";
@@ -46,6 +47,7 @@ const MODELS: Record<string, Record<string, ModelClass>> = {
   "admissionregistration.k8s.io/v1": { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding },
   "rbac.authorization.k8s.io/v1": { Role, ClusterRole, RoleBinding, ClusterRoleBinding },
   "policy/v1": { PodDisruptionBudget },
+  "scheduling.k8s.io/v1": { PriorityClass },
 };
 
 // client-node exports its generated models as named exports (k8s.V1PodSpec, k8s.RbacV1Subject, ...).
