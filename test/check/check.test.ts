@@ -145,7 +145,7 @@ describe("bad input ends in a clear exit 2", () => {
 
   it("a field of the wrong type is reported, not a crash", () => {
     const objects = validObjects();
-    objects.find((o) => o.kind === "DaemonSet").spec.template.spec.containers[0].env = "COMPASS_SERVER_URL=https://x";
+    objects.find((o) => o.kind === "DaemonSet").spec.template.spec.containers[0].env = "COMPASS_SERVER_ADDR=https://x";
     const r = runInProcess(["check", write("wrong.yaml", objects.map((o) => stringify(o)).join("---\n"))]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/could not read the compass-runner objects/);

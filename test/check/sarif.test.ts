@@ -65,10 +65,12 @@ describe("SARIF 2.1.0 output", () => {
     expect(rule.help.text).toMatch(/^Fix: set hostUsers: false in the pod spec/);
     const findings: CheckFinding[] = JSON.parse(json.out);
     expect(run.results).toHaveLength(findings.length);
+    // The corpus holds both: errors, and the warnings its fixtures declare.
+    expect(new Set(findings.map((f) => f.severity))).toEqual(new Set(["error", "warning"]));
     run.results.forEach((result: any, i: number) => {
       const f = findings[i];
       expect(result.ruleId).toBe(f.ruleId);
-      expect(result.level).toBe("error");
+      expect(result.level).toBe(f.severity);
       expect(run.tool.driver.rules[result.ruleIndex].id).toBe(f.ruleId);
       const { artifactLocation, region } = result.locations[0].physicalLocation;
       expect(decodeURIComponent(artifactLocation.uri.replace(/^file:\/\//, ""))).toBe(f.file);

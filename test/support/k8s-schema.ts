@@ -24,6 +24,7 @@ import { ClusterRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/Clus
 import { ClusterRoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding";
 import { Role } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role";
 import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding";
+import { PriorityClass } from "kubernetes-models/scheduling.k8s.io/v1/PriorityClass";
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
 import { Namespace } from "kubernetes-models/v1/Namespace";
 import { PersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClaim";

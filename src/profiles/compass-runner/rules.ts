@@ -15,6 +15,7 @@ import {
   HOSTNAME_LABEL,
   MAX_SURGE,
   MAX_UNAVAILABLE,
+  OS_LABEL,
   OTHER_RUNNER_VARIABLES,
   RUNNER_AUDIENCE,
   RUNNER_GID,
@@ -50,15 +51,55 @@ function effective<K extends "runAsUser" | "runAsGroup">(spec: PodSpec, containe
   return container.securityContext?.[key] ?? spec.securityContext?.[key];
 }
 
+const requiredTerms = (spec: PodSpec) => spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+
+/** Values every required nodeAffinity term agrees on, by one `In` requirement on `key`. */
+function requiredIn(spec: PodSpec, key: string, field: "matchExpressions" | "matchFields"): string[] | undefined {
+  const terms = requiredTerms(spec);
+  if (terms.length === 0) return undefined;
+  const values = terms.map((t) => (t[field] ?? []).find((e) => e.key === key && e.operator === "In")?.values);
+  if (values.some((v) => v === undefined)) return undefined;
+  return [...new Set(values.flat() as string[])];
+}
+
 /** Node label values a pod requires: nodeSelector, or every required nodeAffinity term agreeing on one `In` list. */
 function requiredLabel(spec: PodSpec, key: string): string[] | undefined {
   const selected = spec.nodeSelector?.[key];
   if (selected !== undefined) return [selected];
-  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  if (terms.length === 0) return undefined;
-  const values = terms.map((t) => (t.matchExpressions ?? []).find((e) => e.key === key && e.operator === "In")?.values);
-  if (values.some((v) => v === undefined)) return undefined;
-  return [...new Set(values.flat() as string[])];
+  return requiredIn(spec, key, "matchExpressions");
+}
+
+/** Whether the pod's node selection names anything beyond arch and os. */
+function selectsNodes(spec: PodSpec): boolean {
+  const narrowing = (key: string) => key !== ARCH_LABEL && key !== OS_LABEL;
+  return Object.keys(spec.nodeSelector ?? {}).some(narrowing) || requiredTerms(spec).some((t) => [...(t.matchExpressions ?? []), ...(t.matchFields ?? [])].some((e) => narrowing(e.key)));
+}
+
+/** strconv.ParseBool's spellings. */
+const BOOL = /^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/;
+const TRUE = /^(1|t|T|true|TRUE|True)$/;
+
+/**
+ * --microvm-quota-required is a Go boolean flag: given bare it means true,
+ * it never takes the next argument as its value, and a true flag wins, else
+ * the variable (compass-interfaces §1.1).
+ */
+function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
+  const flag = S.quotaRequired.flag;
+  let fromFlag: { value: string; at: PropertyKey[]; via: "flag" } | undefined;
+  for (const [field, list] of [
+    ["args", container.args ?? []],
+    ["command", container.command ?? []],
+  ] as const) {
+    for (let i = list.length - 1; i >= 0 && !fromFlag; i--) {
+      if (list[i] === flag || list[i].startsWith(`${flag}=`)) fromFlag = { value: list[i] === flag ? "true" : list[i].slice(flag.length + 1), at: [field, i], via: "flag" };
+    }
+    if (fromFlag) break;
+  }
+  if (fromFlag && (TRUE.test(fromFlag.value) || !BOOL.test(fromFlag.value))) return fromFlag;
+  const env = findSetting(container, { env: S.quotaRequired.env });
+  if (env?.value !== undefined) return { value: env.value, at: env.at, via: "env" };
+  return fromFlag;
 }
 
 const KNOWN_VARIABLES: string[] = [...Object.values(S).flatMap((s) => ("env" in s ? [s.env] : [])), ...OTHER_RUNNER_VARIABLES, ...FORBIDDEN_SETTINGS.map((f) => f.env)];
@@ -137,7 +178,11 @@ export const compassRunnerRules: Rule[] = [
         const ca = findSetting(container, S.ca);
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
         (spec.volumes ?? []).forEach((volume, i) => {
-          if (volume.secret && volume.name !== caVolume) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          if (volume.name === caVolume) return;
+          if (volume.secret) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          (volume.projected?.sources ?? []).forEach((source, j) => {
+            if (source.secret) hits.push(hit(object, [...path, "volumes", i, "projected", "sources", j, "secret"], `Secret ${source.secret.name ?? ""} projected into volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          });
         });
       }
       return hits;
@@ -227,10 +272,11 @@ export const compassRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
-        const hosts = requiredLabel(spec, HOSTNAME_LABEL);
+        // The hostname label, or the node's name itself (matchFields metadata.name, as the DaemonSet controller pins its pods).
+        const hosts = requiredLabel(spec, HOSTNAME_LABEL) ?? requiredIn(spec, "metadata.name", "matchFields");
         if (hosts && hosts.length === 1) continue;
         if (hosts && hosts.length > 1) hits.push(hit(object, [...path, "affinity"], `the pod may run on ${hosts.length} nodes (${hosts.join(", ")}); the Runner runs on one`));
-        else if (Object.keys(spec.nodeSelector ?? {}).some((k) => k !== ARCH_LABEL && k !== "kubernetes.io/os") || spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution) {
+        else if (selectsNodes(spec)) {
           hits.push(warn(object, [...path, "nodeSelector"], `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`));
         } else if (object.kind === "DaemonSet") hits.push(hit(object, [...path, "nodeSelector"], "no node selection: the DaemonSet starts a Runner on every node"));
       }
@@ -543,9 +589,9 @@ export const compassRunnerRules: Rule[] = [
           const readOnlyRoot = container.securityContext?.readOnlyRootFilesystem === true;
           if ((at === undefined && readOnlyRoot) || at?.mount.readOnly) hits.push(hit(object, [...containerPath, ...runRoot.at], `the run root ${runRoot.value} is not on a writable mount`));
         }
-        const quota = findSetting(container, S.quotaRequired)?.value;
-        if (quota !== undefined && !/^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/.test(quota)) hits.push(hit(object, containerPath, `${S.quotaRequired.env} ${JSON.stringify(quota)} is not a boolean`));
-        if (quota !== undefined && /^(1|t|T|true|TRUE|True)$/.test(quota) && !findSetting(container, S.volumeRoot)) hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
+        const quota = quotaRequired(container);
+        if (quota && !BOOL.test(quota.value)) hits.push(hit(object, [...containerPath, ...quota.at], `${quota.via === "flag" ? S.quotaRequired.flag : S.quotaRequired.env} ${JSON.stringify(quota.value)} is not a boolean`));
+        if (quota && TRUE.test(quota.value) && !findSetting(container, S.volumeRoot)) hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
         for (const setting of [S.memoryMb, S.cpus]) {
           const found = findSetting(container, setting);
           if (found?.value !== undefined && !/^\d{1,9}$/.test(found.value)) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} is not an integer`));
