@@ -93,6 +93,8 @@ function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): Prof
       return same.find((w) => selects(dig(object, ["spec", "podSelector", "matchLabels"]), w.podLabels))?.profile;
     case "Service":
       return same.find((w) => isRecord(dig(object, ["spec", "selector"])) && selects(dig(object, ["spec", "selector"]), w.podLabels))?.profile;
+    case "PriorityClass":
+      return workloads.find((w) => w.spec.priorityClassName === name)?.profile;
     case "PodDisruptionBudget":
       return same.find((w) => selects(dig(object, ["spec", "selector", "matchLabels"]), w.podLabels))?.profile;
     case "RoleBinding":
