@@ -6,8 +6,10 @@
 // upstream default controllers, which include system:kube-controller-manager.
 import { describe, expect, it } from "vitest";
 import { admissionPolicies, HOUSEKEEPERS, type AdmissionInput } from "../../src/profiles/compass-runner/admission.ts";
+import { admissionChecklist } from "../../src/profiles/compass-runner/admission-notes.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { admit, type AdmissionRequest } from "../support/admission.ts";
+import { validateStrict } from "../support/k8s-schema.ts";
 import { daemonSetPod, DIGEST_B, RUNNER, runnerDaemonSet, runningPod, storedDaemonSet } from "../support/runner-pods.ts";
 
 type Json = Record<string, any>;
@@ -88,7 +90,7 @@ const BROKEN_SPECS: [string, (spec: Json) => void][] = [
   ["a container that sets seccomp Unconfined", (s) => (container(s).securityContext.seccompProfile = { type: "Unconfined" })],
   ["an image by tag", (s) => (container(s).image = `${RUNNER.repository}:v1.4.2`)],
   ["an image by tag and digest", (s) => (container(s).image = `${RUNNER.repository}:latest@${DIGEST_B}`)],
-  ["another repository by digest", (s) => (container(s).image = `ghcr.io/attacker/runner@${DIGEST_B}`)],
+  ["another repository by digest", (s) => (container(s).image = `registry.example.com/attacker/runner@${DIGEST_B}`)],
   ["the default ServiceAccount", (s) => (s.serviceAccountName = "default")],
   ["another ServiceAccount", (s) => (s.serviceAccountName = "builder")],
   ["a second container", (s) => s.containers.push({ ...clone(container(s)), name: "sidecar" })],
@@ -222,6 +224,11 @@ const ROWS: Row[] = [
     allowed: nobody,
   },
   { what: "a Job's pod with the Runner ServiceAccount", request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "batch/v1", kind: "Job", name: "borrowed", uid: "u", controller: true }]))), allowed: nobody },
+  {
+    what: "a StatefulSet's pod whose owner has the DaemonSet's name",
+    request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "apps/v1", kind: "StatefulSet", name: RUNNER.name, uid: "u", controller: true }]))),
+    allowed: nobody,
+  },
   { what: "a bare pod (no owner)", request: podCreate(edited(POD, (p) => delete p.metadata.ownerReferences)), allowed: nobody },
   { what: "a pod owned by another DaemonSet", request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences[0].name = "other"))), allowed: nobody },
   { what: "a pod naming the Runner DaemonSet as a non-controller owner", request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences[0].controller = false))), allowed: nobody },
@@ -276,6 +283,19 @@ const ROWS: Row[] = [
   { what: "an Opaque Secret naming the Runner ServiceAccount", request: secretRequest("CREATE", secret("Opaque", RUNNER.serviceAccount)), allowed: everyone },
   { what: "namespace deletion deleting a Secret", request: secretRequest("DELETE", null, secret(SA_TOKEN, RUNNER.serviceAccount)), allowed: everyone },
 ];
+
+describe("the matrix's objects", () => {
+  it("are valid upstream objects, unknown fields refused", () => {
+    const objects = [DS, POD, RUNNING, ...BROKEN_SPECS.map(([, edit]) => withSpec(edit))];
+    expect(objects.map((o) => validateStrict(o))).toEqual(objects.map(() => []));
+  });
+
+  it("are defaulted as the API server stores them: hostNetwork: false is absent, hostUsers: false is not", () => {
+    const spec = (DS as Json).spec.template.spec;
+    expect([spec.hostNetwork, spec.hostUsers, spec.securityContext.seccompProfile.type]).toEqual([undefined, false, "Localhost"]);
+    expect((POD as Json).metadata.ownerReferences).toEqual([{ apiVersion: "apps/v1", kind: "DaemonSet", name: RUNNER.name, uid: (DS as Json).metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  });
+});
 
 describe.each(CONFIGS)("CR-06 request matrix, with %s", (_, controllers) => {
   const objects = admissionPolicies(inputFor(controllers));
@@ -362,5 +382,16 @@ describe("the CR-06 policies themselves", () => {
     const names = ["system:serviceaccount:flux-system:kustomize-controller", "oidc:https://issuer.example/#a?b=c", "jörg@example.com", "$(whoami)", "a/b ${x} %s"];
     const back = run(celList(names), {}) as Iterable<unknown>;
     expect([...back]).toEqual(names);
+  });
+});
+
+describe("the CR-06 checklist lines", () => {
+  it("name the version floor and gates for API server and kubelet, the node's needs, and who must apply", () => {
+    const lines = admissionChecklist({ deployers: [DEPLOYER], hostPaths: [RUNNER.sessions, RUNNER.runtime] });
+    expect(lines[0]).toMatch(/CR-06/);
+    expect(lines.join("\n")).toMatch(/1\.33 or newer on the API server and the Runner node's kubelet; on 1\.32, feature gates UserNamespacesSupport=true and ProcMountType=true on both/);
+    expect(lines.join("\n")).toContain(`${RUNNER.sessions} and ${RUNNER.runtime} support idmap mounts`);
+    expect(lines.at(-1)).toContain(`whoever applies this output is ${DEPLOYER} (admission.deployers; kubectl auth whoami`);
+    expect(admissionChecklist({ deployers: ["a", "b"], hostPaths: [] }).at(-1)).toContain("is one of a, b");
   });
 });

@@ -39,7 +39,7 @@ export const RUNNER: RunnerFixture = {
   namespace: "compass-runner",
   serviceAccount: "compass-runner",
   containerName: "compass-runner",
-  repository: "ghcr.io/rigelbuild/compass-runner",
+  repository: "registry.example.com/rigelbuild/compass-runner",
   digest: DIGEST_A,
   sessions: "/var/lib/compass/sessions",
   runtime: "/run/compass",

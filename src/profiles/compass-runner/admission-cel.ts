@@ -7,6 +7,7 @@
 // object as JSON after defaulting: fields left at their zero value by a
 // non-pointer type (hostNetwork: false) are absent, and reading an absent
 // field is an error, so every optional field is read behind has().
+import { KUBERNETES_DEFAULT_ON } from "./admission-notes.ts";
 
 /** A CEL string literal. JSON escapes are a subset of CEL's. */
 export function celString(value: string): string {
@@ -62,7 +63,7 @@ export function invariants(spec: string, meta: string, metaPresent: string, shap
   const checks: [string, string][] = [
     [
       `has(${spec}.hostUsers) && ${spec}.hostUsers == false`,
-      `${where} must set hostUsers: false. An API server without user namespaces (feature gate UserNamespacesSupport, on by default from Kubernetes 1.33) drops the field without an error; the Runner must not run in the host user namespace (CR-06e, CR-09)`,
+      `${where} must set hostUsers: false. An API server without user namespaces (feature gate UserNamespacesSupport, on by default from Kubernetes ${KUBERNETES_DEFAULT_ON}) drops the field without an error; the Runner must not run in the host user namespace (CR-06e, CR-09)`,
     ],
     [
       `!(has(${spec}.hostNetwork) && ${spec}.hostNetwork) && !(has(${spec}.hostPID) && ${spec}.hostPID) && !(has(${spec}.hostIPC) && ${spec}.hostIPC)`,
