@@ -206,6 +206,13 @@ const ROWS: Row[] = [
   { what: "adding a toleration", request: podUpdate(undefined, (p) => p.spec.tolerations.push({ key: "k", operator: "Exists", effect: "NoExecute" })), allowed: only("a break-glass member") },
   { what: "relabelling through pods/status", request: podUpdate("status", (p) => (p.metadata.labels["app.kubernetes.io/instance"] = "other")), allowed: only("a break-glass member") },
   // Housekeeping on pods.
+  {
+    what: "the DaemonSet controller relabelling a pod's revision (merging duplicate revisions)",
+    request: podUpdate(undefined, (p) => (p.metadata.labels["controller-revision-hash"] = "7f8e9d")),
+    allowed: (who, controllers) => who === "a break-glass member" || isController(who, controllers),
+  },
+  { what: "a controller changing another label with the revision", request: podUpdate(undefined, (p) => Object.assign(p.metadata.labels, { "controller-revision-hash": "7f8e9d", team: "ci" })), allowed: only("a break-glass member") },
+  { what: "a controller removing the revision label", request: podUpdate(undefined, (p) => delete p.metadata.labels["controller-revision-hash"]), allowed: only("a break-glass member") },
   { what: "a kubelet's status update", request: podUpdate("status", (p) => (p.status.conditions = [{ type: "Ready", status: "False" }])), allowed: everyone },
   { what: "the garbage collector adding a finalizer", request: podRequest("UPDATE", undefined, WITH_FINALIZER, RUNNING), allowed: everyone },
   { what: "the garbage collector removing a finalizer", request: podRequest("UPDATE", undefined, RUNNING, WITH_FINALIZER), allowed: everyone },

@@ -74,6 +74,12 @@ const IS_BREAK_GLASS = "has(request.userInfo.groups) && request.userInfo.groups.
 const SUBRESOURCE = 'has(request.subResource) ? request.subResource : ""';
 const sameMeta = (field: string) =>
   `has(object.metadata.${field}) == has(oldObject.metadata.${field}) && (!has(object.metadata.${field}) || object.metadata.${field} == oldObject.metadata.${field})`;
+/** The label the DaemonSet controller rewrites on its pods when it merges duplicate revisions. */
+export const REVISION_LABEL = "controller-revision-hash";
+const sameLabelsBut = (key: string) => {
+  const [now, before] = ["object.metadata.labels", "oldObject.metadata.labels"];
+  return `has(${now}) && has(${before}) && ${celString(key)} in ${now} && ${celString(key)} in ${before} && ${now}.all(k, k == ${celString(key)} || (k in ${before} && ${before}[k] == ${now}[k])) && ${before}.all(k, k == ${celString(key)} || k in ${now})`;
+};
 
 /**
  * kubernetes-types 1.30 drops the fields NamedRuleWithOperations inlines
@@ -120,6 +126,7 @@ function podAccess(input: AdmissionInput): Policy {
       // The first variable; tests and the values docs read it.
       { name: "breakGlassGroups", expression: celList(input.breakGlassGroups) },
       { name: "isBreakGlass", expression: IS_BREAK_GLASS },
+      { name: "controllers", expression: celList(input.controllers) },
       { name: "isPod", expression: 'request.resource.resource == "pods"' },
       { name: "isChange", expression: `variables.isPod && request.operation == "UPDATE" && (${SUBRESOURCE}) in ["", "status"]` },
     ],
@@ -130,9 +137,13 @@ function podAccess(input: AdmissionInput): Policy {
         reason: "Forbidden",
       },
       {
-        // pods/status resets the spec but not labels or annotations.
-        expression: `!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && ${sameMeta("labels")} && ${sameMeta("annotations")})`,
-        message: `a Compass Runner pod may change only in its finalizers and ownerReferences (garbage collection, adoption) and its status; its spec, labels and annotations are reserved to the break-glass groups ${groups} (CR-06e)`,
+        // pods/status resets the spec but not labels or annotations. The
+        // DaemonSet controller relabels its pods' revision when it merges
+        // duplicate ControllerRevisions.
+        expression:
+          `!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && ${sameMeta("annotations")} && ` +
+          `(${sameMeta("labels")} || (request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)})))`,
+        message: `a Compass Runner pod may change only in its finalizers and ownerReferences (garbage collection, adoption), its status, and (by ${input.controllers.join(", ")}) its ${REVISION_LABEL} label; its spec, labels and annotations are reserved to the break-glass groups ${groups} (CR-06e)`,
         reason: "Forbidden",
       },
       {
@@ -230,7 +241,7 @@ function token(input: AdmissionInput): Policy {
       { name: "isSecret", expression: 'request.resource.resource == "secrets"' },
       { name: "isRunnerTokenSecret", expression: `variables.isSecret && ${tokenSecretFor("object")}` },
       // The token controller fills in a token Secret that already names the account.
-      { name: "wasRunnerTokenSecret", expression: `variables.isSecret && oldObject != null && ${tokenSecretFor("oldObject")}` },
+      { name: "wasRunnerTokenSecret", expression: `variables.isSecret && request.operation == "UPDATE" && ${tokenSecretFor("oldObject")}` },
     ],
     validations: [
       {
