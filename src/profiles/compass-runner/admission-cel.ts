@@ -51,11 +51,12 @@ export const POD_SELECTOR_VAR = "podSelector";
 /**
  * The invariants a Runner pod spec keeps (CR-06e), one validation each so
  * that a denial names what is wrong. `spec` is a CEL path to a PodSpec and
- * `meta` to its ObjectMeta (`metaPresent` guards a template's optional
- * metadata). `guard` is OR-ed in front: when it holds, the check is skipped.
+ * `meta` to its ObjectMeta; `metaPresent` guards a template's optional
+ * metadata. `skipWhen` is OR-ed in front: when it holds, no check applies.
  */
-export function invariants(spec: string, meta: string, metaPresent: string, shape: RunnerShape, guard: string, where: string): Validation[] {
-  const skip = (expression: string) => `${guard} || (${expression})`;
+export function invariants(where: string, shape: RunnerShape, paths: { spec: string; meta: string; metaPresent?: string; skipWhen?: string }): Validation[] {
+  const { spec, meta, metaPresent, skipWhen } = paths;
+  const skip = (expression: string) => (skipWhen ? `${skipWhen} || (${expression})` : expression);
   const sc = (c: string) => `${c}.securityContext`;
   const profile = celString(shape.seccompProfile);
   const localhost = (s: string) => `${s}.seccompProfile.type == "Localhost" && has(${s}.seccompProfile.localhostProfile) && ${s}.seccompProfile.localhostProfile == ${profile}`;
@@ -98,7 +99,7 @@ export function invariants(spec: string, meta: string, metaPresent: string, shap
       `${where} must run as the ServiceAccount ${shape.serviceAccount} (CR-06e)`,
     ],
     [
-      `${metaPresent} && has(${meta}.labels) && variables.${POD_SELECTOR_VAR}.all(k, k in ${meta}.labels && ${meta}.labels[k] == variables.${POD_SELECTOR_VAR}[k])`,
+      `${metaPresent ? `${metaPresent} && ` : ""}has(${meta}.labels) && variables.${POD_SELECTOR_VAR}.all(k, k in ${meta}.labels && ${meta}.labels[k] == variables.${POD_SELECTOR_VAR}[k])`,
       `${where} must carry the Runner's selector labels, which the DaemonSet and the NetworkPolicy select it by (CR-06e, CR-15)`,
     ],
   ];

@@ -181,7 +181,7 @@ function podCreate(input: AdmissionInput): Policy {
         message: `a pod in the Compass Runner namespace ${input.namespace} must be owned (controller ownerReference) by the DaemonSet ${input.daemonSetName} (CR-06e)`,
         reason: "Forbidden",
       },
-      ...invariants("object.spec", "object.metadata", "true", input, "false", "a Compass Runner pod"),
+      ...invariants("a Compass Runner pod", input, { spec: "object.spec", meta: "object.metadata" }),
     ],
   });
 }
@@ -213,14 +213,12 @@ function daemonSet(input: AdmissionInput): Policy {
         message: `the Compass Runner namespace ${input.namespace} holds only the DaemonSet ${input.daemonSetName} (CR-06e)`,
         reason: "Forbidden",
       },
-      ...invariants(
-        "object.spec.template.spec",
-        "object.spec.template.metadata",
-        "has(object.spec.template.metadata)",
-        input,
-        'request.operation == "DELETE" || variables.specUnchanged',
-        "the Compass Runner DaemonSet's pod template",
-      ),
+      ...invariants("the Compass Runner DaemonSet's pod template", input, {
+        spec: "object.spec.template.spec",
+        meta: "object.spec.template.metadata",
+        metaPresent: "has(object.spec.template.metadata)",
+        skipWhen: 'request.operation == "DELETE" || variables.specUnchanged',
+      }),
     ],
   });
 }
