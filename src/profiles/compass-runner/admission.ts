@@ -70,8 +70,8 @@ export const GUARDED_REQUESTS: readonly (readonly [string, string])[] = [
 ];
 
 const IS_BREAK_GLASS = "has(request.userInfo.groups) && request.userInfo.groups.exists(g, g in variables.breakGlassGroups)";
-/** request.subResource is absent (not "") on a request for the main resource. */
-const SUBRESOURCE = 'has(request.subResource) ? request.subResource : ""';
+/** A pod or its status: request.subResource is absent (not "") on the main resource. */
+const MAIN_OR_STATUS = '(!has(request.subResource) || request.subResource == "status")';
 const sameMeta = (field: string) =>
   `has(object.metadata.${field}) == has(oldObject.metadata.${field}) && (!has(object.metadata.${field}) || object.metadata.${field} == oldObject.metadata.${field})`;
 /** The label the DaemonSet controller rewrites on its pods when it merges duplicate revisions. */
@@ -128,7 +128,11 @@ function podAccess(input: AdmissionInput): Policy {
       { name: "isBreakGlass", expression: IS_BREAK_GLASS },
       { name: "controllers", expression: celList(input.controllers) },
       { name: "isPod", expression: 'request.resource.resource == "pods"' },
-      { name: "isChange", expression: `variables.isPod && request.operation == "UPDATE" && (${SUBRESOURCE}) in ["", "status"]` },
+      { name: "isChange", expression: `variables.isPod && request.operation == "UPDATE" && ${MAIN_OR_STATUS}` },
+      // Read only for a change (an UPDATE has an oldObject).
+      { name: "sameAnnotations", expression: `variables.isChange && ${sameMeta("annotations")}` },
+      { name: "sameLabels", expression: `variables.isChange && ${sameMeta("labels")}` },
+      { name: "onlyRevisionRelabelled", expression: `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}` },
     ],
     validations: [
       {
@@ -140,9 +144,7 @@ function podAccess(input: AdmissionInput): Policy {
         // pods/status resets the spec but not labels or annotations. The
         // DaemonSet controller relabels its pods' revision when it merges
         // duplicate ControllerRevisions.
-        expression:
-          `!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && ${sameMeta("annotations")} && ` +
-          `(${sameMeta("labels")} || (request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)})))`,
+        expression: "!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && variables.sameAnnotations && (variables.sameLabels || variables.onlyRevisionRelabelled))",
         message: `a Compass Runner pod may change only in its finalizers and ownerReferences (garbage collection, adoption), its status, and (by ${input.controllers.join(", ")}) its ${REVISION_LABEL} label; its spec, labels and annotations are reserved to the break-glass groups ${groups} (CR-06e)`,
         reason: "Forbidden",
       },
