@@ -123,7 +123,7 @@ function podAccess(input: AdmissionInput): Policy {
       ],
     },
     variables: [
-      // The first variable; tests and the values docs read it.
+      // Kept first: the profile tests read the break-glass groups here.
       { name: "breakGlassGroups", expression: celList(input.breakGlassGroups) },
       { name: "isBreakGlass", expression: IS_BREAK_GLASS },
       { name: "controllers", expression: celList(input.controllers) },
