@@ -1,7 +1,14 @@
 // CR-06: ValidatingAdmissionPolicies that stand in for the guard rails the
-// `privileged` Pod Security level leaves out (G-10). The CEL is the
-// standard subset (has, in, exists, ternaries), so the API server and the
-// test engine run the very same text.
+// `privileged` Pod Security level leaves out (G-10). They check who asks and
+// what the request does. The namespace holds only Runner pods, which is how
+// a CONNECT request (exec, attach, port-forward, proxy), whose object is an
+// options object without labels, is known to target a Runner pod.
+//
+// Four policies: what may be done to Runner pods once they exist (and which
+// other workloads may not be created), which pods may be created, what the
+// DaemonSet may become, and who may mint the Runner's tokens. Each matches
+// one object shape, so the API server's type checking of a policy against
+// the kinds it matches finds every field it reads (it skips subresources).
 import type {
   MatchResources,
   NamedRuleWithOperations,
@@ -10,13 +17,20 @@ import type {
   ValidatingAdmissionPolicySpec,
 } from "kubernetes-types/admissionregistration/v1";
 import type { K8sObject } from "../../core/objects.ts";
+import { celList, celMap, celString, invariants, POD_SELECTOR_VAR, type RunnerShape } from "./admission-cel.ts";
 
-export interface AdmissionInput {
+export { celList } from "./admission-cel.ts";
+
+export interface AdmissionInput extends RunnerShape {
   /** Prefix of the cluster-scoped policy names: unique per installation. */
   prefix: string;
   namespace: string;
-  serviceAccount: string;
+  /** Labels of the policies and bindings themselves. */
   labels: Record<string, string>;
+  /** The Runner DaemonSet: the one DaemonSet of the namespace and the owner of every pod in it. */
+  daemonSetName: string;
+  /** The DaemonSet's selector labels, which its NetworkPolicy selects the pods by too. */
+  podSelector: Record<string, string>;
   controllers: readonly string[];
   deployers: readonly string[];
   breakGlassGroups: readonly string[];
@@ -24,10 +38,10 @@ export interface AdmissionInput {
 
 /**
  * Identities of the cluster's own housekeeping that must keep working on
- * the DaemonSet: the namespace controller and garbage collector delete it
- * (and the collector updates its finalizers) when the namespace or owner
- * goes. With --use-service-account-credentials=false they all act as
- * system:kube-controller-manager.
+ * the DaemonSet: the namespace controller deletes it when the namespace
+ * goes, and the garbage collector deletes it or removes its finalizers when
+ * an owner goes. With --use-service-account-credentials=false every
+ * controller acts as system:kube-controller-manager.
  */
 export const HOUSEKEEPERS = [
   "system:serviceaccount:kube-system:namespace-controller",
@@ -35,12 +49,37 @@ export const HOUSEKEEPERS = [
   "system:kube-controller-manager",
 ] as const;
 
-/** A CEL list literal of strings; JSON string syntax is valid CEL. */
-export function celList(items: readonly string[]): string {
-  return `[${items.map((item) => JSON.stringify(item)).join(", ")}]`;
-}
+/** Workload kinds that would run pods in the Runner namespace besides its DaemonSet. */
+export const OTHER_WORKLOADS: readonly { group: string; resources: string[] }[] = [
+  { group: "", resources: ["replicationcontrollers"] },
+  { group: "apps", resources: ["deployments", "replicasets", "statefulsets"] },
+  { group: "batch", resources: ["jobs", "cronjobs"] },
+];
+
+/** Every request the policies guard, as [resource, operation]: what `check` looks for. */
+export const GUARDED_REQUESTS: readonly (readonly [string, string])[] = [
+  ...["exec", "attach", "portforward", "proxy"].map((sub) => [`pods/${sub}`, "CONNECT"] as const),
+  ...["pods", "pods/status", "pods/ephemeralcontainers", "pods/resize"].map((resource) => [resource, "UPDATE"] as const),
+  ["pods", "CREATE"],
+  ...OTHER_WORKLOADS.flatMap((w) => w.resources.map((resource) => [resource, "CREATE"] as const)),
+  ["daemonsets", "CREATE"],
+  ["daemonsets", "UPDATE"],
+  ["daemonsets", "DELETE"],
+  ["serviceaccounts/token", "CREATE"],
+  ["secrets", "CREATE"],
+];
 
 const IS_BREAK_GLASS = "has(request.userInfo.groups) && request.userInfo.groups.exists(g, g in variables.breakGlassGroups)";
+/** A pod or its status: request.subResource is absent (not "") on the main resource. */
+const MAIN_OR_STATUS = '(!has(request.subResource) || request.subResource == "status")';
+const sameMeta = (field: string) =>
+  `has(object.metadata.${field}) == has(oldObject.metadata.${field}) && (!has(object.metadata.${field}) || object.metadata.${field} == oldObject.metadata.${field})`;
+/** The label the DaemonSet controller rewrites on its pods when it merges duplicate revisions. */
+export const REVISION_LABEL = "controller-revision-hash";
+const sameLabelsBut = (key: string) => {
+  const [now, before] = ["object.metadata.labels", "oldObject.metadata.labels"];
+  return `has(${now}) && has(${before}) && ${celString(key)} in ${now} && ${celString(key)} in ${before} && ${now}.all(k, k == ${celString(key)} || (k in ${before} && ${before}[k] == ${now}[k])) && ${before}.all(k, k == ${celString(key)} || k in ${now})`;
+};
 
 /**
  * kubernetes-types 1.30 drops the fields NamedRuleWithOperations inlines
@@ -53,100 +92,184 @@ type PolicySpec = Omit<ValidatingAdmissionPolicySpec, "matchConstraints"> & {
 type Policy = Omit<ValidatingAdmissionPolicy, "spec"> & K8sObject & { spec: PolicySpec };
 type Binding = ValidatingAdmissionPolicyBinding & K8sObject;
 
-export function admissionPolicies(input: AdmissionInput): K8sObject[] {
-  const inNamespace = { matchLabels: { "kubernetes.io/metadata.name": input.namespace } };
-  const breakGlass = { name: "breakGlassGroups", expression: celList(input.breakGlassGroups) };
+const core = (resources: string[], operations: string[], resourceNames?: string[]): ResourceRule => ({
+  apiGroups: [""],
+  apiVersions: ["v1"],
+  resources,
+  operations,
+  ...(resourceNames ? { resourceNames } : {}),
+});
 
-  const podAccess = policy(input, "pod-access", {
-    failurePolicy: "Fail",
+export function admissionPolicies(input: AdmissionInput): K8sObject[] {
+  const policies = [podAccess(input), podCreate(input), daemonSet(input), token(input)];
+  return [...policies, ...policies.map((p) => binding(input, p))];
+}
+
+/** Runner pods once they exist: only break-glass members get in or change them; no other workload. */
+function podAccess(input: AdmissionInput): Policy {
+  const groups = input.breakGlassGroups.join(", ");
+  return policy(input, "pod-access", {
     matchConstraints: {
-      namespaceSelector: inNamespace,
+      namespaceSelector: inNamespace(input),
       resourceRules: [
-        // exec and attach arrive as CONNECT on the subresource, carrying
-        // PodExecOptions/PodAttachOptions (no labels): the namespace, which
-        // holds only Runner pods, is what marks them as Runner pods.
-        { apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec", "pods/attach"], operations: ["CONNECT"] },
-        { apiGroups: [""], apiVersions: ["v1"], resources: ["pods/ephemeralcontainers"], operations: ["UPDATE"] },
+        // exec, attach, port-forward and proxy arrive as CONNECT with an
+        // options object; port-forward and proxy reach ports the "no
+        // ingress" NetworkPolicy closes.
+        core(["pods/exec", "pods/attach", "pods/portforward", "pods/proxy"], ["CONNECT"]),
+        // Kubelets write pods/status; the garbage collector and the
+        // DaemonSet controller change finalizers and ownerReferences.
+        core(["pods", "pods/status", "pods/ephemeralcontainers", "pods/resize"], ["UPDATE"]),
+        ...OTHER_WORKLOADS.map((w) => ({ apiGroups: [w.group], apiVersions: ["v1"], resources: w.resources, operations: ["CREATE"] })),
       ],
     },
-    variables: [breakGlass],
+    variables: [
+      // Kept first: the profile tests read the break-glass groups here.
+      { name: "breakGlassGroups", expression: celList(input.breakGlassGroups) },
+      { name: "isBreakGlass", expression: IS_BREAK_GLASS },
+      { name: "controllers", expression: celList(input.controllers) },
+      { name: "isPod", expression: 'request.resource.resource == "pods"' },
+      { name: "isChange", expression: `variables.isPod && request.operation == "UPDATE" && ${MAIN_OR_STATUS}` },
+      // Read only for a change (an UPDATE has an oldObject).
+      { name: "sameAnnotations", expression: `variables.isChange && ${sameMeta("annotations")}` },
+      { name: "sameLabels", expression: `variables.isChange && ${sameMeta("labels")}` },
+      { name: "onlyRevisionRelabelled", expression: `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}` },
+    ],
     validations: [
       {
-        expression: IS_BREAK_GLASS,
-        message: `exec, attach and ephemeral containers on Compass Runner pods are reserved to the break-glass groups ${input.breakGlassGroups.join(", ")} (CR-06a)`,
+        expression: "!variables.isPod || variables.isChange || variables.isBreakGlass",
+        message: `exec, attach, port-forward, proxy, ephemeral containers and resizing on Compass Runner pods are reserved to the break-glass groups ${groups} (CR-06a, CR-06e)`,
+        reason: "Forbidden",
+      },
+      {
+        // pods/status resets the spec but not labels or annotations. The
+        // DaemonSet controller relabels its pods' revision when it merges
+        // duplicate ControllerRevisions.
+        expression: "!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && variables.sameAnnotations && (variables.sameLabels || variables.onlyRevisionRelabelled))",
+        message: `a Compass Runner pod may change only in its finalizers and ownerReferences (garbage collection, adoption), its status, and (by ${input.controllers.join(", ")}) its ${REVISION_LABEL} label; its spec, labels and annotations are reserved to the break-glass groups ${groups} (CR-06e)`,
+        reason: "Forbidden",
+      },
+      {
+        expression: "variables.isPod",
+        message: `the Compass Runner namespace ${input.namespace} holds only the DaemonSet ${input.daemonSetName}: no other workload may run pods there or use the ServiceAccount ${input.serviceAccount} (CR-06e)`,
         reason: "Forbidden",
       },
     ],
   });
+}
 
-  const podCreate = policy(input, "pod-create", {
-    failurePolicy: "Fail",
+/** New pods: made by a controller, owned by the Runner DaemonSet, keeping the invariants. */
+function podCreate(input: AdmissionInput): Policy {
+  return policy(input, "pod-create", {
     matchConstraints: {
-      namespaceSelector: inNamespace,
-      // Only the main resource: pods/status (kubelets) and DELETE (the
-      // DaemonSet controller) are not matched, so housekeeping goes on.
-      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["pods"], operations: ["CREATE"] }],
+      namespaceSelector: inNamespace(input),
+      // Only CREATE on the main resource: DELETE (the DaemonSet controller,
+      // the namespace controller) is not matched, so housekeeping goes on.
+      resourceRules: [core(["pods"], ["CREATE"])],
     },
-    variables: [{ name: "controllers", expression: celList(input.controllers) }],
+    variables: [
+      { name: "controllers", expression: celList(input.controllers) },
+      { name: POD_SELECTOR_VAR, expression: celMap(input.podSelector) },
+    ],
     validations: [
       {
         expression: "request.userInfo.username in variables.controllers",
         message: `only ${input.controllers.join(", ")} may create pods in the Compass Runner namespace ${input.namespace} (CR-06b)`,
         reason: "Forbidden",
       },
+      {
+        // system:kube-controller-manager creates every controller's pods
+        // when controllers share its credentials: the owner tells them apart.
+        expression: `has(object.metadata.ownerReferences) && object.metadata.ownerReferences.exists(r, has(r.controller) && r.controller && r.apiVersion == "apps/v1" && r.kind == "DaemonSet" && r.name == ${celString(input.daemonSetName)})`,
+        message: `a pod in the Compass Runner namespace ${input.namespace} must be owned (controller ownerReference) by the DaemonSet ${input.daemonSetName} (CR-06e)`,
+        reason: "Forbidden",
+      },
+      ...invariants("a Compass Runner pod", input, { spec: "object.spec", meta: "object.metadata" }),
     ],
   });
+}
 
-  const daemonSet = policy(input, "daemonset", {
-    failurePolicy: "Fail",
+/** The DaemonSet: deployers change it within the invariants; housekeeping may delete it. */
+function daemonSet(input: AdmissionInput): Policy {
+  return policy(input, "daemonset", {
     matchConstraints: {
-      namespaceSelector: inNamespace,
-      // Every DaemonSet of the namespace, not only the Runner's by name:
-      // another DaemonSet would have the DaemonSet controller (an allowed
-      // creator of pods) start non-Runner pods in the Runner namespace.
+      namespaceSelector: inNamespace(input),
+      // Every DaemonSet of the namespace, not only the Runner's by name: the
+      // namespace holds only the Runner's.
       resourceRules: [{ apiGroups: ["apps"], apiVersions: ["v1"], resources: ["daemonsets"], operations: ["CREATE", "UPDATE", "DELETE"] }],
     },
     variables: [
       { name: "deployers", expression: celList(input.deployers) },
       { name: "housekeepers", expression: celList(HOUSEKEEPERS) },
+      { name: POD_SELECTOR_VAR, expression: celMap(input.podSelector) },
+      // A metadata-only change: finalizers, labels, annotations.
+      { name: "specUnchanged", expression: 'request.operation == "UPDATE" && object.spec == oldObject.spec' },
     ],
     validations: [
       {
-        expression: "request.userInfo.username in variables.deployers || (request.operation != 'CREATE' && request.userInfo.username in variables.housekeepers)",
-        message: `only ${input.deployers.join(", ")} may create, update or delete the Compass Runner DaemonSet (CR-06c)`,
+        expression: 'request.userInfo.username in variables.deployers || (request.userInfo.username in variables.housekeepers && (request.operation == "DELETE" || variables.specUnchanged))',
+        message: `only ${input.deployers.join(", ")} may create, change or delete the Compass Runner DaemonSet; the namespace controller and the garbage collector may delete it and change its metadata (CR-06c)`,
         reason: "Forbidden",
       },
+      {
+        expression: `request.operation == "DELETE" || object.metadata.name == ${celString(input.daemonSetName)}`,
+        message: `the Compass Runner namespace ${input.namespace} holds only the DaemonSet ${input.daemonSetName} (CR-06e)`,
+        reason: "Forbidden",
+      },
+      ...invariants("the Compass Runner DaemonSet's pod template", input, {
+        spec: "object.spec.template.spec",
+        meta: "object.spec.template.metadata",
+        metaPresent: "has(object.spec.template.metadata)",
+        skipWhen: 'request.operation == "DELETE" || variables.specUnchanged',
+      }),
     ],
   });
+}
 
-  const token = policy(input, "token", {
-    failurePolicy: "Fail",
+/** Runner tokens: TokenRequests and Secret-type tokens for the Runner ServiceAccount. */
+function token(input: AdmissionInput): Policy {
+  const sa = celString(input.serviceAccount);
+  const tokenSecretFor = (o: string) =>
+    `has(${o}.type) && ${o}.type == "kubernetes.io/service-account-token" && has(${o}.metadata.annotations) && "kubernetes.io/service-account.name" in ${o}.metadata.annotations && ${o}.metadata.annotations["kubernetes.io/service-account.name"] == ${sa}`;
+  return policy(input, "token", {
     matchConstraints: {
-      namespaceSelector: inNamespace,
-      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["serviceaccounts/token"], operations: ["CREATE"], resourceNames: [input.serviceAccount] }],
+      namespaceSelector: inNamespace(input),
+      resourceRules: [core(["serviceaccounts/token"], ["CREATE"], [input.serviceAccount]), core(["secrets"], ["CREATE", "UPDATE"])],
     },
-    variables: [breakGlass],
+    variables: [
+      { name: "breakGlassGroups", expression: celList(input.breakGlassGroups) },
+      { name: "isBreakGlass", expression: IS_BREAK_GLASS },
+      { name: "isSecret", expression: 'request.resource.resource == "secrets"' },
+      { name: "isRunnerTokenSecret", expression: `variables.isSecret && ${tokenSecretFor("object")}` },
+      // The token controller fills in a token Secret that already names the account.
+      { name: "wasRunnerTokenSecret", expression: `variables.isSecret && request.operation == "UPDATE" && ${tokenSecretFor("oldObject")}` },
+    ],
     validations: [
       {
         // Kubelets mint the projected token as system:node:<name> in group
         // system:nodes; anyone else holding one could enroll as a Runner.
-        expression: `(has(request.userInfo.groups) && "system:nodes" in request.userInfo.groups) || (${IS_BREAK_GLASS})`,
-        message: `only kubelets (system:nodes) and the break-glass groups may request tokens for the Compass Runner ServiceAccount ${input.serviceAccount} (CR-06d)`,
+        expression: 'variables.isSecret || variables.isBreakGlass || (has(request.userInfo.groups) && "system:nodes" in request.userInfo.groups && request.userInfo.username.startsWith("system:node:"))',
+        message: `only kubelets (system:nodes) and the break-glass groups ${input.breakGlassGroups.join(", ")} may request tokens for the Compass Runner ServiceAccount ${input.serviceAccount} (CR-06d)`,
+        reason: "Forbidden",
+      },
+      {
+        expression: "!variables.isRunnerTokenSecret || variables.wasRunnerTokenSecret || variables.isBreakGlass",
+        message: `only the break-glass groups ${input.breakGlassGroups.join(", ")} may create a Secret-type token for the Compass Runner ServiceAccount ${input.serviceAccount} (CR-06d)`,
         reason: "Forbidden",
       },
     ],
   });
-
-  const policies = [podAccess, podCreate, daemonSet, token];
-  return [...policies, ...policies.map((p) => binding(input, p))];
 }
 
-function policy(input: AdmissionInput, suffix: string, spec: PolicySpec): Policy {
+function inNamespace(input: AdmissionInput) {
+  return { matchLabels: { "kubernetes.io/metadata.name": input.namespace } };
+}
+
+function policy(input: AdmissionInput, suffix: string, spec: Omit<PolicySpec, "failurePolicy">): Policy {
   return {
     apiVersion: "admissionregistration.k8s.io/v1",
     kind: "ValidatingAdmissionPolicy",
     metadata: { name: `${input.prefix}-${suffix}`, labels: input.labels },
-    spec,
+    spec: { failurePolicy: "Fail", ...spec },
   };
 }
 
