@@ -1,6 +1,7 @@
 // CR-18: node prerequisites that no manifest can express, and the warnings
 // a render carries (CR-07, CR-15). `render` prints them on stderr after a
 // successful render; the docs carry the same list.
+import { admissionChecklist } from "./admission-notes.ts";
 import { DEFAULT_TOKEN_SECONDS, HOSTNAME_LABEL, RUNNER_AUDIENCE, SESSIONS_MOUNT, VOLUME_ROOT } from "./runtime.ts";
 import { serverReach, type RunnerFields, type ServerCluster } from "./values.ts";
 
@@ -28,13 +29,12 @@ export function nodeChecklist(v: RunnerFields): string[] {
     ...(v.nodeSelector.key === HOSTNAME_LABEL ? [] : [`  [ ] exactly one node carries ${v.nodeSelector.key}=${v.nodeSelector.value} (CR-07)`]),
     `  [ ] a digest-pinned KVM device plugin advertises ${v.kvmResourceName} for /dev/kvm`,
     "  [ ] /dev/kvm has mode 0666 (user-namespaced pods see it as 65534:65534; a kvm group grant does not work)",
-    "  [ ] Kubernetes user-namespace support is enabled (the pod sets hostUsers: false)",
     "  [ ] kernel.apparmor_restrict_unprivileged_userns=0 where the node image enables that restriction",
     `  [ ] seccomp/compass-runner.json is staged at <kubelet seccomp root>/${v.seccompProfilePath}`,
     `  [ ] ${v.hostPaths.sessionVolumeRoot} is on a filesystem with project quotas (the Runner uses ${VOLUME_ROOT} inside its mount at ${SESSIONS_MOUNT})`,
     `  [ ] ${v.hostPaths.sessionVolumeRoot} and ${v.hostPaths.runtimeRoot} exist and are owned by 65532:65532`,
   ];
-  return lines;
+  return [...lines, ...admissionChecklist({ deployers: v.admission.deployers, hostPaths: [v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot] })];
 }
 
 /** The notes after a CompassRunner render: warnings, the node checklist, the Server's entry. */

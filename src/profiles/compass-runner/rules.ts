@@ -27,6 +27,7 @@ import {
   TOKEN_PATH,
   VOLUME_ROOT,
 } from "./runtime.ts";
+import { CR06_TEXT } from "./admission-notes.ts";
 import { hostPathProblem, overlaps } from "./values.ts";
 
 const RUNNER: Rule["profiles"] = ["compass-runner"];
@@ -226,9 +227,10 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-06",
-    summary: "Admission policies deny exec/attach/ephemeral containers, foreign pod creation, DaemonSet changes and token requests to all but the allowed identities",
-    fix: "apply the four ValidatingAdmissionPolicies (failurePolicy: Fail) with bindings (validationActions: [Deny]) that rigging renders",
-    why: "Seed 000: the admission policy \"denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)\", and only admission.controllers may create Runner pods and admission.deployers change the DaemonSet. The namespace runs privileged (G-10), so these policies are the guard rails: without them anyone who may exec or create pods there reaches KVM and the host trees, and anyone who may request tokens for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred).",
+    summary: CR06_TEXT.summary,
+    fix: CR06_TEXT.fix,
+    why: CR06_TEXT.why,
+    source: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)",
     severity: "error",
     profiles: RUNNER,
     check(set) {

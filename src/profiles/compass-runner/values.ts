@@ -10,6 +10,7 @@ import { cidrProblem, endpointUrl, hardeningGuards, httpsUrl } from "../../core/
 import { imageSchema } from "../../core/image.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue } from "../../core/names.ts";
 import { fail, once, refused, req, tagged } from "../../core/values.ts";
+import { identitySchema, type IdentityList } from "./admission-identity.ts";
 import { serverEgress } from "./network.ts";
 import {
   ARCH_LABEL,
@@ -142,31 +143,8 @@ export const serverClusterSchema = once(() =>
 
 export type ServerCluster = z.output<ReturnType<typeof serverClusterSchema>>;
 
-/**
- * A user or group name the CEL of the CR-06 policies can carry: it is
- * written into a CEL string literal, so no quote, backslash or control
- * character, and no surrounding space (Kubernetes never reports one).
- */
-export function identityProblem(name: string): string | undefined {
-  if (name.length === 0) return "is empty";
-  if (name.length > 512) return "is longer than 512 characters";
-  for (const ch of name) {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return "contains a control character";
-    if (ch === "'" || ch === '"' || ch === "\\" || ch === "`") return `contains ${ch}`;
-  }
-  if (name.trim() !== name) return "begins or ends with a space";
-  return undefined;
-}
-
-const identity = (list: string) =>
-  z.string(req("CR-06", `list ${list} by user or group name`, "expected a string")).superRefine((name, ctx) => {
-    const problem = identityProblem(name);
-    if (problem) ctx.addIssue({ code: "custom", input: name, message: tagged("CR-06", problem, `write a Kubernetes user or group name such as system:serviceaccount:kube-system:daemon-set-controller`) });
-  });
-
-const identities = (what: string, purpose: string) =>
-  z.array(identity(what), req("CR-06", `list ${purpose}`)).min(1, req("CR-06", `admission.${what} is required: list ${purpose}`));
+const identities = (what: IdentityList, purpose: string) =>
+  z.array(identitySchema(what), req("CR-06", `list ${purpose}`)).min(1, req("CR-06", `admission.${what} is required: list ${purpose}`));
 
 export const admissionSchema = once(() =>
   z.strictObject({
