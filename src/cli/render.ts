@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
-import { directoryFiles, toJsonList, toYamlStream, writeDirectory } from "../core/emit.ts";
+import { directoryFiles, toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
+import { writeDirectory } from "../core/output-dir.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory, renderFleet } from "./fleet.ts";
@@ -71,7 +72,7 @@ function renderOne(file: string, output: string | undefined, format: string, qui
     return 1;
   }
   if (output !== undefined) {
-    writeDirectory(output, directoryFiles(rendered.objects));
+    writeDirectory(output, directoryFiles(rendered.objects), file === "-" ? [] : [file]);
     io.err(`wrote ${rendered.objects.length} objects and kustomization.yaml to ${output}\n`);
   } else {
     io.out(format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));
