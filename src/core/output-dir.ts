@@ -94,6 +94,9 @@ export function ownership(dir: string, entries: readonly Dirent[]): Ownership {
   if (entries.length === 0) return { listed: [], manifest: false };
   const byName = new Map(entries.map((e) => [e.name, e]));
   const hasManifest = byName.has(MANIFEST);
+  // A run killed as it began the directory leaves its manifest alone,
+  // perhaps not yet written: nothing to keep.
+  if (entries.every((e) => (e.name === MANIFEST || e.name === MANIFEST_NEXT) && e.isFile())) return { listed: [], manifest: hasManifest };
   const listed = hasManifest ? (byName.get(MANIFEST)!.isFile() ? readManifest(join(dir, MANIFEST)) : undefined) : olderOutput(dir, byName);
   if (hasManifest && listed === undefined) return { refusal: `holds ${MANIFEST}, which is not a manifest rigging wrote` };
   const owned = new Set([...(listed ?? []), ...(hasManifest ? [MANIFEST, MANIFEST_NEXT] : [])]);
