@@ -92,7 +92,7 @@ interface Outcome {
   report: string;
 }
 
-/** Renders one file into OUT/NAME/, atomically; never throws. */
+/** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
 function renderEntry(entry: FleetEntry, output: string, color: boolean): Outcome {
   try {
     const rendered = renderFile(entry.file);

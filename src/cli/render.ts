@@ -15,8 +15,10 @@ Validate a values file, render its Kubernetes objects, check them against
 the rule catalog, and print them as a YAML stream on stdout.
 
 Options:
-  -o, --output DIR   write one file per object plus kustomization.yaml into DIR
-                     (DIR is replaced atomically; nothing changes on error)
+  -o, --output DIR   write one file per object plus kustomization.yaml into DIR,
+                     which must be absent, empty or an earlier rigging output
+                     (DIR/.rigging-output lists rigging's files; no other file
+                     is ever deleted; nothing changes on error)
   -f, --format FMT   yaml (default) or json (a v1 List)
   -q, --quiet        do not print the post-render notes on stderr
   -h, --help         show this help
@@ -25,8 +27,8 @@ VALUES is a YAML or JSON file with a top-level kind, or - for stdin.
 
 A fleet: with several VALUES, or a directory (its *.yaml, *.yml and *.json
 files, not its subdirectories), -o DIR is required and each file renders
-into DIR/NAME/ (NAME is the file name without its extension), each replaced
-atomically; other entries of DIR are left alone. Two files with the same
+into DIR/NAME/ (NAME is the file name without its extension): a link to a
+hidden DIR/.NAME.<n>, swapped atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
 name and skipped; the others are still written. Notes are not printed for
 a fleet (render one file to see its notes). Fleets of 200 files or more

@@ -4,7 +4,7 @@
 // touched. DIR itself is never renamed (a mount point works), and every
 // failure of the file system is a clear user error, never exit 3.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -218,21 +218,23 @@ describe("-o edge cases", () => {
   });
 
   it.skipIf(process.getuid?.() !== 0 || spawnSync("setpriv", ["--version"]).status !== 0)(
-    "a read-only existing output (mode 555, a user without root's override): exit 2, one line, nothing changed",
+    "a read-only existing output (mode 555, its owner not root): exit 2, one line, nothing changed",
     () => {
+      // A working directory of an ordinary user (nobody), who renders into out/ and then makes it read-only.
       chmodSync(root, 0o755);
-      const values = write("a.yaml", serverValues("a"));
-      write("b.yaml", serverValues("b"));
-      const out = join(root, "out");
-      expect(runInProcess(["render", values, "-o", out]).code).toBe(0);
-      chmodSync(out, 0o555);
-      const before = tree(root);
+      const work = join(root, "work");
+      write("work/a.yaml", serverValues("a"));
+      write("work/b.yaml", serverValues("b"));
+      chownSync(work, 65534, 65534);
       const nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath];
-      refused(cli(["render", "b.yaml", "-o", "out", "-q"], root, nobody), /^error out: cannot write \.rigging-output: permission denied; nothing was changed$/m);
+      expect(cli(["render", "a.yaml", "-o", "out", "-q"], work, nobody).code).toBe(0);
+      chmodSync(join(work, "out"), 0o555);
+      const before = tree(root);
+      refused(cli(["render", "b.yaml", "-o", "out", "-q"], work, nobody), /^error out: cannot write \.rigging-output: permission denied; nothing was changed$/m);
       expect(tree(root)).toEqual(before);
       // A fleet whose output directory cannot be written.
-      chmodSync(root, 0o555);
-      refused(cli(["render", "a.yaml", "b.yaml", "-o", ".", "-q"], root, nobody), /^error \.: cannot write in the output directory: permission denied$/m);
+      chmodSync(work, 0o555);
+      refused(cli(["render", "a.yaml", "b.yaml", "-o", ".", "-q"], work, nobody), /^error \.: cannot write in the output directory: permission denied$/m);
       expect(tree(root)).toEqual(before);
     },
   );
