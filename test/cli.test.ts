@@ -163,8 +163,9 @@ describe("render -o DIR", () => {
     expect(r.out).toBe("");
     const stream = docs(runCli(["render", example]).out);
     const files = readdirSync(dir).sort();
-    expect(files).toHaveLength(stream.length + 1);
+    expect(files).toHaveLength(stream.length + 2);
     expect(files).toContain("kustomization.yaml");
+    expect(files).toContain(".rigging-output"); // the manifest of the files rigging wrote
     const kustomized = runProcess("kubectl", ["kustomize", dir]);
     expect(kustomized.err).toBe("");
     expect(docs(kustomized.out)).toEqual(stream);
@@ -179,12 +180,21 @@ describe("render -o DIR", () => {
     expect(readdirSync(dir)).toEqual(["keep.yaml"]);
   });
 
-  it("replaces DIR's previous contents", () => {
+  // Before, a stale.yaml rigging never wrote was deleted here: that was the
+  // data-loss bug. rigging now replaces only its own earlier output.
+  it("replaces its own earlier output, and refuses a DIR holding a file it did not write", () => {
     const dir = join(tempDir(), "out");
-    mkdirSync(dir);
+    const renamed = tempFile(readFileSync(join(ROOT, "examples/compass-server.yaml"), "utf8").replace(/^name: compass-server$/m, "name: other"));
+    expect(runCli(["render", renamed, "-o", dir]).code).toBe(0);
+    const earlier = readdirSync(dir).filter((f) => f.includes("other"));
+    expect(earlier.length).toBeGreaterThan(0);
+    expect(runCli(["render", "examples/compass-server.yaml", "-o", dir]).code).toBe(0);
+    for (const file of earlier) expect(readdirSync(dir)).not.toContain(file);
     writeFileSync(join(dir, "stale.yaml"), "stale: true\n");
-    expect(runCli(["render", "examples/compass-runner.yaml", "-o", dir]).code).toBe(0);
-    expect(readdirSync(dir)).not.toContain("stale.yaml");
+    const refused = runCli(["render", "examples/compass-server.yaml", "-o", dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("holds stale.yaml, which rigging did not write");
+    expect(readFileSync(join(dir, "stale.yaml"), "utf8")).toBe("stale: true\n");
   });
 
   it("refuses a DIR that is a file", () => {

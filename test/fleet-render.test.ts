@@ -27,6 +27,11 @@ function write(rel: string, text: string): string {
   return path;
 }
 
+/** The entries of a fleet's output a person sees: each NAME (a link to its hidden current generation). */
+function visible(dir: string): string[] {
+  return readdirSync(dir).filter((name) => !name.startsWith(".")).sort();
+}
+
 function dirTexts(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
 }
@@ -39,7 +44,7 @@ describe("render a fleet", () => {
     const result = runInProcess(["render", a, b, "-o", out]);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toBe("");
-    expect(readdirSync(out).sort()).toEqual(["alpha", "beta"]);
+    expect(visible(out)).toEqual(["alpha", "beta"]);
     for (const [name, file] of [["alpha", a], ["beta", b]]) {
       const single = join(root, `single-${name}`);
       expect(runInProcess(["render", file, "-o", single]).code).toBe(0);
@@ -58,7 +63,7 @@ describe("render a fleet", () => {
     const out = join(root, "out");
     const result = runInProcess(["render", join(root, "in"), "-o", out]);
     expect(result.code, result.err).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["a", "b"]);
+    expect(visible(out)).toEqual(["a", "b"]);
     expect(result.err).toContain("rendered 2 of 2 values files");
   });
 
@@ -74,7 +79,8 @@ describe("render a fleet", () => {
     expect(result.err).toContain(`${bad}: 1 error(s); not rendered`);
     expect(result.err).toContain(`${join(root, "in", "d.yaml")}:`);
     expect(result.err).toContain("rendered 2 of 4 values files");
-    expect(readdirSync(out).sort()).toEqual(["a", "c"]); // no half-written b/ or d/, no staging
+    expect(visible(out)).toEqual(["a", "c"]); // no half-written b/ or d/
+    expect(readdirSync(out).sort()).toEqual([".a.1", ".c.1", "a", "c"]); // no staging
   });
 
   it("a bad file keeps its previous output as it was", () => {
@@ -167,7 +173,7 @@ describe("a long fleet, spread over worker threads by the built command", () => 
     expect(result.err).toContain(`rendered ${count - 2} of ${count} values files`);
     const reported = [...result.err.matchAll(/(c\d{4})\.yaml: 1 error\(s\); not rendered/g)].map((m) => m[1]);
     expect(reported).toEqual([names[3], names[count - 2]]);
-    expect(readdirSync(join(root, "out")).sort()).toEqual(names.filter((n) => !bad.has(n)));
+    expect(visible(join(root, "out"))).toEqual(names.filter((n) => !bad.has(n)));
     // The last share is rendered by a worker thread: same bytes as alone.
     const last = names[count - 1];
     expect(runCli(["render", join(root, "in", `${last}.yaml`), "-o", join(root, "alone")]).code).toBe(0);

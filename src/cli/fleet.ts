@@ -2,11 +2,13 @@
 // DIR/NAME/. This module finds the inputs, checks before anything is written
 // that every file has a distinct, safe output name, and renders them one
 // after the other, or spread over worker threads for a long fleet.
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.ts";
-import { directoryFiles, SAFE_FILE_NAME, writeDirectory } from "../core/emit.ts";
+import { directoryFiles, SAFE_FILE_NAME } from "../core/emit.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { fsReason, prepareOutputDirectory } from "../core/output-dir.ts";
+import { fleetLeftovers, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
 import { renderFile } from "../pipeline.ts";
 import { paint, type Io } from "./io.ts";
 import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
@@ -19,6 +21,8 @@ const VALUES_FILE = /\.(ya?ml|json)$/i;
 export interface FleetEntry {
   file: string;
   name: string;
+  /** OUT's hidden entries for NAME: earlier generations, leftovers of killed runs. */
+  leftovers?: string[];
 }
 
 export function isDirectory(path: string): boolean {
@@ -64,20 +68,18 @@ export function fleetInputs(inputs: readonly string[]): FleetEntry[] {
   });
 }
 
-/** Makes sure DIR is a directory (creating it, not its parents). */
-export function prepareFleetOutput(dir: string): void {
-  let stat;
+/**
+ * Makes sure DIR is a directory rigging can write in (creating it, not its
+ * parents); answers NAME's hidden entries of DIR, by hiddenBase.
+ */
+export function prepareFleetOutput(dir: string): Map<string, string[]> {
+  prepareOutputDirectory(dir);
   try {
-    stat = statSync(dir);
-  } catch {
-    try {
-      mkdirSync(dir);
-    } catch (error) {
-      throw new UsageError(`${dir}: cannot create the output directory: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "its parent does not exist" : (error as Error).message}`);
-    }
-    return;
+    accessSync(dir, constants.W_OK | constants.X_OK);
+    return fleetLeftovers(dir);
+  } catch (error) {
+    throw new UsageError(`${dir}: cannot write in the output directory: ${fsReason(error)}`);
   }
-  if (!stat.isDirectory()) throw new UsageError(`${dir}: exists and is not a directory`);
 }
 
 export function progressLine(done: number, total: number, failed: number): string {
@@ -90,11 +92,11 @@ interface Outcome {
   report: string;
 }
 
-/** Renders one file into OUT/NAME/, atomically; never throws. */
+/** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
 function renderEntry(entry: FleetEntry, output: string, color: boolean): Outcome {
   try {
     const rendered = renderFile(entry.file);
-    writeDirectory(join(output, entry.name), directoryFiles(rendered.objects));
+    writeFleetMember(output, entry.name, directoryFiles(rendered.objects), entry.leftovers ?? []);
     return { exitCode: 0, report: "" };
   } catch (error) {
     let report = "";
@@ -129,8 +131,9 @@ function reportFileError(file: string, error: unknown, io: Io): number {
  * outcome. Reports come in input order whatever thread rendered the file.
  */
 export function renderFleet(inputs: string[], output: string, io: Io): number | Promise<number> {
-  const entries = fleetInputs(inputs);
-  prepareFleetOutput(output);
+  const inputsFound = fleetInputs(inputs);
+  const leftovers = prepareFleetOutput(output);
+  const entries = inputsFound.map((entry) => ({ ...entry, leftovers: leftovers.get(hiddenBase(entry.name)) ?? [] }));
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, output, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
-import { directoryFiles, toJsonList, toYamlStream, writeDirectory } from "../core/emit.ts";
+import { directoryFiles, toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
+import { writeDirectory } from "../core/output-dir.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory, renderFleet } from "./fleet.ts";
@@ -14,8 +15,10 @@ Validate a values file, render its Kubernetes objects, check them against
 the rule catalog, and print them as a YAML stream on stdout.
 
 Options:
-  -o, --output DIR   write one file per object plus kustomization.yaml into DIR
-                     (DIR is replaced atomically; nothing changes on error)
+  -o, --output DIR   write one file per object plus kustomization.yaml into DIR,
+                     which must be absent, empty or an earlier rigging output
+                     (DIR/.rigging-output lists rigging's files; no other file
+                     is ever deleted; nothing changes on error)
   -f, --format FMT   yaml (default) or json (a v1 List)
   -q, --quiet        do not print the post-render notes on stderr
   -h, --help         show this help
@@ -24,8 +27,8 @@ VALUES is a YAML or JSON file with a top-level kind, or - for stdin.
 
 A fleet: with several VALUES, or a directory (its *.yaml, *.yml and *.json
 files, not its subdirectories), -o DIR is required and each file renders
-into DIR/NAME/ (NAME is the file name without its extension), each replaced
-atomically; other entries of DIR are left alone. Two files with the same
+into DIR/NAME/ (NAME is the file name without its extension): a link to a
+hidden DIR/.NAME.<n>, swapped atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
 name and skipped; the others are still written. Notes are not printed for
 a fleet (render one file to see its notes). Fleets of 200 files or more
@@ -71,7 +74,7 @@ function renderOne(file: string, output: string | undefined, format: string, qui
     return 1;
   }
   if (output !== undefined) {
-    writeDirectory(output, directoryFiles(rendered.objects));
+    writeDirectory(output, directoryFiles(rendered.objects), file === "-" ? [] : [file]);
     io.err(`wrote ${rendered.objects.length} objects and kustomization.yaml to ${output}\n`);
   } else {
     io.out(format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));

@@ -1,9 +1,8 @@
-// Output: a YAML stream, a JSON List, or a directory with one file per
-// object and a kustomization.yaml. All deterministic (G-02): the objects
-// are serialized in the order given and keys in the order built.
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { UsageError } from "./errors.ts";
+// Output: a YAML stream, a JSON List, or the files of a directory (one per
+// object and a kustomization.yaml; output-dir.ts writes them). All
+// deterministic (G-02): the objects are serialized in the order given and
+// keys in the order built.
+import { createHash } from "node:crypto";
 import type { K8sObject } from "./objects.ts";
 import { CORE_SCHEMA, dump } from "js-yaml";
 import { Document, visit } from "yaml";
@@ -94,26 +93,6 @@ export function toJsonList(objects: readonly K8sObject[]): string {
   return JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }, null, 2) + "\n";
 }
 
-export function fileNameOf(object: K8sObject, index: number): string {
-  const ordinal = String(index + 1).padStart(2, "0");
-  return `${ordinal}-${object.kind.toLowerCase()}-${object.metadata.name}.yaml`;
-}
-
-/** The files of a rendered directory, by name, in apply order. */
-export function directoryFiles(objects: readonly K8sObject[]): Map<string, string> {
-  const files = new Map<string, string>();
-  objects.forEach((object, index) => files.set(fileNameOf(object, index), toYaml(object)));
-  const kustomization = {
-    apiVersion: "kustomize.config.k8s.io/v1beta1",
-    kind: "Kustomization",
-    // Keep the apply-safe order rendered here instead of kustomize's own.
-    sortOptions: { order: "fifo" },
-    resources: [...files.keys()],
-  };
-  files.set("kustomization.yaml", toYaml(kustomization));
-  return files;
-}
-
 /**
  * A file name that stays inside its directory: no separator, no `..`, not
  * hidden (object names are DNS subdomains, so rendered names always match).
@@ -121,40 +100,37 @@ export function directoryFiles(objects: readonly K8sObject[]): Map<string, strin
 export const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
- * Replaces `dir` with exactly `files`, atomically: everything is written
- * into a sibling staging directory first and swapped in by rename, so on
- * any failure the old contents stay as they were.
+ * File names are bounded so that every one fits a file system's 255-byte
+ * limit with room for the writer's temporary names: an object name may be
+ * 253 characters long. A longer name keeps its first characters and ends in
+ * a hash of the whole, so it stays distinct and deterministic (G-02).
  */
-export function writeDirectory(dir: string, files: Map<string, string>): void {
-  const target = resolve(dir);
-  // Few system calls on the way: a fleet writes thousands of directories.
-  const existing = statSync(target, { throwIfNoEntry: false });
-  if (existing && !existing.isDirectory()) throw new UsageError(`${dir}: exists and is not a directory`);
-  const parent = dirname(target);
-  const stamp = `${process.pid}-${Date.now().toString(36)}`;
-  const staging = join(parent, `.${basename(target)}.new-${stamp}`);
-  const previous = join(parent, `.${basename(target)}.old-${stamp}`);
-  try {
-    mkdirSync(staging);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new UsageError(`${dir}: parent directory ${parent} does not exist`);
-    throw new UsageError(`${dir}: cannot write: ${(error as Error).message}`);
-  }
-  let replaced = false;
-  try {
-    for (const [name, text] of files) {
-      if (!SAFE_FILE_NAME.test(name)) throw new Error(`refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
-      writeFileSync(join(staging, name), text, { flag: "wx" });
-    }
-    if (existing) {
-      renameSync(target, previous);
-      replaced = true;
-    }
-    renameSync(staging, target);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    if (replaced && !existsSync(target)) renameSync(previous, target);
-    throw new UsageError(`${dir}: cannot write: ${(error as Error).message}`);
-  }
-  if (replaced) rmSync(previous, { recursive: true, force: true });
+export const MAX_FILE_NAME = 200;
+
+export function fileNameOf(object: K8sObject, index: number): string {
+  const ordinal = String(index + 1).padStart(2, "0");
+  const full = `${ordinal}-${object.kind.toLowerCase()}-${object.metadata.name}.yaml`;
+  // An unsafe name is left whole, for the writer to refuse.
+  if (full.length <= MAX_FILE_NAME || !SAFE_FILE_NAME.test(full)) return full;
+  const hash = createHash("sha256").update(full).digest("hex").slice(0, 12);
+  return `${full.slice(0, MAX_FILE_NAME - hash.length - 6)}-${hash}.yaml`;
+}
+
+/** The kustomization.yaml of a rendered directory, listing its files in apply order. */
+export function kustomizationOf(resources: readonly string[]): string {
+  return toYaml({
+    apiVersion: "kustomize.config.k8s.io/v1beta1",
+    kind: "Kustomization",
+    // Keep the apply-safe order rendered here instead of kustomize's own.
+    sortOptions: { order: "fifo" },
+    resources,
+  });
+}
+
+/** The files of a rendered directory, by name, in apply order. */
+export function directoryFiles(objects: readonly K8sObject[]): Map<string, string> {
+  const files = new Map<string, string>();
+  objects.forEach((object, index) => files.set(fileNameOf(object, index), toYaml(object)));
+  files.set("kustomization.yaml", kustomizationOf([...files.keys()]));
+  return files;
 }

@@ -127,6 +127,6 @@ describe("hostile values files", () => {
     const result = runInProcess(["render", input, "-o", output]);
     expect(result.code).toBe(1);
     for (const name of ["self.yaml", "ping.yaml", "pong.yaml"]) expect(result.err).toContain(`${join(input, name)}: cannot read: a symbolic link loop`);
-    expect(readdirSync(output)).toEqual(["good"]);
+    expect(readdirSync(output).filter((e) => !e.startsWith("."))).toEqual(["good"]); // and its hidden generation, .good.1
   });
 });

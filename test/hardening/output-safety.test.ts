@@ -1,10 +1,11 @@
 // `-o DIR`: writes only inside DIR, refuses a DIR that is a file, and
-// replaces DIR's contents atomically (all of the new render or none of it).
+// leaves DIR as it was when the render or a write fails.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { directoryFiles, SAFE_FILE_NAME, writeDirectory } from "../../src/core/emit.ts";
+import { directoryFiles, SAFE_FILE_NAME } from "../../src/core/emit.ts";
+import { MANIFEST, writeDirectory } from "../../src/core/output-dir.ts";
 import { UsageError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { runInProcess } from "../support/cli.ts";
@@ -31,7 +32,10 @@ describe("-o DIR writes only inside DIR", () => {
     const out = join(root, "out");
     expect(runInProcess(["render", EXAMPLE, "-o", out]).code).toBe(0);
     expect(readdirSync(root)).toEqual(["out"]); // no staging or backup left behind
-    for (const name of readdirSync(out)) {
+    const names = readdirSync(out).filter((name) => name !== MANIFEST);
+    // The manifest lists exactly the other files: rigging's, and nothing else.
+    expect(JSON.parse(readFileSync(join(out, MANIFEST), "utf8")).files.sort()).toEqual(names.sort());
+    for (const name of names) {
       expect(name).toMatch(SAFE_FILE_NAME);
       expect(realpathSync(join(out, name)).startsWith(realpathSync(out) + "/")).toBe(true);
       expect(statSync(join(out, name)).isFile()).toBe(true);
@@ -69,19 +73,19 @@ describe("-o DIR writes only inside DIR", () => {
   });
 });
 
-describe("-o DIR replaces DIR atomically", () => {
-  it("old files that the new render does not write are gone", () => {
+describe("-o DIR replaces its own files only when the whole render succeeds", () => {
+  // Before, this test filled DIR with files rigging never wrote and expected
+  // them gone: that was the data-loss bug. Old files are gone only when an
+  // earlier rigging run wrote them (output-dir.test.ts refuses the others).
+  it("old files an earlier run wrote that the new render does not write are gone", () => {
     const out = join(root, "out");
-    mkdirSync(join(out, "stale-dir"), { recursive: true });
-    writeFileSync(join(out, "stale.yaml"), "kind: Old\n");
-    writeFileSync(join(out, "01-namespace-compass-runner.yaml"), "stale content\n");
+    writeDirectory(out, new Map([["stale.yaml", "kind: Old\n"], ["01-namespace-compass-runner.yaml", "stale content\n"]]));
     expect(runInProcess(["render", EXAMPLE, "-o", out]).code).toBe(0);
     const files = readdirSync(out);
     expect(files).not.toContain("stale.yaml");
-    expect(files).not.toContain("stale-dir");
     expect(readFileSync(join(out, "01-namespace-compass-runner.yaml"), "utf8")).toMatch(/^apiVersion: v1\nkind: Namespace/);
     const kustomization = readFileSync(join(out, "kustomization.yaml"), "utf8");
-    for (const file of files.filter((f) => f !== "kustomization.yaml")) expect(kustomization).toContain(`- ${file}`);
+    for (const file of files.filter((f) => f !== "kustomization.yaml" && f !== MANIFEST)) expect(kustomization).toContain(`- ${file}`);
   });
 
   it("a failing render leaves the old DIR untouched", () => {

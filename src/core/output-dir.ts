@@ -1,0 +1,328 @@
+// `-o DIR`: writes rendered files into a directory without ever deleting a
+// file rigging did not write. DIR must be absent, empty, or an earlier
+// rigging output, recognised by its manifest (MANIFEST: the list of the
+// files rigging wrote there) or, for an output of a rigging without
+// manifests, by its kustomization.yaml listing exactly the other files.
+// DIR itself is never renamed, so a mount point works: each file is written
+// beside its final name and renamed over it, and at every step the manifest
+// lists every file of rigging's that DIR may hold.
+import { type Dirent, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { parse } from "yaml";
+import { kustomizationOf, SAFE_FILE_NAME } from "./emit.ts";
+import { UsageError } from "./errors.ts";
+
+/** The manifest of an output directory: the files rigging wrote there. */
+export const MANIFEST = ".rigging-output";
+/** Where the next manifest is written before it is renamed over MANIFEST. */
+const MANIFEST_NEXT = `${MANIFEST}.new`;
+/** Manifests and kustomizations larger than this are not rigging's. */
+const READ_LIMIT = 1024 * 1024;
+/** A rendered file is written as `.NAME.tmp` and renamed to NAME. */
+const tempOf = (name: string) => `.${name}.tmp`;
+const TEMP = /^\.[A-Za-z0-9][A-Za-z0-9._-]*\.tmp$/;
+/** The longest name rigging writes (file systems allow 255 bytes). */
+const NAME_LIMIT = 250;
+
+/** A name a manifest may list: a rendered file or a writer's temporary file. */
+function listable(name: unknown): name is string {
+  return typeof name === "string" && name.length <= NAME_LIMIT && (SAFE_FILE_NAME.test(name) || TEMP.test(name));
+}
+
+export function manifestText(files: readonly string[]): string {
+  const note = "The files rigging wrote in this directory. A later rigging render -o replaces and removes these files only, and refuses a directory that holds anything else.";
+  return JSON.stringify({ "rigging-output": 1, note, files }, null, 2) + "\n";
+}
+
+/** A small regular file's text, or undefined when it is larger than READ_LIMIT or unreadable. */
+function readSmall(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > READ_LIMIT) return undefined;
+    return readFileSync(fd, "utf8");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The files a manifest lists, or undefined when it is not a manifest rigging wrote. */
+export function readManifest(path: string): string[] | undefined {
+  const text = readSmall(path);
+  if (text === undefined) return undefined;
+  try {
+    const data = JSON.parse(text) as { "rigging-output"?: unknown; files?: unknown };
+    if (data?.["rigging-output"] !== 1 || !Array.isArray(data.files) || !data.files.every(listable)) return undefined;
+    return data.files as string[];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The files of an output written by a rigging without manifests: a
+ * kustomization.yaml byte for byte as rigging writes it, whose resources
+ * are plain file names. Undefined when `dir` is not such an output.
+ */
+function olderOutput(dir: string, entries: ReadonlyMap<string, Dirent>): string[] | undefined {
+  if (!entries.get("kustomization.yaml")?.isFile()) return undefined;
+  const text = readSmall(join(dir, "kustomization.yaml"));
+  if (text === undefined) return undefined;
+  let resources: unknown;
+  try {
+    resources = (parse(text) as { resources?: unknown })?.resources;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(resources) || !resources.every((r) => listable(r) && SAFE_FILE_NAME.test(r) && r !== "kustomization.yaml")) return undefined;
+  if (kustomizationOf(resources) !== text) return undefined;
+  return [...resources, "kustomization.yaml"];
+}
+
+/** What rigging may replace in a directory, or why the directory is not rigging's. */
+export type Ownership = { listed: string[]; manifest: boolean } | { refusal: string };
+
+/**
+ * Whether `dir` (with `entries`) is empty or an earlier rigging output, and
+ * which files rigging wrote there. Anything else in it (another file, a
+ * directory, a symlink, even under a name rigging uses) makes it foreign.
+ */
+export function ownership(dir: string, entries: readonly Dirent[]): Ownership {
+  if (entries.length === 0) return { listed: [], manifest: false };
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const hasManifest = byName.has(MANIFEST);
+  // A run killed as it began the directory leaves its manifest alone,
+  // perhaps not yet written: nothing to keep.
+  if (entries.every((e) => (e.name === MANIFEST || e.name === MANIFEST_NEXT) && e.isFile())) return { listed: [], manifest: hasManifest };
+  const listed = hasManifest ? (byName.get(MANIFEST)!.isFile() ? readManifest(join(dir, MANIFEST)) : undefined) : olderOutput(dir, byName);
+  if (hasManifest && listed === undefined) return { refusal: `holds ${MANIFEST}, which is not a manifest rigging wrote` };
+  const owned = new Set([...(listed ?? []), ...(hasManifest ? [MANIFEST, MANIFEST_NEXT] : [])]);
+  const foreign = entries.filter((e) => !owned.has(e.name) || !e.isFile()).map((e) => e.name);
+  if (foreign.length > 0) return { refusal: `holds ${someOf(foreign)}, which rigging did not write` };
+  return { listed: listed ?? [], manifest: hasManifest };
+}
+
+/** Up to three names, sorted, and how many more. */
+function someOf(names: string[]): string {
+  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const shown = sorted.slice(0, 3);
+  const more = sorted.length - shown.length;
+  if (more > 0) return `${shown.join(", ")} and ${more} more ${more === 1 ? "entry" : "entries"}`;
+  return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+}
+
+/** Whether an error is the file system's (an errno code), not a bug of ours. */
+export function isFsError(error: unknown): error is NodeJS.ErrnoException {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return typeof code === "string" && /^E[A-Z]+$/.test(code);
+}
+
+/** A file system error in words a person can act on. */
+export function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const words: Record<string, string> = {
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    EROFS: "read-only file system",
+    ENOSPC: "no space left on the device",
+    EDQUOT: "disk quota exceeded",
+    ENAMETOOLONG: "file name too long",
+    ENOENT: "no such file or directory",
+    ENOTDIR: "a part of the path is not a directory",
+    EISDIR: "is a directory",
+    ELOOP: "too many levels of symbolic links",
+    EEXIST: "already exists",
+    EBUSY: "device or resource busy",
+    EIO: "input/output error",
+    EXDEV: "on another file system",
+  };
+  return (code && words[code]) ?? (error as Error)?.message ?? String(error);
+}
+
+/** `dir` as printed in messages about its contents: with a trailing slash. */
+const shown = (dir: string) => (dir.endsWith("/") ? dir : `${dir}/`);
+
+/** Deletes a file; one already gone is fine. */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/** Runs `step`, turning a file system error into a user error about `dir`. */
+function step<T>(dir: string, what: string, run: () => T, after = ""): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    throw new UsageError(`${dir}: cannot ${what}: ${fsReason(error)}${after}`);
+  }
+}
+
+/**
+ * Makes sure `dir` is a directory, creating it (not its parents); answers
+ * whether it was created. A user error when it cannot be.
+ */
+export function prepareOutputDirectory(dir: string): boolean {
+  let error: NodeJS.ErrnoException;
+  try {
+    if (statSync(dir).isDirectory()) return false;
+    throw new UsageError(`${dir}: exists and is not a directory`);
+  } catch (caught) {
+    if (!isFsError(caught)) throw caught;
+    error = caught;
+  }
+  if (error.code === "ENOENT") {
+    try {
+      mkdirSync(dir);
+      return true;
+    } catch (caught) {
+      if (!isFsError(caught)) throw caught;
+      error = caught;
+      if (error.code === "ENOENT") throw new UsageError(`${dir}: cannot create the output directory: its parent does not exist`);
+      if (error.code === "EEXIST") throw new UsageError(`${dir}: is a symlink to nothing; remove it or choose another directory`);
+    }
+  }
+  if (error.code === "ENOTDIR") throw new UsageError(`${dir}: cannot create the output directory: ${notADirectory(dir)} is not a directory`);
+  throw new UsageError(`${dir}: cannot create the output directory: ${fsReason(error)}`);
+}
+
+/** The nearest ancestor of `path` that exists and is not a directory. */
+function notADirectory(path: string): string {
+  const ancestors: string[] = [];
+  for (let p = dirname(path); p !== dirname(p); p = dirname(p)) ancestors.unshift(p);
+  for (const p of ancestors) {
+    try {
+      if (!statSync(p).isDirectory()) return p;
+    } catch {
+      break;
+    }
+  }
+  return "a part of its path";
+}
+
+/** A refusal when one of `inputs` (the values files being rendered) is inside `dir`. */
+function inputInside(dir: string, inputs: readonly string[]): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const input of inputs) {
+    try {
+      const file = realpathSync(input);
+      if (dirname(file) === real) return `holds ${basename(file)}, the values file being rendered`;
+    } catch {
+      // An input that cannot be resolved was read already; nothing to protect.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes `files` into `dir` so that it holds exactly them (and its
+ * manifest), deleting only files an earlier rigging wrote there.
+ *
+ * The order keeps every instant safe. First the manifest grows to list the
+ * old files, the new ones and their temporary names; then every new file is
+ * written under its temporary name; then each is renamed over its final
+ * name; then the old files not rendered again are removed; last the
+ * manifest shrinks to the new files. A failure before the renames (a full
+ * disk, a read-only file system) removes what was written and restores the
+ * manifest: DIR is as it was. A process killed at any point leaves complete
+ * files only, each listed in the manifest, so the next run takes them over.
+ */
+export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, inputs: readonly string[] = []): void {
+  for (const name of files.keys()) {
+    if (!SAFE_FILE_NAME.test(name) || name.length > NAME_LIMIT) throw new UsageError(`${dir}: refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
+  }
+  const created = prepareOutputDirectory(dir);
+  const entries = step(dir, "read the directory", () => readdirSync(dir, { withFileTypes: true }));
+  const inside = inputInside(dir, inputs);
+  if (inside !== undefined) throw new UsageError(`${shown(dir)}: ${inside}; choose another directory`);
+  const found = ownership(dir, entries);
+  if ("refusal" in found) throw new UsageError(`${shown(dir)}: ${found.refusal}; choose an empty directory`);
+
+  const old = found.listed;
+  const names = [...files.keys()];
+  const at = (name: string) => join(dir, name);
+  const intent = [...new Set([...old, ...names, ...names.map(tempOf)])];
+  step(
+    dir,
+    `write ${MANIFEST}`,
+    () => {
+      try {
+        putManifest(dir, intent, found.manifest);
+      } catch (error) {
+        if (created) removeOwnedDirectory(dir);
+        throw error;
+      }
+    },
+    "; nothing was changed",
+  );
+  let current = "";
+  try {
+    for (const [name, text] of files) {
+      current = name;
+      removeFile(at(tempOf(name)));
+      writeFileSync(at(tempOf(name)), text, { flag: "wx" });
+    }
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    // Back to how it was: no temporary file, the old manifest (or none).
+    try {
+      for (const name of names) removeFile(at(tempOf(name)));
+      if (found.manifest) putManifest(dir, old, true);
+      else removeFile(at(MANIFEST));
+      if (created) removeOwnedDirectory(dir);
+    } catch {
+      // What could not be undone is listed in the manifest: the next run takes it over.
+    }
+    throw new UsageError(`${dir}: cannot write ${current}: ${fsReason(error)}; nothing was changed`);
+  }
+  const mixed = `; ${shown(dir)} holds complete files, old and new, all listed in ${MANIFEST}: render again`;
+  step(dir, "write", () => names.forEach((name) => renameSync(at(tempOf(name)), at(name))), mixed);
+  step(dir, "remove an old file", () => old.filter((name) => !files.has(name)).forEach((name) => removeFile(at(name))), mixed);
+  step(dir, `write ${MANIFEST}`, () => putManifest(dir, names, true), mixed);
+}
+
+/**
+ * Writes the manifest listing `files`: over the old one by rename when
+ * there is one (`replace`), or as a new file.
+ */
+function putManifest(dir: string, files: readonly string[], replace: boolean): void {
+  const text = manifestText(files);
+  if (!replace) return writeFileSync(join(dir, MANIFEST), text, { flag: "wx" });
+  removeFile(join(dir, MANIFEST_NEXT));
+  writeFileSync(join(dir, MANIFEST_NEXT), text, { flag: "wx" });
+  renameSync(join(dir, MANIFEST_NEXT), join(dir, MANIFEST));
+}
+
+/**
+ * Removes `dir` when it is empty or holds only rigging's files (by its
+ * manifest or as an older rigging's output); leaves it alone otherwise.
+ * Answers whether it is gone.
+ */
+export function removeOwnedDirectory(dir: string): boolean {
+  try {
+    // A symlink is never followed: what it points to is not this directory.
+    if (!lstatSync(dir).isDirectory()) return false;
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if ("refusal" in ownership(dir, entries)) return false;
+    // What makes the directory recognisable goes last (the manifest, or an
+    // older output's kustomization.yaml): a run killed here leaves it still rigging's.
+    const last = (name: string) => (name === MANIFEST ? 2 : name === "kustomization.yaml" ? 1 : 0);
+    for (const name of entries.map((e) => e.name).sort((a, b) => last(a) - last(b))) removeFile(join(dir, name));
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    return false;
+  }
+}

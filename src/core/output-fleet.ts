@@ -1,0 +1,147 @@
+// A fleet's OUT/NAME is a symlink to a hidden generation directory,
+// OUT/.NAME.<n>. A run writes the next generation completely, then renames
+// a new symlink over OUT/NAME (rename(2) replaces it atomically), so OUT/NAME
+// is at every instant the complete old output or the complete new one.
+// The previous generation and what killed runs left behind are removed
+// afterwards, each only when recognised as rigging's (output-dir.ts).
+import { createHash } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "./errors.ts";
+import { fsReason, isFsError, MANIFEST, manifestText, ownership, removeOwnedDirectory } from "./output-dir.ts";
+
+/** NAME as it appears in hidden names: bounded, so `.NAME.<n>` fits 255 bytes. */
+export function hiddenBase(name: string): string {
+  if (name.length <= 200) return name;
+  return `${name.slice(0, 180)}-${createHash("sha256").update(name).digest("hex").slice(0, 12)}`;
+}
+
+/** A generation's suffix (`.NAME.3`), or the staging and backup of a rigging before generations. */
+const SUFFIX = /^(?:\d{1,15}|link|(?:old|new)-\d+-[0-9a-z]+)$/;
+
+/**
+ * The hidden entries of OUT that may be rigging's, by the base of the NAME
+ * they belong to: read once per fleet, so each NAME needs no scan of OUT.
+ */
+export function fleetLeftovers(out: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const entry of readdirSync(out)) {
+    const dot = entry.lastIndexOf(".");
+    if (!entry.startsWith(".") || dot <= 1 || !SUFFIX.test(entry.slice(dot + 1))) continue;
+    const base = entry.slice(1, dot);
+    found.set(base, [...(found.get(base) ?? []), entry]);
+  }
+  return found;
+}
+
+/** The generation number a hidden name or link target stands for, if it is one of `base`'s. */
+function generationOf(base: string, name: string): number | undefined {
+  const prefix = `.${base}.`;
+  if (!name.startsWith(prefix) || !/^\d{1,15}$/.test(name.slice(prefix.length))) return undefined;
+  return Number(name.slice(prefix.length));
+}
+
+/**
+ * Writes `files` as OUT/NAME. `leftovers` are OUT's hidden entries for
+ * NAME (from fleetLeftovers). A user error when OUT/NAME is something
+ * rigging did not make, or when the file system refuses.
+ */
+export function writeFleetMember(out: string, name: string, files: ReadonlyMap<string, string>, leftovers: readonly string[]): void {
+  const base = hiddenBase(name);
+  const target = join(out, name);
+  const fail = (what: string, error: unknown): never => {
+    if (!isFsError(error)) throw error;
+    throw new UsageError(`${target}: cannot ${what}: ${fsReason(error)}`);
+  };
+  // What OUT/NAME is now: absent, rigging's link, or a directory of an older rigging's.
+  let current: number | undefined;
+  let directory = false;
+  let stat;
+  try {
+    stat = lstatSync(target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") fail("read it", error);
+  }
+  if (stat?.isSymbolicLink()) {
+    const link = readlinkSync(target);
+    current = generationOf(base, link);
+    if (current === undefined) throw new UsageError(`${target}: is a symlink to ${link}, which rigging did not make; move it away`);
+    // A file someone added to the current output would vanish from OUT/NAME with the swap.
+    if (lstatSync(join(out, link), { throwIfNoEntry: false })?.isDirectory()) refuseForeign(target, join(out, link));
+  } else if (stat?.isDirectory()) {
+    refuseForeign(target, target);
+    directory = true;
+  } else if (stat) {
+    throw new UsageError(`${target}: exists and is not a directory rigging wrote; move it away`);
+  }
+
+  const seen = leftovers.map((entry) => generationOf(base, entry)).filter((n): n is number => n !== undefined);
+  let next = Math.max(0, current ?? 0, ...seen) + 1;
+  const aside = directory ? next++ : undefined;
+  const generation = `.${base}.${next}`;
+  const staging = join(out, generation);
+
+  // The manifest first: a run killed half-way leaves a directory that the
+  // next run recognises as its own and removes.
+  try {
+    mkdirSync(staging);
+  } catch (error) {
+    fail(`create ${generation}`, error);
+  }
+  try {
+    writeFileSync(join(staging, MANIFEST), manifestText([...files.keys()]), { flag: "wx" });
+    for (const [file, text] of files) writeFileSync(join(staging, file), text, { flag: "wx" });
+  } catch (error) {
+    removeOwnedDirectory(staging);
+    fail("write", error);
+  }
+
+  const link = join(out, `.${base}.link`);
+  try {
+    removeOurLink(link, base);
+    symlinkSync(generation, link);
+    // A directory cannot be replaced by a link in one rename: it is moved
+    // aside just before, once, when an older rigging's output is taken over.
+    if (aside !== undefined) renameSync(target, join(out, `.${base}.${aside}`));
+    try {
+      renameSync(link, target);
+    } catch (error) {
+      if (aside !== undefined) renameSync(join(out, `.${base}.${aside}`), target);
+      throw error;
+    }
+  } catch (error) {
+    removeOwnedDirectory(staging);
+    fail("replace it", error);
+  }
+
+  // The previous generation and leftovers of killed runs, when they are rigging's.
+  const stale = new Set([...leftovers.filter((entry) => entry !== generation && entry !== `.${base}.link`), ...[current, aside].filter((n) => n !== undefined).map((n) => `.${base}.${n}`)]);
+  for (const entry of stale) removeOwnedDirectory(join(out, entry));
+}
+
+/** A user error when `dir` (what OUT/NAME shows) holds anything rigging did not write. */
+function refuseForeign(target: string, dir: string): void {
+  let found;
+  try {
+    found = ownership(dir, readdirSync(dir, { withFileTypes: true }));
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    throw new UsageError(`${target}: cannot read it: ${fsReason(error)}`);
+  }
+  if ("refusal" in found) throw new UsageError(`${target}/: ${found.refusal}; move it away`);
+}
+
+/** Removes `.NAME.link` when it is a symlink to one of NAME's generations (a killed run's). */
+function removeOurLink(link: string, base: string): void {
+  let target: string;
+  try {
+    target = readlinkSync(link);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "EINVAL") throw new UsageError(`${link}: is not a symlink rigging made; move it away`);
+    throw error;
+  }
+  if (generationOf(base, target) === undefined) throw new UsageError(`${link}: is a symlink to ${target}, which rigging did not make; move it away`);
+  unlinkSync(link);
+}
