@@ -1,9 +1,12 @@
-// A real PostgreSQL server for the preflight tests: the machine's own
-// binaries (Debian's postgresql package; .ci/run installs it), a throwaway
-// cluster in a temporary directory, on a free loopback port, trust auth.
-// As root, the server runs as the postgres user, as PostgreSQL requires.
+// Real PostgreSQL servers for the preflight tests, on free loopback ports:
+// - Debian's PostgreSQL 15 (below the floor of 16), a throwaway cluster in
+//   a temporary directory with trust auth; as root it runs as the postgres
+//   user, as PostgreSQL requires. `npm test` installs the package
+//   (scripts/test-deps.mjs);
+// - PGlite, PostgreSQL 17 compiled to WebAssembly, from npm, served over TCP
+//   by its socket server, in the test process itself.
 import { spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -14,14 +17,12 @@ export interface TestPostgres {
   stop(): void;
 }
 
-/** The directory of the newest initdb and pg_ctl on this machine. */
+/** Debian's PostgreSQL 15: the server binaries of the postgresql-15 package. */
+export const POSTGRES_15_BIN = "/usr/lib/postgresql/15/bin";
+
 function postgresBin(): string {
-  const debian = "/usr/lib/postgresql";
-  const versions = existsSync(debian) ? readdirSync(debian).filter((v) => existsSync(join(debian, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length > 0) return join(debian, versions[0], "bin");
-  const found = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
-  if (found) return found.replace(/\/pg_ctl$/, "");
-  throw new Error("PostgreSQL server binaries not found: install them (Debian: apt-get install postgresql); .ci/run does");
+  if (existsSync(join(POSTGRES_15_BIN, "pg_ctl"))) return POSTGRES_15_BIN;
+  throw new Error(`PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm test installs them (scripts/test-deps.mjs), or run apt-get install postgresql-15`);
 }
 
 function freePort(): number {
@@ -56,6 +57,31 @@ export function startPostgres(): TestPostgres {
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+export interface TestPglite {
+  port: number;
+  /** A connection URL to the one database PGlite serves, as its superuser. */
+  url(password?: string): string;
+  stop(): Promise<void>;
+}
+
+/** PostgreSQL 17 (PGlite) on a free loopback port, in this process. */
+export async function startPglite(): Promise<TestPglite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
+  await server.start();
+  const port = Number(server.getServerConn().split(":").pop());
+  return {
+    port,
+    url: (password) => `postgres://postgres${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
     },
   };
 }
