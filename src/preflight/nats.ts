@@ -3,6 +3,8 @@
 // (CS-13), which the Server's event fabric needs. Spoken through the NATS
 // client library; the client is loaded only by this command.
 import type { NatsConnection } from "@nats-io/transport-node";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { Socket } from "node:net";
 import type { CheckResult, Deadline } from "./common.ts";
 
 export interface NatsTarget {
@@ -13,7 +15,25 @@ export interface NatsTarget {
   ca?: string;
 }
 
+/**
+ * The client keeps a socket whose server never says hello (it waits for
+ * INFO past its own timeout), so the sockets it opens are collected as
+ * Node announces them, and destroyed when a step fails or the run ends.
+ */
 export async function checkNats(target: NatsTarget, deadline: Deadline): Promise<CheckResult[]> {
+  const sockets = new Set<Socket>();
+  const track = (message: unknown) => void sockets.add((message as { socket: Socket }).socket);
+  const release = () => sockets.forEach((socket) => socket.destroy());
+  subscribe("net.client.socket", track);
+  try {
+    return await judgeNats(target, deadline, release);
+  } finally {
+    unsubscribe("net.client.socket", track);
+    release();
+  }
+}
+
+async function judgeNats(target: NatsTarget, deadline: Deadline, release: () => void): Promise<CheckResult[]> {
   const { connect, AuthorizationError } = await import("@nats-io/transport-node");
   const { jetstreamManager } = await import("@nats-io/jetstream");
   const dial = (credentials: { user: string; pass: string } | undefined) =>
@@ -28,8 +48,9 @@ export async function checkNats(target: NatsTarget, deadline: Deadline): Promise
         ignoreClusterUpdates: true,
         ...(target.url.protocol === "tls:" ? { tls: target.ca ? { ca: target.ca } : {} } : {}),
       }),
+      release,
     );
-  const close = (nc: NatsConnection) => deadline.race(nc.close()).catch(() => {});
+  const close = (nc: NatsConnection) => deadline.race(nc.close(), release).catch(() => {});
   const refused = (error: unknown) => error instanceof AuthorizationError;
   const results: CheckResult[] = [];
 
@@ -62,8 +83,8 @@ export async function checkNats(target: NatsTarget, deadline: Deadline): Promise
   results.push({ id: "CS-07", check: "password", outcome: "pass", message: `NATS takes user ${user} with the password given` });
 
   try {
-    const jsm = await deadline.race(jetstreamManager(nc, { timeout: deadline.remainingMs() }));
-    const info = await deadline.race(jsm.getAccountInfo());
+    const jsm = await deadline.race(jetstreamManager(nc, { timeout: deadline.remainingMs() }), release);
+    const info = await deadline.race(jsm.getAccountInfo(), release);
     results.push({ id: "CS-13", check: "JetStream", outcome: "pass", message: `JetStream is enabled for user ${user} (${info.streams} stream(s))` });
   } catch (error) {
     if (!jetStreamMissing(error)) throw error;
