@@ -169,8 +169,9 @@ async function runChecks(io: Io, what: string, format: "text" | "json", timeout:
   }
 }
 
-function label(outcome: Outcome, io: Io): string {
-  return outcome === "pass" ? paint(io, 32, "ok  ") : outcome === "warn" ? paint(io, 33, "warn") : paint(io, 31, "FAIL");
+/** The four-letter label of an outcome, coloured on a terminal. */
+export function label(outcome: Outcome, io: Io): string {
+  return outcome === "pass" ? paint(io, 32, "ok  ") : outcome === "warn" ? paint(io, 33, "warn") : outcome === "note" ? "note" : paint(io, 31, "FAIL");
 }
 
 function usageCheck(positionals: string[], expected: number, usage: string): void {

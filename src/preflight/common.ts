@@ -4,7 +4,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "../core/errors.ts";
 
-export type Outcome = "pass" | "fail" | "warn";
+/** A note says what was left alone and why; only a failure sets exit 1. */
+export type Outcome = "pass" | "fail" | "warn" | "note";
 
 /** One judged fact; a failed one says how to fix it. */
 export interface CheckResult {
