@@ -14,7 +14,7 @@ import { closest } from "../core/values.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
 import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError, type CheckResult } from "../preflight/common.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
-import { ImageProblem, RegistryClient, RegistryError, type Manifest } from "../pin/registry.ts";
+import type { Manifest } from "../pin/registry.ts";
 import { imageSites, REQUIRED_PLATFORMS, ROLE_NAMES, type ImageSite } from "../pin/sites.ts";
 import type { Io } from "./io.ts";
 import { label } from "./preflight.ts";
@@ -97,6 +97,8 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
 }
 
 async function pinSites(sites: ImageSite[], run: { file: string; text: string; check: boolean; format: "text" | "json"; timeout: number }, io: Io): Promise<number> {
+  // Loaded here, with the HTTP and TLS code it needs, so that no other command pays for it.
+  const { ImageProblem, RegistryClient, RegistryError } = await import("../pin/registry.ts");
   const deadline = new Deadline(run.timeout);
   const client = new RegistryClient(deadline);
   const results: PinResult[] = [];

@@ -3,6 +3,8 @@
 // key, a password) is read from the environment or a file, never from the
 // command line, and removed from everything printed, whatever a driver says.
 // One deadline (--timeout) covers each run from the first dial to the close.
+// Each check's module (and the network and TLS code it needs) is loaded when
+// that check runs, so that no other command pays for it.
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
@@ -27,9 +29,7 @@ import {
   type Outcome,
 } from "../preflight/common.ts";
 import { decode, exportKey, readExport, type ObjectExport } from "../preflight/exports.ts";
-import { checkNats } from "../preflight/nats.ts";
-import { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } from "../preflight/postgres.ts";
-import { handshake, judgeChain, judgeProtocol, parseCertificates, type TlsExpectations } from "../preflight/tls.ts";
+import type { TlsExpectations } from "../preflight/tls.ts";
 import { paint, type Io } from "./io.ts";
 
 const COMMON = `Every preflight:
@@ -188,6 +188,7 @@ function postgresCommand(args: string[], io: Io): number | Promise<number> {
   const file = values["url-file"];
   if (env !== undefined && file !== undefined) throw new UsageError("give --url-env or --url-file, not both");
   return runChecks(io, "the database", format, timeout, async (deadline, secrets) => {
+    const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
     let url: string | undefined;
     let from: string;
     if (file !== undefined) {
@@ -236,6 +237,7 @@ function tlsCommand(args: string[], io: Io): number | Promise<number> {
   if (!Number.isInteger(minDays)) throw new UsageError(`--min-days ${JSON.stringify(printable(values["min-days"]!))}: expected a whole number of days`);
   const connect = values.connect === undefined ? undefined : httpsTarget(values.connect);
   return runChecks(io, connect ? `https://${connect.host}` : "the certificate", format, timeout, async (deadline, secrets) => {
+    const { handshake, judgeChain, judgeProtocol, parseCertificates } = await import("../preflight/tls.ts");
     const expect: TlsExpectations = { serverName, minDays, now: new Date() };
     if (values.ca !== undefined) expect.ca = parseCertificates(await readMaterial(values.ca, "ca.crt", deadline, secrets, false), values.ca);
     let chain;
@@ -359,6 +361,7 @@ function natsCommand(args: string[], io: Io): number | Promise<number> {
     secrets.push(password);
     if (!password) throw new UsageError("the password is empty");
     const ca = values.ca === undefined ? undefined : await readMaterial(values.ca, "ca.crt", deadline, secrets, false);
+    const { checkNats } = await import("../preflight/nats.ts");
     return checkNats({ url, user, password, ca }, deadline);
   });
 }
