@@ -88,7 +88,9 @@ describe("preflight tls --connect, against live TLS servers on 127.0.0.1", () =>
   it.each([
     ["the wrong name", () => pki.wrongName, /^FAIL CR-14 live name: the live Server's certificate names other\.example\.org, not compass\.example\.com/m],
     ["an expired certificate", () => pki.expired, /^FAIL CS-08 live validity: the live Server's certificate expired on /m],
+    ["a certificate expiring within --min-days", () => pki.expiring, /^FAIL CS-08 live validity: the live Server's certificate expires on \d{4}-\d\d-\d\d, in [45] day\(s\), within --min-days 14 /m],
     ["a CA the Runner does not trust", () => pki.untrusted, /^FAIL CR-14 live chain: the live Server's certificate does not verify to the Runner's serverCA: no certificate given issued CN=compass\.example\.com/m],
+    ["a missing intermediate", () => ({ ...pki.good, cert: pki.good.cert.slice(0, pki.good.cert.indexOf("-----END CERTIFICATE-----") + 26) }), /^FAIL CR-14 live chain: .*its issuer is CN=Compass Test Intermediate/m],
   ])("fails %s, from the handshake alone", async (_, pem, line) => {
     const r = await tls("--connect", await serve(pem()));
     expect(r.out).toMatch(line);
