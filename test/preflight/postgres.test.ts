@@ -26,7 +26,7 @@ async function sql(statements: string[], user = "postgres", database = "postgres
 }
 
 beforeAll(async () => {
-  [server, pglite] = await Promise.all([Promise.resolve().then(startPostgres), startPglite()]);
+  [server, pglite] = await Promise.all([startPostgres(), startPglite()]);
   await sql([
     "CREATE ROLE compass_owner LOGIN CREATEROLE BYPASSRLS",
     "CREATE ROLE compass_half LOGIN CREATEROLE",
@@ -41,8 +41,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  server?.stop();
-  await pglite?.stop();
+  await Promise.all([server?.stop(), pglite?.stop()]);
 });
 
 // In this process (the sources), save where a test proves the built command as a process.

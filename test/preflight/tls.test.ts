@@ -9,8 +9,8 @@ import { makePki, SERVER_NAME, startTlsServer, tlsSecretExport, type Pem, type T
 let pki: TestPki;
 const servers: TestTlsServer[] = [];
 
-beforeAll(() => {
-  pki = makePki();
+beforeAll(async () => {
+  pki = await makePki();
 }, 60_000);
 
 afterAll(async () => {

@@ -5,16 +5,22 @@
 //   (scripts/test-deps.mjs);
 // - PGlite, PostgreSQL 17 compiled to WebAssembly, from npm, served over TCP
 //   by its socket server, in the test process itself.
-import { spawnSync } from "node:child_process";
+// Both start without blocking the test's event loop: a worker that stops
+// answering its runner for long on a busy machine is taken for a hung one.
+import { execFile } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
 
 export interface TestPostgres {
   port: number;
   /** A connection URL for `user` to `database` on the test server. */
   url(user: string, database: string, password?: string): string;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** Debian's PostgreSQL 15: the server binaries of the postgresql-15 package. */
@@ -25,35 +31,43 @@ function postgresBin(): string {
   throw new Error(`PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm test installs them (scripts/test-deps.mjs), or run apt-get install postgresql-15`);
 }
 
-function freePort(): number {
-  const r = spawnSync(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"], { encoding: "utf8" });
-  return Number(r.stdout.trim());
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
 }
 
-export function startPostgres(): TestPostgres {
+export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBin();
   const root = mkdtempSync(join(tmpdir(), "rigging-pg-"));
   const data = join(root, "data");
   const asRoot = process.getuid?.() === 0;
-  const run = (command: string, args: string[]) => {
-    const argv = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] as const : [join(bin, command), args] as const;
-    const r = spawnSync(argv[0], [...argv[1]], { encoding: "utf8", cwd: root });
-    if (r.status !== 0) throw new Error(`${command} exited ${r.status}: ${r.stderr || r.stdout}`);
+  const run = async (command: string, args: string[]) => {
+    const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] : [join(bin, command), args];
+    try {
+      await exec(file, argv, { cwd: root });
+    } catch (error) {
+      const e = error as { code?: number; stderr?: string; stdout?: string };
+      throw new Error(`${command} exited ${e.code}: ${e.stderr || e.stdout}`);
+    }
   };
   if (asRoot) {
-    const uid = Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout);
-    const gid = Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout);
+    const uid = Number((await exec("id", ["-u", "postgres"])).stdout);
+    const gid = Number((await exec("id", ["-g", "postgres"])).stdout);
     chownSync(root, uid, gid);
   }
-  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  const port = freePort();
-  run("pg_ctl", ["-D", data, "-l", join(root, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off`, "start"]);
+  await run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const port = await freePort();
+  await run("pg_ctl", ["-D", data, "-l", join(root, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off`, "start"]);
   return {
     port,
     url: (user, database, password) => `postgres://${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
-    stop() {
+    async stop() {
       try {
-        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {
         rmSync(root, { recursive: true, force: true });
       }

@@ -1,11 +1,14 @@
 // Certificates made by the test with the openssl command (EC P-256, fast to
 // make): a root CA, an intermediate, and Server certificates with one fault
 // each; and TLS servers from Node on 127.0.0.1 that present them.
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createServer, type Server } from "node:tls";
+import { promisify } from "node:util";
 import { tempDir } from "./cli.ts";
+
+const exec = promisify(execFile);
 
 export const SERVER_NAME = "compass.example.com";
 
@@ -36,47 +39,51 @@ export interface TestPki {
   strayKeyFile: string;
 }
 
-function openssl(dir: string, args: string[]): void {
-  const r = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
-  if (r.error) throw new Error(`the openssl command is needed to make test certificates: ${r.error.message} (npm test installs it: scripts/test-deps.mjs)`);
-  if (r.status !== 0) throw new Error(`openssl ${args.join(" ")}: ${r.stderr}`);
+/** Runs openssl without blocking the test's event loop. */
+async function openssl(dir: string, args: string[]): Promise<void> {
+  try {
+    await exec("openssl", args, { cwd: dir });
+  } catch (error) {
+    const e = error as { code?: string | number; stderr?: string };
+    if (e.code === "ENOENT") throw new Error("the openssl command is needed to make test certificates (npm test installs it: scripts/test-deps.mjs)");
+    throw new Error(`openssl ${args.join(" ")}: ${e.stderr}`);
+  }
 }
 
-export function makePki(): TestPki {
+export async function makePki(): Promise<TestPki> {
   const dir = tempDir();
-  const key = (name: string) => (openssl(dir, ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", `${name}.key`]), `${name}.key`);
+  const key = (name: string) => openssl(dir, ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", `${name}.key`]);
   const pem = (name: string, chain: string[] = []): Pem => {
     const cert = [readFileSync(join(dir, `${name}.crt`), "utf8"), ...chain].join("");
     writeFileSync(join(dir, `${name}.chain.crt`), cert);
     return { cert, key: readFileSync(join(dir, `${name}.key`), "utf8"), certFile: join(dir, `${name}.chain.crt`), keyFile: join(dir, `${name}.key`) };
   };
-  const ca = (name: string, subject: string, issuer?: string) => {
-    key(name);
+  const ca = async (name: string, subject: string, issuer?: string) => {
+    await key(name);
     const ext = join(dir, `${name}.ext`);
     writeFileSync(ext, "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n");
-    if (!issuer) openssl(dir, ["req", "-x509", "-new", "-key", `${name}.key`, "-out", `${name}.crt`, "-subj", subject, "-days", "365", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+    if (!issuer) await openssl(dir, ["req", "-x509", "-new", "-key", `${name}.key`, "-out", `${name}.crt`, "-subj", subject, "-days", "365", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
     else {
-      openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", subject]);
-      openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.crt`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", "365", "-extfile", ext]);
+      await openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", subject]);
+      await openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.crt`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", "365", "-extfile", ext]);
     }
   };
-  const leaf = (name: string, dns: string, issuer: string, days: number) => {
-    key(name);
+  // Each issuer keeps its own serial file, so leaves of one issuer are made one after another.
+  const leaf = async (name: string, dns: string, issuer: string, days: number) => {
+    await key(name);
     const ext = join(dir, `${name}.ext`);
     writeFileSync(ext, `subjectAltName=DNS:${dns}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
-    openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${dns}`]);
-    openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.crt`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", String(days), "-extfile", ext]);
+    await openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${dns}`]);
+    await openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.crt`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", String(days), "-extfile", ext]);
   };
-  ca("root", "/CN=Compass Test Root");
-  ca("intermediate", "/CN=Compass Test Intermediate", "root");
-  ca("other-root", "/CN=Someone Else's Root");
-  leaf("good", SERVER_NAME, "intermediate", 90);
-  leaf("renewed", SERVER_NAME, "intermediate", 90);
-  leaf("wrong-name", "other.example.org", "intermediate", 90);
-  leaf("expired", SERVER_NAME, "intermediate", -1);
-  leaf("expiring", SERVER_NAME, "intermediate", 5);
-  leaf("untrusted", SERVER_NAME, "other-root", 90);
-  key("stray");
+  await ca("root", "/CN=Compass Test Root");
+  await ca("intermediate", "/CN=Compass Test Intermediate", "root");
+  await ca("other-root", "/CN=Someone Else's Root");
+  for (const [name, dns, days] of [["good", SERVER_NAME, 90], ["renewed", SERVER_NAME, 90], ["wrong-name", "other.example.org", 90], ["expired", SERVER_NAME, -1], ["expiring", SERVER_NAME, 5]] as const) {
+    await leaf(name, dns, "intermediate", days);
+  }
+  await leaf("untrusted", SERVER_NAME, "other-root", 90);
+  await key("stray");
   const intermediate = pem("intermediate");
   return {
     dir,
