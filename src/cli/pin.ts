@@ -17,7 +17,7 @@ import { parseReference, withDigest, type PinReference } from "../pin/reference.
 import type { Manifest } from "../pin/registry.ts";
 import { imageSites, REQUIRED_PLATFORMS, ROLE_NAMES, type ImageSite } from "../pin/sites.ts";
 import type { Io } from "./io.ts";
-import { label } from "./preflight.ts";
+import { label } from "./preflight-run.ts";
 
 export const PIN_TIMEOUT_SECONDS = 30;
 
