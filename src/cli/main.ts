@@ -6,6 +6,7 @@ import { checkCommand } from "./check.ts";
 import { explainCommand } from "./explain.ts";
 import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
 import { initCommand } from "./init.ts";
+import { pinCommand } from "./pin.ts";
 import { preflightCommand } from "./preflight.ts";
 import { paint, processIo, type Io } from "./io.ts";
 import { renderCommand } from "./render.ts";
@@ -23,7 +24,8 @@ Usage:
   rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
   rigging schema KIND                                   print a values JSON Schema
   rigging init KIND                                     print an example values file
-  rigging preflight postgres                            check the Compass Server's database (CS-12)
+  rigging preflight postgres|tls|nats                   check the database, certificate or NATS live
+  rigging pin VALUES [--check]                          pin image tags to digests (D8-D10)
   rigging help | --help | --version
 
 Kinds: ${KINDS.join(", ")}
@@ -40,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   schema: schemaCommand,
   init: initCommand,
   preflight: preflightCommand,
+  pin: pinCommand,
 };
 
 /** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */

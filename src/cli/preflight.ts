@@ -1,14 +1,33 @@
-// `rigging preflight postgres`: CS-12 against the live database, before the
-// Server is applied. The URL is a secret, so it is read from the
-// environment or a file, never from the command line, and never printed.
-import { readFileSync } from "node:fs";
+// `rigging preflight postgres|tls|nats`: what manifests cannot show, asked
+// of the live systems before the Server is applied. Every secret (a URL, a
+// key, a password) is read from the environment or a file, never from the
+// command line, and removed from everything printed, whatever a driver says.
+// One deadline (--timeout) covers each run from the first dial to the close.
+// Each check's module (and the network and TLS code it needs) is loaded when
+// that check runs, so that no other command pays for it.
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
+import { closest } from "../core/values.ts";
 import { DATABASE_URL_ENV } from "../profiles/compass-server/ports.ts";
-import { judgePostgres, readPostgresFacts, type PreflightResult } from "../profiles/compass-server/preflight.ts";
-import { paint, type Io } from "./io.ts";
+import { parseFormat, parseTimeout, printable, readSecretFile } from "../preflight/common.ts";
+import { decode } from "../preflight/exports.ts";
+import type { Io } from "./io.ts";
+import { natsCommand } from "./preflight-nats.ts";
+import { COMMON_HELP, COMMON_OPTIONS, runChecks, usageCheck } from "./preflight-run.ts";
+import { tlsCommand } from "./preflight-tls.ts";
 
-export const PREFLIGHT_HELP = `Usage: rigging preflight postgres [--url-env NAME | --url-file FILE] [--format text|json]
+export const PREFLIGHT_HELP = `Usage: rigging preflight postgres|tls|nats [options]
+
+Check, before applying, what manifests cannot show:
+  postgres   the Compass Server's database (CS-12, D3)
+  tls        the Server's certificate and key, on file and live (CS-08, CR-14; D6)
+  nats       password auth and JetStream on NATS (CS-07, CS-13; D5)
+
+Run 'rigging preflight CHECK --help' for its options.
+
+${COMMON_HELP}`;
+
+const POSTGRES_HELP = `Usage: rigging preflight postgres [--url-env NAME | --url-file FILE] [options]
 
 Check the Compass Server's database before applying (CS-12): PostgreSQL 16
 or later, owned by a superuser or by a role with CREATEROLE and BYPASSRLS.
@@ -17,80 +36,62 @@ Manifests cannot show this; the server is asked with one read-only query.
 The connection URL (postgres://user:password@host:port/database) is a
 secret: it is read from the environment variable ${DATABASE_URL_ENV} (the
 one the Server reads), from another with --url-env, or from a file with
---url-file, never from the command line, and it is never printed.
+--url-file (its first line, at most 64 KiB read), never from the command
+line, and it is never printed.
 
-  kubectl get secret compass-database -n compass -o jsonpath='{.data.url}' \\
+  kubectl get secret compass-database -n compass -o jsonpath='{.data.dsn}' \\
     | base64 -d > /dev/shm/compass-db-url
   rigging preflight postgres --url-file /dev/shm/compass-db-url
 
 Options:
       --url-env NAME   read the URL from the environment variable NAME
-      --url-file FILE  read the URL from FILE (its first line)
-  -f, --format FMT     text (default) or json
-  -h, --help           show this help
+      --url-file FILE  read the URL from FILE
 
-Exit codes: 0 every check passes (warnings allowed); 1 a check fails;
-2 usage error, no URL, or the server cannot be reached.
-`;
+${COMMON_HELP}`;
+
+type Subcommand = (args: string[], io: Io) => number | Promise<number>;
+
+const CHECKS: Record<string, Subcommand> = { postgres: postgresCommand, tls: tlsCommand, nats: natsCommand };
 
 export function preflightCommand(args: string[], io: Io): number | Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      "url-env": { type: "string" },
-      "url-file": { type: "string" },
-      format: { type: "string", short: "f", default: "text" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  if (values.help) return io.out(PREFLIGHT_HELP), 0;
-  if (positionals.length !== 1 || positionals[0] !== "postgres") throw new UsageError("preflight checks one thing: rigging preflight postgres (see --help)");
-  if (values.format !== "text" && values.format !== "json") throw new UsageError(`--format ${values.format}: expected text or json`);
-  const format = values.format;
-  const url = connectionUrl(values["url-env"], values["url-file"]);
-  return readPostgresFacts(url).then(
-    (facts) => {
-      const results = judgePostgres(facts);
-      io.out(format === "json" ? JSON.stringify(results, null, 2) + "\n" : results.map((r) => line(r, io)).join(""));
-      return results.some((r) => r.outcome === "fail") ? 1 : 0;
-    },
-    (error: unknown) => {
-      // Driver messages name the host, user or cause, never the password.
-      throw new UsageError(`cannot check the database: ${(error as Error)?.message ?? String(error)}`);
-    },
-  );
+  const [what, ...rest] = args;
+  if (what === "-h" || what === "--help") return io.out(PREFLIGHT_HELP), 0;
+  const names = Object.keys(CHECKS).join("|");
+  if (what === undefined || what.startsWith("-")) throw new UsageError(`name what to check first: rigging preflight ${names} (see --help)`);
+  const check = CHECKS[what];
+  if (!check) {
+    const near = closest(what, Object.keys(CHECKS));
+    throw new UsageError(`preflight checks ${names}, not ${JSON.stringify(printable(what))}${near ? ` (did you mean ${near}?)` : ""}`);
+  }
+  return check(rest, io);
 }
 
-function line(r: PreflightResult, io: Io): string {
-  const label = r.outcome === "pass" ? paint(io, 32, "ok  ") : r.outcome === "warn" ? paint(io, 33, "warn") : paint(io, 31, "FAIL");
-  return `${label} ${r.id} ${r.check}: ${r.message}${r.fix ? ` (fix: ${r.fix})` : ""}\n`;
-}
-
-function connectionUrl(env: string | undefined, file: string | undefined): string {
+function postgresCommand(args: string[], io: Io): number | Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...COMMON_OPTIONS, "url-env": { type: "string" }, "url-file": { type: "string" } } });
+  if (values.help) return io.out(POSTGRES_HELP), 0;
+  usageCheck(positionals, 0, "rigging preflight postgres [--url-env NAME | --url-file FILE]");
+  const format = parseFormat(values.format);
+  const timeout = parseTimeout(values.timeout);
+  const env = values["url-env"];
+  const file = values["url-file"];
   if (env !== undefined && file !== undefined) throw new UsageError("give --url-env or --url-file, not both");
-  let url: string | undefined;
-  let from: string;
-  if (file !== undefined) {
-    from = file;
-    try {
-      url = readFileSync(file, "utf8").split(/\r?\n/)[0].trim();
-    } catch (error) {
-      throw new UsageError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  return runChecks(io, "the database", format, timeout, async (deadline, secrets) => {
+    const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
+    let url: string | undefined;
+    let from: string;
+    if (file !== undefined) {
+      from = printable(file);
+      url = decode(await readSecretFile(file, deadline), file).split(/\r?\n/)[0].trim();
+      if (!url) throw new UsageError(`${from}: holds no URL on its first line`);
+    } else {
+      const name = env ?? DATABASE_URL_ENV;
+      from = `$${printable(name)}`;
+      url = process.env[name]?.trim();
+      if (!url) throw new UsageError(`${from} is not set: export the database URL there, or use --url-env NAME or --url-file FILE`);
     }
-  } else {
-    const name = env ?? DATABASE_URL_ENV;
-    from = `$${name}`;
-    url = process.env[name]?.trim();
-    if (!url) throw new UsageError(`$${name} is not set: export the database URL there, or use --url-env NAME or --url-file FILE`);
-  }
-  // Checked here so that a malformed URL is never echoed by a parser.
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new UsageError(`${from}: does not hold a URL such as postgres://user:password@host:5432/database`);
-  }
-  if (protocol !== "postgres:" && protocol !== "postgresql:") throw new UsageError(`${from}: holds a ${protocol}// URL, expected postgres:// or postgresql://`);
-  return url;
+    // The whole URL is a secret too: a driver may echo a part of it in any form.
+    secrets.push(...postgresSecrets(url));
+    checkPostgresUrl(url, from);
+    return judgePostgres(await readPostgresFacts(url, deadline));
+  });
 }

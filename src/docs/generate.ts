@@ -4,6 +4,7 @@
 // from the kind's JSON Schema. Pure functions: scripts/gen-docs.ts writes
 // them, test/docs.test.ts compares them with the files.
 import { schemaOf } from "../cli/schema.ts";
+import { decisionsSection } from "../preflight/decisions.ts";
 import { PROFILE_NAMES } from "../rules/engine.ts";
 import { FROM_MANIFESTS, requirements } from "../rules/requirements.ts";
 
@@ -40,6 +41,7 @@ export function rulesMarkdown(): string {
     row(["---", "---", "---", "---", "---", "---"]),
     ...rows,
     "",
+    ...decisionsSection(row),
   ].join("\n");
 }
 

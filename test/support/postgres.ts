@@ -1,61 +1,101 @@
-// A real PostgreSQL server for the preflight tests: the machine's own
-// binaries (Debian's postgresql package; .ci/run installs it), a throwaway
-// cluster in a temporary directory, on a free loopback port, trust auth.
-// As root, the server runs as the postgres user, as PostgreSQL requires.
-import { spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+// Real PostgreSQL servers for the preflight tests, on free loopback ports:
+// - Debian's PostgreSQL 15 (below the floor of 16), a throwaway cluster in
+//   a temporary directory with trust auth; as root it runs as the postgres
+//   user, as PostgreSQL requires. `npm test` installs the package
+//   (scripts/test-deps.mjs);
+// - PGlite, PostgreSQL 17 compiled to WebAssembly, from npm, served over TCP
+//   by its socket server, in the test process itself.
+// Both start without blocking the test's event loop: a worker that stops
+// answering its runner for long on a busy machine is taken for a hung one.
+import { execFile } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
 
 export interface TestPostgres {
   port: number;
   /** A connection URL for `user` to `database` on the test server. */
   url(user: string, database: string, password?: string): string;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
-/** The directory of the newest initdb and pg_ctl on this machine. */
+/** Debian's PostgreSQL 15: the server binaries of the postgresql-15 package. */
+export const POSTGRES_15_BIN = "/usr/lib/postgresql/15/bin";
+
 function postgresBin(): string {
-  const debian = "/usr/lib/postgresql";
-  const versions = existsSync(debian) ? readdirSync(debian).filter((v) => existsSync(join(debian, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length > 0) return join(debian, versions[0], "bin");
-  const found = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
-  if (found) return found.replace(/\/pg_ctl$/, "");
-  throw new Error("PostgreSQL server binaries not found: install them (Debian: apt-get install postgresql); .ci/run does");
+  if (existsSync(join(POSTGRES_15_BIN, "pg_ctl"))) return POSTGRES_15_BIN;
+  throw new Error(`PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm test installs them (scripts/test-deps.mjs), or run apt-get install postgresql-15`);
 }
 
-function freePort(): number {
-  const r = spawnSync(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"], { encoding: "utf8" });
-  return Number(r.stdout.trim());
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
 }
 
-export function startPostgres(): TestPostgres {
+export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBin();
   const root = mkdtempSync(join(tmpdir(), "rigging-pg-"));
   const data = join(root, "data");
   const asRoot = process.getuid?.() === 0;
-  const run = (command: string, args: string[]) => {
-    const argv = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] as const : [join(bin, command), args] as const;
-    const r = spawnSync(argv[0], [...argv[1]], { encoding: "utf8", cwd: root });
-    if (r.status !== 0) throw new Error(`${command} exited ${r.status}: ${r.stderr || r.stdout}`);
+  const run = async (command: string, args: string[]) => {
+    const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, command), ...args]] : [join(bin, command), args];
+    try {
+      await exec(file, argv, { cwd: root });
+    } catch (error) {
+      const e = error as { code?: number; stderr?: string; stdout?: string };
+      throw new Error(`${command} exited ${e.code}: ${e.stderr || e.stdout}`);
+    }
   };
   if (asRoot) {
-    const uid = Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout);
-    const gid = Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout);
+    const uid = Number((await exec("id", ["-u", "postgres"])).stdout);
+    const gid = Number((await exec("id", ["-g", "postgres"])).stdout);
     chownSync(root, uid, gid);
   }
-  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  const port = freePort();
-  run("pg_ctl", ["-D", data, "-l", join(root, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off`, "start"]);
+  await run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  const port = await freePort();
+  await run("pg_ctl", ["-D", data, "-l", join(root, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off`, "start"]);
   return {
     port,
     url: (user, database, password) => `postgres://${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
-    stop() {
+    async stop() {
       try {
-        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+export interface TestPglite {
+  port: number;
+  /** A connection URL to the one database PGlite serves, as its superuser. */
+  url(password?: string): string;
+  stop(): Promise<void>;
+}
+
+/** PostgreSQL 17 (PGlite) on a free loopback port, in this process. */
+export async function startPglite(): Promise<TestPglite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
+  await server.start();
+  const port = Number(server.getServerConn().split(":").pop());
+  return {
+    port,
+    url: (password) => `postgres://postgres${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
     },
   };
 }

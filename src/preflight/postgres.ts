@@ -1,7 +1,10 @@
 // CS-12 against a live server: neither values nor manifests show the
 // database the Server will run its migrations on, so `rigging preflight
-// postgres` asks the server itself. Reading the facts (one query) is kept
-// apart from judging them, which is pure.
+// postgres` asks the server itself. Reading the facts (one query, under the
+// run's one deadline) is kept apart from judging them, which is pure.
+import { Socket } from "node:net";
+import { UsageError } from "../core/errors.ts";
+import type { CheckResult, Deadline } from "./common.ts";
 
 /** PostgreSQL 16.0 as `server_version_num` writes it (D3's floor). */
 export const MIN_SERVER_VERSION_NUM = 160000;
@@ -18,15 +21,6 @@ export interface PostgresFacts {
   owner: { name: string; superuser: boolean; createRole: boolean; bypassRls: boolean };
 }
 
-export interface PreflightResult {
-  id: "CS-12";
-  /** What was checked, in a few words. */
-  check: string;
-  outcome: "pass" | "fail" | "warn";
-  message: string;
-  fix?: string;
-}
-
 /** One query, answered by any PostgreSQL the Server could run on. */
 export const FACTS_QUERY = `SELECT current_setting('server_version_num')::int AS version_num,
        current_setting('server_version') AS version,
@@ -36,9 +30,9 @@ export const FACTS_QUERY = `SELECT current_setting('server_version_num')::int AS
 FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba
 WHERE d.datname = current_database()`;
 
-export function judgePostgres(facts: PostgresFacts): PreflightResult[] {
+export function judgePostgres(facts: PostgresFacts): CheckResult[] {
   const { owner } = facts;
-  const results: PreflightResult[] = [
+  const results: CheckResult[] = [
     facts.versionNum >= MIN_SERVER_VERSION_NUM
       ? { id: "CS-12", check: "server version", outcome: "pass", message: `PostgreSQL ${facts.version} is 16 or later` }
       : {
@@ -79,17 +73,71 @@ function quoteIdent(name: string): string {
 }
 
 /**
- * Reads the facts from the server at `url` (a secret: never echoed). The
- * client is loaded here, not at start-up, so that no other command pays for it.
+ * The URL as the driver would read it, refused unless it names a host:
+ * `postgres:/user:pw@db` (one slash) parses as a path, and the driver would
+ * dial the local socket with the password in its error. Never echoed.
  */
-export async function readPostgresFacts(url: string, timeoutMs = 10_000): Promise<PostgresFacts> {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: "rigging preflight" });
-  await client.connect();
+export function checkPostgresUrl(url: string, from: string): void {
+  let parsed: URL;
   try {
-    const { rows } = await client.query(FACTS_QUERY);
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`${from}: does not hold a URL such as postgres://user:password@host:5432/database`);
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new UsageError(`${from}: holds a ${parsed.protocol}// URL, expected postgres:// or postgresql://`);
+  if (!/^postgres(ql)?:\/\//i.test(url) || parsed.hostname === "") throw new UsageError(`${from}: the URL names no host: write postgres://user:password@host:5432/database (two slashes, then the host)`);
+}
+
+/** The secrets a Postgres URL carries: its password, as written and decoded. */
+export function postgresSecrets(url: string): string[] {
+  try {
+    const { password } = new URL(url);
+    return password ? [password, safeDecode(password)] : [];
+  } catch {
+    return [];
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Reads the facts from the server at `url` (a secret: never echoed). Every
+ * step (connect, query, close) runs under `deadline`; when a step fails or
+ * the deadline passes, the sockets are destroyed rather than closed
+ * politely, since a server that holds its end open would hold the run.
+ * The client is loaded here, not at start-up, so that no other command
+ * pays for it.
+ */
+export async function readPostgresFacts(url: string, deadline: Deadline): Promise<PostgresFacts> {
+  const { default: pg } = await import("pg");
+  const sockets: Socket[] = [];
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: "rigging preflight",
+    stream: () => {
+      const socket = new Socket();
+      sockets.push(socket);
+      return socket;
+    },
+  });
+  // A late error (the server going away after the answer) has nothing left to fail.
+  client.on("error", () => {});
+  const release = () => {
+    for (const socket of sockets) socket.destroy();
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  };
+  try {
+    await deadline.race(client.connect(), release);
+    const { rows } = await deadline.race(client.query(FACTS_QUERY), release);
     const row = rows[0];
     if (!row) throw new Error("the server did not describe the current database");
+    await deadline.race(client.end(), release);
     return {
       versionNum: Number(row.version_num),
       version: String(row.version),
@@ -98,6 +146,6 @@ export async function readPostgresFacts(url: string, timeoutMs = 10_000): Promis
       owner: { name: String(row.owner), superuser: row.rolsuper === true, createRole: row.rolcreaterole === true, bypassRls: row.rolbypassrls === true },
     };
   } finally {
-    await client.end().catch(() => {});
+    release();
   }
 }

@@ -1,0 +1,107 @@
+// D5 against a live NATS: password auth (CS-07), so an anonymous client is
+// refused and the Server's user and password are taken; and JetStream
+// (CS-13), which the Server's event fabric needs. Spoken through the NATS
+// client library; the client is loaded only by this command.
+import type { NatsConnection } from "@nats-io/transport-node";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { Socket } from "node:net";
+import type { CheckResult, Deadline } from "./common.ts";
+
+export interface NatsTarget {
+  url: URL;
+  user: string;
+  password: string;
+  /** PEM CA for a tls:// URL; the system's roots without it. */
+  ca?: string;
+}
+
+/**
+ * The client keeps a socket whose server never says hello (it waits for
+ * INFO past its own timeout), so the sockets it opens are collected as
+ * Node announces them, and destroyed when a step fails or the run ends.
+ */
+export async function checkNats(target: NatsTarget, deadline: Deadline): Promise<CheckResult[]> {
+  const sockets = new Set<Socket>();
+  const track = (message: unknown) => void sockets.add((message as { socket: Socket }).socket);
+  const release = () => sockets.forEach((socket) => socket.destroy());
+  subscribe("net.client.socket", track);
+  try {
+    return await judgeNats(target, deadline, release);
+  } finally {
+    unsubscribe("net.client.socket", track);
+    release();
+  }
+}
+
+async function judgeNats(target: NatsTarget, deadline: Deadline, release: () => void): Promise<CheckResult[]> {
+  const { connect, AuthorizationError } = await import("@nats-io/transport-node");
+  const { jetstreamManager } = await import("@nats-io/jetstream");
+  const dial = (credentials: { user: string; pass: string } | undefined) =>
+    deadline.race(
+      connect({
+        servers: target.url.href,
+        ...credentials,
+        name: "rigging preflight",
+        timeout: deadline.remainingMs(),
+        reconnect: false,
+        maxReconnectAttempts: 0,
+        ignoreClusterUpdates: true,
+        ...(target.url.protocol === "tls:" ? { tls: target.ca ? { ca: target.ca } : {} } : {}),
+      }),
+      release,
+    );
+  const close = (nc: NatsConnection) => deadline.race(nc.close(), release).catch(() => {});
+  const refused = (error: unknown) => error instanceof AuthorizationError;
+  const results: CheckResult[] = [];
+
+  const anonymous = await dial(undefined).catch((error: unknown) => (refused(error) ? undefined : Promise.reject(error)));
+  if (anonymous) {
+    await close(anonymous);
+    results.push({
+      id: "CS-07",
+      check: "anonymous access",
+      outcome: "fail",
+      message: "NATS accepts a client without credentials",
+      fix: "require password auth (D5): an authorization block with the Server's user and a password from a Secret, and no no_auth_user",
+    });
+  } else {
+    results.push({ id: "CS-07", check: "anonymous access", outcome: "pass", message: "NATS refuses a client without credentials" });
+  }
+
+  const user = target.user;
+  const nc = await dial({ user, pass: target.password }).catch((error: unknown) => (refused(error) ? undefined : Promise.reject(error)));
+  if (!nc) {
+    results.push({
+      id: "CS-07",
+      check: "password",
+      outcome: "fail",
+      message: `NATS refuses user ${user} with the password given (JetStream is checked once it is taken)`,
+      fix: "give the password of the Secret the Server reads (nats.passwordSecret), and the user of nats.user",
+    });
+    return results;
+  }
+  results.push({ id: "CS-07", check: "password", outcome: "pass", message: `NATS takes user ${user} with the password given` });
+
+  try {
+    const jsm = await deadline.race(jetstreamManager(nc, { timeout: deadline.remainingMs() }), release);
+    const info = await deadline.race(jsm.getAccountInfo(), release);
+    results.push({ id: "CS-13", check: "JetStream", outcome: "pass", message: `JetStream is enabled for user ${user} (${info.streams} stream(s))` });
+  } catch (error) {
+    if (!jetStreamMissing(error)) throw error;
+    results.push({
+      id: "CS-13",
+      check: "JetStream",
+      outcome: "fail",
+      message: `JetStream is not enabled for user ${user}: the Server's event fabric needs it`,
+      fix: "enable JetStream on the NATS server (jetstream {} in its configuration, or -js) and for the Server's account",
+    });
+  } finally {
+    await close(nc);
+  }
+  return results;
+}
+
+function jetStreamMissing(error: unknown): boolean {
+  const e = error as { name?: string; code?: number; message?: string };
+  return e?.name === "JetStreamNotEnabled" || e?.code === 10039 || /jetstream (is )?not enabled/i.test(e?.message ?? "");
+}
