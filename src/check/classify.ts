@@ -9,6 +9,7 @@ import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";
 import { dig, POD_SPEC_PATH, type ProfileName } from "../rules/engine.ts";
+import { selects } from "../rules/templates.ts";
 
 interface Workload {
   object: K8sObject;
@@ -89,11 +90,12 @@ function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): Prof
     case "Secret":
       return same.find((w) => referencedNames(w.spec, object.kind).includes(name))?.profile;
     case "NetworkPolicy":
-      return same.find((w) => selects(dig(object, ["spec", "podSelector", "matchLabels"]), w.podLabels))?.profile;
+      return same.find((w) => selects(dig(object, ["spec", "podSelector"]) ?? {}, w.podLabels))?.profile;
     case "Service":
-      return same.find((w) => isRecord(dig(object, ["spec", "selector"])) && selects(dig(object, ["spec", "selector"]), w.podLabels))?.profile;
+      // A Service selector is a plain label map: matchLabels in LabelSelector form.
+      return same.find((w) => isRecord(dig(object, ["spec", "selector"])) && selects({ matchLabels: dig(object, ["spec", "selector"]) }, w.podLabels))?.profile;
     case "PodDisruptionBudget":
-      return same.find((w) => selects(dig(object, ["spec", "selector", "matchLabels"]), w.podLabels))?.profile;
+      return same.find((w) => selects(dig(object, ["spec", "selector"]) ?? {}, w.podLabels))?.profile;
     case "RoleBinding":
     case "ClusterRoleBinding":
       return workloads.find((w) => bindsServiceAccountOf(object, w))?.profile;
@@ -135,13 +137,6 @@ function bindsServiceAccountOf(binding: K8sObject, workload: Workload): boolean 
   return subjects.some(
     (s) => isRecord(s) && s.kind === "ServiceAccount" && s.name === serviceAccountOf(workload.spec) && (s.namespace ?? namespaceOf(binding)) === namespaceOf(workload.object),
   );
-}
-
-/** matchLabels selects the pod labels; an empty selector selects every pod. */
-function selects(matchLabels: unknown, podLabels: Record<string, string>): boolean {
-  if (matchLabels === undefined || matchLabels === null) return true;
-  if (!isRecord(matchLabels)) return false;
-  return Object.entries(matchLabels).every(([key, value]) => podLabels[key] === value);
 }
 
 function podSpec(object: K8sObject): PodSpec | undefined {

@@ -24,6 +24,8 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
   const loaded: Loaded = { objects: [], origins: new Map(), problems: [] };
   documents.forEach((document, index) => {
     const data = document.data;
+    // An empty document (`---` followed by nothing but comments) holds no object, as kubectl reads it.
+    if (data === null || data === undefined) return;
     const where = `document ${index + 1}`;
     if (isList(data)) {
       data.items.forEach((item, i) => {
