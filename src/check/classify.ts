@@ -9,6 +9,7 @@ import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";
 import { dig, POD_SPEC_PATH, type ProfileName } from "../rules/engine.ts";
+import { SYSTEMS } from "../rules/registry.ts";
 import { selects } from "../rules/templates.ts";
 
 interface Workload {
@@ -18,23 +19,8 @@ interface Workload {
   podLabels: Record<string, string>;
 }
 
-/** A shape that names a workload's profile when its labels do not. */
-interface Shape {
-  profile: ProfileName;
-  /** What gives it away, for people reading this table. */
-  sign: string;
-  matches(spec: PodSpec, object: K8sObject): boolean;
-}
-
-export const SHAPES: readonly Shape[] = [
-  { profile: "compass-runner", sign: "env COMPASS_SERVER_URL, COMPASS_RUNNER_TOKEN_FILE or COMPASS_MICROVM_VOLUME_ROOT", matches: (spec) => hasEnv(spec, /^COMPASS_(SERVER_URL|RUNNER_TOKEN_FILE|MICROVM_VOLUME_ROOT)$/) },
-  { profile: "compass-runner", sign: "a projected token with audience compass-runner", matches: (spec) => tokenAudiences(spec).includes("compass-runner") },
-  { profile: "compass-runner", sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
-  { profile: "rootpilot-runner", sign: "env RUNNER_ATTESTATION_MODE", matches: (spec) => hasEnv(spec, /^RUNNER_ATTESTATION_MODE$/) },
-  { profile: "rootpilot-runner", sign: "an image named rootpilot", matches: (spec) => images(spec).some((image) => /rootpilot/i.test(image)) },
-  { profile: "compass-server", sign: "--admin-token-file in args or command", matches: (spec) => words(spec).some((w) => /^--admin-token-file(=|$)/.test(w)) },
-  { profile: "compass-server", sign: "an image named compass-server", matches: (spec) => images(spec).some((image) => /compass-server/i.test(image)) },
-];
+/** The shapes of every system of the registry, with the system each names. */
+export const SHAPES = SYSTEMS.flatMap((system) => system.shapes.map((shape) => ({ ...shape, profile: system.name })));
 
 export interface Classified {
   profileOf: Map<K8sObject, ProfileName>;
@@ -157,21 +143,9 @@ function containers(spec: PodSpec): Container[] {
   return [...list<Container>(spec.initContainers), ...list<Container>(spec.containers)].filter(isRecord) as Container[];
 }
 
-function hasEnv(spec: PodSpec, name: RegExp): boolean {
-  return containers(spec).some((c) => list<{ name?: unknown }>(c.env).some((e) => isRecord(e) && typeof e.name === "string" && name.test(e.name)));
-}
 
-function images(spec: PodSpec): string[] {
-  return containers(spec).map((c) => String(c.image ?? ""));
-}
 
-function words(spec: PodSpec): string[] {
-  return containers(spec).flatMap((c) => [...list<unknown>(c.command), ...list<unknown>(c.args)].map(String));
-}
 
-function tokenAudiences(spec: PodSpec): string[] {
-  return list<Volume>(spec.volumes).flatMap((v) => list<{ serviceAccountToken?: { audience?: string } }>(v?.projected?.sources).map((s) => s?.serviceAccountToken?.audience ?? ""));
-}
 
 /** Names of the ConfigMaps or Secrets a pod spec mounts or reads. */
 function referencedNames(spec: PodSpec, kind: string): string[] {

@@ -1,15 +1,10 @@
 // Rules of the G- requirements, shared by every profile.
 import { parseImage } from "../core/image.ts";
 import { RECOMMENDED_LABEL_KEYS } from "../core/labels.ts";
-import { hit, PROFILE_NAMES, type ProfileName, type Rule, type RuleHit } from "./engine.ts";
+import { hit, PROFILE_NAMES, type Rule, type RuleHit } from "./engine.ts";
+import { POD_SECURITY_LEVEL } from "./registry.ts";
 
-/** The Pod Security Admission level each profile's namespace carries (G-10). */
-export const POD_SECURITY_LEVEL: Record<ProfileName, "restricted" | "baseline" | "privileged"> = {
-  // hostPath volumes are forbidden from `baseline` up; CR-06 takes their place.
-  "compass-runner": "privileged",
-  "compass-server": "restricted",
-  "rootpilot-runner": "restricted",
-};
+export { POD_SECURITY_LEVEL } from "./registry.ts";
 
 /** Pod Security levels, from the most permissive. */
 const STRICTNESS: Record<string, number> = { privileged: 0, baseline: 1, restricted: 2 };
