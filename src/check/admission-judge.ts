@@ -10,7 +10,7 @@
 // break-glass exception is an error, while a stricter policy that decides
 // every request correctly (a `pods/*` rule on CONNECT, say) passes.
 import type { K8sObject } from "../core/objects.ts";
-import type { Finding, Severity } from "../rules/engine.ts";
+import type { Finding, RuleHit, Severity } from "../rules/engine.ts";
 import { dig } from "../rules/engine.ts";
 import { isRecord, list } from "../rules/templates.ts";
 import { decide, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./admission-eval.ts";
@@ -256,4 +256,20 @@ function matchesPolicy(policy: K8sObject, req: AdmissionRequest, labels: Record<
 
 function describe(req: Omit<AdmissionRequest, "user" | "groups">): string {
   return `${req.operation} ${req.resource}${req.subResource ? `/${req.subResource}` : ""} in ${req.namespace}`;
+}
+
+/**
+ * The opinions the CR-06 rule lists so that `admissionHits` can report its
+ * warnings under them (spread them into the rule's `opinions`).
+ */
+export const ADMISSION_OPINIONS = {
+  "port-forward-proxy": { summary: "port-forward and proxy on Runner pods are denied like exec (CR-06e)", because: INFERRED_E },
+  "cel-unjudged": { summary: "every policy can be evaluated", because: "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated" },
+} as const;
+
+/** `judgeAdmission` as a rule's hits: errors as they are, warnings under ADMISSION_OPINIONS. */
+export function admissionHits(objects: readonly K8sObject[], context: AdmissionContext): RuleHit[] {
+  return judgeAdmission(objects, context).map(({ object, path, message, severity, because }) =>
+    severity === "error" ? { object, path, message } : { object, path, message, opinion: because === INFERRED_E ? "port-forward-proxy" : "cel-unjudged" },
+  );
 }

@@ -134,3 +134,16 @@ describe("the CEL engine loads only for sets that hold policies", () => {
     expect(JSON.parse(out)).toEqual([false, true]);
   });
 });
+
+describe("admissionHits: the judge as a rule's hits", () => {
+  it("errors stay errors; warnings name an opinion the CR-06 rule can list", async () => {
+    const { admissionHits, ADMISSION_OPINIONS } = await import("../../src/check/admission-judge.ts");
+    const { runRules, ObjectSet } = await import("../../src/rules/engine.ts");
+    const objects = policies();
+    named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "true";
+    const rule = { id: "CR-06", summary: "s", fix: "f", severity: "error" as const, opinions: ADMISSION_OPINIONS, profiles: ["compass-runner" as const], check: () => admissionHits(objects, context()) };
+    const findings = runRules([rule], new ObjectSet("compass-runner", objects));
+    expect(findings.map((f) => f.severity).sort()).toEqual(["error", "warning", "warning"]);
+    expect(findings.filter((f) => f.severity === "warning").map((f) => f.because)).toEqual([ADMISSION_OPINIONS["port-forward-proxy"].because, ADMISSION_OPINIONS["port-forward-proxy"].because]);
+  });
+});

@@ -13,7 +13,6 @@ import {
   ENROLL_AUDIENCE,
   ENV,
   GKE_TOKEN_PATH,
-  GRACE_HEADROOM_SECONDS,
   HOME_DIR,
   IRSA_ROLE_ANNOTATION,
   MISSING_REGION_ERROR,
@@ -134,9 +133,6 @@ export const rootpilotRunnerRules: Rule[] = [
     fix: `set terminationGracePeriodSeconds above the drain timeout in seconds, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms`,
     why: "Seed 002: \"The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain.\"",
     source: { from: "seed", says: "seed 002, Requirement 2: \"terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom\"" },
-    opinions: {
-      headroom: { summary: `at least ${GRACE_HEADROOM_SECONDS} s of headroom`, because: `the seed asks for headroom past the drain (150 s for 120 s); rigging leaves ${GRACE_HEADROOM_SECONDS} s so the exit and the last flush fit` },
-    },
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
@@ -156,8 +152,6 @@ export const rootpilotRunnerRules: Rule[] = [
         const shown = spec.terminationGracePeriodSeconds === undefined ? `unset (Kubernetes' default ${KUBERNETES_DEFAULT_GRACE})` : String(grace);
         if (grace <= drainMs / 1000) {
           hits.push(hit(object, [...path, "terminationGracePeriodSeconds"], `terminationGracePeriodSeconds is ${shown}, not above the ${drainMs / 1000} s drain; SIGKILL arrives mid-drain (use ${gracePeriodFor(drainMs)})`));
-        } else if (grace < gracePeriodFor(drainMs)) {
-          hits.push(hit(object, [...path, "terminationGracePeriodSeconds"], `terminationGracePeriodSeconds ${shown} leaves less than ${GRACE_HEADROOM_SECONDS} s past the ${drainMs / 1000} s drain`, "headroom"));
         }
       }
       return hits;
