@@ -85,8 +85,9 @@ export function helmSources(text: string, documents: number): (string | undefine
       if (line.slice(3).trim() !== "" && !line.slice(3).trim().startsWith("#")) content = true;
       continue;
     }
-    const match = /^# Source: (\S.*?)\s*$/.exec(line);
-    if (match) source ??= match[1];
+    // Plain string work, linear in the line (a regular expression with a lazy group is not).
+    const named = line.startsWith("# Source: ") ? line.slice("# Source: ".length).trim() : "";
+    if (named !== "") source ??= named;
     else if (line.trim() !== "" && !line.trimStart().startsWith("#")) content = true;
   }
   close();

@@ -59,12 +59,23 @@ describe("odd objects", () => {
 });
 
 describe("a huge stream", () => {
-  it("20,000 small objects of no profile are read and noted, not a crash", () => {
+  it("10,000 small objects of no profile are read and noted, not a crash", () => {
     const doc = (i: number) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${i}, namespace: n}\ndata: {k: v}\n`;
-    const text = Array.from({ length: 20_000 }, (_, i) => doc(i)).join("");
+    const text = Array.from({ length: 10_000 }, (_, i) => doc(i)).join("");
     const r = runCli(["check", "--format", "json", "-"], text);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual([]);
-    expect(r.err.match(/not recognised/g)).toHaveLength(20_000);
+    expect(r.err.match(/not recognised/g)).toHaveLength(10_000);
+  });
+});
+
+describe("hostile annotations and comments are read in linear time", () => {
+  it("a 4 MiB `# Source:` line of spaces, a 4 MiB origin annotation and a huge waiver end quickly and cleanly", () => {
+    const pad = " ".repeat(4 * 1024 * 1024);
+    const text = `---\n# Source: x${pad}y\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: "path: ${"a".repeat(1024 * 1024)}"\n    rigging.dev/waive: "${"G-07 ".repeat(100_000)}: r"\n`;
+    const r = runInProcess(["check", "--profile", "rootpilot-runner", "--format", "json", tempFile(text, "hostile.yaml")]);
+    expect(r.code).toBe(1);
+    const findings = JSON.parse(r.out);
+    expect(findings.find((f: any) => f.ruleId === "waiver").message).toMatch(/over the limit of 4096/);
   });
 });
