@@ -30,14 +30,38 @@ function differs(token: string): boolean {
 /** Words of the text that could be plain scalars: runs between white space and flow punctuation. */
 const TOKEN = /[^\s,[\]{}'"#]+/g;
 
-/** Whether the text holds a plain scalar (or merge key) that kubectl reads otherwise than YAML 1.2. */
+/**
+ * Whether the text holds a plain scalar (or merge key) that kubectl reads
+ * otherwise than YAML 1.2. A word counts only where a whole scalar can be:
+ * after `:`, `-`, `?`, `[`, `{`, `,`, an anchor or a tag, or at the start of a
+ * line, and before the end of the line, a comment, `,`, `]` or `}`; so the
+ * "on" of a sentence in a message keeps the fast parse. Each character is
+ * looked at a bounded number of times: linear in the text.
+ */
 export function readsDifferently(text: string): boolean {
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
-    const token = m[0].endsWith(":") ? m[0].slice(0, -1) : m[0];
-    if (token !== "" && differs(token)) return true;
+    const key = m[0].endsWith(":");
+    const token = key ? m[0].slice(0, -1) : m[0];
+    if (token === "" || !differs(token)) continue;
+    if (wholeScalar(text, m.index, m.index + m[0].length, key)) return true;
   }
   return false;
+}
+
+function wholeScalar(text: string, start: number, end: number, key: boolean): boolean {
+  let after = end;
+  while (text[after] === " " || text[after] === "\t") after++;
+  const next = text[after];
+  if (!key && !(next === undefined || next === "\n" || next === "\r" || next === "#" || next === "," || next === "]" || next === "}" || next === ":")) return false;
+  let before = start - 1;
+  while (text[before] === " " || text[before] === "\t") before--;
+  const previous = text[before];
+  if (previous === undefined || previous === "\n" || previous === "\r" || ":-?[{,".includes(previous)) return true;
+  // After an anchor or a tag (`&a yes`, `!!bool yes`): find where that word starts.
+  let word = before;
+  while (word > 0 && !" \t\r\n[{,".includes(text[word - 1])) word--;
+  return text[word] === "&" || text[word] === "!";
 }
 
 /** The integers with Go's prefixes, as strconv.ParseInt(s, 0, 64) reads them. */

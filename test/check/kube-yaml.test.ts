@@ -6,7 +6,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseManifests, readsDifferently } from "../../src/check/kube-yaml.ts";
+import fc from "fast-check";
+import { KUBECTL_YAML, parseManifests, readsDifferently } from "../../src/check/kube-yaml.ts";
+import { parseDocuments, parseDocumentsWithPositions } from "../../src/core/source.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
 
 /** kubectl's reading of a file: the objects it would send, without the label it was asked to add. */
@@ -107,5 +109,36 @@ describe("an octal defaultMode judged as kubectl applies it", () => {
     };
     expect(verdict("0400")).toEqual(verdict("256"));
     expect(verdict("400")).toContain("CS-06");
+  });
+});
+
+describe("the scan that picks the parse is conservative", () => {
+  // Texts built from scalars both readings may resolve differently, in every
+  // place a scalar can stand: when the scan says "same", both readings agree.
+  const words = ["yes", "no", "on", "Off", "y", "n", "0400", "0o17", "0x1F", "0X1F", "0b11", "1_000", "08", "12:30", "true", "null", "~", "x", "say", "<<", "&a", "!!str", "'on'", '"0400"'];
+  const scalar = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }).map((ws) => ws.join(" "));
+  const line = fc.oneof(
+    fc.tuple(fc.constantFrom("k", "on", "a1"), scalar).map(([k, v]) => `${k}: ${v}`),
+    scalar.map((v) => `- ${v}`),
+    fc.array(scalar, { minLength: 1, maxLength: 3 }).map((vs) => `f: [${vs.join(", ")}]`),
+    fc.tuple(scalar, scalar).map(([a, b]) => `m: {a: ${a}, b: ${b}}`),
+    scalar.map((v) => `c: x # ${v}`),
+  );
+
+  it("never says `same` where kubectl reads otherwise", () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
+        const text = lines.map((l, i) => l.replace(/^(k|on|a1|f|m|c):/, `$1${i}:`)).join("\n") + "\n";
+        let kubectl: unknown;
+        try {
+          kubectl = parseDocumentsWithPositions(text, "t.yaml", KUBECTL_YAML).map((d) => d.data);
+        } catch {
+          return; // not YAML (an alias to nothing, say): refused either way
+        }
+        if (readsDifferently(text)) return;
+        expect(parseDocuments(text, "t.yaml").map((d) => d.data)).toEqual(kubectl);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
