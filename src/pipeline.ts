@@ -65,7 +65,7 @@ function profileFor(source: SourceDocument): Profile {
 
 /** A finding on our own output is a bug in a renderer, never the user's. */
 export function selfCheck(objects: K8sObject[]): void {
-  const findings = checkObjects(objects).filter((f) => f.severity === "error");
+  const findings = checkObjects(objects, undefined, { rendered: true }).filter((f) => f.severity === "error");
   if (findings.length === 0) return;
   const lines = findings.map((f) => `  ${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`);
   throw new InternalError(`internal error: the rendered objects break the rule catalog (a bug in rigging; please report it):\n${lines.join("\n")}`);

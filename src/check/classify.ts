@@ -9,6 +9,8 @@ import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";
 import { dig, POD_SPEC_PATH, type ProfileName } from "../rules/engine.ts";
+import { SYSTEMS } from "../rules/registry.ts";
+import { selects } from "../rules/templates.ts";
 
 interface Workload {
   object: K8sObject;
@@ -17,24 +19,8 @@ interface Workload {
   podLabels: Record<string, string>;
 }
 
-/** A shape that names a workload's profile when its labels do not. */
-interface Shape {
-  profile: ProfileName;
-  /** What gives it away, for people reading this table. */
-  sign: string;
-  matches(spec: PodSpec, object: K8sObject): boolean;
-}
-
-export const SHAPES: readonly Shape[] = [
-  { profile: "compass-runner", sign: "env COMPASS_SERVER_ADDR, COMPASS_RUNNER_TOKEN_FILE, COMPASS_MICROVM_RUNROOT or COMPASS_MICROVM_VOLUME_ROOT", matches: (spec) => hasEnv(spec, /^COMPASS_(SERVER_ADDR|RUNNER_TOKEN_FILE|MICROVM_RUNROOT|MICROVM_VOLUME_ROOT)$/) },
-  { profile: "compass-runner", sign: "a --token-file or --microvm-runroot flag", matches: (spec) => (spec.containers ?? []).some((c) => [...(c.command ?? []), ...(c.args ?? [])].some((a) => /^--(token-file|microvm-runroot)(=|$)/.test(a))) },
-  { profile: "compass-runner", sign: "a projected token with audience compass-runner", matches: (spec) => tokenAudiences(spec).includes("compass-runner") },
-  { profile: "compass-runner", sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
-  { profile: "rootpilot-runner", sign: "env RUNNER_ATTESTATION_MODE", matches: (spec) => hasEnv(spec, /^RUNNER_ATTESTATION_MODE$/) },
-  { profile: "rootpilot-runner", sign: "an image named rootpilot", matches: (spec) => images(spec).some((image) => /rootpilot/i.test(image)) },
-  { profile: "compass-server", sign: "--admin-token-file in args or command", matches: (spec) => words(spec).some((w) => /^--admin-token-file(=|$)/.test(w)) },
-  { profile: "compass-server", sign: "an image named compass-server", matches: (spec) => images(spec).some((image) => /compass-server/i.test(image)) },
-];
+/** The shapes of every system of the registry, with the system each names. */
+export const SHAPES = SYSTEMS.flatMap((system) => system.shapes.map((shape) => ({ ...shape, profile: system.name })));
 
 export interface Classified {
   profileOf: Map<K8sObject, ProfileName>;
@@ -90,13 +76,14 @@ function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): Prof
     case "Secret":
       return same.find((w) => referencedNames(w.spec, object.kind).includes(name))?.profile;
     case "NetworkPolicy":
-      return same.find((w) => selects(dig(object, ["spec", "podSelector", "matchLabels"]), w.podLabels))?.profile;
+      return same.find((w) => selects(dig(object, ["spec", "podSelector"]) ?? {}, w.podLabels))?.profile;
     case "Service":
-      return same.find((w) => isRecord(dig(object, ["spec", "selector"])) && selects(dig(object, ["spec", "selector"]), w.podLabels))?.profile;
+      // A Service selector is a plain label map: matchLabels in LabelSelector form.
+      return same.find((w) => isRecord(dig(object, ["spec", "selector"])) && selects({ matchLabels: dig(object, ["spec", "selector"]) }, w.podLabels))?.profile;
     case "PriorityClass":
       return workloads.find((w) => w.spec.priorityClassName === name)?.profile;
     case "PodDisruptionBudget":
-      return same.find((w) => selects(dig(object, ["spec", "selector", "matchLabels"]), w.podLabels))?.profile;
+      return same.find((w) => selects(dig(object, ["spec", "selector"]) ?? {}, w.podLabels))?.profile;
     case "RoleBinding":
     case "ClusterRoleBinding":
       return workloads.find((w) => bindsServiceAccountOf(object, w))?.profile;
@@ -140,13 +127,6 @@ function bindsServiceAccountOf(binding: K8sObject, workload: Workload): boolean 
   );
 }
 
-/** matchLabels selects the pod labels; an empty selector selects every pod. */
-function selects(matchLabels: unknown, podLabels: Record<string, string>): boolean {
-  if (matchLabels === undefined || matchLabels === null) return true;
-  if (!isRecord(matchLabels)) return false;
-  return Object.entries(matchLabels).every(([key, value]) => podLabels[key] === value);
-}
-
 function podSpec(object: K8sObject): PodSpec | undefined {
   const path = POD_SPEC_PATH[object.kind];
   const spec = path ? dig(object, path) : undefined;
@@ -165,21 +145,9 @@ function containers(spec: PodSpec): Container[] {
   return [...list<Container>(spec.initContainers), ...list<Container>(spec.containers)].filter(isRecord) as Container[];
 }
 
-function hasEnv(spec: PodSpec, name: RegExp): boolean {
-  return containers(spec).some((c) => list<{ name?: unknown }>(c.env).some((e) => isRecord(e) && typeof e.name === "string" && name.test(e.name)));
-}
 
-function images(spec: PodSpec): string[] {
-  return containers(spec).map((c) => String(c.image ?? ""));
-}
 
-function words(spec: PodSpec): string[] {
-  return containers(spec).flatMap((c) => [...list<unknown>(c.command), ...list<unknown>(c.args)].map(String));
-}
 
-function tokenAudiences(spec: PodSpec): string[] {
-  return list<Volume>(spec.volumes).flatMap((v) => list<{ serviceAccountToken?: { audience?: string } }>(v?.projected?.sources).map((s) => s?.serviceAccountToken?.audience ?? ""));
-}
 
 /** Names of the ConfigMaps or Secrets a pod spec mounts or reads. */
 function referencedNames(spec: PodSpec, kind: string): string[] {

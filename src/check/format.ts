@@ -1,33 +1,56 @@
-// The three forms of a check report: text lines for people, a JSON array
-// for scripts, and SARIF 2.1.0 for code-scanning tools.
+// The forms of a check report: text lines for people, a JSON array for
+// scripts, SARIF 2.1.0 for code scanning and JUnit XML for CI test reports.
 import { isAbsolute, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CATALOG } from "../rules/catalog.ts";
+import type { Rule } from "../rules/engine.ts";
 import type { CheckFinding, CheckReport } from "./run.ts";
+import { WAIVER_RULE } from "./waivers.ts";
 
-export const FORMATS = ["text", "json", "sarif"] as const;
+export const FORMATS = ["text", "json", "sarif", "junit"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function refOf(object: CheckFinding["object"]): string {
   return [object.kind, object.namespace, object.name ?? "<unnamed>"].filter(Boolean).join("/");
 }
 
-/** `FILE:LINE  RULE-ID  Kind/namespace/name  field.path  message  (fix)` */
+/** `FILE:LINE` (or `FILE` when only the file is known). */
+export function placeOf(f: { file: string; line?: number }): string {
+  return f.line === undefined ? f.file : `${f.file}:${f.line}`;
+}
+
+/**
+ * `FILE:LINE  RULE-ID  Kind/namespace/name  field.path  message  (fix)`, then
+ * for a warning `[warning: why]`, for a waived one `[waived: reason]`, and for
+ * an object of a piped stream where it was read `[read at <stdin>:112]`.
+ */
 export function formatText(findings: readonly CheckFinding[]): string {
-  return findings.map((f) => `${f.file}:${f.line}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})\n`).join("");
+  return findings
+    .map((f) => {
+      const notes = [
+        ...(f.severity === "warning" ? [`[warning${f.because ? `: ${f.because}` : ""}]`] : []),
+        ...(f.waived !== undefined ? [`[waived: ${f.waived}]`] : []),
+        ...(f.input ? [`[read at ${placeOf(f.input)}]`] : []),
+      ];
+      return `${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})${notes.map((n) => `  ${n}`).join("")}\n`;
+    })
+    .join("");
 }
 
 export function formatJson(findings: readonly CheckFinding[]): string {
   const ordered = findings.map((f) => ({
     file: f.file,
-    line: f.line,
-    column: f.column,
+    ...(f.line !== undefined ? { line: f.line, column: f.column } : {}),
     ruleId: f.ruleId,
     severity: f.severity,
+    ...(f.profile ? { profile: f.profile } : {}),
     object: f.object,
     path: f.path,
     message: f.message,
     fix: f.fix,
+    ...(f.because !== undefined ? { because: f.because } : {}),
+    ...(f.waived !== undefined ? { waived: f.waived } : {}),
+    ...(f.input ? { input: f.input } : {}),
   }));
   return JSON.stringify(ordered, null, 2) + "\n";
 }
@@ -35,28 +58,70 @@ export function formatJson(findings: readonly CheckFinding[]): string {
 /** The published schema of the format, named in every log. */
 export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-export function formatSarif(report: CheckReport, version: string): string {
-  const rules = CATALOG.map((rule) => ({
+/** The default run category (`runAutomationDetails.id` is `<category>/`): one per kind of analysis. */
+export const SARIF_CATEGORY = "rigging-check";
+
+/**
+ * GitHub's security-severity (0.0 to 10.0, 7.0 and up is "high"): errors are
+ * what the seeds state or the programs enforce, warnings rigging's hardening.
+ */
+function securitySeverity(rule: Pick<Rule, "severity">): string {
+  return rule.severity === "error" ? "7.5" : "4.0";
+}
+
+interface RuleDescriptorSource {
+  id: string;
+  summary: string;
+  fix: string;
+  why?: string;
+  severity: Rule["severity"];
+  profiles: readonly string[];
+  judgedFrom?: string;
+  concern?: Rule["concern"];
+  source?: Rule["source"];
+}
+
+function descriptor(rule: RuleDescriptorSource) {
+  const security = (rule.concern ?? "security") === "security";
+  const tags = ["kubernetes", ...(security ? ["security"] : ["reliability"]), ...rule.profiles];
+  const source = rule.source ? `\nSource (${rule.source.from}): ${rule.source.says}` : "";
+  return {
     id: rule.id,
     name: rule.id,
     shortDescription: { text: rule.summary },
     fullDescription: { text: rule.why ?? rule.summary },
-    help: { text: `Fix: ${rule.fix}${rule.why ? `\nWhy: ${rule.why}` : ""}`, markdown: `**Fix:** ${rule.fix}${rule.why ? `\n\n**Why:** ${rule.why}` : ""}` },
+    help: {
+      text: `Fix: ${rule.fix}${rule.why ? `\nWhy: ${rule.why}` : ""}${source}`,
+      markdown: `**Fix:** ${rule.fix}${rule.why ? `\n\n**Why:** ${rule.why}` : ""}${rule.source ? `\n\n**Source (${rule.source.from}):** ${rule.source.says}` : ""}`,
+    },
     defaultConfiguration: { level: rule.severity },
-    properties: { profiles: [...rule.profiles], ...(rule.judgedFrom ? { judgedFrom: rule.judgedFrom } : {}) },
-  }));
-  const index = new Map(CATALOG.map((rule, i) => [rule.id, i]));
+    properties: {
+      tags,
+      precision: "high",
+      ...(security ? { "security-severity": securitySeverity(rule) } : {}),
+      profiles: [...rule.profiles],
+      ...(rule.judgedFrom ? { judgedFrom: rule.judgedFrom } : {}),
+    },
+  };
+}
+
+export function formatSarif(report: CheckReport, version: string, category: string = SARIF_CATEGORY): string {
+  const catalog: RuleDescriptorSource[] = [...CATALOG, { ...WAIVER_RULE, severity: "error", profiles: [], concern: "reliability" }];
+  const rules = catalog.map(descriptor);
+  const index = new Map(catalog.map((rule, i) => [rule.id, i]));
   const results = report.findings.map((f) => ({
     ruleId: f.ruleId,
     ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId)! } : {}),
     level: f.severity,
-    message: { text: `${refOf(f.object)} ${f.path || "-"}: ${f.message} (fix: ${f.fix})` },
+    message: { text: `${refOf(f.object)} ${f.path || "-"}: ${f.message} (fix: ${f.fix})${f.because ? ` [rigging's choice: ${f.because}]` : ""}${f.line === undefined ? " [the line is not known: the file holds a template]" : ""}` },
     locations: [
       {
-        physicalLocation: { artifactLocation: { uri: uriOf(f.file) }, region: { startLine: f.line, startColumn: f.column } },
+        // Code scanning needs a line: a file known without its line is placed at its first.
+        physicalLocation: { artifactLocation: { uri: uriOf(f.file) }, region: f.line === undefined ? { startLine: 1 } : { startLine: f.line, startColumn: f.column ?? 1 } },
         logicalLocations: [{ fullyQualifiedName: f.path ? `${refOf(f.object)}:${f.path}` : refOf(f.object), kind: "object" }],
       },
     ],
+    ...(f.waived !== undefined ? { suppressions: [{ kind: "inSource", status: "accepted", justification: f.waived }] } : {}),
   }));
   const notifications = [
     ...report.skipped.map((s) => ({
@@ -67,7 +132,7 @@ export function formatSarif(report: CheckReport, version: string): string {
     ...report.unrecognised.map((u) => ({
       level: "note",
       message: { text: `${u.object} not recognised as any profile, skipped` },
-      locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(u.file) }, region: { startLine: u.line } } }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(u.file) }, region: { startLine: u.line ?? 1 } } }],
     })),
   ];
   const log = {
@@ -76,6 +141,7 @@ export function formatSarif(report: CheckReport, version: string): string {
     runs: [
       {
         tool: { driver: { name: "rigging", version, semanticVersion: version, rules } },
+        automationDetails: { id: `${category}/` },
         invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
         results,
       },
@@ -89,3 +155,70 @@ export function uriOf(file: string): string {
   if (isAbsolute(file)) return pathToFileURL(file).href;
   return file.split(sep).join("/").split("/").map(encodeURIComponent).join("/");
 }
+
+// ------------------------------------------------------------------- JUnit
+
+/**
+ * JUnit XML as GitLab reads it (artifacts:reports:junit): one test suite per
+ * checked profile; in it one test case per rule that ran, passing when it
+ * found nothing, and one failing test case per finding (errors as
+ * `<failure type="error">`, warnings as `<failure type="warning">`); waived
+ * warnings and rules not judged from manifests are skipped test cases.
+ */
+export function formatJunit(report: CheckReport): string {
+  const suites: string[] = [];
+  let total = 0;
+  let failed = 0;
+  let skippedCount = 0;
+  for (const profile of report.profiles) {
+    const cases: string[] = [];
+    let failures = 0;
+    let skips = 0;
+    const rules = [...new Map(CATALOG.filter((r) => r.profiles.includes(profile)).map((r) => [r.id, r])).values()];
+    const findings = report.findings.filter((f) => f.profile === profile);
+    for (const rule of rules) {
+      const skipped = report.skipped.find((s) => s.ruleId === rule.id && s.profiles.includes(profile));
+      const own = findings.filter((f) => f.ruleId === rule.id);
+      if (skipped && rule.judgedFrom) {
+        cases.push(testCase(profile, `${rule.id}: ${rule.summary}`, undefined, `<skipped message="${xml(`not judged from manifests: ${skipped.reason}`)}"/>`));
+        skips++;
+      } else if (own.length === 0) cases.push(testCase(profile, `${rule.id}: ${rule.summary}`, undefined, ""));
+    }
+    for (const f of findings) {
+      const name = `${f.ruleId} ${refOf(f.object)} ${f.path || "-"}`;
+      const text = `${placeOf(f)}: ${f.message}\nFix: ${f.fix}${f.because ? `\nWhy a warning: ${f.because}` : ""}${f.input ? `\nRead at ${placeOf(f.input)}` : ""}`;
+      if (f.waived !== undefined) {
+        cases.push(testCase(profile, name, f.file, `<skipped message="${xml(`waived: ${f.waived}`)}"/>`));
+        skips++;
+      } else {
+        cases.push(testCase(profile, name, f.file, `<failure type="${f.severity}" message="${xml(f.message)}">${xml(text)}</failure>`));
+        failures++;
+      }
+    }
+    total += cases.length;
+    failed += failures;
+    skippedCount += skips;
+    suites.push(`  <testsuite name="${xml(`rigging check: ${profile}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skips}">\n${cases.join("")}  </testsuite>\n`);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="rigging check" tests="${total}" failures="${failed}" errors="0" skipped="${skippedCount}">\n${suites.join("")}</testsuites>\n`;
+}
+
+function testCase(profile: string, name: string, file: string | undefined, body: string): string {
+  const attributes = `classname="${xml(`rigging.${profile}`)}" name="${xml(name)}"${file ? ` file="${xml(file)}"` : ""}`;
+  return body === "" ? `    <testcase ${attributes}/>\n` : `    <testcase ${attributes}>${body}</testcase>\n`;
+}
+
+/**
+ * Text as XML 1.0 character data or attribute value: the five special
+ * characters escaped, line breaks and tabs kept as character references
+ * (attribute values would fold them to spaces), and characters XML 1.0
+ * cannot hold at all (other control characters, lone surrogates, U+FFFE,
+ * U+FFFF) replaced by U+FFFD.
+ */
+export function xml(text: string): string {
+  return text
+    .replace(/[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    .replace(/[&<>"'\t\n\r]/g, (c) => XML_ESCAPES[c]);
+}
+
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;" };

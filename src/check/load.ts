@@ -24,9 +24,16 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
   const loaded: Loaded = { objects: [], origins: new Map(), problems: [] };
   documents.forEach((document, index) => {
     const data = document.data;
+    // An empty document (`---` followed by nothing but comments) holds no object, as kubectl reads it.
+    if (data === null || data === undefined) return;
     const where = `document ${index + 1}`;
     if (isList(data)) {
-      data.items.forEach((item, i) => add(loaded, document, item, ["items", i], `${where}, items[${i}]`));
+      data.items.forEach((item, i) => {
+        const at = `${where}, items[${i}]`;
+        // kubectl opens one level of List and refuses a List inside it.
+        if (isList(item)) loaded.problems.push(`${locate(document, ["items", i])}: ${at} is a ${item.kind} inside a ${data.kind}; kubectl does not open nested lists`);
+        else add(loaded, document, item, ["items", i], at);
+      });
     } else add(loaded, document, data, [], where);
   });
   return loaded;
@@ -35,7 +42,7 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
 function add(loaded: Loaded, document: SourceDocument, data: unknown, prefix: PropertyKey[], where: string): void {
   const problem = notAnObject(data);
   if (problem) {
-    loaded.problems.push(`${at(document.locate(prefix))}: ${where} is not a Kubernetes object: ${problem}`);
+    loaded.problems.push(`${locate(document, prefix)}: ${where} is not a Kubernetes object: ${problem}`);
     return;
   }
   const object = data as K8sObject;
@@ -73,6 +80,7 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function at(location: Location): string {
+function locate(document: SourceDocument, path: PropertyKey[]): string {
+  const location: Location = document.locate(path);
   return `${location.file}:${location.line ?? 1}`;
 }

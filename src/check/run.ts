@@ -5,14 +5,17 @@ import { dirname } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
-import { parseDocuments, readText } from "../core/source.ts";
+import { readText, type SourceDocument } from "../core/source.ts";
 import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 import { CATALOG, checkObjects } from "../rules/catalog.ts";
-import type { ProfileName, Rule } from "../rules/engine.ts";
+import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
 import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
 import { expandArguments } from "./inputs.ts";
+import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
+import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
+import { WAIVER_RULE, waiversOf } from "./waivers.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -22,16 +25,26 @@ export interface ObjectIdentity {
 }
 
 export interface CheckFinding {
+  /** The file to edit: the input file, or the file a piped object was written in (kpt, kustomize, helm). */
   file: string;
-  line: number;
-  column: number;
+  /** Line and column in `file`; absent when the file is known but the line is not (a helm template). */
+  line?: number;
+  column?: number;
   ruleId: string;
-  severity: Rule["severity"];
+  severity: Severity;
+  /** The profile whose rules raised it. */
+  profile?: ProfileName;
   object: ObjectIdentity;
   /** Field path inside the object, as people write it: `spec.template.spec.hostUsers`. */
   path: string;
   message: string;
   fix: string;
+  /** For a warning: why rigging asks for it although no seed or program does. */
+  because?: string;
+  /** The reason of the waiver that covers this warning (`rigging.dev/waive`). */
+  waived?: string;
+  /** Where the object was read, when `file` names another file (a piped stream's original file). */
+  input?: { file: string; line: number; column: number };
 }
 
 /** A requirement of a checked profile that manifests cannot show. */
@@ -43,7 +56,7 @@ export interface Skipped {
 
 export interface Unrecognised {
   file: string;
-  line: number;
+  line?: number;
   object: string;
 }
 
@@ -61,6 +74,10 @@ export interface CheckReport {
 export interface CheckOptions {
   /** Check every object against this profile instead of recognising it. */
   profile?: ProfileName;
+  /** Ignore every rigging.dev/waive annotation (`--no-waivers`). */
+  noWaivers?: boolean;
+  /** The directory the tool that built a piped stream read: origin paths are relative to it (`--source-root`). */
+  sourceRoot?: string;
 }
 
 export const STDIN_NAME = "<stdin>";
@@ -105,10 +122,14 @@ const NOTHING: Judged = { objects: 0, profiles: [], findings: [], unrecognised: 
 function judgeDirectory(files: readonly string[], options: CheckOptions): Judged {
   const objects: K8sObject[] = [];
   const origins = new Map<K8sObject, Origin>();
+  const helm = new Map<SourceDocument, string | undefined>();
   const problems: string[] = [];
   for (const file of files) {
     try {
-      const loaded = loadObjects(parseDocuments(readText(file), file === "-" ? STDIN_NAME : file));
+      const text = readText(file);
+      const documents = parseManifests(text, file === "-" ? STDIN_NAME : file);
+      helmSources(text, documents.length)?.forEach((source, i) => helm.set(documents[i], source));
+      const loaded = loadObjects(documents);
       objects.push(...loaded.objects);
       for (const [object, origin] of loaded.origins) origins.set(object, origin);
       problems.push(...loaded.problems);
@@ -117,7 +138,7 @@ function judgeDirectory(files: readonly string[], options: CheckOptions): Judged
       problems.push(error.message);
     }
   }
-  return { objects: objects.length, ...checkLoaded(objects, origins, options, problems), problems };
+  return { objects: objects.length, ...checkLoaded(objects, origins, helm, options, problems), problems };
 }
 
 /** One directory on whichever thread takes it. */
@@ -134,53 +155,87 @@ function assemble(names: string[], problems: string[], judged: readonly Judged[]
     problems.push(...one.problems);
   }
   const fileOrder = new Map(names.map((file, index) => [file, index]));
+  const read = (f: CheckFinding) => f.input ?? { file: f.file, line: f.line ?? 0, column: f.column ?? 0 };
   report.findings.sort(
     (a, b) =>
-      fileOrder.get(a.file)! - fileOrder.get(b.file)! ||
-      a.line - b.line ||
-      a.column - b.column ||
+      fileOrder.get(read(a).file)! - fileOrder.get(read(b).file)! ||
+      read(a).line - read(b).line ||
+      read(a).column - read(b).column ||
       compare(a.ruleId, b.ruleId) ||
       compare(a.message, b.message),
   );
   report.profiles = [...profiles].sort();
   report.skipped = skippedFor(report.profiles);
+  if (report.objects === 0 && problems.length === 0) problems.push(`no Kubernetes objects in ${names.join(", ")}`);
   return report;
 }
 
-function checkLoaded(objects: K8sObject[], origins: Map<K8sObject, Origin>, options: CheckOptions, problems: string[]): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
+function checkLoaded(
+  objects: K8sObject[],
+  origins: Map<K8sObject, Origin>,
+  helm: Map<SourceDocument, string | undefined>,
+  options: CheckOptions,
+  problems: string[],
+): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
   const { profileOf, unrecognised } = classify(objects, options.profile);
   const findings = checkObjects(objects, (o) => profileOf.get(o), {
     onError: (rule, set, error) => problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
   });
-  const located = findings.map((finding): CheckFinding => {
-    const origin = origins.get(finding.object)!;
-    const at = origin.document.locate([...origin.prefix, ...finding.path]);
-    return {
-      file: origin.file,
-      line: at.line ?? 1,
-      column: at.column ?? 1,
-      ruleId: finding.id,
-      severity: finding.severity,
-      object: identity(finding.object),
-      path: formatPath(finding.path),
-      message: finding.message,
-      fix: finding.fix,
-    };
-  });
+  const waived = options.noWaivers ? findings : applyWaivers(findings, objects.filter((o) => profileOf.has(o)), profileOf);
+  const originals = new OriginalFiles();
+  const place = (object: K8sObject, path: readonly PropertyKey[]) => {
+    const origin = origins.get(object)!;
+    const at = origin.document.locate([...origin.prefix, ...path]);
+    const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
+    const written = writtenIn(object, helm.get(origin.document), options.sourceRoot);
+    if (!written) return { file: input.file, line: input.line, column: input.column };
+    const there = originals.locate(written, object, path);
+    return { file: written.file, ...(there ?? {}), input };
+  };
+  const located = waived.map((finding: Finding & { waived?: string }): CheckFinding => ({
+    ...place(finding.object, finding.path),
+    ruleId: finding.id,
+    severity: finding.severity,
+    ...(finding.profile ? { profile: finding.profile } : {}),
+    object: identity(finding.object),
+    path: formatPath(finding.path),
+    message: finding.message,
+    fix: finding.fix,
+    ...(finding.because !== undefined ? { because: finding.because } : {}),
+    ...(finding.waived !== undefined ? { waived: finding.waived } : {}),
+  }));
   return {
     profiles: [...new Set(profileOf.values())],
     findings: located,
     unrecognised: unrecognised.map((object) => {
-      const origin = origins.get(object)!;
-      return { file: origin.file, line: origin.document.locate(origin.prefix).line ?? 1, object: objectRef(object) };
+      const { file, line } = place(object, []);
+      return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object) };
     }),
   };
+}
+
+/**
+ * Marks the warnings that a waiver of their object covers, and adds a
+ * finding for every waiver that names an unknown ID, gives no reason or
+ * tries to waive an error (src/check/waivers.ts).
+ */
+function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, ProfileName>): (Finding & { waived?: string })[] {
+  const waivers = new Map(objects.map((object) => [object, waiversOf(object, CATALOG)]));
+  const out: (Finding & { waived?: string })[] = findings.map((finding) => {
+    const reason = finding.severity === "warning" ? waivers.get(finding.object)?.reasons.get(finding.id) : undefined;
+    return reason === undefined ? finding : { ...finding, waived: reason };
+  });
+  for (const { problems } of waivers.values()) {
+    out.push(...problems.map((hit: RuleHit): Finding => ({ ...hit, id: WAIVER_RULE.id, profile: profileOf.get(hit.object), severity: "error", fix: WAIVER_RULE.fix })));
+  }
+  return out;
 }
 
 /** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
 export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
   const entries = [
     ...CATALOG.filter((rule) => rule.judgedFrom).map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
+    ...CATALOG.filter((rule) => rule.unjudged && !rule.judgedFrom).map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: `in part: ${rule.unjudged!}` })),
     ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
   ];
   return entries.flatMap((entry) => {

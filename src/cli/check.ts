@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { FORMATS, formatJson, formatSarif, formatText, type Format } from "../check/format.ts";
+import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, type CheckReport } from "../check/run.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
 import { VERSION } from "./version.ts";
 
-export const CHECK_HELP = `Usage: rigging check FILE... [--format text|json|sarif] [--profile NAME]
+export const CHECK_HELP = `Usage: rigging check FILE... [--format text|json|sarif|junit] [--profile NAME] [--fail-on error|warning]
 
 Run the rule catalog over existing manifests: files, directories (every
 .yaml, .yml and .json under them, in sorted order) or - for stdin. Multi-
@@ -16,17 +16,35 @@ label or its shape. The objects of one profile in one directory or stream
 are one installation, or one per app.kubernetes.io/instance when every
 object carries that label (rendered objects do).
 
-  kubectl kustomize overlay/ | rigging check -
+YAML is read as kubectl reads it (YAML 1.1 scalars: 0400 is octal, yes is
+true). Objects of a piped stream are reported in the files they were written
+in, where the stream says so: kpt's config.kubernetes.io/path and index,
+kustomize's config.kubernetes.io/origin (buildMetadata: [originAnnotations])
+and helm template's "# Source:" comments.
+
+  kubectl kustomize overlay/ | rigging check - --source-root overlay
   helm template my-release chart/ | rigging check - --format sarif > check.sarif
 
+Errors are what the seeds state or the programs enforce; warnings are
+rigging's own hardening, each with its reason. A warning can be waived on
+its object with an annotation naming the rule and the reason:
+  rigging.dev/waive: "G-07: labels come from our chart library; G-09: private mirror"
+
 Options:
-  -f, --format FMT    text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
-                      json: an array of findings; sarif: SARIF 2.1.0 for code scanning
-  -p, --profile NAME  check every object as ${PROFILE_NAMES.join(", ")}
-  -h, --help          show this help
+  -f, --format FMT       text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
+                         json: an array of findings; sarif: SARIF 2.1.0 for code scanning;
+                         junit: JUnit XML for CI test reports (GitLab)
+  -p, --profile NAME     check every object as ${PROFILE_NAMES.join(", ")}
+      --fail-on LEVEL    error (default): exit 1 on errors; warning: on warnings too (waived ones aside)
+      --no-waivers       ignore every rigging.dev/waive annotation
+      --source-root DIR  the directory the tool that built a piped stream read (kustomize's,
+                         kpt's, the chart's parent): origin paths are relative to it (default: .)
+      --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
+  -h, --help             show this help
 
 Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
-Exit codes: 0 no error finding; 1 error findings; 2 unreadable input or usage error.
+Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findings;
+2 unreadable input, no Kubernetes object, or usage error.
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
@@ -36,6 +54,10 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     options: {
       format: { type: "string", short: "f", default: "text" },
       profile: { type: "string", short: "p" },
+      "fail-on": { type: "string", default: "error" },
+      "no-waivers": { type: "boolean", default: false },
+      "source-root": { type: "string" },
+      "sarif-category": { type: "string", default: SARIF_CATEGORY },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -45,13 +67,24 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const profile = values.profile as ProfileName | undefined;
   if (profile !== undefined && !PROFILE_NAMES.includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${PROFILE_NAMES.join(", ")}`);
   if (positionals.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
+  const failOn = values["fail-on"];
+  if (failOn !== "error" && failOn !== "warning") throw new UsageError(`--fail-on ${failOn}: expected error or warning`);
+  const category = values["sarif-category"]!;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category)) throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
+  const output: Output = { format, failOn, category };
 
-  const report = checkFiles(positionals, { profile });
-  return report instanceof Promise ? report.then((r) => respond(r, format, io)) : respond(report, format, io);
+  const report = checkFiles(positionals, { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] });
+  return report instanceof Promise ? report.then((r) => respond(r, output, io)) : respond(report, output, io);
 }
 
-/** Prints the report in `format` and answers the exit code. */
-function respond(report: CheckReport, format: Format, io: Io): number {
+interface Output {
+  format: Format;
+  failOn: "error" | "warning";
+  category: string;
+}
+
+/** Prints the report in its format and answers the exit code. */
+function respond(report: CheckReport, { format, failOn, category }: Output, io: Io): number {
   if (report.problems.length > 0) {
     for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${problem}\n`);
     io.err(`${report.problems.length} input problem(s); nothing was checked\n`);
@@ -59,20 +92,23 @@ function respond(report: CheckReport, format: Format, io: Io): number {
   }
   if (format === "text") io.out(formatText(report.findings));
   else if (format === "json") io.out(formatJson(report.findings));
-  else io.out(formatSarif(report, VERSION));
+  else if (format === "junit") io.out(formatJunit(report));
+  else io.out(formatSarif(report, VERSION, category));
   notes(report, format, io);
-  return report.findings.some((f) => f.severity === "error") ? 1 : 0;
+  const fails = (f: CheckReport["findings"][number]) => f.severity === "error" || (failOn === "warning" && f.waived === undefined);
+  return report.findings.some(fails) ? 1 : 0;
 }
 
 /** For people, on stderr: what was not judged, and the summary. */
 function notes(report: CheckReport, format: Format, io: Io): void {
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
   for (const u of report.unrecognised) {
-    io.err(`${paint(io, 33, "skipped")} ${u.file}:${u.line} ${u.object}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
+    io.err(`${paint(io, 33, "skipped")} ${placeOf(u)} ${u.object}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
   }
   if (format !== "text") return;
   const errors = report.findings.filter((f) => f.severity === "error").length;
-  const warnings = report.findings.length - errors;
+  const waived = report.findings.filter((f) => f.waived !== undefined).length;
+  const warnings = report.findings.length - errors - waived;
   const profiles = report.profiles.length > 0 ? ` (${report.profiles.join(", ")})` : "";
-  io.err(`${errors} error(s), ${warnings} warning(s) in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`);
+  io.err(`${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`);
 }

@@ -5,7 +5,7 @@
 // js-yaml first (fast-yaml.ts) and parsed by the `yaml` package only when a
 // position is asked for.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type DocumentOptions, type Node, type SchemaOptions } from "yaml";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
@@ -134,11 +134,12 @@ function withLazyPositions(file: string, data: unknown, reparse: () => SourceDoc
 
 /**
  * Parses every document of a YAML stream with the `yaml` package, keeping
- * positions; its errors are the ones users see. (Exported for the tests.)
+ * positions; its errors are the ones users see. `schema` reads scalars
+ * otherwise than YAML 1.2's core schema (`check` reads them as kubectl does).
  */
-export function parseDocumentsWithPositions(text: string, file: string): SourceDocument[] {
+export function parseDocumentsWithPositions(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
   const lineCounter = new LineCounter();
-  const docs = guardDepth(file, () => parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, logLevel: "error" }));
+  const docs = guardDepth(file, () => parseAllDocuments(text, { ...schema, lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, logLevel: "error" }));
   if (!Array.isArray(docs)) return []; // an empty stream
   const out: SourceDocument[] = [];
   for (const doc of docs) {

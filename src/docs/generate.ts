@@ -6,23 +6,29 @@
 import { schemaOf } from "../cli/schema.ts";
 import { decisionsSection } from "../preflight/decisions.ts";
 import { PROFILE_NAMES } from "../rules/engine.ts";
-import { FROM_MANIFESTS, requirements } from "../rules/requirements.ts";
+import { FROM_MANIFESTS, requirements, sourceText } from "../rules/requirements.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
 const OPEN_MARKER = /^<!-- values-table:([A-Za-z]+) -->$/;
 
+function judgedText(judged: string): string {
+  return judged.startsWith(FROM_MANIFESTS) ? `manifests (render self-check, \`check\`)${judged.slice(FROM_MANIFESTS.length)}` : judged;
+}
 
 export function rulesMarkdown(): string {
-  const rows = requirements().map((r) =>
+  const all = requirements();
+  const rows = all.map((r) =>
     row([
       r.id,
       r.profiles.length === PROFILE_NAMES.length ? "all" : r.profiles.join(", "),
       r.severity ?? "-",
       r.summary,
+      sourceText(r),
       r.fix ?? "-",
-      r.judged === FROM_MANIFESTS ? "manifests (render self-check, `check`)" : r.judged,
+      judgedText(r.judged),
     ]),
   );
+  const opinionRows = all.flatMap((r) => (r.opinions ?? []).map((o) => row([r.id, "warning", o.summary, o.because])));
   return [
     "# Rules",
     "",
@@ -37,9 +43,24 @@ export function rulesMarkdown(): string {
     "of one profile in one directory or stream, split by `app.kubernetes.io/instance`",
     "when every one of them carries it (rendered objects do).",
     "",
-    row(["ID", "Profile(s)", "Severity", "Summary", "Fix", "How judged"]),
-    row(["---", "---", "---", "---", "---", "---"]),
+    "Severity follows the source: what a seed states, or what the real program or",
+    "Kubernetes enforces, is an error (exit 1); rigging's own hardening beyond them is",
+    "a warning with its reason (exit 0 unless `check --fail-on warning`), which an",
+    "installer may waive on the object with a `rigging.dev/waive` annotation (see",
+    "[check.md](check.md)). Errors cannot be waived.",
+    "",
+    row(["ID", "Profile(s)", "Severity", "Summary", "Source", "Fix", "How judged"]),
+    row(["---", "---", "---", "---", "---", "---", "---"]),
     ...rows,
+    "",
+    "## rigging's opinions",
+    "",
+    "Hardening that rigging asks for under a requirement's ID although no seed or",
+    "program does: each is reported as a warning, with this reason.",
+    "",
+    row(["ID", "Severity", "Asks for", "Why (rigging's choice)"]),
+    row(["---", "---", "---", "---"]),
+    ...opinionRows,
     "",
     ...decisionsSection(row),
   ].join("\n");

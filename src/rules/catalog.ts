@@ -1,26 +1,17 @@
 // The rule catalog: the general rules plus every profile's own. It is the
 // single source of truth for `render`'s self-check, `check`, `explain` and
 // the docs table.
-import { compassRunnerRules } from "../profiles/compass-runner/rules.ts";
-import { compassServerRules } from "../profiles/compass-server/rules.ts";
-import { rootpilotRunnerRules } from "../profiles/rootpilot-runner/rules.ts";
 import { ObjectSet, runRules, type Finding, type ProfileName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
+import { SYSTEM_BY_APP, SYSTEMS } from "./registry.ts";
 import type { K8sObject } from "../core/objects.ts";
 
-export const CATALOG: readonly Rule[] = [...generalRules, ...compassRunnerRules, ...compassServerRules, ...rootpilotRunnerRules];
+export const CATALOG: readonly Rule[] = [...generalRules, ...SYSTEMS.flatMap((system) => system.rules)];
 
-/** The profile an object belongs to, from its `app.kubernetes.io/name`. */
-const PROFILE_BY_APP: Record<string, ProfileName> = {
-  "compass-runner": "compass-runner",
-  "compass-server": "compass-server",
-  "compass-nats": "compass-server",
-  "rootpilot-runner": "rootpilot-runner",
-};
-
+/** The profile an object belongs to, from its `app.kubernetes.io/name` (the registry's `apps`). */
 export function profileByLabels(object: K8sObject): ProfileName | undefined {
   const app = object.metadata?.labels?.["app.kubernetes.io/name"];
-  return app === undefined ? undefined : PROFILE_BY_APP[app];
+  return typeof app === "string" ? SYSTEM_BY_APP.get(app) : undefined;
 }
 
 /** Groups objects by profile; objects of no profile are left out. */
@@ -39,12 +30,14 @@ export function groupByProfile(objects: readonly K8sObject[], classify: (o: K8sO
 export interface CheckOptions {
   /** Report a rule that throws on a malformed object instead of failing (`check`). */
   onError?: RuleErrorHandler;
+  /** The objects are rigging's own output: skip rules proven for it another way (render's self-check). */
+  rendered?: boolean;
 }
 
 export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
   const findings: Finding[] = [];
   for (const [profile, group] of groupByProfile(objects, classify)) {
-    for (const installation of installationsOf(group)) findings.push(...runRules(CATALOG, new ObjectSet(profile, installation), options.onError));
+    for (const installation of installationsOf(group)) findings.push(...runRules(CATALOG, new ObjectSet(profile, installation), options.onError, options.rendered));
   }
   return findings;
 }

@@ -13,8 +13,33 @@ export interface RuleHit {
   /** Field path inside the object, for example ["spec","replicas"]. */
   path: PropertyKey[];
   message: string;
-  /** A hit may be milder than its rule: what manifests cannot prove is a warning. */
-  severity?: "error" | "warning";
+  /**
+   * The key of one of the rule's `opinions`: this hit is rigging's own
+   * hardening under the requirement's ID, reported as a warning.
+   */
+  opinion?: string;
+}
+
+/**
+ * An error is what the seeds state or what the real program (or Kubernetes)
+ * enforces; a warning is rigging's own hardening beyond them, with its reason.
+ * Warnings exit 0 unless `check --fail-on warning`, and can be waived.
+ */
+export type Severity = "error" | "warning";
+
+/** Where a requirement comes from: the ground its severity stands on. */
+export interface Source {
+  /** seed: a seed states it; upstream: the real program or Kubernetes enforces it; rigging: rigging's own choice. */
+  from: "seed" | "upstream" | "rigging";
+  /** The seed and its sentence, the upstream file or behaviour, or the reason for rigging's choice. */
+  says: string;
+}
+
+/** rigging's own hardening under a requirement's ID: reported as a warning, with its reason. */
+export interface Opinion {
+  summary: string;
+  /** Why rigging asks for it although no seed or program does. */
+  because: string;
 }
 
 export interface Rule {
@@ -22,10 +47,19 @@ export interface Rule {
   id: string;
   summary: string;
   fix: string;
-  severity: "error" | "warning";
+  severity: Severity;
+  /** Where the requirement comes from (docs/rules.md shows it); its severity follows it. */
+  source?: Source;
+  /** rigging's own hardening judged under this ID, by key: hits naming one are warnings. */
+  opinions?: Readonly<Record<string, Opinion>>;
   profiles: readonly ProfileName[];
-  /** Where the requirement comes from: a seed, an upstream file, or rigging's own choice. */
-  source?: string;
+  /**
+   * Set when rendered output is proven another way, so render's self-check
+   * skips the rule (CR-06: evaluating every policy with the CEL engine on
+   * every render would cost more than the render; the tests evaluate the
+   * rendered policies over the full request matrix).
+   */
+  provenForRendered?: string;
   /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
   why?: string;
   /**
@@ -33,13 +67,37 @@ export interface Rule {
    * a live server or a node): `check` reports it as skipped with this note.
    */
   judgedFrom?: string;
+  /**
+   * Set when manifests show the rule in part: the part they cannot show
+   * (`check` lists it as not judged, while the rest of the rule runs).
+   */
+  unjudged?: string;
+  /** What a finding puts at risk; security findings carry a security-severity in SARIF. Default security. */
+  concern?: "security" | "reliability";
   check(set: ObjectSet): RuleHit[];
 }
 
 export interface Finding extends RuleHit {
   id: string;
-  severity: Rule["severity"];
+  /** The profile whose set the rule judged. */
+  profile?: ProfileName;
+  severity: Severity;
   fix: string;
+  /** For a warning: why rigging asks for it (the opinion's or the rule's reason). */
+  because?: string;
+}
+
+/** A hit's severity and reason: an opinion is a warning, anything else has the rule's severity. */
+export function judged(rule: Rule, hit: RuleHit): Pick<Finding, "severity" | "because"> {
+  if (hit.opinion === undefined) return { severity: rule.severity, ...(rule.severity === "warning" && rule.source ? { because: rule.source.says } : {}) };
+  const opinion = rule.opinions?.[hit.opinion];
+  if (!opinion) throw new Error(`${rule.id}: a hit names the opinion ${JSON.stringify(hit.opinion)}, which the rule does not list`);
+  return { severity: "warning", because: opinion.because };
+}
+
+/** Whether any finding of the rule can be a warning (so that a waiver of its ID can apply). */
+export function canWarn(rule: Rule): boolean {
+  return rule.severity === "warning" || Object.keys(rule.opinions ?? {}).length > 0;
 }
 
 /** The objects of one profile, as a rule sees them. */
@@ -117,10 +175,11 @@ export function dig(value: unknown, path: readonly PropertyKey[]): unknown {
  */
 export type RuleErrorHandler = (rule: Rule, set: ObjectSet, error: unknown) => void;
 
-export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleErrorHandler): Finding[] {
+export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleErrorHandler, rendered = false): Finding[] {
   const findings: Finding[] = [];
   for (const rule of rules) {
     if (!rule.profiles.includes(set.profile)) continue;
+    if (rendered && rule.provenForRendered) continue;
     let hits: RuleHit[];
     try {
       hits = rule.check(set);
@@ -129,7 +188,7 @@ export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleE
       onError(rule, set, error);
       continue;
     }
-    for (const hit of hits) findings.push({ ...hit, id: rule.id, severity: hit.severity ?? rule.severity, fix: rule.fix });
+    for (const hit of hits) findings.push({ ...hit, id: rule.id, profile: set.profile, ...judged(rule, hit), fix: rule.fix });
   }
   return findings;
 }
@@ -140,12 +199,7 @@ export function envOf(container: Container, name: string): { env?: EnvVar; index
   return { env: index < 0 ? undefined : container.env![index], index };
 }
 
-/** Shorthand for a rule's hit. */
-export function hit(object: K8sObject, path: PropertyKey[], message: string): RuleHit {
-  return { object, path, message };
-}
-
-/** A hit that is a warning: something manifests alone cannot prove wrong. */
-export function warn(object: K8sObject, path: PropertyKey[], message: string): RuleHit {
-  return { object, path, message, severity: "warning" };
+/** Shorthand for a rule's hit; `opinion` makes it a warning (a key of the rule's `opinions`). */
+export function hit(object: K8sObject, path: PropertyKey[], message: string, opinion?: string): RuleHit {
+  return opinion === undefined ? { object, path, message } : { object, path, message, opinion };
 }

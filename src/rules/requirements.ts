@@ -1,7 +1,7 @@
 // Every requirement ID in one list, for `explain` and the docs: the rules of
 // the catalog and the requirements enforced only in values, tests or notes.
 import { CATALOG } from "./catalog.ts";
-import type { ProfileName, Rule } from "./engine.ts";
+import type { Opinion, ProfileName, Rule, Source } from "./engine.ts";
 import { VALUES_ONLY } from "./values-only.ts";
 
 export interface Requirement {
@@ -12,6 +12,10 @@ export interface Requirement {
   summary: string;
   fix?: string;
   why?: string;
+  /** Where it comes from (seed, upstream, or rigging's choice and why). */
+  source?: Source;
+  /** rigging's own hardening under the ID: warnings, each with its reason. */
+  opinions?: readonly Opinion[];
   /** How it is judged: from manifests, or what it needs instead. */
   judged: string;
 }
@@ -26,7 +30,9 @@ export function requirements(): Requirement[] {
     summary: rule.summary,
     fix: rule.fix,
     why: rule.why,
-    judged: rule.judgedFrom ? `not from manifests: ${rule.judgedFrom}` : FROM_MANIFESTS,
+    ...(rule.source ? { source: rule.source } : {}),
+    ...(rule.opinions ? { opinions: Object.values(rule.opinions) } : {}),
+    judged: rule.judgedFrom ? `not from manifests: ${rule.judgedFrom}` : rule.unjudged ? `${FROM_MANIFESTS}; not judged: ${rule.unjudged}` : FROM_MANIFESTS,
   }));
   const ruled = new Set(fromRules.map((r) => r.id));
   const others: Requirement[] = VALUES_ONLY.filter((entry) => !ruled.has(entry.id)).map((entry) => ({
@@ -56,3 +62,11 @@ function rank(prefix: string): number {
   const index = PREFIX_ORDER.indexOf(prefix);
   return index < 0 ? PREFIX_ORDER.length : index;
 }
+
+/** A requirement's source, as the rules table shows it. */
+export function sourceText(r: Pick<Requirement, "source">): string {
+  if (!r.source) return "-";
+  const from = r.source.from === "seed" ? "seed" : r.source.from === "upstream" ? "upstream" : "rigging's choice";
+  return `${from}: ${r.source.says}`;
+}
+

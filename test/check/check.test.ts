@@ -55,7 +55,7 @@ describe("inputs", () => {
       const { code, findings } = json([join(dir, file)]);
       expect(code).toBe(1);
       expect(findings.map((f) => f.ruleId)).toEqual(["CR-09"]);
-      expect(text[findings[0].line - 1]).toMatch(/"?hostUsers"?: true/);
+      expect(text[findings[0].line! - 1]).toMatch(/"?hostUsers"?: true/);
     }
   });
 

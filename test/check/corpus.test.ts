@@ -26,7 +26,8 @@ function yamlFiles(dir: string, name: RegExp = /\.ya?ml$/): string[] {
 }
 const validFiles = (profile: string) => yamlFiles(join(CORPUS, profile), /^valid.*\.ya?ml$/);
 const brokenFiles = (profile: string) => yamlFiles(join(CORPUS, profile, "broken"));
-const warnFiles = (profile: string) => yamlFiles(join(CORPUS, profile, "warn"));
+/** warn/ (rigging's opinions in the Compass corpora) and opinion/ (Rootpilot's): warnings only. */
+const warnFiles = (profile: string) => [...yamlFiles(join(CORPUS, profile, "warn")), ...yamlFiles(join(CORPUS, profile, "opinion"))];
 
 /** `CR-09.yaml` and `CR-09-tag.yaml` both expect CR-09. */
 function expectedId(file: string): string {
@@ -48,12 +49,13 @@ function declaredWarnings(file: string): string[] {
   return line ? [...line.matchAll(/\b[A-Z]+-\d+\b/g)].map((m) => m[0]) : [];
 }
 
-function checkJson(file: string): { code: number; findings: CheckFinding[]; err: string } {
-  const result = runInProcess(["check", "--format", "json", file]);
+function checkJson(file: string, ...options: string[]): { code: number; findings: CheckFinding[]; err: string } {
+  const result = runInProcess(["check", "--format", "json", ...options, file]);
   return { code: result.code, findings: result.code === 2 ? [] : JSON.parse(result.out), err: result.err };
 }
 
-const ids = (findings: CheckFinding[], severity: string) => [...new Set(findings.filter((f) => f.severity === severity).map((f) => f.ruleId))].sort();
+// Waived findings still show in reports but count toward nothing.
+const ids = (findings: CheckFinding[], severity: string) => [...new Set(findings.filter((f) => f.severity === severity && f.waived === undefined).map((f) => f.ruleId))].sort();
 const objectsOf = (file: string): K8sObject[] => parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJS());
 
 it("finds the compass-runner corpus (and any other profile's)", () => {
@@ -100,8 +102,16 @@ describe.each(profiles)("corpus %s", (profile) => {
     expect(findings.length).toBeGreaterThan(0);
     expect(ids(findings, "error")).toEqual([]);
     expect(ids(findings, "warning")).toEqual([expectedId(file)]);
+    for (const f of findings) expect(f.because, "a warning says why rigging asks for it").toMatch(/\w{3}/);
     expect(code, err).toBe(0);
+    expect(checkJson(file, "--fail-on", "warning").code).toBe(1);
   });
+});
+
+it("every Rootpilot opinion has its opinion/<ID>-<key>.yaml fixture", () => {
+  const have = new Set(yamlFiles(join(CORPUS, "rootpilot-runner", "opinion")).map((f) => basename(f, ".yaml")));
+  const missing = CATALOG.filter((r) => r.id.startsWith("RP-")).flatMap((r) => Object.keys(r.opinions ?? {}).map((key) => `${r.id}-${key}`)).filter((name) => !have.has(name));
+  expect(missing).toEqual([]);
 });
 
 describe("the compass-runner corpus follows its conventions (test/fixtures/README.md)", () => {
@@ -244,7 +254,7 @@ describe("the valid Runner sets' admission policies decide as CR-06 asks (real C
 });
 
 describe("corpus coverage", () => {
-  const fixtures = new Map(profiles.map((p) => [p, new Set(brokenFiles(p).map(expectedId))]));
+  const fixtures = new Map(profiles.map((p) => [p, new Set([...brokenFiles(p), ...warnFiles(p)].map(expectedId))]));
   const judged = CATALOG.filter((rule) => !rule.judgedFrom);
 
   it("every rule of a profile with a corpus has a broken fixture in it", () => {

@@ -59,7 +59,7 @@ describe("SARIF 2.1.0 output", () => {
     const run = log.runs[0];
     expect(log.version).toBe("2.1.0");
     expect(run.tool.driver.name).toBe("rigging");
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(CATALOG.map((r) => r.id));
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...CATALOG.map((r) => r.id), "waiver"]);
     const rule = run.tool.driver.rules.find((r: { id: string }) => r.id === "CR-09");
     expect(rule.shortDescription.text).toBe("The pod runs in a user namespace: hostUsers: false");
     expect(rule.help.text).toMatch(/^Fix: set hostUsers: false in the pod spec/);
@@ -76,6 +76,23 @@ describe("SARIF 2.1.0 output", () => {
       expect(decodeURIComponent(artifactLocation.uri.replace(/^file:\/\//, ""))).toBe(f.file);
       expect(region).toEqual({ startLine: f.line, startColumn: f.column });
     });
+  });
+
+  it("gives code scanning its security-severity, tags and a run category", () => {
+    const run = log.runs[0];
+    expect(run.automationDetails).toEqual({ id: "rigging-check/" });
+    const cr09 = run.tool.driver.rules.find((r: any) => r.id === "CR-09");
+    expect(cr09.properties.tags).toEqual(expect.arrayContaining(["security", "kubernetes", "compass-runner"]));
+    expect(Number(cr09.properties["security-severity"])).toBeGreaterThanOrEqual(7);
+    const g07 = run.tool.driver.rules.find((r: any) => r.id === "G-07");
+    expect(g07.defaultConfiguration.level).toBe("warning");
+    expect(Number(g07.properties["security-severity"])).toBeLessThan(7);
+    const g08 = run.tool.driver.rules.find((r: any) => r.id === "G-08");
+    expect(g08.properties.tags).toContain("reliability");
+    expect(g08.properties["security-severity"]).toBeUndefined();
+    const named = runInProcess(["check", "--format", "sarif", "--sarif-category", "overlays/prod", join(BROKEN, "CR-09.yaml")]);
+    expect(JSON.parse(named.out).runs[0].automationDetails).toEqual({ id: "overlays/prod/" });
+    expect(runInProcess(["check", "--format", "sarif", "--sarif-category", "a b", join(BROKEN, "CR-09.yaml")]).code).toBe(2);
   });
 
   it("lists what was not judged as notifications", () => {

@@ -7,7 +7,7 @@ const label = (max = 30) => fc.stringMatching(new RegExp(`^[a-z]([-a-z0-9]{0,${m
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
 const labelValue = fc.stringMatching(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,40}[A-Za-z0-9])?$/);
 /** A user or group name a CEL string literal can carry (CR-06). */
-const identity = fc.stringMatching(/^[A-Za-z0-9:._@-][ A-Za-z0-9:._@\/-]{0,38}[A-Za-z0-9:._@-]$/);
+const identity = fc.stringMatching(/^[a-z][a-z0-9._@-]{0,20}(:[a-z0-9][a-z0-9._@-]{0,15}){0,2}[a-z0-9]$/);
 
 /** Valid CompassRunner values, as a person would write them. */
 export const validCompassRunner = fc

@@ -6,7 +6,7 @@ import { DNS1123_SUBDOMAIN, isLabelKey } from "../../core/names.ts";
 import { posix } from "node:path";
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import { closest } from "../../core/values.ts";
-import { dig, hit, warn, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
 import {
   ARCH_LABEL,
   FORBIDDEN_HOST_ROOTS,
@@ -27,6 +27,7 @@ import {
   TOKEN_PATH,
   VOLUME_ROOT,
 } from "./runtime.ts";
+import { ADMISSION_OPINIONS, admissionHits } from "../../check/admission-judge.ts";
 import { CR06_TEXT } from "./admission-notes.ts";
 import { hostPathProblem, overlaps } from "./values.ts";
 
@@ -130,7 +131,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
     fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
     why: "Seed 000: \"the Server address (an absolute https:// URL)\". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with \"a server address is required\" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.",
-    source: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5",
+    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -148,7 +149,7 @@ export const compassRunnerRules: Rule[] = [
     summary: `The only credential is a projected token at the token file (seed: ${TOKEN_PATH}), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
     fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
     why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
-    source: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5",
+    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -230,37 +231,22 @@ export const compassRunnerRules: Rule[] = [
     summary: CR06_TEXT.summary,
     fix: CR06_TEXT.fix,
     why: CR06_TEXT.why,
-    source: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)",
+    source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)" },
     severity: "error",
     profiles: RUNNER,
+    opinions: ADMISSION_OPINIONS,
+    provenForRendered: "test/profiles/compass-runner-admission*.test.ts evaluate the rendered policies over the request matrix",
     check(set) {
-      const policies = set.ofKind("ValidatingAdmissionPolicy");
-      const bound = new Set(set.ofKind("ValidatingAdmissionPolicyBinding").filter((b) => (dig(b, ["spec", "validationActions"]) as string[] | undefined)?.includes("Deny")).map((b) => dig(b, ["spec", "policyName"])));
-      const hits: RuleHit[] = [];
-      const anchor = set.ofKind("DaemonSet")[0] ?? set.objects[0];
-      const covers = (resource: string, operation: string) =>
-        policies.some((p) =>
-          ((dig(p, ["spec", "matchConstraints", "resourceRules"]) as { resources?: string[]; operations?: string[] }[] | undefined) ?? []).some(
-            (r) => (r.resources ?? []).includes(resource) && ((r.operations ?? []).includes(operation) || (r.operations ?? []).includes("*")),
-          ),
-        );
-      for (const [resource, operation, what] of [
-        ["pods/exec", "CONNECT", "exec (a)"],
-        ["pods/attach", "CONNECT", "attach (a)"],
-        ["pods/ephemeralcontainers", "UPDATE", "ephemeral containers (a)"],
-        ["pods", "CREATE", "pod creation (b)"],
-        ["daemonsets", "CREATE", "DaemonSet creation (c)"],
-        ["daemonsets", "UPDATE", "DaemonSet updates (c)"],
-        ["daemonsets", "DELETE", "DaemonSet deletion (c)"],
-        ["serviceaccounts/token", "CREATE", "token requests (d)"],
-      ] as const) {
-        if (anchor && !covers(resource, operation)) hits.push(hit(anchor, [], `no admission policy guards ${what}: ${operation} on ${resource}`));
-      }
-      policies.forEach((p) => {
-        if (dig(p, ["spec", "failurePolicy"]) !== "Fail") hits.push(hit(p, ["spec", "failurePolicy"], "failurePolicy is not Fail"));
-        if (!bound.has(p.metadata.name)) hits.push(hit(p, ["metadata", "name"], "no binding with validationActions [Deny] for this policy"));
-      });
-      return hits;
+      // Judged by what the policies decide, over a matrix of requests, with the CEL engine.
+      const ds = set.ofKind("DaemonSet")[0] ?? set.ofKind("Pod")[0];
+      const anchor = ds ?? set.objects[0];
+      if (!anchor) return [];
+      const spec = ds ? set.pods().find((p) => p.object === ds)?.spec : undefined;
+      const namespace = ds?.metadata.namespace ?? set.ofKind("ServiceAccount")[0]?.metadata.namespace ?? "default";
+      const serviceAccount = spec?.serviceAccountName ?? set.ofKind("ServiceAccount")[0]?.metadata.name ?? "default";
+      // The seed states failurePolicy: Fail: with Ignore, an unreachable or failing policy lets the request through.
+      const failOpen = set.ofKind("ValidatingAdmissionPolicy").filter((p) => dig(p, ["spec", "failurePolicy"]) === "Ignore").map((p) => hit(p, ["spec", "failurePolicy"], "failurePolicy is Ignore, not Fail: a policy that cannot be evaluated lets the request through"));
+      return [...failOpen, ...admissionHits(set.objects, { namespace, serviceAccount, ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}), anchor })];
     },
   },
   {
@@ -268,7 +254,13 @@ export const compassRunnerRules: Rule[] = [
     summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
     fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
     why: "Seed 000: \"Rollout beyond one node waits for the multi-Runner hub.\" Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.",
-    source: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2",
+    source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2" },
+    opinions: {
+      "one-node-label": {
+        summary: "a node label other than kubernetes.io/hostname",
+        because: "nothing in the manifests proves that exactly one node carries the label (seed 000 and REQUIREMENTS CR-07 accept it with a warning and a checklist line)",
+      },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -279,7 +271,7 @@ export const compassRunnerRules: Rule[] = [
         if (hosts && hosts.length === 1) continue;
         if (hosts && hosts.length > 1) hits.push(hit(object, [...path, "affinity"], `the pod may run on ${hosts.length} nodes (${hosts.join(", ")}); the Runner runs on one`));
         else if (selectsNodes(spec)) {
-          hits.push(warn(object, [...path, "nodeSelector"], `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`));
+          hits.push(hit(object, [...path, "nodeSelector"], `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`, "one-node-label"));
         } else if (object.kind === "DaemonSet") hits.push(hit(object, [...path, "nodeSelector"], "no node selection: the DaemonSet starts a Runner on every node"));
       }
       for (const ds of set.ofKind("DaemonSet")) {
@@ -297,7 +289,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
     why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
-    source: "seed 000",
+    source: { from: "seed", says: "seed 000: \"no /dev hostPath is used\"; the device plugin advertises kvmResourceName" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -365,7 +357,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
     why: "Seed 000: \"Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped.\" Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.",
-    source: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go",
+    source: { from: "seed", says: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -426,7 +418,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod requires kubernetes.io/arch: amd64",
     fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
     why: "Seed 001 (DL-577): \"the Runner stays amd64-only until an arm64 KVM boot passes\". On an arm64 node the image may run but the microVM guest does not boot.",
-    source: "seed 001 (D10, DL-577)",
+    source: { from: "seed", says: "seed 001 (D10, DL-577)" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -443,7 +435,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
     why: "Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name \"sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host.\" A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.",
-    source: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)",
+    source: { from: "seed", says: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -527,7 +519,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
     fix: "remove COMPASS_RUNNER_ID and --runner-id; the Server assigns the ID when the Runner enrolls",
     why: "Seed 000: \"The Server assigns each Runner ID during enrollment.\" With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.",
-    source: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5",
+    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -543,7 +535,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "Resources follow capacity (memory request = limit, a cpu request, no cpu limit); a priority class; procMount Unmasked and AppArmor Unconfined",
     fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
     why: "The upstream runner-manifests tool derives these (compass-interfaces §3.2, §3.4). Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
-    source: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5",
+    source: { from: "upstream", says: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -574,7 +566,13 @@ export const compassRunnerRules: Rule[] = [
     summary: "The Runner container speaks compass-runner's real interface: run root and volume root set, integers where it reads integers; never a Runner token, an agent image or a name it does not read",
     fix: "set COMPASS_MICROVM_RUNROOT on a writable host tree and COMPASS_MICROVM_VOLUME_ROOT; remove COMPASS_RUNNER_TOKEN and COMPASS_AGENT_IMAGE; use only the names compass-runner reads (rigging explain CR-20)",
     why: "compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root (\"run-root is not configured\"), with a static token beside the token file (\"runner token sources are mutually exclusive\"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.",
-    source: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9",
+    source: { from: "upstream", says: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9" },
+    opinions: {
+      "unknown-variable": {
+        summary: "a COMPASS_* variable compass-runner does not read",
+        because: "it changes nothing at boot, so the setting it was meant for is probably missing (often an old or misspelled name)",
+      },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -601,7 +599,7 @@ export const compassRunnerRules: Rule[] = [
         (container.env ?? []).forEach((env, index) => {
           if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
           const near = closest(env.name, KNOWN_VARIABLES);
-          hits.push(warn(object, [...containerPath, "env", index, "name"], `${env.name} is not a name compass-runner reads${near ? ` (did you mean ${near}?)` : ""}`));
+          hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} is not a name compass-runner reads${near ? ` (did you mean ${near}?)` : ""}`, "unknown-variable"));
         });
       }
       return hits;

@@ -1,11 +1,12 @@
 // Rules of the Rootpilot runner (RP-), judged from manifests. They run over
 // `render`'s own output and over anyone's hand-written manifests in `check`.
+// What seed 002 states (or the runner, the AWS SDK or Kubernetes enforce) is
+// an error; rigging's own hardening beyond it is an opinion: a warning with
+// its reason, which an installer may waive.
 import { posix } from "node:path";
-import type { Container, Probe, VolumeMount } from "kubernetes-types/core/v1";
-import type { NetworkPolicySpec } from "kubernetes-types/networking/v1";
-import { httpsUrlProblem } from "../../core/common-values.ts";
-import type { K8sObject } from "../../core/objects.ts";
-import { dig, hit, type ContainerRef, type ObjectSet, type PodRef, type Rule, type RuleHit, envOf } from "../../rules/engine.ts";
+import type { Container, Probe } from "kubernetes-types/core/v1";
+import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { flagOrEnv, isolationGaps, list, mountHolding, policiesSelecting, projectedToken, volumeAt, type Setting } from "../../rules/templates.ts";
 import {
   ATTESTATION_MODES,
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -32,68 +33,96 @@ function runnerContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => c.containerPath[c.containerPath.length - 2] === "containers");
 }
 
+/** A variable of the runner, by its seed name (the runner takes no flags: its command is fixed by the image). */
+function setting(container: Container, env: string): Setting {
+  return flagOrEnv(container, { env });
+}
+
+/** The field path of a setting inside the object, for a finding. */
+function at(ref: ContainerRef, s: Setting): PropertyKey[] {
+  return [...ref.containerPath, ...s.path];
+}
+
 const WHOLE_NUMBER = /^[0-9]+$/;
-
-/** The volume mounted at `dir` in `container`, with its index in the pod's volumes. */
-function volumeAt(pod: PodRef, container: Container, dir: string) {
-  const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === dir || m.mountPath === dir + "/");
-  const index = mount ? (pod.spec.volumes ?? []).findIndex((v) => v.name === mount.name) : -1;
-  return { mount, index, volume: index < 0 ? undefined : pod.spec.volumes![index] };
-}
-
-/** The mount a file path lands on: the longest mountPath that contains it. */
-function mountHolding(container: Container, file: string): VolumeMount | undefined {
-  return (container.volumeMounts ?? [])
-    .filter((m) => file.startsWith(m.mountPath.replace(/\/$/, "") + "/"))
-    .sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
-}
-
 const PROBES = ["livenessProbe", "readinessProbe", "startupProbe"] as const;
 const NETWORK_HANDLERS = ["httpGet", "tcpSocket", "grpc"] as const;
+
+/** The $HOME the runner's process sees: HOME when written, else the home of the uid in the image (node's for 1000 or unset). */
+function homeOf(ref: ContainerRef): string | undefined {
+  const home = setting(ref.container, ENV.home);
+  if (home.from === "env") return home.value;
+  if (home.from === "envFrom") return undefined;
+  const uid = ref.container.securityContext?.runAsUser ?? ref.spec.securityContext?.runAsUser;
+  return uid === undefined || uid === NODE_UID ? HOME_DIR : undefined;
+}
+
+const AWS_DIR = /(^|\/)\.aws\/?$/;
 
 export const rootpilotRunnerRules: Rule[] = [
   {
     id: "RP-01",
-    summary: `A Deployment of stateless replicas running as node (uid ${NODE_UID}) with HOME ${HOME_DIR} on a writable emptyDir`,
-    fix: `run the runner as a Deployment with runAsUser: ${NODE_UID}, runAsGroup: ${NODE_UID}, env HOME=${HOME_DIR} and an emptyDir mounted at ${HOME_DIR}`,
-    why: "The image runs as node (uid 1000) and the AWS SDK resolves its caches from $HOME; kubelet cannot verify runAsNonRoot for a named USER, so the uid is set explicitly. Replicas hold no state, so a Deployment, not a StatefulSet or DaemonSet.",
+    summary: `The image runs as node (uid ${NODE_UID}, HOME ${HOME_DIR}); an ~/.aws mount sits at the $HOME of the user the pod runs as`,
+    fix: `run as uid ${NODE_UID} (runAsUser: ${NODE_UID}) or mount ~/.aws at $HOME/.aws of the user the pod runs as; give $HOME a writable emptyDir`,
+    why: "Seed 002: \"The image runs as node (uid 1000), not root — which is why Compose mounts ~/.aws at /home/node/.aws. The mount target is coupled to the image's USER: the SDK's default chain resolves the SSO cache from $HOME, and no env var repoints that cache. If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as.\" A mount anywhere else is never read.",
+    source: { from: "seed", says: "seed 002, The container: \"If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as.\"" },
+    opinions: {
+      deployment: { summary: "the runner is a Deployment", because: "the replicas are cattle and hold no durable state (seed 002); a Deployment rolls them without the identities and ordering of a StatefulSet or one pod per node of a DaemonSet" },
+      uid: { summary: `the pod runs as uid ${NODE_UID}`, because: `the image is built for node (uid ${NODE_UID}); another uid works when $HOME and its mounts follow it, which rigging cannot see` },
+      "uid-unset": { summary: "runAsUser is set", because: `when the image names its USER (node) rather than a number, kubelet cannot verify runAsNonRoot and refuses the pod; runAsUser: ${NODE_UID} removes the doubt` },
+      "home-writable": { summary: "$HOME is a writable emptyDir", because: "with a read-only root filesystem (G-06) the SDK's caches under $HOME cannot be written" },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const pod of set.pods()) {
-        if (pod.object.kind !== "Deployment") hits.push(hit(pod.object, ["kind"], `the runner is a ${pod.object.kind}; its replicas are stateless, so it is a Deployment`));
+        if (pod.object.kind !== "Deployment") hits.push(hit(pod.object, ["kind"], `the runner is a ${pod.object.kind}, not a Deployment of stateless replicas`, "deployment"));
       }
-      for (const { object, spec, container, containerPath, path } of runnerContainers(set)) {
+      for (const ref of runnerContainers(set)) {
+        const { object, spec, container, containerPath, path } = ref;
         const uid = container.securityContext?.runAsUser ?? spec.securityContext?.runAsUser;
-        if (uid !== NODE_UID) hits.push(hit(object, [...path, "securityContext", "runAsUser"], `runs as uid ${uid ?? "(unset: the image's named USER cannot be verified non-root)"}, not ${NODE_UID} (node)`));
-        const { env, index } = envOf(container, ENV.home);
-        if (env && env.value !== HOME_DIR) hits.push(hit(object, [...containerPath, "env", index, "value"], `HOME is ${JSON.stringify(env.value ?? "")}, not ${HOME_DIR}`));
-        const home = volumeAt({ object, spec, path }, container, HOME_DIR);
-        if (!home.volume?.emptyDir) hits.push(hit(object, [...containerPath, "volumeMounts"], `no emptyDir is mounted at ${HOME_DIR}, so $HOME is on the read-only root filesystem`));
+        if (uid === undefined) hits.push(hit(object, [...path, "securityContext"], "runAsUser is unset: the image's named USER cannot be verified non-root", "uid-unset"));
+        else if (uid !== NODE_UID && uid !== 0) hits.push(hit(object, [...path, "securityContext", "runAsUser"], `runs as uid ${uid}, not node (${NODE_UID})`, "uid"));
+        const home = homeOf(ref);
+        list<{ mountPath?: string }>(container.volumeMounts).forEach((mount, index) => {
+          if (typeof mount?.mountPath !== "string" || !AWS_DIR.test(mount.mountPath) || home === undefined) return;
+          if (posix.normalize(mount.mountPath).replace(/\/$/, "") !== posix.join(home, ".aws")) {
+            hits.push(hit(object, [...containerPath, "volumeMounts", index, "mountPath"], `~/.aws is mounted at ${mount.mountPath}, but $HOME is ${home}: the SDK reads ${posix.join(home, ".aws")} and never this mount`));
+          }
+        });
+        if (home !== undefined && !volumeAt(ref, container, home)?.volume?.emptyDir) {
+          hits.push(hit(object, [...containerPath, "volumeMounts"], `no emptyDir is mounted at $HOME (${home}), so it is on the read-only root filesystem`, "home-writable"));
+        }
       }
       return hits;
     },
   },
   {
     id: "RP-02",
-    summary: "No network probes, no container port, no Service: the runner listens on nothing",
-    fix: "remove httpGet/tcpSocket/grpc probes, container ports and Services; readiness is the `boot: ready` log line and the control plane's Fleet view",
-    why: "The runner is an outbound client: it listens on no port and exposes no /healthz, so every httpGet liveness or readiness probe fails.",
+    summary: "No network probes: the runner listens on nothing (no port, no Service)",
+    fix: "remove httpGet/tcpSocket/grpc probes and hooks, container ports and Services; readiness is the `boot: ready` log line and the control plane's Fleet view",
+    why: "Seed 002: \"The runner is an outbound client. It listens on no port, exposes no /healthz, and has no readiness endpoint. The direct consequence: do not configure httpGet liveness or readiness probes: every one of them will fail.\"",
+    source: { from: "seed", says: "seed 002, Requirement 1: \"do not configure httpGet liveness or readiness probes: every one of them will fail\"" },
+    opinions: {
+      port: { summary: "no container port", because: "a port advertises a listener the runner does not have" },
+      service: { summary: "no Service", because: "a Service in front of the runner serves nothing" },
+      "pre-stop": { summary: "no network preStop hook", because: "a network preStop hook fails on a runner that listens on nothing; Kubernetes goes on with the stop, so it only costs grace time" },
+    },
     severity: "error",
+    concern: "reliability",
     profiles: RUNNER,
     check(set) {
-      const hits: RuleHit[] = set.ofKind("Service").map((s) => hit(s, ["kind"], "a Service for the runner, which serves nothing"));
+      const hits: RuleHit[] = set.ofKind("Service").map((s) => hit(s, ["kind"], "a Service for the runner, which serves nothing", "service"));
       for (const { object, container, containerPath } of set.containers()) {
-        if ((container.ports ?? []).length > 0) hits.push(hit(object, [...containerPath, "ports"], "the container declares ports; the runner listens on none"));
+        if (list(container.ports).length > 0) hits.push(hit(object, [...containerPath, "ports"], "the container declares ports; the runner listens on none", "port"));
         for (const probe of PROBES) {
           const handler = NETWORK_HANDLERS.find((h) => (container[probe] as Probe | undefined)?.[h] !== undefined);
           if (handler) hits.push(hit(object, [...containerPath, probe, handler], `${probe} uses ${handler}; the runner listens on nothing, so it always fails`));
         }
-        for (const hook of ["preStop", "postStart"] as const) {
-          const handler = (["httpGet", "tcpSocket"] as const).find((h) => container.lifecycle?.[hook]?.[h] !== undefined);
-          if (handler) hits.push(hit(object, [...containerPath, "lifecycle", hook, handler], `lifecycle.${hook} uses ${handler}; the runner listens on nothing`));
-        }
+        const postStart = (["httpGet", "tcpSocket"] as const).find((h) => container.lifecycle?.postStart?.[h] !== undefined);
+        if (postStart) hits.push(hit(object, [...containerPath, "lifecycle", "postStart", postStart], `lifecycle.postStart uses ${postStart}; it fails, and Kubernetes kills a container whose postStart hook fails`));
+        const preStop = (["httpGet", "tcpSocket"] as const).find((h) => container.lifecycle?.preStop?.[h] !== undefined);
+        if (preStop) hits.push(hit(object, [...containerPath, "lifecycle", "preStop", preStop], `lifecycle.preStop uses ${preStop}; the runner listens on nothing`, "pre-stop"));
       }
       return hits;
     },
@@ -102,21 +131,26 @@ export const rootpilotRunnerRules: Rule[] = [
     id: "RP-03",
     summary: `terminationGracePeriodSeconds exceeds RUNNER_DRAIN_TIMEOUT_MS (default ${DEFAULT_DRAIN_TIMEOUT_MS}) with headroom`,
     fix: `set terminationGracePeriodSeconds above the drain timeout in seconds, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms`,
-    why: "The runner drains on SIGTERM for up to RUNNER_DRAIN_TIMEOUT_MS; Kubernetes' default grace is 30 s, so SIGKILL arrives mid-drain.",
+    why: "Seed 002: \"The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain.\"",
+    source: { from: "seed", says: "seed 002, Requirement 2: \"terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom\"" },
     severity: "error",
+    concern: "reliability",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, spec, container, containerPath, path } of runnerContainers(set)) {
-        const { env, index } = envOf(container, ENV.drainTimeout);
-        if (env && !WHOLE_NUMBER.test(env.value ?? "")) {
-          hits.push(hit(object, [...containerPath, "env", index, "value"], `${ENV.drainTimeout} is ${JSON.stringify(env.value ?? "(not a literal)")}, not a whole number of milliseconds`));
+      for (const ref of runnerContainers(set)) {
+        const { object, spec, path } = ref;
+        const drain = setting(ref.container, ENV.drainTimeout);
+        if (drain.from === "env" && drain.value === undefined) continue; // from a Secret or ConfigMap: not visible
+        if (drain.from === "envFrom") continue;
+        if (drain.value !== undefined && !WHOLE_NUMBER.test(drain.value)) {
+          hits.push(hit(object, at(ref, drain), `${ENV.drainTimeout} is ${JSON.stringify(drain.value)}, not a whole number of milliseconds`));
           continue;
         }
-        const drainMs = env ? Number(env.value) : DEFAULT_DRAIN_TIMEOUT_MS;
+        const drainMs = drain.value !== undefined ? Number(drain.value) : DEFAULT_DRAIN_TIMEOUT_MS;
         const grace = spec.terminationGracePeriodSeconds ?? KUBERNETES_DEFAULT_GRACE;
+        const shown = spec.terminationGracePeriodSeconds === undefined ? `unset (Kubernetes' default ${KUBERNETES_DEFAULT_GRACE})` : String(grace);
         if (grace <= drainMs / 1000) {
-          const shown = spec.terminationGracePeriodSeconds === undefined ? `unset (Kubernetes' default ${KUBERNETES_DEFAULT_GRACE})` : String(grace);
           hits.push(hit(object, [...path, "terminationGracePeriodSeconds"], `terminationGracePeriodSeconds is ${shown}, not above the ${drainMs / 1000} s drain; SIGKILL arrives mid-drain (use ${gracePeriodFor(drainMs)})`));
         }
       }
@@ -127,15 +161,17 @@ export const rootpilotRunnerRules: Rule[] = [
     id: "RP-04",
     summary: "RUNNER_LEARNED_FLUSH_INTERVAL_MS, when set, is a whole number of milliseconds (it bounds, not removes, what a hard kill loses)",
     fix: "set RUNNER_LEARNED_FLUSH_INTERVAL_MS to a whole number of milliseconds, such as 60000 (the default)",
-    why: "A hard reclaim with no drain (SIGKILL, OOM, spot) loses learned state since the last flush; the interval bounds that loss but does not eliminate it.",
+    why: "Seed 002: \"A hard reclaim with no drain (SIGKILL, OOM, spot) loses learned state since the last flush. RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss, but it doesn't eliminate it.\"",
+    source: { from: "seed", says: "seed 002, Requirement 2: \"RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss\"" },
     severity: "error",
+    concern: "reliability",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, container, containerPath } of runnerContainers(set)) {
-        const { env, index } = envOf(container, ENV.flushInterval);
-        if (env && env.valueFrom === undefined && (!WHOLE_NUMBER.test(env.value ?? "") || Number(env.value) === 0)) {
-          hits.push(hit(object, [...containerPath, "env", index, "value"], `${ENV.flushInterval} is ${JSON.stringify(env.value ?? "")}, not a positive whole number of milliseconds`));
+      for (const ref of runnerContainers(set)) {
+        const flush = setting(ref.container, ENV.flushInterval);
+        if (flush.value !== undefined && (!WHOLE_NUMBER.test(flush.value) || Number(flush.value) === 0)) {
+          hits.push(hit(ref.object, at(ref, flush), `${ENV.flushInterval} is ${JSON.stringify(flush.value)}, not a positive whole number of milliseconds`));
         }
       }
       return hits;
@@ -143,30 +179,36 @@ export const rootpilotRunnerRules: Rule[] = [
   },
   {
     id: "RP-05",
-    summary: "No PersistentVolumeClaim, ever; a learned store on disk lives on an emptyDir",
+    summary: "No PersistentVolumeClaim, ever; a learned store on disk lives on a writable volume, a cache (an emptyDir)",
     fix: "remove PersistentVolumeClaims and claim-backed volumes; leave RUNNER_LEARNED_STORE_PATH unset (:memory:) or put its directory on an emptyDir",
-    why: "The runner is cattle and holds no durable state; the control plane is the source of truth, and an on-disk learned store is only a cache.",
+    why: "Seed 002: \"The runner is cattle and holds no durable state. The learned-store SQLite cache is :memory: by default. Do not create a PVC. If you point RUNNER_LEARNED_STORE_PATH at a path on disk, know that you're creating a cache, not a source of truth.\"",
+    source: { from: "seed", says: "seed 002, Requirement 3: \"Do not create a PVC.\"" },
+    opinions: {
+      "not-empty-dir": { summary: "the learned store is on an emptyDir", because: "the store is a cache that dies with the pod (seed 002); a hostPath or other volume outlives it and is read back as if it were the truth" },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = set.ofKind("PersistentVolumeClaim").map((o) => hit(o, ["kind"], "a PersistentVolumeClaim in the runner set"));
       for (const sts of set.ofKind("StatefulSet")) {
-        if (((dig(sts, ["spec", "volumeClaimTemplates"]) as unknown[] | undefined) ?? []).length > 0) hits.push(hit(sts, ["spec", "volumeClaimTemplates"], "volumeClaimTemplates create PersistentVolumeClaims"));
+        if (list(dig(sts, ["spec", "volumeClaimTemplates"])).length > 0) hits.push(hit(sts, ["spec", "volumeClaimTemplates"], "volumeClaimTemplates create PersistentVolumeClaims"));
       }
       for (const { object, spec, path } of set.pods()) {
-        (spec.volumes ?? []).forEach((volume, index) => {
-          if (volume.persistentVolumeClaim) hits.push(hit(object, [...path, "volumes", index, "persistentVolumeClaim"], `volume ${volume.name} is a PersistentVolumeClaim`));
-          if (volume.ephemeral) hits.push(hit(object, [...path, "volumes", index, "ephemeral"], `volume ${volume.name} is a generic ephemeral volume, which creates a PersistentVolumeClaim`));
+        list<{ name?: string; persistentVolumeClaim?: unknown; ephemeral?: unknown }>(spec.volumes).forEach((volume, index) => {
+          if (volume?.persistentVolumeClaim) hits.push(hit(object, [...path, "volumes", index, "persistentVolumeClaim"], `volume ${volume.name} is a PersistentVolumeClaim`));
+          if (volume?.ephemeral) hits.push(hit(object, [...path, "volumes", index, "ephemeral"], `volume ${volume.name} is a generic ephemeral volume, which creates a PersistentVolumeClaim`));
         });
       }
-      for (const { object, spec, container, containerPath } of runnerContainers(set)) {
-        const { env, index } = envOf(container, ENV.learnedStorePath);
-        if (!env?.value || env.value === ":memory:") continue;
-        const mount = mountHolding(container, env.value);
-        const volume = (spec.volumes ?? []).find((v) => v.name === mount?.name);
-        if (!volume?.emptyDir) {
-          const where = mount ? `volume ${mount.name}, which is not an emptyDir` : "the read-only root filesystem";
-          hits.push(hit(object, [...containerPath, "env", index, "value"], `${ENV.learnedStorePath} ${env.value} is on ${where}`));
+      for (const ref of runnerContainers(set)) {
+        const store = setting(ref.container, ENV.learnedStorePath);
+        if (!store.value || store.value === ":memory:" || !store.value.startsWith("/")) continue;
+        const mounted = mountHolding(ref, ref.container, store.value);
+        if (!mounted) {
+          const readOnly = ref.container.securityContext?.readOnlyRootFilesystem === true;
+          if (readOnly) hits.push(hit(ref.object, at(ref, store), `${ENV.learnedStorePath} ${store.value} is on the read-only root filesystem: the runner cannot write it`));
+          else hits.push(hit(ref.object, at(ref, store), `${ENV.learnedStorePath} ${store.value} is on the container's root filesystem, not an emptyDir`, "not-empty-dir"));
+        } else if (!mounted.volume?.emptyDir && !mounted.volume?.persistentVolumeClaim && !mounted.volume?.ephemeral) {
+          hits.push(hit(ref.object, at(ref, store), `${ENV.learnedStorePath} ${store.value} is on volume ${mounted.mount.name}, which is not an emptyDir`, "not-empty-dir"));
         }
       }
       return hits;
@@ -174,55 +216,66 @@ export const rootpilotRunnerRules: Rule[] = [
   },
   {
     id: "RP-06",
-    summary: `Attestation per provider: gke-oidc with a projected token for ${ENROLL_AUDIENCE} at ${GKE_TOKEN_PATH}, or aws-sts with AWS_REGION and an IRSA role; never eks-oidc`,
-    fix: `for GKE mount a projected serviceAccountToken (audience ${ENROLL_AUDIENCE}, path token, expirationSeconds >= ${TOKEN_MIN_SECONDS}) read-only at the token path; for EKS set RUNNER_ATTESTATION_MODE=aws-sts, AWS_REGION and the ${IRSA_ROLE_ANNOTATION} annotation`,
-    why: "The audience stops a KSA token projected for another service from being replayed into an enrollment; a wrong one fails as attestation_invalid, which reads like a bad credential. aws-sts does not guess the region, because the control plane accepts only regions from its allowlist (that list is checked from values: attestation.regionAllowlist).",
+    summary: `Attestation per provider: gke-oidc with a projected token for ${ENROLL_AUDIENCE} at ${GKE_TOKEN_PATH}, or aws-sts with AWS_REGION; never eks-oidc`,
+    fix: `for GKE mount a projected serviceAccountToken (audience ${ENROLL_AUDIENCE}, expirationSeconds >= ${TOKEN_MIN_SECONDS}) at the token path; for EKS set RUNNER_ATTESTATION_MODE=aws-sts, AWS_REGION and the ${IRSA_ROLE_ANNOTATION} annotation`,
+    why: "Seed 002: \"The audience isn't decoration: it's what stops a KSA token projected for some other service from being replayed into an enrollment. The control-plane asserts it and refuses anything that doesn't match — including tokens projected with no audience at all.\" aws-sts \"requires AWS_REGION explicitly. Without it, boot fails with RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION.\" The region allowlist is the control plane's, so it is checked from values (attestation.regionAllowlist).",
+    source: { from: "seed", says: "seed 002, Requirement 4: \"projected for the rootpilot-enroll audience\"; \"EKS: aws-sts, not eks-oidc\"; \"It requires AWS_REGION explicitly.\"" },
+    opinions: {
+      "read-only": { summary: "the token mount is readOnly", because: "the seed's example mounts it readOnly: true; Kubernetes mounts projected volumes read-only anyway, so this only says it" },
+      irsa: { summary: `the ServiceAccount carries ${IRSA_ROLE_ANNOTATION}`, because: "aws-sts signs with the SDK's default chain, which seed 002 names IRSA on EKS; an EKS Pod Identity association would do instead, but manifests cannot show one" },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const { object, container, containerPath } = ref;
-        const { env: modeEnv, index: modeIndex } = envOf(container, ENV.attestationMode);
-        const mode = modeEnv?.value;
-        if (mode === ATTESTATION_MODES.gke) hits.push(...gkeHits(ref));
-        else if (mode === ATTESTATION_MODES.eks) hits.push(...eksHits(set, ref));
-        else if (mode === "eks-oidc") hits.push(hit(object, [...containerPath, "env", modeIndex, "value"], "RUNNER_ATTESTATION_MODE is eks-oidc; on EKS the runner attests with aws-sts through IRSA"));
-        else if (!modeEnv) hits.push(hit(object, [...containerPath, "env"], `${ENV.attestationMode} is not set (gke-oidc on GKE, aws-sts on EKS)`));
-        else hits.push(hit(object, [...containerPath, "env", modeIndex, "value"], `${ENV.attestationMode} is ${JSON.stringify(mode ?? "(not a literal)")}, not gke-oidc or aws-sts`));
+        const mode = setting(ref.container, ENV.attestationMode);
+        if (mode.from === "envFrom" || (mode.from === "env" && mode.value === undefined)) continue; // not visible in the manifest
+        if (mode.value === ATTESTATION_MODES.gke) hits.push(...gkeHits(ref));
+        else if (mode.value === ATTESTATION_MODES.eks) hits.push(...eksHits(set, ref));
+        else if (mode.value === "eks-oidc") hits.push(hit(ref.object, at(ref, mode), "RUNNER_ATTESTATION_MODE is eks-oidc; on EKS the runner attests with aws-sts through IRSA"));
+        else if (mode.from === "none") hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is not set (gke-oidc on GKE, aws-sts on EKS)`));
+        else hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is ${JSON.stringify(mode.value)}, not gke-oidc or aws-sts`));
       }
       return hits;
     },
   },
   {
     id: "RP-07",
-    summary: "Secrets through workload identity: RUNNER_SECRET_STORE_MODE aws (with RUNNER_AWS_CRED_MODE=chain) or vault; no static AWS keys",
-    fix: "remove static AWS keys and mounted ~/.aws credentials; use IRSA with RUNNER_AWS_CRED_MODE=chain, or Vault KV v2 with an https:// address",
-    why: "Both stores resolve through workload identity, so no key passes through the cluster at all.",
+    summary: "Secrets through workload identity: no static AWS keys; RUNNER_SECRET_STORE_MODE aws (with RUNNER_AWS_CRED_MODE=chain) or vault",
+    fix: "remove static AWS keys; use IRSA with RUNNER_AWS_CRED_MODE=chain, or Vault KV v2 through workload identity",
+    why: "Seed 002: \"Prefer the secret manager you already operate over Kubernetes Secrets: RUNNER_SECRET_STORE_MODE=aws (AWS Secrets Manager) or vault (HashiCorp Vault KV v2). Both resolve through workload identity, with no static keys.\"",
+    source: { from: "seed", says: "seed 002, Requirement 5: \"Both resolve through workload identity, with no static keys.\"" },
+    opinions: {
+      "aws-mount": { summary: "no mounted ~/.aws", because: "seed 002 allows mounting ~/.aws (at $HOME), but on EKS the SDK chain resolves through IRSA and needs no credential on disk" },
+      "credentials-file": { summary: "no AWS_SHARED_CREDENTIALS_FILE", because: "a shared credentials file usually holds static keys; IRSA needs none" },
+      "store-mode": { summary: "RUNNER_SECRET_STORE_MODE is aws or vault", because: "seed 002 names aws and vault and prefers them over Kubernetes Secrets; other modes are not described" },
+      "cred-mode": { summary: "RUNNER_AWS_CRED_MODE=chain with the aws store", because: "seed 002: chain \"makes the SDK resolve through IRSA directly, with no key passing through the cluster at all\"; the default is not documented" },
+    },
+    unjudged: "the Vault address, KV mount and role: seed 002 names Vault KV v2 but no variable that configures it, so a missing one is not judged",
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, container, containerPath } of set.containers()) {
-        (container.env ?? []).forEach((env, index) => {
-          if ((STATIC_AWS_ENV as readonly string[]).includes(env.name)) hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} is a static AWS credential`));
+        list<{ name?: string }>(container.env).forEach((env, index) => {
+          if (env?.name === "AWS_SHARED_CREDENTIALS_FILE") hits.push(hit(object, [...containerPath, "env", index, "name"], "AWS_SHARED_CREDENTIALS_FILE points the SDK at a credentials file", "credentials-file"));
+          else if ((STATIC_AWS_ENV as readonly (string | undefined)[]).includes(env?.name)) hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} is a static AWS credential`));
         });
-        (container.volumeMounts ?? []).forEach((mount, index) => {
-          if (/(^|\/)\.aws(\/|$)/.test(mount.mountPath)) hits.push(hit(object, [...containerPath, "volumeMounts", index, "mountPath"], `${mount.mountPath} mounts AWS shared credentials; on Kubernetes IRSA takes their place`));
+        list<{ mountPath?: string }>(container.volumeMounts).forEach((mount, index) => {
+          if (typeof mount?.mountPath === "string" && AWS_DIR.test(mount.mountPath)) hits.push(hit(object, [...containerPath, "volumeMounts", index, "mountPath"], `${mount.mountPath} mounts AWS shared credentials`, "aws-mount"));
         });
       }
-      for (const { object, container, containerPath } of runnerContainers(set)) {
-        const { env: mode, index } = envOf(container, ENV.secretStoreMode);
-        if (!mode) continue;
-        if (!(SECRET_STORE_MODES as readonly string[]).includes(mode.value ?? "")) {
-          hits.push(hit(object, [...containerPath, "env", index, "value"], `${ENV.secretStoreMode} is ${JSON.stringify(mode.value ?? "")}, not aws or vault`));
+      for (const ref of runnerContainers(set)) {
+        const mode = setting(ref.container, ENV.secretStoreMode);
+        if (mode.value === undefined) continue;
+        if (!(SECRET_STORE_MODES as readonly string[]).includes(mode.value)) {
+          hits.push(hit(ref.object, at(ref, mode), `${ENV.secretStoreMode} is ${JSON.stringify(mode.value)}, not aws or vault`, "store-mode"));
         } else if (mode.value === "aws") {
-          const { env: cred, index: credIndex } = envOf(container, ENV.awsCredMode);
-          if (cred?.value !== "chain") hits.push(hit(object, [...containerPath, "env", ...(cred ? [credIndex, "value"] : [])], `${ENV.awsCredMode} is ${cred ? JSON.stringify(cred.value ?? "") : "unset"}, not chain`));
-        } else {
-          const { env: addr, index: addrIndex } = envOf(container, ENV.vaultAddr);
-          const problem = addr?.value ? httpsUrlProblem(addr.value) : "is not set";
-          if (problem) hits.push(hit(object, [...containerPath, "env", ...(addr ? [addrIndex, "value"] : [])], `${ENV.vaultAddr} ${problem}`));
+          const cred = setting(ref.container, ENV.awsCredMode);
+          if (cred.value !== "chain" && cred.from !== "envFrom" && !(cred.from === "env" && cred.value === undefined)) {
+            hits.push(hit(ref.object, at(ref, cred), `${ENV.awsCredMode} is ${cred.value === undefined ? "unset" : JSON.stringify(cred.value)}, not chain`, "cred-mode"));
+          }
         }
       }
       return hits;
@@ -230,29 +283,43 @@ export const rootpilotRunnerRules: Rule[] = [
   },
   {
     id: "RP-08",
-    summary: "Outbound only: a NetworkPolicy selects the runner with no ingress and egress to DNS and named destinations",
-    fix: "apply a NetworkPolicy selecting the runner pods with policyTypes [Ingress, Egress], no ingress rules, egress to DNS (port 53) and to the control plane and configured CIDRs",
-    why: "The runner accepts no connections; connector manifests' allowlists are documentation, so the cluster is what enforces egress.",
+    summary: "Outbound only: no ingress to the runner; a NetworkPolicy, if used, leaves egress to DNS and the named destinations",
+    fix: "select the runner pods with a NetworkPolicy listing Ingress and Egress, with no ingress rules and egress rules to DNS (port 53) and to each destination",
+    why: "Seed 002: \"Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements. Remember that the allowlist declared in connector manifests is documentation, not enforcement: for native connectors, the cluster is what enforces egress.\"",
+    source: { from: "seed", says: "seed 002, Requirement 6: \"Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements.\"" },
+    opinions: {
+      "no-policy": { summary: "a NetworkPolicy selects the runner", because: "the cluster is what enforces egress (seed 002); without a policy the runner reaches every destination. Seed 002 makes NetworkPolicy optional (\"If you use NetworkPolicy\")" },
+      "not-isolated": { summary: "the policy isolates both directions", because: "a policy that leaves a direction out of policyTypes leaves it open" },
+      "any-destination": { summary: "each egress rule names its destinations", because: "an egress rule without `to`, or to 0.0.0.0/0, allows every destination, so the policy no longer enforces the destination list" },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      const policies = set.ofKind("NetworkPolicy");
       for (const pod of set.pods()) {
-        const labels = (dig(pod.object, ["spec", "template", "metadata", "labels"]) ?? pod.object.metadata.labels ?? {}) as Record<string, string>;
-        if (!policies.some((p) => selects(p, labels))) hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy selects the runner pods"));
+        const policies = policiesSelecting(set, pod);
+        if (policies.length === 0) {
+          hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy selects the runner pods", "no-policy"));
+          continue;
+        }
+        for (const gap of isolationGaps(policies)) {
+          const opinion = gap.kind === "ingress-not-isolated" || gap.kind === "egress-not-isolated" ? "not-isolated" : gap.kind.startsWith("egress-") ? "any-destination" : undefined;
+          const message = gap.kind === "ingress-allowed" ? `${gap.message}; the runner accepts no connections` : gap.kind === "dns-only" ? `${gap.message}: the runner cannot reach the control plane` : gap.message;
+          hits.push(hit(gap.object, gap.path, message, opinion));
+        }
       }
-      for (const policy of policies) hits.push(...policyHits(policy));
-      return hits;
+      return dedupe(hits);
     },
   },
   {
     id: "RP-09",
     summary: "Resources are an explicit, documented choice: requests and limits in values, with a stated default",
     fix: "set resources.requests.{cpu,memory} and resources.limits.memory in values, or keep the documented default",
-    why: "The seed names resources as a decision a chart had not made, for want of a versioned benchmark.",
+    why: "Seed 002 names resources as a decision a chart had not made: \"resources values (there is no versioned benchmark)\".",
+    source: { from: "seed", says: "seed 002, What's still missing: \"resources values (there is no versioned benchmark)\"" },
     judgedFrom: "values (resources and its stated default); in manifests, G-08 checks that requests and a memory limit are set",
     severity: "error",
+    concern: "reliability",
     profiles: RUNNER,
     check: () => [],
   },
@@ -260,77 +327,68 @@ export const rootpilotRunnerRules: Rule[] = [
     id: "RP-10",
     summary: "OTEL_EXPORTER_OTLP_ENDPOINT, when set, is an absolute http:// or https:// URL",
     fix: "set OTEL_EXPORTER_OTLP_ENDPOINT to a collector URL such as http://otel-collector.observability:4318",
+    why: "The image starts with `--import @rootpilotsh/otel/register` (seed 002); the OpenTelemetry SDK reads OTEL_EXPORTER_OTLP_ENDPOINT as a URL, and a value without a scheme exports nothing.",
+    source: { from: "upstream", says: "the OpenTelemetry SDK's environment specification: OTEL_EXPORTER_OTLP_ENDPOINT is a URL with a scheme" },
     severity: "error",
+    concern: "reliability",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      for (const { object, container, containerPath } of runnerContainers(set)) {
-        const { env, index } = envOf(container, ENV.otelEndpoint);
-        if (env && env.valueFrom === undefined && !isEndpoint(env.value ?? "")) hits.push(hit(object, [...containerPath, "env", index, "value"], `${ENV.otelEndpoint} ${JSON.stringify(env.value ?? "")} is not an absolute http(s) URL`));
+      for (const ref of runnerContainers(set)) {
+        const endpoint = setting(ref.container, ENV.otelEndpoint);
+        if (endpoint.value !== undefined && !isEndpoint(endpoint.value)) hits.push(hit(ref.object, at(ref, endpoint), `${ENV.otelEndpoint} ${JSON.stringify(endpoint.value)} is not an absolute http(s) URL`));
       }
       return hits;
     },
   },
 ];
 
-function gkeHits({ object, spec, path, container, containerPath }: ContainerRef): RuleHit[] {
-  const { env: custom } = envOf(container, ENV.gkeTokenPath);
-  const file = custom?.value ?? GKE_TOKEN_PATH;
-  const { mount, index, volume } = volumeAt({ object, spec, path }, container, posix.dirname(file));
-  const sources = volume?.projected?.sources ?? [];
-  const at = sources.findIndex((s) => s.serviceAccountToken?.path === posix.basename(file));
-  if (!mount || at < 0) {
+function gkeHits(ref: ContainerRef): RuleHit[] {
+  const { object, path, container, containerPath } = ref;
+  const custom = setting(container, ENV.gkeTokenPath);
+  const file = custom.value || GKE_TOKEN_PATH;
+  const found = projectedToken(ref, container, file);
+  if (!found) {
     return [hit(object, [...containerPath, "volumeMounts"], `no projected serviceAccountToken is mounted for ${file}; the runner fails with "RUNNER_ATTESTATION_MODE=gke-oidc: failed to read projected KSA token at ${file} (is the Workload Identity token volume mounted?)"`)];
   }
-  const token = sources[at].serviceAccountToken!;
-  const tokenPath = [...path, "volumes", index, "projected", "sources", at, "serviceAccountToken"];
+  const tokenPath = [...path, ...found.at];
   const hits: RuleHit[] = [];
-  if (token.audience !== ENROLL_AUDIENCE) {
-    hits.push(hit(object, [...tokenPath, "audience"], `audience is ${token.audience === undefined ? "unset" : JSON.stringify(token.audience)}, not ${ENROLL_AUDIENCE}; the enroll is refused as attestation_invalid`));
+  if (found.token.audience !== ENROLL_AUDIENCE) {
+    hits.push(hit(object, [...tokenPath, "audience"], `audience is ${found.token.audience === undefined ? "unset" : JSON.stringify(found.token.audience)}, not ${ENROLL_AUDIENCE}; the enroll is refused as attestation_invalid`));
   }
-  if (token.expirationSeconds !== undefined && token.expirationSeconds < TOKEN_MIN_SECONDS) {
-    hits.push(hit(object, [...tokenPath, "expirationSeconds"], `expirationSeconds ${token.expirationSeconds} is below ${TOKEN_MIN_SECONDS}`));
+  const seconds = found.token.expirationSeconds;
+  if (seconds !== undefined && !(typeof seconds === "number" && seconds >= TOKEN_MIN_SECONDS)) {
+    hits.push(hit(object, [...tokenPath, "expirationSeconds"], `expirationSeconds ${seconds} is below ${TOKEN_MIN_SECONDS}, which Kubernetes refuses`));
   }
-  if (mount.readOnly !== true) hits.push(hit(object, [...containerPath, "volumeMounts"], `the token mount at ${mount.mountPath} is not readOnly`));
+  if (found.mount.readOnly !== true) hits.push(hit(object, [...containerPath, "volumeMounts", found.mountIndex], `the token mount at ${found.mount.mountPath} is not readOnly`, "read-only"));
   return hits;
 }
 
-function eksHits(set: ObjectSet, { object, spec, container, containerPath }: ContainerRef): RuleHit[] {
+function eksHits(set: ObjectSet, ref: ContainerRef): RuleHit[] {
+  const { object, spec } = ref;
   const hits: RuleHit[] = [];
-  const { env: region, index } = envOf(container, ENV.awsRegion);
-  if (!region?.value) hits.push(hit(object, [...containerPath, "env", ...(region ? [index] : [])], `AWS_REGION is not set; the runner fails at boot with "${MISSING_REGION_ERROR}"`));
+  const region = setting(ref.container, ENV.awsRegion);
+  const hidden = region.from === "envFrom" || (region.from === "env" && region.value === undefined);
+  if (!hidden && !region.value) hits.push(hit(object, at(ref, region), `AWS_REGION is not set; the runner fails at boot with "${MISSING_REGION_ERROR}"`));
   const account = spec.serviceAccountName ?? "default";
   const sa = set.ofKind("ServiceAccount").find((s) => s.metadata.name === account && s.metadata.namespace === object.metadata.namespace);
   if (sa) {
     const arn = sa.metadata.annotations?.[IRSA_ROLE_ANNOTATION];
-    if (arn === undefined) hits.push(hit(sa, ["metadata", "annotations"], `the ServiceAccount has no ${IRSA_ROLE_ANNOTATION} annotation, so IRSA gives the runner no identity`));
+    if (arn === undefined) hits.push(hit(sa, ["metadata", "annotations"], `the ServiceAccount has no ${IRSA_ROLE_ANNOTATION} annotation, so IRSA gives the runner no identity`, "irsa"));
     else if (!ROLE_ARN.test(arn)) hits.push(hit(sa, ["metadata", "annotations", IRSA_ROLE_ANNOTATION], `${JSON.stringify(arn)} is not an IAM role ARN (arn:aws:iam::<12 digits>:role/<name>)`));
   }
   return hits;
 }
 
-function selects(policy: K8sObject, labels: Record<string, string>): boolean {
-  const selector = (dig(policy, ["spec", "podSelector"]) ?? {}) as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
-  return Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
-}
-
-function policyHits(policy: K8sObject): RuleHit[] {
-  const spec = (policy.spec ?? {}) as NetworkPolicySpec;
-  const hits: RuleHit[] = [];
-  for (const type of ["Ingress", "Egress"]) if (!(spec.policyTypes ?? []).includes(type)) hits.push(hit(policy, ["spec", "policyTypes"], `policyTypes does not list ${type}`));
-  if ((spec.ingress ?? []).length > 0) hits.push(hit(policy, ["spec", "ingress"], `${spec.ingress!.length} ingress rule(s); the runner accepts no connections`));
-  const egress = spec.egress ?? [];
-  egress.forEach((rule, index) => {
-    if (!rule.to || rule.to.length === 0) hits.push(hit(policy, ["spec", "egress", index], "an egress rule without `to` allows every destination"));
-    (rule.to ?? []).forEach((peer, j) => {
-      const cidr = peer.ipBlock?.cidr;
-      if (cidr === "0.0.0.0/0" || cidr === "::/0") hits.push(hit(policy, ["spec", "egress", index, "to", j, "ipBlock", "cidr"], `egress to ${cidr} allows every destination`));
-    });
+/** One hit per object, field and message: two runner pods selected by one policy report its gaps once. */
+function dedupe(hits: RuleHit[]): RuleHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => {
+    const key = JSON.stringify([h.object.kind, h.object.metadata.namespace, h.object.metadata.name, h.path.map(String), h.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
-  const isDns = (rule: (typeof egress)[number]) => (rule.ports ?? []).some((p) => p.port === 53);
-  if (!egress.some(isDns)) hits.push(hit(policy, ["spec", "egress"], "no egress rule reaches DNS (port 53)"));
-  if (!egress.some((rule) => !isDns(rule))) hits.push(hit(policy, ["spec", "egress"], "no egress beyond DNS: the runner cannot reach the control plane"));
-  return hits;
 }
 
 function isEndpoint(text: string): boolean {
@@ -341,3 +399,4 @@ function isEndpoint(text: string): boolean {
     return false;
   }
 }
+

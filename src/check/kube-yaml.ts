@@ -1,0 +1,98 @@
+// Manifests read the way kubectl reads them. kubectl decodes YAML with
+// go-yaml v2 (through sigs.k8s.io/yaml), which resolves plain scalars by
+// YAML 1.1 rules: `0400` is octal (256), `yes`, `on` and `y` are true,
+// `1_000` is 1000, `0o600`, `0x1F`, `0b101` are numbers, and `<<` merges a
+// mapping. rigging's parser reads YAML 1.2 by default, where `0400` is 400
+// and `yes` a string: the same manifest would be judged otherwise than it
+// is applied (a Secret volume's defaultMode 0400 would read as 0620).
+//
+// Most manifests hold no such scalar, so a linear scan of the text decides:
+// without one the usual (fast) parse reads the same data; with one the text
+// is parsed with go-yaml v2's resolution. `test/check/kube-yaml.test.ts`
+// compares the result with kubectl's own reading of the same files.
+import type { ScalarTag, Tags } from "yaml";
+import { parseDocuments, parseDocumentsWithPositions, type SourceDocument } from "../core/source.ts";
+
+/** Plain words go-yaml v2 reads as booleans, where YAML 1.2 reads strings (true/false read the same). */
+const YAML11_BOOLEANS = new Set(["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]);
+
+/** Go's integer prefixes that the YAML 1.1 schema of the `yaml` package leaves out: 0o, 0O, 0X, 0B. */
+const GO_PREFIXED = /^[-+]?0(?:[oO][0-7_]+|X[0-9a-fA-F_]+|B[01_]+)$/;
+
+/** Whether a token may be a plain scalar that the two readings resolve differently (too wide is only slower). */
+function differs(token: string): boolean {
+  if (YAML11_BOOLEANS.has(token) || token === "<<") return true;
+  const c = token.charCodeAt(token[0] === "-" || token[0] === "+" ? 1 : 0);
+  if (!(c >= 48 && c <= 57)) return false; // numbers start with a digit, after a sign
+  return /^[-+]?0[0-7_]/.test(token) || /^[-+]?0[bBoOX]/.test(token) || token.includes("_");
+}
+
+/** Words of the text that could be plain scalars: runs between white space and flow punctuation. */
+const TOKEN = /[^\s,[\]{}'"#]+/g;
+
+/**
+ * Whether the text holds a plain scalar (or merge key) that kubectl reads
+ * otherwise than YAML 1.2. A word counts only where a whole scalar can be:
+ * after `:`, `-`, `?`, `[`, `{`, `,`, an anchor or a tag, or at the start of a
+ * line, and before the end of the line, a comment, `,`, `]` or `}`; so the
+ * "on" of a sentence in a message keeps the fast parse. Each character is
+ * looked at a bounded number of times: linear in the text.
+ */
+export function readsDifferently(text: string): boolean {
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    const key = m[0].endsWith(":");
+    const token = key ? m[0].slice(0, -1) : m[0];
+    if (token === "" || !differs(token)) continue;
+    if (wholeScalar(text, m.index, m.index + m[0].length, key)) return true;
+  }
+  return false;
+}
+
+function wholeScalar(text: string, start: number, end: number, key: boolean): boolean {
+  let after = end;
+  while (text[after] === " " || text[after] === "\t") after++;
+  const next = text[after];
+  if (!key && !(next === undefined || next === "\n" || next === "\r" || next === "#" || next === "," || next === "]" || next === "}" || next === ":")) return false;
+  let before = start - 1;
+  while (text[before] === " " || text[before] === "\t") before--;
+  const previous = text[before];
+  if (previous === undefined || previous === "\n" || previous === "\r" || ":-?[{,".includes(previous)) return true;
+  // After an anchor or a tag (`&a yes`, `!!bool yes`): find where that word starts.
+  let word = before;
+  while (word > 0 && !" \t\r\n[{,".includes(text[word - 1])) word--;
+  return text[word] === "&" || text[word] === "!";
+}
+
+/** The integers with Go's prefixes, as strconv.ParseInt(s, 0, 64) reads them. */
+const goPrefixedInt: ScalarTag = {
+  identify: (value) => typeof value === "number" && Number.isInteger(value),
+  default: true,
+  tag: "tag:yaml.org,2002:int",
+  format: "GO",
+  test: GO_PREFIXED,
+  resolve(text) {
+    const sign = text[0] === "-" ? -1 : 1;
+    const body = text.replace(/^[-+]?0/, "").replace(/_/g, "");
+    const radix = /^[oO]/.test(body) ? 8 : body[0] === "X" ? 16 : 2;
+    return sign * parseInt(body.slice(1), radix);
+  },
+};
+
+/**
+ * go-yaml v2's resolution in the `yaml` package: its YAML 1.1 schema and
+ * merge keys, without sexagesimal numbers and timestamps (go-yaml v2 keeps
+ * both as strings when decoding into plain data, as kubectl does), plus
+ * Go's 0o, 0X and 0B integer prefixes.
+ */
+export const KUBECTL_YAML = {
+  version: "1.1" as const,
+  schema: "yaml-1.1",
+  merge: true,
+  customTags: (tags: Tags) => [...tags.filter((tag) => typeof tag === "string" || (tag.format !== "TIME" && tag.tag !== "tag:yaml.org,2002:timestamp")), goPrefixedInt],
+};
+
+/** Every document of a manifest stream, with the data kubectl would apply. */
+export function parseManifests(text: string, file: string): SourceDocument[] {
+  return readsDifferently(text) ? parseDocumentsWithPositions(text, file, KUBECTL_YAML) : parseDocuments(text, file);
+}

@@ -1,0 +1,142 @@
+// Where an object of a piped stream was written. Tools that build a stream
+// say which file each object came from, and findings name that file:
+// - kpt: the annotations config.kubernetes.io/path and config.kubernetes.io/index
+//   (the document's index in the file), and their older internal.config.kubernetes.io/ names;
+// - kustomize with `buildMetadata: [originAnnotations]`: config.kubernetes.io/origin,
+//   a small YAML mapping with `path:` (or `configuredIn:` for generated objects);
+// - helm template: a `# Source: chart/templates/x.yaml` comment before each document.
+// The paths are relative to the directory the tool read (`--source-root`).
+// When that file is there and parses, the finding's line is found in it.
+import { statSync } from "node:fs";
+import { join, normalize } from "node:path";
+import { parse } from "yaml";
+import { UsageError } from "../core/errors.ts";
+import type { K8sObject } from "../core/objects.ts";
+import { LIMITS, readText, type SourceDocument } from "../core/source.ts";
+import { dig } from "../rules/engine.ts";
+import { parseManifests } from "./kube-yaml.ts";
+
+export interface Written {
+  /** The file the object was written in, as the annotation or comment names it (joined to the source root). */
+  file: string;
+  /** The document's index in that file, where the tool says it (kpt). */
+  index?: number;
+  via: "kpt" | "kustomize" | "helm";
+}
+
+const PATH_KEYS = ["config.kubernetes.io/path", "internal.config.kubernetes.io/path"];
+const INDEX_KEYS = ["config.kubernetes.io/index", "internal.config.kubernetes.io/index"];
+const ORIGIN_KEY = "config.kubernetes.io/origin";
+/** An origin annotation is a few short lines; longer ones are not read. */
+const ORIGIN_MAX = 4096;
+
+/** Where an object was written, from its annotations or its document's `# Source:` comment. */
+export function writtenIn(object: K8sObject, helmSource: string | undefined, root: string | undefined): Written | undefined {
+  const annotations = object.metadata?.annotations as Record<string, unknown> | undefined;
+  const place = (file: string) => (root ? join(root, file) : normalize(file));
+  if (annotations && typeof annotations === "object") {
+    const path = PATH_KEYS.map((key) => annotations[key]).find((v): v is string => typeof v === "string" && v !== "");
+    if (path) {
+      const index = INDEX_KEYS.map((key) => annotations[key]).find((v): v is string => typeof v === "string" && /^\d{1,6}$/.test(v));
+      return { file: place(path), ...(index !== undefined ? { index: Number(index) } : {}), via: "kpt" };
+    }
+    const origin = annotations[ORIGIN_KEY];
+    if (typeof origin === "string" && origin.length <= ORIGIN_MAX) {
+      const file = originPath(origin);
+      if (file) return { file: place(file), via: "kustomize" };
+    }
+  }
+  return helmSource ? { file: place(helmSource), via: "helm" } : undefined;
+}
+
+/** The `path:` (or, for a generated object, `configuredIn:`) of a kustomize origin annotation. */
+function originPath(text: string): string | undefined {
+  try {
+    const origin: unknown = parse(text, { maxAliasCount: 0 });
+    if (origin === null || typeof origin !== "object") return undefined;
+    const { path, configuredIn, repo } = origin as Record<string, unknown>;
+    // A remote base's path is inside another repository: no local file to name.
+    if (typeof repo === "string" && repo !== "") return undefined;
+    const file = typeof path === "string" && path !== "" ? path : configuredIn;
+    return typeof file === "string" && file !== "" ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `# Source:` path of each document of a helm template stream, in the
+ * order of the documents that hold data; undefined when the text has none
+ * or the count does not match (a guess would point at the wrong file).
+ */
+export function helmSources(text: string, documents: number): (string | undefined)[] | undefined {
+  if (!text.includes("# Source: ")) return undefined;
+  const sources: (string | undefined)[] = [];
+  let source: string | undefined;
+  let content = false;
+  const close = () => {
+    if (content) sources.push(source);
+    source = undefined;
+    content = false;
+  };
+  for (const line of text.split("\n")) {
+    if (/^(---|\.\.\.)(\s|$)/.test(line)) {
+      close();
+      if (line.slice(3).trim() !== "" && !line.slice(3).trim().startsWith("#")) content = true;
+      continue;
+    }
+    // Plain string work, linear in the line (a regular expression with a lazy group is not).
+    const named = line.startsWith("# Source: ") ? line.slice("# Source: ".length).trim() : "";
+    if (named !== "") source ??= named;
+    else if (line.trim() !== "" && !line.trimStart().startsWith("#")) content = true;
+  }
+  close();
+  return sources.length === documents ? sources : undefined;
+}
+
+/** The original files, read once per check: each file's documents, or undefined when unreadable. */
+export class OriginalFiles {
+  private readonly files = new Map<string, SourceDocument[] | undefined>();
+
+  documents(file: string): SourceDocument[] | undefined {
+    if (!this.files.has(file)) this.files.set(file, read(file));
+    return this.files.get(file);
+  }
+
+  /**
+   * The line and column of `path` of `object` in the file it was written in:
+   * the document at the given index, or else the one of the same kind and
+   * name (or the only one of its kind). When the file holds another value
+   * there (a patch changed it), the object's own line is given instead.
+   */
+  locate(written: Written, object: K8sObject, path: readonly PropertyKey[]): { line: number; column: number } | undefined {
+    const documents = this.documents(written.file);
+    if (!documents) return undefined;
+    const document = written.index !== undefined ? documents[written.index] : findDocument(documents, object);
+    if (!document) return undefined;
+    const field = sameValue(dig(document.data, path), dig(object, path)) ? path : [];
+    const at = document.locate(field);
+    return at.line === undefined ? undefined : { line: at.line, column: at.column ?? 1 };
+  }
+}
+
+function read(file: string): SourceDocument[] | undefined {
+  try {
+    const stat = statSync(file);
+    // Only regular files: a FIFO or device named in an annotation is never opened.
+    if (!stat.isFile() || stat.size > LIMITS.fileBytes) return undefined;
+    return parseManifests(readText(file), file);
+  } catch (error) {
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code !== undefined) return undefined;
+    throw error;
+  }
+}
+
+function findDocument(documents: readonly SourceDocument[], object: K8sObject): SourceDocument | undefined {
+  const ofKind = documents.filter((d) => (d.data as K8sObject | null)?.kind === object.kind);
+  return ofKind.find((d) => (d.data as K8sObject).metadata?.name === object.metadata?.name) ?? (ofKind.length === 1 ? ofKind[0] : undefined);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,79 @@
+// Waivers: an installer's recorded decision to keep one of rigging's own
+// opinions (a warning) out of the verdict, written on the object itself,
+// as kube-linter's ignore-check annotations are:
+//
+//   metadata:
+//     annotations:
+//       rigging.dev/waive: "G-07: labels come from our chart library; G-09: images come from our mirror"
+//
+// Entries are separated by `;` (or line breaks); each names one or more rule
+// IDs (separated by `,` or spaces), a colon and the reason. A waiver needs a
+// reason, and covers warnings only: what the seeds state, or the programs
+// enforce, stays an error. A waiver that names an unknown ID, gives no reason
+// or tries to waive an error is itself a finding (an error), so that it is
+// fixed rather than silently ignored. `check --no-waivers` ignores them all.
+import type { K8sObject } from "../core/objects.ts";
+import { closest } from "../core/values.ts";
+import { canWarn, type Rule, type RuleHit } from "../rules/engine.ts";
+
+export const WAIVER_ANNOTATION = "rigging.dev/waive";
+/** The rule ID of findings about waiver annotations themselves. */
+export const WAIVER_RULE_ID = "waiver";
+/** Longer annotations are refused before they are read. */
+export const WAIVER_MAX_LENGTH = 4096;
+
+export const WAIVER_RULE = {
+  id: WAIVER_RULE_ID,
+  summary: `A ${WAIVER_ANNOTATION} annotation names known rule IDs, each with a reason, and waives only warnings`,
+  fix: `write ${WAIVER_ANNOTATION}: "ID[, ID]: reason[; ID: reason]" with the IDs of warnings (rigging explain lists them) and a reason each`,
+} as const;
+
+/** The waivers an object carries: rule ID to reason, and the problems of its annotation. */
+export interface ObjectWaivers {
+  reasons: Map<string, string>;
+  problems: RuleHit[];
+}
+
+const ID_LIST = /^[A-Za-z]+-\d+$/;
+
+/** Reads an object's waiver annotation against the catalog. */
+export function waiversOf(object: K8sObject, catalog: readonly Rule[]): ObjectWaivers {
+  const reasons = new Map<string, string>();
+  const problems: RuleHit[] = [];
+  const annotations = object.metadata?.annotations;
+  if (annotations === null || typeof annotations !== "object" || !Object.hasOwn(annotations, WAIVER_ANNOTATION)) return { reasons, problems };
+  const path = ["metadata", "annotations", WAIVER_ANNOTATION];
+  const problem = (message: string) => problems.push({ object, path, message });
+  const text: unknown = (annotations as Record<string, unknown>)[WAIVER_ANNOTATION];
+  if (typeof text !== "string") return problem(`${WAIVER_ANNOTATION} is not a string`), { reasons, problems };
+  if (text.length > WAIVER_MAX_LENGTH) return problem(`${WAIVER_ANNOTATION} is ${text.length} characters long, over the limit of ${WAIVER_MAX_LENGTH}`), { reasons, problems };
+  const known = new Map<string, Rule[]>();
+  for (const rule of catalog) known.set(rule.id, [...(known.get(rule.id) ?? []), rule]);
+  for (const raw of text.split(/[;\n]/)) {
+    const entry = raw.trim();
+    if (entry === "") continue;
+    const colon = entry.indexOf(":");
+    const idsText = colon < 0 ? entry : entry.slice(0, colon);
+    const reason = colon < 0 ? "" : entry.slice(colon + 1).trim();
+    const ids = idsText.split(/[\s,]+/).filter(Boolean);
+    if (ids.length === 0) {
+      problem(`${JSON.stringify(entry)} names no rule ID (write "ID: reason")`);
+      continue;
+    }
+    if (!/\p{L}/u.test(reason)) {
+      problem(`the waiver of ${ids.join(", ")} gives no reason (write "${ids.join(", ")}: why the warning does not apply here")`);
+      continue;
+    }
+    for (const raw of ids) {
+      const id = raw.toUpperCase();
+      const rules = ID_LIST.test(id) ? known.get(id) : undefined;
+      if (!rules) {
+        const near = closest(id, [...known.keys()]);
+        problem(`${JSON.stringify(raw)} is not a rule ID${near ? ` (did you mean ${near}?)` : ""}`);
+      } else if (!rules.some(canWarn)) {
+        problem(`${id} is an error (${rules[0].summary}); errors cannot be waived, only rigging's own warnings`);
+      } else reasons.set(id, reason);
+    }
+  }
+  return { reasons, problems };
+}

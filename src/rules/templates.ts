@@ -1,0 +1,302 @@
+// The shared checks rules are built from, each answering one question about
+// manifests the way Kubernetes or the program reads them:
+// - selects: does a label selector select these labels (matchLabels and
+//   matchExpressions, as the API server evaluates them);
+// - isolation: what a NetworkPolicy allows (ingress, destinations, DNS);
+// - volumeAt / projectedToken: which volume serves a directory or a file;
+// - flagOrEnv: a setting by its contract names (a flag and a variable),
+//   with the programs' precedence: a non-empty flag wins, else the variable.
+// Rules decide what each answer means for their requirement and how severe.
+import type { Container, EnvVar, Volume, VolumeMount } from "kubernetes-types/core/v1";
+import type { NetworkPolicyEgressRule, NetworkPolicyPeer, NetworkPolicySpec } from "kubernetes-types/networking/v1";
+import type { K8sObject } from "../core/objects.ts";
+import { dig, type ObjectSet, type PodRef } from "./engine.ts";
+
+// ---------------------------------------------------------------- selectors
+
+interface Selector {
+  matchLabels?: Record<string, unknown> | null;
+  matchExpressions?: { key?: unknown; operator?: unknown; values?: unknown }[] | null;
+}
+
+/**
+ * Whether a LabelSelector selects `labels`: every matchLabels pair and every
+ * matchExpressions requirement holds (In, NotIn, Exists, DoesNotExist). An
+ * empty selector selects everything; a selector that is not a mapping, or an
+ * unknown operator, selects nothing (the API server would refuse it).
+ */
+export function selects(selector: unknown, labels: Readonly<Record<string, string>>): boolean {
+  if (selector === undefined || selector === null) return true;
+  if (!isRecord(selector)) return false;
+  const { matchLabels, matchExpressions } = selector as Selector;
+  if (matchLabels !== undefined && matchLabels !== null) {
+    if (!isRecord(matchLabels)) return false;
+    if (!Object.entries(matchLabels).every(([key, value]) => labels[key] === value)) return false;
+  }
+  if (matchExpressions !== undefined && matchExpressions !== null) {
+    if (!Array.isArray(matchExpressions)) return false;
+    for (const expression of matchExpressions) {
+      if (!isRecord(expression) || typeof expression.key !== "string") return false;
+      const has = Object.hasOwn(labels, expression.key);
+      const values = Array.isArray(expression.values) ? expression.values : [];
+      const value = labels[expression.key];
+      const ok =
+        expression.operator === "In" ? has && values.includes(value)
+        : expression.operator === "NotIn" ? !has || !values.includes(value)
+        : expression.operator === "Exists" ? has
+        : expression.operator === "DoesNotExist" ? !has
+        : false;
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+/** The labels of a workload's pods: its template's, or a bare Pod's own. */
+export function podLabels(object: K8sObject): Record<string, string> {
+  const labels = object.kind === "Pod" ? object.metadata?.labels : dig(object, ["spec", "template", "metadata", "labels"]);
+  return isRecord(labels) ? (labels as Record<string, string>) : {};
+}
+
+/** The NetworkPolicies of the set that select a pod: same namespace, podSelector matching its labels. */
+export function policiesSelecting(set: ObjectSet, pod: PodRef): K8sObject[] {
+  const labels = podLabels(pod.object);
+  return set.ofKind("NetworkPolicy").filter((policy) => (policy.metadata.namespace ?? "") === (pod.object.metadata.namespace ?? "") && selects(dig(policy, ["spec", "podSelector"]) ?? {}, labels));
+}
+
+// ---------------------------------------------------------- network isolation
+
+/** One thing the NetworkPolicies of a pod allow or lack, with the policy and field path it sits at. */
+export interface IsolationGap {
+  kind:
+    | "ingress-not-isolated" // no policy lists Ingress in policyTypes: ingress is open
+    | "egress-not-isolated" // no policy lists Egress in policyTypes: egress is open
+    | "ingress-allowed" // an ingress rule admits connections
+    | "egress-anywhere" // an egress rule with no `to` and no ports: every destination, every port
+    | "egress-any-host" // an egress rule with ports but no `to`: every destination on those ports
+    | "egress-everything-cidr" // an ipBlock of 0.0.0.0/0 or ::/0
+    | "no-dns" // egress is isolated and no rule reaches DNS
+    | "dns-only"; // egress is isolated and no rule reaches anything beyond DNS
+  object: K8sObject;
+  path: PropertyKey[];
+  message: string;
+}
+
+const EVERYWHERE = new Set(["0.0.0.0/0", "::/0"]);
+
+/**
+ * What the NetworkPolicies selecting one pod leave open, read as Kubernetes
+ * reads them: policies add up (a direction is isolated when any of them
+ * lists it in policyTypes, and allowed where any of their rules allows it),
+ * a rule without `to` allows every destination and one without ports every
+ * port. Without policyTypes a policy isolates Ingress, and Egress when it
+ * has egress rules.
+ */
+export function isolationGaps(policies: readonly K8sObject[]): IsolationGap[] {
+  if (policies.length === 0) return [];
+  const gaps: IsolationGap[] = [];
+  const specs = policies.map((object) => {
+    const spec = (isRecord(object.spec) ? object.spec : {}) as unknown as NetworkPolicySpec;
+    const egress = list<NetworkPolicyEgressRule>(spec.egress);
+    const types = Array.isArray(spec.policyTypes) ? spec.policyTypes : ["Ingress", ...(egress.length > 0 ? ["Egress"] : [])];
+    return { object, spec, egress, types };
+  });
+  const first = specs[0].object;
+  if (!specs.some((p) => p.types.includes("Ingress"))) gaps.push({ kind: "ingress-not-isolated", object: first, path: ["spec", "policyTypes"], message: "no policy lists Ingress in policyTypes, so ingress is not isolated" });
+  for (const p of specs) {
+    const ingress = list<unknown>(p.spec.ingress);
+    if (ingress.length > 0 && p.types.includes("Ingress")) gaps.push({ kind: "ingress-allowed", object: p.object, path: ["spec", "ingress"], message: `${ingress.length} ingress rule(s) admit connections` });
+  }
+  const isolating = specs.filter((p) => p.types.includes("Egress"));
+  if (isolating.length === 0) {
+    gaps.push({ kind: "egress-not-isolated", object: first, path: ["spec", "policyTypes"], message: "no policy lists Egress in policyTypes, so egress is not restricted" });
+    return gaps;
+  }
+  for (const p of isolating) {
+    p.egress.forEach((rule, index) => {
+      const to = list<NetworkPolicyPeer>(rule?.to);
+      const ports = list<unknown>(rule?.ports);
+      if (to.length === 0) {
+        gaps.push(
+          ports.length === 0
+            ? { kind: "egress-anywhere", object: p.object, path: ["spec", "egress", index], message: "an egress rule without `to` or ports allows every destination on every port" }
+            : { kind: "egress-any-host", object: p.object, path: ["spec", "egress", index], message: "an egress rule without `to` allows every destination on its ports" },
+        );
+      }
+      to.forEach((peer, j) => {
+        const cidr = peer?.ipBlock?.cidr;
+        if (typeof cidr === "string" && EVERYWHERE.has(cidr)) gaps.push({ kind: "egress-everything-cidr", object: p.object, path: ["spec", "egress", index, "to", j, "ipBlock", "cidr"], message: `egress to ${cidr} allows every destination` });
+      });
+    });
+  }
+  const rules = isolating.flatMap((p) => p.egress);
+  const anchor = isolating[0].object;
+  if (!rules.some(reachesDns)) gaps.push({ kind: "no-dns", object: anchor, path: ["spec", "egress"], message: "no egress rule reaches DNS (port 53)" });
+  if (!rules.some((rule) => !isDnsOnly(rule))) gaps.push({ kind: "dns-only", object: anchor, path: ["spec", "egress"], message: "no egress rule reaches anything beyond DNS" });
+  return gaps;
+}
+
+/** A rule reaches DNS when it allows port 53 (or a port named dns), or every port of a peer that may be the cluster DNS. */
+function reachesDns(rule: NetworkPolicyEgressRule): boolean {
+  const ports = list<{ port?: unknown }>(rule?.ports);
+  if (ports.length === 0) return list<NetworkPolicyPeer>(rule?.to).length === 0 || list<NetworkPolicyPeer>(rule?.to).some((peer) => peer?.podSelector !== undefined || peer?.namespaceSelector !== undefined);
+  return ports.some((p) => isDnsPort(p?.port));
+}
+
+function isDnsOnly(rule: NetworkPolicyEgressRule): boolean {
+  const ports = list<{ port?: unknown }>(rule?.ports);
+  return ports.length > 0 && ports.every((p) => isDnsPort(p?.port));
+}
+
+function isDnsPort(port: unknown): boolean {
+  return port === 53 || port === "53" || (typeof port === "string" && /^dns(-tcp|-udp)?$/.test(port));
+}
+
+// ------------------------------------------------------------------ volumes
+
+export interface MountedVolume {
+  mount: VolumeMount;
+  /** Index of the mount in the container's volumeMounts. */
+  mountIndex: number;
+  volume?: Volume;
+  /** Index of the volume in the pod's volumes, -1 when no volume has the mount's name. */
+  volumeIndex: number;
+}
+
+/** The volume mounted exactly at `dir` (a trailing slash aside) in a container. */
+export function volumeAt(pod: PodRef, container: Container, dir: string): MountedVolume | undefined {
+  const mounts = list<VolumeMount>(container.volumeMounts);
+  const want = trimSlash(dir);
+  const mountIndex = mounts.findIndex((m) => typeof m?.mountPath === "string" && trimSlash(m.mountPath) === want);
+  return mountIndex < 0 ? undefined : withVolume(pod, mounts[mountIndex], mountIndex);
+}
+
+/** The mount a file path lands on: the longest mountPath that contains it. */
+export function mountHolding(pod: PodRef, container: Container, file: string): MountedVolume | undefined {
+  const mounts = list<VolumeMount>(container.volumeMounts);
+  let best = -1;
+  mounts.forEach((m, i) => {
+    if (typeof m?.mountPath !== "string" || !file.startsWith(trimSlash(m.mountPath) + "/")) return;
+    if (best < 0 || m.mountPath.length > mounts[best].mountPath.length) best = i;
+  });
+  return best < 0 ? undefined : withVolume(pod, mounts[best], best);
+}
+
+function withVolume(pod: PodRef, mount: VolumeMount, mountIndex: number): MountedVolume {
+  const volumes = list<Volume>(pod.spec.volumes);
+  const volumeIndex = volumes.findIndex((v) => v?.name === mount.name);
+  return { mount, mountIndex, volumeIndex, ...(volumeIndex < 0 ? {} : { volume: volumes[volumeIndex] }) };
+}
+
+/** A projected ServiceAccount token that a container reads at a file path. */
+export interface ProjectedToken extends MountedVolume {
+  token: { audience?: string; expirationSeconds?: number; path?: string };
+  /** Path of the serviceAccountToken source inside the pod spec, from the spec (`["volumes", i, "projected", "sources", j, "serviceAccountToken"]`). */
+  at: PropertyKey[];
+}
+
+/**
+ * The projected serviceAccountToken a container reads at `file`: the mount
+ * holding the file is a projected volume with a token source whose path is
+ * the file's path below the mount (a subPath mount is followed too).
+ */
+export function projectedToken(pod: PodRef, container: Container, file: string): ProjectedToken | undefined {
+  const holding = mountHolding(pod, container, file);
+  if (!holding?.volume?.projected) return undefined;
+  const below = file.slice(trimSlash(holding.mount.mountPath).length + 1);
+  const relative = holding.mount.subPath ? `${trimSlash(holding.mount.subPath)}/${below}` : below;
+  const sources = list<{ serviceAccountToken?: ProjectedToken["token"] }>(holding.volume.projected.sources);
+  const index = sources.findIndex((s) => s?.serviceAccountToken !== undefined && trimSlash(s.serviceAccountToken.path ?? "") === relative);
+  if (index < 0) return undefined;
+  return { ...holding, token: sources[index].serviceAccountToken!, at: ["volumes", holding.volumeIndex, "projected", "sources", index, "serviceAccountToken"] };
+}
+
+// ------------------------------------------------------- flags and variables
+
+/** The contract names of one setting (compass-interfaces.md; seed 002 for Rootpilot). */
+export interface SettingNames {
+  /** The flag, with its dashes: `--server`. */
+  flag?: string;
+  /** The environment variable: `COMPASS_SERVER_ADDR`. */
+  env?: string;
+}
+
+export interface Setting {
+  /** Where the program takes the value from; `none` when neither name is given. */
+  from: "flag" | "env" | "envFrom" | "none";
+  /** The value, when it is written in the manifest (not for valueFrom or envFrom). */
+  value?: string;
+  /** Path inside the container to the value (the argument or the env entry's value), for findings. */
+  path: PropertyKey[];
+  /** The flag or variable name that gave the value. */
+  name?: string;
+}
+
+/**
+ * A setting as the program reads it (compass-interfaces.md, `orEnv`): a
+ * non-empty flag wins, else the variable. Flags are read from command and
+ * args in Go's forms (`--flag value`, `--flag=value`, one or two dashes; the
+ * last one counts, and parsing stops at `--` or the first non-flag word);
+ * a variable from env (the last entry of a name counts, as in Kubernetes),
+ * else from envFrom, whose value the manifest does not show.
+ */
+export function flagOrEnv(container: Container, names: SettingNames): Setting {
+  if (names.flag) {
+    const flag = flagValue(container, names.flag);
+    if (flag && flag.value !== "") return { from: "flag", value: flag.value, path: flag.path, name: names.flag };
+  }
+  if (names.env) {
+    const env = list<EnvVar>(container.env);
+    for (let i = env.length - 1; i >= 0; i--) {
+      if (env[i]?.name !== names.env) continue;
+      const entry = env[i];
+      if (entry.valueFrom !== undefined) return { from: "env", path: ["env", i, "valueFrom"], name: names.env };
+      return { from: "env", value: typeof entry.value === "string" ? entry.value : "", path: ["env", i, "value"], name: names.env };
+    }
+    if (list<unknown>(container.envFrom).length > 0) return { from: "envFrom", path: ["envFrom"], name: names.env };
+  }
+  return { from: "none", path: [names.env ? "env" : "args"] };
+}
+
+/** The value of a flag in the container's command and args, with its path; undefined when absent. */
+export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
+  const bare = flag.replace(/^-+/, "");
+  const words: { word: string; path: PropertyKey[] }[] = [];
+  const command = list<unknown>(container.command);
+  // The first word of an explicit command is the program itself.
+  command.forEach((word, i) => i > 0 && words.push({ word: String(word), path: ["command", i] }));
+  list<unknown>(container.args).forEach((word, i) => words.push({ word: String(word), path: ["args", i] }));
+  let found: { value: string; path: PropertyKey[] } | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const { word, path } = words[i];
+    if (word === "--" || !word.startsWith("-") || word === "-") break;
+    const body = word.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    if (name !== bare) {
+      // Another flag: skip its separate value when it takes one (a word not starting with -).
+      if (eq < 0 && i + 1 < words.length && !words[i + 1].word.startsWith("-")) i++;
+      continue;
+    }
+    if (eq >= 0) found = { value: body.slice(eq + 1), path };
+    else if (i + 1 < words.length) {
+      found = { value: words[i + 1].word, path: words[i + 1].path };
+      i++;
+    } else found = { value: "", path };
+  }
+  return found;
+}
+
+// -------------------------------------------------------------------- helpers
+
+function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+export function list<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,0 +1,67 @@
+// `--format junit`: JUnit XML as GitLab reads it, parsed back by a real XML
+// parser (fast-xml-parser's validator and parser), never by string matching.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+import { parseAllDocuments, stringify } from "yaml";
+import { xml } from "../../src/check/format.ts";
+import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
+
+const RP = join(ROOT, "test", "fixtures", "check", "rootpilot-runner");
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", processEntities: true, htmlEntities: true, trimValues: false, isArray: (name) => ["testsuite", "testcase"].includes(name) });
+
+function junit(...args: string[]) {
+  const r = runInProcess(["check", "--format", "junit", ...args]);
+  expect(XMLValidator.validate(r.out)).toBe(true);
+  return { code: r.code, doc: parser.parse(r.out), out: r.out };
+}
+
+describe("JUnit XML", () => {
+  it("a clean set: one passing test case per rule of the profile, skipped ones for rules not judged", () => {
+    const { code, doc } = junit(join(RP, "valid.yaml"));
+    expect(code).toBe(0);
+    const [suite] = doc.testsuites.testsuite;
+    expect(suite["@name"]).toBe("rigging check: rootpilot-runner");
+    expect(suite["@failures"]).toBe("0");
+    const names = suite.testcase.map((c: any) => c["@name"]);
+    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^RP-08: /), expect.stringMatching(/^G-05: /)]));
+    const rp09 = suite.testcase.find((c: any) => c["@name"].startsWith("RP-09"));
+    expect(rp09.skipped["@message"]).toMatch(/^not judged from manifests/);
+    expect(Number(suite["@tests"])).toBe(suite.testcase.length);
+    expect(doc.testsuites["@tests"]).toBe(suite["@tests"]);
+  });
+
+  it("an error is a failed test case of type error, naming the file", () => {
+    const file = join(RP, "broken", "RP-10.yaml");
+    const { code, doc } = junit(file);
+    expect(code).toBe(1);
+    const failed = doc.testsuites.testsuite[0].testcase.filter((c: any) => c.failure);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]["@name"]).toMatch(/^RP-10 Deployment\/rootpilot\/runner-eu spec\.template\.spec\.containers\[0\]\.env\[\d\]\.value$/);
+    expect(failed[0]["@file"]).toBe(file);
+    expect(failed[0].failure["@type"]).toBe("error");
+    expect(failed[0].failure["#text"]).toMatch(/RP-10\.yaml:\d+: OTEL_EXPORTER_OTLP_ENDPOINT .*\nFix: /);
+    expect(doc.testsuites.testsuite[0]["@failures"]).toBe("1");
+  });
+
+  it("a warning is a failure of type warning; a waived one is skipped with its reason", () => {
+    const { doc } = junit(join(RP, "opinion", "G-07.yaml"));
+    expect(doc.testsuites.testsuite[0].testcase.filter((c: any) => c.failure).map((c: any) => c.failure["@type"])).toEqual(["warning"]);
+    const objects = parseAllDocuments(readFileSync(join(RP, "opinion", "G-07.yaml"), "utf8")).map((d) => d.toJS());
+    objects.find((o) => o.kind === "Deployment").metadata.annotations = { "rigging.dev/waive": 'G-07: labels <from> "our" chart & library' };
+    const waived = junit(tempFile(objects.map((o) => stringify(o)).join("---\n"), "set.yaml"));
+    const cases = waived.doc.testsuites.testsuite[0].testcase.filter((c: any) => c["@name"].startsWith("G-07 "));
+    expect(cases.map((c: any) => c.skipped["@message"])).toEqual(['waived: labels <from> "our" chart & library']);
+  });
+
+  it("escapes what XML cannot hold, and the output parses back to the same text", () => {
+    const nasty = 'a<b>&"c\'\u0001\u0000 line\nnext\ttab \uD800 \uFFFF é 😀';
+    const doc = `<?xml version="1.0"?><r a="${xml(nasty)}">${xml(nasty)}</r>`;
+    expect(XMLValidator.validate(doc)).toBe(true);
+    const back = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", processEntities: true, htmlEntities: true, trimValues: false }).parse(doc);
+    const expected = 'a<b>&"c\'\uFFFD\uFFFD line\nnext\ttab \uFFFD \uFFFD é 😀';
+    expect(back.r["#text"]).toBe(expected);
+    expect(back.r["@a"]).toBe(expected);
+  });
+});

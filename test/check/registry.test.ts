@@ -1,0 +1,70 @@
+// One registry of systems; rules carry their source, and severity follows it.
+import { describe, expect, it } from "vitest";
+import { classify } from "../../src/check/classify.ts";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { PROFILES } from "../../src/profiles/index.ts";
+import { CATALOG } from "../../src/rules/catalog.ts";
+import { PROFILE_NAMES } from "../../src/rules/engine.ts";
+import { POD_SECURITY_LEVEL, SYSTEMS } from "../../src/rules/registry.ts";
+
+describe("the registry of systems", () => {
+  it("names every profile once, and every values kind belongs to one system", () => {
+    expect(SYSTEMS.map((s) => s.name).sort()).toEqual([...PROFILE_NAMES].sort());
+    const kinds = SYSTEMS.flatMap((s) => s.profiles.map((p) => p.kind));
+    expect([...kinds].sort()).toEqual(PROFILES.map((p) => p.kind).sort());
+  });
+
+  it("the catalog is the general rules plus every system's own", () => {
+    for (const system of SYSTEMS) for (const rule of system.rules) expect(CATALOG).toContain(rule);
+    expect(CATALOG.filter((r) => !r.id.startsWith("G-")).length).toBe(SYSTEMS.flatMap((s) => s.rules).length);
+  });
+
+  it("Pod Security levels: privileged only where hostPath forces it", () => {
+    expect(POD_SECURITY_LEVEL).toEqual({ "compass-runner": "privileged", "compass-server": "restricted", "rootpilot-runner": "restricted" });
+  });
+
+  it("an unlabelled workload is recognised by a shape of its system", () => {
+    const runner = (container: Record<string, unknown>): K8sObject => ({
+      apiVersion: "apps/v1",
+      kind: "DaemonSet",
+      metadata: { name: "r", namespace: "n" },
+      spec: { selector: {}, template: { spec: { containers: [{ name: "c", image: "example/x@sha256:" + "a".repeat(64), ...container }] } } },
+    } as unknown as K8sObject);
+    const profile = (o: K8sObject) => classify([o]).profileOf.get(o);
+    expect(profile(runner({ args: ["--server=https://compass.example.com"] }))).toBe("compass-runner");
+    expect(profile(runner({ args: ["--server", "https://compass.example.com"] }))).toBe("compass-runner");
+    expect(profile(runner({ env: [{ name: "COMPASS_SERVER_ADDR", value: "https://compass.example.com" }] }))).toBe("compass-runner");
+    expect(profile(runner({ args: ["--runner-clusters", "/etc/compass/clusters.yaml"] }))).toBe("compass-server");
+    expect(profile(runner({ env: [{ name: "RUNNER_ATTESTATION_MODE", value: "gke-oidc" }] }))).toBe("rootpilot-runner");
+    expect(profile(runner({ args: ["--verbose"] }))).toBeUndefined();
+  });
+});
+
+describe("severity follows the source", () => {
+  const sourced = CATALOG.filter((r) => r.id.startsWith("G-") || r.id.startsWith("RP-"));
+
+  it("every G- and RP- rule states its source", () => {
+    expect(sourced.filter((r) => !r.source).map((r) => r.id)).toEqual([]);
+  });
+
+  it("an error stands on a seed or an upstream fact; a warning is rigging's choice", () => {
+    for (const rule of CATALOG.filter((r) => r.source)) {
+      expect(rule.severity, rule.id).toBe(rule.source!.from === "rigging" ? "warning" : "error");
+      expect(rule.source!.says.length, rule.id).toBeGreaterThan(20);
+    }
+  });
+
+  it("every opinion says what it asks for and why", () => {
+    for (const rule of CATALOG) for (const [key, o] of Object.entries(rule.opinions ?? {})) expect([o.summary.length > 5, o.because.length > 20], `${rule.id} ${key}`).toEqual([true, true]);
+  });
+
+  it("the reclassifications of issue 13 hold", () => {
+    const byId = (id: string) => CATALOG.find((r) => r.id === id)!;
+    expect(byId("G-07").severity).toBe("warning");
+    expect(Object.keys(byId("G-10").opinions ?? {})).toContain("audit-warn");
+    expect(Object.keys(byId("RP-01").opinions ?? {})).toEqual(expect.arrayContaining(["uid", "home-writable"]));
+    expect(Object.keys(byId("RP-07").opinions ?? {})).toContain("aws-mount");
+    expect(byId("RP-07").unjudged).toMatch(/Vault/);
+    expect(Object.keys(byId("RP-08").opinions ?? {})).toEqual(expect.arrayContaining(["no-policy", "any-destination"]));
+  });
+});
