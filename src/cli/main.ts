@@ -1,5 +1,6 @@
 // The `rigging` command: dispatch, exit codes and the last line of defence
 // that turns any error into one clear line instead of a stack trace.
+import { BUILD } from "../core/build.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { KINDS } from "../profiles/index.ts";
 import { checkCommand } from "./check.ts";
@@ -76,8 +77,9 @@ function report(error: unknown, io: Io): number {
   return 3;
 }
 
-// Run when this file is the entry point (node dist/rigging.mjs, bun
-// src/cli/main.ts), or do a long run's share in a worker thread.
+// Run when this file is the entry point (a built bundle or executable,
+// whatever its file is called; bun src/cli/main.ts), or do a long run's
+// share in a worker thread.
 const entry = process.argv[1] ?? "";
 if (isThreadWorker()) runThreadWorker();
-else if (/(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));
+else if (BUILD || /(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));
