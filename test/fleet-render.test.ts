@@ -99,7 +99,6 @@ describe("render a fleet", () => {
 
   it.each([
     [["a.yaml", "b.yaml"], "needs -o DIR"],
-    [["in"], "needs -o DIR"],
     [["a.yaml", "-", "-o", "out"], "stdin"],
     [["a.yaml", "b.yaml", "-o", "a.yaml"], "exists and is not a directory"],
     [["a.yaml", "b.yaml", "-o", "missing/out"], "its parent does not exist"],
