@@ -61,6 +61,8 @@ export interface CheckReport {
 export interface CheckOptions {
   /** Check every object against this profile instead of recognising it. */
   profile?: ProfileName;
+  /** What `-` holds, when the caller has read stdin already (check --passthrough). */
+  stdin?: string;
 }
 
 export const STDIN_NAME = "<stdin>";
@@ -108,7 +110,8 @@ function judgeDirectory(files: readonly string[], options: CheckOptions): Judged
   const problems: string[] = [];
   for (const file of files) {
     try {
-      const loaded = loadObjects(parseDocuments(readText(file), file === "-" ? STDIN_NAME : file));
+      const text = file === "-" && options.stdin !== undefined ? options.stdin : readText(file);
+      const loaded = loadObjects(parseDocuments(text, file === "-" ? STDIN_NAME : file));
       objects.push(...loaded.objects);
       for (const [object, origin] of loaded.origins) origins.set(object, origin);
       problems.push(...loaded.problems);

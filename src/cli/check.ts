@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { FORMATS, formatJson, formatSarif, formatText, type Format } from "../check/format.ts";
-import { checkFiles, type CheckReport } from "../check/run.ts";
+import { checkFiles, type CheckOptions, type CheckReport } from "../check/run.ts";
+import { readText } from "../core/source.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
 import { VERSION } from "./version.ts";
@@ -18,11 +19,16 @@ object carries that label (rendered objects do).
 
   kubectl kustomize overlay/ | rigging check -
   helm template my-release chart/ | rigging check - --format sarif > check.sarif
+  helm install my-release chart/ --post-renderer rigging --post-renderer-args check \
+    --post-renderer-args - --post-renderer-args --passthrough
 
 Options:
   -f, --format FMT    text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
                       json: an array of findings; sarif: SARIF 2.1.0 for code scanning
   -p, --profile NAME  check every object as ${PROFILE_NAMES.join(", ")}
+      --passthrough   with - only: print stdin unchanged on stdout when no error is
+                      found, nothing otherwise; the report goes to stderr (a Helm
+                      post-renderer)
   -h, --help          show this help
 
 Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
@@ -36,6 +42,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     options: {
       format: { type: "string", short: "f", default: "text" },
       profile: { type: "string", short: "p" },
+      passthrough: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -45,6 +52,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const profile = values.profile as ProfileName | undefined;
   if (profile !== undefined && !PROFILE_NAMES.includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${PROFILE_NAMES.join(", ")}`);
   if (positionals.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
+  if (values.passthrough) return passthrough(positionals, { profile }, format, io);
 
   const report = checkFiles(positionals, { profile });
   return report instanceof Promise ? report.then((r) => respond(r, format, io)) : respond(report, format, io);
@@ -75,4 +83,18 @@ function notes(report: CheckReport, format: Format, io: Io): void {
   const warnings = report.findings.length - errors;
   const profiles = report.profiles.length > 0 ? ` (${report.profiles.join(", ")})` : "";
   io.err(`${errors} error(s), ${warnings} warning(s) in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`);
+}
+
+/**
+ * --passthrough: stdin's text on stdout when no error is found, so that
+ * rigging can sit in a pipeline (Helm's post-renderer) and stop it on an
+ * error; the report goes to stderr.
+ */
+function passthrough(positionals: string[], options: CheckOptions, format: Format, io: Io): number {
+  if (positionals.length !== 1 || positionals[0] !== "-") throw new UsageError("--passthrough checks stdin only: rigging check - --passthrough");
+  const stdin = readText("-");
+  const report = checkFiles(["-"], { ...options, stdin }) as CheckReport; // one stream: never on threads
+  const code = respond(report, format, { ...io, out: io.err });
+  if (code === 0) io.out(stdin);
+  return code;
 }
