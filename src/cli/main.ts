@@ -4,7 +4,9 @@ import { BUILD } from "../core/build.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { KINDS } from "../profiles/index.ts";
 import { checkCommand } from "./check.ts";
+import { completionCommand } from "./completion.ts";
 import { explainCommand } from "./explain.ts";
+import { fnCommand } from "./fn.ts";
 import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
 import { initCommand } from "./init.ts";
 import { preflightCommand } from "./preflight.ts";
@@ -22,9 +24,11 @@ Usage:
   rigging render VALUES [-o DIR] [--format yaml|json]   render a values file
   rigging check FILE... [--format text|json|sarif]      check existing manifests (- for stdin)
   rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
-  rigging schema KIND                                   print a values JSON Schema
+  rigging schema [KIND]                                 print a values JSON Schema (all kinds without KIND)
   rigging init KIND                                     print an example values file
   rigging preflight postgres                            check the Compass Server's database (CS-12)
+  rigging fn < resource-list.yaml                       a KRM function for kpt and kustomize
+  rigging completion bash|zsh|fish                      print a shell completion script
   rigging help | --help | --version
 
 Kinds: ${KINDS.join(", ")}
@@ -41,6 +45,8 @@ const COMMANDS: Record<string, Command> = {
   schema: schemaCommand,
   init: initCommand,
   preflight: preflightCommand,
+  fn: fnCommand,
+  completion: completionCommand,
 };
 
 /** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */
