@@ -1,7 +1,8 @@
 // `npm run build:binary [-- --target NAME ...]`: one standalone executable
 // per platform, built by the Bun the lockfile pins (`bun build --compile`).
 // Without --target it builds dist/rigging for this machine; each --target
-// builds dist/rigging-NAME (dist/rigging-NAME.exe for Windows). Bun fetches
+// builds dist/rigging-NAME (dist/rigging-NAME.exe for Windows); --outfile
+// PATH writes one executable elsewhere. Bun fetches
 // another platform's runtime from the npm registry on its first use.
 //
 // The executable needs no file beside it: the examples are built in (see
@@ -21,7 +22,11 @@ export const TARGETS = {
   "windows-x64": "bun-windows-x64",
 };
 
-const { values } = parseArgs({ options: { target: { type: "string", multiple: true, default: [] } } });
+const { values } = parseArgs({ options: { target: { type: "string", multiple: true, default: [] }, outfile: { type: "string" } } });
+if (values.outfile !== undefined && values.target.length > 1) {
+  console.error("error: --outfile names one executable: give at most one --target with it");
+  process.exit(2);
+}
 for (const target of values.target) {
   if (!(target in TARGETS)) {
     console.error(`error: --target ${target}: expected one of ${Object.keys(TARGETS).join(", ")}`);
@@ -36,7 +41,7 @@ if (!existsSync(bun)) {
 }
 mkdirSync("dist", { recursive: true });
 
-const builds = values.target.length === 0 ? [{ outfile: "dist/rigging" }] : values.target.map((t) => ({ target: t, outfile: `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
+const builds = values.target.length === 0 ? [{ outfile: values.outfile ?? "dist/rigging" }] : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
 for (const { target, outfile } of builds) {
   const args = [
     "build",
