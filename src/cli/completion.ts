@@ -16,6 +16,9 @@ Print a completion script for the shell:
   bash:  echo 'source <(rigging completion bash)' >> ~/.bashrc
   zsh:   echo 'source <(rigging completion zsh)' >> ~/.zshrc   (after compinit)
   fish:  rigging completion fish > ~/.config/fish/completions/rigging.fish
+
+Options:
+  -h, --help   show this help
 `;
 
 /** What an option's value or a command's arguments are. */
@@ -57,7 +60,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
     args: "files",
   },
-  { name: "explain", summary: "why a rule exists and its fix", options: [HELP], args: words(() => [...new Set(requirements().map((r) => r.id))]) },
+  { name: "explain", summary: "why a rule exists and its fix", options: [], args: words(() => [...new Set(requirements().map((r) => r.id))]) },
   { name: "schema", summary: "print a values JSON Schema", options: [HELP], args: words(() => KINDS) },
   { name: "init", summary: "print an example values file", options: [HELP], args: words(() => KINDS) },
   {

@@ -46,6 +46,9 @@ are not checked.
 Anything that is not a ResourceList, or a functionConfig of a kind other
 than ${KINDS.join(", ")}, is answered with a ResourceList whose result is
 the error.
+Options:
+  -h, --help   show this help
+
 Exit codes: 0 no error result; 1 an error result; 3 internal error.
 `;
 

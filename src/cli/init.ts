@@ -14,9 +14,12 @@ Print a commented example values file that renders as is.
 Kinds: ${KINDS.join(", ")}
 
 Its first line points editors that read yaml-language-server modelines
-(VS Code's YAML extension, Neovim, Helix, JetBrains) at ${SCHEMA_FILE}
+(VS Code's YAML extension, Neovim, Helix) at ${SCHEMA_FILE}
 beside the file; write that file once with:
   rigging schema > ${SCHEMA_FILE}
+
+Options:
+  -h, --help   show this help
 `;
 
 export function initCommand(args: string[], io: Io): number {

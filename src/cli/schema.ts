@@ -10,6 +10,9 @@ print one schema for every kind, which applies the schema of the kind a
 file names in its top-level kind:
   rigging schema > rigging.schema.json   (the file rigging init points editors at)
 Kinds: ${KINDS.join(", ")}
+
+Options:
+  -h, --help   show this help
 `;
 
 const DRAFT = "draft-2020-12";
