@@ -80,9 +80,14 @@ interface ResourceList {
 export function fnCommand(args: string[], io: Io): number {
   if (args.includes("-h") || args.includes("--help")) return io.out(FN_HELP), 0;
   if (args.length > 0) throw new UsageError("fn takes no arguments: it reads a ResourceList on stdin (see rigging fn --help)");
+  return fnAnswer(readText, io);
+}
+
+/** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text). */
+export function fnAnswer(read: (file: "-") => string, io: Io): number {
   let list: ResourceList;
   try {
-    list = readResourceList(readText("-"));
+    list = readResourceList(read("-"));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return answer({ apiVersion: API_VERSION, kind: "ResourceList", items: [] }, [{ severity: "error", message: error.message }], io);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
 import { KINDS } from "../../src/profiles/index.ts";
 import { CLI, ROOT, tempDir } from "../support/cli.ts";
-import { run } from "./run.ts";
+import { fnAnswer } from "../../src/cli/fn.ts";
+import { run, type Run } from "./run.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8");
 /** kpt asks every function config for apiVersion and metadata.name; the rest is the values file. */
@@ -43,17 +44,27 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const fn = (input: string) => run(process.execPath, [CLI, "fn"], { input, cwd: work });
+/** The function in-process, on `input` as its stdin (the process reads the same through readText). */
+async function fn(input: string): Promise<Run> {
+  let out = "";
+  let err = "";
+  const code = fnAnswer(() => input, { out: (t) => void (out += t), err: (t) => void (err += t), color: false });
+  return { code, out, err };
+}
 const kpt = (args: string[]) => run("kpt", args, { cwd: work, env: { PATH: pathWithRigging } });
 
 function resourceList(items: object[], functionConfig?: object): string {
   return stringify({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items, ...(functionConfig ? { functionConfig } : {}) });
 }
 
+let renderedText: string | undefined;
 async function rendered(): Promise<Record<string, any>[]> {
-  const r = await run(process.execPath, [CLI, "render", join(ROOT, "examples", "compass-runner.yaml")]);
-  expect(r.code, r.err).toBe(0);
-  return parseAllDocuments(r.out).map((d) => d.toJS());
+  if (renderedText === undefined) {
+    const r = await run(process.execPath, [CLI, "render", join(ROOT, "examples", "compass-runner.yaml")]);
+    expect(r.code, r.err).toBe(0);
+    renderedText = r.out;
+  }
+  return parseAllDocuments(renderedText).map((d) => d.toJS());
 }
 
 const withoutFnAnnotations = (item: Record<string, any>) => {
@@ -70,7 +81,6 @@ describe("rigging fn: the protocol", () => {
     ["a ResourceList of another apiVersion", "apiVersion: v1\nkind: ResourceList\nitems: []\n", /apiVersion "v1"; expected config\.kubernetes\.io\/v1/],
     ["items that are not a list", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: 3\n", /items is not a list of objects/],
     ["two documents", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n---\na: 1\n", /holds 2 YAML documents/],
-    ["binary input", "\u0000\u0001\u0002", /binary file/],
   ])("%s: a ResourceList whose result is the error, exit 1", async (_what, input, message) => {
     const r = await fn(input);
     expect(r.code).toBe(1);
@@ -79,6 +89,12 @@ describe("rigging fn: the protocol", () => {
     expect(out.results).toHaveLength(1);
     expect(out.results[0].severity).toBe("error");
     expect(out.results[0].message).toMatch(message);
+  });
+
+  it("reads stdin as a process: binary input is answered with an error result, exit 1", async () => {
+    const r = await run(process.execPath, [CLI, "fn"], { input: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1]), cwd: work });
+    expect(r.code).toBe(1);
+    expect(parse(r.out)).toEqual({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [], results: [{ severity: "error", message: "<stdin>: is a binary file, expected YAML or JSON text" }] });
   });
 
   it("a functionConfig of an unknown kind is refused the same way, the items untouched", async () => {
