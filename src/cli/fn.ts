@@ -43,9 +43,10 @@ finding becomes a result (severity, message, resourceRef, field, file).
 Items marked config.kubernetes.io/local-config (Kptfile, function configs)
 are not checked.
 
-Anything that is not a ResourceList, or a functionConfig of a kind other
-than ${KINDS.join(", ")}, is answered with a ResourceList whose result is
-the error.
+Anything that is not a ResourceList, or a functionConfig of another kind
+than the values kinds (${KINDS.join(", ")}), is answered with a
+ResourceList whose result is the error.
+
 Options:
   -h, --help   show this help
 
