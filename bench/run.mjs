@@ -102,8 +102,8 @@ function generate(dir, size) {
       .replace(/^name: compass-runner$/m, `name: runner-${i}`)
       .replace(/^namespace: compass-runner$/m, `namespace: ${ns}`)
       .replace(/^  namespace: compass-runner$/m, `  namespace: ${ns}`)
-      .replace("kubernetes.io/hostname: kvm-node-1", `kubernetes.io/hostname: kvm-node-${i}`)
-      .replace("address: https://compass-server.compass.svc", `address: https://compass-server.compass-${i % 13}.svc`)
+      .replace("value: kvm-node-1", `value: kvm-node-${i}`)
+      .replace("serverAddr: https://compass-server.compass.svc", `serverAddr: https://compass-server.compass-${i % 13}.svc`)
       .replace("serverName: compass.example.com", `serverName: compass-${i}.example.com`)
       .replace("tokenExpirationSeconds: 3600", `tokenExpirationSeconds: ${600 + (i % 80000)}`)
       .replace("cidr: 10.244.20.0/24", `cidr: 10.${i % 256}.${(i >> 8) % 256}.0/24`);

@@ -8,9 +8,11 @@
 //   by V8 and the file is compiled as usual: slower, never wrong;
 // - dist/bun/main.js with its bytecode (main.js.jsc), built by the pinned
 //   Bun for `bun run render.ts` (see src/cli/bun-bundle.ts).
+// The standalone executable is scripts/build-binary.mjs (npm run build:binary).
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { buildInfo } from "./build-info.mjs";
 
 /** zod's locales index, reduced to English (the only one it configures). */
 const englishOnly = {
@@ -35,8 +37,9 @@ await build({
   plugins: [englishOnly],
   // pg's optional native binding, which rigging never asks for.
   external: ["pg-native"],
-  // packageRoot() finds examples/ from the module's own URL.
-  define: { "import.meta.url": "__riggingModuleUrl" },
+  // packageRoot() finds examples/ from the module's own URL; the examples
+  // themselves are built in (src/core/build.ts).
+  define: { "import.meta.url": "__riggingModuleUrl", RIGGING_BUILD: buildInfo({ binary: false }) },
   banner: { js: 'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
   logLevel: "warning",
 });

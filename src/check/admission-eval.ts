@@ -68,9 +68,12 @@ let engine: Cel | undefined;
 /** The CEL engine, loaded on first use: a check of a set without policies never pays for it. */
 function cel(): Cel {
   if (engine) return engine;
-  const load = createRequire(import.meta.url);
-  const core = load("@bufbuild/cel") as { celEnv(options: unknown): unknown; plan: Cel["plan"]; parse: Cel["parse"]; isCelError: Cel["isCelError"] };
-  const { strings } = load("@bufbuild/cel/ext") as { strings: unknown };
+  // Literal require() calls, so that the bundle and the standalone executable
+  // carry the engine; the sources under test run as ES modules, without require.
+  const [coreModule, extModule] =
+    typeof require === "function" ? [require("@bufbuild/cel"), require("@bufbuild/cel/ext")] : [createRequire(import.meta.url)("@bufbuild/cel"), createRequire(import.meta.url)("@bufbuild/cel/ext")];
+  const core = coreModule as { celEnv(options: unknown): unknown; plan: Cel["plan"]; parse: Cel["parse"]; isCelError: Cel["isCelError"] };
+  const { strings } = extModule as { strings: unknown };
   engine = { plan: core.plan, parse: core.parse, isCelError: core.isCelError, env: core.celEnv({ funcs: strings }) };
   return engine;
 }

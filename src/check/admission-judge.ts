@@ -24,6 +24,12 @@ export interface AdmissionContext {
   daemonSet?: K8sObject;
   /** Where a finding goes when no policy field decided it (usually the DaemonSet). */
   anchor: K8sObject;
+  /**
+   * The DaemonSet's template breaks a Runner invariant that another rule
+   * reports (CR-09, CR-10, G-05, G-06): policies that refuse it are right,
+   * so "no identity may create" is not said of them.
+   */
+  templateBroken?: boolean;
 }
 
 const ID = "CR-06";
@@ -197,7 +203,7 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   const createPod = onPod("", "CREATE", "creating a Runner pod", "b", "error", pod);
   expect(createPod, [ORDINARY, NO_GROUPS, KUBELET, NS_CONTROLLER, GC], "deny", "CR-06b reserves it to admission.controllers");
   const creators = [DS_CONTROLLER, KCM, ...named].filter((actor) => ask(createPod, actor).allowed);
-  if (creators.length === 0 && !unknown.size) finding(context.anchor, [], "no identity may create Runner pods: the DaemonSet controller cannot start the Runner (CR-06b needs admission.controllers)");
+  if (creators.length === 0 && !unknown.size && !context.templateBroken) finding(context.anchor, [], "no identity may create Runner pods: the DaemonSet controller cannot start the Runner (CR-06b needs admission.controllers)");
   expect(onPod("status", "UPDATE", "a pod status update", "b", "error", pod, pod), [KUBELET], "allow", "kubelets must keep updating pod status (CR-06 must not break housekeeping)");
   expect({ ...onPod("", "DELETE", "deleting a Runner pod", "b", "error", undefined, pod) }, creators, "allow", "the DaemonSet controller must keep deleting its pods (CR-06 must not break housekeeping)");
 
@@ -211,7 +217,7 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   for (const operation of ["CREATE", "UPDATE", "DELETE"] as const) {
     const check = onDs(operation);
     expect(check, [ORDINARY, NO_GROUPS, KUBELET, DS_CONTROLLER], "deny", "CR-06c reserves it to admission.deployers");
-    if (!named.some((actor) => ask(check, actor).allowed) && !unknown.size) finding(context.anchor, [], `no identity may ${operation === "CREATE" ? "create" : operation === "UPDATE" ? "update" : "delete"} the Runner DaemonSet: CR-06c needs admission.deployers to be allowed`);
+    if (!named.some((actor) => ask(check, actor).allowed) && !unknown.size && !(context.templateBroken && operation !== "DELETE")) finding(context.anchor, [], `no identity may ${operation === "CREATE" ? "create" : operation === "UPDATE" ? "update" : "delete"} the Runner DaemonSet: CR-06c needs admission.deployers to be allowed`);
   }
   const eitherAllowed = (check: Check, actors: Actor[], why: string) => {
     if (!actors.some((actor) => ask(check, actor).allowed)) expect(check, actors.slice(0, 1), "allow", why);

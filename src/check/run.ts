@@ -78,6 +78,8 @@ export interface CheckOptions {
   noWaivers?: boolean;
   /** The directory the tool that built a piped stream read: origin paths are relative to it (`--source-root`). */
   sourceRoot?: string;
+  /** What `-` holds, when the caller has read stdin already (check --passthrough). */
+  stdin?: string;
 }
 
 export const STDIN_NAME = "<stdin>";
@@ -126,7 +128,7 @@ function judgeDirectory(files: readonly string[], options: CheckOptions): Judged
   const problems: string[] = [];
   for (const file of files) {
     try {
-      const text = readText(file);
+      const text = file === "-" && options.stdin !== undefined ? options.stdin : readText(file);
       const documents = parseManifests(text, file === "-" ? STDIN_NAME : file);
       helmSources(text, documents.length)?.forEach((source, i) => helm.set(documents[i], source));
       const loaded = loadObjects(documents);

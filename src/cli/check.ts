@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
-import { checkFiles, type CheckReport } from "../check/run.ts";
+import { checkFiles, type CheckOptions, type CheckReport } from "../check/run.ts";
+import { readText } from "../core/source.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
 import { VERSION } from "./version.ts";
@@ -24,6 +25,8 @@ and helm template's "# Source:" comments.
 
   kubectl kustomize overlay/ | rigging check - --source-root overlay
   helm template my-release chart/ | rigging check - --format sarif > check.sarif
+  helm install my-release chart/ --post-renderer rigging --post-renderer-args check \
+    --post-renderer-args - --post-renderer-args --passthrough
 
 Errors are what the seeds state or the programs enforce; warnings are
 rigging's own hardening, each with its reason. A warning can be waived on
@@ -39,6 +42,9 @@ Options:
       --no-waivers       ignore every rigging.dev/waive annotation
       --source-root DIR  the directory the tool that built a piped stream read (kustomize's,
                          kpt's, the chart's parent): origin paths are relative to it (default: .)
+      --passthrough      with - only: print stdin unchanged on stdout when no error is
+                         found, nothing otherwise; the report goes to stderr (a Helm
+                         post-renderer)
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
@@ -58,6 +64,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "no-waivers": { type: "boolean", default: false },
       "source-root": { type: "string" },
       "sarif-category": { type: "string", default: SARIF_CATEGORY },
+      passthrough: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -72,8 +79,10 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const category = values["sarif-category"]!;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category)) throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
   const output: Output = { format, failOn, category };
+  const options: CheckOptions = { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] };
+  if (values.passthrough) return passthrough(positionals, options, output, io);
 
-  const report = checkFiles(positionals, { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] });
+  const report = checkFiles(positionals, options);
   return report instanceof Promise ? report.then((r) => respond(r, output, io)) : respond(report, output, io);
 }
 
@@ -111,4 +120,18 @@ function notes(report: CheckReport, format: Format, io: Io): void {
   const warnings = report.findings.length - errors - waived;
   const profiles = report.profiles.length > 0 ? ` (${report.profiles.join(", ")})` : "";
   io.err(`${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`);
+}
+
+/**
+ * --passthrough: stdin's text on stdout when no error is found, so that
+ * rigging can sit in a pipeline (Helm's post-renderer) and stop it on an
+ * error; the report goes to stderr.
+ */
+function passthrough(positionals: string[], options: CheckOptions, output: Output, io: Io): number {
+  if (positionals.length !== 1 || positionals[0] !== "-") throw new UsageError("--passthrough checks stdin only: rigging check - --passthrough");
+  const stdin = readText("-");
+  const report = checkFiles(["-"], { ...options, stdin }) as CheckReport; // one stream: never on threads
+  const code = respond(report, output, { ...io, out: io.err });
+  if (code === 0) io.out(stdin);
+  return code;
 }

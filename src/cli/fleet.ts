@@ -137,12 +137,12 @@ export function renderFleet(inputs: string[], output: string, io: Io): number | 
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, output, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
-  return runOnThreads(renderJob, entries, { output, color: io.color }, threads, progress).then(({ results, stopped }) => {
+  return runOnThreads(renderJob, entries, { output, color: io.color }, threads, progress).then(({ results, stopped, threads: used }) => {
     if (progress) io.err("\r\u001b[K");
     // A file taken by a worker that died is reported, never lost silently.
     const outcomes = entries.map((entry, index) => results[index] ?? lost(entry, io.color, `${stopped ?? "a worker thread stopped"} before rendering it`));
     for (const outcome of outcomes) io.err(outcome.report);
-    return finish(outcomes, entries.length, output, io);
+    return finish(outcomes, entries.length, output, io, used);
   });
 }
 
@@ -172,8 +172,9 @@ function lost(entry: FleetEntry, color: boolean, why: string): Outcome {
   return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${entry.file}: internal error: ${why} (a bug in rigging)\n` };
 }
 
-function finish(outcomes: Outcome[], total: number, output: string, io: Io): number {
+function finish(outcomes: Outcome[], total: number, output: string, io: Io, threads = 1): number {
   const failed = outcomes.filter((o) => o.exitCode !== 0).length;
-  io.err(`rendered ${total - failed} of ${total} values files into ${output}${failed ? `; ${failed} not rendered` : ""}\n`);
+  const on = threads > 1 ? ` on ${threads} threads` : "";
+  io.err(`rendered ${total - failed} of ${total} values files into ${output}${on}${failed ? `; ${failed} not rendered` : ""}\n`);
   return outcomes.reduce((worst, o) => Math.max(worst, o.exitCode), 0);
 }

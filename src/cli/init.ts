@@ -1,13 +1,25 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
 import { packageRoot, type Io } from "./io.ts";
+
+/** The schema file the first line of `init`'s output points editors at. */
+export const SCHEMA_FILE = "rigging.schema.json";
 
 export const INIT_HELP = `Usage: rigging init KIND > values.yaml
 
 Print a commented example values file that renders as is.
 Kinds: ${KINDS.join(", ")}
+
+Its first line points editors that read yaml-language-server modelines
+(VS Code's YAML extension, Neovim, Helix) at ${SCHEMA_FILE}
+beside the file; write that file once with:
+  rigging schema > ${SCHEMA_FILE}
+
+Options:
+  -h, --help   show this help
 `;
 
 export function initCommand(args: string[], io: Io): number {
@@ -16,6 +28,16 @@ export function initCommand(args: string[], io: Io): number {
   const profile = profileOf(args[0]);
   if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(args[0])}; expected one of ${KINDS.join(", ")}`);
   // The bundled example is the one source: docs, tests and init share it.
-  io.out(readFileSync(join(packageRoot(), profile.example), "utf8"));
+  io.out(`# yaml-language-server: $schema=${SCHEMA_FILE}\n${exampleText(profile.example)}`);
   return 0;
+}
+
+/** An example by its path in the package: built into a bundle, read from the package otherwise. */
+export function exampleText(path: string): string {
+  if (BUILD) {
+    const text = BUILD.examples[path];
+    if (text === undefined) throw new Error(`${path} was not built in (examples/ holds no such file at build time)`);
+    return text;
+  }
+  return readFileSync(join(packageRoot(), path), "utf8");
 }

@@ -1,9 +1,12 @@
 // The `rigging` command: dispatch, exit codes and the last line of defence
 // that turns any error into one clear line instead of a stack trace.
+import { BUILD } from "../core/build.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { KINDS } from "../profiles/index.ts";
 import { checkCommand } from "./check.ts";
+import { completionCommand } from "./completion.ts";
 import { explainCommand } from "./explain.ts";
+import { fnCommand } from "./fn.ts";
 import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
 import { initCommand } from "./init.ts";
 import { pinCommand } from "./pin.ts";
@@ -22,10 +25,12 @@ Usage:
   rigging render VALUES [-o DIR] [--format yaml|json]   render a values file
   rigging check FILE... [--format text|json|sarif]      check existing manifests (- for stdin)
   rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
-  rigging schema KIND                                   print a values JSON Schema
+  rigging schema [KIND]                                 print a values JSON Schema (all kinds without KIND)
   rigging init KIND                                     print an example values file
   rigging preflight postgres|tls|nats                   check the database, certificate or NATS live
   rigging pin VALUES [--check]                          pin image tags to digests (D8-D10)
+  rigging fn < resource-list.yaml                       a KRM function for kpt and kustomize
+  rigging completion bash|zsh|fish                      print a shell completion script
   rigging help | --help | --version
 
 Kinds: ${KINDS.join(", ")}
@@ -43,6 +48,8 @@ const COMMANDS: Record<string, Command> = {
   init: initCommand,
   preflight: preflightCommand,
   pin: pinCommand,
+  fn: fnCommand,
+  completion: completionCommand,
 };
 
 /** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */
@@ -79,8 +86,9 @@ function report(error: unknown, io: Io): number {
   return 3;
 }
 
-// Run when this file is the entry point (node dist/rigging.mjs, bun
-// src/cli/main.ts), or do a long run's share in a worker thread.
+// Run when this file is the entry point (a built bundle or executable,
+// whatever its file is called; bun src/cli/main.ts), or do a long run's
+// share in a worker thread.
 const entry = process.argv[1] ?? "";
 if (isThreadWorker()) runThreadWorker();
-else if (/(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));
+else if (BUILD || /(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));

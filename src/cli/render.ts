@@ -7,9 +7,11 @@ import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory, renderFleet } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
+import { renderDirectoryStream } from "./render-stream.ts";
 
 export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR] [--format yaml|json] [--quiet]
        rigging render VALUES... -o DIR      (a fleet: many files or a directory)
+       rigging render DIR                   (every values file of DIR, one stream on stdout)
 
 Validate a values file, render its Kubernetes objects, check them against
 the rule catalog, and print them as a YAML stream on stdout.
@@ -34,6 +36,10 @@ name and skipped; the others are still written. Notes are not printed for
 a fleet (render one file to see its notes). Fleets of 200 files or more
 render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).
 
+A directory without -o prints the objects of all its values files as one
+stream (--format json: one List), in file order; if any file does not
+render, or two files render the same object, nothing is printed (exit 1).
+
 Limits: ${LIMITS_TEXT}; larger inputs are refused.
 Exit codes: 0 rendered; 1 invalid values (in a fleet: any file not
 rendered); 2 usage error; 3 internal error.
@@ -56,8 +62,9 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
+  if (fleet && values.output === undefined && positionals.length === 1) return renderDirectoryStream(positionals[0], values.format, io);
   if (fleet) {
-    if (values.output === undefined) throw new UsageError(`rendering ${positionals.length > 1 ? `${positionals.length} values files` : `the directory ${positionals[0]}`} needs -o DIR (each file renders into DIR/NAME/)`);
+    if (values.output === undefined) throw new UsageError(`rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`);
     return renderFleet(positionals, values.output, io);
   }
   return renderOne(positionals[0], values.output, values.format, values.quiet, io);

@@ -3,22 +3,49 @@ import { UsageError } from "../core/errors.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
 import type { Io } from "./io.ts";
 
-export const SCHEMA_HELP = `Usage: rigging schema KIND
+export const SCHEMA_HELP = `Usage: rigging schema [KIND]
 
-Print the JSON Schema of a values kind, for editors and CI.
+Print the JSON Schema of a values kind, for editors and CI. Without KIND,
+print one schema for every kind, which applies the schema of the kind a
+file names in its top-level kind:
+  rigging schema > rigging.schema.json   (the file rigging init points editors at)
 Kinds: ${KINDS.join(", ")}
+
+Options:
+  -h, --help   show this help
 `;
+
+const DRAFT = "draft-2020-12";
 
 export function schemaOf(kind: string): object {
   const profile = profileOf(kind);
   if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
   // "input": what a person writes (defaults optional, images as strings).
-  return z.toJSONSchema(profile.schema(), { io: "input", unrepresentable: "any", target: "draft-2020-12" });
+  return z.toJSONSchema(profile.schema(), { io: "input", unrepresentable: "any", target: DRAFT });
+}
+
+/** One schema for every kind: each kind's schema applies where `kind` names it. */
+export function allKindsSchema(): object {
+  const defs: Record<string, object> = {};
+  for (const kind of KINDS) {
+    const { $schema: _, ...schema } = schemaOf(kind) as { $schema?: string };
+    defs[kind] = schema;
+  }
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "rigging values",
+    description: `A rigging values file; its top-level kind (${KINDS.join(", ")}) chooses the schema.`,
+    type: "object",
+    required: ["kind"],
+    properties: { kind: { type: "string", enum: [...KINDS], description: "The values kind: which system this file renders." } },
+    allOf: KINDS.map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
+    $defs: defs,
+  };
 }
 
 export function schemaCommand(args: string[], io: Io): number {
   if (args.includes("-h") || args.includes("--help")) return io.out(SCHEMA_HELP), 0;
-  if (args.length !== 1) throw new UsageError(`schema takes one KIND (${KINDS.join(", ")})`);
-  io.out(JSON.stringify(schemaOf(args[0]), null, 2) + "\n");
+  if (args.length > 1) throw new UsageError(`schema takes at most one KIND (${KINDS.join(", ")})`);
+  io.out(JSON.stringify(args.length === 0 ? allKindsSchema() : schemaOf(args[0]), null, 2) + "\n");
   return 0;
 }

@@ -38,11 +38,13 @@ export function parseImage(text: string): ImageRef | string {
   if (at < 0) return tag === undefined ? "has no digest" : "is tag-only, with no digest";
   if (!digest.startsWith("sha256:")) return "has a digest that is not sha256";
   if (!DIGEST.test(digest)) return "has a digest that is not 64 lowercase hex characters";
-  if (tag !== undefined && !PAIRED_TAG.test(tag)) return `has tag \`${tag}\`, which is not the paired main-<n>-<sha12> form`;
+  // Any tag may sit beside the digest for people (rigging pin writes the one it followed); one that
+  // looks like the paired form but is not is a typo worth stopping (D8).
+  if (tag !== undefined && tag.startsWith("main-") && !PAIRED_TAG.test(tag)) return `has tag \`${tag}\`, which is not the paired main-<n>-<sha12> form`;
   return { repository, digest, tag };
 }
 
-const IMAGE_FIX = "use repository@sha256:<64 hex>, optionally with the paired tag as repository:main-<n>-<sha12>@sha256:<64 hex>";
+const IMAGE_FIX = "use repository@sha256:<64 hex>, optionally with a tag beside the digest, such as the paired repository:main-<n>-<sha12>@sha256:<64 hex> (rigging pin writes it)";
 
 /** The values schema of an image: a string in, an ImageRef out. */
 export const imageSchema = once(() =>
@@ -56,5 +58,5 @@ export const imageSchema = once(() =>
       }
       return parsed;
     })
-    .meta({ description: "Image by digest: repository@sha256:<64 hex>, or repository:main-<n>-<sha12>@sha256:<64 hex>" }),
+    .meta({ description: "Image by digest: repository@sha256:<64 hex>, or repository:<tag>@sha256:<64 hex> (only the digest reaches the pod)" }),
 );

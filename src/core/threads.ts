@@ -2,13 +2,16 @@
 // worker threads. Every thread, this one included, takes the next item off
 // one shared counter until none is left: a worker that starts late or meets
 // slower items simply takes fewer, and all threads finish together. Workers
-// run the same bundle as the command, so they are used under Node from the
-// bundle only; the TypeScript sources (tests, Bun's render.ts) run on one thread.
+// run the same bundle as the command: under Node the built bundle, and in
+// the standalone executable (npm run build:binary) the executable's own
+// entry module, which Bun keeps inside it. The TypeScript sources (tests,
+// Bun's render.ts) run on one thread.
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { BUILD } from "./build.ts";
 
 /** Runs this long or longer are spread over threads, where there are cores for them. */
 export const PARALLEL_THRESHOLD = 200;
@@ -42,12 +45,13 @@ export interface ThreadResults<R> {
   results: (R | undefined)[];
   /** Why a worker stopped before posting its results, if one did. */
   stopped?: string;
+  /** How many threads, this one included, did at least one item. */
+  threads: number;
 }
 
 /** How many threads a run of `count` items gets (RIGGING_THREADS caps it, or forces it for tests). */
 export function threadsFor(count: number): number {
-  if (count < PARALLEL_THRESHOLD || process.versions.bun !== undefined) return 1;
-  if (!bundleFile().endsWith(".cjs")) return 1;
+  if (count < PARALLEL_THRESHOLD || workerEntry() === undefined) return 1;
   const asked = Number.parseInt(process.env.RIGGING_THREADS ?? "", 10);
   return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
 }
@@ -60,8 +64,9 @@ export function runOnThreads<T, C, R>(job: Job<T, C, R>, items: T[], context: C,
   const mine = takeItems(task, progress);
   return Promise.all(workers).then((posted) => {
     const results: (R | undefined)[] = new Array(items.length);
-    for (const [index, result] of [mine, ...posted.map((p) => p.done)].flat()) results[index] = result as R;
-    return { results, stopped: posted.map((p) => p.stopped).find(Boolean) };
+    const done = [mine, ...posted.map((p) => p.done)];
+    for (const [index, result] of done.flat()) results[index] = result as R;
+    return { results, stopped: posted.map((p) => p.stopped).find(Boolean), threads: done.filter((d) => d.length > 0).length };
   });
 }
 
@@ -84,13 +89,10 @@ function takeItems(task: ThreadTask, progress?: (done: number) => void): [number
 
 function inWorker(task: ThreadTask): Promise<{ done: [number, unknown][]; stopped?: string }> {
   return new Promise((resolve) => {
-    // Through the launcher next to the bundle, so the worker starts from the
-    // same V8 code cache as the command did.
-    const launcher = join(dirname(bundleFile()), "rigging.mjs");
     // A small young generation: each file's garbage dies young, and a
     // worker's heap otherwise grows to tens of MiB of it (peak RSS of a
     // 10,000-file fleet, docs/performance.md), at no measurable cost in time.
-    const worker = new Worker(existsSync(launcher) ? launcher : bundleFile(), { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     let done: [number, unknown][] | undefined;
     worker.once("message", (posted: [number, unknown][]) => (done = posted));
     worker.once("error", (error) => resolve(done ? { done } : { done: [], stopped: `a worker thread failed (${error.message})` }));
@@ -98,8 +100,18 @@ function inWorker(task: ThreadTask): Promise<{ done: [number, unknown][]; stoppe
   });
 }
 
-function bundleFile(): string {
-  return fileURLToPath(import.meta.url);
+/** The module a worker thread starts from, or undefined where threads are not used. */
+function workerEntry(): string | undefined {
+  // In the executable, Bun names its entry module (under /$bunfs/ or B:/~BUN/)
+  // in argv[1]; import.meta.url there is the path the sources had at build time.
+  if (BUILD?.binary) return process.argv[1];
+  if (process.versions.bun !== undefined) return undefined;
+  const bundle = fileURLToPath(import.meta.url);
+  if (!bundle.endsWith(".cjs")) return undefined;
+  // Through the launcher next to the bundle, so the worker starts from the
+  // same V8 code cache as the command did.
+  const launcher = join(dirname(bundle), "rigging.mjs");
+  return existsSync(launcher) ? launcher : bundle;
 }
 
 /** In a worker thread started by `runOnThreads`. */

@@ -256,6 +256,11 @@ describe("values the Compass Runner accepts at the edges", () => {
     expect((byKind(objects, "NetworkPolicy")[0].spec as any).egress.at(-1)).toEqual({ to: [{ ipBlock: { cidr: "192.0.2.7/32" } }] });
   });
 
+  it("accepts any tag beside the digest, as rigging pin writes it, and writes only the digest (G-05)", () => {
+    const objects = render(variant((d) => d.set("image", `ghcr.io/example/compass-runner:v1.4.2@sha256:${"b".repeat(64)}`)));
+    expect(podSpec(objects).containers[0].image).toBe(`ghcr.io/example/compass-runner@sha256:${"b".repeat(64)}`);
+  });
+
   it("omits the Namespace when createNamespace is false (CR-01)", () => {
     expect(byKind(render(variant((d) => d.set("createNamespace", false))), "Namespace")).toEqual([]);
   });

@@ -104,6 +104,19 @@ function quotaRequired(container: Container): { value: string; at: PropertyKey[]
   return fromFlag;
 }
 
+/** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-09, CR-10, G-05, G-06). */
+function breaksInvariant(spec: PodSpec): boolean {
+  const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
+  return (
+    spec.hostUsers !== false ||
+    spec.hostNetwork === true ||
+    spec.hostPID === true ||
+    spec.hostIPC === true ||
+    containers.some((c) => c.securityContext?.privileged === true || (c.securityContext?.capabilities?.add ?? []).length > 0 || !/@sha256:[0-9a-f]{64}$/.test(c.image ?? "")) ||
+    (spec.securityContext?.seccompProfile?.type !== "Localhost" && containers.some((c) => c.securityContext?.seccompProfile?.type !== "Localhost"))
+  );
+}
+
 const KNOWN_VARIABLES: string[] = [...Object.values(S).flatMap((s) => ("env" in s ? [s.env] : [])), ...OTHER_RUNNER_VARIABLES, ...FORBIDDEN_SETTINGS.map((f) => f.env)];
 
 /** One rule per requirement; each hit says what is wrong at which field. */
@@ -246,7 +259,7 @@ export const compassRunnerRules: Rule[] = [
       const serviceAccount = spec?.serviceAccountName ?? set.ofKind("ServiceAccount")[0]?.metadata.name ?? "default";
       // The seed states failurePolicy: Fail: with Ignore, an unreachable or failing policy lets the request through.
       const failOpen = set.ofKind("ValidatingAdmissionPolicy").filter((p) => dig(p, ["spec", "failurePolicy"]) === "Ignore").map((p) => hit(p, ["spec", "failurePolicy"], "failurePolicy is Ignore, not Fail: a policy that cannot be evaluated lets the request through"));
-      return [...failOpen, ...admissionHits(set.objects, { namespace, serviceAccount, ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}), anchor })];
+      return [...failOpen, ...admissionHits(set.objects, { namespace, serviceAccount, ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}), anchor, templateBroken: spec ? breaksInvariant(spec) : false })];
     },
   },
   {

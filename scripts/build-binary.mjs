@@ -1,0 +1,70 @@
+// `npm run build:binary [-- --target NAME ...]`: one standalone executable
+// per platform, built by the Bun the lockfile pins (`bun build --compile`).
+// Without --target it builds dist/rigging for this machine; each --target
+// builds dist/rigging-NAME (dist/rigging-NAME.exe for Windows); --outfile
+// PATH writes one executable elsewhere. Bun fetches
+// another platform's runtime from the npm registry on its first use.
+//
+// The executable needs no file beside it: the examples are built in (see
+// src/core/build.ts), the schemas are code, and worker threads run the
+// executable's own entry module (src/core/threads.ts).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { buildInfo } from "./build-info.mjs";
+
+/** The targets people ask for, as Bun names them. */
+export const TARGETS = {
+  "linux-x64": "bun-linux-x64",
+  "linux-arm64": "bun-linux-arm64",
+  "darwin-x64": "bun-darwin-x64",
+  "darwin-arm64": "bun-darwin-arm64",
+  "windows-x64": "bun-windows-x64",
+};
+
+const { values } = parseArgs({ options: { target: { type: "string", multiple: true, default: [] }, outfile: { type: "string" } } });
+if (values.outfile !== undefined && values.target.length > 1) {
+  console.error("error: --outfile names one executable: give at most one --target with it");
+  process.exit(2);
+}
+for (const target of values.target) {
+  if (!(target in TARGETS)) {
+    console.error(`error: --target ${target}: expected one of ${Object.keys(TARGETS).join(", ")}`);
+    process.exit(2);
+  }
+}
+
+const bun = new URL("../node_modules/.bin/bun", import.meta.url).pathname;
+if (!existsSync(bun)) {
+  console.error("error: node_modules/.bin/bun is missing: run npm ci first");
+  process.exit(2);
+}
+mkdirSync("dist", { recursive: true });
+
+const builds = values.target.length === 0 ? [{ outfile: values.outfile ?? "dist/rigging" }] : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
+for (const { target, outfile } of builds) {
+  const args = [
+    "build",
+    "src/cli/main.ts",
+    "--compile",
+    "--minify",
+    "--bytecode",
+    // A command reads no .env or bunfig.toml from wherever it is run.
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    // pg's optional native binding, which rigging never asks for.
+    "--external",
+    "pg-native",
+    "--define",
+    `RIGGING_BUILD=${buildInfo({ binary: true })}`,
+    "--outfile",
+    outfile,
+    ...(target ? [`--target=${TARGETS[target]}`] : []),
+  ];
+  const built = spawnSync(bun, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (built.status !== 0) {
+    console.error(`error: bun build --compile${target ? ` for ${target}` : ""} exited ${built.status}:\n${built.stderr}`);
+    process.exit(1);
+  }
+  console.error(`wrote ${outfile}`);
+}

@@ -1,0 +1,210 @@
+// `rigging completion bash|zsh|fish`: a completion script for each shell,
+// written from one table of commands, their options and what their
+// arguments are (kinds, rule IDs and profiles come from the code).
+import { UsageError } from "../core/errors.ts";
+import { KINDS } from "../profiles/index.ts";
+import { PROFILE_NAMES } from "../rules/engine.ts";
+import { requirements } from "../rules/requirements.ts";
+import type { Io } from "./io.ts";
+
+export const SHELLS = ["bash", "zsh", "fish"] as const;
+type Shell = (typeof SHELLS)[number];
+
+export const COMPLETION_HELP = `Usage: rigging completion bash|zsh|fish
+
+Print a completion script for the shell:
+  bash:  echo 'source <(rigging completion bash)' >> ~/.bashrc
+  zsh:   echo 'source <(rigging completion zsh)' >> ~/.zshrc   (after compinit)
+  fish:  rigging completion fish > ~/.config/fish/completions/rigging.fish
+
+Options:
+  -h, --help   show this help
+`;
+
+/** What an option's value or a command's arguments are. */
+type Values = { words: () => readonly string[] } | "files" | "dirs" | "none";
+
+interface Option {
+  long: string;
+  short?: string;
+  /** What follows the option; absent for a switch. */
+  value?: Values;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  options: Option[];
+  args: Values;
+}
+
+const words = (list: () => readonly string[]): Values => ({ words: list });
+const HELP: Option = { long: "help", short: "h" };
+
+/** Every command and its options; test/ship/completion.test.ts holds it to each command's --help. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [
+  {
+    name: "render",
+    summary: "render values files",
+    options: [{ long: "output", short: "o", value: "dirs" }, { long: "format", short: "f", value: words(() => ["yaml", "json"]) }, { long: "quiet", short: "q" }, HELP],
+    args: "files",
+  },
+  {
+    name: "check",
+    summary: "check existing manifests",
+    options: [
+      { long: "format", short: "f", value: words(() => ["text", "json", "sarif", "junit"]) },
+      { long: "profile", short: "p", value: words(() => PROFILE_NAMES) },
+      { long: "fail-on", value: words(() => ["error", "warning"]) },
+      { long: "no-waivers" },
+      { long: "source-root", value: "dirs" },
+      { long: "sarif-category", value: "none" },
+      { long: "passthrough" },
+      HELP,
+    ],
+    args: "files",
+  },
+  { name: "explain", summary: "why a rule exists and its fix", options: [], args: words(() => [...new Set(requirements().map((r) => r.id))]) },
+  { name: "schema", summary: "print a values JSON Schema", options: [HELP], args: words(() => KINDS) },
+  { name: "init", summary: "print an example values file", options: [HELP], args: words(() => KINDS) },
+  {
+    name: "preflight",
+    summary: "check the database, certificate or NATS live",
+    options: [{ long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+    args: words(() => ["postgres", "tls", "nats"]),
+  },
+  {
+    name: "pin",
+    summary: "pin image tags to digests",
+    options: [{ long: "check" }, { long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+    args: "files",
+  },
+  { name: "fn", summary: "a KRM function for kpt and kustomize", options: [HELP], args: "none" },
+  { name: "completion", summary: "print a shell completion script", options: [HELP], args: words(() => SHELLS) },
+];
+
+const TOP_LEVEL = ["help", "--help", "--version"];
+
+export function completionCommand(args: string[], io: Io): number {
+  if (args.includes("-h") || args.includes("--help")) return io.out(COMPLETION_HELP), 0;
+  if (args.length !== 1 || !(SHELLS as readonly string[]).includes(args[0])) throw new UsageError(`completion takes one shell: ${SHELLS.join(", ")}`);
+  io.out(completionScript(args[0] as Shell));
+  return 0;
+}
+
+export function completionScript(shell: Shell): string {
+  for (const word of allWords()) {
+    // Every word goes into the scripts unquoted: keep them plain.
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$|^--?[a-z][a-z-]*$/.test(word)) throw new Error(`completion word ${JSON.stringify(word)} is not plain`);
+  }
+  for (const { summary } of COMMAND_SPECS) if (/['"\\$`]/.test(summary)) throw new Error(`summary ${JSON.stringify(summary)} would need quoting`);
+  return shell === "bash" ? bash() : shell === "zsh" ? zsh() : fish();
+}
+
+function allWords(): string[] {
+  return [...TOP_LEVEL, ...COMMAND_SPECS.flatMap((c) => [c.name, ...optionWords(c), ...listOf(c.args), ...c.options.flatMap((o) => (o.value ? listOf(o.value) : []))])];
+}
+
+function listOf(values: Values): readonly string[] {
+  return typeof values === "object" ? values.words() : [];
+}
+
+function optionWords(command: CommandSpec): string[] {
+  return command.options.flatMap((o) => [...(o.short ? [`-${o.short}`] : []), `--${o.long}`]);
+}
+
+function takesValue(command: CommandSpec): Option[] {
+  return command.options.filter((o) => o.value !== undefined);
+}
+
+function flags(o: Option, separator: string): string {
+  return [...(o.short ? [`-${o.short}`] : []), `--${o.long}`].join(separator);
+}
+
+function bash(): string {
+  const bashValues = (values: Values, indent: string) =>
+    values === "files" ? `${indent}COMPREPLY=($(compgen -f -- "$cur"))`
+    : values === "dirs" ? `${indent}COMPREPLY=($(compgen -d -- "$cur"))`
+    : values === "none" ? `${indent}COMPREPLY=()`
+    : `${indent}COMPREPLY=($(compgen -W "${values.words().join(" ")}" -- "$cur"))`;
+  const cases = COMMAND_SPECS.map((c) => {
+    const valued = takesValue(c).map((o) => `        ${flags(o, "|")})\n${bashValues(o.value!, "          ")}\n          return ;;`);
+    return [
+      `    ${c.name})`,
+      ...(valued.length > 0 ? ["      case \"$prev\" in", ...valued, "      esac"] : []),
+      `      if [[ "$cur" == -* ]]; then`,
+      `        COMPREPLY=($(compgen -W "${optionWords(c).join(" ")}" -- "$cur"))`,
+      "      else",
+      bashValues(c.args, "        "),
+      "      fi",
+      "      ;;",
+    ].join("\n");
+  });
+  return `# bash completion for rigging: source <(rigging completion bash)
+_rigging() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  COMPREPLY=()
+  if [[ $COMP_CWORD -eq 1 ]]; then
+    COMPREPLY=($(compgen -W "${[...COMMAND_SPECS.map((c) => c.name), ...TOP_LEVEL].join(" ")}" -- "$cur"))
+    return
+  fi
+  case "\${COMP_WORDS[1]}" in
+${cases.join("\n")}
+  esac
+}
+complete -o filenames -o bashdefault -F _rigging rigging
+`;
+}
+
+function zsh(): string {
+  const zshValues = (values: Values) =>
+    values === "files" ? "_files" : values === "dirs" ? "_files -/" : values === "none" ? "_message 'a value'" : `compadd -- ${values.words().join(" ")}`;
+  const cases = COMMAND_SPECS.map((c) => {
+    const valued = takesValue(c).map((o) => `        ${flags(o, "|")}) ${zshValues(o.value!)}; return ;;`);
+    return [
+      `    ${c.name})`,
+      ...(valued.length > 0 ? ["      case $prev in", ...valued, "      esac"] : []),
+      `      if [[ $cur == -* ]]; then compadd -- ${optionWords(c).join(" ")}; else ${zshValues(c.args)}; fi`,
+      "      ;;",
+    ].join("\n");
+  });
+  const described = COMMAND_SPECS.map((c) => `    '${c.name}:${c.summary}'`).join("\n");
+  return `#compdef rigging
+# zsh completion for rigging: source <(rigging completion zsh) after compinit,
+# or save it as _rigging in a directory of $fpath.
+_rigging() {
+  local cur=\${words[CURRENT]} prev=\${words[CURRENT-1]}
+  if (( CURRENT == 2 )); then
+    local -a commands
+    commands=(
+${described}
+    )
+    _describe command commands
+    compadd -- ${TOP_LEVEL.join(" ")}
+    return
+  fi
+  case \${words[2]} in
+${cases.join("\n")}
+  esac
+}
+if [[ \${zsh_eval_context[-1]} == loadautofunc ]]; then
+  _rigging "$@"
+else
+  compdef _rigging rigging
+fi
+`;
+}
+
+function fish(): string {
+  const fishValues = (values: Values) => (values === "files" ? "-F -r" : values === "dirs" ? "-x -a '(__fish_complete_directories)'" : values === "none" ? "-x" : `-x -a '${values.words().join(" ")}'`);
+  const lines = ["# fish completion for rigging: rigging completion fish > ~/.config/fish/completions/rigging.fish", "complete -c rigging -f"];
+  for (const c of COMMAND_SPECS) lines.push(`complete -c rigging -n __fish_use_subcommand -a ${c.name} -d '${c.summary}'`);
+  lines.push("complete -c rigging -n __fish_use_subcommand -l version -d 'print the version'");
+  for (const c of COMMAND_SPECS) {
+    const when = `-n '__fish_seen_subcommand_from ${c.name}'`;
+    for (const o of c.options) lines.push(`complete -c rigging ${when}${o.short ? ` -s ${o.short}` : ""} -l ${o.long}${o.value ? ` ${fishValues(o.value)}` : ""}`);
+    if (c.args === "files") lines.push(`complete -c rigging ${when} -F`);
+    else if (typeof c.args === "object") lines.push(`complete -c rigging ${when} -x -a '${c.args.words().join(" ")}'`);
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,272 @@
+// `rigging fn`: a KRM function (the function protocol kpt and kustomize
+// speak): a ResourceList on stdin, a ResourceList on stdout, pass or fail in
+// the exit code. With a values file as functionConfig it renders and adds
+// the objects to `items` (a generator); without one it checks `items` with
+// the rule catalog and reports `results` (a validator). Whatever goes wrong
+// is answered with a ResourceList whose results say so, as kpt expects.
+import { dirname } from "node:path";
+import { classify } from "../check/classify.ts";
+import { loadObjects } from "../check/load.ts";
+import { skippedFor } from "../check/run.ts";
+import { formatPath } from "../core/diagnostic.ts";
+import { fileNameOf, SAFE_FILE_NAME, toYaml } from "../core/emit.ts";
+import { UsageError, ValuesError } from "../core/errors.ts";
+import { MANAGED_BY } from "../core/labels.ts";
+import type { K8sObject } from "../core/objects.ts";
+import { parseDocuments, parseValuesFile, readText, type SourceDocument } from "../core/source.ts";
+import { renderSource } from "../pipeline.ts";
+import { KINDS, profileOf } from "../profiles/index.ts";
+import { checkObjects } from "../rules/catalog.ts";
+import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
+import type { Io } from "./io.ts";
+
+export const FN_HELP = `Usage: rigging fn < resource-list.yaml
+
+A KRM function: reads a ResourceList (config.kubernetes.io/v1) on stdin and
+writes one on stdout, for kpt and kustomize.
+
+  kpt fn eval pkg/ --exec "rigging fn" --fn-config values.yaml   render into pkg/
+  kpt fn eval pkg/ --exec "rigging fn"                            check pkg/
+
+With a values file as functionConfig (the values, plus the apiVersion and
+metadata.name kpt asks of every function config, which rigging fn sets
+aside), the rendered objects are added to items, each in its own file
+NAME/NN-kind-name.yaml (config.kubernetes.io/path), NAME being the config's
+metadata.name. Items rigging rendered there before are replaced; an item
+rigging did not render is never changed or removed, and one with the same
+kind, namespace and name as a rendered object is an error.
+
+Without functionConfig (or with kpt's ConfigMap of -- key=value arguments,
+where profile=NAME checks every item as that profile, like check --profile),
+items are checked with the rule catalog, as rigging check does, and every
+finding becomes a result (severity, message, resourceRef, field, file).
+Items marked config.kubernetes.io/local-config (Kptfile, function configs)
+are not checked.
+
+Anything that is not a ResourceList, or a functionConfig of another kind
+than the values kinds (${KINDS.join(", ")}), is answered with a
+ResourceList whose result is the error.
+
+Options:
+  -h, --help   show this help
+
+Exit codes: 0 no error result; 1 an error result; 3 internal error.
+`;
+
+const API_VERSION = "config.kubernetes.io/v1";
+const PATH = "config.kubernetes.io/path";
+const INDEX = "config.kubernetes.io/index";
+const INTERNAL_PATH = "internal.config.kubernetes.io/path";
+const LOCAL_CONFIG = "config.kubernetes.io/local-config";
+const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+
+/** A result as the KRM function specification words it. */
+export interface FnResult {
+  message: string;
+  severity: "error" | "warning" | "info";
+  resourceRef?: { apiVersion: string; kind: string; name: string; namespace?: string };
+  field?: { path: string };
+  file?: { path: string; index?: number };
+  tags?: Record<string, string>;
+}
+
+interface ResourceList {
+  apiVersion: string;
+  kind: "ResourceList";
+  items: Record<string, unknown>[];
+  functionConfig?: unknown;
+  results?: FnResult[];
+}
+
+export function fnCommand(args: string[], io: Io): number {
+  if (args.includes("-h") || args.includes("--help")) return io.out(FN_HELP), 0;
+  if (args.length > 0) throw new UsageError("fn takes no arguments: it reads a ResourceList on stdin (see rigging fn --help)");
+  return fnAnswer(readText, io);
+}
+
+/** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text). */
+export function fnAnswer(read: (file: "-") => string, io: Io): number {
+  let list: ResourceList;
+  try {
+    list = readResourceList(read("-"));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return answer({ apiVersion: API_VERSION, kind: "ResourceList", items: [] }, [{ severity: "error", message: error.message }], io);
+  }
+  const config = list.functionConfig;
+  if (config === undefined || config === null || (isRecord(config) && Object.keys(config).length === 0)) return answer(list, validate(list.items), io);
+  // What kpt sends when no config is given: a ConfigMap of the `-- key=value` arguments.
+  if (isRecord(config) && config.kind === "ConfigMap" && config.apiVersion === "v1") return answer(list, validateWith(config.data, list.items), io);
+  const kind = isRecord(config) ? config.kind : undefined;
+  if (typeof kind !== "string" || !profileOf(kind)) {
+    const message = `functionConfig: ${typeof kind === "string" ? `kind ${JSON.stringify(kind)} is not a values kind` : "has no kind"}; expected one of ${KINDS.join(", ")} (or no functionConfig, to check the items)`;
+    return answer(list, [{ severity: "error", message }], io);
+  }
+  return generate(list, config as Record<string, unknown>, io);
+}
+
+/** Parses stdin as one ResourceList, or says why it is not one. */
+function readResourceList(text: string): ResourceList {
+  const docs = parseDocuments(text, "<stdin>");
+  if (docs.length !== 1) throw new UsageError(`<stdin>: holds ${docs.length} YAML documents; a KRM function reads one ResourceList`);
+  const data = docs[0].data;
+  if (!isRecord(data) || data.kind !== "ResourceList") throw new UsageError("<stdin>: is not a ResourceList (kind: ResourceList, apiVersion: config.kubernetes.io/v1)");
+  if (data.apiVersion !== API_VERSION) throw new UsageError(`<stdin>: ResourceList apiVersion ${JSON.stringify(data.apiVersion)}; expected ${API_VERSION}`);
+  const items = data.items ?? [];
+  if (!Array.isArray(items) || !items.every(isRecord)) throw new UsageError("<stdin>: ResourceList items is not a list of objects");
+  return { ...(data as unknown as ResourceList), items };
+}
+
+/** Renders the values in `config` and adds the objects to the items. */
+function generate(list: ResourceList, config: Record<string, unknown>, io: Io): number {
+  const { apiVersion: _apiVersion, metadata, ...values } = config;
+  const meta = isRecord(metadata) ? metadata : {};
+  // kpt names the config's file only when the config is in the package (fn render).
+  const configFile = pathOf(meta);
+  const fileOf = configFile === undefined ? {} : { file: { path: configFile } };
+  const dir = meta.name ?? "rigging";
+  if (typeof dir !== "string" || !SAFE_FILE_NAME.test(dir)) {
+    return answer(list, [{ severity: "error", message: `functionConfig: metadata.name ${JSON.stringify(dir)} cannot name a directory; use letters, digits, '.', '_' and '-'`, ...fileOf }], io);
+  }
+  let rendered;
+  try {
+    rendered = renderSource(valuesSource(values, configFile ?? "functionConfig"));
+  } catch (error) {
+    if (error instanceof ValuesError) {
+      const results = error.diagnostics.map((d): FnResult => ({
+        severity: "error",
+        // kpt prints the field path before the message.
+        message: `${d.path ? "" : "functionConfig: "}${d.message} (${d.id}: ${d.fix})`,
+        ...(d.path ? { field: { path: d.path } } : {}),
+        ...fileOf,
+        tags: { rule: d.id },
+      }));
+      return answer(list, results, io);
+    }
+    if (error instanceof UsageError) return answer(list, [{ severity: "error", message: error.message, ...fileOf }], io);
+    throw error;
+  }
+  // What rigging rendered into NAME/ before goes; so does nothing else.
+  const kept = list.items.filter((item) => !(pathOf(metaOf(item))?.startsWith(`${dir}/`) && labelsOf(item)[MANAGED_BY_LABEL] === MANAGED_BY));
+  const taken = new Map(kept.map((item) => [identity(item), item]));
+  const results: FnResult[] = [];
+  const added = rendered.objects.map((object, index) => {
+    const path = `${dir}/${fileNameOf(object, index)}`;
+    const other = taken.get(identity(object));
+    if (other) results.push({ severity: "error", message: `${object.kind} ${object.metadata.name} is already in the package (${pathOf(metaOf(other)) ?? "no file"}), and rigging did not render it there; rename or remove one of them`, resourceRef: refOf(object), file: { path } });
+    object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0" };
+    return object as unknown as Record<string, unknown>;
+  });
+  if (rendered.notes.length > 0) results.push({ severity: "info", message: rendered.notes.join("\n"), ...fileOf });
+  return answer({ ...list, items: [...kept, ...added] }, results, io);
+}
+
+/** The values for the pipeline: the config as a values file (G-01's `__proto__` check included), its place named by file only. */
+function valuesSource(values: Record<string, unknown>, file: string): SourceDocument {
+  const document = parseValuesFile(toYaml(values), file);
+  // Lines of a text made here would point nowhere in the user's file.
+  return { file, data: document.data, locate: () => ({ file }) };
+}
+
+/** A ConfigMap's data as the validator's options: `profile` only, as check --profile. */
+function validateWith(data: unknown, items: readonly Record<string, unknown>[]): FnResult[] {
+  const options = isRecord(data) ? data : {};
+  const unknown = Object.keys(options).filter((key) => key !== "profile");
+  if (unknown.length > 0) return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${PROFILE_NAMES.join("|")}` }];
+  const profile = options.profile;
+  if (profile !== undefined && !PROFILE_NAMES.includes(profile as ProfileName)) {
+    return [{ severity: "error", message: `functionConfig: profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(", ")}` }];
+  }
+  return validate(items, profile as ProfileName | undefined);
+}
+
+/** Checks the items with the rule catalog, one directory (one installation) at a time, as rigging check does. */
+function validate(items: readonly Record<string, unknown>[], profile?: ProfileName): FnResult[] {
+  const results: FnResult[] = [];
+  const byDirectory = new Map<string, SourceDocument[]>();
+  items.forEach((item, index) => {
+    const meta = metaOf(item);
+    if (String(meta.annotations && (meta.annotations as Record<string, unknown>)[LOCAL_CONFIG]) === "true" || item.kind === "Kptfile") return;
+    const file = pathOf(meta) ?? `items[${index}]`;
+    // A copy: the items go back out as they came in.
+    const document: SourceDocument = { file, data: structuredClone(item), locate: () => ({ file }) };
+    const group = byDirectory.get(dirname(file));
+    if (group) group.push(document);
+    else byDirectory.set(dirname(file), [document]);
+  });
+  const profiles = new Set<ProfileName>();
+  for (const documents of byDirectory.values()) {
+    const loaded = loadObjects(documents);
+    for (const problem of loaded.problems) results.push({ severity: "error", message: problem });
+    const { profileOf: profileByObject, unrecognised } = classify(loaded.objects, profile);
+    profileByObject.forEach((p) => profiles.add(p));
+    const fileOf = (object: K8sObject) => loaded.origins.get(object)!.file;
+    const findings = checkObjects(loaded.objects, (o) => profileByObject.get(o), {
+      onError: (rule, set, error) => results.push({ severity: "error", message: `${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}` }),
+    });
+    for (const f of findings) {
+      const path = formatPath(f.path);
+      results.push({
+        severity: f.severity,
+        message: `${f.message} (${f.id}: ${f.fix})`,
+        resourceRef: refOf(f.object),
+        ...(path ? { field: { path } } : {}),
+        file: fileRef(f.object, fileOf(f.object)),
+        tags: { rule: f.id },
+      });
+    }
+    for (const object of unrecognised) {
+      results.push({ severity: "info", message: "not recognised as any profile (no known app.kubernetes.io/name label or shape); not checked", resourceRef: refOf(object), file: fileRef(object, fileOf(object)) });
+    }
+  }
+  for (const s of skippedFor([...profiles].sort())) {
+    results.push({ severity: "info", message: `${s.ruleId} not judged from manifests (${s.profiles.join(", ")}): ${s.reason}`, tags: { rule: s.ruleId } });
+  }
+  return results;
+}
+
+/** Writes the answer and gives the exit code: 1 when any result is an error. */
+function answer(list: ResourceList, results: FnResult[], io: Io): number {
+  const { functionConfig, ...rest } = list;
+  const out: ResourceList = { ...rest, apiVersion: API_VERSION, kind: "ResourceList", ...(functionConfig !== undefined ? { functionConfig } : {}), results };
+  io.out(toYaml(out));
+  const errors = results.filter((r) => r.severity === "error");
+  for (const r of errors) io.err(`error ${r.file?.path ? `${r.file.path}: ` : ""}${r.message}\n`);
+  io.err(`rigging fn: ${errors.length} error(s), ${results.filter((r) => r.severity === "warning").length} warning(s)\n`);
+  return errors.length > 0 ? 1 : 0;
+}
+
+function fileRef(object: K8sObject, file: string): FnResult["file"] {
+  const raw = metaOf(object as unknown as Record<string, unknown>).annotations?.[INDEX];
+  return typeof raw === "string" && /^\d+$/.test(raw) ? { path: file, index: Number(raw) } : { path: file };
+}
+
+function refOf(object: K8sObject): NonNullable<FnResult["resourceRef"]> {
+  const { name, namespace } = object.metadata ?? {};
+  return { apiVersion: object.apiVersion, kind: object.kind, name: typeof name === "string" ? name : "", ...(typeof namespace === "string" ? { namespace } : {}) };
+}
+
+function identity(item: { apiVersion?: unknown; kind?: unknown; metadata?: unknown }): string {
+  const group = typeof item.apiVersion === "string" && item.apiVersion.includes("/") ? item.apiVersion.split("/")[0] : "";
+  const meta = isRecord(item.metadata) ? item.metadata : {};
+  return JSON.stringify([group, item.kind, meta.namespace ?? "", meta.name]);
+}
+
+function metaOf(item: Record<string, unknown>): { name?: unknown; annotations?: Record<string, unknown>; labels?: Record<string, unknown> } {
+  return isRecord(item.metadata) ? item.metadata : {};
+}
+
+function labelsOf(item: Record<string, unknown>): Record<string, unknown> {
+  const labels = metaOf(item).labels;
+  return isRecord(labels) ? labels : {};
+}
+
+function pathOf(meta: { annotations?: unknown }): string | undefined {
+  const annotations = isRecord(meta.annotations) ? meta.annotations : {};
+  const path = annotations[INTERNAL_PATH] ?? annotations[PATH];
+  return typeof path === "string" ? path : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

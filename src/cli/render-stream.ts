@@ -1,0 +1,61 @@
+// `rigging render DIR` without -o: every values file of DIR rendered into
+// one stream on stdout, in file order, which is what a GitOps tool's
+// config-management plugin reads (docs/integrations/argocd.md). All or
+// nothing: a stream that lacks a file's objects would have the tool prune
+// them, so one bad file prints nothing at all.
+import { formatDiagnostic } from "../core/diagnostic.ts";
+import { toJsonList, toYamlStream } from "../core/emit.ts";
+import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { objectRef, type K8sObject } from "../core/objects.ts";
+import { renderFile } from "../pipeline.ts";
+import { fleetInputs } from "./fleet.ts";
+import { paint, type Io } from "./io.ts";
+
+export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io): number {
+  const entries = fleetInputs([dir]);
+  const objects: K8sObject[] = [];
+  const from = new Map<string, string>();
+  let worst = 0;
+  for (const { file } of entries) {
+    try {
+      const rendered = renderFile(file);
+      for (const object of rendered.objects) {
+        const key = identity(object);
+        const other = from.get(key);
+        if (other !== undefined) throw new UsageError(`${file}: renders ${objectRef(object)}, which ${other} renders too; give the installations distinct names or namespaces`);
+        from.set(key, file);
+        objects.push(object);
+      }
+    } catch (error) {
+      worst = Math.max(worst, report(file, error, io));
+    }
+  }
+  if (worst > 0) {
+    io.err(`${dir}: not every values file rendered; nothing was printed\n`);
+    return worst;
+  }
+  io.out(format === "json" ? toJsonList(objects) : toYamlStream(objects));
+  io.err(`rendered ${entries.length} values file(s) from ${dir}: ${objects.length} objects\n`);
+  return 0;
+}
+
+function identity(object: K8sObject): string {
+  return JSON.stringify([object.apiVersion.split("/").length > 1 ? object.apiVersion.split("/")[0] : "", object.kind, object.metadata.namespace ?? "", object.metadata.name]);
+}
+
+/** Tells why one file did not render; returns its exit code. */
+function report(file: string, error: unknown, io: Io): number {
+  const label = paint(io, 31, "error");
+  if (error instanceof ValuesError) {
+    for (const d of error.diagnostics) io.err(`${label} ${formatDiagnostic(d)}\n`);
+    io.err(`${file}: ${error.diagnostics.length} error(s); not rendered\n`);
+    return 1;
+  }
+  if (error instanceof UsageError) {
+    io.err(`${label} ${error.message.startsWith(file) ? error.message : `${file}: ${error.message}`}\n`);
+    return 1;
+  }
+  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging)`;
+  io.err(`${label} ${file}: ${message}\n`);
+  return 3;
+}

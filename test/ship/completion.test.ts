@@ -1,0 +1,92 @@
+// `rigging completion bash|zsh|fish`: each script parses in its shell (zsh
+// and fish only where installed), bash's and fish's complete what the code
+// knows (commands, kinds, rule IDs, option values), and every option they
+// offer is one the command's own --help documents.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMMAND_SPECS } from "../../src/cli/completion.ts";
+import { KINDS } from "../../src/profiles/index.ts";
+import { PROFILE_NAMES } from "../../src/rules/engine.ts";
+import { runInProcess } from "../support/cli.ts";
+import { run } from "./run.ts";
+
+const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
+const script = (shell: string) => {
+  const r = runInProcess(["completion", shell]);
+  expect(r.code, r.err).toBe(0);
+  return r.out;
+};
+
+/** The script in a file of its own. */
+function saved(shell: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "rigging-completion-")), `rigging.${shell}`);
+  writeFileSync(file, script(shell));
+  return file;
+}
+
+/** What bash's completion function offers for the words typed so far (the last one being completed). */
+async function bashComplete(words: string[]): Promise<string[]> {
+  const program = `${script("bash")}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}
+_rigging; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const r = await run("bash", ["--norc", "--noprofile", "-c", program], { cwd: "/" });
+  expect(r.code, r.err).toBe(0);
+  return r.out.split("\n").filter(Boolean);
+}
+
+describe("completion scripts", () => {
+  it("bash: the script parses (bash -n)", async () => {
+    const r = await run("bash", ["-n"], { input: script("bash") });
+    expect(r.code, r.err).toBe(0);
+  });
+
+  it.skipIf(!has("zsh"))("zsh: the script parses (zsh -n)", async () => {
+    const r = await run("zsh", ["-n"], { input: script("zsh") });
+    expect(r.code, r.err).toBe(0);
+  });
+
+  it.skipIf(!has("fish"))("fish: the script parses (fish -n)", async () => {
+    const r = await run("fish", ["-n", saved("fish")]);
+    expect(r.code, r.err).toBe(0);
+  });
+
+  it("bash completes commands, kinds, profiles, formats and rule IDs", async () => {
+    expect(await bashComplete(["rigging", ""])).toEqual(expect.arrayContaining(["render", "check", "fn", "completion", "schema", "init"]));
+    expect(await bashComplete(["rigging", "in"])).toEqual(["init"]);
+    expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...KINDS].sort());
+    expect((await bashComplete(["rigging", "schema", "Root"]))).toEqual(["RootpilotRunner"]);
+    expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...PROFILE_NAMES].sort());
+    expect(await bashComplete(["rigging", "check", "-f", "s"])).toEqual(["sarif"]);
+    expect(await bashComplete(["rigging", "check", "--pa"])).toEqual(["--passthrough"]);
+    expect(await bashComplete(["rigging", "explain", "CR-0"])).toEqual(expect.arrayContaining(["CR-03", "CR-09"]));
+    expect(await bashComplete(["rigging", "completion", ""])).toEqual(["bash", "zsh", "fish"]);
+  });
+
+  it.skipIf(!has("fish"))("fish completes kinds after init and formats after check --format", async () => {
+    const complete = async (line: string) => {
+      const r = await run("fish", ["--no-config", "-c", `source ${saved("fish")}; complete -C '${line}'`]);
+      expect(r.code, r.err).toBe(0);
+      return r.out.split("\n").filter(Boolean).map((l) => l.split("\t")[0]);
+    };
+    expect((await complete("rigging init ")).sort()).toEqual([...KINDS].sort());
+    expect((await complete("rigging check --format ")).sort()).toEqual(["json", "junit", "sarif", "text"]);
+  });
+
+  it.each(COMMAND_SPECS.map((c) => [c.name, c] as const))("every option offered for %s is in its --help", (name, spec) => {
+    const help = runInProcess([name, "--help"]);
+    expect(help.code).toBe(0);
+    for (const option of spec.options) {
+      expect(help.out, `--${option.long}`).toMatch(new RegExp(`--${option.long}\\b`));
+      if (option.short) expect(help.out, `-${option.short}`).toMatch(new RegExp(`-${option.short}, --${option.long}\\b`));
+    }
+  });
+
+  it("refuses an unknown shell (exit 2)", () => {
+    const r = runInProcess(["completion", "tcsh"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("bash, zsh, fish");
+  });
+});
