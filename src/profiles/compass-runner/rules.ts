@@ -4,6 +4,7 @@ import { X509Certificate } from "node:crypto";
 import { httpsUrlProblem } from "../../core/common-values.ts";
 import { DNS1123_SUBDOMAIN, isLabelKey } from "../../core/names.ts";
 import type { K8sObject } from "../../core/objects.ts";
+import { splitPem } from "../../core/pem.ts";
 import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit, envOf } from "../../rules/engine.ts";
 import { TOKEN_DIR, VOLUME_ROOT } from "./render.ts";
 import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, hostPathProblem, overlaps, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS } from "./values.ts";
@@ -325,7 +326,7 @@ export const compassRunnerRules: Rule[] = [
       for (const cm of set.ofKind("ConfigMap")) {
         const pem = (cm.data as Record<string, string> | undefined)?.["ca.crt"];
         if (pem === undefined) continue;
-        const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+        const { blocks } = splitPem(pem, "CERTIFICATE");
         const bad = blocks.length === 0 || blocks.some((b) => !parses(b));
         if (bad) hits.push(hit(cm, ["data", "ca.crt"], "ca.crt does not parse as PEM certificates"));
       }

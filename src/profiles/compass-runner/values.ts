@@ -5,7 +5,8 @@ import { z } from "zod";
 import { egressRuleSchema, endpointUrl, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { formatPath } from "../../core/diagnostic.ts";
 import { imageSchema } from "../../core/image.ts";
-import { dnsLabel, dnsSubdomain, hostName } from "../../core/names.ts";
+import { splitPem } from "../../core/pem.ts";
+import { dnsLabel, dnsSubdomain, hostName, objectKey } from "../../core/names.ts";
 import { fail, once, refused, req, tagged } from "../../core/values.ts";
 import { serverEgress } from "./network.ts";
 
@@ -47,10 +48,9 @@ const hostPath = once(() =>
 );
 
 function pemProblem(pem: string): string | undefined {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const { blocks, rest } = splitPem(pem, "CERTIFICATE");
   if (blocks.length === 0) return "holds no PEM certificate";
-  const rest = pem.replace(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g, "").trim();
-  if (rest !== "") return "holds text besides PEM certificates (a private key?)";
+  if (rest.trim() !== "") return "holds text besides PEM certificates (a private key?)";
   for (const [index, block] of blocks.entries()) {
     try {
       new X509Certificate(block);
@@ -66,7 +66,7 @@ export const CA_FIX = "give the Server CA as PEM certificates (pem), or the name
 const objectKeyRef = once(() =>
   z.strictObject({
     name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
-    key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req("CR-14", CA_FIX, "is not a valid key")).default("ca.crt"),
+    key: objectKey("CR-14", CA_FIX).default("ca.crt"),
   }),
 );
 

@@ -92,7 +92,26 @@ function podLabels(pod: PodRef): Record<string, string> {
   return pod.object.kind === "Pod" ? (pod.object.metadata.labels ?? {}) : ((dig(pod.object, ["spec", "template", "metadata", "labels"]) ?? {}) as Record<string, string>);
 }
 
-const SECRET_CONFIG_LINE = /^\s*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?\s*[:=]\s*("?)([^\s"#]+)\2/gim;
+// Blanks within one line only: `^\s*` let every line start read on through
+// all the empty lines after it, which made the scan quadratic.
+const SECRET_CONFIG_LINE = /^[ \t]*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?[ \t]*[:=][ \t]*("?)([^\s"#]+)\2/gim;
+
+/**
+ * Whether a NATS configuration sets a password inside `authorization { }`.
+ * Each block is read once, up to its first `}`: the regex this replaces
+ * read from every `authorization {` to the end, which was quadratic.
+ */
+function natsConfigHasPassword(text: string): boolean {
+  const opening = /authorization\s*\{/g;
+  for (let match = opening.exec(text); match; match = opening.exec(text)) {
+    const start = match.index + match[0].length;
+    const end = text.indexOf("}", start);
+    if (/password\s*[:=]/.test(text.slice(start, end < 0 ? text.length : end))) return true;
+    if (end < 0) return false;
+    opening.lastIndex = end + 1;
+  }
+  return false;
+}
 
 export const compassServerRules: Rule[] = [
   {
@@ -257,7 +276,7 @@ export const compassServerRules: Rule[] = [
           const { value, index } = flagValue(container.args ?? [], "--pass");
           if (value !== undefined && !/^\$\(\w+\)$/.test(value)) hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
         });
-        const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some((t) => /authorization\s*\{[^}]*password\s*[:=]/s.test(t)));
+        const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
         const byFlag = (pod.spec.containers ?? []).some((c) => flagValue(c.args ?? [], "--pass").value !== undefined);
         if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
         const policies = set.ofKind("NetworkPolicy").filter((p) => selectsPods(p, podLabels(pod)) && ((dig(p, ["spec", "policyTypes"]) as string[] | undefined) ?? []).includes("Ingress"));
