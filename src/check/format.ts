@@ -2,6 +2,7 @@
 // for scripts, and SARIF 2.1.0 for code-scanning tools.
 import { isAbsolute, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { printable } from "../core/printable.ts";
 import { CATALOG } from "../rules/catalog.ts";
 import type { CheckFinding, CheckReport } from "./run.ts";
 
@@ -12,9 +13,9 @@ export function refOf(object: CheckFinding["object"]): string {
   return [object.kind, object.namespace, object.name ?? "<unnamed>"].filter(Boolean).join("/");
 }
 
-/** `FILE:LINE  RULE-ID  Kind/namespace/name  field.path  message  (fix)` */
+/** `FILE:LINE  RULE-ID  Kind/namespace/name  field.path  message  (fix)`, one line each, safe to print. */
 export function formatText(findings: readonly CheckFinding[]): string {
-  return findings.map((f) => `${f.file}:${f.line}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})\n`).join("");
+  return findings.map((f) => printable(`${f.file}:${f.line}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})`) + "\n").join("");
 }
 
 export function formatJson(findings: readonly CheckFinding[]): string {

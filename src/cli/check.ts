@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
+import { printable } from "../core/printable.ts";
 import { FORMATS, formatJson, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, type CheckReport } from "../check/run.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
@@ -26,7 +27,8 @@ Options:
   -h, --help          show this help
 
 Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
-Exit codes: 0 no error finding; 1 error findings; 2 unreadable input or usage error.
+Exit codes: 0 no error finding; 1 error findings; 2 unreadable input, no
+Kubernetes objects in the input, or usage error; 3 internal error.
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
@@ -52,9 +54,16 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
 
 /** Prints the report in `format` and answers the exit code. */
 function respond(report: CheckReport, format: Format, io: Io): number {
+  for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);
   if (report.problems.length > 0) {
-    for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${problem}\n`);
+    for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${printable(problem)}\n`);
     io.err(`${report.problems.length} input problem(s); nothing was checked\n`);
+    return 2;
+  }
+  // An empty stream (a `kubectl kustomize` that failed upstream of a pipe
+  // without pipefail) must not pass as "no findings".
+  if (report.objects === 0) {
+    io.err(`${paint(io, 31, "error")} no Kubernetes objects in ${printable(inputNames(report.files))}; nothing was checked\n`);
     return 2;
   }
   if (format === "text") io.out(formatText(report.findings));
@@ -64,11 +73,16 @@ function respond(report: CheckReport, format: Format, io: Io): number {
   return report.findings.some((f) => f.severity === "error") ? 1 : 0;
 }
 
+function inputNames(files: readonly string[]): string {
+  const shown = files.slice(0, 3).join(", ");
+  return files.length > 3 ? `${shown} and ${files.length - 3} more file(s)` : shown;
+}
+
 /** For people, on stderr: what was not judged, and the summary. */
 function notes(report: CheckReport, format: Format, io: Io): void {
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
   for (const u of report.unrecognised) {
-    io.err(`${paint(io, 33, "skipped")} ${u.file}:${u.line} ${u.object}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
+    io.err(`${paint(io, 33, "skipped")} ${printable(`${u.file}:${u.line} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
   }
   if (format !== "text") return;
   const errors = report.findings.filter((f) => f.severity === "error").length;
