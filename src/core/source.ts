@@ -49,6 +49,8 @@ export function readText(file: string): string {
       : code === "EACCES" ? "permission denied"
       : code === "ELOOP" ? "a symbolic link loop"
       : code === "EISDIR" ? "is a directory, expected a file"
+      : code === "ENOTDIR" ? "a part of the path is not a directory"
+      : code === "ENAMETOOLONG" ? "the path is too long"
       : String((error as Error).message);
     throw new UsageError(`${name}: cannot read: ${reason}`);
   }

@@ -111,9 +111,10 @@ export function toDiagnostics(
   const out: Diagnostic[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
+      const known = keysAt(schema, issue.path);
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        const near = closest(key, keysAt(schema, issue.path));
+        const near = closest(key, known);
         out.push({
           id: "G-01",
           path: formatPath(path),
@@ -136,8 +137,11 @@ export function toDiagnostics(
     if (missing) {
       // Reported where the key has to be added: at its parent.
       const parent = issue.path.slice(0, -1);
-      const addIt = text.includes(SEPARATOR) ? fix : `add it; \`rigging schema ${kind}\` shows its shape`;
-      out.push({ id, path: formatPath(parent), message: `missing required key \`${missing}\``, fix: addIt, location: source.locate(parent, { key: true }) });
+      const tagged = text.includes(SEPARATOR);
+      const addIt = tagged ? fix : `add it; \`rigging schema ${kind}\` shows its shape`;
+      // A requirement's own "is missing: why it matters" keeps its reason.
+      const why = tagged && message.startsWith("is missing") ? message.slice("is missing".length) : "";
+      out.push({ id, path: formatPath(parent), message: `missing required key \`${missing}\`${why}`, fix: addIt, location: source.locate(parent, { key: true }) });
       continue;
     }
     const path = formatPath(issue.path);
@@ -226,10 +230,13 @@ export function closest(word: string, candidates: readonly string[]): string | u
   // A typo of a known key is short; comparing a long word would cost its
   // length times each candidate's.
   if (word.length > 64) return undefined;
+  const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    // The lengths alone bound the distance from below: most candidates stop here.
+    if (Math.abs(candidate.length - word.length) >= bestDistance) continue;
+    const distance = editDistance(lower, candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return best;

@@ -31,7 +31,7 @@ function judge(values: unknown, asJson = false): Outcome {
     expect(error.diagnostics.length).toBeGreaterThan(0);
     for (const d of error.diagnostics) {
       // A missing top-level key is reported at the top level: its message names it.
-      expect(d.path !== "" || /^missing required key `[^`]+`$/.test(d.message), `diagnostic without a key path: ${JSON.stringify(d)}`).toBe(true);
+      expect(d.path !== "" || /^missing required key `[^`]+`/.test(d.message), `diagnostic without a key path: ${JSON.stringify(d)}`).toBe(true);
       expect(d.id).toMatch(/^[A-Z]+-\d+$/);
       expect(d.message).not.toBe("");
       expect(d.fix).not.toBe("");
