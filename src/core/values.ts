@@ -135,13 +135,14 @@ export function toDiagnostics(
     const value = valueAt(source.data, issue.path);
     const missing = missingKey(source.data, issue);
     if (missing) {
-      // Reported where the key has to be added: at its parent.
+      // Reported where the key has to be added: at its parent's line (the
+      // path stays the key's own, which is what scripts look up).
       const parent = issue.path.slice(0, -1);
       const tagged = text.includes(SEPARATOR);
       const addIt = tagged ? fix : `add it; \`rigging schema ${kind}\` shows its shape`;
       // A requirement's own "is missing: why it matters" keeps its reason.
       const why = tagged && message.startsWith("is missing") ? message.slice("is missing".length) : "";
-      out.push({ id, path: formatPath(parent), message: `missing required key \`${missing}\`${why}`, fix: addIt, location: source.locate(parent, { key: true }) });
+      out.push({ id, path: formatPath(issue.path), message: `missing required key \`${missing}\`${why}`, fix: addIt, location: source.locate(parent, { key: true }) });
       continue;
     }
     const path = formatPath(issue.path);

@@ -74,15 +74,15 @@ describe("a missing required key", () => {
     doc.deleteIn(["attestation", "region"]);
     const text = doc.toString();
     const [d] = diagnosticsOf(text);
-    expect(d).toMatchObject({ id: "RP-06", path: "attestation", location: { line: lineOf(text, "attestation:") } });
+    expect(d).toMatchObject({ id: "RP-06", path: "attestation.region", location: { line: lineOf(text, "attestation:") } });
     expect(d.message).toMatch(/^missing required key `region`: without it the runner fails at boot/);
   });
 
   it("at the top level is reported by name, not with the schema library's words", () => {
     const text = readFileSync(EKS, "utf8").replace(/^image: .*\n/m, "");
     const [d] = diagnosticsOf(text);
-    expect(d).toMatchObject({ id: "G-05", path: "", message: "missing required key `image`" });
-    expect(formatDiagnostic(d)).toMatch(/^values\.yaml:\d+:1 missing required key `image` \(G-05: /);
+    expect(d).toMatchObject({ id: "G-05", path: "image", message: "missing required key `image`" });
+    expect(formatDiagnostic(d)).toMatch(/^values\.yaml:\d+:1 image: missing required key `image` \(G-05: /);
   });
 
   it("without a requirement of its own, says how to find the shape", () => {
@@ -90,7 +90,7 @@ describe("a missing required key", () => {
     doc.deleteIn(["controlPlane", "cidr"]);
     const text = doc.toString();
     const found = diagnosticsOf(text).find((d) => d.message.startsWith("missing required key"));
-    expect(found).toMatchObject({ path: "controlPlane", message: "missing required key `cidr`", location: { line: lineOf(text, "controlPlane:") } });
+    expect(found).toMatchObject({ path: "controlPlane.cidr", message: "missing required key `cidr`", location: { line: lineOf(text, "controlPlane:") } });
     expect(JSON.stringify(diagnosticsOf(text))).not.toMatch(/received undefined|Invalid input/);
   });
 });
