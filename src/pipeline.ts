@@ -68,5 +68,5 @@ export function selfCheck(objects: K8sObject[]): void {
   const findings = checkObjects(objects, undefined, { rendered: true }).filter((f) => f.severity === "error");
   if (findings.length === 0) return;
   const lines = findings.map((f) => `  ${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`);
-  throw new InternalError(`internal error: the rendered objects break the rule catalog (a bug in rigging; please report it):\n${lines.join("\n")}`);
+  throw new InternalError("the rendered objects break the rule catalog", lines);
 }

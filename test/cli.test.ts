@@ -130,7 +130,7 @@ describe("render's streams and exit codes", () => {
 
   it.each([
     [["render"], /render takes a values file/],
-    [["render", "--bogus", "x.yaml"], /Unknown option '--bogus'/],
+    [["render", "--bogus", "x.yaml"], /unknown option --bogus for rigging render; see rigging render --help/],
     [["render", "--format", "xml", "examples/compass-runner.yaml"], /--format xml: expected yaml or json/],
     [["frobnicate"], /unknown command "frobnicate"/],
   ])("exits 2 for usage error %j", (args, message) => {
@@ -256,6 +256,78 @@ describe("internal errors (exit 3)", () => {
       color: false,
     });
     expect(code).toBe(3);
-    expect(err).toBe("error internal error: disk full (a bug in rigging; set RIGGING_DEBUG=1 for the stack)\n");
+    expect(err).toBe(
+      "error internal error: disk full (this is a bug in rigging: please report it with the command line, the input (secrets removed) and the output of the same command run with RIGGING_DEBUG=1)\n",
+    );
+  });
+});
+
+describe("every message a person can act on", () => {
+  const COMMANDS = ["render", "check", "explain", "schema", "init", "preflight"];
+
+  it.each([
+    [["render", "--outptu", "out", "examples/compass-runner.yaml"], "unknown option --outptu for rigging render (did you mean --output?); see rigging render --help"],
+    [["render", "--quite", "examples/compass-runner.yaml"], "unknown option --quite for rigging render (did you mean --quiet?)"],
+    [["check", "--formt=json", "x.yaml"], "unknown option --formt for rigging check (did you mean --format?)"],
+    [["check", "--profil", "compass-server", "x.yaml"], "unknown option --profil for rigging check (did you mean --profile?)"],
+    [["schema", "--hlp"], "unknown option --hlp for rigging schema (did you mean --help?)"],
+    [["explain", "--hepl"], "unknown option --hepl for rigging explain (did you mean --help?)"],
+    [["preflight", "postgres", "--url-fil", "x"], "unknown option --url-fil for rigging preflight (did you mean --url-file?)"],
+    [["--verison"], "unknown option --verison (did you mean --version?)"],
+    [["rendr", "x.yaml"], 'unknown command "rendr" (did you mean render?)'],
+    [["help", "chek"], 'unknown command "chek" (did you mean check?)'],
+    [["render", "examples/compass-runner.yaml", "-o"], "option -o, --output needs a value; see rigging render --help"],
+    [["render", "--quiet=yes", "examples/compass-runner.yaml"], "option -q, --quiet takes no value"],
+  ])("%j: exit 2 with %j", (args, message) => {
+    const r = runInProcess(args);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain(`error ${message}`);
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+    expect(r.err).not.toMatch(/Unknown option|To specify a positional/);
+  });
+
+  it.each(COMMANDS)("rigging help %s prints that command's help", (command) => {
+    const help = runInProcess(["help", command]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(new RegExp(`^Usage: rigging ${command}`));
+    expect(help.out).toBe(runInProcess([command, "--help"]).out);
+  });
+
+  it.each(COMMANDS)("rigging %s --help lists its exit codes", (command) => {
+    const { out } = runInProcess([command, "--help"]);
+    expect(out).toMatch(/Exit codes: 0 [\s\S]*;\s2 /);
+  });
+
+  it("-V is --version", () => {
+    expect(runInProcess(["-V"])).toEqual(runInProcess(["--version"]));
+    expect(runInProcess(["-V"]).out).toMatch(/^rigging \d+\.\d+\.\d+\n$/);
+  });
+
+  it("a value is printed once in its message", () => {
+    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace(/^tokenExpirationSeconds: \d+$/m, "tokenExpirationSeconds: 172800");
+    const r = runCli(["render", tempFile(text)]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/ tokenExpirationSeconds: 172800 is above /);
+    expect(r.err).not.toContain("172800 172800");
+  });
+
+  it.each<[string, string[], string?]>([
+    ["an unknown flag", ["render", "--nope"]],
+    ["a flag without its value", ["check", "-f"]],
+    ["a bad --format", ["check", "--format", "xml", "x.yaml"]],
+    ["a bad --profile", ["check", "--profile", "x", "x.yaml"]],
+    ["explain with two ids", ["explain", "CR-01", "CR-02"]],
+    ["an unknown requirement", ["explain", "CR-999"]],
+    ["schema without a kind", ["schema"]],
+    ["init with an unknown kind", ["init", "Nope"]],
+    ["check of a missing file", ["check", "/nonexistent/x.yaml"]],
+    ["render of a path through a file", ["render", "examples/compass-runner.yaml/x.yaml"]],
+    ["check of /dev/null", ["check", "/dev/null"]],
+    ["render of /dev/null", ["render", "/dev/null"]],
+  ])("a user error is never an internal error: %s", (_, args) => {
+    const r = runCli(args);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).not.toMatch(/internal error|\n\s+at |ENOTDIR/);
   });
 });

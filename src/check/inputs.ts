@@ -11,11 +11,14 @@ export interface Expanded {
   files: string[];
   /** Paths that could not be read, each with the reason (exit 2). */
   problems: string[];
+  /** Manifest-named entries of a directory that are not regular files (a FIFO would block the read forever), each with what it is. */
+  skipped: string[];
 }
 
 export function expandArguments(args: readonly string[]): Expanded {
   const files: string[] = [];
   const problems: string[] = [];
+  const skipped: string[] = [];
   // Real paths of the directories already walked: a symlink loop ends here.
   const walked = new Set<string>();
   for (const arg of args) {
@@ -27,15 +30,15 @@ export function expandArguments(args: readonly string[]): Expanded {
     if (!stat) continue;
     if (stat.isDirectory()) {
       const before = files.length;
-      walk(arg, walked, files, problems);
+      walk(arg, walked, files, problems, skipped);
       if (files.length === before) problems.push(`${arg}: no .yaml, .yml or .json file under this directory`);
     } else files.push(arg);
   }
   if (files.length === 0 && problems.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
-  return { files, problems };
+  return { files, problems, skipped };
 }
 
-function walk(dir: string, walked: Set<string>, files: string[], problems: string[]): void {
+function walk(dir: string, walked: Set<string>, files: string[], problems: string[], skipped: string[]): void {
   let real: string;
   let names: string[];
   try {
@@ -53,8 +56,11 @@ function walk(dir: string, walked: Set<string>, files: string[], problems: strin
     if (!stat) continue;
     // Hidden directories (.git, .github) hold no manifests to check.
     if (stat.isDirectory()) {
-      if (!name.startsWith(".")) walk(path, walked, files, problems);
-    } else if (stat.isFile() && MANIFEST_FILE.test(name)) files.push(path);
+      if (!name.startsWith(".")) walk(path, walked, files, problems, skipped);
+    } else if (MANIFEST_FILE.test(name)) {
+      if (stat.isFile()) files.push(path);
+      else skipped.push(`${path}: ${stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : "a device"}, not a regular file`);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // self-check runs) and turn every finding into a place in a file.
 import { dirname } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
-import { UsageError } from "../core/errors.ts";
+import { internalErrorLine, UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { readText, type SourceDocument } from "../core/source.ts";
 import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
@@ -69,6 +69,8 @@ export interface CheckReport {
   unrecognised: Unrecognised[];
   /** Unreadable input: files, YAML errors, documents that are not objects (exit 2). */
   problems: string[];
+  /** Entries of the directories given that are not regular files, not read (FIFOs, sockets, devices). */
+  skippedInputs: string[];
 }
 
 export interface CheckOptions {
@@ -85,7 +87,7 @@ export interface CheckOptions {
 export const STDIN_NAME = "<stdin>";
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
-  const { files, problems } = expandArguments(args);
+  const { files, problems, skipped } = expandArguments(args);
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // One directory holds one installation (as `render -o` writes a fleet), so
   // directories are loaded, judged and let go one at a time: memory holds
@@ -99,13 +101,14 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
   }
   const groups = [...byDirectory.values()];
   const threads = threadsFor(groups.length);
-  if (threads <= 1) return assemble(names, problems, groups.map((group) => judgeDirectory(group, options)));
+  if (threads <= 1) return assemble(names, problems, skipped, groups.map((group) => judgeDirectory(group, options)));
   return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) =>
     assemble(
       names,
       problems,
+      skipped,
       // A directory taken by a worker that died is reported, never passed over.
-      results.map((judged, index) => judged ?? { ...NOTHING, problems: [`${dirname(groups[index][0])}: not checked: ${stopped ?? "a worker thread stopped"} (a bug in rigging)`] }),
+      results.map((judged, index) => judged ?? { ...NOTHING, problems: [`${dirname(groups[index][0])}: not checked: ${internalErrorLine(stopped ?? "a worker thread stopped")}`] }),
     ),
   );
 }
@@ -146,8 +149,8 @@ function judgeDirectory(files: readonly string[], options: CheckOptions): Judged
 /** One directory on whichever thread takes it. */
 const checkJob = defineJob("check", judgeDirectory);
 
-function assemble(names: string[], problems: string[], judged: readonly Judged[]): CheckReport {
-  const report: CheckReport = { files: names, objects: 0, profiles: [], findings: [], skipped: [], unrecognised: [], problems };
+function assemble(names: string[], problems: string[], skippedInputs: string[], judged: readonly Judged[]): CheckReport {
+  const report: CheckReport = { files: names, objects: 0, profiles: [], findings: [], skipped: [], unrecognised: [], problems, skippedInputs };
   const profiles = new Set<ProfileName>();
   for (const one of judged) {
     report.objects += one.objects;

@@ -3,6 +3,7 @@ import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, type CheckOptions, type CheckReport } from "../check/run.ts";
 import { readText } from "../core/source.ts";
+import { printable } from "../core/printable.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
 import { VERSION } from "./version.ts";
@@ -50,7 +51,7 @@ Options:
 
 Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
 Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findings;
-2 unreadable input, no Kubernetes object, or usage error.
+2 unreadable input, no Kubernetes objects in the input, or usage error; 3 internal error.
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
@@ -94,9 +95,16 @@ interface Output {
 
 /** Prints the report in its format and answers the exit code. */
 function respond(report: CheckReport, { format, failOn, category }: Output, io: Io): number {
+  for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);
   if (report.problems.length > 0) {
-    for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${problem}\n`);
+    for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${printable(problem)}\n`);
     io.err(`${report.problems.length} input problem(s); nothing was checked\n`);
+    return 2;
+  }
+  // An empty stream (a `kubectl kustomize` that failed upstream of a pipe
+  // without pipefail) must not pass as "no findings".
+  if (report.objects === 0) {
+    io.err(`${paint(io, 31, "error")} no Kubernetes objects in ${printable(inputNames(report.files))}; nothing was checked\n`);
     return 2;
   }
   if (format === "text") io.out(formatText(report.findings));
@@ -108,11 +116,16 @@ function respond(report: CheckReport, { format, failOn, category }: Output, io: 
   return report.findings.some(fails) ? 1 : 0;
 }
 
+function inputNames(files: readonly string[]): string {
+  const shown = files.slice(0, 3).join(", ");
+  return files.length > 3 ? `${shown} and ${files.length - 3} more file(s)` : shown;
+}
+
 /** For people, on stderr: what was not judged, and the summary. */
 function notes(report: CheckReport, format: Format, io: Io): void {
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
   for (const u of report.unrecognised) {
-    io.err(`${paint(io, 33, "skipped")} ${placeOf(u)} ${u.object}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
+    io.err(`${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
   }
   if (format !== "text") return;
   const errors = report.findings.filter((f) => f.severity === "error").length;

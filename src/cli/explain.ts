@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
 import { requirements, sourceText, type Requirement } from "../rules/requirements.ts";
@@ -8,22 +9,28 @@ export const EXPLAIN_HELP = `Usage: rigging explain [RULE-ID]
 With a requirement ID (such as CR-03): print the requirement, why it exists,
 what breaks when it is ignored, how it is judged, and the fix.
 Without one: list every requirement with its severity and summary.
+
+Options:
+  -h, --help   show this help
+
+Exit codes: 0 printed; 2 usage error (an unknown RULE-ID); 3 internal error.
 `;
 
 export function explainCommand(args: string[], io: Io): number {
-  if (args.includes("-h") || args.includes("--help")) return io.out(EXPLAIN_HELP), 0;
-  if (args.length > 1) throw new UsageError(`explain takes at most one RULE-ID, got ${args.length}`);
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
+  if (values.help) return io.out(EXPLAIN_HELP), 0;
+  if (positionals.length > 1) throw new UsageError(`explain takes at most one RULE-ID, got ${positionals.length}`);
   const all = requirements();
-  if (args.length === 0) {
+  if (positionals.length === 0) {
     io.out(listing(all));
     return 0;
   }
-  const id = args[0].toUpperCase();
+  const id = positionals[0].toUpperCase();
   const entries = all.filter((r) => r.id === id);
   if (entries.length === 0) {
     const ids = [...new Set(all.map((r) => r.id))];
     const near = closest(id, ids);
-    throw new UsageError(`unknown requirement ${JSON.stringify(args[0])}${near ? ` (did you mean ${near}?)` : ""}; run rigging explain for the list`);
+    throw new UsageError(`unknown requirement ${JSON.stringify(positionals[0])}${near ? ` (did you mean ${near}?)` : ""}; run rigging explain for the list`);
   }
   io.out(entries.map(explanation).join("\n"));
   return 0;

@@ -6,9 +6,10 @@ import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { directoryFiles, SAFE_FILE_NAME } from "../core/emit.ts";
-import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { fsReason, prepareOutputDirectory } from "../core/output-dir.ts";
 import { fleetLeftovers, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
+import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
 import { paint, type Io } from "./io.ts";
 import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
@@ -38,9 +39,11 @@ export function isDirectory(path: string): boolean {
  * The values files of a fleet, in order: files as given, and for a
  * directory its values files sorted by name. Directories are read one
  * level deep only (subdirectories and symlinks to directories are not
- * followed), so a symlink loop cannot make the walk endless.
+ * followed), so a symlink loop cannot make the walk endless. A symlink to
+ * anything but a regular file (a FIFO would block the read forever) is
+ * skipped, with a note in `skipped`.
  */
-export function fleetInputs(inputs: readonly string[]): FleetEntry[] {
+export function fleetInputs(inputs: readonly string[], skipped: string[] = []): FleetEntry[] {
   const files: string[] = [];
   for (const input of inputs) {
     if (input === "-") throw new UsageError("- (stdin) renders alone, not as part of a fleet");
@@ -49,7 +52,7 @@ export function fleetInputs(inputs: readonly string[]): FleetEntry[] {
       continue;
     }
     const found = readdirSync(input, { withFileTypes: true })
-      .filter((e) => VALUES_FILE.test(e.name) && !e.name.startsWith(".") && (e.isFile() || e.isSymbolicLink()))
+      .filter((e) => VALUES_FILE.test(e.name) && !e.name.startsWith(".") && (e.isFile() || (e.isSymbolicLink() && linksToFile(join(input, e.name), skipped))))
       .map((e) => e.name)
       .sort();
     if (found.length === 0) throw new UsageError(`${input}: holds no values files (*.yaml, *.yml, *.json)`);
@@ -66,6 +69,24 @@ export function fleetInputs(inputs: readonly string[]): FleetEntry[] {
     byName.set(name, file);
     return { file, name };
   });
+}
+
+/**
+ * Whether a symlink's target is a regular file; if it is something else,
+ * why it is skipped goes to `skipped`. A link that cannot be followed (a
+ * loop, a missing target) is kept, to be reported by name when read.
+ */
+function linksToFile(path: string, skipped: string[]): boolean {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return true;
+  }
+  if (stat.isFile()) return true;
+  const what = stat.isFIFO() ? "a FIFO" : stat.isDirectory() ? "a directory" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a file";
+  skipped.push(`${path}: a symbolic link to ${what}, not a regular file`);
+  return false;
 }
 
 /**
@@ -110,16 +131,16 @@ function reportFileError(file: string, error: unknown, io: Io): number {
   const label = paint(io, 31, "error");
   if (error instanceof ValuesError) {
     for (const d of error.diagnostics) io.err(`${label} ${formatDiagnostic(d)}\n`);
-    io.err(`${file}: ${error.diagnostics.length} error(s); not rendered\n`);
+    io.err(`${printable(file)}: ${error.diagnostics.length} error(s); not rendered\n`);
     return 1;
   }
   if (error instanceof UsageError) {
     const message = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
-    io.err(`${label} ${message}; not rendered\n`);
+    io.err(`${label} ${printable(message)}; not rendered\n`);
     return 1;
   }
-  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging)`;
-  io.err(`${label} ${file}: ${message}\n`);
+  const message = error instanceof InternalError ? error.message : internalErrorLine((error as Error)?.message ?? String(error));
+  io.err(`${label} ${printable(file)}: ${printableLines(message)}\n`);
   return 3;
 }
 
@@ -131,7 +152,9 @@ function reportFileError(file: string, error: unknown, io: Io): number {
  * outcome. Reports come in input order whatever thread rendered the file.
  */
 export function renderFleet(inputs: string[], output: string, io: Io): number | Promise<number> {
-  const inputsFound = fleetInputs(inputs);
+  const skipped: string[] = [];
+  const inputsFound = fleetInputs(inputs, skipped);
+  for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
   const leftovers = prepareFleetOutput(output);
   const entries = inputsFound.map((entry) => ({ ...entry, leftovers: leftovers.get(hiddenBase(entry.name)) ?? [] }));
   const threads = threadsFor(entries.length);
@@ -169,12 +192,12 @@ function renderSequentially(entries: readonly FleetEntry[], output: string, io: 
 }
 
 function lost(entry: FleetEntry, color: boolean, why: string): Outcome {
-  return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${entry.file}: internal error: ${why} (a bug in rigging)\n` };
+  return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${printable(`${entry.file}: ${internalErrorLine(why)}`)}\n` };
 }
 
 function finish(outcomes: Outcome[], total: number, output: string, io: Io, threads = 1): number {
   const failed = outcomes.filter((o) => o.exitCode !== 0).length;
   const on = threads > 1 ? ` on ${threads} threads` : "";
-  io.err(`rendered ${total - failed} of ${total} values files into ${output}${on}${failed ? `; ${failed} not rendered` : ""}\n`);
+  io.err(`rendered ${total - failed} of ${total} values files into ${printable(output)}${on}${failed ? `; ${failed} not rendered` : ""}\n`);
   return outcomes.reduce((worst, o) => Math.max(worst, o.exitCode), 0);
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD } from "../core/build.ts";
+import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
 import { packageRoot, type Io } from "./io.ts";
@@ -20,13 +21,16 @@ beside the file; write that file once with:
 
 Options:
   -h, --help   show this help
+
+Exit codes: 0 printed; 2 usage error (an unknown kind); 3 internal error.
 `;
 
 export function initCommand(args: string[], io: Io): number {
-  if (args.includes("-h") || args.includes("--help")) return io.out(INIT_HELP), 0;
-  if (args.length !== 1) throw new UsageError(`init takes one KIND (${KINDS.join(", ")})`);
-  const profile = profileOf(args[0]);
-  if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(args[0])}; expected one of ${KINDS.join(", ")}`);
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
+  if (values.help) return io.out(INIT_HELP), 0;
+  if (positionals.length !== 1) throw new UsageError(`init takes one KIND (${KINDS.join(", ")})`);
+  const profile = profileOf(positionals[0]);
+  if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(positionals[0])}; expected one of ${KINDS.join(", ")}`);
   // The bundled example is the one source: docs, tests and init share it.
   io.out(`# yaml-language-server: $schema=${SCHEMA_FILE}\n${exampleText(profile.example)}`);
   return 0;

@@ -13,12 +13,32 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  const open = { stdout: true, stderr: true };
+  watchForClosedReader(process.stdout, () => (open.stdout = false));
+  watchForClosedReader(process.stderr, () => (open.stderr = false));
   return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    out: (text) => void (open.stdout && process.stdout.write(text)),
+    err: (text) => void (open.stderr && process.stderr.write(text)),
     color: Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb",
     tty: Boolean(process.stderr.isTTY),
   };
+}
+
+/**
+ * A reader that went away (`rigging render v.yaml | head -c 10`) makes
+ * the next write fail with EPIPE, which Node reports as an unhandled
+ * 'error' event with a stack. There is no one left to tell: the stream is
+ * written no more, and the command ends with its own exit code.
+ */
+function watchForClosedReader(stream: NodeJS.WriteStream, closed: () => void): void {
+  if (stream.listenerCount("error") > 0) return; // watched already (run called twice in a process)
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    closed();
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    // Anything else (a full disk under `> file`) is worth a line on stderr, if it still works.
+    process.exitCode = 3;
+    if (stream !== process.stderr && !process.stderr.destroyed) process.stderr.write(`error cannot write the output: ${error.message}\n`);
+  });
 }
 
 export function paint(io: Io, code: number, text: string): string {

@@ -1,19 +1,21 @@
 // The `rigging` command: dispatch, exit codes and the last line of defence
 // that turns any error into one clear line instead of a stack trace.
 import { BUILD } from "../core/build.ts";
-import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
+import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
+import { printable, printableLines } from "../core/printable.ts";
+import { closest } from "../core/values.ts";
 import { KINDS } from "../profiles/index.ts";
-import { checkCommand } from "./check.ts";
-import { completionCommand } from "./completion.ts";
-import { explainCommand } from "./explain.ts";
-import { fnCommand } from "./fn.ts";
+import { CHECK_HELP, checkCommand } from "./check.ts";
+import { COMPLETION_HELP, completionCommand } from "./completion.ts";
+import { EXPLAIN_HELP, explainCommand } from "./explain.ts";
+import { FN_HELP, fnCommand } from "./fn.ts";
 import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
-import { initCommand } from "./init.ts";
-import { pinCommand } from "./pin.ts";
-import { preflightCommand } from "./preflight.ts";
+import { INIT_HELP, initCommand } from "./init.ts";
+import { PIN_HELP, pinCommand } from "./pin.ts";
+import { PREFLIGHT_HELP, preflightCommand } from "./preflight.ts";
 import { paint, processIo, type Io } from "./io.ts";
-import { renderCommand } from "./render.ts";
-import { schemaCommand } from "./schema.ts";
+import { RENDER_HELP, renderCommand } from "./render.ts";
+import { SCHEMA_HELP, schemaCommand } from "./schema.ts";
 import { VERSION } from "./version.ts";
 
 export { VERSION };
@@ -31,40 +33,81 @@ Usage:
   rigging pin VALUES [--check]                          pin image tags to digests (D8-D10)
   rigging fn < resource-list.yaml                       a KRM function for kpt and kustomize
   rigging completion bash|zsh|fish                      print a shell completion script
-  rigging help | --help | --version
+  rigging help [COMMAND] | --help | -V, --version
 
 Kinds: ${KINDS.join(", ")}
-Run 'rigging COMMAND --help' for a command's options.
+Run 'rigging help COMMAND' or 'rigging COMMAND --help' for a command's options.
 Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
 `;
 
 type Command = (args: string[], io: Io) => number | Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  render: renderCommand,
-  check: checkCommand,
-  explain: explainCommand,
-  schema: schemaCommand,
-  init: initCommand,
-  preflight: preflightCommand,
-  pin: pinCommand,
-  fn: fnCommand,
-  completion: completionCommand,
+const COMMANDS: Record<string, { run: Command; help: string }> = {
+  render: { run: renderCommand, help: RENDER_HELP },
+  check: { run: checkCommand, help: CHECK_HELP },
+  explain: { run: explainCommand, help: EXPLAIN_HELP },
+  schema: { run: schemaCommand, help: SCHEMA_HELP },
+  init: { run: initCommand, help: INIT_HELP },
+  preflight: { run: preflightCommand, help: PREFLIGHT_HELP },
+  pin: { run: pinCommand, help: PIN_HELP },
+  fn: { run: fnCommand, help: FN_HELP },
+  completion: { run: completionCommand, help: COMPLETION_HELP },
 };
 
 /** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */
 export function run(argv: string[], io: Io = processIo()): number | Promise<number> {
   const [name, ...rest] = argv;
   try {
-    if (name === undefined || name === "help" || name === "-h" || name === "--help") return io.out(HELP), name === undefined ? 2 : 0;
-    if (name === "--version" || name === "version") return io.out(`rigging ${VERSION}\n`), 0;
-    const command = COMMANDS[name];
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; expected one of ${Object.keys(COMMANDS).join(", ")}`);
-    const code = command(rest, io);
+    if (name === undefined) return io.out(HELP), 2;
+    if (name === "help" && rest.length > 0) return io.out(commandNamed(rest[0]).help), 0;
+    if (name === "help" || name === "-h" || name === "--help") return io.out(HELP), 0;
+    if (name === "--version" || name === "-V" || name === "version") return io.out(`rigging ${VERSION}\n`), 0;
+    const command = commandNamed(name);
+    let code: number | Promise<number>;
+    try {
+      code = command.run(rest, io);
+    } catch (error) {
+      throw argumentError(error, name, command.help);
+    }
     return typeof code === "number" ? code : code.catch((error) => report(error, io));
   } catch (error) {
     return report(error, io);
   }
+}
+
+function commandNamed(name: string): { run: Command; help: string } {
+  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
+  if (name.startsWith("-")) {
+    const near = closest(name, ["--help", "--version"]);
+    throw new UsageError(`unknown option ${name}${near ? ` (did you mean ${near}?)` : ""}; see rigging --help`);
+  }
+  const near = closest(name, Object.keys(COMMANDS));
+  throw new UsageError(`unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ""}; expected one of ${Object.keys(COMMANDS).join(", ")}`);
+}
+
+/**
+ * Node's argument parser words its errors for programmers ("Unknown option
+ * '--outptu'. To specify a positional argument starting with a '-', ...");
+ * they are said again for the command at hand, with the nearest option.
+ */
+function argumentError(error: unknown, command: string, help: string): unknown {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return error;
+  const message = (error as Error).message;
+  const seeHelp = `see rigging ${command} --help`;
+  const option = /'([^']+)'/.exec(message)?.[1] ?? "";
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const name = option.split("=")[0];
+    const near = closest(name, [...new Set(help.match(/(?<![\w-])--?[A-Za-z][\w-]*/g) ?? [])]);
+    return new UsageError(`unknown option ${name} for rigging ${command}${near ? ` (did you mean ${near}?)` : ""}; ${seeHelp}`);
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const flag = option.replace(/ <value>$/, "");
+    if (/argument missing/.test(message)) return new UsageError(`option ${flag} needs a value; ${seeHelp}`);
+    if (/does not take an argument/.test(message)) return new UsageError(`option ${flag} takes no value; ${seeHelp}`);
+  }
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return new UsageError(`rigging ${command} takes no argument ${JSON.stringify(option)}; ${seeHelp}`);
+  return new UsageError(`${message.split(". ")[0]}; ${seeHelp}`);
 }
 
 /** The process entry: runs `argv` and sets the exit code when it is known. */
@@ -74,14 +117,15 @@ export function main(argv: string[]): void {
   else void code.then((c) => (process.exitCode = c));
 }
 
+/** Every error ends as lines for people and an exit code; a stack only with RIGGING_DEBUG. */
 function report(error: unknown, io: Io): number {
-  if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS")) {
-    io.err(`${paint(io, 31, "error")} ${(error as Error).message}\n`);
+  if (error instanceof UsageError) {
+    io.err(`${paint(io, 31, "error")} ${printable(error.message)}\n`);
     return 2;
   }
   if (error instanceof ValuesError) return 1;
-  const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging; set RIGGING_DEBUG=1 for the stack)`;
-  io.err(`${paint(io, 31, "error")} ${message}\n`);
+  const message = error instanceof InternalError ? error.message : internalErrorLine((error as Error)?.message ?? String(error));
+  io.err(`${paint(io, 31, "error")} ${printableLines(message)}\n`);
   if (process.env.RIGGING_DEBUG) io.err(`${(error as Error)?.stack ?? ""}\n`);
   return 3;
 }

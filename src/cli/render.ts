@@ -3,6 +3,7 @@ import { formatDiagnostic } from "../core/diagnostic.ts";
 import { directoryFiles, toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { writeDirectory } from "../core/output-dir.ts";
+import { printable } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory, renderFleet } from "./fleet.ts";
@@ -82,10 +83,10 @@ function renderOne(file: string, output: string | undefined, format: string, qui
   }
   if (output !== undefined) {
     writeDirectory(output, directoryFiles(rendered.objects), file === "-" ? [] : [file]);
-    io.err(`wrote ${rendered.objects.length} objects and kustomization.yaml to ${output}\n`);
+    io.err(`wrote ${rendered.objects.length} objects and kustomization.yaml to ${printable(output)}\n`);
   } else {
     io.out(format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));
   }
-  if (!quiet && rendered.notes.length > 0) io.err(rendered.notes.join("\n") + "\n");
+  if (!quiet && rendered.notes.length > 0) io.err(rendered.notes.map(printable).join("\n") + "\n");
   return 0;
 }

@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
@@ -13,6 +14,8 @@ Kinds: ${KINDS.join(", ")}
 
 Options:
   -h, --help   show this help
+
+Exit codes: 0 printed; 2 usage error (an unknown kind); 3 internal error.
 `;
 
 const DRAFT = "draft-2020-12";
@@ -44,8 +47,9 @@ export function allKindsSchema(): object {
 }
 
 export function schemaCommand(args: string[], io: Io): number {
-  if (args.includes("-h") || args.includes("--help")) return io.out(SCHEMA_HELP), 0;
-  if (args.length > 1) throw new UsageError(`schema takes at most one KIND (${KINDS.join(", ")})`);
-  io.out(JSON.stringify(args.length === 0 ? allKindsSchema() : schemaOf(args[0]), null, 2) + "\n");
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
+  if (values.help) return io.out(SCHEMA_HELP), 0;
+  if (positionals.length > 1) throw new UsageError(`schema takes at most one KIND (${KINDS.join(", ")})`);
+  io.out(JSON.stringify(positionals.length === 0 ? allKindsSchema() : schemaOf(positionals[0]), null, 2) + "\n");
   return 0;
 }

@@ -2,7 +2,7 @@
 // egress and Secret references. Each carries its requirement ID.
 import { isIP } from "node:net";
 import { z } from "zod";
-import { isLabelKey, isLabelValue } from "./names.ts";
+import { isLabelKey, isLabelValue, objectKey } from "./names.ts";
 import { once, refused, req, tagged } from "./values.ts";
 
 /** An absolute https:// URL with no userinfo, query or fragment. */
@@ -13,6 +13,8 @@ export const httpsUrl = (id: string, what: string) =>
   });
 
 export function httpsUrlProblem(text: string): string | undefined {
+  const unsafe = urlTextProblem(text);
+  if (unsafe) return unsafe;
   let url: URL;
   try {
     url = new URL(text);
@@ -27,9 +29,29 @@ export function httpsUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a URL's text is not the URL it reads as: the URL parser drops tabs
+ * and line breaks anywhere, and control characters and spaces at either
+ * end, so `https://a.example\n` passes as `https://a.example` while the
+ * rendered value keeps the newline. Such a value is refused.
+ */
+export function urlTextProblem(text: string): string | undefined {
+  const found = /[\u0000-\u0020\u007f-\u009f]/.exec(text);
+  if (!found) return undefined;
+  const c = found[0];
+  const code = `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  const what = c === " " ? "a space" : c === "\t" ? `a tab (${code})` : c === "\n" || c === "\r" ? `a line break (${code})` : `a control character (${code})`;
+  return `holds ${what}, which a URL cannot`;
+}
+
 /** Any absolute http(s) URL, for OTLP collectors inside the cluster. */
 export const endpointUrl = (id: string, what: string) =>
   z.string().superRefine((text, ctx) => {
+    const unsafe = urlTextProblem(text);
+    if (unsafe) {
+      ctx.addIssue({ code: "custom", input: text, message: tagged(id, unsafe, `${what} is a URL such as http://otel-collector.observability:4318, without white space or control characters`) });
+      return;
+    }
     let ok = false;
     try {
       const url = new URL(text);
@@ -115,7 +137,7 @@ export type EgressRule = z.output<ReturnType<typeof egressRuleSchema>>;
 export const secretKeyRef = (id: string, defaultKey: string) =>
   z.strictObject({
     name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req(id, "name the Secret by its Kubernetes name", "is not a Secret name")),
-    key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req(id, "a Secret key is made of [-._a-zA-Z0-9]", "is not a Secret key")).default(defaultKey),
+    key: objectKey(id, "name the key of the Secret that holds the value").default(defaultKey),
   });
 
 const HARDENED = "rigging sets the hardened security context (non-root, read-only root, no privilege escalation, all capabilities dropped, seccomp); it cannot be loosened from values";

@@ -1,6 +1,7 @@
 // Diagnostics are the one shape every complaint takes, whether it comes from
 // a values file (render) or from a manifest (check): where, which key, which
 // requirement, what is wrong, and how to fix it.
+import { printable } from "./printable.ts";
 
 export interface Location {
   file: string;
@@ -27,11 +28,11 @@ export function formatLocation(location: Location | undefined): string {
   return column === undefined ? `${file}:${line}` : `${file}:${line}:${column}`;
 }
 
-/** `values.yaml:12:3 tokenExpirationSeconds: 300 is below 600 (CR-03: ...)` */
+/** `values.yaml:12:3 tokenExpirationSeconds: 300 is below 600 (CR-03: ...)`, safe to print. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = formatLocation(d.location);
   const key = d.path === "" ? "" : `${d.path}: `;
-  return `${where ? where + " " : ""}${key}${d.message} (${d.id}: ${d.fix})`;
+  return printable(`${where ? where + " " : ""}${key}${d.message} (${d.id}: ${d.fix})`);
 }
 
 /** Renders a path of keys and indexes as people write it: `a.b[0].c`. */

@@ -79,8 +79,13 @@ const FALLBACK_TEXT = new RegExp(
     /\?(?: |\n|$)/, // explicit `? ` keys
     // Collections as keys, which the packages name differently: before a `:`,
     // or where a flow mapping's key starts (in flow sequences too: conservative).
-    /[\]}](?:\s|#[^\n]*\n)*:/,
-    /[{,](?:\s|#[^\n]*\n)*[[{]/,
+    // White space and comment lines may come between. A comment skipped here
+    // holds none of the characters a match starts at, so each character is
+    // read from one start only (with `] #] #] #...` every `]` read the rest
+    // of its line: quadratic); a start inside a comment reads the rest of
+    // its line as comment.
+    /[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/,
+    /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/,
     /^(?:---|\.\.\.)(?! *(?:\n|$))/, // a document marker with anything after it (`---x`, `--- a: 1`)
     /\S#/, // a `#` not after white space: a comment to js-yaml after `"`, `]`, `{`, `,`..., an error to the `yaml` package
     /\\U/, // 8-digit escapes (js-yaml reads one past U+10FFFF where the `yaml` package refuses it)

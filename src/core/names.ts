@@ -1,7 +1,7 @@
 // Kubernetes name and label syntax, as the API server checks it
 // (apimachinery validation: DNS-1123 labels and subdomains, qualified names).
 import { z } from "zod";
-import { req } from "./values.ts";
+import { req, tagged } from "./values.ts";
 
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -19,6 +19,30 @@ export function isLabelKey(key: string): boolean {
 export function isLabelValue(value: string): boolean {
   return value.length <= 63 && LABEL_VALUE.test(value);
 }
+
+const OBJECT_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/**
+ * Why `key` cannot be a key of a Secret or a ConfigMap, as the API server
+ * judges it (apimachinery IsConfigMapKey: a volume of the object makes a
+ * file of each key, so `..` and keys starting with it are refused).
+ */
+export function objectKeyProblem(key: string): string | undefined {
+  if (key.length > 253) return "is longer than 253 characters";
+  if (!OBJECT_KEY.test(key)) return key === "" ? "is empty" : "holds a character other than [-._a-zA-Z0-9]";
+  if (key === "." || key === "..") return `is \`${key}\``;
+  if (key.startsWith("..")) return "starts with `..`";
+  return undefined;
+}
+
+export const OBJECT_KEY_RULE = "a key is 1 to 253 of [-._a-zA-Z0-9], not `.` or `..`, and does not start with `..`";
+
+/** A key of a Secret or ConfigMap, under requirement `id`; `fix` leads the fix, which ends with the key rule. */
+export const objectKey = (id: string, fix: string) =>
+  z.string(req(id, `${fix}; ${OBJECT_KEY_RULE}`)).superRefine((key, ctx) => {
+    const problem = objectKeyProblem(key);
+    if (problem) ctx.addIssue({ code: "custom", input: key, message: tagged(id, problem, `${fix}; ${OBJECT_KEY_RULE}`) });
+  });
 
 /** A namespace or other DNS-1123 label name, under requirement `id`. */
 export const dnsLabel = (id: string, what: string) =>

@@ -5,7 +5,8 @@
 // js-yaml first (fast-yaml.ts) and parsed by the `yaml` package only when a
 // position is asked for.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { Document, LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments, type DocumentOptions, type Node, type SchemaOptions } from "yaml";
+import { Composer, Document, LineCounter, Parser, isMap, isScalar, isSeq, visit, type CST, type DocumentOptions, type Node, type SchemaOptions, type Pair, type YAMLMap } from "yaml";
+import { nestsDeeperThan } from "./depth.ts";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
@@ -48,6 +49,8 @@ export function readText(file: string): string {
       : code === "EACCES" ? "permission denied"
       : code === "ELOOP" ? "a symbolic link loop"
       : code === "EISDIR" ? "is a directory, expected a file"
+      : code === "ENOTDIR" ? "a part of the path is not a directory"
+      : code === "ENAMETOOLONG" ? "the path is too long"
       : String((error as Error).message);
     throw new UsageError(`${name}: cannot read: ${reason}`);
   }
@@ -82,6 +85,7 @@ function readBounded(file: string): Buffer {
   try {
     const chunks: Buffer[] = [];
     let total = 0;
+    let idle = 0;
     for (;;) {
       const first = chunks.length === 0 && expected > 0;
       const into = first ? Buffer.allocUnsafe(expected + 1) : SCRATCH;
@@ -90,11 +94,17 @@ function readBounded(file: string): Buffer {
         read = readSync(fd, into, 0, Math.min(into.length, LIMITS.fileBytes + 1 - total), null);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EAGAIN") continue; // a non-blocking stdin that has no data yet
+        if (code === "EAGAIN") {
+          // A non-blocking stdin with no data yet: wait for it without spinning.
+          idle = Math.min(idle * 2 || 1, 50);
+          sleep(idle);
+          continue;
+        }
         if (code === "EOF") break;
         throw error;
       }
       if (read === 0) break;
+      idle = 0;
       chunks.push(first ? into.subarray(0, read) : Buffer.from(into.subarray(0, read)));
       total += read;
       if (total > LIMITS.fileBytes) throw new UsageError(`${name}: over ${FILE_LIMIT}`);
@@ -105,12 +115,25 @@ function readBounded(file: string): Buffer {
   }
 }
 
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks the thread for `ms` milliseconds, using no CPU meanwhile. */
+function sleep(ms: number): void {
+  Atomics.wait(SLEEPER, 0, 0, ms);
+}
+
 /** Parses every document of a YAML stream (positions on demand). */
 export function parseDocuments(text: string, file: string): SourceDocument[] {
+  refuseDeepNesting(text, file);
   const fast = parseFastStream(text, LIMITS.depth);
-  if (fast === undefined) return parseDocumentsWithPositions(text, file);
+  if (fast === undefined) return positionedDocuments(text, file);
   let positioned: SourceDocument[] | undefined;
-  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= parseDocumentsWithPositions(text, file))[index]));
+  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file))[index]));
+}
+
+/** The depth limit, before any parser sees the text (depth.ts). */
+function refuseDeepNesting(text: string, file: string): void {
+  if (nestsDeeperThan(text, LIMITS.depth)) throw tooDeep(file);
 }
 
 /**
@@ -137,10 +160,26 @@ function withLazyPositions(file: string, data: unknown, reparse: () => SourceDoc
  * positions; its errors are the ones users see. `schema` reads scalars
  * otherwise than YAML 1.2's core schema (`check` reads them as kubectl does).
  */
+/** `schema` reads scalars another way (src/check/kube-yaml.ts: YAML 1.1, as kubectl). */
 export function parseDocumentsWithPositions(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
+  refuseDeepNesting(text, file);
+  return positionedDocuments(text, file, schema);
+}
+
+/** Options of the `yaml` package: strict YAML (duplicate keys: `firstDuplicateKey`). */
+const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, logLevel: "error" } as const;
+
+function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
   const lineCounter = new LineCounter();
-  const docs = guardDepth(file, () => parseAllDocuments(text, { ...schema, lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, logLevel: "error" }));
-  if (!Array.isArray(docs)) return []; // an empty stream
+  let docs: Document.Parsed[];
+  try {
+    docs = guardDepth(file, () => composeUntilError(text, lineCounter, schema));
+  } catch (error) {
+    if (!(error instanceof FirstError)) throw error;
+    if (error.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(error.message)) throw tooDeep(file);
+    const { line, col } = lineCounter.linePos(error.offset);
+    throw new UsageError(`${file}:${line}:${col} not valid YAML: ${firstLine(error.message)}`);
+  }
   const out: SourceDocument[] = [];
   for (const doc of docs) {
     const problem = doc.errors[0];
@@ -149,24 +188,76 @@ export function parseDocumentsWithPositions(text: string, file: string, schema: 
       const { line, col } = lineCounter.linePos(problem.pos[0]);
       throw new UsageError(`${file}:${line}:${col} not valid YAML: ${firstLine(problem.message)}`);
     }
+    const duplicate = guardDepth(file, () => firstDuplicateKey(doc));
+    if (duplicate) {
+      const { line, col } = lineCounter.linePos(duplicate.range?.[0] ?? doc.range[0]);
+      throw new UsageError(`${file}:${line}:${col} not valid YAML: Map keys must be unique`);
+    }
     if (doc.contents === null) continue; // `---` with nothing after it
     out.push(toSource(doc, file, lineCounter));
   }
   return out;
 }
 
+/** The first error the `yaml` package finds in a text; it stops there. */
+class FirstError extends Error {
+  constructor(
+    readonly offset: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The documents of a text, as `parseAllDocuments` composes them, except
+ * that the first error ends the parse: a text of a few MiB can hold a
+ * million errors (`&a &a &a ...`, a duplicate key per line), each an Error
+ * object with its stack, and only the first is ever reported. The
+ * composer reports its errors through its `onError` hook, and the parser
+ * its own as `error` tokens; both are stopped at.
+ */
+function composeUntilError(text: string, lineCounter: LineCounter, schema: DocumentOptions & SchemaOptions = {}): Document.Parsed[] {
+  const composer = new Composer({ ...schema, ...YAML_OPTIONS });
+  // The composer catches what a collection throws and reports it again as
+  // another error, so the first one is kept and thrown until it gets out.
+  let first: FirstError | undefined;
+  (composer as unknown as { onError: ErrorHook }).onError = (source, code, message, warning) => {
+    if (!warning) throw (first ??= new FirstError(offsetOf(source), code, message));
+  };
+  const docs: Document.Parsed[] = [];
+  for (const doc of composer.compose(untilErrorToken(new Parser(lineCounter.addNewLine).parse(text)))) docs.push(doc);
+  return docs;
+}
+
+type ErrorHook = (source: number | readonly number[] | { offset: number }, code: string, message: string, warning?: boolean) => void;
+
+function offsetOf(source: Parameters<ErrorHook>[0]): number {
+  if (typeof source === "number") return source;
+  return "offset" in source ? source.offset : source[0];
+}
+
+function* untilErrorToken(tokens: Iterable<CST.Token>): Generator<CST.Token> {
+  for (const token of tokens) {
+    if (token.type === "error") throw new FirstError(token.offset, "UNEXPECTED_TOKEN", token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message);
+    yield token;
+  }
+}
+
 /** Parses a values file: exactly one YAML or JSON document holding a mapping. */
 export function parseValuesFile(text: string, file: string): SourceDocument {
+  refuseDeepNesting(text, file);
   const fast = parseFast(text, LIMITS.depth);
-  if (isMapping(fast)) return withLazyPositions(file, fast, () => parseDocumentsWithPositions(text, file)[0]);
+  if (isMapping(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file)[0]);
+  // js-yaml read one document the way the `yaml` package would: not a mapping.
+  if (fast !== undefined) throw notMapping(file);
   // Everything else, including every error, is the `yaml` package's to word.
-  const docs = parseDocumentsWithPositions(text, file);
+  const docs = positionedDocuments(text, file);
   if (docs.length === 0) throw new UsageError(`${file}: is empty, expected a values mapping with a top-level kind`);
   if (docs.length > 1) throw new UsageError(`${file}: holds ${docs.length} YAML documents, a values file holds one`);
   const doc = docs[0];
-  if (!isMapping(doc.data)) {
-    throw new UsageError(`${file}: expected a mapping of values keys at the top level`);
-  }
+  if (!isMapping(doc.data)) throw notMapping(file);
   const protoKeys = keyPaths(doc.data, "__proto__");
   if (protoKeys.length > 0) {
     // zod drops a `__proto__` key of a record silently (to keep it off the
@@ -176,6 +267,10 @@ export function parseValuesFile(text: string, file: string): SourceDocument {
     );
   }
   return doc;
+}
+
+function notMapping(file: string): UsageError {
+  return new UsageError(`${file}: expected a mapping of values keys at the top level`);
 }
 
 function isMapping(data: unknown): data is Record<string, unknown> {
@@ -218,7 +313,7 @@ function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter):
       let keyNode: Node | null = null;
       for (const segment of path) {
         if (isMap(node)) {
-          const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+          const pair = pairsOf(node).get(String(segment));
           if (!pair) break;
           keyNode = pair.key as Node;
           node = pair.value as Node | null;
@@ -230,6 +325,50 @@ function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter):
       return at(options.key && keyNode ? keyNode : node ?? keyNode, doc.range[0]);
     },
   };
+}
+
+/**
+ * A mapping's pairs by key, built on its first lookup: finding each key by
+ * a scan made reporting every key of a large mapping quadratic.
+ */
+const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+function pairsOf(map: YAMLMap): Map<string, Pair> {
+  let index = pairIndex.get(map);
+  if (!index) {
+    index = new Map();
+    for (const item of map.items) {
+      if (!isScalar(item.key)) continue;
+      const key = String(item.key.value);
+      if (!index.has(key)) index.set(key, item);
+    }
+    pairIndex.set(map, index);
+  }
+  return index;
+}
+
+/**
+ * The first key that repeats one before it in its mapping, in document
+ * order. The `yaml` package's own check (`uniqueKeys`) compares each key
+ * with every key before it, which is quadratic in a mapping's size; keys
+ * are equal here exactly when they are there: scalars of the same value.
+ */
+function firstDuplicateKey(doc: Document.Parsed): Node | undefined {
+  let found: Node | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key) || Number.isNaN(key.value)) continue; // NaN equals nothing, as there
+        if (seen.has(key.value)) {
+          found = key;
+          return visit.BREAK;
+        }
+        seen.add(key.value);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 function depthOf(value: unknown, depth: number): number {

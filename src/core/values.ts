@@ -111,9 +111,10 @@ export function toDiagnostics(
   const out: Diagnostic[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
+      const known = keysAt(schema, issue.path);
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        const near = closest(key, keysAt(schema, issue.path));
+        const near = closest(key, known);
         out.push({
           id: "G-01",
           path: formatPath(path),
@@ -132,11 +133,48 @@ export function toDiagnostics(
       ? text.split(SEPARATOR)
       : ["G-01", lowerFirst(issue.message), `see \`rigging schema ${kind}\` for the expected shape`];
     const value = valueAt(source.data, issue.path);
+    const missing = missingKey(source.data, issue);
+    if (missing) {
+      // Reported where the key has to be added: at its parent's line (the
+      // path stays the key's own, which is what scripts look up).
+      const parent = issue.path.slice(0, -1);
+      const tagged = text.includes(SEPARATOR);
+      const addIt = tagged ? fix : `add it; \`rigging schema ${kind}\` shows its shape`;
+      // A requirement's own "is missing: why it matters" keeps its reason.
+      const why = tagged && message.startsWith("is missing") ? message.slice("is missing".length) : "";
+      out.push({ id, path: formatPath(issue.path), message: `missing required key \`${missing}\`${why}`, fix: addIt, location: source.locate(parent, { key: true }) });
+      continue;
+    }
     const path = formatPath(issue.path);
-    const shown = isScalar(value) && !hideValue(path) ? `${JSON.stringify(value)} ` : "";
-    out.push({ id, path: formatPath(issue.path), message: shown + message, fix, location: source.locate(issue.path) });
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      // YAML reads `1e400` and `.inf` as Infinity and `.nan` as NaN; JSON would print them as null.
+      const what = Number.isNaN(value) ? "is not a number (.nan)" : "is out of range (not a finite number)";
+      out.push({ id, path, message: what, fix, location: source.locate(issue.path) });
+      continue;
+    }
+    const shown = isScalar(value) && !hideValue(path) && !mentions(message, value) ? `${JSON.stringify(value)} ` : "";
+    out.push({ id, path, message: shown + message, fix, location: source.locate(issue.path) });
   }
   return sortByLocation(out);
+}
+
+/** The name of the key an issue says is missing, when its parent is a mapping without it. */
+function missingKey(data: unknown, issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== "invalid_type" || issue.path.length === 0) return undefined;
+  const key = issue.path.at(-1)!;
+  const parent = valueAt(data, issue.path.slice(0, -1));
+  if (parent === null || typeof parent !== "object" || Array.isArray(parent) || typeof key !== "string") return undefined;
+  return Object.hasOwn(parent, key) ? undefined : key;
+}
+
+/**
+ * Whether a message already names the value (`172800 is above ...`,
+ * `pins the Server to amd64`), so it is not printed twice. A short string
+ * counts only quoted: `a` is a word of many messages.
+ */
+function mentions(message: string, value: unknown): boolean {
+  const shown = typeof value === "string" && value.length < 3 ? [JSON.stringify(value)] : [String(value), JSON.stringify(value)];
+  return message.split(/[\s(),;]+/).some((word) => shown.includes(word));
 }
 
 export function sortByLocation(list: Diagnostic[]): Diagnostic[] {
@@ -190,10 +228,16 @@ export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): s
 
 /** The known key nearest to `word`, when it is near enough to be a typo. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  // A typo of a known key is short; comparing a long word would cost its
+  // length times each candidate's.
+  if (word.length > 64) return undefined;
+  const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    // The lengths alone bound the distance from below: most candidates stop here.
+    if (Math.abs(candidate.length - word.length) >= bestDistance) continue;
+    const distance = editDistance(lower, candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return best;

@@ -5,6 +5,7 @@ import { httpsUrlProblem } from "../../core/common-values.ts";
 import { DNS1123_SUBDOMAIN, isLabelKey } from "../../core/names.ts";
 import { posix } from "node:path";
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
+import { splitPem } from "../../core/pem.ts";
 import { closest } from "../../core/values.ts";
 import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
 import {
@@ -456,7 +457,7 @@ export const compassRunnerRules: Rule[] = [
       for (const cm of set.ofKind("ConfigMap")) {
         const pem = (cm.data as Record<string, string> | undefined)?.["ca.crt"];
         if (pem === undefined) continue;
-        const blocks = pem.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
+        const { blocks } = splitPem(pem, "CERTIFICATE");
         const bad = blocks.length === 0 || blocks.some((b) => !parses(b));
         if (bad) hits.push(hit(cm, ["data", "ca.crt"], "ca.crt does not parse as PEM certificates"));
       }

@@ -8,7 +8,8 @@ import { posix } from "node:path";
 import { z } from "zod";
 import { cidrProblem, endpointUrl, hardeningGuards, httpsUrl } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
-import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue } from "../../core/names.ts";
+import { splitPem } from "../../core/pem.ts";
+import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue, objectKey } from "../../core/names.ts";
 import { fail, once, refused, req, tagged } from "../../core/values.ts";
 import { identitySchema, type IdentityList } from "./admission-identity.ts";
 import { serverEgress } from "./network.ts";
@@ -70,13 +71,10 @@ const hostPath = once(() =>
   }),
 );
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
-
 export function pemProblem(pem: string): string | undefined {
-  const blocks = pem.match(PEM_BLOCK) ?? [];
+  const { blocks, rest } = splitPem(pem, "CERTIFICATE");
   if (blocks.length === 0) return "holds no PEM certificate";
-  const rest = pem.replace(PEM_BLOCK, "").trim();
-  if (rest !== "") return "holds text besides PEM certificates (a private key?)";
+  if (rest.trim() !== "") return "holds text besides PEM certificates (a private key?)";
   for (const [index, block] of blocks.entries()) {
     try {
       new X509Certificate(block);
@@ -92,12 +90,7 @@ export const CA_FIX = "give the Server CA as PEM certificates (pem), or the name
 const objectKeyRef = once(() =>
   z.strictObject({
     name: z.string().regex(DNS1123_SUBDOMAIN, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
-    key: z
-      .string()
-      .max(253, req("CR-14", CA_FIX, "is longer than 253 characters"))
-      .regex(/^[-._a-zA-Z0-9]+$/, req("CR-14", CA_FIX, "is not a valid key"))
-      .refine((key) => key !== "." && !key.startsWith(".."), req("CR-14", CA_FIX, "is not a valid key"))
-      .default("ca.crt"),
+    key: objectKey("CR-14", CA_FIX).default("ca.crt"),
   }),
 );
 

@@ -94,7 +94,26 @@ function configMapFile(set: ObjectSet, spec: PodSpec, container: Container, file
   return undefined;
 }
 
-const SECRET_CONFIG_LINE = /^\s*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?\s*[:=]\s*("?)([^\s"#]+)\2/gim;
+// Blanks within one line only: `^\s*` let every line start read on through
+// all the empty lines after it, which made the scan quadratic.
+const SECRET_CONFIG_LINE = /^[ \t]*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?[ \t]*[:=][ \t]*("?)([^\s"#]+)\2/gim;
+
+/**
+ * Whether a NATS configuration sets a password inside `authorization { }`.
+ * Each block is read once, up to its first `}`: the regex this replaces
+ * read from every `authorization {` to the end, which was quadratic.
+ */
+function natsConfigHasPassword(text: string): boolean {
+  const opening = /authorization\s*\{/g;
+  for (let match = opening.exec(text); match; match = opening.exec(text)) {
+    const start = match.index + match[0].length;
+    const end = text.indexOf("}", start);
+    if (/password\s*[:=]/.test(text.slice(start, end < 0 ? text.length : end))) return true;
+    if (end < 0) return false;
+    opening.lastIndex = end + 1;
+  }
+  return false;
+}
 
 /** nats-server turns JetStream on with a `jetstream` block or `jetstream: enabled`, or with -js. */
 const JETSTREAM_ON = /^\s*jetstream\s*(\{|[:=]\s*"?(enabled?|true)\b)/m;
@@ -293,7 +312,7 @@ export const compassServerRules: Rule[] = [
           const value = index < 0 ? undefined : args[index].startsWith("--pass=") ? args[index].slice(7) : args[index + 1];
           if (value !== undefined && !/^\$\(\w+\)$/.test(value)) hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
         });
-        const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some((t) => /authorization\s*\{[^}]*password\s*[:=]/s.test(t)));
+        const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
         const byFlag = (pod.spec.containers ?? []).some((c) => (c.args ?? []).some((a) => a === "--pass" || a.startsWith("--pass=")));
         if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
         const policies = set.ofKind("NetworkPolicy").filter((p) => selectsPods(p, podLabels(pod)) && ((dig(p, ["spec", "policyTypes"]) as string[] | undefined) ?? []).includes("Ingress"));

@@ -1,13 +1,13 @@
 // References to Secrets by name (and key), the only way a secret reaches
 // the Compass Server (G-04, CS-04). rigging never renders a Secret object.
 import { z } from "zod";
-import { DNS1123_SUBDOMAIN } from "../../core/names.ts";
+import { DNS1123_SUBDOMAIN, objectKey } from "../../core/names.ts";
 import { req, tagged } from "../../core/values.ts";
 
 const secretName = (id: string) =>
   z.string(req(id, "name the Secret by its Kubernetes name", "expected a Secret name")).max(253, req(id, "a Secret name is at most 253 characters")).regex(DNS1123_SUBDOMAIN, req(id, "a Secret name is a DNS-1123 subdomain such as compass-database", "is not a Secret name"));
 
-const secretKey = (id: string) => z.string(req(id, "a Secret key is a string")).regex(/^[-._a-zA-Z0-9]+$/, req(id, "a Secret key is made of [-._a-zA-Z0-9]", "is not a Secret key"));
+const secretKey = (id: string) => objectKey(id, "name the key of the Secret that holds the value");
 
 /** The error of a reference that is missing or written inline. */
 function referenceError(id: string, what: string, example: string) {

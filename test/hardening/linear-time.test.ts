@@ -1,0 +1,167 @@
+// Every user string is matched in linear time. Each test feeds 2 MiB of
+// one repeated pattern to every rule of the catalog (through the objects
+// of a real render), to every values check (through an example's values)
+// and to both YAML parsers. A scan that is quadratic in its input (a regex
+// with ambiguous adjacent quantifiers, a search from every start to the
+// end) takes minutes on 2 MiB and runs into the test timeout; a linear one
+// takes milliseconds. No time is asserted.
+import { readFileSync } from "node:fs";
+import { load } from "js-yaml";
+import { afterEach, describe, expect, it } from "vitest";
+import { UsageError, ValuesError } from "../../src/core/errors.ts";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { splitPem } from "../../src/core/pem.ts";
+import { printable } from "../../src/core/printable.ts";
+import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/core/source.ts";
+import { validateValues } from "../../src/core/values.ts";
+import { renderSource } from "../../src/pipeline.ts";
+import { profileOf } from "../../src/profiles/index.ts";
+import { checkObjects } from "../../src/rules/catalog.ts";
+import type { ProfileName } from "../../src/rules/engine.ts";
+
+const SIZE = 2 * 1024 * 1024;
+
+// The tests are long and synchronous: between two, the worker answers the
+// test runner's messages (which time out after a minute of silence).
+afterEach(() => new Promise((resolve) => setImmediate(resolve)));
+
+/** `unit` repeated to 2 MiB, ending in `!` so that nothing matching to the end succeeds. */
+const hostile = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)) + "!";
+
+/**
+ * Units chosen against the patterns of the code: the quantified classes
+ * (blanks and line breaks, name, label and image characters, URL syntax),
+ * and the literals a scan starts at (`authorization {`, PEM lines, secret
+ * key names, token prefixes).
+ */
+const UNITS = ["\n", " ", "a-", "a.", "a/", "a://b:", "password: ", "authorization {", "-----BEGIN CERTIFICATE-----\n", "-----BEGIN A", "xoxa-", "ghp_"];
+
+const EXAMPLES: Record<ProfileName, string> = {
+  "compass-runner": "examples/compass-runner.yaml",
+  "compass-server": "examples/compass-server.yaml",
+  "rootpilot-runner": "examples/rootpilot-eks.yaml",
+};
+
+/** The objects of an example's render, and its values. */
+const rendered = Object.fromEntries(
+  Object.entries(EXAMPLES).map(([profile, file]) => {
+    const source = parseValuesFile(readFileSync(file, "utf8"), file);
+    return [profile, { objects: renderSource(source).objects, values: source.data }];
+  }),
+) as Record<ProfileName, { objects: K8sObject[]; values: unknown }>;
+
+/** Keys left as they are, so that every object is still recognised and every lookup by name still finds its target. */
+const KEPT = new Set(["apiVersion", "kind", "name", "labels", "matchLabels", "mountPath"]);
+
+/**
+ * `value` with every string (but those of the kept keys) replaced by `text`
+ * (`append`: followed by it), and with `text` after every item of a list of
+ * strings. Replaced, a ConfigMap's data is only the pattern, so a scan that
+ * would stop at a match of the real data reads it all; appended, an image
+ * or a URL keeps its start and goes on for 2 MiB, and a flag keeps its name
+ * and gets the text as its value (`--server-name <text>`).
+ */
+function withText(value: unknown, text: string, append: boolean, key?: string): unknown {
+  if (key !== undefined && KEPT.has(key)) return value;
+  if (typeof value === "string") return append ? value + text : text;
+  if (Array.isArray(value)) {
+    if (append && value.length > 0 && value.every((item) => typeof item === "string")) return value.flatMap((item) => [item, text]);
+    return value.map((item) => withText(item, text, append));
+  }
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withText(v, text, append, k)]));
+}
+
+/** A ConfigMap of the profile holding a CA bundle (which only a Runner given `serverCA.pem` renders). */
+function caConfigMap(objects: readonly K8sObject[]): K8sObject {
+  const { namespace, labels } = objects.find((o) => o.metadata.labels)!.metadata;
+  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "server-ca", namespace, labels }, data: { "ca.crt": "" } };
+}
+
+/** A source whose positions are not asked for here (the values are not parsed from text). */
+function sourceOf(data: unknown): SourceDocument {
+  return { file: "values.yaml", data, locate: () => ({ file: "values.yaml" }) };
+}
+
+describe.each(Object.keys(EXAMPLES) as ProfileName[])("%s: every rule and every values check, on 2 MiB of one pattern", (profile) => {
+  it.each(UNITS.map((unit) => [JSON.stringify(unit), unit]))("%s", (_, unit) => {
+    const text = hostile(unit);
+    const { objects, values } = rendered[profile];
+    // The rules, as check runs them, on the rendered objects...
+    for (const append of [false, true]) {
+      const hostileObjects = withText([...objects, caConfigMap(objects)], text, append) as K8sObject[];
+      expect(checkObjects(hostileObjects, () => profile).length).toBeGreaterThan(0);
+    }
+    // ...and the values checks, through the profile's schema and the inline-secret scan.
+    const { kind } = values as { kind: string };
+    const schema = profileOf(kind)!;
+    const hostileValues = { ...(withText(values, text, true) as object), kind };
+    expect(() => validateValues(schema.schema(), sourceOf(hostileValues), kind)).toThrow(ValuesError);
+  });
+});
+
+describe("the YAML parsers, on 2 MiB of one pattern", () => {
+  /** Parses as `check` and as `render` do; a refusal must be a clear usage error. */
+  function parseBothWays(text: string): void {
+    for (const parse of [() => parseDocuments(text, "in.yaml"), () => parseValuesFile(text, "in.yaml")]) {
+      try {
+        parse();
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+      }
+    }
+  }
+
+  it.each([
+    // Quadratic before: the fast path's fallback test read from every `]`,
+    // `{` or `,` to the end of a line of comments...
+    ["] #", "x: " + hostile("] #")],
+    ["{ #", "x: " + hostile("{ #")],
+    [", #", "x: " + hostile(", #")],
+    // ...and the `yaml` package made an Error (with its stack) of every
+    // error of a text, a million here, before the first was shown.
+    ["&a ", "x: " + hostile("&a ")],
+  ])("%s", (_, text) => parseBothWays(text));
+
+  it("a mapping of 210,000 distinct keys: duplicates are looked for, and every key located, in linear time", () => {
+    // The `yaml` package's own duplicate check compares each key with every key before it.
+    const keys = Array.from({ length: 210_000 }, (_, i) => `k${i}`);
+    const text = keys.map((k) => `${k}: 1\n`).join("");
+    expect(text.length).toBeGreaterThan(SIZE);
+    const [doc] = parseDocumentsWithPositions(text, "keys.yaml");
+    for (const [i, key] of keys.entries()) if (i % 997 === 0 || i === keys.length - 1) expect(doc.locate([key], { key: true }).line).toBe(i + 1);
+    // A values file of them: each an unknown key, each reported at its line.
+    const values = parseValuesFile(`kind: RootpilotRunner\n${text}`, "values.yaml");
+    try {
+      renderSource(values);
+      throw new Error("accepted");
+    } catch (error) {
+      if (!(error instanceof ValuesError)) throw error;
+      const unknown = error.diagnostics.filter((d) => d.message === "unknown key");
+      expect(unknown).toHaveLength(keys.length);
+      expect(unknown.at(-1)!.location?.line).toBe(keys.length + 1);
+    }
+  });
+
+  it("js-yaml, which reads most inputs first, on such patterns", () => {
+    for (const unit of ["] #", "\n", "a: ", "#", '"']) {
+      try {
+        load(hostile(unit));
+      } catch {
+        // refused: the `yaml` package words the error
+      }
+    }
+  });
+});
+
+describe("helpers on 2 MiB of one pattern", () => {
+  it("PEM blocks: BEGIN lines without END lines", () => {
+    const text = hostile("-----BEGIN CERTIFICATE-----\nAAAA\n");
+    expect(splitPem(text, "CERTIFICATE").blocks).toEqual([]);
+    expect(splitPem(`${text}-----END CERTIFICATE-----`, "CERTIFICATE").blocks).toHaveLength(1);
+  });
+
+  it("escaping for the terminal", () => {
+    expect(printable(hostile("\u001b[31m")).length).toBeGreaterThan(SIZE);
+  });
+});
