@@ -65,6 +65,9 @@ interface Cel {
 
 let engine: Cel | undefined;
 
+/** The longest CEL expression evaluated (the API server's own limit on one is 5 KiB: x-kubernetes validation maxLength). */
+const MAX_EXPRESSION = 64 * 1024;
+
 /** The CEL engine, loaded on first use: a check of a set without policies never pays for it. */
 function cel(): Cel {
   if (engine) return engine;
@@ -109,6 +112,12 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     const compile = (expression: unknown, path: PropertyKey[]): Evaluator | undefined => {
       if (typeof expression !== "string") {
         uncompiled.push({ object: policy, path, message: "the expression is not a string" });
+        return undefined;
+      }
+      // Read no further than the API server would: it refuses a policy whose CEL is this long, and
+      // the CEL parser is not linear on hostile text (test/hardening/linear-time.test.ts).
+      if (expression.length > MAX_EXPRESSION) {
+        uncompiled.push({ object: policy, path, message: `is ${expression.length} characters long, over the ${MAX_EXPRESSION} rigging evaluates: the API server refuses such a policy` });
         return undefined;
       }
       try {
