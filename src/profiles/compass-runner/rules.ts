@@ -612,7 +612,8 @@ export const compassRunnerRules: Rule[] = [
         }
         (container.env ?? []).forEach((env, index) => {
           if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
-          const near = closest(env.name, KNOWN_VARIABLES);
+          // A did-you-mean only for names of a plausible length: the edit distance is quadratic.
+          const near = env.name.length <= 64 ? closest(env.name, KNOWN_VARIABLES) : undefined;
           hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} is not a name compass-runner reads${near ? ` (did you mean ${near}?)` : ""}`, "unknown-variable"));
         });
       }
