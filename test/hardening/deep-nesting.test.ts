@@ -69,7 +69,7 @@ describe("8 MiB of nesting, refused before any parser", () => {
     expect(result.code, result.err).toBe(1);
     expect(result.err).toContain(`${join(input, "b-deep.yaml")}: ${TOO_DEEP}; not rendered`);
     expect(result.err).toContain("rendered 2 of 3 values files");
-    expect(readdirSync(output).sort()).toEqual(["a-good", "c-good"]);
+    expect(readdirSync(output).sort()).toEqual([".a-good.1", ".c-good.1", "a-good", "c-good"]); // each NAME links to its generation
   });
 
   it("a check of a directory reports the deep file and reads the others", () => {

@@ -115,9 +115,9 @@ function natsConfigHasPassword(text: string): boolean {
   return false;
 }
 
-/** nats-server turns JetStream on with a `jetstream` block or `jetstream: enabled`, or with -js. */
-const JETSTREAM_ON = /^\s*jetstream\s*(\{|[:=]\s*"?(enabled?|true)\b)/m;
-const STORE_DIR = /^\s*store_dir\s*[:=]\s*"?([^"\s]+)"?/m;
+/** nats-server turns JetStream on with a `jetstream` block or `jetstream: enabled`, or with -js (line starts: blanks within the line only, as above). */
+const JETSTREAM_ON = /^[ \t]*jetstream\s*(\{|[:=]\s*"?(enabled?|true)\b)/m;
+const STORE_DIR = /^[ \t]*store_dir\s*[:=]\s*"?([^"\s]+)"?/m;
 
 export const compassServerRules: Rule[] = [
   {
