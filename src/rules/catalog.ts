@@ -35,11 +35,12 @@ export interface CheckOptions {
 }
 
 export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
-  const findings: Finding[] = [];
+  // Every set is made before any is judged, so that each sees the others of the stream.
+  const stream: ObjectSet[] = [];
   for (const [profile, group] of groupByProfile(objects, classify)) {
-    for (const installation of installationsOf(group)) findings.push(...runRules(CATALOG, new ObjectSet(profile, installation), options.onError, options.rendered));
+    for (const installation of installationsOf(group)) stream.push(new ObjectSet(profile, installation, stream));
   }
-  return findings;
+  return stream.flatMap((set) => runRules(CATALOG, set, options.onError, options.rendered));
 }
 
 const INSTANCE_LABEL = "app.kubernetes.io/instance";

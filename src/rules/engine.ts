@@ -102,10 +102,21 @@ export function canWarn(rule: Rule): boolean {
 
 /** The objects of one profile, as a rule sees them. */
 export class ObjectSet {
+  /**
+   * `stream`: every set judged from the same input, this one included, so
+   * that a rule can compare systems that must agree (the Runner with the
+   * Server's cluster entry, CR-03 and CR-04). Empty when judged alone.
+   */
   constructor(
     readonly profile: ProfileName,
     readonly objects: readonly K8sObject[],
+    private readonly stream: readonly ObjectSet[] = [],
   ) {}
+
+  /** The other sets of the same input that are `profile`'s. */
+  others(profile: ProfileName): ObjectSet[] {
+    return this.stream.filter((set) => set !== this && set.profile === profile);
+  }
 
   ofKind(kind: string): K8sObject[] {
     return this.objects.filter((o) => o.kind === kind);

@@ -31,6 +31,8 @@ import {
 import { ADMISSION_OPINIONS, admissionHits } from "../../check/admission-judge.ts";
 import { CR06_TEXT } from "./admission-notes.ts";
 import { hostPathProblem, overlaps } from "./values.ts";
+import { serverClusterFiles } from "../compass-server/objects.ts";
+import type { ParsedCluster } from "../compass-server/runner-clusters.ts";
 
 const RUNNER: Rule["profiles"] = ["compass-runner"];
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
@@ -48,6 +50,37 @@ function mountOf(spec: PodSpec, container: Container, file: string) {
   const index = (spec.volumes ?? []).findIndex((v) => v.name === mount.name);
   return { mount, volume: index < 0 ? undefined : spec.volumes![index], index };
 }
+
+/** The projected token a Runner container reads as its token file, with the path to it. */
+function runnerToken(spec: PodSpec, container: Container, path: PropertyKey[]) {
+  const found = findSetting(container, S.tokenFile);
+  if (!found) return undefined;
+  const at = mountOf(spec, container, found.value ?? TOKEN_PATH);
+  const sources = at?.volume?.projected?.sources ?? [];
+  const index = sources.findIndex((s) => s.serviceAccountToken);
+  if (!at || index < 0) return undefined;
+  return { token: sources[index].serviceAccountToken!, where: [...path, "volumes", at.index, "projected", "sources", index, "serviceAccountToken"] };
+}
+
+/** A Server cluster entry in the same stream, with the ConfigMap it was read from. */
+interface StreamEntry {
+  cluster: ParsedCluster;
+  file: string;
+}
+
+/** Every cluster entry of every Server judged with this Runner (none when it is judged alone). */
+function serverEntries(set: ObjectSet): StreamEntry[] {
+  return set.others("compass-server").flatMap((server) => serverClusterFiles(server).flatMap((f) => f.clusters.map((cluster) => ({ cluster, file: `ConfigMap ${f.cm.metadata.namespace ?? "default"}/${f.cm.metadata.name}` }))));
+}
+
+/** The entries that name the pod's namespace and ServiceAccount: the ones whose tokens the Server takes from it. */
+function entriesFor(entries: readonly StreamEntry[], object: { metadata: { namespace?: string } }, spec: PodSpec): StreamEntry[] {
+  const namespace = object.metadata.namespace ?? "default";
+  const account = spec.serviceAccountName ?? "default";
+  return entries.filter(({ cluster }) => cluster.namespace === namespace && cluster.serviceAccount === account);
+}
+
+const describeEntry = ({ cluster, file }: StreamEntry) => `${cluster.name || "(unnamed)"} in ${file}: namespace ${cluster.namespace || "(unset)"}, ServiceAccount ${cluster.serviceAccount || "(unset)"}`;
 
 /** The value a container runs with: its own securityContext, else the pod's. */
 function effective<K extends "runAsUser" | "runAsGroup">(spec: PodSpec, container: Container, key: K): number | undefined {
@@ -168,6 +201,7 @@ export const compassRunnerRules: Rule[] = [
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
+      const entries = serverEntries(set);
       for (const { object, spec, path, container, containerPath } of runnerContainers(set)) {
         const found = findSetting(container, S.tokenFile);
         if (!found) {
@@ -190,6 +224,12 @@ export const compassRunnerRules: Rule[] = [
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
           hits.push(hit(object, [...where, "expirationSeconds"], `expirationSeconds ${seconds ?? "(unset)"} is outside ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`));
         }
+        // With the Server in the same input: no higher than its entry's maxTokenLifetime.
+        const mine = entriesFor(entries, object, spec);
+        if (typeof seconds === "number" && mine.length > 0 && mine.every((e) => seconds > e.cluster.maxTokenLifetimeSeconds)) {
+          const limits = mine.map((e) => `${e.cluster.name} in ${e.file}: ${e.cluster.maxTokenLifetimeSeconds}s`).join("; ");
+          hits.push(hit(object, [...where, "expirationSeconds"], `expirationSeconds ${seconds} is above the Server cluster entry's maxTokenLifetime (${limits}): the Server refuses the token`));
+        }
         if (at.mount.readOnly !== true) hits.push(hit(object, containerPath, `the token mount at ${at.mount.mountPath} is not readOnly`));
         const ca = findSetting(container, S.ca);
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
@@ -206,20 +246,38 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-04",
-    summary: "Namespace, ServiceAccount and audience equal the Server's cluster entry (checked from values; from manifests only the token audience)",
-    fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner",
-    why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. From manifests alone only the pod's own ServiceAccount can be compared; the values check compares the Server entry.",
+    summary: "Namespace, ServiceAccount and audience equal the Server's cluster entry (from values; from manifests when the Server is in the same input, else only the pod's own ServiceAccount)",
+    fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
+    why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
+    source: { from: "seed", says: "seed 000; go/internal/auth/runner_clusters.go@7bc5d536" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
-      // The Server's cluster entry is not in the Runner's manifests; the
-      // values check compares it. Here: the pod must use the set's own SA.
+      const hits: RuleHit[] = [];
       const names = new Set(set.ofKind("ServiceAccount").map((sa) => `${sa.metadata.namespace}/${sa.metadata.name}`));
-      if (names.size === 0) return [];
-      return set
-        .pods()
-        .filter(({ object, spec }) => !names.has(`${object.metadata.namespace}/${spec.serviceAccountName ?? "default"}`))
-        .map(({ object, spec, path }) => hit(object, [...path, "serviceAccountName"], `the pod runs as ServiceAccount ${spec.serviceAccountName ?? "default"}, not the Runner's own`));
+      for (const { object, spec, path } of set.pods()) {
+        if (names.size > 0 && !names.has(`${object.metadata.namespace}/${spec.serviceAccountName ?? "default"}`)) {
+          hits.push(hit(object, [...path, "serviceAccountName"], `the pod runs as ServiceAccount ${spec.serviceAccountName ?? "default"}, not the Runner's own`));
+        }
+      }
+      // The Server in the same input: its cluster entry must name this Runner.
+      const entries = serverEntries(set);
+      if (entries.length === 0) return hits;
+      for (const { object, spec, path, container } of runnerContainers(set)) {
+        const mine = entriesFor(entries, object, spec);
+        if (mine.length === 0) {
+          const shown = entries.slice(0, 3).map(describeEntry).join("; ") + (entries.length > 3 ? `; and ${entries.length - 3} more` : "");
+          hits.push(hit(object, [...path, "serviceAccountName"], `no cluster entry of the Server in this input names namespace ${object.metadata.namespace ?? "default"} and ServiceAccount ${spec.serviceAccountName ?? "default"}, so the Server refuses this Runner's token (entries: ${shown})`));
+          continue;
+        }
+        const token = runnerToken(spec, container, path);
+        const audience = token?.token.audience;
+        if (audience !== undefined && !mine.some((e) => e.cluster.audience === audience)) {
+          const theirs = mine.map((e) => `${e.cluster.name} in ${e.file}: ${e.cluster.audience}`).join("; ");
+          hits.push(hit(object, [...token!.where, "audience"], `the token's audience ${audience} is not the Server cluster entry's (${theirs})`));
+        }
+      }
+      return hits;
     },
   },
   {

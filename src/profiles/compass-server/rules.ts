@@ -3,13 +3,14 @@
 // settings.ts): a flag or its environment twin both count, the flag wins.
 // The bundled NATS objects (app.kubernetes.io/name: compass-nats) belong to
 // the same profile and meet the G- rules too.
-import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
+import type { Container, Volume } from "kubernetes-types/core/v1";
 import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { secretValueProblem } from "../../core/inline-secrets.ts";
 import { parseImage } from "../../core/image.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { dig, hit, type ContainerRef, type ObjectSet, type PodRef, type Rule, type RuleHit } from "../../rules/engine.ts";
-import { NATS_APP, NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
+import { dig, hit, type ContainerRef, type PodRef, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
+import { configMapFile, isNats, isServer, serverContainers, serverPods } from "./objects.ts";
 import { readRunnerClusters } from "./runner-clusters.ts";
 import {
   MASTER_KEY_SECRET,
@@ -26,17 +27,6 @@ const SERVER: Rule["profiles"] = ["compass-server"];
 const WORKLOAD_KINDS = ["Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob"];
 const ARCH_LABELS = ["kubernetes.io/arch", "beta.kubernetes.io/arch"] as const;
 
-const appOf = (o: K8sObject) => o.metadata?.labels?.["app.kubernetes.io/name"];
-const isServer = (o: K8sObject) => appOf(o) === SERVER_APP;
-const isNats = (o: K8sObject) => appOf(o) === NATS_APP;
-
-function serverPods(set: ObjectSet): PodRef[] {
-  return set.pods().filter((p) => isServer(p.object));
-}
-
-function serverContainers(set: ObjectSet): ContainerRef[] {
-  return set.containers().filter((c) => isServer(c.object) && c.containerPath.includes("containers"));
-}
 
 /** The port the Server's TLS door listens on, from --listen (8443 when it cannot be read). */
 function tlsPortOf(container: Container): number {
@@ -81,18 +71,6 @@ function at(ref: ContainerRef, r: Resolved | undefined, where: string): Property
   return [...ref.containerPath, ...(r ? r.at : [where])];
 }
 
-/** The text of a ConfigMap key mounted at `file`, with where it is. */
-function configMapFile(set: ObjectSet, spec: PodSpec, container: Container, file: string): { cm: K8sObject; key: string; text: string } | undefined {
-  const { volume, rest } = mountOver(spec, container, file);
-  const sources = volume?.configMap ? [volume.configMap] : (volume?.projected?.sources ?? []).flatMap((s) => (s.configMap ? [s.configMap] : []));
-  for (const source of sources) {
-    const key = source.items ? source.items.find((i) => i.path === rest)?.key : rest;
-    const cm = set.ofKind("ConfigMap").find((c) => c.metadata.name === source.name);
-    const text = cm && key !== undefined ? ((cm.data ?? {}) as Record<string, string>)[key] : undefined;
-    if (cm && key !== undefined && typeof text === "string") return { cm, key, text };
-  }
-  return undefined;
-}
 
 // Blanks within one line only: `^\s*` let every line start read on through
 // all the empty lines after it, which made the scan quadratic.
