@@ -272,7 +272,10 @@ describe("every message a person can act on", () => {
     [["check", "--profil", "compass-server", "x.yaml"], "unknown option --profil for rigging check (did you mean --profile?)"],
     [["schema", "--hlp"], "unknown option --hlp for rigging schema (did you mean --help?)"],
     [["explain", "--hepl"], "unknown option --hepl for rigging explain (did you mean --help?)"],
-    [["preflight", "postgres", "--url-fil", "x"], "unknown option --url-fil for rigging preflight"],
+    [["preflight", "postgres", "--url-fil", "x"], "unknown option --url-fil for rigging preflight postgres (did you mean --url-file?); see rigging preflight postgres --help"],
+    [["preflight", "tls", "--server-nam", "x"], "unknown option --server-nam for rigging preflight tls (did you mean --server-name?)"],
+    [["preflight", "nats", "--usr", "x", "nats://127.0.0.1:4222"], "unknown option --usr for rigging preflight nats (did you mean --user?)"],
+    [["preflight", "nats", "--user"], "option --user needs a value; see rigging preflight nats --help"],
     [["--verison"], "unknown option --verison (did you mean --version?)"],
     [["rendr", "x.yaml"], 'unknown command "rendr" (did you mean render?)'],
     [["help", "chek"], 'unknown command "chek" (did you mean check?)'],
@@ -297,6 +300,7 @@ describe("every message a person can act on", () => {
   it.each(COMMANDS)("rigging %s --help lists its exit codes", (command) => {
     const { out } = runInProcess([command, "--help"]);
     expect(out).toMatch(/Exit codes: 0 [\s\S]*;\s2 /);
+    expect(out).toMatch(/;\s3 internal error/);
   });
 
   it("-V is --version", () => {

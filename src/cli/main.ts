@@ -5,6 +5,7 @@ import { InternalError, internalErrorLine, UsageError, ValuesError } from "../co
 import { printable, printableLines } from "../core/printable.ts";
 import { closest } from "../core/values.ts";
 import { KINDS } from "../profiles/index.ts";
+import { argumentError } from "./args.ts";
 import { CHECK_HELP, checkCommand } from "./check.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
 import { EXPLAIN_HELP, explainCommand } from "./explain.ts";
@@ -85,30 +86,6 @@ function commandNamed(name: string): { run: Command; help: string } {
   throw new UsageError(`unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ""}; expected one of ${Object.keys(COMMANDS).join(", ")}`);
 }
 
-/**
- * Node's argument parser words its errors for programmers ("Unknown option
- * '--outptu'. To specify a positional argument starting with a '-', ...");
- * they are said again for the command at hand, with the nearest option.
- */
-function argumentError(error: unknown, command: string, help: string): unknown {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return error;
-  const message = (error as Error).message;
-  const seeHelp = `see rigging ${command} --help`;
-  const option = /'([^']+)'/.exec(message)?.[1] ?? "";
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const name = option.split("=")[0];
-    const near = closest(name, [...new Set(help.match(/(?<![\w-])--?[A-Za-z][\w-]*/g) ?? [])]);
-    return new UsageError(`unknown option ${name} for rigging ${command}${near ? ` (did you mean ${near}?)` : ""}; ${seeHelp}`);
-  }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    const flag = option.replace(/ <value>$/, "");
-    if (/argument missing/.test(message)) return new UsageError(`option ${flag} needs a value; ${seeHelp}`);
-    if (/does not take an argument/.test(message)) return new UsageError(`option ${flag} takes no value; ${seeHelp}`);
-  }
-  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return new UsageError(`rigging ${command} takes no argument ${JSON.stringify(option)}; ${seeHelp}`);
-  return new UsageError(`${message.split(". ")[0]}; ${seeHelp}`);
-}
 
 /** The process entry: runs `argv` and sets the exit code when it is known. */
 export function main(argv: string[]): void {

@@ -26,7 +26,8 @@ export const COMMON_HELP = `Every preflight:
 
 Exit codes: 0 every check passes (warnings allowed); 1 a check fails;
 2 usage error, unreadable input, a server that cannot be reached or
-answers wrongly, or the deadline passed. No secret is ever printed.
+answers wrongly, or the deadline passed; 3 internal error. No secret is
+ever printed.
 `;
 
 export const COMMON_OPTIONS = {

@@ -11,10 +11,11 @@ import { closest } from "../core/values.ts";
 import { DATABASE_URL_ENV } from "../profiles/compass-server/ports.ts";
 import { parseFormat, parseTimeout, printable, readSecretFile } from "../preflight/common.ts";
 import { decode } from "../preflight/exports.ts";
+import { argumentError } from "./args.ts";
 import type { Io } from "./io.ts";
-import { natsCommand } from "./preflight-nats.ts";
+import { NATS_HELP, natsCommand } from "./preflight-nats.ts";
 import { COMMON_HELP, COMMON_OPTIONS, runChecks, usageCheck } from "./preflight-run.ts";
-import { tlsCommand } from "./preflight-tls.ts";
+import { TLS_HELP, tlsCommand } from "./preflight-tls.ts";
 
 export const PREFLIGHT_HELP = `Usage: rigging preflight postgres|tls|nats [options]
 
@@ -49,9 +50,16 @@ Options:
 
 ${COMMON_HELP}`;
 
-type Subcommand = (args: string[], io: Io) => number | Promise<number>;
+interface Subcommand {
+  run(args: string[], io: Io): number | Promise<number>;
+  help: string;
+}
 
-const CHECKS: Record<string, Subcommand> = { postgres: postgresCommand, tls: tlsCommand, nats: natsCommand };
+const CHECKS: Record<string, Subcommand> = {
+  postgres: { run: postgresCommand, help: POSTGRES_HELP },
+  tls: { run: tlsCommand, help: TLS_HELP },
+  nats: { run: natsCommand, help: NATS_HELP },
+};
 
 export function preflightCommand(args: string[], io: Io): number | Promise<number> {
   const [what, ...rest] = args;
@@ -63,7 +71,12 @@ export function preflightCommand(args: string[], io: Io): number | Promise<numbe
     const near = closest(what, Object.keys(CHECKS));
     throw new UsageError(`preflight checks ${names}, not ${JSON.stringify(printable(what))}${near ? ` (did you mean ${near}?)` : ""}`);
   }
-  return check(rest, io);
+  try {
+    return check.run(rest, io);
+  } catch (error) {
+    // An option error names the check and its own options (--url-fil: did you mean --url-file?).
+    throw argumentError(error, `preflight ${what}`, check.help);
+  }
 }
 
 function postgresCommand(args: string[], io: Io): number | Promise<number> {
