@@ -84,6 +84,16 @@ export interface IsolationGap {
 
 const EVERYWHERE = new Set(["0.0.0.0/0", "::/0"]);
 
+/** The directions a policy isolates: its policyTypes, or without them Ingress, and Egress when it has egress rules. */
+function policyTypes(spec: NetworkPolicySpec): string[] {
+  return Array.isArray(spec.policyTypes) ? spec.policyTypes : ["Ingress", ...(list<unknown>(spec.egress).length > 0 ? ["Egress"] : [])];
+}
+
+/** Whether a NetworkPolicy isolates the pods it selects in one direction. */
+export function isolates(policy: K8sObject, direction: "Ingress" | "Egress"): boolean {
+  return policyTypes((isRecord(policy.spec) ? policy.spec : {}) as unknown as NetworkPolicySpec).includes(direction);
+}
+
 /**
  * What the NetworkPolicies selecting one pod leave open, read as Kubernetes
  * reads them: policies add up (a direction is isolated when any of them
@@ -98,8 +108,7 @@ export function isolationGaps(policies: readonly K8sObject[]): IsolationGap[] {
   const specs = policies.map((object) => {
     const spec = (isRecord(object.spec) ? object.spec : {}) as unknown as NetworkPolicySpec;
     const egress = list<NetworkPolicyEgressRule>(spec.egress);
-    const types = Array.isArray(spec.policyTypes) ? spec.policyTypes : ["Ingress", ...(egress.length > 0 ? ["Egress"] : [])];
-    return { object, spec, egress, types };
+    return { object, spec, egress, types: policyTypes(spec) };
   });
   const first = specs[0].object;
   if (!specs.some((p) => p.types.includes("Ingress"))) gaps.push({ kind: "ingress-not-isolated", object: first, path: ["spec", "policyTypes"], message: "no policy lists Ingress in policyTypes, so ingress is not isolated" });
@@ -164,25 +173,27 @@ export interface MountedVolume {
 }
 
 /** The volume mounted exactly at `dir` (a trailing slash aside) in a container. */
-export function volumeAt(pod: PodRef, container: Container, dir: string): MountedVolume | undefined {
+export function volumeAt(pod: Pick<PodRef, "spec">, container: Container, dir: string): MountedVolume | undefined {
   const mounts = list<VolumeMount>(container.volumeMounts);
   const want = trimSlash(dir);
   const mountIndex = mounts.findIndex((m) => typeof m?.mountPath === "string" && trimSlash(m.mountPath) === want);
   return mountIndex < 0 ? undefined : withVolume(pod, mounts[mountIndex], mountIndex);
 }
 
-/** The mount a file path lands on: the longest mountPath that contains it. */
-export function mountHolding(pod: PodRef, container: Container, file: string): MountedVolume | undefined {
+/** The mount a path lands on: the longest mountPath that is the path or contains it. */
+export function mountHolding(pod: Pick<PodRef, "spec">, container: Container, file: string): MountedVolume | undefined {
   const mounts = list<VolumeMount>(container.volumeMounts);
   let best = -1;
   mounts.forEach((m, i) => {
-    if (typeof m?.mountPath !== "string" || !file.startsWith(trimSlash(m.mountPath) + "/")) return;
+    if (typeof m?.mountPath !== "string") return;
+    const at = trimSlash(m.mountPath);
+    if (trimSlash(file) !== at && !file.startsWith(at === "/" ? "/" : `${at}/`)) return;
     if (best < 0 || m.mountPath.length > mounts[best].mountPath.length) best = i;
   });
   return best < 0 ? undefined : withVolume(pod, mounts[best], best);
 }
 
-function withVolume(pod: PodRef, mount: VolumeMount, mountIndex: number): MountedVolume {
+function withVolume(pod: Pick<PodRef, "spec">, mount: VolumeMount, mountIndex: number): MountedVolume {
   const volumes = list<Volume>(pod.spec.volumes);
   const volumeIndex = volumes.findIndex((v) => v?.name === mount.name);
   return { mount, mountIndex, volumeIndex, ...(volumeIndex < 0 ? {} : { volume: volumes[volumeIndex] }) };

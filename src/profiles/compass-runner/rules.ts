@@ -7,7 +7,9 @@ import { posix } from "node:path";
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import { splitPem } from "../../core/pem.ts";
 import { closest } from "../../core/values.ts";
+import type { K8sObject } from "../../core/objects.ts";
 import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { isolationGaps, list, mountHolding, policiesSelecting } from "../../rules/templates.ts";
 import {
   ARCH_LABEL,
   FORBIDDEN_HOST_ROOTS,
@@ -35,20 +37,18 @@ import { serverClusterFiles } from "../compass-server/objects.ts";
 import type { ParsedCluster } from "../compass-server/runner-clusters.ts";
 
 const RUNNER: Rule["profiles"] = ["compass-runner"];
+/** What CR-15 reports of the isolation template (beside admitted ingress): open directions and egress to everywhere. */
+const RUNNER_GAPS = new Set(["ingress-not-isolated", "egress-not-isolated", "egress-anywhere", "egress-any-host", "egress-everything-cidr"]);
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
 
 function runnerContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => (c.object.kind === "DaemonSet" || c.object.kind === "Pod") && c.containerPath.at(-2) === "containers");
 }
 
-/** The mount (and its volume) that holds `file`, the deepest first. */
+/** The mount (and its volume) that holds `file`, the deepest first (the shared volume template). */
 function mountOf(spec: PodSpec, container: Container, file: string) {
-  const mounts = (container.volumeMounts ?? []).filter((m) => file === m.mountPath || file.startsWith(m.mountPath.replace(/\/$/, "") + "/"));
-  mounts.sort((a, b) => b.mountPath.length - a.mountPath.length);
-  const mount = mounts[0];
-  if (!mount) return undefined;
-  const index = (spec.volumes ?? []).findIndex((v) => v.name === mount.name);
-  return { mount, volume: index < 0 ? undefined : spec.volumes![index], index };
+  const held = mountHolding({ spec }, container, file);
+  return held && { mount: held.mount, volume: held.volume, index: held.volumeIndex };
 }
 
 /** The projected token a Runner container reads as its token file, with the path to it. */
@@ -535,28 +535,29 @@ export const compassRunnerRules: Rule[] = [
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      const policies = set.ofKind("NetworkPolicy");
       const serverPorts = new Set(
         runnerContainers(set).flatMap(({ container }) => {
           const value = findSetting(container, S.server)?.value;
           return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
         }),
       );
-      for (const policy of policies) {
-        const types = (dig(policy, ["spec", "policyTypes"]) as string[] | undefined) ?? [];
-        for (const t of ["Ingress", "Egress"]) if (!types.includes(t)) hits.push(hit(policy, ["spec", "policyTypes"], `policyTypes does not list ${t}`));
-        const ingress = (dig(policy, ["spec", "ingress"]) as unknown[] | undefined) ?? [];
-        if (ingress.length > 0) hits.push(hit(policy, ["spec", "ingress"], `${ingress.length} ingress rule(s); the Runner accepts no connections`));
-        const egress = (dig(policy, ["spec", "egress"]) as { to?: { ipBlock?: { cidr?: string } }[]; ports?: { port?: unknown; protocol?: string }[] }[] | undefined) ?? [];
-        egress.forEach((rule, index) => {
-          // A Server known only by host name: its TLS port to any address is as narrow as a NetworkPolicy can be.
-          const serverPortOnly = (rule.ports ?? []).length > 0 && rule.ports!.every((p) => (p.protocol ?? "TCP") === "TCP" && serverPorts.has(Number(p.port)));
-          if (serverPortOnly) return;
-          if (!rule.to || rule.to.length === 0) hits.push(hit(policy, ["spec", "egress", index], "an egress rule without `to` allows every destination"));
-          (rule.to ?? []).forEach((peer, j) => {
-            if (peer.ipBlock?.cidr === "0.0.0.0/0" || peer.ipBlock?.cidr === "::/0") hits.push(hit(policy, ["spec", "egress", index, "to", j, "ipBlock", "cidr"], `egress to ${peer.ipBlock.cidr} allows every destination`));
-          });
-        });
+      // A Server known only by host name: its TLS port to any address is as narrow as a NetworkPolicy can be.
+      const serverPortOnly = (policy: K8sObject, index: PropertyKey) => {
+        const ports = list<{ port?: unknown; protocol?: string }>(dig(policy, ["spec", "egress", index as number, "ports"]));
+        return ports.length > 0 && ports.every((p) => (p?.protocol ?? "TCP") === "TCP" && serverPorts.has(Number(p?.port)));
+      };
+      const seen = new Map<K8sObject, Set<string>>();
+      for (const pod of set.pods()) {
+        for (const gap of isolationGaps(policiesSelecting(set, pod))) {
+          // Each gap once, however many pods one policy selects.
+          const key = gap.path.join(".");
+          const keys = seen.get(gap.object) ?? seen.set(gap.object, new Set()).get(gap.object)!;
+          if (keys.has(key)) continue;
+          keys.add(key);
+          if (gap.path[1] === "egress" && gap.path.length > 2 && serverPortOnly(gap.object, gap.path[2])) continue;
+          if (gap.kind === "ingress-allowed") hits.push(hit(gap.object, gap.path, `${gap.message}; the Runner accepts no connections`));
+          else if (RUNNER_GAPS.has(gap.kind)) hits.push(hit(gap.object, gap.path, gap.message));
+        }
       }
       return hits;
     },

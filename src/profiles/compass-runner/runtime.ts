@@ -3,6 +3,8 @@
 // mounts, and the numbers both derive. The renderer writes these, the rules
 // read them back from anyone's manifests and the docs list them, so they
 // live once. Rules never import the renderer; they import this file.
+import type { Container } from "kubernetes-types/core/v1";
+import { flagOrEnv } from "../../rules/templates.ts";
 
 /** Where a name comes from upstream, and whether upstream has shipped it. */
 export interface Source {
@@ -148,29 +150,12 @@ interface ContainerLike {
 }
 
 export function findSetting(container: ContainerLike, setting: { flag?: string; env?: string }): Found | undefined {
-  const { flag, env } = setting;
-  if (flag) {
-    for (const [field, list] of [
-      ["args", container.args ?? []],
-      ["command", container.command ?? []],
-    ] as const) {
-      for (let i = list.length - 1; i >= 0; i--) {
-        const arg = list[i];
-        if (arg === flag && i + 1 < list.length && list[i + 1] !== "") return { value: list[i + 1], at: [field, i + 1], via: "flag" };
-        if (arg.startsWith(`${flag}=`) && arg.length > flag.length + 1) return { value: arg.slice(flag.length + 1), at: [field, i], via: "flag" };
-      }
-    }
-  }
-  if (env) {
-    const list = container.env ?? [];
-    for (let i = list.length - 1; i >= 0; i--) {
-      const e = list[i];
-      if (e.name !== env) continue;
-      if (e.valueFrom !== undefined) return { at: ["env", i], via: "env", indirect: true };
-      if (e.value !== undefined && e.value !== "") return { value: e.value, at: ["env", i, "value"], via: "env" };
-    }
-  }
-  return undefined;
+  // Read by the shared flag-or-variable template, as compass-runner reads them.
+  const found = flagOrEnv(container as Container, setting);
+  if (found.from === "flag") return { value: found.value, at: found.path, via: "flag" };
+  if (found.from !== "env") return undefined;
+  if (found.value === undefined) return { at: found.path.slice(0, 2), via: "env", indirect: true };
+  return found.value === "" ? undefined : { value: found.value, at: found.path, via: "env" };
 }
 
 /** How a setting is written for people: `--server / COMPASS_SERVER_ADDR`. */

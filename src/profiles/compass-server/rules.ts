@@ -4,12 +4,12 @@
 // The bundled NATS objects (app.kubernetes.io/name: compass-nats) belong to
 // the same profile and meet the G- rules too.
 import type { Container, Volume } from "kubernetes-types/core/v1";
-import type { NetworkPolicy } from "kubernetes-types/networking/v1";
+import type { NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort } from "kubernetes-types/networking/v1";
 import { secretValueProblem } from "../../core/inline-secrets.ts";
 import { parseImage } from "../../core/image.ts";
-import type { K8sObject } from "../../core/objects.ts";
-import { dig, hit, type ContainerRef, type PodRef, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { dig, hit, type ContainerRef, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
+import { isolates, isolationGaps, list, policiesSelecting } from "../../rules/templates.ts";
 import { configMapFile, isNats, isServer, serverContainers, serverPods } from "./objects.ts";
 import { readRunnerClusters } from "./runner-clusters.ts";
 import {
@@ -24,6 +24,8 @@ import {
 import { fromSecret, isSecretVolume, listenPort, mountOver, parseFlags, resolve, writableAt, type Resolved } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
+/** What CS-11 reports of the isolation template: open directions, egress to everywhere, no DNS. */
+const SERVER_GAPS = new Set(["ingress-not-isolated", "egress-not-isolated", "egress-anywhere", "egress-any-host", "egress-everything-cidr", "no-dns"]);
 const WORKLOAD_KINDS = ["Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob"];
 const ARCH_LABELS = ["kubernetes.io/arch", "beta.kubernetes.io/arch"] as const;
 
@@ -55,15 +57,6 @@ function secretFileFlag(ref: ContainerRef, flag: string, what: string, hits: Rul
     return undefined;
   }
   return { volume: found.volume!, rest: found.rest, index: found.index };
-}
-
-function selectsPods(policy: K8sObject, podLabels: Record<string, string>): boolean {
-  const matchLabels = (dig(policy, ["spec", "podSelector", "matchLabels"]) ?? {}) as Record<string, string>;
-  return Object.entries(matchLabels).every(([k, v]) => podLabels[k] === v);
-}
-
-function podLabels(pod: PodRef): Record<string, string> {
-  return pod.object.kind === "Pod" ? (pod.object.metadata.labels ?? {}) : ((dig(pod.object, ["spec", "template", "metadata", "labels"]) ?? {}) as Record<string, string>);
 }
 
 /** A finding's path for a resolved setting, or the container's `where` when there is none. */
@@ -293,7 +286,7 @@ export const compassServerRules: Rule[] = [
         const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
         const byFlag = (pod.spec.containers ?? []).some((c) => (c.args ?? []).some((a) => a === "--pass" || a.startsWith("--pass=")));
         if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
-        const policies = set.ofKind("NetworkPolicy").filter((p) => selectsPods(p, podLabels(pod)) && ((dig(p, ["spec", "policyTypes"]) as string[] | undefined) ?? []).includes("Ingress"));
+        const policies = policiesSelecting(set, pod).filter((p) => isolates(p, "Ingress"));
         if (policies.length === 0) hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy limits who reaches the bundled NATS"));
         for (const policy of policies) {
           ((policy as NetworkPolicy).spec?.ingress ?? []).forEach((rule, r) => {
@@ -413,30 +406,21 @@ export const compassServerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const pod of serverPods(set)) {
         const tlsPort = pod.spec.containers?.[0] ? tlsPortOf(pod.spec.containers[0]) : SERVER_TLS_PORT;
-        const policies = set.ofKind("NetworkPolicy").filter((p) => selectsPods(p, podLabels(pod)));
+        const policies = policiesSelecting(set, pod);
         if (policies.length === 0) {
           hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy selects the Server pods"));
           continue;
         }
-        for (const policy of policies) {
-          const spec = ((policy as NetworkPolicy).spec ?? {}) as NonNullable<NetworkPolicy["spec"]>;
-          const types = spec.policyTypes ?? [];
-          if (!types.includes("Ingress") || !types.includes("Egress")) hits.push(hit(policy, ["spec", "policyTypes"], "policyTypes does not list both Ingress and Egress"));
-          (spec.ingress ?? []).forEach((rule, r) => {
-            const ports = rule.ports ?? [];
+        // Isolation and egress as Kubernetes adds the policies up; ingress ports are this rule's own question.
+        for (const gap of isolationGaps(policies)) if (SERVER_GAPS.has(gap.kind)) hits.push(hit(gap.object, gap.path, gap.message));
+        for (const policy of policies.filter((p) => isolates(p, "Ingress"))) {
+          list<NetworkPolicyIngressRule>(dig(policy, ["spec", "ingress"])).forEach((rule, r) => {
+            const ports = list<NetworkPolicyPort>(rule?.ports);
             if (ports.length === 0) hits.push(hit(policy, ["spec", "ingress", r], "an ingress rule without ports admits every port"));
             ports.forEach((p, i) => {
-              if (p.port !== tlsPort && p.port !== "https") hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p.port}, not the TLS port ${tlsPort}`));
+              if (p?.port !== tlsPort && p?.port !== "https") hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p?.port}, not the TLS port ${tlsPort}`));
             });
           });
-          const egress = spec.egress ?? [];
-          egress.forEach((rule, r) => {
-            if ((rule.to ?? []).length === 0) hits.push(hit(policy, ["spec", "egress", r], "an egress rule without `to` allows every destination"));
-            (rule.to ?? []).forEach((peer, j) => {
-              if (peer.ipBlock?.cidr === "0.0.0.0/0" || peer.ipBlock?.cidr === "::/0") hits.push(hit(policy, ["spec", "egress", r, "to", j, "ipBlock", "cidr"], `egress to ${peer.ipBlock.cidr} allows every destination`));
-            });
-          });
-          if (types.includes("Egress") && !egress.some((rule) => (rule.ports ?? []).some((p) => p.port === 53))) hits.push(hit(policy, ["spec", "egress"], "no egress rule for DNS (port 53)"));
         }
       }
       return hits;
