@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
+import { toYaml } from "../../src/core/emit.ts";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { splitPem } from "../../src/core/pem.ts";
@@ -151,6 +152,18 @@ describe("the YAML parsers, on 2 MiB of one pattern", () => {
         // refused: the `yaml` package words the error
       }
     }
+  });
+});
+
+describe("the YAML writer, on 2 MiB of one pattern", () => {
+  // Through the fast path's classifier, its questions to js-yaml and its
+  // indentation of literal blocks, or through the reference path where it
+  // hands over: as a value at the top and three levels down, in a list,
+  // after a prefix, and as a key (written `? key`).
+  it.each([...UNITS, "1", "#", ": "].map((unit) => [JSON.stringify(unit), unit]))("%s", (_, unit) => {
+    const text = hostile(unit);
+    const object = { data: text, spec: { template: { args: ["--name", text, `--flag=${text}`] } }, [text]: "x" };
+    expect(toYaml(object).length).toBeGreaterThan(4 * SIZE);
   });
 });
 
