@@ -14,7 +14,9 @@
 // caller writes the whole object with the reference path (emit.ts).
 // test/core/emit-fast.test.ts compares both byte for byte on generated data.
 //
-// Measured: see FAST_PATH_GAIN in emit.ts.
+// Measured: 4.0x cheaper than the reference path on the 2,669 objects of
+// the examples and a 200-file fleet (warm, per round), and 4.0x on the first
+// emit of one render in a fresh process, `node bench/emit.mjs`.
 
 /**
  * js-yaml's form of one scalar, as it writes it alone at the top level of a
@@ -31,8 +33,9 @@ const FALLBACK = Symbol("fallback");
 const MAX_DEPTH = 100;
 
 /**
- * Strings that js-yaml writes plain and that no YAML 1.1 or 1.2 reader takes
- * for anything but that string:
+ * Strings that js-yaml writes plain and that no YAML 1.1 or 1.2 reader (nor
+ * js-yaml's, with its dates and merge keys) takes for anything but that
+ * string:
  * - they start with an ASCII letter or `/`: every number, timestamp and
  *   sexagesimal form of either dialect (and js-yaml's own quoting of
  *   `1:20`) starts with a digit, a sign, `.`, `_`, `~` or `<`;
