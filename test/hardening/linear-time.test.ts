@@ -1,7 +1,7 @@
 // Every user string is matched in linear time. Each test feeds 2 MiB of
 // one repeated pattern to every rule of the catalog (through the objects
-// of a real render), to every values check (through an example's values)
-// and to both YAML parsers. A scan that is quadratic in its input (a regex
+// of a real render), to every values check (through an example's values),
+// to both YAML parsers and to the YAML writer. A scan that is quadratic in its input (a regex
 // with ambiguous adjacent quantifiers, a search from every start to the
 // end) takes minutes on 2 MiB and runs into the test timeout; a linear one
 // takes milliseconds. No time is asserted.
