@@ -1,13 +1,14 @@
 // Every user string is matched in linear time. Each test feeds 2 MiB of
 // one repeated pattern to every rule of the catalog (through the objects
-// of a real render), to every values check (through an example's values)
-// and to both YAML parsers. A scan that is quadratic in its input (a regex
+// of a real render), to every values check (through an example's values),
+// to both YAML parsers and to the YAML writer. A scan that is quadratic in its input (a regex
 // with ambiguous adjacent quantifiers, a search from every start to the
 // end) takes minutes on 2 MiB and runs into the test timeout; a linear one
 // takes milliseconds. No time is asserted.
 import { readFileSync } from "node:fs";
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
+import { toYaml } from "../../src/core/emit.ts";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { splitPem } from "../../src/core/pem.ts";
@@ -151,6 +152,18 @@ describe("the YAML parsers, on 2 MiB of one pattern", () => {
         // refused: the `yaml` package words the error
       }
     }
+  });
+});
+
+describe("the YAML writer, on 2 MiB of one pattern", () => {
+  // Through the fast path's classifier, its questions to js-yaml and its
+  // indentation of literal blocks, or through the reference path where it
+  // hands over: as a value at the top and three levels down, in a list,
+  // after a prefix, and as a key (written `? key`).
+  it.each([...UNITS, "1", "#", ": "].map((unit) => [JSON.stringify(unit), unit]))("%s", (_, unit) => {
+    const text = hostile(unit);
+    const object = { data: text, spec: { template: { args: ["--name", text, `--flag=${text}`] } }, [text]: "x" };
+    expect(toYaml(object).length).toBeGreaterThan(4 * SIZE);
   });
 });
 

@@ -1,0 +1,165 @@
+// Why this module exists: speed. Writing YAML is the largest part of a
+// fleet's cost per file, and js-yaml spends most of it deciding, character by
+// character, how to write each string. Most strings of a manifest (keys,
+// names, labels, images, paths) are plainly plain: this module recognises
+// those, asks js-yaml about every other scalar (`place`, one dump of that
+// scalar with the same options, kept per distinct string by the caller), and
+// only indents the pieces so decided, the way js-yaml's block writer does.
+//
+// It writes nothing of its own design: the layout below is js-yaml's (block
+// mappings and sequences, sequences indented under their key, `{}` and `[]`
+// for empty ones, `- ` items holding compact mappings). Anything it does not
+// recognise (a value that is not plain data, a key over 1,024 characters,
+// a string a YAML reader would misread) is answered `undefined`, and the
+// caller writes the whole object with the reference path (emit.ts).
+// test/core/emit-fast.test.ts compares both byte for byte on generated data.
+//
+// Measured: 4.0x cheaper than the reference path on the 2,669 objects of
+// the examples and a 200-file fleet (warm, per round), and 4.0x on the first
+// emit of one render in a fresh process, `node bench/emit.mjs`.
+
+/**
+ * js-yaml's form of one scalar, as it writes it alone at the top level of a
+ * document (without the final line break; a multi-line string as a `|` block
+ * indented by two spaces), or of a string as a mapping key; `undefined` when
+ * the object must go to the reference path.
+ */
+export type Place = (scalar: string | number, key: boolean) => string | undefined;
+
+/** Thrown through the walk when the reference path must write the object. */
+const FALLBACK = Symbol("fallback");
+
+/** Deeper than any rendered object; a cycle ends here and goes to the reference path. */
+const MAX_DEPTH = 100;
+
+/**
+ * Strings that js-yaml writes plain and that no YAML 1.1 or 1.2 reader (nor
+ * js-yaml's, with its dates and merge keys) takes for anything but that
+ * string:
+ * - they start with an ASCII letter or `/`: every number, timestamp and
+ *   sexagesimal form of either dialect (and js-yaml's own quoting of
+ *   `1:20`) starts with a digit, a sign, `.`, `_`, `~` or `<`;
+ * - the null and boolean words of both dialects (`y`, `No`, `off`, `NULL`,
+ *   `False`) are at most five characters, all of them letters of
+ *   `aeflnorstuy` in either case: a string starting with a letter is plain
+ *   when it is longer, or when its first six characters hold another one;
+ * - every further character is printable ASCII other than a tab, and none is
+ *   a line break (a block scalar is js-yaml's choice, asked);
+ * - `: ` and ` #` (a key and a comment) and a final space or `:` are left out
+ *   below.
+ * A single character class under `*`: linear on any input.
+ */
+const PLAIN = /^(?:\/|(?=[\s\S]{6}|[aeflnorstuyAEFLNORSTUY]{0,5}[^aeflnorstuyAEFLNORSTUY])[A-Za-z])[\w ./+=@$%^&*()<>;,!?'"`|\\[\]{}~#:-]*$/;
+
+export function certainlyPlain(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last !== 0x20 && last !== 0x3a && PLAIN.test(text) && !text.includes(": ") && !text.includes(" #");
+}
+
+/** js-yaml's key length beyond which a pair is written explicitly (`? key`). */
+const MAX_IMPLICIT_KEY = 1024;
+
+/** Two spaces per level, as js-yaml indents (its `indent: 2`). */
+const indents: string[] = [""];
+function indent(level: number): string {
+  while (indents.length <= level) indents.push(indents[indents.length - 1] + "  ");
+  return indents[level];
+}
+
+const { getPrototypeOf } = Object;
+const toTag = Object.prototype.toString;
+
+/**
+ * `object` as js-yaml would write it with the caller's options, or
+ * `undefined` where the caller must write it the reference way.
+ */
+export function fastYaml(object: unknown, place: Place): string | undefined {
+  try {
+    const text = node(object, 0, true, place);
+    return text === undefined ? "" : text + "\n";
+  } catch (error) {
+    if (error === FALLBACK) return undefined;
+    throw error;
+  }
+}
+
+/** js-yaml's `writeNode` in block context: the text of one value, `undefined` for a value it skips. */
+function node(value: unknown, level: number, compact: boolean, place: Place): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return scalar(value, level, place);
+    case "number":
+      // js-yaml writes an integer with toString(10); others (`.inf`,
+      // `-0.0`, `1.5`, `1e+21`) are asked.
+      if (Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
+      return asked(value, false, place);
+    case "boolean":
+      return value ? "true" : "false";
+    case "undefined":
+      return undefined;
+    case "object":
+      if (value === null) return "null";
+      if (level >= MAX_DEPTH) throw FALLBACK;
+      if (Array.isArray(value)) {
+        if (getPrototypeOf(value) !== Array.prototype) throw FALLBACK;
+        return value.length === 0 ? "[]" : sequence(value, level, compact, place);
+      }
+      {
+        const prototype = getPrototypeOf(value);
+        if ((prototype !== Object.prototype && prototype !== null) || toTag.call(value) !== "[object Object]") throw FALLBACK;
+      }
+      return mapping(value as Record<string, unknown>, level, compact, place);
+    default:
+      throw FALLBACK;
+  }
+}
+
+function asked(scalar: string | number, isKey: boolean, place: Place): string {
+  const form = place(scalar, isKey);
+  if (form === undefined) throw FALLBACK;
+  return form;
+}
+
+function scalar(text: string, level: number, place: Place): string {
+  if (text.length > 0 && certainlyPlain(text)) return text;
+  const form = asked(text, false, place);
+  // A literal block: js-yaml indents its lines by two spaces per level
+  // (at least one level); the asked form is indented for the top level.
+  // Lines that are empty stay empty, as js-yaml leaves them.
+  if (level <= 1 || form.charCodeAt(0) !== 0x7c) return form;
+  return form.replace(/\n(?!\n|$)/g, "\n" + indent(level - 1));
+}
+
+function key(text: string, place: Place): string {
+  if (text.length > 0 && text.length <= MAX_IMPLICIT_KEY && certainlyPlain(text)) return text;
+  const form = asked(text, true, place);
+  if (form.length > MAX_IMPLICIT_KEY) throw FALLBACK;
+  return form;
+}
+
+/** js-yaml's `writeBlockSequence`: `undefined` items are written `null`. */
+function sequence(list: readonly unknown[], level: number, compact: boolean, place: Place): string {
+  let text = "";
+  for (let index = 0; index < list.length; index++) {
+    const item = node(list[index], level + 1, true, place) ?? "null";
+    if (!compact || text !== "") text += "\n" + indent(level);
+    text += item.charCodeAt(0) === 0x0a ? "-" : "- ";
+    text += item;
+  }
+  return text;
+}
+
+/** js-yaml's `writeBlockMapping`: pairs whose value is `undefined` are left out. */
+function mapping(object: Record<string, unknown>, level: number, compact: boolean, place: Place): string {
+  let text = "";
+  for (const name of Object.keys(object)) {
+    const written = key(name, place);
+    const value = node(object[name], level + 1, false, place);
+    if (value === undefined) continue;
+    if (!compact || text !== "") text += "\n" + indent(level);
+    text += written;
+    text += value.charCodeAt(0) === 0x0a ? ":" : ": ";
+    text += value;
+  }
+  return text === "" ? "{}" : text;
+}
