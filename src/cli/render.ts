@@ -50,7 +50,7 @@ render, or two files render the same object, nothing is printed (exit 1).
 Why ${STREAM_FILE} by default: it is the directory GitOps tools read
 (kubectl kustomize, Argo CD, Flux), it diffs against the stdout of a render,
 and a fleet writes 3 files per installation instead of one per object (a
-10,000-file fleet renders in about half the time). --per-object suits
+10,000-file fleet to disk in about 0.8x the time). --per-object suits
 applying or reviewing objects one by one. See docs/fleet.md.
 
 Limits: ${LIMITS_TEXT}; larger inputs are refused.

@@ -7,12 +7,16 @@
 // - "per-object" (`--per-object`): one file per object, named after its
 //   kind, and a `kustomization.yaml` listing them in apply order.
 //
-// The default is chosen for fleets, where the file count is the cost: a
+// The default is chosen for fleets, where each file created costs: a
 // Runner installation is 3 files (with rigging's manifest) instead of 15.
-// Measured by `npm run bench` (one process, output on disk, paired runs):
-// a 10,000-file fleet takes 0.45x the time of --per-object and a
-// 1,000-file fleet 0.55x; see docs/fleet.md. One `-o DIR` render uses the same default, so
-// one installation and a fleet of them look alike.
+// Measured with the bench's fleet inputs and command (`render DIR -o OUT`,
+// paired runs of both layouts on a loaded 2-core machine): with the output
+// on disk, a 10,000-file fleet takes 0.78x the wall time of --per-object
+// (0.77x the CPU time, 0.55x the system time) and a 1,000-file fleet 0.82x;
+// in memory (tmpfs) the two differ by less than the noise (CPU 0.91x at
+// 10,000 files). The gain grows as rendering itself gets cheaper. One
+// `-o DIR` render uses the same default, so one installation looks the
+// same rendered alone or in a fleet (docs/fleet.md).
 import { directoryFiles, kustomizationOf, toYamlStream } from "./emit.ts";
 import type { K8sObject } from "./objects.ts";
 
