@@ -156,9 +156,22 @@ describe("render's streams and exit codes", () => {
 });
 
 describe("render -o DIR", () => {
-  it.each(EXAMPLES)("%s: one file per object and a kustomization that kubectl kustomize turns back into the same objects", (example) => {
+  it.each(EXAMPLES)("%s: manifests.yaml, the stdout of a render byte for byte, and a kustomization that kubectl kustomize turns back into the same objects", (example) => {
     const dir = join(tempDir(), "out");
     const r = runCli(["render", example, "-o", dir]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("");
+    const stdout = runCli(["render", example]).out;
+    expect(readdirSync(dir).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
+    expect(readFileSync(join(dir, "manifests.yaml"), "utf8")).toBe(stdout);
+    const kustomized = runProcess("kubectl", ["kustomize", dir]);
+    expect(kustomized.err).toBe("");
+    expect(docs(kustomized.out)).toEqual(docs(stdout));
+  });
+
+  it.each(EXAMPLES)("%s --per-object: one file per object and a kustomization that kubectl kustomize turns back into the same objects", (example) => {
+    const dir = join(tempDir(), "out");
+    const r = runCli(["render", example, "-o", dir, "--per-object"]);
     expect(r.code).toBe(0);
     expect(r.out).toBe("");
     const stream = docs(runCli(["render", example]).out);
@@ -182,14 +195,17 @@ describe("render -o DIR", () => {
 
   // Before, a stale.yaml rigging never wrote was deleted here: that was the
   // data-loss bug. rigging now replaces only its own earlier output.
-  it("replaces its own earlier output, and refuses a DIR holding a file it did not write", () => {
+  it("replaces its own earlier output, in either layout, and refuses a DIR holding a file it did not write", () => {
     const dir = join(tempDir(), "out");
     const renamed = tempFile(readFileSync(join(ROOT, "examples/compass-server.yaml"), "utf8").replace(/^name: compass-server$/m, "name: other"));
-    expect(runCli(["render", renamed, "-o", dir]).code).toBe(0);
+    expect(runCli(["render", renamed, "-o", dir, "--per-object"]).code).toBe(0);
     const earlier = readdirSync(dir).filter((f) => f.includes("other"));
     expect(earlier.length).toBeGreaterThan(0);
     expect(runCli(["render", "examples/compass-server.yaml", "-o", dir]).code).toBe(0);
-    for (const file of earlier) expect(readdirSync(dir)).not.toContain(file);
+    expect(readdirSync(dir).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
+    expect(runCli(["render", renamed, "-o", dir, "--per-object"]).code).toBe(0);
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining([...earlier, "kustomization.yaml"]));
+    expect(readdirSync(dir)).not.toContain("manifests.yaml");
     writeFileSync(join(dir, "stale.yaml"), "stale: true\n");
     const refused = runCli(["render", "examples/compass-server.yaml", "-o", dir]);
     expect(refused.code).toBe(2);

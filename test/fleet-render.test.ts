@@ -1,12 +1,13 @@
 // `rigging render a.yaml b.yaml ... -o DIR` and `rigging render DIR -o OUT`:
-// each values file renders into OUT/NAME/, a bad file is reported and
-// skipped, and the single-file command is unchanged.
+// each values file renders into OUT/NAME/ (manifests.yaml and a
+// kustomization.yaml, or one file per object with --per-object), a bad file
+// is reported and skipped, and the single-file command is unchanged.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
 import { PARALLEL_THRESHOLD } from "../src/core/threads.ts";
 import { runCli, runInProcess } from "./support/cli.ts";
@@ -36,8 +37,16 @@ function dirTexts(dir: string): Record<string, string> {
   return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
 }
 
+/** The objects of a YAML stream, in order. */
+const objectsOf = (text: string) => parseAllDocuments(text).map((d) => d.toJSON());
+
+const hasKubectl = spawnSync("kubectl", ["version", "--client"]).status === 0;
+
+/** The kustomization of the default layout, as the task states it (plus the order kustomize keeps). */
+const STREAM_KUSTOMIZATION = { apiVersion: "kustomize.config.k8s.io/v1beta1", kind: "Kustomization", sortOptions: { order: "fifo" }, resources: ["manifests.yaml"] };
+
 describe("render a fleet", () => {
-  it("renders each file into OUT/NAME/ exactly as a single render would", () => {
+  it("renders each file into OUT/NAME/ exactly as a single render would: manifests.yaml is its stdout, byte for byte", () => {
     const a = write("in/alpha.yaml", variant("alpha"));
     const b = write("in/beta.yml", variant("beta"));
     const out = join(root, "out");
@@ -46,12 +55,67 @@ describe("render a fleet", () => {
     expect(result.out).toBe("");
     expect(visible(out)).toEqual(["alpha", "beta"]);
     for (const [name, file] of [["alpha", a], ["beta", b]]) {
+      expect(readdirSync(join(out, name)).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
+      const stdout = runInProcess(["render", file, "-q"]);
+      expect(stdout.code).toBe(0);
+      expect(readFileSync(join(out, name, "manifests.yaml"), "utf8")).toBe(stdout.out);
+      expect(parse(readFileSync(join(out, name, "kustomization.yaml"), "utf8"))).toEqual(STREAM_KUSTOMIZATION);
       const single = join(root, `single-${name}`);
-      expect(runInProcess(["render", file, "-o", single]).code).toBe(0);
+      expect(runInProcess(["render", file, "-o", single, "-q"]).code).toBe(0);
       expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
-      expect(readdirSync(join(out, name))).toContain("kustomization.yaml");
+    }
+    expect(readFileSync(join(out, "beta", "manifests.yaml"), "utf8")).toContain("\nkind: DaemonSet\nmetadata:\n  name: beta\n");
+  });
+
+  it("--per-object writes one file per object and a kustomization listing them, as a single render with --per-object does", () => {
+    const a = write("in/alpha.yaml", variant("alpha"));
+    const b = write("in/beta.yaml", variant("beta"));
+    const out = join(root, "out");
+    const result = runInProcess(["render", join(root, "in"), "-o", out, "--per-object"]);
+    expect(result.code, result.err).toBe(0);
+    for (const [name, file] of [["alpha", a], ["beta", b]]) {
+      const files = readdirSync(join(out, name)).sort();
+      const objects = objectsOf(runInProcess(["render", file]).out);
+      // One file per object, named NN-kind-name.yaml in apply order, each holding that object.
+      const perObject = files.filter((f) => /^\d\d-/.test(f));
+      expect(perObject).toHaveLength(objects.length);
+      expect(files).toEqual([".rigging-output", ...perObject, "kustomization.yaml"]);
+      expect(perObject.map((f) => objectsOf(readFileSync(join(out, name, f), "utf8")))).toEqual(objects.map((o) => [o]));
+      expect(perObject.map((f, i) => f.startsWith(`${String(i + 1).padStart(2, "0")}-${objects[i].kind.toLowerCase()}-`))).toEqual(perObject.map(() => true));
+      expect(parse(readFileSync(join(out, name, "kustomization.yaml"), "utf8")).resources).toEqual(perObject);
+      const single = join(root, `single-${name}`);
+      expect(runInProcess(["render", file, "-o", single, "--per-object", "-q"]).code).toBe(0);
+      expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
     }
     expect(readFileSync(join(out, "beta", "12-daemonset-beta.yaml"), "utf8")).toContain("name: beta");
+  });
+
+  it.skipIf(!hasKubectl).each([[[]], [["--per-object"]]])("kubectl kustomize OUT/NAME (render %j) builds the objects rigging render FILE prints, in order", (flags) => {
+    const files = [write("in/a.yaml", variant("a")), write("in/b.yaml", variant("b"))];
+    const out = join(root, "out");
+    expect(runInProcess(["render", join(root, "in"), "-o", out, ...flags]).code).toBe(0);
+    for (const [name, file] of [["a", files[0]], ["b", files[1]]]) {
+      const built = spawnSync("kubectl", ["kustomize", join(out, name)], { encoding: "utf8" });
+      expect(built.status, built.stderr).toBe(0);
+      const stream = objectsOf(runInProcess(["render", file]).out);
+      expect(stream.length).toBeGreaterThan(10);
+      expect(objectsOf(built.stdout)).toEqual(stream);
+    }
+  });
+
+  it("switching layouts replaces the other layout's files in OUT/NAME and leaves no generation behind", () => {
+    const file = write("in/a.yaml", variant("a"));
+    const out = join(root, "out");
+    const layouts: [string[], (files: string[]) => boolean][] = [
+      [[], (files) => files.join() === ".rigging-output,kustomization.yaml,manifests.yaml"],
+      [["--per-object"], (files) => files.length === 15 && files.includes("12-daemonset-a.yaml") && !files.includes("manifests.yaml")],
+      [[], (files) => files.join() === ".rigging-output,kustomization.yaml,manifests.yaml"],
+    ];
+    for (const [flags, expected] of layouts) {
+      expect(runInProcess(["render", file, write("in/z.yaml", variant("z")), "-o", out, ...flags]).code).toBe(0);
+      expect(expected(readdirSync(join(out, "a")).sort()), `${flags}: ${readdirSync(join(out, "a"))}`).toBe(true);
+      expect(readdirSync(out).filter((e) => e.startsWith(".")).length).toBe(2); // .a.<n> and .z.<n>, nothing else
+    }
   });
 
   it("a directory renders its values files, one level deep, sorted, skipping hidden files", () => {
@@ -81,6 +145,7 @@ describe("render a fleet", () => {
     expect(result.err).toContain("rendered 2 of 4 values files");
     expect(visible(out)).toEqual(["a", "c"]); // no half-written b/ or d/
     expect(readdirSync(out).sort()).toEqual([".a.1", ".c.1", "a", "c"]); // no staging
+    expect(readdirSync(join(out, "a")).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
   });
 
   it("a bad file keeps its previous output as it was", () => {
@@ -105,6 +170,8 @@ describe("render a fleet", () => {
 
   it.each([
     [["a.yaml", "b.yaml"], "needs -o DIR"],
+    [["a.yaml", "--per-object"], "--per-object chooses the files -o DIR writes"],
+    [["in", "--per-object"], "--per-object chooses the files -o DIR writes"],
     [["a.yaml", "-", "-o", "out"], "stdin"],
     [["a.yaml", "b.yaml", "-o", "a.yaml"], "exists and is not a directory"],
     [["a.yaml", "b.yaml", "-o", "missing/out"], "its parent does not exist"],
@@ -112,7 +179,7 @@ describe("render a fleet", () => {
     write("a.yaml", variant("a"));
     write("b.yaml", variant("b"));
     write("in/c.yaml", variant("c"));
-    const result = runInProcess(["render", ...args.map((a) => (a === "-" || a.startsWith("-o") ? a : join(root, a)))]);
+    const result = runInProcess(["render", ...args.map((a) => (a.startsWith("-") ? a : join(root, a)))]);
     expect(result.code).toBe(2);
     expect(result.err).toContain(message);
     expect(readFileSync(join(root, "a.yaml"), "utf8")).toBe(variant("a"));
@@ -135,17 +202,41 @@ describe("render a fleet", () => {
     expect(streamed.code).toBe(0);
     expect(streamed.out.startsWith("---\napiVersion: v1\nkind: Namespace\n")).toBe(true);
     const out = join(root, "out");
-    expect(runInProcess(["render", file, "-o", out]).code).toBe(0);
-    expect(readdirSync(out)).toContain("kustomization.yaml");
+    const written = runInProcess(["render", file, "-o", out]);
+    expect(written.code).toBe(0);
+    expect(written.err).toContain(`wrote 13 objects (in manifests.yaml) and kustomization.yaml to ${out}\n`);
+    expect(readdirSync(out).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
+    expect(readFileSync(join(out, "manifests.yaml"), "utf8")).toBe(streamed.out);
   });
+});
 
-  it("each fleet directory is a kustomization that kubectl builds", { skip: spawnSync("kubectl", ["version", "--client"]).status !== 0 }, () => {
+describe("rigging check OUT reads a fleet's output in either layout", () => {
+  const DS = "12-daemonset-b.yaml";
+  /** Sets hostUsers: true in NAME's DaemonSet, whichever file holds it. */
+  const breakDaemonSet = (dir: string, file: string) => {
+    const path = join(dir, file);
+    const text = readFileSync(path, "utf8");
+    expect(text).toMatch(/^ {6}hostUsers: false$/m);
+    writeFileSync(path, text.replace(/^( {6})hostUsers: false$/m, "$1hostUsers: true"));
+  };
+
+  it.each([
+    [[], "manifests.yaml", 2 * 2],
+    [["--per-object"], DS, 2 * (13 + 1)],
+  ])("render %j: every installation passes; one edited by hand is reported at its file", (flags, file, files) => {
+    write("in/a.yaml", variant("a"));
+    write("in/b.yaml", variant("b"));
     const out = join(root, "out");
-    expect(runInProcess(["render", write("a.yaml", variant("a")), write("b.yaml", variant("b")), "-o", out]).code).toBe(0);
-    const built = spawnSync("kubectl", ["kustomize", join(out, "b")], { encoding: "utf8" });
-    expect(built.status, built.stderr).toBe(0);
-    expect(built.stdout).toContain("kind: DaemonSet");
-    expect(built.stdout).toContain("name: b\n");
+    expect(runInProcess(["render", join(root, "in"), "-o", out, ...flags]).code).toBe(0);
+    const clean = runInProcess(["check", out]);
+    expect(clean.code, clean.err + clean.out).toBe(0);
+    // Both installations were read, once each (not their hidden generations): 13 objects each.
+    expect(clean.err).toContain(`0 error(s), 0 warning(s) in 26 object(s) of ${files} file(s)`);
+    breakDaemonSet(join(out, "b"), file);
+    const broken = runInProcess(["check", out]);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(new RegExp(`out/b/${file.replace(".", "\\.")}:\\d+ +CR-09 +DaemonSet/compass-runner/b `));
+    expect(broken.out).not.toMatch(/out\/a\//);
   });
 });
 
@@ -193,7 +284,10 @@ describe("checking a long fleet's output, spread over worker threads by the buil
     expect(check("3")).toEqual(alone);
     // An installation late in the list, so that a worker thread judges it.
     const late = join(out, names[count - 3]);
-    rmSync(join(late, readdirSync(late).find((f) => f.includes("networkpolicy"))!));
+    const stream = join(late, "manifests.yaml");
+    const documents = readFileSync(stream, "utf8").split(/^(?=---\n)/m);
+    expect(documents.filter((d) => d.includes("\nkind: NetworkPolicy\n"))).toHaveLength(1);
+    writeFileSync(stream, documents.filter((d) => !d.includes("\nkind: NetworkPolicy\n")).join(""));
     const broken = check("1");
     expect(broken.code).toBe(1);
     expect(broken.out).toMatch(new RegExp(`${names[count - 3]}/.*CR-01 .*the Runner set has no NetworkPolicy`));

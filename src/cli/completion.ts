@@ -46,7 +46,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "render",
     summary: "render values files",
-    options: [{ long: "output", short: "o", value: "dirs" }, { long: "format", short: "f", value: words(() => ["yaml", "json"]) }, { long: "quiet", short: "q" }, HELP],
+    options: [{ long: "output", short: "o", value: "dirs" }, { long: "per-object" }, { long: "format", short: "f", value: words(() => ["yaml", "json"]) }, { long: "quiet", short: "q" }, HELP],
     args: "files",
   },
   {

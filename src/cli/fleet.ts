@@ -1,14 +1,16 @@
 // Fleet rendering: many values files in one process, each into its own
-// DIR/NAME/. This module finds the inputs, checks before anything is written
+// DIR/NAME/, in the layout -o DIR writes for one file (output-layout.ts).
+// This module finds the inputs, checks before anything is written
 // that every file has a distinct, safe output name, and renders them one
 // after the other, or spread over worker threads for a long fleet.
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.ts";
-import { directoryFiles, SAFE_FILE_NAME } from "../core/emit.ts";
+import { SAFE_FILE_NAME } from "../core/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { fsReason, prepareOutputDirectory } from "../core/output-dir.ts";
 import { fleetLeftovers, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
+import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../core/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
 import { paint, type Io } from "./io.ts";
@@ -113,11 +115,18 @@ interface Outcome {
   report: string;
 }
 
+/** What every file of a fleet shares, on whichever thread renders it. */
+interface FleetContext {
+  output: string;
+  layout: Layout;
+  color: boolean;
+}
+
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
-function renderEntry(entry: FleetEntry, output: string, color: boolean): Outcome {
+function renderEntry(entry: FleetEntry, { output, layout, color }: FleetContext): Outcome {
   try {
     const rendered = renderFile(entry.file);
-    writeFleetMember(output, entry.name, directoryFiles(rendered.objects), entry.leftovers ?? []);
+    writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? []);
     return { exitCode: 0, report: "" };
   } catch (error) {
     let report = "";
@@ -151,16 +160,17 @@ function reportFileError(file: string, error: unknown, io: Io): number {
  * is. A file that fails is reported and skipped; the exit code is the worst
  * outcome. Reports come in input order whatever thread rendered the file.
  */
-export function renderFleet(inputs: string[], output: string, io: Io): number | Promise<number> {
+export function renderFleet(inputs: string[], output: string, io: Io, layout: Layout = DEFAULT_LAYOUT): number | Promise<number> {
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
   const leftovers = prepareFleetOutput(output);
   const entries = inputsFound.map((entry) => ({ ...entry, leftovers: leftovers.get(hiddenBase(entry.name)) ?? [] }));
+  const context: FleetContext = { output, layout, color: io.color };
   const threads = threadsFor(entries.length);
-  if (threads <= 1) return finish(renderSequentially(entries, output, io), entries.length, output, io);
+  if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
-  return runOnThreads(renderJob, entries, { output, color: io.color }, threads, progress).then(({ results, stopped, threads: used }) => {
+  return runOnThreads(renderJob, entries, context, threads, progress).then(({ results, stopped, threads: used }) => {
     if (progress) io.err("\r\u001b[K");
     // A file taken by a worker that died is reported, never lost silently.
     const outcomes = entries.map((entry, index) => results[index] ?? lost(entry, io.color, `${stopped ?? "a worker thread stopped"} before rendering it`));
@@ -170,14 +180,14 @@ export function renderFleet(inputs: string[], output: string, io: Io): number | 
 }
 
 /** One file of a fleet, on whichever thread takes it. */
-const renderJob = defineJob("render", (entry: FleetEntry, context: { output: string; color: boolean }) => renderEntry(entry, context.output, context.color));
+const renderJob = defineJob("render", renderEntry);
 
-function renderSequentially(entries: readonly FleetEntry[], output: string, io: Io): Outcome[] {
+function renderSequentially(entries: readonly FleetEntry[], context: FleetContext, io: Io): Outcome[] {
   const showProgress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD;
   let failed = 0;
   let lastProgress = 0;
   return entries.map((entry, index) => {
-    const outcome = renderEntry(entry, output, io.color);
+    const outcome = renderEntry(entry, context);
     if (outcome.exitCode !== 0) {
       failed++;
       io.err((showProgress ? "\r\u001b[K" : "") + outcome.report);

@@ -1,9 +1,10 @@
 // A fleet's OUT/NAME is at every instant the complete old output or the
-// complete new one. The built command replaces a fleet of 240 files
-// and is killed (SIGKILL) at a random moment, again and again. After every
-// kill each OUT/NAME must be there and complete: every file its manifest
-// lists exists and parses, nothing else is there, kustomization.yaml lists
-// them, and all its objects come from one run.
+// complete new one. The built command replaces a fleet of 20 files, in
+// one layout or the other (manifests.yaml, or --per-object every other
+// run), and is killed (SIGKILL) at a random moment, again and again. After
+// every kill each OUT/NAME must be there and complete: every file its
+// manifest lists exists and parses, nothing else is there,
+// kustomization.yaml lists them, and all its objects come from one run.
 // The loop is bounded (KILLS runs); no assertion is about time.
 import { spawn } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +16,9 @@ import { MANIFEST } from "../../src/core/output-dir.ts";
 import { CLI } from "../support/cli.ts";
 import { serverValues } from "../support/output-tree.ts";
 
-const MEMBERS = 20; // 12 files each
+const MEMBERS = 20;
+/** The objects of one Compass Server installation (serverValues). */
+const OBJECTS = 11;
 const KILLS = 30;
 const names = Array.from({ length: MEMBERS }, (_, i) => `m${String(i).padStart(2, "0")}`);
 
@@ -37,10 +40,10 @@ interface Run {
 }
 
 /** Renders the fleet; with `killAfter`, SIGKILLs it that long (ms) after it starts. */
-function render(killAfter?: number): Promise<Run> {
+function render(killAfter?: number, flags: string[] = []): Promise<Run> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, "render", join(root, "in"), "-o", join(root, "out")], { env: { ...process.env, RIGGING_THREADS: "1" }, stdio: "ignore" });
+    const child = spawn(process.execPath, [CLI, "render", join(root, "in"), "-o", join(root, "out"), ...flags], { env: { ...process.env, RIGGING_THREADS: "1" }, stdio: "ignore" });
     const timer = killAfter === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfter);
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
@@ -57,16 +60,24 @@ function completeRun(name: string): number {
   expect([...readdirSync(dir)].sort(), name).toEqual([...listed, MANIFEST].sort());
   const kustomization = parse(readFileSync(join(dir, "kustomization.yaml"), "utf8"));
   expect(kustomization.resources, name).toEqual(listed.filter((f) => f !== "kustomization.yaml"));
+  // Either layout: manifests.yaml alone, or one file per object.
+  const resources = kustomization.resources as string[];
+  if (resources.length === 1) expect(resources, name).toEqual(["manifests.yaml"]);
   const runs = new Set<number>();
-  for (const file of kustomization.resources as string[]) {
+  let objects = 0;
+  for (const file of resources) {
     const docs = parseAllDocuments(readFileSync(join(dir, file), "utf8"));
-    expect(docs.length, `${name}/${file}`).toBe(1);
-    expect(docs[0].errors, `${name}/${file}`).toEqual([]);
-    const object = docs[0].toJSON();
-    expect(object.apiVersion, `${name}/${file}`).toBeTypeOf("string");
-    const run = new RegExp(`^${name}-r(\\d+)`).exec(object.metadata.name)?.[1];
-    if (run !== undefined) runs.add(Number(run));
+    if (resources.length > 1) expect(docs.length, `${name}/${file}`).toBe(1);
+    for (const doc of docs) {
+      expect(doc.errors, `${name}/${file}`).toEqual([]);
+      const object = doc.toJSON();
+      expect(object.apiVersion, `${name}/${file}`).toBeTypeOf("string");
+      objects++;
+      const run = new RegExp(`^${name}-r(\\d+)`).exec(object.metadata.name)?.[1];
+      if (run !== undefined) runs.add(Number(run));
+    }
   }
+  expect(objects, name).toBe(OBJECTS);
   expect([...runs], `${name} mixes the objects of several runs`).toHaveLength(1);
   return [...runs][0];
 }
@@ -83,7 +94,7 @@ describe("a fleet killed while it replaces its output", () => {
     for (let run = 1; run <= KILLS; run++) {
       writeInputs(run);
       // A random moment of a run as long as the first one (some land before it writes).
-      const result = await render(Math.random() * first.took);
+      const result = await render(Math.random() * first.took, run % 2 === 1 ? ["--per-object"] : []);
       if (result.signal === "SIGKILL") killed++;
       const runs = new Set(names.map(completeRun));
       const hidden = readdirSync(join(root, "out")).filter((entry) => entry.startsWith("."));

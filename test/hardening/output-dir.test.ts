@@ -42,10 +42,10 @@ function refused(result: { code: number; out: string; err: string }, message: Re
   expect(result.err).toMatch(message);
 }
 
-/** What a render of `values` writes into a fresh directory, by file name. */
-function expected(values: string): Record<string, string> {
+/** What a render of `values` (with `flags`) writes into a fresh directory, by file name. */
+function expected(values: string, flags: string[] = []): Record<string, string> {
   const out = join(mkdtempSync(join(root, "expected-")), "out");
-  expect(runInProcess(["render", write(`expected-${Math.random()}.yaml`, values), "-o", out, "-q"]).code).toBe(0);
+  expect(runInProcess(["render", write(`expected-${Math.random()}.yaml`, values), "-o", out, "-q", ...flags]).code).toBe(0);
   return tree(out);
 }
 
@@ -98,17 +98,22 @@ describe("-o DIR refuses a directory that holds what rigging did not write, and 
   });
 
   it.each([
-    ["a directory", (path: string) => mkdirSync(path)],
-    ["a symlink", (path: string) => symlinkSync("/etc/hostname", path)],
-  ])("an earlier output where one of rigging's files was replaced by %s", (_kind, replace) => {
+    ["a directory", (path: string) => mkdirSync(path), []],
+    ["a symlink", (path: string) => symlinkSync("/etc/hostname", path), []],
+    ["a directory", (path: string) => mkdirSync(path), ["--per-object"]],
+    ["a symlink", (path: string) => symlinkSync("/etc/hostname", path), ["--per-object"]],
+  ])("an earlier output where one of rigging's files was replaced by %s (render %j)", (_kind, replace, flags) => {
     const out = join(root, "out");
-    expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out]).code).toBe(0);
-    const victim = join(out, readdirSync(out).find((f) => f.includes("deployment"))!);
+    expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out, ...flags]).code).toBe(0);
+    const name = flags.length === 0 ? "manifests.yaml" : "06-deployment-a.yaml";
+    const victim = join(out, name);
     unlinkSync(victim);
     replace(victim);
     const b = write("b.yaml", serverValues("b"));
     const before = tree(root);
-    refused(runInProcess(["render", b, "-o", out]), /06-deployment-a\.yaml, which rigging did not write/);
+    // Whichever layout the next render asks for.
+    refused(runInProcess(["render", b, "-o", out]), new RegExp(`holds ${name.replaceAll(".", "\\.")}, which rigging did not write`));
+    refused(runInProcess(["render", b, "-o", out, "--per-object"]), new RegExp(`holds ${name.replaceAll(".", "\\.")}, which rigging did not write`));
     expect(tree(root)).toEqual(before);
   });
 
@@ -159,6 +164,18 @@ describe("-o DIR replaces rigging's own files", () => {
     expect(tree(out)).toEqual(expected(serverValues("b")));
   });
 
+  it("one file per object, as a rigging before manifests wrote it, is taken over by the manifests.yaml layout, and back", () => {
+    const out = join(root, "out");
+    expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out, "--per-object"]).code).toBe(0);
+    expect(Object.keys(tree(out)).length).toBeGreaterThan(10);
+    unlinkSync(join(out, MANIFEST));
+    expect(runInProcess(["render", write("b.yaml", serverValues("b")), "-o", out]).code).toBe(0);
+    expect(tree(out)).toEqual(expected(serverValues("b")));
+    expect(Object.keys(tree(out)).sort()).toEqual([MANIFEST, "kustomization.yaml", "manifests.yaml"]);
+    expect(runInProcess(["render", join(root, "a.yaml"), "-o", out, "--per-object"]).code).toBe(0);
+    expect(tree(out)).toEqual(expected(serverValues("a"), ["--per-object"]));
+  });
+
   it("such an output whose kustomization.yaml was edited by hand is refused", () => {
     const out = join(root, "out");
     expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out]).code).toBe(0);
@@ -182,14 +199,15 @@ describe("-o edge cases", () => {
   // 4 labels of 61-63 characters: the longest DNS subdomain a ServiceAccount may have.
   const longName = ["a".repeat(61), "b".repeat(63), "c".repeat(63), "d".repeat(63)].join(".");
 
-  it("a 253-character ServiceAccount name writes bounded, distinct, deterministic file names that kubectl builds", () => {
+  it("a 253-character ServiceAccount name writes bounded, distinct, deterministic file names (--per-object) that kubectl builds", () => {
     expect(longName).toHaveLength(253);
     const values = write("long.yaml", serverValues("a", longName));
     const out = join(root, "out");
-    const result = runInProcess(["render", values, "-o", out, "-q"]);
+    const result = runInProcess(["render", values, "-o", out, "-q", "--per-object"]);
     expect(result.code, result.err).toBe(0);
     for (const name of readdirSync(out)) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(200);
-    expect(tree(out)).toEqual(expected(serverValues("a", longName)));
+    expect(readdirSync(out).some((name) => name.includes("-serviceaccount-aaaa"))).toBe(true);
+    expect(tree(out)).toEqual(expected(serverValues("a", longName), ["--per-object"]));
     // The same objects as the stream: nothing lost to the shorter names.
     const stream = parseAllDocuments(runInProcess(["render", values]).out).map((d) => d.toJSON());
     expect(stream.some((o) => o.kind === "ServiceAccount" && o.metadata.name === longName)).toBe(true);
@@ -199,7 +217,7 @@ describe("-o edge cases", () => {
       expect(parseAllDocuments(built.stdout).map((d) => d.toJSON())).toEqual(expect.arrayContaining(stream));
     }
     // And as a fleet member.
-    const fleet = runInProcess(["render", values, write("b.yaml", serverValues("b")), "-o", join(root, "fleet")]);
+    const fleet = runInProcess(["render", values, write("b.yaml", serverValues("b")), "-o", join(root, "fleet"), "--per-object"]);
     expect(fleet.code, fleet.err).toBe(0);
     expect(tree(join(root, "fleet", "long"))).toEqual(tree(out));
   });
@@ -273,7 +291,7 @@ describe.skipIf(!CAN_MOUNT)("-o onto a mount point (a tmpfs in a namespace of th
       "-o size=512k",
     );
     expect(r.out).toBe("second 2\n");
-    expect(r.err).toMatch(/^error .*mnt\/out: cannot write 0\d-[^:]+: no space left on the device; nothing was changed\n$/);
+    expect(r.err).toMatch(/^error .*mnt\/out: cannot write manifests\.yaml: no space left on the device; nothing was changed\n$/);
     expect(tree(join(r.copy, "out"))).toEqual(expected(serverValues("a")));
     expect(readdirSync(r.copy)).toEqual(["out"]);
   });

@@ -28,7 +28,8 @@ function freshRoot(): string {
   return root;
 }
 
-const NAMES = ["01-a.yaml", "02-b.yaml", "03-c.yaml", "kustomization.yaml", "x.yaml"];
+// Names of both layouts: one file per object, or manifests.yaml (a write may switch between them).
+const NAMES = ["01-a.yaml", "02-b.yaml", "03-c.yaml", "kustomization.yaml", "manifests.yaml", "x.yaml"];
 /** A set of rendered files: names and texts. */
 const filesArb = fc
   .uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: NAMES.length })

@@ -77,13 +77,19 @@ describe("-o DIR replaces its own files only when the whole render succeeds", ()
   // Before, this test filled DIR with files rigging never wrote and expected
   // them gone: that was the data-loss bug. Old files are gone only when an
   // earlier rigging run wrote them (output-dir.test.ts refuses the others).
-  it("old files an earlier run wrote that the new render does not write are gone", () => {
+  it.each([[[]], [["--per-object"]]])("old files an earlier run wrote that the new render (%j) does not write are gone", (flags) => {
     const out = join(root, "out");
-    writeDirectory(out, new Map([["stale.yaml", "kind: Old\n"], ["01-namespace-compass-runner.yaml", "stale content\n"]]));
-    expect(runInProcess(["render", EXAMPLE, "-o", out]).code).toBe(0);
+    writeDirectory(out, new Map([["stale.yaml", "kind: Old\n"], ["01-namespace-compass-runner.yaml", "stale content\n"], ["manifests.yaml", "stale stream\n"]]));
+    expect(runInProcess(["render", EXAMPLE, "-o", out, ...flags]).code).toBe(0);
     const files = readdirSync(out);
     expect(files).not.toContain("stale.yaml");
-    expect(readFileSync(join(out, "01-namespace-compass-runner.yaml"), "utf8")).toMatch(/^apiVersion: v1\nkind: Namespace/);
+    if (flags.length === 0) {
+      expect(files.sort()).toEqual([MANIFEST, "kustomization.yaml", "manifests.yaml"]);
+      expect(readFileSync(join(out, "manifests.yaml"), "utf8")).toMatch(/^---\napiVersion: v1\nkind: Namespace/);
+    } else {
+      expect(files).not.toContain("manifests.yaml");
+      expect(readFileSync(join(out, "01-namespace-compass-runner.yaml"), "utf8")).toMatch(/^apiVersion: v1\nkind: Namespace/);
+    }
     const kustomization = readFileSync(join(out, "kustomization.yaml"), "utf8");
     for (const file of files.filter((f) => f !== "kustomization.yaml" && f !== MANIFEST)) expect(kustomization).toContain(`- ${file}`);
   });

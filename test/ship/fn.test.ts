@@ -203,22 +203,28 @@ describe("rigging fn under kpt", () => {
     expect(results).toMatchObject({ kind: "FunctionResultList", exitCode: 0 });
   });
 
-  it("kpt fn eval --exec 'rigging fn' without a config checks the package: exit 1 on an error, nothing written, the finding in the results file", async () => {
-    const pkg = freshPackage("check");
-    const written = await run(process.execPath, [CLI, "render", join(ROOT, "examples", "compass-runner.yaml"), "-o", join(pkg, "runner")]);
+  // The DaemonSet is the Runner's 12th object: index 11 of manifests.yaml, or a file of its own.
+  it.each([
+    ["", [], { path: "runner/manifests.yaml", index: 11 }],
+    [" --per-object", ["--per-object"], { path: "runner/12-daemonset-compass-runner.yaml" }],
+  ])("kpt fn eval --exec 'rigging fn' without a config checks a package holding render -o%s: exit 1 on an error, nothing written, the finding in the results file", async (label, flags, file) => {
+    const pkg = freshPackage(`check${label.replace(" ", "")}`);
+    const written = await run(process.execPath, [CLI, "render", join(ROOT, "examples", "compass-runner.yaml"), "-o", join(pkg, "runner"), ...flags]);
     expect(written.code, written.err).toBe(0);
-    const ds = readdirSync(join(pkg, "runner")).find((f) => f.includes("-daemonset-"))!;
-    const path = join(pkg, "runner", ds);
-    writeFileSync(path, readFileSync(path, "utf8").replace("hostUsers: false", "hostUsers: true"));
+    const path = join(pkg, file.path);
+    const text = readFileSync(path, "utf8");
+    expect(text).toMatch(/^ {6}hostUsers: false$/m);
+    writeFileSync(path, text.replace(/^( {6})hostUsers: false$/m, "$1hostUsers: true"));
     const before = snapshot(pkg);
-    const r = await kpt(["fn", "eval", pkg, "--exec", "rigging fn", "--results-dir", join(work, "check-results")]);
+    const results = join(work, `check-results${label.replace(" ", "")}`);
+    const r = await kpt(["fn", "eval", pkg, "--exec", "rigging fn", "--results-dir", results]);
     expect(r.code).toBe(1);
     expect(snapshot(pkg)).toEqual(before);
-    const results = parse(readFileSync(join(work, "check-results", "results.yaml"), "utf8"));
-    expect(results.exitCode).toBe(1);
-    const errors = results.items[0].results.filter((x: any) => x.severity === "error");
+    const list = parse(readFileSync(join(results, "results.yaml"), "utf8"));
+    expect(list.exitCode).toBe(1);
+    const errors = list.items[0].results.filter((x: any) => x.severity === "error");
     // (kpt leaves out an index of 0.)
-    expect(errors).toEqual([expect.objectContaining({ field: { path: "spec.template.spec.hostUsers" }, file: { path: `runner/${ds}` }, tags: { rule: "CR-09" } })]);
+    expect(errors).toEqual([expect.objectContaining({ field: { path: "spec.template.spec.hostUsers" }, file, tags: { rule: "CR-09" } })]);
   });
 
   it("kpt fn render --allow-exec runs rigging as a mutator and as a validator from the Kptfile pipeline", async () => {
