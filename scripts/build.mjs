@@ -178,15 +178,16 @@ writeFileSync(
 // with the V8 code cache the build made for it (scripts/build.mjs).
 "use strict";
 const { readFileSync, writeFileSync } = require("node:fs");
+const { join } = require("node:path");
 const { Script } = require("node:vm");
-const lib = __dirname + "/lib/";
+const lib = join(__dirname, "lib");
 const warmUp = process.env.RIGGING_WRITE_CODE_CACHE === lib;
 const chunks = new Map();
 function load(name) {
   const loaded = chunks.get(name);
   if (loaded) return loaded.exports;
-  const file = lib + name + ".cjs";
-  const cache = lib + name + ".cache";
+  const file = join(lib, name + ".cjs");
+  const cache = join(lib, name + ".cache");
   let cachedData;
   try { cachedData = readFileSync(cache); } catch {}
   const source = "(function (exports, require, module, __filename, __dirname, __riggingChunk) {" + readFileSync(file, "utf8") + "\\n})";
@@ -223,7 +224,7 @@ try {
     ["check", join(warm, "out")],
   ];
   for (const args of runs) {
-    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env: { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist/lib/") }, stdio: ["ignore", "ignore", "pipe"] });
+    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env: { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") }, stdio: ["ignore", "ignore", "pipe"] });
     if (ran.status !== 0) console.warn(`warning: rigging ${args[0]} (a warm-up) exited ${ran.status}; files it did not load have no code cache: ${ran.stderr}`);
   }
 } finally {
