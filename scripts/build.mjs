@@ -1,18 +1,50 @@
 // Bundles the CLI for a fast start (start-up is most of a render's cost, see
 // `npm run bench` and docs/performance.md):
-// - one minified CommonJS file, dist/rigging.cjs, so Node loads one module;
+// - dist/lib/main.cjs, one minified CommonJS file with rigging itself;
 //   zod's message translations are left out (rigging words its own messages);
-// - dist/rigging.mjs, the command, which compiles that file with the V8 code
-//   cache dist/rigging.cache made here by one warm-up render, so a run skips
-//   most parsing and compiling. A cache from another Node version is rejected
-//   by V8 and the file is compiled as usual: slower, never wrong;
-// - dist/bun/main.js with its bytecode (main.js.jsc), built by the pinned
-//   Bun for `bun run render.ts` (see src/cli/bun-bundle.ts).
+// - dist/lib/CHUNK.cjs, the dependencies a render does not always need (the
+//   `yaml` package, zod, pg, the CEL engine, the NATS client), each in a
+//   file of its own. main.cjs holds a stub in each one's place that loads
+//   the file when a command first reads one of its exports; Node's own
+//   modules beyond those every process loads are stubbed the same way;
+// - dist/rigging.cjs, the command (package.json "bin"): a CommonJS launcher
+//   that compiles main.cjs, and each chunk when it is asked for, with the V8
+//   code cache dist/lib/NAME.cache made here by warm-up runs, so a run skips
+//   most parsing and compiling. A cache from another Node version is
+//   rejected by V8 and the file is compiled as usual: slower, never wrong;
+// - dist/rigging.mjs, for paths that name it: it runs dist/rigging.cjs;
+// - dist/bun/main.js and its chunks, each with its bytecode (.jsc), built
+//   from the same files by the pinned Bun for `bun run render.ts`.
 // The standalone executable is scripts/build-binary.mjs (npm run build:binary).
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build } from "esbuild";
+import ts from "typescript";
 import { buildInfo } from "./build-info.mjs";
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The dependencies kept out of main.cjs, by the file they go to. Specifiers
+ * that share code share a file (one copy of the CEL engine's classes).
+ */
+export const CHUNKS = {
+  yaml: ["yaml"],
+  zod: ["zod"],
+  pg: ["pg"],
+  cel: ["@bufbuild/cel", "@bufbuild/cel/ext"],
+  nats: ["@nats-io/transport-node", "@nats-io/jetstream"],
+};
+
+/**
+ * Node's modules that every process has loaded before it runs a line of
+ * rigging: imported as they are. Any other (node:crypto, node:net,
+ * node:worker_threads, ...) is loaded on first use.
+ */
+const LOADED_AT_START = new Set(["fs", "path", "url", "util", "events", "buffer", "vm"]);
 
 /** zod's locales index, reduced to English (the only one it configures). */
 const englishOnly = {
@@ -25,65 +57,200 @@ const englishOnly = {
   },
 };
 
-await build({
-  entryPoints: ["src/cli/main.ts"],
-  outfile: "dist/rigging.cjs",
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  minify: true,
-  keepNames: false,
-  plugins: [englishOnly],
-  // pg's optional native binding, which rigging never asks for.
-  external: ["pg-native"],
-  // packageRoot() finds examples/ from the module's own URL; the examples
-  // themselves are built in (src/core/build.ts).
-  define: { "import.meta.url": "__riggingModuleUrl", RIGGING_BUILD: buildInfo({ binary: false }) },
-  banner: { js: 'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
-  logLevel: "warning",
-});
+/**
+ * A CommonJS module whose every export is a getter that loads the real
+ * module on first read. esbuild reads an imported CommonJS module's exports
+ * at each use (`import_yaml.Document`), so nothing loads before a command
+ * reads an export. `__esModule` is a plain value: reading it must not load.
+ */
+function lazyStub(names, load) {
+  const getters = names
+    .filter((name) => name !== "__esModule")
+    .map((name) => `${JSON.stringify(name)}:{enumerable:true,get:()=>m()[${JSON.stringify(name)}]}`);
+  const esModule = names.includes("__esModule") ? "__esModule:{value:true}," : "";
+  return `let l;const m=()=>l??=${load};module.exports=Object.defineProperties({},{${esModule}${getters.join(",")}});`;
+}
 
+/** Resolves each chunked specifier, and each late Node module, to its stub. */
+function lazyModules(chunkExports) {
+  const chunkOf = new Map(Object.entries(CHUNKS).flatMap(([chunk, specifiers]) => specifiers.map((s) => [s, chunk])));
+  return {
+    name: "rigging-lazy-modules",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.namespace === "rigging-lazy") return { path: args.path, external: true };
+        if (chunkOf.has(args.path)) return { path: args.path, namespace: "rigging-lazy", pluginData: { chunk: chunkOf.get(args.path) } };
+        const builtin = args.path.replace(/^node:/, "");
+        if (builtinModules.includes(builtin) && !LOADED_AT_START.has(builtin.split("/")[0])) return { path: `node:${builtin}`, namespace: "rigging-lazy", pluginData: { builtin } };
+        return undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: "rigging-lazy" }, (args) => {
+        const { chunk, builtin } = args.pluginData;
+        if (builtin) {
+          // The names src/ imports from it, under either spelling; all where a file takes the whole module.
+          const asked = [used.get(`node:${builtin}`), used.get(builtin)];
+          const names = asked.includes(ALL) || asked.every((a) => a === undefined) ? Object.getOwnPropertyNames(require(`node:${builtin}`)) : asked.flatMap((a) => [...(a ?? [])]);
+          return { contents: lazyStub([...new Set(names)], `require(${JSON.stringify(`node:${builtin}`)})`), loader: "js" };
+        }
+        const names = Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
+        return { contents: lazyStub(names, `__riggingChunk(${JSON.stringify(chunk)})[${JSON.stringify(args.path)}]`), loader: "js" };
+      });
+    },
+  };
+}
+
+const ALL = Symbol("the whole module");
+
+/**
+ * The names src/ imports (not as types) from each module, or ALL where a
+ * file takes the whole module (import * as, a default import, a dynamic
+ * import() or require()). Read with the TypeScript parser.
+ */
+function importedNames() {
+  const names = new Map();
+  const take = (specifier, list) => {
+    if (names.get(specifier) === ALL) return;
+    if (list === ALL) return void names.set(specifier, ALL);
+    if (!names.has(specifier)) names.set(specifier, new Set());
+    for (const name of list) names.get(specifier).add(name);
+  };
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !node.importClause?.isTypeOnly) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
+      else if (bindings) take(node.moduleSpecifier.text, bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text));
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const file of readdirSync("src", { recursive: true })) {
+    if (file.endsWith(".ts")) visit(ts.createSourceFile(file, readFileSync(join("src", file), "utf8"), ts.ScriptTarget.Latest));
+  }
+  return names;
+}
+const used = importedNames();
+
+const common = { bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, keepNames: false, logLevel: "warning" };
+
+rmSync("dist/lib", { recursive: true, force: true });
+mkdirSync("dist/lib", { recursive: true });
+
+// The chunks: each exports its modules by specifier, with only the names the
+// sources import from them, so that esbuild leaves out the rest (zod's `z`
+// alone is a third of the package).
+const chunkExports = {};
+for (const [chunk, specifiers] of Object.entries(CHUNKS)) {
+  const file = `dist/lib/${chunk}.cjs`;
+  const whole = (s) => (used.get(s) ?? ALL) === ALL;
+  const imports = specifiers.map((s, i) => (whole(s) ? `import*as m${i} from${JSON.stringify(s)};` : `import{${[...used.get(s)].join(",")}}from${JSON.stringify(s)};`));
+  const exported = specifiers.map((s, i) => `${JSON.stringify(s)}:${whole(s) ? `m${i}` : `{${[...used.get(s)].join(",")}}`}`);
+  await build({
+    ...common,
+    stdin: { contents: `${imports.join("")}module.exports={${exported.join(",")}};`, resolveDir: process.cwd(), sourcefile: `${chunk}.js` },
+    outfile: file,
+    plugins: [englishOnly],
+    external: ["pg-native"],
+  });
+  chunkExports[chunk] = require(join(process.cwd(), file));
+}
+
+// rigging itself, once for Node and once for Bun: the Node bundle is run by
+// the launcher, whose file is its import.meta.url (where the package root
+// and worker threads are found); the Bun one is required by render.ts and
+// loads its chunks with Bun's own require.
+const mainOptions = (define, banner, outfile) => ({
+  ...common,
+  entryPoints: ["src/cli/main.ts"],
+  outfile,
+  plugins: [englishOnly, lazyModules(chunkExports)],
+  define: { "import.meta.url": "__riggingModuleUrl", ...define },
+  banner: { js: banner },
+});
+await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, 'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;', "dist/lib/main.cjs"));
+
+writeFileSync(
+  "dist/rigging.cjs",
+  `#!/usr/bin/env node
+// rigging: runs lib/main.cjs, and each part of lib/ it asks for, compiled
+// with the V8 code cache the build made for it (scripts/build.mjs).
+"use strict";
+const { readFileSync, writeFileSync } = require("node:fs");
+const { join } = require("node:path");
+const { Script } = require("node:vm");
+const lib = join(__dirname, "lib");
+const warmUp = process.env.RIGGING_WRITE_CODE_CACHE === lib;
+const chunks = new Map();
+function load(name) {
+  const loaded = chunks.get(name);
+  if (loaded) return loaded.exports;
+  const file = join(lib, name + ".cjs");
+  const cache = join(lib, name + ".cache");
+  let cachedData;
+  try { cachedData = readFileSync(cache); } catch {}
+  const source = "(function (exports, require, module, __filename, __dirname, __riggingChunk) {" + readFileSync(file, "utf8") + "\\n})";
+  const script = new Script(source, { filename: file, cachedData });
+  if (warmUp && (!cachedData || script.cachedDataRejected)) process.once("exit", () => writeFileSync(cache, script.createCachedData()));
+  const module = { exports: {} };
+  chunks.set(name, module);
+  // main.cjs runs as this file (its package root and worker threads start here).
+  if (name === "main") script.runInThisContext()(module.exports, require, module, __filename, __dirname, load);
+  else script.runInThisContext()(module.exports, require, module, file, lib, load);
+  return module.exports;
+}
+load("main").start();
+`,
+  { mode: 0o755 },
+);
 writeFileSync(
   "dist/rigging.mjs",
   `#!/usr/bin/env node
-// rigging: compiles rigging.cjs with the code cache made at build time.
-import { readFileSync, writeFileSync } from "node:fs";
+// rigging, for paths that name rigging.mjs: the command is rigging.cjs.
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
-const file = fileURLToPath(new URL("./rigging.cjs", import.meta.url));
-const cacheFile = fileURLToPath(new URL("./rigging.cache", import.meta.url));
-let cachedData;
-try { cachedData = readFileSync(cacheFile); } catch {}
-const source = "(function (exports, require, module, __filename, __dirname) {" + readFileSync(file, "utf8") + "\\n})";
-const script = new Script(source, { filename: file, cachedData });
-const module = { exports: {} };
-if (process.env.RIGGING_WRITE_CODE_CACHE === cacheFile) process.once("exit", () => writeFileSync(cacheFile, script.createCachedData()));
-script.runInThisContext()(module.exports, createRequire(file), module, file, fileURLToPath(new URL(".", import.meta.url)));
+createRequire(import.meta.url)("./rigging.cjs");
 `,
   { mode: 0o755 },
 );
 
-// The warm-up: one render, so that the cache holds the functions it compiled.
-const cacheFile = new URL("../dist/rigging.cache", import.meta.url).pathname;
-rmSync(cacheFile, { force: true });
-const warm = spawnSync(process.execPath, ["dist/rigging.mjs", "render", "examples/compass-runner.yaml"], {
-  env: { ...process.env, RIGGING_WRITE_CODE_CACHE: cacheFile },
-  stdio: ["ignore", "ignore", "pipe"],
-});
-if (warm.status !== 0) {
-  rmSync(cacheFile, { force: true });
-  console.warn(`warning: no code cache (the warm-up render failed): ${warm.stderr}`);
+// The warm-ups: a render, whose cache holds the functions it compiled, and a
+// check of its output, which loads the CEL engine for the admission
+// policies. A file's cache is written by the first run that loads it.
+const warm = mkdtempSync(join(tmpdir(), "rigging-build-"));
+try {
+  const runs = [
+    ["render", "examples/compass-runner.yaml", "-o", join(warm, "out")],
+    ["check", join(warm, "out")],
+  ];
+  for (const args of runs) {
+    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env: { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") }, stdio: ["ignore", "ignore", "pipe"] });
+    if (ran.status !== 0) console.warn(`warning: rigging ${args[0]} (a warm-up) exited ${ran.status}; files it did not load have no code cache: ${ran.stderr}`);
+  }
+} finally {
+  rmSync(warm, { recursive: true, force: true });
 }
 
-// The Bun build: one file with precompiled bytecode, for the seed's command.
+// The Bun build: the same files, each with precompiled bytecode, required by
+// render.ts; main.js loads a chunk with Bun's require, which reads its bytecode.
 const bun = new URL("../node_modules/.bin/bun", import.meta.url).pathname;
 rmSync("dist/bun", { recursive: true, force: true });
 if (existsSync(bun)) {
-  const built = spawnSync(bun, ["build", "src/cli/main.ts", "--target=bun", "--format=cjs", "--bytecode", "--minify", "--external", "pg-native", "--outdir", "dist/bun"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  if (built.status !== 0) {
-    rmSync("dist/bun", { recursive: true, force: true });
-    console.warn(`warning: no Bun build (bun build exited ${built.status}); bun run render.ts runs the sources: ${built.stderr}`);
+  const staging = mkdtempSync(join(tmpdir(), "rigging-bun-"));
+  try {
+    // Bun's bundler writes the build's own path in for __filename. Nothing
+    // in this build reads the module URL (its examples are built in, and it
+    // runs on one thread), so it names the file Bun runs: render.ts.
+    const banner = 'var __riggingModuleUrl=require("node:url").pathToFileURL(process.argv[1]??"").href,__riggingChunk=n=>require("./"+n+".js");';
+    await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js")));
+    for (const chunk of Object.keys(CHUNKS)) copyFileSync(`dist/lib/${chunk}.cjs`, join(staging, `${chunk}.js`));
+    const entries = ["main", ...Object.keys(CHUNKS)].map((name) => join(staging, `${name}.js`));
+    const built = spawnSync(bun, ["build", ...entries, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--external", "pg-native", "--outdir", "dist/bun"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    if (built.status !== 0) {
+      rmSync("dist/bun", { recursive: true, force: true });
+      console.warn(`warning: no Bun build (bun build exited ${built.status}); bun run render.ts runs the sources: ${built.stderr}`);
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 } else console.warn("warning: no Bun build (node_modules/.bin/bun is missing); bun run render.ts runs the sources");

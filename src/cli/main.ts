@@ -107,9 +107,15 @@ function report(error: unknown, io: Io): number {
   return 3;
 }
 
-// Run when this file is the entry point (a built bundle or executable,
-// whatever its file is called; bun src/cli/main.ts), or do a long run's
-// share in a worker thread.
+/** Runs this process: a worker thread's share of a long run, or the command its arguments name. */
+export function start(): void {
+  // Only in a worker thread is process.chdir the stub that refuses (Node's
+  // and Bun's); asking node:worker_threads itself would load it in every run.
+  if ((process.chdir as { disabled?: boolean }).disabled && isThreadWorker()) runThreadWorker();
+  else main(process.argv.slice(2));
+}
+
+// The launcher (dist/rigging.cjs) and render.ts call in; the standalone
+// executable and the TypeScript sources (bun src/cli/main.ts) start here.
 const entry = process.argv[1] ?? "";
-if (isThreadWorker()) runThreadWorker();
-else if (BUILD || /(rigging(\.mjs)?|main\.ts)$/.test(entry)) main(process.argv.slice(2));
+if (BUILD ? BUILD.binary : /(rigging(\.mjs)?|main\.ts)$/.test(entry)) start();

@@ -6,9 +6,7 @@
 // the standalone executable (npm run build:binary) the executable's own
 // entry module, which Bun keeps inside it. The TypeScript sources (tests,
 // Bun's render.ts) run on one thread.
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { BUILD } from "./build.ts";
@@ -106,12 +104,10 @@ function workerEntry(): string | undefined {
   // in argv[1]; import.meta.url there is the path the sources had at build time.
   if (BUILD?.binary) return process.argv[1];
   if (process.versions.bun !== undefined) return undefined;
-  const bundle = fileURLToPath(import.meta.url);
-  if (!bundle.endsWith(".cjs")) return undefined;
-  // Through the launcher next to the bundle, so the worker starts from the
-  // same V8 code cache as the command did.
-  const launcher = join(dirname(bundle), "rigging.mjs");
-  return existsSync(launcher) ? launcher : bundle;
+  // In the Node build, import.meta.url is the launcher's (dist/rigging.cjs),
+  // so the worker starts from the same V8 code caches as the command did.
+  const launcher = fileURLToPath(import.meta.url);
+  return launcher.endsWith(".cjs") ? launcher : undefined;
 }
 
 /** In a worker thread started by `runOnThreads`. */

@@ -24,7 +24,8 @@ export function runInProcess(args: string[], options: { tty?: boolean } = {}): R
 }
 
 export const ROOT = join(import.meta.dirname, "..", "..");
-export const CLI = join(ROOT, "dist", "rigging.mjs");
+// The command package.json names in "bin" (dist/rigging.mjs runs it too).
+export const CLI = join(ROOT, "dist", "rigging.cjs");
 export const BUN = join(ROOT, "node_modules", ".bin", "bun");
 
 export function runProcess(command: string, args: string[], input?: string | Buffer, env: Record<string, string> = {}): Result {
