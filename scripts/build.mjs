@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 import { buildInfo } from "./build-info.mjs";
+if (spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-validators.ts"], { stdio: "inherit" }).status !== 0) throw new Error("scripts/gen-validators.ts failed");
 
 /** zod's locales index, reduced to English (the only one it configures). */
 const englishOnly = {
