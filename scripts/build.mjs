@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
 import { buildInfo } from "./build-info.mjs";
+if (spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-validators.ts"], { stdio: "inherit" }).status !== 0) throw new Error("scripts/gen-validators.ts failed");
 
 const require = createRequire(import.meta.url);
 

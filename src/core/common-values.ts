@@ -3,14 +3,15 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { isLabelKey, isLabelValue, objectKey } from "./names.ts";
-import { once, refused, req, tagged } from "./values.ts";
+import { once, refineBy, refused, req, tagged, transformBy, type IssueSink } from "./values.ts";
 
 /** An absolute https:// URL with no userinfo, query or fragment. */
-export const httpsUrl = (id: string, what: string) =>
-  z.string(req(id, `${what} is an absolute https:// URL`, "expected a URL string")).superRefine((text, ctx) => {
-    const problem = httpsUrlProblem(text);
-    if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged(id, problem, `${what} is an absolute https:// URL with no userinfo, query or fragment, such as https://compass.example.com`) });
-  });
+export const httpsUrl = (id: string, what: string) => refineBy(z.string(req(id, `${what} is an absolute https:// URL`, "expected a URL string")), checkHttpsUrl, id, what);
+
+export function checkHttpsUrl(text: string, ctx: IssueSink, id: string, what: string): void {
+  const problem = httpsUrlProblem(text);
+  if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged(id, problem, `${what} is an absolute https:// URL with no userinfo, query or fragment, such as https://compass.example.com`) });
+}
 
 export function httpsUrlProblem(text: string): string | undefined {
   const unsafe = urlTextProblem(text);
@@ -45,24 +46,30 @@ export function urlTextProblem(text: string): string | undefined {
 }
 
 /** Any absolute http(s) URL, for OTLP collectors inside the cluster. */
-export const endpointUrl = (id: string, what: string) =>
-  z.string().superRefine((text, ctx) => {
-    const unsafe = urlTextProblem(text);
-    if (unsafe) {
-      ctx.addIssue({ code: "custom", input: text, message: tagged(id, unsafe, `${what} is a URL such as http://otel-collector.observability:4318, without white space or control characters`) });
-      return;
-    }
-    let ok = false;
-    try {
-      const url = new URL(text);
-      ok = (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
-    } catch {}
-    if (!ok) ctx.addIssue({ code: "custom", input: text, message: tagged(id, "is not an absolute http:// or https:// URL without userinfo", `${what} is a URL such as http://otel-collector.observability:4318`) });
-  });
+export const endpointUrl = (id: string, what: string) => refineBy(z.string(), checkEndpointUrl, id, what);
+
+export function checkEndpointUrl(text: string, ctx: IssueSink, id: string, what: string): void {
+  const unsafe = urlTextProblem(text);
+  if (unsafe) {
+    ctx.addIssue({ code: "custom", input: text, message: tagged(id, unsafe, `${what} is a URL such as http://otel-collector.observability:4318, without white space or control characters`) });
+    return;
+  }
+  let ok = false;
+  try {
+    const url = new URL(text);
+    ok = (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+  } catch {}
+  if (!ok) ctx.addIssue({ code: "custom", input: text, message: tagged(id, "is not an absolute http:// or https:// URL without userinfo", `${what} is a URL such as http://otel-collector.observability:4318`) });
+}
 
 const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\d+)?$/;
 const quantity = (id: string) =>
-  z.union([z.string().regex(QUANTITY, req(id, "write a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi", "is not a Kubernetes quantity")), z.number().nonnegative()]).transform(String);
+  transformBy(z.union([z.string().regex(QUANTITY, req(id, "write a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi", "is not a Kubernetes quantity")), z.number().nonnegative()]), quantityText);
+
+/** A quantity as the API server writes it: always a string. */
+export function quantityText(quantity: string | number): string {
+  return String(quantity);
+}
 
 /** requests.{cpu,memory} and limits.memory are required (G-08); limits.cpu optional. */
 export const resourcesSchema = (id: string, defaults: { requests: { cpu: string; memory: string }; limits: { memory: string; cpu?: string } }) =>
@@ -87,21 +94,25 @@ const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
 
 /** A toleration, from a node taint; operator and effect are enums. */
 export const tolerationSchema = (id: string) =>
-  z
-    .strictObject({
+  refineBy(
+    z.strictObject({
       key: z.string().refine(isLabelKey, req(id, "a toleration key is a label key, as on the node's taint", "is not a valid taint key")).optional(),
       operator: z.enum(["Exists", "Equal"], req(id, "operator is Exists or Equal")).default("Equal"),
       value: z.string().refine(isLabelValue, req(id, "a taint value is up to 63 of [A-Za-z0-9_.-]", "is not a valid taint value")).optional(),
       effect: z.enum(TAINT_EFFECTS, req(id, "effect is NoSchedule, PreferNoSchedule or NoExecute")).optional(),
       tolerationSeconds: z.number().int().optional(),
-    })
-    .superRefine((t, ctx) => {
-      if (t.operator === "Exists" && t.value !== undefined) ctx.addIssue({ code: "custom", path: ["value"], message: tagged(id, "is set with operator Exists", "remove value, or use operator Equal") });
-      if (t.operator === "Equal" && t.key === undefined) ctx.addIssue({ code: "custom", path: ["key"], message: tagged(id, "is missing with operator Equal", "give the taint key, or use operator Exists to tolerate every taint") });
-      if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") ctx.addIssue({ code: "custom", path: ["tolerationSeconds"], message: tagged(id, "is set without effect NoExecute", "tolerationSeconds only applies to NoExecute taints") });
-    });
+    }),
+    checkToleration,
+    id,
+  );
 
 export type Toleration = z.output<ReturnType<typeof tolerationSchema>>;
+
+export function checkToleration(t: { key?: string; operator: string; value?: string; effect?: string; tolerationSeconds?: number }, ctx: IssueSink, id: string): void {
+  if (t.operator === "Exists" && t.value !== undefined) ctx.addIssue({ code: "custom", path: ["value"], message: tagged(id, "is set with operator Exists", "remove value, or use operator Equal") });
+  if (t.operator === "Equal" && t.key === undefined) ctx.addIssue({ code: "custom", path: ["key"], message: tagged(id, "is missing with operator Equal", "give the taint key, or use operator Exists to tolerate every taint") });
+  if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") ctx.addIssue({ code: "custom", path: ["tolerationSeconds"], message: tagged(id, "is set without effect NoExecute", "tolerationSeconds only applies to NoExecute taints") });
+}
 
 /** A CIDR such as 10.0.0.0/8 or 2001:db8::/32. */
 export function cidrProblem(text: string): string | undefined {
@@ -113,13 +124,18 @@ export function cidrProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** A CIDR under requirement `id`; `fix` says what range to give. */
+export const cidrSchema = (id: string, fix: string) => refineBy(z.string(), checkCidr, id, fix);
+
+export function checkCidr(text: string, ctx: IssueSink, id: string, fix: string): void {
+  const problem = cidrProblem(text);
+  if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged(id, problem, fix) });
+}
+
 /** An egress destination the NetworkPolicy allows, beside DNS and the Server. */
 export const egressRuleSchema = (id: string) =>
   z.strictObject({
-    cidr: z.string().superRefine((text, ctx) => {
-      const problem = cidrProblem(text);
-      if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged(id, problem, "give an IP range in CIDR notation; NetworkPolicy cannot match host names") });
-    }),
+    cidr: cidrSchema(id, "give an IP range in CIDR notation; NetworkPolicy cannot match host names"),
     ports: z
       .array(
         z.strictObject({

@@ -2,7 +2,7 @@
 // spec; a paired `main-<n>-<sha12>` tag may sit beside the digest for
 // people (seed 001, D8) and is kept as an annotation.
 import { z } from "zod";
-import { once, req } from "./values.ts";
+import { once, req, tagged, transformBy, type IssueSink } from "./values.ts";
 
 const COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
 const REGISTRY = "[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]+)?";
@@ -46,17 +46,17 @@ export function parseImage(text: string): ImageRef | string {
 
 const IMAGE_FIX = "use repository@sha256:<64 hex>, optionally with a tag beside the digest, such as the paired repository:main-<n>-<sha12>@sha256:<64 hex> (rigging pin writes it)";
 
+/** The reference `text` names, or a G-05 issue in `ctx` (then the value is never used). */
+export function imageOf(text: string, ctx: IssueSink): ImageRef {
+  const parsed = parseImage(text);
+  if (typeof parsed === "string") {
+    ctx.addIssue({ code: "custom", input: text, message: tagged("G-05", parsed, IMAGE_FIX) });
+    return z.NEVER;
+  }
+  return parsed;
+}
+
 /** The values schema of an image: a string in, an ImageRef out. */
 export const imageSchema = once(() =>
-  z
-    .string(req("G-05", IMAGE_FIX, "expected an image reference string"))
-    .transform((text, ctx) => {
-      const parsed = parseImage(text);
-      if (typeof parsed === "string") {
-        ctx.issues.push({ code: "custom", input: text, message: ["G-05", parsed, IMAGE_FIX].join("\u001f") });
-        return z.NEVER;
-      }
-      return parsed;
-    })
-    .meta({ description: "Image by digest: repository@sha256:<64 hex>, or repository:<tag>@sha256:<64 hex> (only the digest reaches the pod)" }),
+  transformBy(z.string(req("G-05", IMAGE_FIX, "expected an image reference string")), imageOf).meta({ description: "Image by digest: repository@sha256:<64 hex>, or repository:<tag>@sha256:<64 hex> (only the digest reaches the pod)" }),
 );

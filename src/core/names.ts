@@ -1,7 +1,7 @@
 // Kubernetes name and label syntax, as the API server checks it
 // (apimachinery validation: DNS-1123 labels and subdomains, qualified names).
 import { z } from "zod";
-import { req, tagged } from "./values.ts";
+import { refineBy, req, tagged, type IssueSink } from "./values.ts";
 
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -38,11 +38,12 @@ export function objectKeyProblem(key: string): string | undefined {
 export const OBJECT_KEY_RULE = "a key is 1 to 253 of [-._a-zA-Z0-9], not `.` or `..`, and does not start with `..`";
 
 /** A key of a Secret or ConfigMap, under requirement `id`; `fix` leads the fix, which ends with the key rule. */
-export const objectKey = (id: string, fix: string) =>
-  z.string(req(id, `${fix}; ${OBJECT_KEY_RULE}`)).superRefine((key, ctx) => {
-    const problem = objectKeyProblem(key);
-    if (problem) ctx.addIssue({ code: "custom", input: key, message: tagged(id, problem, `${fix}; ${OBJECT_KEY_RULE}`) });
-  });
+export const objectKey = (id: string, fix: string) => refineBy(z.string(req(id, `${fix}; ${OBJECT_KEY_RULE}`)), checkObjectKey, id, fix);
+
+export function checkObjectKey(key: string, ctx: IssueSink, id: string, fix: string): void {
+  const problem = objectKeyProblem(key);
+  if (problem) ctx.addIssue({ code: "custom", input: key, message: tagged(id, problem, `${fix}; ${OBJECT_KEY_RULE}`) });
+}
 
 /** A namespace or other DNS-1123 label name, under requirement `id`. */
 export const dnsLabel = (id: string, what: string) =>

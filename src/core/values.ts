@@ -23,9 +23,53 @@ export function req(id: string, fix: string, message?: string) {
   return { error: (issue: z.core.$ZodRawIssue) => tagged(id, message ?? describeIssue(issue), fix) };
 }
 
-/** Adds an issue for a cross-field rule inside a `superRefine`. */
-export function fail(ctx: z.RefinementCtx, path: PropertyKey[], id: string, message: string, fix: string): void {
+/**
+ * Where a refinement reports its issues: zod's context when zod validates
+ * (for the messages), or a sink that only notes that there was one when the
+ * generated validators do (src/core/validators/).
+ */
+export type IssueSink = Pick<z.RefinementCtx, "addIssue">;
+
+/** Adds an issue for a cross-field rule inside a refinement. */
+export function fail(ctx: IssueSink, path: PropertyKey[], id: string, message: string, fix: string): void {
   ctx.addIssue({ code: "custom", path: path as (string | number)[], message: tagged(id, message, fix) });
+}
+
+/** Values a named refinement is given beside the value: written into the generated validators as JSON. */
+type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
+
+const namedChecks = new WeakMap<object, { fn: Function; args: readonly Json[] }>();
+const namedTransforms = new WeakMap<object, Function>();
+
+/**
+ * A refinement that is a named, exported function, so that both validators
+ * call it: zod, and the validators generated from the schemas at build
+ * time (scripts/gen-validators.ts), which cannot see into a closure.
+ * `args` are constants (requirement IDs, wording), written into the
+ * generated code as JSON.
+ */
+export function refineBy<S extends z.ZodType, A extends readonly Json[]>(schema: S, check: (value: z.output<S>, ctx: IssueSink, ...args: A) => void, ...args: A): S {
+  const refined = schema.superRefine((value, ctx) => check(value, ctx, ...args));
+  const checks = refined._zod.def.checks!;
+  namedChecks.set(checks[checks.length - 1], { fn: check, args });
+  return refined;
+}
+
+/** A transform that is a named, exported function (see `refineBy`); it reports a refusal through `ctx`. */
+export function transformBy<S extends z.ZodType, T>(schema: S, transform: (value: z.output<S>, ctx: IssueSink) => T) {
+  const transformed = schema.transform((value, ctx) => transform(value, ctx));
+  namedTransforms.set(transformed._zod.def.out, transform);
+  return transformed;
+}
+
+/** The named function and arguments of a `refineBy` check, for the generator. */
+export function namedCheck(check: z.core.$ZodCheck): { fn: Function; args: readonly Json[] } | undefined {
+  return namedChecks.get(check);
+}
+
+/** The named function of a `transformBy` transform, for the generator. */
+export function namedTransform(transform: z.core.$ZodType): Function | undefined {
+  return namedTransforms.get(transform);
 }
 
 /**
@@ -76,17 +120,34 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
  */
 const parsedBefore = new WeakSet<z.ZodType>();
 
-/** Validates `source.data` against `schema`, or throws every problem at once. */
-export function validateValues<S extends z.ZodType>(schema: S, source: SourceDocument, kind: string): z.output<S> {
-  const jitless = !parsedBefore.has(schema);
-  parsedBefore.add(schema);
-  const result = schema.safeParse(source.data, { jitless });
+/**
+ * A validator generated from a kind's schema at build time: the parsed
+ * values when it accepts `data`, `undefined` when it does not.
+ */
+export type FastValidator = (data: unknown) => { value: unknown } | undefined;
+
+/**
+ * Validates `source.data` against `schema`, or throws every problem at once.
+ * `schema` may be its builder, so that a schema is built only when zod has
+ * to run. With `fast` (src/core/validators/), values it accepts are
+ * returned as it parsed them, which is exactly what zod returns; anything
+ * else goes to zod, which words every refusal.
+ */
+export function validateValues<S extends z.ZodType>(schema: S | (() => S), source: SourceDocument, kind: string, fast?: FastValidator): z.output<S> {
   const secrets = inlineSecretDiagnostics(source);
+  if (fast && secrets.length === 0) {
+    const accepted = fast(source.data);
+    if (accepted) return accepted.value as z.output<S>;
+  }
+  const built = typeof schema === "function" ? schema() : schema;
+  const jitless = !parsedBefore.has(built);
+  parsedBefore.add(built);
+  const result = built.safeParse(source.data, { jitless });
   if (result.success && secrets.length === 0) return result.data;
   // Other diagnostics about a secret-looking value still appear (a static
   // AWS key is RP-07 as well as G-04), but never echo the value itself.
   const secret = new Set(secrets.map((s) => s.path));
-  const rest = result.success ? [] : toDiagnostics(result.error.issues, source, schema, kind, (path) => secret.has(path));
+  const rest = result.success ? [] : toDiagnostics(result.error.issues, source, built, kind, (path) => secret.has(path));
   throw new ValuesError(sortByLocation([...secrets, ...rest]));
 }
 

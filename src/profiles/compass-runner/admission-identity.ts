@@ -6,7 +6,7 @@
 // everybody. Checked in one linear pass, after a length limit.
 import { z } from "zod";
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from "../../core/names.ts";
-import { req, tagged } from "../../core/values.ts";
+import { refineBy, req, tagged, type IssueSink } from "../../core/values.ts";
 
 export type IdentityList = "controllers" | "deployers" | "breakGlassGroups";
 
@@ -63,8 +63,10 @@ const FIX: Record<IdentityList, string> = {
 
 /** The values schema of one entry of `admission.<list>` (CR-06). */
 export function identitySchema(list: IdentityList) {
-  return z.string(req("CR-06", FIX[list], "expected a string")).superRefine((name, ctx) => {
-    const problem = identityProblem(name, list);
-    if (problem) ctx.addIssue({ code: "custom", input: name, message: tagged("CR-06", problem, FIX[list]) });
-  });
+  return refineBy(z.string(req("CR-06", FIX[list], "expected a string")), checkIdentity, list);
+}
+
+export function checkIdentity(name: string, ctx: IssueSink, list: IdentityList): void {
+  const problem = identityProblem(name, list);
+  if (problem) ctx.addIssue({ code: "custom", input: name, message: tagged("CR-06", problem, FIX[list]) });
 }

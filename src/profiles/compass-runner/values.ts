@@ -6,11 +6,11 @@ import { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import { posix } from "node:path";
 import { z } from "zod";
-import { cidrProblem, endpointUrl, hardeningGuards, httpsUrl } from "../../core/common-values.ts";
+import { cidrSchema, endpointUrl, hardeningGuards, httpsUrl } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
 import { splitPem } from "../../core/pem.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue, objectKey } from "../../core/names.ts";
-import { fail, once, refused, req, tagged } from "../../core/values.ts";
+import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
 import { identitySchema, type IdentityList } from "./admission-identity.ts";
 import { serverEgress } from "./network.ts";
 import {
@@ -64,12 +64,12 @@ export function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(b + "/") || b.startsWith(a + "/");
 }
 
-const hostPath = once(() =>
-  z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")).superRefine((path, ctx) => {
-    const problem = hostPathProblem(path);
-    if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-11", problem, "use an absolute, normalized host directory such as /srv/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets") });
-  }),
-);
+const hostPath = once(() => refineBy(z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")), checkHostPath));
+
+export function checkHostPath(path: string, ctx: IssueSink): void {
+  const problem = hostPathProblem(path);
+  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-11", problem, "use an absolute, normalized host directory such as /srv/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets") });
+}
 
 export function pemProblem(pem: string): string | undefined {
   const { blocks, rest } = splitPem(pem, "CERTIFICATE");
@@ -87,6 +87,11 @@ export function pemProblem(pem: string): string | undefined {
 
 export const CA_FIX = "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt";
 
+export function checkPem(pem: string, ctx: IssueSink): void {
+  const problem = pemProblem(pem);
+  if (problem) ctx.addIssue({ code: "custom", input: pem, message: tagged("CR-14", problem, CA_FIX) });
+}
+
 const objectKeyRef = once(() =>
   z.strictObject({
     name: z.string().regex(DNS1123_SUBDOMAIN, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
@@ -99,10 +104,7 @@ export const serverCASchema = once(() =>
     .union(
       [
         z.strictObject({
-          pem: z.string().superRefine((pem, ctx) => {
-            const problem = pemProblem(pem);
-            if (problem) ctx.addIssue({ code: "custom", input: pem, message: tagged("CR-14", problem, CA_FIX) });
-          }),
+          pem: refineBy(z.string(), checkPem),
         }),
         z.strictObject({ configMap: objectKeyRef() }),
         z.strictObject({ secret: objectKeyRef() }),
@@ -116,8 +118,8 @@ const CLUSTER_NAME = /^[a-z0-9-]{1,40}$/;
 
 /** rigging's addition: the Server's runner-clusters entry for this Runner (CR-03, CR-04, CS-09). */
 export const serverClusterSchema = once(() =>
-  z
-    .strictObject({
+  refineBy(
+    z.strictObject({
       name: z.string().regex(CLUSTER_NAME, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name")).default("local"),
       issuer: httpsUrl("CS-09", "serverCluster.issuer").optional().meta({ description: "This cluster's ServiceAccount issuer (kubectl get --raw /.well-known/openid-configuration)" }),
       jwksURI: httpsUrl("CS-09", "serverCluster.jwksURI").optional(),
@@ -127,14 +129,16 @@ export const serverClusterSchema = once(() =>
       serviceAccount: dnsSubdomain("CR-04", "serverCluster.serviceAccount").optional(),
       audience: z.string().min(1, req("CR-04", `the Server cluster entry's audience is ${RUNNER_AUDIENCE}`)).optional(),
       maxTokenLifetime: refused("CR-03", "write the Server's maximum as maxTokenLifetimeSeconds at the top level, as the upstream tool does"),
-    })
-    .superRefine((c, ctx) => {
-      if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
-    })
-    .meta({ description: "The Server's runner-clusters entry for this Runner (name, issuer, jwks*, caFile); namespace, serviceAccount and audience, when given, must equal the Runner's (CR-04)" }),
+    }),
+    checkServerClusterKeys,
+  ).meta({ description: "The Server's runner-clusters entry for this Runner (name, issuer, jwks*, caFile); namespace, serviceAccount and audience, when given, must equal the Runner's (CR-04)" }),
 );
 
 export type ServerCluster = z.output<ReturnType<typeof serverClusterSchema>>;
+
+export function checkServerClusterKeys(c: { jwksURI?: string; jwksFile?: string }, ctx: IssueSink): void {
+  if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
+}
 
 const identities = (what: IdentityList, purpose: string) =>
   z.array(identitySchema(what), req("CR-06", `list ${purpose}`)).min(1, req("CR-06", `admission.${what} is required: list ${purpose}`));
@@ -173,21 +177,12 @@ const labelPair = (id: string, what: string) => ({
  * name needs its cidr, because a NetworkPolicy cannot match names.
  */
 export const runnerEgressSchema = once(() =>
-  z
-    .strictObject({
-      host: z
-        .string()
-        .superRefine((host, ctx) => {
-          if (isIP(host) === 0 && (host.length > 253 || !DNS1123_SUBDOMAIN.test(host))) ctx.addIssue({ code: "custom", input: host, message: tagged("CR-15", "is not a DNS name or IP literal", "give a host name such as api.github.com or an IP address; no scheme, port or comma") });
-        })
+  refineBy(
+    z.strictObject({
+      host: refineBy(z.string(), checkEgressHost)
         .optional()
         .meta({ description: "A DNS name or IP literal the sessions may reach: passed to the Runner's --egress-allow" }),
-      cidr: z
-        .string()
-        .superRefine((text, ctx) => {
-          const problem = cidrProblem(text);
-          if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CR-15", problem, "give an IP range in CIDR notation such as 203.0.113.0/24") });
-        })
+      cidr: cidrSchema("CR-15", "give an IP range in CIDR notation such as 203.0.113.0/24")
         .optional()
         .meta({ description: "The address range the NetworkPolicy allows (for a host name: the range it resolves to)" }),
       ports: z
@@ -199,14 +194,21 @@ export const runnerEgressSchema = once(() =>
         )
         .min(1, req("CR-15", "list at least one port, or leave ports out to allow every port"))
         .optional(),
-    })
-    .superRefine((rule, ctx) => {
-      if (rule.host === undefined && rule.cidr === undefined) fail(ctx, [], "CR-15", "names no destination", "give host (for the sessions' allowlist), cidr (for the NetworkPolicy), or both");
-      else if (rule.cidr === undefined && rule.host !== undefined && isIP(rule.host) === 0) {
-        fail(ctx, ["host"], "CR-15", `is a DNS name, which a NetworkPolicy cannot match`, `add cidr: the address range ${rule.host} resolves to`);
-      }
     }),
+    checkEgressRule,
+  ),
 );
+
+export function checkEgressHost(host: string, ctx: IssueSink): void {
+  if (isIP(host) === 0 && (host.length > 253 || !DNS1123_SUBDOMAIN.test(host))) ctx.addIssue({ code: "custom", input: host, message: tagged("CR-15", "is not a DNS name or IP literal", "give a host name such as api.github.com or an IP address; no scheme, port or comma") });
+}
+
+export function checkEgressRule(rule: { host?: string; cidr?: string }, ctx: IssueSink): void {
+  if (rule.host === undefined && rule.cidr === undefined) fail(ctx, [], "CR-15", "names no destination", "give host (for the sessions' allowlist), cidr (for the NetworkPolicy), or both");
+  else if (rule.cidr === undefined && rule.host !== undefined && isIP(rule.host) === 0) {
+    fail(ctx, ["host"], "CR-15", `is a DNS name, which a NetworkPolicy cannot match`, `add cidr: the address range ${rule.host} resolves to`);
+  }
+}
 
 export type RunnerEgress = z.output<ReturnType<typeof runnerEgressSchema>>;
 
@@ -215,6 +217,16 @@ export function egressCidr(rule: RunnerEgress): string | undefined {
   if (rule.cidr) return rule.cidr;
   const family = rule.host ? isIP(rule.host) : 0;
   return family === 4 ? `${rule.host}/32` : family === 6 ? `${rule.host}/128` : undefined;
+}
+
+export function checkResourceName(name: string, ctx: IssueSink): void {
+  const problem = resourceNameProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", input: name, message: tagged("CR-08", problem, "give the device plugin's extended resource name as domain/name, such as devices.kubevirt.io/kvm") });
+}
+
+export function checkSeccompProfilePath(path: string, ctx: IssueSink): void {
+  const problem = path === "" ? "is empty" : path.startsWith("/") ? "is absolute" : path.split("/").includes("..") ? "contains .." : !path.endsWith(".json") ? "does not end in .json" : undefined;
+  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-10", problem, `give the profile's path relative to the kubelet seccomp root, such as ${DEFAULT_SECCOMP_PROFILE}`) });
 }
 
 const MOVED = (to: string) => `this key is written ${to} in the upstream format rigging reads`;
@@ -237,19 +249,8 @@ export const runnerFields = once(() => ({
     })
     .optional()
     .meta({ description: "The Runner node's taint {key, value, effect}; rendered with operator Equal (CR-12)" }),
-  kvmResourceName: z
-    .string(req("CR-08", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm", "expected a string"))
-    .superRefine((name, ctx) => {
-      const problem = resourceNameProblem(name);
-      if (problem) ctx.addIssue({ code: "custom", input: name, message: tagged("CR-08", problem, "give the device plugin's extended resource name as domain/name, such as devices.kubevirt.io/kvm") });
-    })
-    .meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
-  seccompProfilePath: z
-    .string()
-    .superRefine((path, ctx) => {
-      const problem = path === "" ? "is empty" : path.startsWith("/") ? "is absolute" : path.split("/").includes("..") ? "contains .." : !path.endsWith(".json") ? "does not end in .json" : undefined;
-      if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-10", problem, `give the profile's path relative to the kubelet seccomp root, such as ${DEFAULT_SECCOMP_PROFILE}`) });
-    })
+  kvmResourceName: refineBy(z.string(req("CR-08", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm", "expected a string")), checkResourceName).meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
+  seccompProfilePath: refineBy(z.string(), checkSeccompProfilePath)
     .default(DEFAULT_SECCOMP_PROFILE)
     .meta({ description: "Localhost seccomp profile, relative to the kubelet seccomp root (CR-10)" }),
   sessionCapacity: integer("CR-19", "sessionCapacity", 1).meta({ description: "Sessions (microVMs) the Runner runs at once (CR-19)" }),
@@ -290,7 +291,7 @@ export const runnerFields = once(() => ({
 }));
 
 /** Checks that need more than one key; run once the shape is right. */
-export function checkRunner(v: RunnerFields, ctx: z.RefinementCtx, at: PropertyKey[] = []): void {
+export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
   if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64") fail(ctx, [...at, "nodeSelector", "value"], "CR-13", `asks for ${v.nodeSelector.value}`, "the Runner is amd64-only until an arm64 KVM boot passes (DL-577)");
   if (overlaps(v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot)) {
     fail(ctx, [...at, "hostPaths", "runtimeRoot"], "CR-11", `overlaps hostPaths.sessionVolumeRoot (${v.hostPaths.sessionVolumeRoot})`, "give the session-volume tree and the runtime tree two distinct, non-nested directories");
@@ -311,7 +312,7 @@ export function checkRunner(v: RunnerFields, ctx: z.RefinementCtx, at: PropertyK
 }
 
 /** `at` places the keys in a file that nests them (kind: Compass). */
-export function checkServerCluster(v: RunnerFields, cluster: ServerCluster, ctx: z.RefinementCtx, at: PropertyKey[] = ["serverCluster"]): void {
+export function checkServerCluster(v: RunnerFields, cluster: ServerCluster, ctx: IssueSink, at: PropertyKey[] = ["serverCluster"]): void {
   const fix = "the Runner and its Server cluster entry must agree on namespace, serviceAccount and audience";
   if (cluster.namespace !== undefined && cluster.namespace !== v.namespace) fail(ctx, [...at, "namespace"], "CR-04", `is ${cluster.namespace}, but the Runner's namespace is ${v.namespace}`, fix);
   if (cluster.serviceAccount !== undefined && cluster.serviceAccount !== v.serviceAccount) fail(ctx, [...at, "serviceAccount"], "CR-04", `is ${cluster.serviceAccount}, but the Runner's serviceAccount is ${v.serviceAccount}`, fix);
@@ -331,17 +332,20 @@ const runnerObject = once(() => z.strictObject(runnerFields()));
 export type RunnerFields = z.output<ReturnType<typeof runnerObject>>;
 
 export const compassRunnerSchema = once(() =>
-  z
-    .strictObject({
+  refineBy(
+    z.strictObject({
       kind: z.literal("CompassRunner").optional().meta({ description: "Optional for a file in the upstream tool's shape" }),
       ...runnerFields(),
       serverCluster: serverClusterSchema().optional(),
-    })
-    .superRefine((v, ctx) => {
-      checkRunner(v, ctx);
-      if (v.serverCluster) checkServerCluster(v, v.serverCluster, ctx);
-    })
-    .meta({ title: "CompassRunner values", description: "The upstream runner-manifests values, with rigging's optional additions" }),
+    }),
+    checkCompassRunner,
+  ).meta({ title: "CompassRunner values", description: "The upstream runner-manifests values, with rigging's optional additions" }),
 );
 
 export type CompassRunnerValues = z.output<ReturnType<typeof compassRunnerSchema>>;
+
+/** The checks of a CompassRunner file that need more than one key. */
+export function checkCompassRunner(v: RunnerFields & { serverCluster?: ServerCluster }, ctx: IssueSink): void {
+  checkRunner(v, ctx);
+  if (v.serverCluster) checkServerCluster(v, v.serverCluster, ctx);
+}

@@ -8,12 +8,12 @@ import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, Service, ServiceAccount } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
 import { z } from "zod";
-import { cidrProblem, resourcesSchema, type Resources } from "../../core/common-values.ts";
+import { cidrSchema, resourcesSchema, type Resources } from "../../core/common-values.ts";
 import { imageSchema, pinned, type ImageRef } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import { dnsLabel } from "../../core/names.ts";
 import type { K8sObject } from "../../core/objects.ts";
-import { fail, once, refused, req, tagged } from "../../core/values.ts";
+import { fail, once, refineBy, refused, req, type IssueSink } from "../../core/values.ts";
 import { hardenedContainer, resourceRequirements } from "../../core/workload.ts";
 import { NATS_APP, NATS_PORT, SERVER_UID } from "./ports.ts";
 import { secretKeyReference } from "./secret-refs.ts";
@@ -63,8 +63,8 @@ const jetstream = once(() =>
 const URL_FIX = "put the whole URL with its credentials (nats://user:password@host:4222) in a Secret and name it in nats.urlSecret: compass-server reads credentials only from COMPASS_NATS_URL";
 
 export const natsSchema = once(() =>
-  z
-    .discriminatedUnion(
+  refineBy(
+    z.discriminatedUnion(
       "mode",
       [
         z.strictObject({
@@ -79,12 +79,7 @@ export const natsSchema = once(() =>
         z.strictObject({
           mode: z.literal("external"),
           urlSecret: urlSecret(),
-          cidr: z
-            .string()
-            .superRefine((text, ctx) => {
-              const problem = cidrProblem(text);
-              if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names") });
-            })
+          cidr: cidrSchema("CS-11", "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names")
             .optional()
             .meta({ description: "The NATS servers' address range, for the Server's egress (CS-11)" }),
           namespace: dnsLabel("CS-11", "nats.namespace").optional().meta({ description: "Or: the namespace of an in-cluster NATS, for the Server's egress (CS-11)" }),
@@ -95,14 +90,18 @@ export const natsSchema = once(() =>
         }),
       ],
       req("CS-07", "set nats.mode to bundled (one NATS pod rendered here) or external (nats.urlSecret plus nats.cidr)", "expected nats.mode bundled or external"),
-    )
-    .superRefine((nats, ctx) => {
-      if (nats.mode !== "external") return;
-      if ((nats.cidr === undefined) === (nats.namespace === undefined)) {
-        fail(ctx, [nats.cidr === undefined ? "cidr" : "namespace"], "CS-11", nats.cidr === undefined ? "is missing" : "is given with nats.namespace", "give the NATS servers' address range as nats.cidr, or the namespace of an in-cluster NATS as nats.namespace: one of the two opens the Server's egress");
-      }
-    }),
+    ),
+    checkNatsEgress,
+  ),
 );
+
+/** An external NATS is reached by its cidr or its namespace, one of the two (CS-11). */
+export function checkNatsEgress(nats: { mode: string; cidr?: string; namespace?: string }, ctx: IssueSink): void {
+  if (nats.mode !== "external") return;
+  if ((nats.cidr === undefined) === (nats.namespace === undefined)) {
+    fail(ctx, [nats.cidr === undefined ? "cidr" : "namespace"], "CS-11", nats.cidr === undefined ? "is missing" : "is given with nats.namespace", "give the NATS servers' address range as nats.cidr, or the namespace of an in-cluster NATS as nats.namespace: one of the two opens the Server's egress");
+  }
+}
 
 export type NatsValues = z.output<ReturnType<typeof natsSchema>>;
 

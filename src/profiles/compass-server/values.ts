@@ -1,10 +1,10 @@
 // Values of the Compass Server on Kubernetes (seed 001: D1-D10, P2, P4, P9),
 // in the names of compass-server's own flags where it has them (CS-13).
 import { z } from "zod";
-import { egressRuleSchema, cidrProblem, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
+import { egressRuleSchema, cidrSchema, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
-import { fail, once, refused, req, tagged } from "../../core/values.ts";
+import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
 import { natsSchema } from "./nats.ts";
 import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./runtime.ts";
 import { secretKeyReference, secretReference } from "./secret-refs.ts";
@@ -60,11 +60,12 @@ export const clusterEntryFields = once(() => ({
 }));
 
 /** One entry of the Server's --runner-clusters file (CS-09), in the Server's own keys. */
-export const clusterEntrySchema = once(() =>
-  z.strictObject(clusterEntryFields()).superRefine((entry, ctx) => {
-    if (entry.jwksURI !== undefined && entry.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
-  }),
-);
+export const clusterEntrySchema = once(() => refineBy(z.strictObject(clusterEntryFields()), checkJwksSource));
+
+/** A cluster entry's keys come from jwksURI, jwksFile or the issuer's discovery: never from two (CS-09). */
+export function checkJwksSource(entry: { jwksURI?: string; jwksFile?: object }, ctx: IssueSink): void {
+  if (entry.jwksURI !== undefined && entry.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
+}
 
 export type ClusterEntry = z.output<ReturnType<typeof clusterEntrySchema>>;
 
@@ -78,8 +79,8 @@ const appId = (what: string) =>
 const REPO = /^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\/[-A-Za-z0-9_.]{1,100}$/;
 
 export const forgeSchema = once(() =>
-  z
-    .strictObject({
+  refineBy(
+    z.strictObject({
       host: z
         .string()
         .max(253, req("CS-04", "forge.host is a DNS name"))
@@ -102,15 +103,19 @@ export const forgeSchema = once(() =>
       reviewerApp: refused("CS-13", "the Server takes the reviewer App as forge.reviewerAppId, forge.reviewerAppInstallationId and forge.reviewerAppKeySecret"),
       url: refused("CS-13", "the Server takes a host, not a URL: set forge.host (--forge-host), such as github.com"),
       provider: refused("CS-13", "the Server's forge is GitHub (Apps); remove provider"),
-    })
-    .superRefine((f, ctx) => {
-      const reviewer = [f.reviewerAppId, f.reviewerAppInstallationId, f.reviewerAppKeySecret];
-      if (reviewer.some((x) => x !== undefined) && reviewer.some((x) => x === undefined)) {
-        const missing = (["reviewerAppId", "reviewerAppInstallationId", "reviewerAppKeySecret"] as const).find((k) => f[k] === undefined)!;
-        fail(ctx, [missing], "CS-04", "is missing while the reviewer App is configured", "give the reviewer App's ID, installation ID and key Secret together, or none of them");
-      }
     }),
+    checkReviewerApp,
+  ),
 );
+
+/** The reviewer App is given whole or not at all (CS-04). */
+export function checkReviewerApp(f: { reviewerAppId?: number; reviewerAppInstallationId?: number; reviewerAppKeySecret?: object }, ctx: IssueSink): void {
+  const reviewer = [f.reviewerAppId, f.reviewerAppInstallationId, f.reviewerAppKeySecret];
+  if (reviewer.some((x) => x !== undefined) && reviewer.some((x) => x === undefined)) {
+    const missing = (["reviewerAppId", "reviewerAppInstallationId", "reviewerAppKeySecret"] as const).find((k) => f[k] === undefined)!;
+    fail(ctx, [missing], "CS-04", "is missing while the reviewer App is configured", "give the reviewer App's ID, installation ID and key Secret together, or none of them");
+  }
+}
 
 const FROM_PROVIDER_FIX = (what: string) => `${what} reaches the Server through --secret-provider as a file of a Secret volume, never through an environment variable: give {name, key} of its Secret`;
 
@@ -139,10 +144,7 @@ export const serverFields = once(() => ({
   database: z.strictObject(
     {
       dsnSecret: secretKeyReference("CS-03", "the Postgres DSN", "dsn").meta({ description: "The Secret key holding the Postgres DSN, fed to COMPASS_DATABASE_DSN (CS-03)" }),
-      cidr: z.string().superRefine((text, ctx) => {
-        const problem = cidrProblem(text);
-        if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged("CS-11", problem, "give Postgres's address range in CIDR notation, such as 10.0.5.10/32") });
-      }),
+      cidr: cidrSchema("CS-11", "give Postgres's address range in CIDR notation, such as 10.0.5.10/32"),
       port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(5432),
       urlSecret: refused("CS-13", `the Server reads its DSN from ${NOT_READ.COMPASS_DATABASE_URL}: name that Secret key in database.dsnSecret`),
       bundled: refused("CS-03", "Postgres is user-provided and never rendered (D3): create it outside, put its DSN in a Secret and name it in database.dsnSecret"),
@@ -181,7 +183,7 @@ export type ServerFields = z.output<ReturnType<typeof serverObject>>;
 export type CompassServerValues = ServerFields & { runnerClusters: ClusterEntry[] };
 
 /** Checks that need more than one key; `at` prefixes paths in a combined file. */
-export function checkServer(v: ServerFields, ctx: z.RefinementCtx, at: PropertyKey[] = []): void {
+export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
   for (const label of ARCH_LABELS) {
     if (v.nodeSelector[label] !== undefined) fail(ctx, [...at, "nodeSelector", label], "CS-10", `pins the Server to ${v.nodeSelector[label]}`, "remove it: the Server image is multi-arch (D10) and runs on amd64 and arm64 nodes");
   }
@@ -195,7 +197,7 @@ export function checkServer(v: ServerFields, ctx: z.RefinementCtx, at: PropertyK
  */
 export function checkClusters(
   clusters: readonly ClusterEntry[],
-  ctx: z.RefinementCtx,
+  ctx: IssueSink,
   at: { server?: PropertyKey[]; clusters?: PropertyKey[]; list?: boolean } = {},
   server?: Pick<ServerFields, "issuerEgress">,
 ): void {
@@ -218,8 +220,8 @@ export function checkClusters(
 }
 
 export const compassServerSchema = once(() =>
-  z
-    .strictObject({
+  refineBy(
+    z.strictObject({
       kind: z.literal("CompassServer"),
       ...serverFields(),
       runnerClusters: z
@@ -227,10 +229,13 @@ export const compassServerSchema = once(() =>
         .min(1, req("CS-09", "list at least one runner cluster, the Runner's: {name, issuer, namespace, serviceAccount, maxTokenLifetime}"))
         .meta({ description: "The --runner-clusters file (CS-09): the clusters whose projected Runner tokens the Server accepts" }),
       clusters: refused("CS-13", "renamed runnerClusters, after the Server's --runner-clusters flag; each entry also needs the cluster's issuer"),
-    })
-    .superRefine((v, ctx) => {
-      checkServer(v, ctx);
-      checkClusters(v.runnerClusters, ctx, {}, v);
-    })
-    .meta({ title: "CompassServer values", description: "rigging values for the Compass Server Deployment" }),
+    }),
+    checkCompassServer,
+  ).meta({ title: "CompassServer values", description: "rigging values for the Compass Server Deployment" }),
 );
+
+/** The checks of a CompassServer file that need more than one key. */
+export function checkCompassServer(v: CompassServerValues, ctx: IssueSink): void {
+  checkServer(v, ctx);
+  checkClusters(v.runnerClusters, ctx, {}, v);
+}

@@ -6,16 +6,16 @@
 import { z } from "zod";
 import { httpsUrl } from "../../core/common-values.ts";
 import { hostName } from "../../core/names.ts";
-import { fail, once, refused } from "../../core/values.ts";
+import { fail, once, refineBy, refused, type IssueSink } from "../../core/values.ts";
 import { checkRunner, RUNNER_AUDIENCE, runnerFields, type RunnerFields } from "../compass-runner/values.ts";
-import { checkClusters, checkServer, clusterEntryFields, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
+import { checkClusters, checkJwksSource, checkServer, clusterEntryFields, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
 
 const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner, maxTokenLifetimeSeconds); remove it";
 
 const clusterSchema = once(() => {
   const { name, issuer, jwksURI, jwksFile, caFile } = clusterEntryFields();
-  return z
-    .strictObject({
+  return refineBy(
+    z.strictObject({
       name: name.default("local"),
       issuer,
       jwksURI,
@@ -25,42 +25,44 @@ const clusterSchema = once(() => {
       namespace: refused("CS-09", `server.cluster.namespace ${DERIVED}`),
       serviceAccount: refused("CS-09", `server.cluster.serviceAccount ${DERIVED}`),
       audience: refused("CS-09", `server.cluster.audience ${DERIVED}`),
-    })
-    .superRefine((c, ctx) => {
-      if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
-    })
-    .meta({ description: "The Server's cluster entry for the Runner: its name, the cluster's issuer and where keys come from; namespace, serviceAccount, audience and maxTokenLifetime come from the runner section" });
+    }),
+    checkJwksSource,
+  ).meta({ description: "The Server's cluster entry for the Runner: its name, the cluster's issuer and where keys come from; namespace, serviceAccount, audience and maxTokenLifetime come from the runner section" });
 });
 
-export const compassSchema = once(() =>
-  z
-    .strictObject({
-      kind: z.literal("Compass"),
-      server: z.strictObject({
-        ...serverFields(),
-        cluster: clusterSchema(),
-        runnerClusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, issuer}"),
-        clusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, issuer}"),
-      }),
-      runner: z.strictObject({
-        ...runnerFields(),
-        serverAddr: httpsUrl("CR-02", "runner.serverAddr").optional().meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
-        serverName: hostName("CR-14", "runner.serverName").optional().meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
-        serverCluster: refused("CS-09", "in a kind: Compass file the Server's cluster entry is derived from this section; set server.cluster.{name, issuer}"),
-      }),
-    })
-    .superRefine((v, ctx) => {
-      checkServer(v.server, ctx, ["server"]);
-      checkRunner(runnerOf(v), ctx, ["runner"]);
-      checkClusters([clusterOf(v)], ctx, { server: ["server"], clusters: ["server", "cluster"], list: false }, v.server);
-      if (v.server.namespace === v.runner.namespace) {
-        fail(ctx, ["server", "namespace"], "CR-06", `is the Runner's namespace ${v.runner.namespace} too`, "give the Server its own namespace: the Runner namespace holds only Runner pods");
-      }
-    })
-    .meta({ title: "Compass values", description: "rigging values for the Compass Server and its Runner in one file" }),
+const compassObject = once(() =>
+  z.strictObject({
+    kind: z.literal("Compass"),
+    server: z.strictObject({
+      ...serverFields(),
+      cluster: clusterSchema(),
+      runnerClusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, issuer}"),
+      clusters: refused("CS-09", "in a kind: Compass file the cluster entry is derived from the runner section; set server.cluster.{name, issuer}"),
+    }),
+    runner: z.strictObject({
+      ...runnerFields(),
+      serverAddr: httpsUrl("CR-02", "runner.serverAddr").optional().meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
+      serverName: hostName("CR-14", "runner.serverName").optional().meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
+      serverCluster: refused("CS-09", "in a kind: Compass file the Server's cluster entry is derived from this section; set server.cluster.{name, issuer}"),
+    }),
+  }),
 );
 
-export type CompassValues = z.output<ReturnType<typeof compassSchema>>;
+export const compassSchema = once(() =>
+  refineBy(compassObject(), checkCompass).meta({ title: "Compass values", description: "rigging values for the Compass Server and its Runner in one file" }),
+);
+
+export type CompassValues = z.output<ReturnType<typeof compassObject>>;
+
+/** The checks of a Compass file that need more than one key, or both sections. */
+export function checkCompass(v: CompassValues, ctx: IssueSink): void {
+  checkServer(v.server, ctx, ["server"]);
+  checkRunner(runnerOf(v), ctx, ["runner"]);
+  checkClusters([clusterOf(v)], ctx, { server: ["server"], clusters: ["server", "cluster"], list: false }, v.server);
+  if (v.server.namespace === v.runner.namespace) {
+    fail(ctx, ["server", "namespace"], "CR-06", `is the Runner's namespace ${v.runner.namespace} too`, "give the Server its own namespace: the Runner namespace holds only Runner pods");
+  }
+}
 
 /** The Server's cluster entry, from the Runner (CS-09): the two cannot disagree. */
 export function clusterOf(v: CompassValues): ClusterEntry {

@@ -3,7 +3,7 @@
 // what that provider needs, so a GKE file cannot half-configure EKS.
 import { posix } from "node:path";
 import { z } from "zod";
-import { once, req, tagged } from "../../core/values.ts";
+import { once, refineBy, req, tagged, type IssueSink } from "../../core/values.ts";
 import { podFilePathProblem, isUnder, staticKeyGuards } from "./guards.ts";
 import {
   AWS_REGION,
@@ -37,15 +37,19 @@ const region = (what: string) =>
     })
     .regex(AWS_REGION, req("RP-06", `${what} is an AWS region name such as us-east-1 or eu-central-1`, "is not an AWS region name"));
 
+export function checkTokenPath(path: string, ctx: IssueSink): void {
+  const problem =
+    podFilePathProblem(path) ??
+    ([TMP_DIR, HOME_DIR].some((dir) => isUnder(posix.dirname(path), dir)) ? `is under ${TMP_DIR} or ${HOME_DIR}, which are writable emptyDirs, not the token volume` : undefined);
+  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("RP-06", problem, `give the file path the token volume is mounted for, or leave it out for ${GKE_TOKEN_PATH}`) });
+}
+
+export function isEnrollAudience(audience: string): boolean {
+  return audience === ENROLL_AUDIENCE;
+}
+
 const tokenPath = once(() =>
-  z
-    .string()
-    .superRefine((path, ctx) => {
-      const problem =
-        podFilePathProblem(path) ??
-        ([TMP_DIR, HOME_DIR].some((dir) => isUnder(posix.dirname(path), dir)) ? `is under ${TMP_DIR} or ${HOME_DIR}, which are writable emptyDirs, not the token volume` : undefined);
-      if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("RP-06", problem, `give the file path the token volume is mounted for, or leave it out for ${GKE_TOKEN_PATH}`) });
-    })
+  refineBy(z.string(), checkTokenPath)
     .default(GKE_TOKEN_PATH)
     .meta({ description: `Where the runner reads the projected token; RUNNER_GKE_TOKEN_PATH is set only when it differs from ${GKE_TOKEN_PATH}` }),
 );
@@ -57,7 +61,7 @@ export const gkeAttestation = once(() =>
       mode: z.literal("gke-oidc", req("RP-06", "on GKE the runner attests with gke-oidc; leave mode out")).optional(),
       audience: z
         .string()
-        .refine((a) => a === ENROLL_AUDIENCE, { error: (issue) => tagged("RP-06", `is not ${ENROLL_AUDIENCE}`, `set audience: ${ENROLL_AUDIENCE} or leave it out; ${AUDIENCE_WHY}`) })
+        .refine(isEnrollAudience, { error: (issue) => tagged("RP-06", `is not ${ENROLL_AUDIENCE}`, `set audience: ${ENROLL_AUDIENCE} or leave it out; ${AUDIENCE_WHY}`) })
         .default(ENROLL_AUDIENCE)
         .meta({ description: `Fixed: ${ENROLL_AUDIENCE}. Any other value is refused (RP-06)` }),
       expirationSeconds: z
@@ -73,8 +77,8 @@ export const gkeAttestation = once(() =>
 );
 
 export const eksAttestation = once(() =>
-  z
-    .strictObject({
+  refineBy(
+    z.strictObject({
       provider: z.literal("eks"),
       mode: z.literal("aws-sts", req("RP-06", EKS_NOT_OIDC, "is not aws-sts")).optional(),
       region: region("attestation.region").meta({ description: "AWS_REGION; required (RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION)" }),
@@ -88,18 +92,20 @@ export const eksAttestation = once(() =>
         .optional()
         .meta({ description: "The control plane's region allowlist, when known: region must be in it" }),
       ...staticKeyGuards(),
-    })
-    .superRefine((v, ctx) => {
-      if (v.regionAllowlist && !v.regionAllowlist.includes(v.region)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["region"],
-          message: tagged("RP-06", `is not in regionAllowlist (${v.regionAllowlist.join(", ")})`, "the control plane accepts only regions from its allowlist; anything else fails as attestation_invalid, which reads like a credential problem. Run the runner in an allowed region, or have the allowlist extended"),
-        });
-      }
-    })
-    .meta({ description: "EKS: RUNNER_ATTESTATION_MODE=aws-sts through IRSA; AWS_REGION required" }),
+    }),
+    checkRegionAllowed,
+  ).meta({ description: "EKS: RUNNER_ATTESTATION_MODE=aws-sts through IRSA; AWS_REGION required" }),
 );
+
+export function checkRegionAllowed(v: { region: string; regionAllowlist?: string[] }, ctx: IssueSink): void {
+  if (v.regionAllowlist && !v.regionAllowlist.includes(v.region)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["region"],
+      message: tagged("RP-06", `is not in regionAllowlist (${v.regionAllowlist.join(", ")})`, "the control plane accepts only regions from its allowlist; anything else fails as attestation_invalid, which reads like a credential problem. Run the runner in an allowed region, or have the allowlist extended"),
+    });
+  }
+}
 
 function providerProblem(input: unknown): string {
   const provider = input !== null && typeof input === "object" ? (input as Record<string, unknown>).provider : undefined;

@@ -3,7 +3,7 @@
 // (RP-02, RP-05, RP-07) instead of a bare "unknown key".
 import { z } from "zod";
 import { posix } from "node:path";
-import { once, refused, tagged } from "../../core/values.ts";
+import { once, refineBy, refused, tagged, type IssueSink } from "../../core/values.ts";
 import { STATIC_AWS_ENV } from "./runtime.ts";
 
 const NO_LISTENER = "remove it: the runner is an outbound client that listens on no port and serves no /healthz, so every HTTP probe fails; its readiness signal is the `boot: ready` log line and the control plane's Fleet view";
@@ -50,17 +50,18 @@ export const staticKeyGuards = once(() =>
  * but people try it; static AWS keys inside it get RP-07, the rest G-01.
  */
 export const envGuard = once(() =>
-  z
-    .record(z.string(), z.unknown())
-    .superRefine((env, ctx) => {
-      for (const name of Object.keys(env)) {
-        if ((STATIC_AWS_ENV as readonly string[]).includes(name)) ctx.addIssue({ code: "custom", path: [name], message: tagged("RP-07", "is a static AWS credential", NO_STATIC_KEYS) });
-      }
-      ctx.addIssue({ code: "custom", message: tagged("G-01", "is not a values key", "remove it: the renderer writes the runner's environment from the values keys (`rigging schema RootpilotRunner` lists them)") });
-    })
+  refineBy(z.record(z.string(), z.unknown()), refuseEnv)
     .optional()
     .meta({ description: "Not accepted: the renderer writes the runner's environment" }),
 );
+
+/** Refuses any `env`, naming the static AWS keys in it (RP-07). */
+export function refuseEnv(env: Record<string, unknown>, ctx: IssueSink): void {
+  for (const name of Object.keys(env)) {
+    if ((STATIC_AWS_ENV as readonly string[]).includes(name)) ctx.addIssue({ code: "custom", path: [name], message: tagged("RP-07", "is a static AWS credential", NO_STATIC_KEYS) });
+  }
+  ctx.addIssue({ code: "custom", message: tagged("G-01", "is not a values key", "remove it: the renderer writes the runner's environment from the values keys (`rigging schema RootpilotRunner` lists them)") });
+}
 
 /** Mount paths no pod volume may take. */
 const SYSTEM_ROOTS = ["/proc", "/sys", "/dev", "/etc"];
