@@ -111,9 +111,9 @@ type Compiled = { fn: Evaluator } | { error: string };
  * output (node --cpu-prof dist/rigging.cjs check OUT, 50 Runners).
  * Bounded by the text it holds; the least recently used goes first.
  */
-const programs = new Map<string, Compiled>();
+const programs = new Map<string, { text: string; compiled: Compiled }>();
 let programText = 0;
-const MAX_PROGRAM_TEXT = 512 * 1024;
+const MAX_PROGRAM_TEXT = 64 * 1024;
 let compilations = 0;
 
 /** How many expressions were parsed and planned so far, and how much text the program cache holds (for tests). */
@@ -124,25 +124,30 @@ export function programStats(): { compilations: number; cachedText: number } {
 function compileExpression(expression: string): Compiled {
   const known = plain ? undefined : programs.get(expression);
   if (known) {
-    programs.delete(expression);
-    programs.set(expression, known);
-    return known;
+    // Most recently used last, under the key it was stored with (the copy, see below).
+    programs.delete(known.text);
+    programs.set(known.text, known);
+    return known.compiled;
   }
   const { plan, parse, env } = cel();
   compilations++;
+  // Parsed from a copy: the expression is a slice of its file's text, and a
+  // cached program that kept it (the key, the parser's literals) would keep
+  // the whole file alive.
+  const text = plain ? expression : (JSON.parse(JSON.stringify(expression)) as string);
   let compiled: Compiled;
   try {
-    compiled = { fn: plan(env, parse(expression)) as Evaluator };
+    compiled = { fn: plan(env, parse(text)) as Evaluator };
   } catch (error) {
     compiled = { error: firstLine((error as Error).message) };
   }
   if (plain || expression.length > MAX_PROGRAM_TEXT / 8) return compiled;
-  programs.set(expression, compiled);
-  programText += expression.length;
-  for (const [text] of programs) {
+  programs.set(text, { text, compiled });
+  programText += text.length;
+  for (const [oldest] of programs) {
     if (programText <= MAX_PROGRAM_TEXT) break;
-    programs.delete(text);
-    programText -= text.length;
+    programs.delete(oldest);
+    programText -= oldest.length;
   }
   return compiled;
 }
@@ -260,6 +265,8 @@ export type Decide = (req: RequestShape, user: string, groups?: readonly string[
 interface Prepared {
   matching: Planned[];
   request: Record<string, unknown>;
+  /** The request's fields as CEL sees them (all but userInfo, dryRun and options), in order. */
+  requestEntries: [string, unknown][];
   base: Record<string, unknown>;
 }
 
@@ -291,7 +298,14 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
       operation: req.operation,
     };
     const base = matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
-    return { matching, request, base };
+    const requestEntries = plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
+    return { matching, request, requestEntries, base };
+  };
+  /** The request as CEL sees it: converted once but for who asks (CEL values are never changed, so they can be shared). */
+  const requestOf = (ready: Prepared, user: string, groups?: readonly string[]): unknown => {
+    const userInfo = { username: user, uid: `uid-${user}`, ...(groups ? { groups: [...groups] } : {}) };
+    if (plain) return celData({ ...ready.request, userInfo, dryRun: false, options: {} });
+    return cel().celMap(new Map([...ready.requestEntries, ["userInfo", celData(userInfo)], ["dryRun", false], ["options", celData({})]]));
   };
   return (req, user, groups) => {
     let ready = plain ? undefined : prepared.get(req);
@@ -300,8 +314,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
       if (!plain) prepared.set(req, ready);
     }
     if (ready.matching.length === 0) return { allowed: true };
-    const request = { ...ready.request, userInfo: { username: user, uid: `uid-${user}`, ...(groups ? { groups: [...groups] } : {}) }, dryRun: false, options: {} };
-    const base = { request: celData(request), ...ready.base };
+    const base = { request: requestOf(ready, user, groups), ...ready.base };
     let unknown: string | undefined;
     for (const entry of ready.matching) {
       const verdict = judgePolicy(entry, base);
