@@ -80,6 +80,9 @@ describe("the fast path decides as the plain path", () => {
     "request.subResource in ['exec', 'attach', 'status']",
     "variables.nope",
     "1 / 0 == 1",
+    "object.metadata.name.matches('^[a-z0-9-]+$') && !object.metadata.name.matches('x{2,}')",
+    "request.userInfo.username.matches('^system:(node|serviceaccount):')",
+    "request.name.matches('(')",
   ];
   const slot = fc.record({ policy: fc.nat(), field: fc.constantFrom("matchConditions", "variables", "validations"), index: fc.nat(), expression: fc.constantFrom(...POOL), fromSet: fc.boolean() });
   type Slot = { policy: number; field: string; index: number; expression: string; fromSet: boolean };
