@@ -270,29 +270,3 @@ describe("a long fleet, spread over worker threads by the built command", () => 
     expect(dirTexts(join(root, "out", last))).toEqual(dirTexts(join(root, "alone")));
   });
 });
-
-describe("checking a long fleet's output, spread over worker threads by the built command", () => {
-  it("reports what one thread reports", () => {
-    const count = PARALLEL_THRESHOLD + 20;
-    const names = Array.from({ length: count }, (_, i) => `c${String(i).padStart(4, "0")}`);
-    for (const name of names) write(`in/${name}.yaml`, variant(name));
-    const out = join(root, "out");
-    expect(runCli(["render", join(root, "in"), "-o", out]).code).toBe(0);
-    const check = (threads: string) => runCli(["check", out], undefined, { RIGGING_THREADS: threads });
-    const alone = check("1");
-    expect(alone.code, alone.err).toBe(0);
-    expect(check("3")).toEqual(alone);
-    // An installation late in the list, so that a worker thread judges it.
-    const late = join(out, names[count - 3]);
-    const stream = join(late, "manifests.yaml");
-    const documents = readFileSync(stream, "utf8").split(/^(?=---\n)/m);
-    expect(documents.filter((d) => d.includes("\nkind: NetworkPolicy\n"))).toHaveLength(1);
-    writeFileSync(stream, documents.filter((d) => !d.includes("\nkind: NetworkPolicy\n")).join(""));
-    const broken = check("1");
-    expect(broken.code).toBe(1);
-    expect(broken.out).toMatch(new RegExp(`${names[count - 3]}/.*CR-01 .*the Runner set has no NetworkPolicy`));
-    expect(check("3")).toEqual(broken);
-    // Four checks of 220 Runner installations, each judging its admission policies with the CEL engine
-    // (about 60 ms an installation on this machine): a ceiling for a hang, not a timed assertion.
-  }, 300_000);
-});

@@ -13,7 +13,7 @@ import type { K8sObject } from "../core/objects.ts";
 import type { Finding, RuleHit, Severity } from "../rules/engine.ts";
 import { dig } from "../rules/engine.ts";
 import { isRecord, list } from "../rules/templates.ts";
-import { decide, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./admission-eval.ts";
+import { decider, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./admission-eval.ts";
 
 export interface AdmissionContext {
   /** The Runner namespace: it holds only Runner pods (CR-06b), which marks a pod on a CONNECT request. */
@@ -127,9 +127,10 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   const ds = context.daemonSet ?? { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "runner", namespace: context.namespace } };
   const named = namedActors(policies);
   const unknown = new Map<string, string>();
+  const decide = decider(planned, namespaceObject);
 
   const ask = (check: Check, actor: Actor): Decision => {
-    const decision = decide(planned, { ...check.request, user: actor.user, ...(actor.groups ? { groups: actor.groups } : {}) }, namespaceObject);
+    const decision = decide(check.request, actor.user, actor.groups);
     if (decision.unknown) unknown.set(decision.unknown, check.what);
     return decision;
   };

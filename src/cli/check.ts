@@ -54,7 +54,7 @@ Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findin
 2 unreadable input, no Kubernetes objects in the input, or usage error; 3 internal error.
 `;
 
-export function checkCommand(args: string[], io: Io): number | Promise<number> {
+export function checkCommand(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -83,8 +83,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const options: CheckOptions = { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
-  const report = checkFiles(positionals, options);
-  return report instanceof Promise ? report.then((r) => respond(r, output, io)) : respond(report, output, io);
+  return respond(checkFiles(positionals, options), output, io);
 }
 
 interface Output {
@@ -143,7 +142,7 @@ function notes(report: CheckReport, format: Format, io: Io): void {
 function passthrough(positionals: string[], options: CheckOptions, output: Output, io: Io): number {
   if (positionals.length !== 1 || positionals[0] !== "-") throw new UsageError("--passthrough checks stdin only: rigging check - --passthrough");
   const stdin = readText("-");
-  const report = checkFiles(["-"], { ...options, stdin }) as CheckReport; // one stream: never on threads
+  const report = checkFiles(["-"], { ...options, stdin });
   const code = respond(report, output, { ...io, out: io.err });
   if (code === 0) io.out(stdin);
   return code;

@@ -32,7 +32,8 @@ function tagOf(text: string): PlainTag | null {
     tag = PLAIN_TAGS.find((candidate) => candidate.test!.test(text)) ?? null;
     if (text.length <= 64) {
       if (tagged.size >= 10_000) tagged.clear();
-      tagged.set(text, tag);
+      // A copy: js-yaml's scalars are slices of the input, and a kept slice keeps the whole file alive.
+      tagged.set(JSON.parse(JSON.stringify(text)) as string, tag);
     }
   }
   return tag;

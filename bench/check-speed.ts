@@ -1,0 +1,58 @@
+// `npx tsx bench/check-speed.ts [INSTALLATIONS]`: the CPU the rule catalog
+// spends per rendered Runner installation, in one process, as paired
+// figures of one run (the command's start-up, YAML reading and output are
+// `node bench/run.mjs`'s fleet rows):
+// - the render self-check (rules proven for rendered output skipped);
+// - `check`'s catalog, CR-06 included, on its fast path and on its plain
+//   path (withoutSpeedPaths: every expression compiled anew, objects handed
+//   to CEL as plain data, each request matched anew for every identity);
+//   the installations differ in name and namespace, as a fleet's do.
+// Figures are the minimum and median of several rounds over all
+// installations; the first round of each (a cold engine) is left out.
+import { readFileSync } from "node:fs";
+import { withoutSpeedPaths } from "../src/check/admission-eval.ts";
+import { parseValuesFile } from "../src/core/source.ts";
+import { renderSource } from "../src/pipeline.ts";
+import { checkObjects } from "../src/rules/catalog.ts";
+
+const COUNT = Number(process.argv[2] ?? 300);
+const template = readFileSync(new URL("../examples/compass-runner.yaml", import.meta.url), "utf8");
+const sets = Array.from({ length: COUNT }, (_, i) =>
+  renderSource(
+    parseValuesFile(
+      template
+        .replace(/^name: compass-runner$/m, `name: runner-${i}`)
+        .replace(/^namespace: compass-runner$/m, `namespace: tenant-${i % 97}`)
+        .replace("value: kvm-node-1", `value: kvm-node-${i}`),
+      `cluster-${i}.yaml`,
+    ),
+  ).objects,
+);
+
+function cpuMs(fn: () => void): number {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+/** Per installation: min and median over `rounds` rounds (after one left out). */
+function measure(rounds: number, each: (objects: (typeof sets)[number]) => void): { min: number; median: number } {
+  const samples: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const ms = cpuMs(() => sets.forEach(each)) / sets.length;
+    if (round > 0) samples.push(ms);
+  }
+  samples.sort((a, b) => a - b);
+  return { min: samples[0], median: samples[Math.floor(samples.length / 2)] };
+}
+
+const selfCheck = measure(9, (objects) => checkObjects(objects, undefined, { rendered: true }));
+const fast = measure(3, (objects) => checkObjects(objects));
+const plain = measure(3, (objects) => withoutSpeedPaths(() => checkObjects(objects)));
+const show = (m: { min: number; median: number }, unit: "µs" | "ms") => (unit === "µs" ? `min ${(m.min * 1000).toFixed(0)} µs, median ${(m.median * 1000).toFixed(0)} µs` : `min ${m.min.toFixed(2)} ms, median ${m.median.toFixed(2)} ms`);
+console.log(`${COUNT} rendered Runner installations, CPU per installation:`);
+console.log(`  render self-check:             ${show(selfCheck, "µs")}`);
+console.log(`  check catalog, fast path:      ${show(fast, "ms")}`);
+console.log(`  check catalog, plain path:     ${show(plain, "ms")}`);
+console.log(`  plain / fast (median):         ${(plain.median / fast.median).toFixed(2)}`);

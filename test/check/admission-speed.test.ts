@@ -1,0 +1,193 @@
+// CR-06's speed paths (src/check/admission-eval.ts) change no verdict. Every
+// set here is judged twice: on the plain path (each expression parsed and
+// planned anew, objects handed to CEL as plain data, each request matched
+// anew for every identity) and on the fast path, whose caches are warm from
+// every set judged before it. The findings of the whole catalog must be
+// equal, and a cached program or decision of one installation must never
+// decide another installation's different policy.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { stringify, parseAllDocuments } from "yaml";
+import { describe, expect, it } from "vitest";
+import { programStats, withoutSpeedPaths } from "../../src/check/admission-eval.ts";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { parseValuesFile } from "../../src/core/source.ts";
+import { renderSource } from "../../src/pipeline.ts";
+import { checkObjects } from "../../src/rules/catalog.ts";
+import type { Finding } from "../../src/rules/engine.ts";
+import { validCompassRunner } from "../support/compass-runner-values.ts";
+import { ROOT } from "../support/cli.ts";
+
+const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
+const EXAMPLE = join(ROOT, "examples", "compass-runner.yaml");
+
+const objectsOf = (text: string): K8sObject[] => parseAllDocuments(text).map((d) => d.toJS() as K8sObject);
+const render = (text: string): K8sObject[] => renderSource(parseValuesFile(text, "values.yaml")).objects;
+const example = (): string => readFileSync(EXAMPLE, "utf8");
+const policiesOf = (objects: K8sObject[]) => objects.filter((o) => o.kind === "ValidatingAdmissionPolicy") as (K8sObject & { spec: Record<string, any> })[];
+
+/** The catalog's findings on the plain path and on the fast path (twice: cold for this set, then warm); all equal. */
+function judgedAlike(objects: K8sObject[]): Finding[] {
+  const plain = withoutSpeedPaths(() => checkObjects(objects));
+  const fast = checkObjects(objects);
+  expect(fast).toEqual(plain);
+  expect(checkObjects(objects)).toEqual(plain);
+  return fast;
+}
+
+const cr06 = (findings: Finding[]) => findings.filter((f) => f.id === "CR-06");
+
+describe("the fast path decides as the plain path", () => {
+  it("on every Runner set of the check corpus that holds admission policies", () => {
+    const files = ["", "broken", "warn"].flatMap((dir) =>
+      readdirSync(join(CORPUS, dir))
+        .filter((f) => f.endsWith(".yaml"))
+        .map((f) => join(CORPUS, dir, f)),
+    );
+    const sets = files.map((f) => objectsOf(readFileSync(f, "utf8"))).filter((objects) => policiesOf(objects).length > 0);
+    expect(sets.length).toBeGreaterThan(40);
+    let withCr06 = 0;
+    for (const objects of sets) if (cr06(judgedAlike(objects)).length > 0) withCr06++;
+    expect(withCr06).toBeGreaterThan(0);
+  });
+
+  it("on rendered installations of generated values (a fleet: the caches carry over from one to the next)", () => {
+    fc.assert(
+      fc.property(validCompassRunner, (values) => {
+        judgedAlike(render(stringify(values)));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  // Expressions that answer true, false, fail (a missing key, a list where a
+  // map belongs, a user without groups), call a function the engine lacks,
+  // or read other parts of the request and objects.
+  const POOL = [
+    "true",
+    "false",
+    "object.metadata.nope == 'x'",
+    "request.userInfo.groups.exists(g, g == 'system:masters')",
+    "'system:masters' in request.userInfo.groups",
+    "request.userInfo.username.startsWith('system:serviceaccount:')",
+    "authorizer.group('').resource('pods').check('exec').allowed()",
+    "has(object.spec) && has(object.spec.template) && object.spec.template.spec.hostUsers == false",
+    "request.operation == 'DELETE' || object.metadata.name.lowerAscii() == object.metadata.name",
+    "has(oldObject.metadata) && oldObject.metadata == object.metadata",
+    "size(request.userInfo.username) % 2 == 0",
+    "namespaceObject.metadata.name == request.namespace",
+    "request.subResource in ['exec', 'attach', 'status']",
+    "variables.nope",
+    "1 / 0 == 1",
+    "object.metadata.name.matches('^[a-z0-9-]+$') && !object.metadata.name.matches('x{2,}')",
+    "request.userInfo.username.matches('^system:(node|serviceaccount):')",
+    "request.name.matches('(')",
+  ];
+  const slot = fc.record({ policy: fc.nat(), field: fc.constantFrom("matchConditions", "variables", "validations"), index: fc.nat(), expression: fc.constantFrom(...POOL), fromSet: fc.boolean() });
+  type Slot = { policy: number; field: string; index: number; expression: string; fromSet: boolean };
+  const structural = fc.record({ policy: fc.nat(), change: fc.constantFrom("ignore", "audit", "unbound", "pods-star", "no-namespace-selector") });
+
+  /** Applies the mutations to a fresh copy of `objects`. */
+  function mutated(objects: K8sObject[], slots: Slot[], changes: { policy: number; change: string }[]): K8sObject[] {
+    const copy = structuredClone(objects);
+    const policies = policiesOf(copy);
+    const expressions = policies.flatMap((p) => ["matchConditions", "variables", "validations"].flatMap((f) => (p.spec[f] ?? []).map((e: { expression: string }) => e.expression)));
+    for (const s of slots) {
+      const policy = policies[s.policy % policies.length];
+      const entries: { name?: string; expression: string }[] = (policy.spec[s.field] ??= []);
+      const expression = s.fromSet ? expressions[s.index % expressions.length] : s.expression;
+      if (entries.length === 0 || s.index % 3 === 0) entries.push(s.field === "variables" ? { name: `v${s.index % 5}`, expression } : { expression });
+      else entries[s.index % entries.length].expression = expression;
+    }
+    for (const c of changes) {
+      const policy = policies[c.policy % policies.length];
+      const bindings = copy.filter((o) => o.kind === "ValidatingAdmissionPolicyBinding" && (o.spec as any)?.policyName === policy.metadata.name) as any[];
+      if (c.change === "ignore") policy.spec.failurePolicy = "Ignore";
+      if (c.change === "audit") for (const b of bindings) b.spec.validationActions = ["Audit"];
+      if (c.change === "unbound") for (const b of bindings) b.spec.policyName = "elsewhere";
+      if (c.change === "pods-star") policy.spec.matchConstraints.resourceRules[0].resources = ["pods/*"];
+      if (c.change === "no-namespace-selector") delete policy.spec.matchConstraints.namespaceSelector;
+    }
+    return copy;
+  }
+
+  it.each([
+    ["rigging's own rendered policies", () => render(example())],
+    ["the corpus's hand-written valid set", () => objectsOf(readFileSync(join(CORPUS, "valid.yaml"), "utf8"))],
+  ])("on mutated policies: %s", (_name, base) => {
+    const objects = base();
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(fc.array(slot, { minLength: 1, maxLength: 3 }), fc.array(structural, { maxLength: 1 }), (slots, changes) => {
+        const findings = cr06(judgedAlike(mutated(objects, slots, changes)));
+        seen.add(findings.length === 0 ? "none" : findings.some((f) => f.severity === "error") ? "errors" : "warnings");
+      }),
+      { numRuns: 25 },
+    );
+    // The mutations reach verdicts of every kind, so the comparison is not vacuous.
+    expect([...seen].sort()).toEqual(["errors", "none", "warnings"].filter((k) => seen.has(k)).sort());
+    expect(seen.has("errors")).toBe(true);
+  });
+});
+
+describe("a cached verdict is never reused for a different policy", () => {
+  /** Two installations of the same values: the second differs in one character of one expression. */
+  function pair(): [K8sObject[], K8sObject[]] {
+    const first = render(example());
+    const second = structuredClone(first);
+    const access = policiesOf(second).find((p) => p.metadata.name.endsWith("-pod-access"))!;
+    const validation = access.spec.validations[0];
+    expect(validation.expression).toBe("!variables.isPod || variables.isChange || variables.isBreakGlass");
+    validation.expression = "!variables.isPod || variables.isChange || !variables.isBreakGlass";
+    return [first, second];
+  }
+
+  it("an installation judged right after its twin gets its own verdict", () => {
+    const [first, second] = pair();
+    expect(cr06(judgedAlike(first))).toEqual([]);
+    const found = cr06(judgedAlike(second));
+    expect(found.map((f) => f.message)).toContainEqual(expect.stringMatching(/^exec on a Runner pod by an ordinary user \(alice\).* is allowed/));
+    // And back: the first's verdict is not the second's.
+    expect(cr06(judgedAlike(first))).toEqual([]);
+  });
+
+  it("installations that differ only in the data a policy reads (the pod template) are judged on their own data", () => {
+    const first = render(example());
+    const second = structuredClone(first);
+    const ds = second.find((o) => o.kind === "DaemonSet") as any;
+    ds.spec.template.spec.containers[0].image = "registry.example.com/rigelbuild/compass-runner:latest";
+    expect(cr06(judgedAlike(first))).toEqual([]);
+    const found = judgedAlike(second);
+    // The policies refuse the tagged image: G-05 reports it, and CR-06 does not blame the policies for refusing it.
+    expect(found.map((f) => f.id)).toContain("G-05");
+  });
+});
+
+describe("the program cache", () => {
+  it("compiles each distinct expression once on the fast path, every time on the plain path", () => {
+    const objects = render(example().replace("name: compass-runner\n", "name: program-cache\n"));
+    const count = () => programStats().compilations;
+    const before = count();
+    checkObjects(objects);
+    const first = count() - before;
+    expect(first).toBeGreaterThan(0);
+    checkObjects(objects);
+    expect(count() - before).toBe(first);
+    withoutSpeedPaths(() => checkObjects(objects));
+    const expressions = policiesOf(objects).flatMap((p) => ["matchConditions", "variables", "validations"].flatMap((f) => p.spec[f] ?? []));
+    expect(count() - before - first).toBe(expressions.length);
+  });
+
+  it("holds a bounded amount of expression text however many distinct expressions it meets", () => {
+    const policy = (i: number): K8sObject => ({
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: `p${i}` },
+      spec: { validations: [{ expression: `request.name != "${String(i).padStart(6, "0")}${"x".repeat(4000)}"` }] },
+    });
+    for (let i = 0; i < 40; i++) checkObjects([policy(i)], () => "compass-runner");
+    expect(programStats().cachedText).toBeLessThanOrEqual(64 * 1024);
+    expect(programStats().cachedText).toBeGreaterThan(32 * 1024);
+  });
+});
