@@ -77,9 +77,10 @@ function cel(): Cel {
   if (engine) return engine;
   // Literal require() calls, so that the bundle and the standalone executable
   // carry the engine; the sources under test run as ES modules, without require.
-  const load = () => createRequire(import.meta.url);
   const [coreModule, extModule, re2Module] =
-    typeof require === "function" ? [require("@bufbuild/cel"), require("@bufbuild/cel/ext"), require("@bufbuild/re2")] : [load()("@bufbuild/cel"), load()("@bufbuild/cel/ext"), load()("@bufbuild/re2")];
+    typeof require === "function"
+      ? [require("@bufbuild/cel"), require("@bufbuild/cel/ext"), require("@bufbuild/re2")]
+      : ((load: NodeJS.Require) => [load("@bufbuild/cel"), load("@bufbuild/cel/ext"), load("@bufbuild/re2")])(createRequire(import.meta.url));
   const core = coreModule as Omit<Cel, "env" | "plainEnv"> & { celEnv(options: unknown): unknown };
   const { strings } = extModule as { strings: unknown };
   const { RE2JS } = re2Module as { RE2JS: { compile(pattern: string): Matcher } };
@@ -183,6 +184,8 @@ function compileExpression(expression: string): Compiled {
     compiled = { fn: plan(plain ? plainEnv : env, parse(text)) as Evaluator };
   } catch (error) {
     compiled = { error: firstLine((error as Error).message) };
+    // The parser's stack may overflow on deep nesting, which depends on where it is called from: not kept.
+    if (error instanceof RangeError) return compiled;
   }
   if (plain || expression.length > MAX_PROGRAM_TEXT / 8) return compiled;
   programs.set(text, { text, compiled });
@@ -422,7 +425,9 @@ function cached(value: unknown): unknown {
  * (bigint), not doubles. Maps and lists are handed over as the engine's own
  * values, which it reads as they are; a plain object it would copy into a
  * new Map on every access (toCel in @bufbuild/cel). The same entries in the
- * same order, so the same values. Measured gain (with the variables and the
+ * same order, so the same values; and a key named `constructor` or
+ * `__proto__` (a label, a variable) is read like any other, where the
+ * engine's reading of a plain object trips over it. Measured gain (with the variables and the
  * request handed over the same way): without it the catalog took twice the
  * CPU per rendered Runner installation (median 17.9-18.4 ms against
  * 7.0-10.2 ms, turned off alone in bench/check-speed.ts's fast path).
