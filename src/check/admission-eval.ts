@@ -77,9 +77,10 @@ function cel(): Cel {
   if (engine) return engine;
   // Literal require() calls, so that the bundle and the standalone executable
   // carry the engine; the sources under test run as ES modules, without require.
-  const load = () => createRequire(import.meta.url);
   const [coreModule, extModule, re2Module] =
-    typeof require === "function" ? [require("@bufbuild/cel"), require("@bufbuild/cel/ext"), require("@bufbuild/re2")] : [load()("@bufbuild/cel"), load()("@bufbuild/cel/ext"), load()("@bufbuild/re2")];
+    typeof require === "function"
+      ? [require("@bufbuild/cel"), require("@bufbuild/cel/ext"), require("@bufbuild/re2")]
+      : ((load: NodeJS.Require) => [load("@bufbuild/cel"), load("@bufbuild/cel/ext"), load("@bufbuild/re2")])(createRequire(import.meta.url));
   const core = coreModule as Omit<Cel, "env" | "plainEnv"> & { celEnv(options: unknown): unknown };
   const { strings } = extModule as { strings: unknown };
   const { RE2JS } = re2Module as { RE2JS: { compile(pattern: string): Matcher } };
@@ -103,11 +104,11 @@ interface Matcher {
 /**
  * Compiled regular expressions by pattern. The engine's `matches` compiles
  * its pattern (the same RE2 engine, @bufbuild/re2) on every call, and a
- * compiled pattern answers any text. Measured gain: `matches` was 5% of
- * `check`'s CPU on a fleet's output, each Runner installation asking the
- * same digest pattern over and over (node --cpu-prof dist/rigging.cjs
- * check OUT); see bench/check-speed.ts for the judge as a whole. A pattern
- * that does not compile throws each time, as the engine's does.
+ * compiled pattern answers any text. A pattern that does not compile
+ * throws each time, as the engine's does. Measured gain: `matches` went
+ * from 5.2% to 0.8% of `check`'s CPU on 200 rendered Runner installations,
+ * each asking the same digest pattern (node --cpu-prof dist/rigging.mjs
+ * check OUT); too little for bench/check-speed.ts to tell from its noise.
  */
 const patterns = new Map<string, Matcher>();
 const MAX_PATTERNS = 256;
@@ -148,9 +149,11 @@ type Compiled = { fn: Evaluator } | { error: string };
  * Compiled programs by expression text. A fleet's installations share most
  * of their CEL word for word, and a planned program is reusable with any
  * data (@bufbuild/cel: "the returned function can be called multiple
- * times"). Parsing and planning were 27% of `check`'s CPU on a fleet's
- * output (node --cpu-prof dist/rigging.cjs check OUT, 50 Runners).
- * Bounded by the text it holds; the least recently used goes first.
+ * times"). Bounded by the text it holds; the least recently used goes
+ * first. Measured gain: without it the catalog took 2.5 times the CPU per
+ * rendered Runner installation (median 18.9-20.0 ms against 6.7-9.0 ms,
+ * this cache turned off alone in bench/check-speed.ts's fast path; parsing
+ * and planning were 27% of `node --cpu-prof dist/rigging.mjs check OUT`).
  */
 const programs = new Map<string, { text: string; compiled: Compiled }>();
 let programText = 0;
@@ -181,6 +184,8 @@ function compileExpression(expression: string): Compiled {
     compiled = { fn: plan(plain ? plainEnv : env, parse(text)) as Evaluator };
   } catch (error) {
     compiled = { error: firstLine((error as Error).message) };
+    // The parser's stack may overflow on deep nesting, which depends on where it is called from: not kept.
+    if (error instanceof RangeError) return compiled;
   }
   if (plain || expression.length > MAX_PROGRAM_TEXT / 8) return compiled;
   programs.set(text, { text, compiled });
@@ -316,7 +321,10 @@ interface Prepared {
  * its bindings. Which policies and bindings match does not depend on who
  * asks, so a request asked by many identities is matched and converted
  * once (by the identity of the `req` object; the judge asks each request of
- * its matrix for up to 100 identities).
+ * its matrix for up to 100 identities). Measured gain: without it the
+ * catalog took 1.3 times the CPU per rendered Runner installation (median
+ * 10.4-10.7 ms against 6.9-8.3 ms, turned off alone in
+ * bench/check-speed.ts's fast path).
  */
 export function decider(planned: readonly Planned[], namespaceObject: K8sObject): Decide {
   const prepared = new WeakMap<RequestShape, Prepared>();
@@ -417,7 +425,12 @@ function cached(value: unknown): unknown {
  * (bigint), not doubles. Maps and lists are handed over as the engine's own
  * values, which it reads as they are; a plain object it would copy into a
  * new Map on every access (toCel in @bufbuild/cel). The same entries in the
- * same order, so the same values.
+ * same order, so the same values; and a key named `constructor` or
+ * `__proto__` (a label, a variable) is read like any other, where the
+ * engine's reading of a plain object trips over it. Measured gain (with the variables and the
+ * request handed over the same way): without it the catalog took twice the
+ * CPU per rendered Runner installation (median 17.9-18.4 ms against
+ * 7.0-10.2 ms, turned off alone in bench/check-speed.ts's fast path).
  */
 function celData(value: unknown, depth = 0): unknown {
   if (depth > 200) return null;
