@@ -12,7 +12,7 @@ import { paint, type Io } from "./io.ts";
 import { renderDirectoryStream } from "./render-stream.ts";
 
 export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR [--per-object]] [--format yaml|json] [--quiet]
-       rigging render VALUES... -o DIR [--per-object]   (a fleet: many files or a directory)
+       rigging render VALUES... -o DIR      (a fleet: many files or a directory)
        rigging render DIR                   (every values file of DIR, one stream on stdout)
 
 Validate a values file, render its Kubernetes objects, check them against
