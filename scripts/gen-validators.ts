@@ -35,7 +35,7 @@ type Def = Record<string, any>;
 /** Checks the JSON Schema carries, which the structural check enforces (per kind of node). */
 const STRUCTURAL_CHECKS: Record<string, ReadonlySet<string>> = {
   string: new Set(["min_length", "max_length", "length_equals", "string_format"]),
-  number: new Set(["greater_than", "less_than", "number_format", "multiple_of"]),
+  number: new Set(["greater_than", "less_than", "number_format"]),
   array: new Set(["min_length", "max_length", "length_equals"]),
 };
 /** String formats whose JSON Schema is a `pattern` (ajv checks no `format`). */
@@ -92,7 +92,6 @@ function withoutErrorDetails(code: string): string {
     last = end;
   }
   out += code.slice(last);
-  // Nothing is left that reads or writes an error's details.
   // Nothing is left that reads an error's details (a call's context of
   // the data's path is not an error).
   if (/instancePath:(?![^{}]*parentData:)|\.(instancePath|schemaPath|keyword|params)\b/.test(out)) throw new Error("ajv's code uses an error's details");
@@ -139,7 +138,7 @@ class Generator {
     const known = this.names.get(node);
     if (known !== undefined) return known;
     const def = node._zod.def as Def;
-    const body = [...this.parse(node, def, path), ...this.checks(node, def, path)];
+    const body = [...this.parse(node, def, path), ...this.checks(def, path)];
     const name = this.function(body);
     this.names.set(node, name);
     return name;
@@ -162,6 +161,8 @@ class Generator {
   /** Statements that turn the input `v` into the node's parsed value `v`, before its checks. */
   private parse(node: Node, def: Def, path: string): string[] {
     if (def.coerce) throw new Error(`${path}: a coercing schema is not translated`);
+    // Their parse returns early (absent, default): a check of their own would be skipped.
+    if ((def.type === "optional" || def.type === "default") && def.checks?.length) throw new Error(`${path}: a check on ${def.type} is not translated`);
     if (LEAVES.has(def.type)) return [];
     switch (def.type) {
       case "never":
@@ -171,7 +172,7 @@ class Generator {
         const build = this.build(inner, path);
         if (inner._zod.optin === "defaulted") {
           // zod runs a defaulted inner for absence, and drops its failure.
-          return [`if (v === undefined) { const r = attempt(${build}, undefined); return gaveUp(r) ? undefined : r; }`, `v = ${build}(v);`];
+          return [`if (v === undefined) { const r = attempt(${build || "same"}, undefined); return gaveUp(r) ? undefined : r; }`, `v = ${call(build, "v")};`];
         }
         return build ? [`if (v === undefined) return undefined;`, `v = ${build}(v);`] : [];
       }
@@ -235,7 +236,9 @@ class Generator {
     return [
       "const out = {};",
       // zod leaves a __proto__ key out of a record, without a word.
-      `for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = ${call(key, "key")}; if (k === "__proto__") continue; out[k] = ${call(value, "v[key]")}; }`,
+      key
+        ? `for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = ${key}(key); if (k === "__proto__") continue; out[k] = ${call(value, "v[key]")}; }`
+        : `for (const key of recordKeys(v)) { if (key !== "__proto__") out[key] = ${call(value, "v[key]")}; }`,
       "v = out;",
     ];
   }
@@ -249,7 +252,7 @@ class Generator {
     if (def.discriminator !== undefined) return this.discriminated(def, options, path);
     if (def.inclusive === false) throw new Error(`${path}: an exclusive union is not translated`);
     const lines = options.map((option, index) => {
-      const fits = this.structural(option, `${path}|${index}`);
+      const fits = this.structural(option);
       const build = this.build(option, `${path}|${index}`);
       return build ? `  if (${fits}(v)) { const r = attempt(${build}, v); if (!gaveUp(r)) { v = r; break member; } }` : `  if (${fits}(v)) break member;`;
     });
@@ -262,7 +265,7 @@ class Generator {
     const lines = options.map((option, index) => {
       const tags = [...((option._zod.propValues?.[def.discriminator] as Set<unknown> | undefined) ?? [])];
       if (tags.length === 0 || tags.some((tag) => typeof tag !== "string")) throw new Error(`${path}|${index}: a discriminator that is not a string literal is not translated`);
-      const fits = this.structural(option, `${path}|${index}`);
+      const fits = this.structural(option);
       const build = this.build(option, `${path}|${index}`);
       return `  if (${tags.map((tag) => `tag === ${JSON.stringify(tag)}`).join(" || ")}) { if (!${fits}(v)) giveUp(); ${build ? `v = ${build}(v); ` : ""}break member; }`;
     });
@@ -270,7 +273,7 @@ class Generator {
   }
 
   /** Statements for the node's own checks: structural ones were enforced by ajv, the rest are named functions. */
-  private checks(node: Node, def: Def, path: string): string[] {
+  private checks(def: Def, path: string): string[] {
     const lines: string[] = [];
     for (const check of (def.checks ?? []) as z.core.$ZodCheck[]) {
       const checkDef = check._zod.def as Def;
@@ -291,24 +294,22 @@ class Generator {
       const args = named.args.map((arg) => this.json(arg, path));
       lines.push(`${this.named(named.fn, path)}(${["v", "sink", ...args].join(", ")});`);
     }
-    void node;
     return lines;
   }
 
   /** The name of an ajv check of `node`'s input. */
-  private structural(node: Node, path: string): string {
+  private structural(node: Node): string {
     const known = this.structureOf.get(node);
     if (known) return known;
     const name = `s${this.structures.size}`;
     this.structureOf.set(node, name);
     this.structures.set(name, node);
-    void path;
     return name;
   }
 
   /** Adds a kind: its structural check and its build. */
   kind(kind: string, schema: Node): string {
-    const fits = this.structural(schema, kind);
+    const fits = this.structural(schema);
     const build = this.build(schema, kind);
     return `${JSON.stringify(kind)}: validator(${fits}, ${build || "same"}),`;
   }
@@ -373,10 +374,6 @@ export async function generateValidators(): Promise<string> {
     unicode: false,
     unicodeRegExp: false,
     validateFormats: false,
-
-
-
-
     logger: {
       log: () => {},
       warn: (...args: unknown[]) => {
@@ -392,6 +389,7 @@ export async function generateValidators(): Promise<string> {
   const structural = withoutErrorDetails(standaloneCode(ajv, exportsOf));
   if (/\brequire\(|^import /m.test(structural)) throw new Error("the ajv code needs a runtime module: a keyword the generator does not expect");
 
+  const indent = (text: string) => text.split("\n").map((line) => (line ? `  ${line}` : line)).join("\n");
   return [
     "// Generated by scripts/gen-validators.ts from the values schemas: do not edit.",
     "// Every build regenerates it; test/core/validators-fresh.test.ts fails while it is stale.",
@@ -400,16 +398,29 @@ export async function generateValidators(): Promise<string> {
     `import { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator } from "./runtime.ts";`,
     ...generator.importLines(),
     "",
-    "// The structural checks (ajv standalone code of the JSON Schemas zod exports).",
-    structural.replace(/^"use strict";/, "").replace(/export const (s\d+) = /g, "const $1 = "),
+    "let validators: Record<string, FastValidator> | undefined;",
     "",
-    "// The builds of the values zod returns.",
-    generator.code(),
+    "/**",
+    " * The generated validator of a values kind. Built on first use, in a",
+    " * scope of its own, so that a process that validates nothing does not",
+    " * pay for it.",
+    " */",
+    "export function validatorOf(kind: string): FastValidator | undefined {",
+    "  validators ??= build();",
+    "  return Object.hasOwn(validators, kind) ? validators[kind] : undefined;",
+    "}",
     "",
-    "/** The generated validator of each values kind. */",
-    "export const validators: Record<string, FastValidator | undefined> = {",
-    ...kinds.map((line) => `  ${line}`),
-    "};",
+    "function build(): Record<string, FastValidator> {",
+    "  // The structural checks (ajv standalone code of the JSON Schemas zod exports).",
+    indent(structural.replace(/^"use strict";/, "").replace(/export const (s\d+) = /g, "const $1 = ")),
+    "",
+    "  // The builds of the values zod returns.",
+    indent(generator.code()),
+    "",
+    "  return {",
+    ...kinds.map((line) => `    ${line}`),
+    "  };",
+    "}",
     "",
   ].join("\n");
 }

@@ -5,7 +5,7 @@ import { formatPath } from "./core/diagnostic.ts";
 import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
 import { parseValuesFile, readText, type SourceDocument } from "./core/source.ts";
-import { validators } from "./core/validators/generated.ts";
+import { validatorOf } from "./core/validators/generated.ts";
 import { closest, validateValues } from "./core/values.ts";
 import { KINDS, PROFILES, profileOf } from "./profiles/index.ts";
 import type { Profile } from "./profiles/profile.ts";
@@ -24,7 +24,7 @@ export function renderFile(file: string): Rendered {
 
 export function renderSource(source: SourceDocument): Rendered {
   const profile = profileFor(source);
-  const values = validateValues(() => profile.schema(), source, profile.kind, validators[profile.kind]);
+  const values = validateValues(() => profile.schema(), source, profile.kind, validatorOf(profile.kind));
   const objects = sortForApply(profile.render(values));
   selfCheck(objects);
   return { file: source.file, profile, objects, notes: profile.notes?.(values) ?? [] };

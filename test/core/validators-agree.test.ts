@@ -3,19 +3,31 @@
 // every values kind, the two accept and refuse the same values, and what
 // the generated one returns is exactly what zod returns (keys in the same
 // order, defaults, transforms). A refusal always carries zod's own words.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
-import { validators } from "../../src/core/validators/generated.ts";
+import { validatorOf } from "../../src/core/validators/generated.ts";
 import { validateValues } from "../../src/core/values.ts";
 import { profileOf } from "../../src/profiles/index.ts";
 import { mutate, mutation, pathsOf, setOwn, validCompassRunner, type Mutation } from "../support/compass-runner-values.ts";
+import { runCli, runInProcess, tempDir } from "../support/cli.ts";
 import { makePki } from "../support/tls.ts";
 
+// The in-process CLI can be run with zod alone, as the reference the built
+// CLI (with the generated validators) is compared with.
+const zodOnly = vi.hoisted(() => ({ on: false }));
+vi.mock("../../src/core/validators/generated.ts", async (original) => {
+  const real = (await original()) as { validatorOf: (kind: string) => unknown };
+  return { validatorOf: (kind: string) => (zodOnly.on ? undefined : real.validatorOf(kind)) };
+});
+
 const RUNS = 250;
+/** Values files per kind that go through the built CLI (a fixed sample: each is a process). */
+const CLI_FILES = 4;
 
 type Values = Record<string, unknown>;
 
@@ -178,7 +190,7 @@ describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, 
   it("agree on what they accept and on the values they return, and every refusal is zod's", () => {
     const profile = profileOf(kind)!;
     const schema = profile.schema();
-    const fast = validators[kind]!;
+    const fast = validatorOf(kind)!;
     const starts = seeds();
     const pool = leavesOf(starts);
     const start = generated ? fc.oneof(fc.constantFrom(...starts), generated) : fc.constantFrom(...starts);
@@ -213,4 +225,36 @@ describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, 
     expect(seen.accepted).toBeGreaterThan(RUNS / 20);
     expect(seen.refused).toBeGreaterThan(RUNS / 20);
   });
+});
+
+describe("through the CLI", () => {
+  it("a render prints byte for byte what it prints with zod alone: the same objects, the same refusals", () => {
+    const dir = tempDir();
+    const files: string[] = [];
+    KINDS.forEach(({ seeds }, k) => {
+      const starts = seeds();
+      const pool = leavesOf(starts);
+      const samples = fc.sample(fc.tuple(fc.constantFrom(...starts), fc.array(change, { minLength: 0, maxLength: 2 })), { numRuns: CLI_FILES, seed: 20_16 + k });
+      samples.forEach(([values, changes], i) => {
+        const file = join(dir, `values-${k}-${i}.yaml`);
+        writeFileSync(file, stringify(changes.reduce((v, c) => apply(v, c, pool), values)));
+        files.push(file);
+      });
+    });
+    const codes = new Set<number>();
+    for (const file of files) {
+      const built = runCli(["render", file]);
+      zodOnly.on = true;
+      let reference;
+      try {
+        reference = runInProcess(["render", file]);
+      } finally {
+        zodOnly.on = false;
+      }
+      expect(built, file).toEqual(reference);
+      codes.add(built.code);
+    }
+    // Renders and refusals both went through.
+    expect([...codes].sort()).toEqual([0, 1]);
+  }, 300_000);
 });
