@@ -214,17 +214,20 @@ createRequire(import.meta.url)("./rigging.cjs");
   { mode: 0o755 },
 );
 
-// The warm-ups: a render, whose cache holds the functions it compiled, and a
-// check of its output, which loads the CEL engine for the admission
-// policies. A file's cache is written by the first run that loads it.
+// The warm-ups: a render to stdout, the run the caches are for (its
+// caches hold the functions it compiled), then a check of a rendered set,
+// which loads the CEL engine for the admission policies. A file's cache is
+// written by the first warm-up that loads it.
 const warm = mkdtempSync(join(tmpdir(), "rigging-build-"));
 try {
+  const caching = { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") };
   const runs = [
-    ["render", "examples/compass-runner.yaml", "-o", join(warm, "out")],
-    ["check", join(warm, "out")],
+    [["render", "examples/compass-runner.yaml"], caching],
+    [["render", "examples/compass-runner.yaml", "-o", join(warm, "out")], process.env],
+    [["check", join(warm, "out")], caching],
   ];
-  for (const args of runs) {
-    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env: { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") }, stdio: ["ignore", "ignore", "pipe"] });
+  for (const [args, env] of runs) {
+    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
     if (ran.status !== 0) console.warn(`warning: rigging ${args[0]} (a warm-up) exited ${ran.status}; files it did not load have no code cache: ${ran.stderr}`);
   }
 } finally {
