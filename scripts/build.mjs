@@ -31,7 +31,7 @@ const require = createRequire(import.meta.url);
  * The dependencies kept out of main.cjs, by the file they go to. Specifiers
  * that share code share a file (one copy of the CEL engine's classes).
  */
-export const CHUNKS = {
+const CHUNKS = {
   yaml: ["yaml"],
   zod: ["zod"],
   pg: ["pg"],
@@ -56,6 +56,40 @@ const englishOnly = {
     }));
   },
 };
+
+const ALL = Symbol("the whole module");
+
+/**
+ * The names src/ imports (not as types) from each module, or ALL where a
+ * file takes the whole module (import * as, a default import, a dynamic
+ * import() or require()). Read with the TypeScript parser.
+ */
+function importedNames() {
+  const names = new Map();
+  const take = (specifier, list) => {
+    if (names.get(specifier) === ALL) return;
+    if (list === ALL) return void names.set(specifier, ALL);
+    if (!names.has(specifier)) names.set(specifier, new Set());
+    for (const name of list) names.get(specifier).add(name);
+  };
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !node.importClause?.isTypeOnly) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
+      else if (bindings) take(node.moduleSpecifier.text, bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text));
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const file of readdirSync("src", { recursive: true })) {
+    if (file.endsWith(".ts")) visit(ts.createSourceFile(file, readFileSync(join("src", file), "utf8"), ts.ScriptTarget.Latest));
+  }
+  return names;
+}
+const used = importedNames();
 
 /**
  * A CommonJS module whose every export is a getter that loads the real
@@ -99,43 +133,11 @@ function lazyModules(chunkExports) {
   };
 }
 
-const ALL = Symbol("the whole module");
-
-/**
- * The names src/ imports (not as types) from each module, or ALL where a
- * file takes the whole module (import * as, a default import, a dynamic
- * import() or require()). Read with the TypeScript parser.
- */
-function importedNames() {
-  const names = new Map();
-  const take = (specifier, list) => {
-    if (names.get(specifier) === ALL) return;
-    if (list === ALL) return void names.set(specifier, ALL);
-    if (!names.has(specifier)) names.set(specifier, new Set());
-    for (const name of list) names.get(specifier).add(name);
-  };
-  const visit = (node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !node.importClause?.isTypeOnly) {
-      const clause = node.importClause;
-      const bindings = clause?.namedBindings;
-      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
-      else if (bindings) take(node.moduleSpecifier.text, bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text));
-    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
-      const callee = node.expression;
-      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
-    }
-    ts.forEachChild(node, visit);
-  };
-  for (const file of readdirSync("src", { recursive: true })) {
-    if (file.endsWith(".ts")) visit(ts.createSourceFile(file, readFileSync(join("src", file), "utf8"), ts.ScriptTarget.Latest));
-  }
-  return names;
-}
-const used = importedNames();
 
 const common = { bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, keepNames: false, logLevel: "warning" };
 
 rmSync("dist/lib", { recursive: true, force: true });
+rmSync("dist/rigging.cache", { force: true }); // an earlier layout's
 mkdirSync("dist/lib", { recursive: true });
 
 // The chunks: each exports its modules by specifier, with only the names the
