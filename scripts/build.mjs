@@ -32,7 +32,7 @@ const require = createRequire(import.meta.url);
  * The dependencies kept out of main.cjs, by the file they go to. Specifiers
  * that share code share a file (one copy of the CEL engine's classes).
  */
-export const CHUNKS = {
+const CHUNKS = {
   yaml: ["yaml"],
   zod: ["zod"],
   pg: ["pg"],
@@ -57,6 +57,40 @@ const englishOnly = {
     }));
   },
 };
+
+const ALL = Symbol("the whole module");
+
+/**
+ * The names src/ imports (not as types) from each module, or ALL where a
+ * file takes the whole module (import * as, a default import, a dynamic
+ * import() or require()). Read with the TypeScript parser.
+ */
+function importedNames() {
+  const names = new Map();
+  const take = (specifier, list) => {
+    if (names.get(specifier) === ALL) return;
+    if (list === ALL) return void names.set(specifier, ALL);
+    if (!names.has(specifier)) names.set(specifier, new Set());
+    for (const name of list) names.get(specifier).add(name);
+  };
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !node.importClause?.isTypeOnly) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
+      else if (bindings) take(node.moduleSpecifier.text, bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text));
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const file of readdirSync("src", { recursive: true })) {
+    if (file.endsWith(".ts")) visit(ts.createSourceFile(file, readFileSync(join("src", file), "utf8"), ts.ScriptTarget.Latest));
+  }
+  return names;
+}
+const used = importedNames();
 
 /**
  * A CommonJS module whose every export is a getter that loads the real
@@ -100,43 +134,11 @@ function lazyModules(chunkExports) {
   };
 }
 
-const ALL = Symbol("the whole module");
-
-/**
- * The names src/ imports (not as types) from each module, or ALL where a
- * file takes the whole module (import * as, a default import, a dynamic
- * import() or require()). Read with the TypeScript parser.
- */
-function importedNames() {
-  const names = new Map();
-  const take = (specifier, list) => {
-    if (names.get(specifier) === ALL) return;
-    if (list === ALL) return void names.set(specifier, ALL);
-    if (!names.has(specifier)) names.set(specifier, new Set());
-    for (const name of list) names.get(specifier).add(name);
-  };
-  const visit = (node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !node.importClause?.isTypeOnly) {
-      const clause = node.importClause;
-      const bindings = clause?.namedBindings;
-      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
-      else if (bindings) take(node.moduleSpecifier.text, bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text));
-    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
-      const callee = node.expression;
-      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
-    }
-    ts.forEachChild(node, visit);
-  };
-  for (const file of readdirSync("src", { recursive: true })) {
-    if (file.endsWith(".ts")) visit(ts.createSourceFile(file, readFileSync(join("src", file), "utf8"), ts.ScriptTarget.Latest));
-  }
-  return names;
-}
-const used = importedNames();
 
 const common = { bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, keepNames: false, logLevel: "warning" };
 
 rmSync("dist/lib", { recursive: true, force: true });
+rmSync("dist/rigging.cache", { force: true }); // an earlier layout's
 mkdirSync("dist/lib", { recursive: true });
 
 // The chunks: each exports its modules by specifier, with only the names the
@@ -215,17 +217,20 @@ createRequire(import.meta.url)("./rigging.cjs");
   { mode: 0o755 },
 );
 
-// The warm-ups: a render, whose cache holds the functions it compiled, and a
-// check of its output, which loads the CEL engine for the admission
-// policies. A file's cache is written by the first run that loads it.
+// The warm-ups: a render to stdout, the run the caches are for (its
+// caches hold the functions it compiled), then a check of a rendered set,
+// which loads the CEL engine for the admission policies. A file's cache is
+// written by the first warm-up that loads it.
 const warm = mkdtempSync(join(tmpdir(), "rigging-build-"));
 try {
+  const caching = { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") };
   const runs = [
-    ["render", "examples/compass-runner.yaml", "-o", join(warm, "out")],
-    ["check", join(warm, "out")],
+    [["render", "examples/compass-runner.yaml"], caching],
+    [["render", "examples/compass-runner.yaml", "-o", join(warm, "out")], process.env],
+    [["check", join(warm, "out")], caching],
   ];
-  for (const args of runs) {
-    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env: { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") }, stdio: ["ignore", "ignore", "pipe"] });
+  for (const [args, env] of runs) {
+    const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
     if (ran.status !== 0) console.warn(`warning: rigging ${args[0]} (a warm-up) exited ${ran.status}; files it did not load have no code cache: ${ran.stderr}`);
   }
 } finally {

@@ -1,0 +1,99 @@
+// What the built command loads (scripts/build.mjs, docs/performance.md):
+// the files of dist/lib/ other than main.cjs, and Node's modules beyond
+// those every process has, load only for the commands that need them; the
+// files a render loads come with a code cache that V8 accepts. A preloaded
+// probe watches the launcher's own reads and compiles, and Node's list of
+// loaded modules.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, ROOT, runProcess, tempDir, tempFile } from "../support/cli.ts";
+
+const PROBE = tempFile(
+  `const fs = require("node:fs");
+const vm = require("node:vm");
+const before = new Set(process.moduleLoadList);
+const read = fs.readFileSync;
+const files = [];
+fs.readFileSync = function (path, ...rest) {
+  const m = typeof path === "string" && /[\\\\/]lib[\\\\/]([\\w-]+)\\.cjs$/.exec(path);
+  if (m) files.push(m[1]);
+  return read.call(this, path, ...rest);
+};
+const compiled = {};
+vm.Script = class extends vm.Script {
+  constructor(source, options) {
+    super(source, options);
+    const m = /([\\w-]+)\\.cjs$/.exec(options.filename);
+    if (m) compiled[m[1]] = !options.cachedData ? "no cache" : this.cachedDataRejected ? "cache rejected" : "cache accepted";
+  }
+};
+process.on("exit", () => {
+  const modules = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith("NativeModule ")).map((m) => m.slice(13));
+  fs.writeFileSync(process.env.RIGGING_PROBE_OUT, JSON.stringify({ files, compiled, modules }));
+});
+`,
+  "probe.cjs",
+);
+
+interface Loaded {
+  code: number;
+  err: string;
+  /** The files of dist/lib/ read, by name (main, yaml, zod, pg, cel, nats). */
+  files: string[];
+  compiled: Record<string, string>;
+  /** Node's own modules loaded after start-up. */
+  modules: string[];
+}
+
+function loads(args: string[], env: Record<string, string> = {}): Loaded {
+  const out = join(tempDir(), "loaded.json");
+  const r = runProcess(process.execPath, ["--require", PROBE, CLI, ...args], undefined, { RIGGING_PROBE_OUT: out, ...env });
+  return { code: r.code, err: r.err, ...JSON.parse(readFileSync(out, "utf8")) };
+}
+
+const EXAMPLE = join(ROOT, "examples", "compass-runner.yaml");
+/** Node modules that only a fleet, a hash, a certificate or the network needs. */
+const LATE = ["worker_threads", "os", "tls", "http", "https", "child_process", "module"];
+
+describe("the built command loads what a command needs, when it needs it", () => {
+  it("--version: rigging itself, no zod, no pg, no CEL engine, no NATS client, none of Node's late modules", () => {
+    const loaded = loads(["--version"]);
+    expect(loaded.code, loaded.err).toBe(0);
+    expect(loaded.files).toContain("main");
+    for (const file of ["zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
+    // (node:net is Node's own here: stdout is a pipe, a socket.)
+    for (const name of [...LATE, "crypto"]) expect(loaded.modules).not.toContain(name);
+  });
+
+  it("render: no pg, CEL engine or NATS client, no worker threads; each file it reads compiled from an accepted code cache", () => {
+    const loaded = loads(["render", EXAMPLE]);
+    expect(loaded.code, loaded.err).toBe(0);
+    for (const file of ["pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
+    for (const name of LATE) expect(loaded.modules).not.toContain(name);
+    expect(Object.keys(loaded.compiled).sort()).toEqual([...new Set(loaded.files)].sort());
+    for (const [file, how] of Object.entries(loaded.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);
+  });
+
+  it("check loads the CEL engine for a set with admission policies, and not for a set without", () => {
+    const runner = join(tempDir(), "runner");
+    const server = join(tempDir(), "server");
+    expect(runProcess(process.execPath, [CLI, "render", EXAMPLE, "-o", runner]).code).toBe(0);
+    expect(runProcess(process.execPath, [CLI, "render", join(ROOT, "examples", "compass-server.yaml"), "-o", server]).code).toBe(0);
+    const withPolicies = loads(["check", runner]);
+    expect(withPolicies.code, withPolicies.err).toBe(0);
+    expect(withPolicies.files).toContain("cel");
+    expect(withPolicies.compiled.cel).toBe("cache accepted");
+    const without = loads(["check", server]);
+    expect(without.code, without.err).toBe(0);
+    for (const file of ["cel", "pg", "nats"]) expect(without.files).not.toContain(file);
+  });
+
+  it("preflight postgres loads pg (and no CEL engine or NATS client)", () => {
+    // Nothing listens on port 9 of 127.0.0.1: the connection is refused at once.
+    const loaded = loads(["preflight", "postgres"], { COMPASS_DATABASE_DSN: "postgres://u:p@127.0.0.1:9/db?sslmode=disable" });
+    expect(loaded.err).toContain("cannot check the database");
+    expect(loaded.files).toContain("pg");
+    for (const file of ["cel", "nats"]) expect(loaded.files).not.toContain(file);
+  });
+});
