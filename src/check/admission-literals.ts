@@ -1,0 +1,124 @@
+// CEL expressions that differ only in their string literals, parsed once.
+// A fleet's installations carry the same policies with their own names in
+// a few literals (`r.name == "east-runner"`), and parsing is the CEL
+// engine's slow step. So an expression is split into a template (its text
+// with every string literal emptied) and the literals' contents; the first
+// expression of a template is parsed, and the next ones take a copy of its
+// syntax tree with their own contents in the literals' places.
+//
+// Why that is the tree the parser would build: where the template is the
+// same, so is every character outside the literals (the template keeps
+// them, and a quote in it can only be a literal's), so the parser meets
+// the same tokens but for the contents of string literals, which no rule of
+// the grammar reads. Only literals that make this plain are split: quoted
+// with " or ' (not tripled, not raw or bytes), printable ASCII without a
+// backslash; an expression with anything else (an escape, a comment, a
+// tripled quote, another character in a literal) is parsed as it is. The
+// first tree must show each literal where it stood, with its content, and
+// no other string constant; test/check/admission-literals.test.ts compares
+// the trees with the parser's own on generated contents.
+
+/** An expression split into its template and the contents of its string literals, in order. */
+export interface Split {
+  template: string;
+  literals: { start: number; value: string }[];
+}
+
+/** Printable ASCII but the backslash: no escape, no line break, nothing the lexer reads otherwise. */
+const PLAIN = /^[\x20-\x5b\x5d-\x7e]*$/;
+const IDENTIFIER_CHARACTER = /[A-Za-z0-9_]/;
+
+/** The template and literals of `text`, or undefined where splitting it is not plainly safe. Linear in the text. */
+export function splitLiterals(text: string): Split | undefined {
+  if (text.includes("\\") || text.includes("//") || text.includes('"""') || text.includes("'''")) return undefined;
+  const literals: Split["literals"] = [];
+  let template = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const quote = text[i];
+    if (quote !== '"' && quote !== "'") continue;
+    // r"...", b'...' and their kin are not plain strings; a quote after a name is not CEL at all.
+    if (i > 0 && IDENTIFIER_CHARACTER.test(text[i - 1])) return undefined;
+    const end = text.indexOf(quote, i + 1);
+    if (end < 0) return undefined;
+    const value = text.slice(i + 1, end);
+    if (!PLAIN.test(value)) return undefined;
+    template += text.slice(from, i) + quote + quote;
+    literals.push({ start: i, value });
+    from = end + 1;
+    i = end;
+  }
+  return { template: template + text.slice(from), literals };
+}
+
+/** A parsed expression (the engine's ParsedExpr: the tree, and where each node stood). */
+export interface Parsed {
+  expr: unknown;
+  sourceInfo?: { positions?: Record<string, number> };
+}
+
+/** A parsed template: its tree, and the path to each literal's constant in it. */
+export interface Template {
+  expr: unknown;
+  paths: (string | number)[][];
+}
+
+interface Node {
+  id?: bigint;
+  exprKind?: { case?: string; value?: { constantKind?: { case?: string; value?: unknown } } };
+}
+
+/**
+ * The template of a parsed expression: where its tree holds, at each
+ * literal's place, a string constant with the literal's content, and no
+ * other string constant. Undefined otherwise (the expression is then
+ * parsed each time, which costs only speed).
+ */
+export function templateOf(parsed: Parsed, split: Split): Template | undefined {
+  const positions = parsed.sourceInfo?.positions ?? {};
+  const constants: { at: number; value: unknown; path: (string | number)[] }[] = [];
+  const walk = (node: unknown, path: (string | number)[]): void => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...path, i]));
+    if (node === null || typeof node !== "object") return;
+    const kind = (node as Node).exprKind;
+    if (kind?.case === "constExpr" && kind.value?.constantKind?.case === "stringValue") {
+      const at = positions[String((node as Node).id)];
+      constants.push({ at, value: kind.value.constantKind.value, path: [...path, "exprKind", "value", "constantKind"] });
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== "$typeName") walk(value, [...path, key]);
+  };
+  walk(parsed.expr, []);
+  if (constants.length !== split.literals.length) return undefined;
+  const paths: (string | number)[][] = [];
+  for (const literal of split.literals) {
+    const found = constants.filter((c) => c.at === literal.start);
+    if (found.length !== 1 || found[0].value !== literal.value) return undefined;
+    paths.push(found[0].path);
+  }
+  return { expr: copy(parsed.expr), paths };
+}
+
+/**
+ * The tree (the engine's Expr, which it plans as it plans a ParsedExpr's)
+ * of an expression of `template`'s: a copy of the template's, with
+ * `split`'s contents in the literals.
+ */
+export function instantiate(template: Template, split: Split): unknown {
+  const expr = copy(template.expr);
+  template.paths.forEach((path, i) => {
+    let node = expr as Record<string | number, unknown>;
+    for (const key of path) node = node[key] as Record<string | number, unknown>;
+    node.value = split.literals[i].value;
+  });
+  return expr;
+}
+
+/** A deep copy of a syntax tree (plain objects, arrays, scalars, bytes). */
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
+  if (value instanceof Uint8Array) return value.slice();
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = copy(item);
+  return out;
+}
