@@ -56,7 +56,10 @@ function measure(rounds: number, each: (objects: Objects) => void): { min: numbe
 const selfCheck = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { rendered: true }));
 const fast = measure(ROUNDS, (objects) => checkObjects(objects));
 const plain = measure(ROUNDS, (objects) => withoutSpeedPaths(() => checkObjects(objects)));
-const show = (m: { min: number; median: number }, unit: "µs" | "ms") => (unit === "µs" ? `min ${(m.min * 1000).toFixed(0)} µs, median ${(m.median * 1000).toFixed(0)} µs` : `min ${m.min.toFixed(2)} ms, median ${m.median.toFixed(2)} ms`);
+const show = (m: { min: number; median: number }, unit: "µs" | "ms") =>
+  unit === "µs"
+    ? `min ${(m.min * 1000).toFixed(0)} µs, median ${(m.median * 1000).toFixed(0)} µs`
+    : `min ${m.min.toFixed(2)} ms, median ${m.median.toFixed(2)} ms`;
 console.log(`${COUNT} rendered Runner installations, CPU per installation:`);
 console.log(`  render self-check:             ${show(selfCheck, "µs")}`);
 console.log(`  check catalog, fast path:      ${show(fast, "ms")}`);

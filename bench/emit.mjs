@@ -30,7 +30,7 @@ function fleetValues(size) {
       template
         .replace(/^name: compass-runner$/m, `name: runner-${i}`)
         .replace(/^namespace: compass-runner$/m, `namespace: ${ns}`)
-        .replace(/^  namespace: compass-runner$/m, `  namespace: ${ns}`)
+        .replace(/^ {2}namespace: compass-runner$/m, `  namespace: ${ns}`)
         .replace("value: kvm-node-1", `value: kvm-node-${i}`)
         .replace("serverAddr: https://compass-server.compass.svc", `serverAddr: https://compass-server.compass-${i % 13}.svc`)
         .replace("serverName: compass.example.com", `serverName: compass-${i}.example.com`)
@@ -63,10 +63,22 @@ const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
 
 async function main(work) {
   const bundle = join(work, "emit.cjs");
-  await build({ stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: "ts" }, bundle: true, platform: "node", format: "cjs", target: "node20", outfile: bundle, logLevel: "error", external: ["pg-native"] });
+  await build({
+    stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: "ts" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outfile: bundle,
+    logLevel: "error",
+    external: ["pg-native"],
+  });
   const m = await import(pathToFileURL(bundle).href);
 
-  const inputs = [...readdirSync("examples").map((f) => join("examples", f)), "test/fixtures/upstream/values.example.json"].map((file) => [file, readFileSync(file, "utf8")]);
+  const inputs = [...readdirSync("examples").map((f) => join("examples", f)), "test/fixtures/upstream/values.example.json"].map((file) => [
+    file,
+    readFileSync(file, "utf8"),
+  ]);
   fleetValues(FILES).forEach((text, i) => inputs.push([`cluster-${i}.yaml`, text]));
   const objects = inputs.flatMap(([file, text]) => m.renderSource(m.parseValuesFile(text, file)).objects);
 

@@ -85,14 +85,23 @@ async function main() {
   results.ratios = {
     "node render / node -e 0": ratio("node: rigging render", "node -e 0"),
     "node --version / node -e 0": ratio("node: rigging --version (load only)", "node -e 0"),
-    "node render / node -e 0, without NODE_EXTRA_CA_CERTS": ratio("node: rigging render, without NODE_EXTRA_CA_CERTS", "node -e 0, without NODE_EXTRA_CA_CERTS"),
+    "node render / node -e 0, without NODE_EXTRA_CA_CERTS": ratio(
+      "node: rigging render, without NODE_EXTRA_CA_CERTS",
+      "node -e 0, without NODE_EXTRA_CA_CERTS",
+    ),
     "bun run render.ts / kubectl kustomize": ratio("bun: bun run render.ts", "kubectl kustomize (the same objects)"),
     "bun run render.ts / bun -e 0": ratio("bun: bun run render.ts", "bun -e 0"),
     "node render / kubectl kustomize": ratio("node: rigging render", "kubectl kustomize (the same objects)"),
   };
   for (const [name, value] of Object.entries(results.ratios)) if (value === undefined) delete results.ratios[name];
   target("one Node render of examples/compass-runner.yaml", "x node -e 0", results.ratios["node render / node -e 0"], "<=", TARGET.nodeRender);
-  target("bun run render.ts examples/compass-runner.yaml", "x kubectl kustomize", results.ratios["bun run render.ts / kubectl kustomize"], "<=", TARGET.bunRender);
+  target(
+    "bun run render.ts examples/compass-runner.yaml",
+    "x kubectl kustomize",
+    results.ratios["bun run render.ts / kubectl kustomize"],
+    "<=",
+    TARGET.bunRender,
+  );
 
   const places = [["disk", work]];
   if (MEMORY && existsSync("/dev/shm")) places.push(["memory", mkdtempSync("/dev/shm/rigging-bench-")]);
@@ -101,7 +110,10 @@ async function main() {
       const rows = FLEETS.map((size) => ({ where, ...fleet(size, dir) }));
       results.fleets.push(...rows);
       const [small, large] = rows;
-      if (small && large) results.ratios[`fleet ${large.files} / fleet ${small.files} wall, output on ${where} (linear = ${large.files / small.files})`] = round2(large.render.wallMs / small.render.wallMs);
+      if (small && large)
+        results.ratios[`fleet ${large.files} / fleet ${small.files} wall, output on ${where} (linear = ${large.files / small.files})`] = round2(
+          large.render.wallMs / small.render.wallMs,
+        );
     }
   } finally {
     for (const [, dir] of places.slice(1)) rmSync(dir, { recursive: true, force: true });
@@ -111,10 +123,16 @@ async function main() {
   if (big) {
     target(`a fleet of ${what} rendered to disk, self-checked`, "installations per node -e 0", big.render.perNodeStart, ">=", TARGET.fleetPerStart);
     target(`that fleet's peak RSS`, "MiB", big.render.peakRssMiB, "<", TARGET.fleetRssMiB);
-    target(`rigging check of its ${TARGET.fleetFiles.toLocaleString("en")} installations`, "installations per node -e 0", big.check?.perNodeStart, ">=", TARGET.checkPerStart);
+    target(
+      `rigging check of its ${TARGET.fleetFiles.toLocaleString("en")} installations`,
+      "installations per node -e 0",
+      big.check?.perNodeStart,
+      ">=",
+      TARGET.checkPerStart,
+    );
   } else notes.push(`no fleet of ${what} on disk in BENCH_FLEETS: its targets are not measured`);
 
-  writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
+  writeFileSync("bench/results.json", `${JSON.stringify(results, null, 2)}\n`);
   print();
 }
 
@@ -133,7 +151,7 @@ function generate(dir, size) {
     const text = template
       .replace(/^name: compass-runner$/m, `name: runner-${i}`)
       .replace(/^namespace: compass-runner$/m, `namespace: ${ns}`)
-      .replace(/^  namespace: compass-runner$/m, `  namespace: ${ns}`)
+      .replace(/^ {2}namespace: compass-runner$/m, `  namespace: ${ns}`)
       .replace("value: kvm-node-1", `value: kvm-node-${i}`)
       .replace("serverAddr: https://compass-server.compass.svc", `serverAddr: https://compass-server.compass-${i % 13}.svc`)
       .replace("serverName: compass.example.com", `serverName: compass-${i}.example.com`)
@@ -165,8 +183,15 @@ function fleet(size, place) {
   // Installations per `node -e 0`: how many a fleet renders in the time one bare start takes, starts taken around it.
   const startMs = median(base);
   const perStart = (wallMs) => Math.round((size * startMs) / wallMs);
-  const row = { files: size, reps, nodeStartMs: round1(startMs), render: { wallMs: round1(render.ms), perSecond: Math.round(size / (render.ms / 1000)), perNodeStart: perStart(render.ms), peakRssMiB: render.rssMiB } };
-  row.check = check.ok ? { wallMs: round1(check.ms), perSecond: Math.round(size / (check.ms / 1000)), perNodeStart: perStart(check.ms), peakRssMiB: check.rssMiB } : { skipped: `check ${output} exited ${check.status}: ${check.stderr.split("\n")[0]}` };
+  const row = {
+    files: size,
+    reps,
+    nodeStartMs: round1(startMs),
+    render: { wallMs: round1(render.ms), perSecond: Math.round(size / (render.ms / 1000)), perNodeStart: perStart(render.ms), peakRssMiB: render.rssMiB },
+  };
+  row.check = check.ok
+    ? { wallMs: round1(check.ms), perSecond: Math.round(size / (check.ms / 1000)), perNodeStart: perStart(check.ms), peakRssMiB: check.rssMiB }
+    : { skipped: `check ${output} exited ${check.status}: ${check.stderr.split("\n")[0]}` };
   if (check.ok && check.status !== 0) notes.push(`check of the ${size}-file fleet exited 1 (findings)`);
   return row;
 }
@@ -222,10 +247,15 @@ function print() {
   lines.push("", "| ratio | value |", "| --- | ---: |");
   for (const [name, value] of Object.entries(results.ratios)) lines.push(`| ${name} | ${value ?? "-"} |`);
   lines.push("", "Fleets in one process (rigging render DIR -o OUT, then rigging check OUT)", "");
-  lines.push("| output on | files | node -e 0 ms | render wall ms | renders/s | per node -e 0 | peak RSS MiB | check wall ms | checks/s | per node -e 0 | check peak RSS MiB |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  lines.push(
+    "| output on | files | node -e 0 ms | render wall ms | renders/s | per node -e 0 | peak RSS MiB | check wall ms | checks/s | per node -e 0 | check peak RSS MiB |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
   for (const f of results.fleets) {
     const c = f.check && !f.check.skipped ? f.check : undefined;
-    lines.push(`| ${f.where} | ${f.files} | ${f.nodeStartMs} | ${f.render.wallMs} | ${f.render.perSecond} | ${f.render.perNodeStart} | ${f.render.peakRssMiB ?? "-"} | ${c?.wallMs ?? "-"} | ${c?.perSecond ?? "-"} | ${c?.perNodeStart ?? "-"} | ${c?.peakRssMiB ?? "-"} |`);
+    lines.push(
+      `| ${f.where} | ${f.files} | ${f.nodeStartMs} | ${f.render.wallMs} | ${f.render.perSecond} | ${f.render.perNodeStart} | ${f.render.peakRssMiB ?? "-"} | ${c?.wallMs ?? "-"} | ${c?.perSecond ?? "-"} | ${c?.perNodeStart ?? "-"} | ${c?.peakRssMiB ?? "-"} |`,
+    );
   }
   for (const note of [...notes, ...results.fleets.filter((f) => f.check?.skipped).map((f) => f.check.skipped)]) lines.push(`note: ${note}`);
   lines.push("", "(written to bench/results.json)");

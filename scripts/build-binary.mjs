@@ -41,7 +41,10 @@ if (!existsSync(bun)) {
 }
 mkdirSync("dist", { recursive: true });
 
-const builds = values.target.length === 0 ? [{ outfile: values.outfile ?? "dist/rigging" }] : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
+const builds =
+  values.target.length === 0
+    ? [{ outfile: values.outfile ?? "dist/rigging" }]
+    : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
 for (const { target, outfile } of builds) {
   const args = [
     "build",

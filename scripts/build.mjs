@@ -24,7 +24,8 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
 import { buildInfo } from "./build-info.mjs";
-if (spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-validators.ts"], { stdio: "inherit" }).status !== 0) throw new Error("scripts/gen-validators.ts failed");
+if (spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-validators.ts"], { stdio: "inherit" }).status !== 0)
+  throw new Error("scripts/gen-validators.ts failed");
 
 const require = createRequire(import.meta.url);
 
@@ -78,7 +79,11 @@ function importedNames() {
       const clause = node.importClause;
       const bindings = clause?.namedBindings;
       if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
-      else if (bindings) take(node.moduleSpecifier.text, bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text));
+      else if (bindings)
+        take(
+          node.moduleSpecifier.text,
+          bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text),
+        );
     } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
       const callee = node.expression;
       if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
@@ -99,9 +104,7 @@ const used = importedNames();
  * reads an export. `__esModule` is a plain value: reading it must not load.
  */
 function lazyStub(names, load) {
-  const getters = names
-    .filter((name) => name !== "__esModule")
-    .map((name) => `${JSON.stringify(name)}:{enumerable:true,get:()=>m()[${JSON.stringify(name)}]}`);
+  const getters = names.filter((name) => name !== "__esModule").map((name) => `${JSON.stringify(name)}:{enumerable:true,get:()=>m()[${JSON.stringify(name)}]}`);
   const esModule = names.includes("__esModule") ? "__esModule:{value:true}," : "";
   return `let l;const m=()=>l??=${load};module.exports=Object.defineProperties({},{${esModule}${getters.join(",")}});`;
 }
@@ -116,7 +119,8 @@ function lazyModules(chunkExports) {
         if (args.namespace === "rigging-lazy") return { path: args.path, external: true };
         if (chunkOf.has(args.path)) return { path: args.path, namespace: "rigging-lazy", pluginData: { chunk: chunkOf.get(args.path) } };
         const builtin = args.path.replace(/^node:/, "");
-        if (builtinModules.includes(builtin) && !LOADED_AT_START.has(builtin.split("/")[0])) return { path: `node:${builtin}`, namespace: "rigging-lazy", pluginData: { builtin } };
+        if (builtinModules.includes(builtin) && !LOADED_AT_START.has(builtin.split("/")[0]))
+          return { path: `node:${builtin}`, namespace: "rigging-lazy", pluginData: { builtin } };
         return undefined;
       });
       b.onLoad({ filter: /.*/, namespace: "rigging-lazy" }, (args) => {
@@ -124,7 +128,10 @@ function lazyModules(chunkExports) {
         if (builtin) {
           // The names src/ imports from it, under either spelling; all where a file takes the whole module.
           const asked = [used.get(`node:${builtin}`), used.get(builtin)];
-          const names = asked.includes(ALL) || asked.every((a) => a === undefined) ? Object.getOwnPropertyNames(require(`node:${builtin}`)) : asked.flatMap((a) => [...(a ?? [])]);
+          const names =
+            asked.includes(ALL) || asked.every((a) => a === undefined)
+              ? Object.getOwnPropertyNames(require(`node:${builtin}`))
+              : asked.flatMap((a) => [...(a ?? [])]);
           return { contents: lazyStub([...new Set(names)], `require(${JSON.stringify(`node:${builtin}`)})`), loader: "js" };
         }
         const names = Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
@@ -133,7 +140,6 @@ function lazyModules(chunkExports) {
     },
   };
 }
-
 
 const common = { bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, keepNames: false, logLevel: "warning" };
 
@@ -148,7 +154,9 @@ const chunkExports = {};
 for (const [chunk, specifiers] of Object.entries(CHUNKS)) {
   const file = `dist/lib/${chunk}.cjs`;
   const whole = (s) => (used.get(s) ?? ALL) === ALL;
-  const imports = specifiers.map((s, i) => (whole(s) ? `import*as m${i} from${JSON.stringify(s)};` : `import{${[...used.get(s)].join(",")}}from${JSON.stringify(s)};`));
+  const imports = specifiers.map((s, i) =>
+    whole(s) ? `import*as m${i} from${JSON.stringify(s)};` : `import{${[...used.get(s)].join(",")}}from${JSON.stringify(s)};`,
+  );
   const exported = specifiers.map((s, i) => `${JSON.stringify(s)}:${whole(s) ? `m${i}` : `{${[...used.get(s)].join(",")}}`}`);
   await build({
     ...common,
@@ -172,7 +180,13 @@ const mainOptions = (define, banner, outfile) => ({
   define: { "import.meta.url": "__riggingModuleUrl", ...define },
   banner: { js: banner },
 });
-await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, 'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;', "dist/lib/main.cjs"));
+await build(
+  mainOptions(
+    { RIGGING_BUILD: buildInfo({ binary: false }) },
+    'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;',
+    "dist/lib/main.cjs",
+  ),
+);
 
 writeFileSync(
   "dist/rigging.cjs",
@@ -251,7 +265,11 @@ if (existsSync(bun)) {
     await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js")));
     for (const chunk of Object.keys(CHUNKS)) copyFileSync(`dist/lib/${chunk}.cjs`, join(staging, `${chunk}.js`));
     const entries = ["main", ...Object.keys(CHUNKS)].map((name) => join(staging, `${name}.js`));
-    const built = spawnSync(bun, ["build", ...entries, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--external", "pg-native", "--outdir", "dist/bun"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const built = spawnSync(
+      bun,
+      ["build", ...entries, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--external", "pg-native", "--outdir", "dist/bun"],
+      { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" },
+    );
     if (built.status !== 0) {
       rmSync("dist/bun", { recursive: true, force: true });
       console.warn(`warning: no Bun build (bun build exited ${built.status}); bun run render.ts runs the sources: ${built.stderr}`);

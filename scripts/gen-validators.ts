@@ -30,6 +30,7 @@ export const GENERATED = join(ROOT, "src", "core", "validators", "generated.ts")
 const SOURCES = ["src/core", "src/profiles"];
 
 type Node = z.core.$ZodType;
+// biome-ignore lint/suspicious/noExplicitAny: zod's definition records differ per node type; each case reads the fields it names
 type Def = Record<string, any>;
 
 /** Checks the JSON Schema carries, which the structural check enforces (per kind of node). */
@@ -78,7 +79,8 @@ function withoutAnnotations(schema: unknown): unknown {
  */
 function withoutErrorDetails(code: string): string {
   const file = ts.createSourceFile("ajv.js", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
-  const named = (node: ts.ObjectLiteralExpression, name: string) => node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === name);
+  const named = (node: ts.ObjectLiteralExpression, name: string) =>
+    node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === name);
   const spans: [number, number][] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isObjectLiteralExpression(node) && named(node, "instancePath") && named(node, "keyword")) spans.push([node.getStart(file), node.end]);
@@ -88,7 +90,7 @@ function withoutErrorDetails(code: string): string {
   let out = "";
   let last = 0;
   for (const [start, end] of spans) {
-    out += code.slice(last, start) + "{}";
+    out += `${code.slice(last, start)}{}`;
     last = end;
   }
   out += code.slice(last);
@@ -191,7 +193,11 @@ class Generator {
         return [`v = ${this.named(transform, path)}(v, sink);`];
       }
       case "array":
-        return [`const out = new Array(v.length);`, `for (let i = 0; i < v.length; i++) out[i] = ${call(this.build(def.element, `${path}[]`), "v[i]")};`, "v = out;"];
+        return [
+          `const out = new Array(v.length);`,
+          `for (let i = 0; i < v.length; i++) out[i] = ${call(this.build(def.element, `${path}[]`), "v[i]")};`,
+          "v = out;",
+        ];
       case "record":
         return this.record(def, path);
       case "object":
@@ -216,11 +222,15 @@ class Generator {
       // made of it; an absent one is refused, left out, or filled in.
       const { optin, optout } = child._zod;
       const absent =
-        optin === undefined ? "giveUp();"
-        : optin === "optional" && optout === "optional" ? ""
-        : optout === "optional" ? `{ const r = attempt(${build || "same"}, undefined); if (!gaveUp(r) && r !== undefined) out[${k}] = r; }`
-        : optin === "defaulted" ? `out[${k}] = ${call(build, "undefined")};`
-        : `{ const r = ${call(build, "undefined")}; if (r !== undefined) out[${k}] = r; }`;
+        optin === undefined
+          ? "giveUp();"
+          : optin === "optional" && optout === "optional"
+            ? ""
+            : optout === "optional"
+              ? `{ const r = attempt(${build || "same"}, undefined); if (!gaveUp(r) && r !== undefined) out[${k}] = r; }`
+              : optin === "defaulted"
+                ? `out[${k}] = ${call(build, "undefined")};`
+                : `{ const r = ${call(build, "undefined")}; if (r !== undefined) out[${k}] = r; }`;
       lines.push(`if (${k} in v) out[${k}] = ${call(build, `v[${k}]`)};${absent ? ` else ${absent}` : ""}`);
     }
     lines.push("v = out;");
@@ -264,7 +274,8 @@ class Generator {
     const key = JSON.stringify(def.discriminator);
     const lines = options.map((option, index) => {
       const tags = [...((option._zod.propValues?.[def.discriminator] as Set<unknown> | undefined) ?? [])];
-      if (tags.length === 0 || tags.some((tag) => typeof tag !== "string")) throw new Error(`${path}|${index}: a discriminator that is not a string literal is not translated`);
+      if (tags.length === 0 || tags.some((tag) => typeof tag !== "string"))
+        throw new Error(`${path}|${index}: a discriminator that is not a string literal is not translated`);
       const fits = this.structural(option);
       const build = this.build(option, `${path}|${index}`);
       return `  if (${tags.map((tag) => `tag === ${JSON.stringify(tag)}`).join(" || ")}) { if (!${fits}(v)) giveUp(); ${build ? `v = ${build}(v); ` : ""}break member; }`;
@@ -279,8 +290,10 @@ class Generator {
       const checkDef = check._zod.def as Def;
       if (checkDef.check !== "custom") {
         if (!STRUCTURAL_CHECKS[def.type]?.has(checkDef.check)) throw new Error(`${path}: check ${checkDef.check} on ${def.type} is not translated`);
-        if (checkDef.check === "string_format" && !PATTERN_FORMATS.has(checkDef.format)) throw new Error(`${path}: string format ${checkDef.format} is not translated`);
-        if (checkDef.pattern && (checkDef.pattern as RegExp).flags !== "") throw new Error(`${path}: a pattern with flags (${String(checkDef.pattern)}) is not translated`);
+        if (checkDef.check === "string_format" && !PATTERN_FORMATS.has(checkDef.format))
+          throw new Error(`${path}: string format ${checkDef.format} is not translated`);
+        if (checkDef.pattern && (checkDef.pattern as RegExp).flags !== "")
+          throw new Error(`${path}: a pattern with flags (${String(checkDef.pattern)}) is not translated`);
         continue;
       }
       if (checkDef.when || checkDef.abort) throw new Error(`${path}: a refinement with when or abort is not translated`);
@@ -389,7 +402,11 @@ export async function generateValidators(): Promise<string> {
   const structural = withoutErrorDetails(standaloneCode(ajv, exportsOf));
   if (/\brequire\(|^import /m.test(structural)) throw new Error("the ajv code needs a runtime module: a keyword the generator does not expect");
 
-  const indent = (text: string) => text.split("\n").map((line) => (line ? `  ${line}` : line)).join("\n");
+  const indent = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => (line ? `  ${line}` : line))
+      .join("\n");
   return [
     "// Generated by scripts/gen-validators.ts from the values schemas: do not edit.",
     "// Every build regenerates it; test/core/validators-fresh.test.ts fails while it is stale.",

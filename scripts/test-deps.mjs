@@ -41,7 +41,10 @@ if (!asRoot || !debian) {
 console.error(`test-deps: installing ${names} (apt-get install ${packages.join(" ")})`);
 const apt = (args) => {
   // Waits for another apt run's lock instead of failing at once.
-  const r = spawnSync("apt-get", ["-o", "DPkg::Lock::Timeout=300", ...args], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const r = spawnSync("apt-get", ["-o", "DPkg::Lock::Timeout=300", ...args], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   if (r.status !== 0) {
     console.error(`test-deps: apt-get ${args.join(" ")} failed (exit ${r.status ?? r.signal})`);
     process.exit(1);

@@ -59,7 +59,9 @@ function profileFor(source: SourceDocument): Profile {
     const at = source.locate(["kind"]);
     const where = `${at.file}:${at.line}:${at.column}`;
     const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
-    throw new UsageError(`${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
+    throw new UsageError(
+      `${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+    );
   }
   return profile;
 }

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { BUN, CLI, ROOT, runCli, runInProcess, runProcess, tempDir, tempFile } from "./support/cli.ts";
 
-const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => `examples/${f}`);
+const EXAMPLES = readdirSync(join(ROOT, "examples"))
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .map((f) => `examples/${f}`);
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS());
 
 describe("render output is deterministic (G-02)", () => {
@@ -89,7 +91,9 @@ describe("render's streams and exit codes", () => {
   });
 
   it("exits 1 with every error on stderr and nothing on stdout for invalid values", () => {
-    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 300").replace("value: kvm-node-1", "value: kvm node");
+    const text = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8")
+      .replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 300")
+      .replace("value: kvm-node-1", "value: kvm node");
     const r = runCli(["render", tempFile(text)]);
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
@@ -156,7 +160,9 @@ describe("render's streams and exit codes", () => {
 });
 
 describe("render -o DIR", () => {
-  it.each(EXAMPLES)("%s: manifests.yaml, the stdout of a render byte for byte, and a kustomization that kubectl kustomize turns back into the same objects", (example) => {
+  it.each(
+    EXAMPLES,
+  )("%s: manifests.yaml, the stdout of a render byte for byte, and a kustomization that kubectl kustomize turns back into the same objects", (example) => {
     const dir = join(tempDir(), "out");
     const r = runCli(["render", example, "-o", dir]);
     expect(r.code).toBe(0);
@@ -282,13 +288,19 @@ describe("every message a person can act on", () => {
   const COMMANDS = ["render", "check", "explain", "schema", "init", "preflight"];
 
   it.each([
-    [["render", "--outptu", "out", "examples/compass-runner.yaml"], "unknown option --outptu for rigging render (did you mean --output?); see rigging render --help"],
+    [
+      ["render", "--outptu", "out", "examples/compass-runner.yaml"],
+      "unknown option --outptu for rigging render (did you mean --output?); see rigging render --help",
+    ],
     [["render", "--quite", "examples/compass-runner.yaml"], "unknown option --quite for rigging render (did you mean --quiet?)"],
     [["check", "--formt=json", "x.yaml"], "unknown option --formt for rigging check (did you mean --format?)"],
     [["check", "--profil", "compass-server", "x.yaml"], "unknown option --profil for rigging check (did you mean --profile?)"],
     [["schema", "--hlp"], "unknown option --hlp for rigging schema (did you mean --help?)"],
     [["explain", "--hepl"], "unknown option --hepl for rigging explain (did you mean --help?)"],
-    [["preflight", "postgres", "--url-fil", "x"], "unknown option --url-fil for rigging preflight postgres (did you mean --url-file?); see rigging preflight postgres --help"],
+    [
+      ["preflight", "postgres", "--url-fil", "x"],
+      "unknown option --url-fil for rigging preflight postgres (did you mean --url-file?); see rigging preflight postgres --help",
+    ],
     [["preflight", "tls", "--server-nam", "x"], "unknown option --server-nam for rigging preflight tls (did you mean --server-name?)"],
     [["preflight", "nats", "--usr", "x", "nats://127.0.0.1:4222"], "unknown option --usr for rigging preflight nats (did you mean --user?)"],
     [["preflight", "nats", "--user"], "option --user needs a value; see rigging preflight nats --help"],

@@ -27,7 +27,9 @@ describe("the generators", () => {
     const md = rulesMarkdown();
     for (const rule of CATALOG) expect(md).toContain(`| ${rule.id} |`);
     for (const entry of VALUES_ONLY) expect(md).toContain(`| ${entry.id} |`);
-    expect(md).toMatch(/\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec \|/);
+    expect(md).toMatch(
+      /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec \|/,
+    );
     expect(md).toMatch(/\| RP-03 \| rootpilot-runner \| error \| .* \| seed: seed 002, Requirement 2: .* \|/);
     expect(md).toMatch(/\| G-07 \| all \| warning \| .* \| rigging.s choice: .* \|/);
   });

@@ -30,7 +30,9 @@ function write(rel: string, text: string): string {
 
 /** The entries of a fleet's output a person sees: each NAME (a link to its hidden current generation). */
 function visible(dir: string): string[] {
-  return readdirSync(dir).filter((name) => !name.startsWith(".")).sort();
+  return readdirSync(dir)
+    .filter((name) => !name.startsWith("."))
+    .sort();
 }
 
 function dirTexts(dir: string): Record<string, string> {
@@ -43,7 +45,12 @@ const objectsOf = (text: string) => parseAllDocuments(text).map((d) => d.toJSON(
 const hasKubectl = spawnSync("kubectl", ["version", "--client"]).status === 0;
 
 /** The kustomization of the default layout, as the task states it (plus the order kustomize keeps). */
-const STREAM_KUSTOMIZATION = { apiVersion: "kustomize.config.k8s.io/v1beta1", kind: "Kustomization", sortOptions: { order: "fifo" }, resources: ["manifests.yaml"] };
+const STREAM_KUSTOMIZATION = {
+  apiVersion: "kustomize.config.k8s.io/v1beta1",
+  kind: "Kustomization",
+  sortOptions: { order: "fifo" },
+  resources: ["manifests.yaml"],
+};
 
 describe("render a fleet", () => {
   it("renders each file into OUT/NAME/ exactly as a single render would: manifests.yaml is its stdout, byte for byte", () => {
@@ -54,7 +61,10 @@ describe("render a fleet", () => {
     expect(result.code, result.err).toBe(0);
     expect(result.out).toBe("");
     expect(visible(out)).toEqual(["alpha", "beta"]);
-    for (const [name, file] of [["alpha", a], ["beta", b]]) {
+    for (const [name, file] of [
+      ["alpha", a],
+      ["beta", b],
+    ]) {
       expect(readdirSync(join(out, name)).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
       const stdout = runInProcess(["render", file, "-q"]);
       expect(stdout.code).toBe(0);
@@ -73,7 +83,10 @@ describe("render a fleet", () => {
     const out = join(root, "out");
     const result = runInProcess(["render", join(root, "in"), "-o", out, "--per-object"]);
     expect(result.code, result.err).toBe(0);
-    for (const [name, file] of [["alpha", a], ["beta", b]]) {
+    for (const [name, file] of [
+      ["alpha", a],
+      ["beta", b],
+    ]) {
       const files = readdirSync(join(out, name)).sort();
       const objects = objectsOf(runInProcess(["render", file]).out);
       // One file per object, named NN-kind-name.yaml in apply order, each holding that object.
@@ -90,18 +103,24 @@ describe("render a fleet", () => {
     expect(readFileSync(join(out, "beta", "12-daemonset-beta.yaml"), "utf8")).toContain("name: beta");
   });
 
-  it.skipIf(!hasKubectl).each([[[]], [["--per-object"]]])("kubectl kustomize OUT/NAME (render %j) builds the objects rigging render FILE prints, in order", (flags) => {
-    const files = [write("in/a.yaml", variant("a")), write("in/b.yaml", variant("b"))];
-    const out = join(root, "out");
-    expect(runInProcess(["render", join(root, "in"), "-o", out, ...flags]).code).toBe(0);
-    for (const [name, file] of [["a", files[0]], ["b", files[1]]]) {
-      const built = spawnSync("kubectl", ["kustomize", join(out, name)], { encoding: "utf8" });
-      expect(built.status, built.stderr).toBe(0);
-      const stream = objectsOf(runInProcess(["render", file]).out);
-      expect(stream.length).toBeGreaterThan(10);
-      expect(objectsOf(built.stdout)).toEqual(stream);
-    }
-  });
+  it.skipIf(!hasKubectl).each([[[]], [["--per-object"]]])(
+    "kubectl kustomize OUT/NAME (render %j) builds the objects rigging render FILE prints, in order",
+    (flags) => {
+      const files = [write("in/a.yaml", variant("a")), write("in/b.yaml", variant("b"))];
+      const out = join(root, "out");
+      expect(runInProcess(["render", join(root, "in"), "-o", out, ...flags]).code).toBe(0);
+      for (const [name, file] of [
+        ["a", files[0]],
+        ["b", files[1]],
+      ]) {
+        const built = spawnSync("kubectl", ["kustomize", join(out, name)], { encoding: "utf8" });
+        expect(built.status, built.stderr).toBe(0);
+        const stream = objectsOf(runInProcess(["render", file]).out);
+        expect(stream.length).toBeGreaterThan(10);
+        expect(objectsOf(built.stdout)).toEqual(stream);
+      }
+    },
+  );
 
   it("switching layouts replaces the other layout's files in OUT/NAME and leaves no generation behind", () => {
     const file = write("in/a.yaml", variant("a"));

@@ -39,15 +39,21 @@ describe("validateStrict accepts valid objects", () => {
     DaemonSet: daemonSet(),
     Deployment: deployment(),
     ServiceAccount: {
-      apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "demo", namespace: "demo" },
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: "demo", namespace: "demo" },
       automountServiceAccountToken: false,
     },
     NetworkPolicy: {
-      apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name: "deny", namespace: "demo" },
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: "deny", namespace: "demo" },
       spec: { podSelector: {}, policyTypes: ["Ingress", "Egress"] },
     },
     ValidatingAdmissionPolicy: {
-      apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", metadata: { name: "policy" },
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "policy" },
       spec: {
         failurePolicy: "Fail",
         matchConstraints: {
@@ -57,7 +63,8 @@ describe("validateStrict accepts valid objects", () => {
       },
     },
     ValidatingAdmissionPolicyBinding: {
-      apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicyBinding",
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
       metadata: { name: "policy-binding" },
       spec: { policyName: "policy", validationActions: ["Deny"] },
     },
@@ -102,7 +109,7 @@ describe("validateStrict rejects unknown fields with the exact JSON pointer", ()
 });
 
 describe("validateStrict rejects upstream schema violations", () => {
-  it("a wrong type (replicas: \"1\")", () => {
+  it('a wrong type (replicas: "1")', () => {
     const problems = validateStrict({ ...deployment(), spec: { ...deployment().spec, replicas: "1" } });
     expect(problems).toEqual([{ path: "/spec/replicas", message: expect.stringContaining("integer") }]);
   });
@@ -110,9 +117,7 @@ describe("validateStrict rejects upstream schema violations", () => {
   it("a container without a name", () => {
     const ds = daemonSet();
     delete (ds.spec.template.spec.containers[0] as { name?: string }).name;
-    expect(validateStrict(ds)).toEqual([
-      { path: "/spec/template/spec/containers/0", message: expect.stringContaining("name") },
-    ]);
+    expect(validateStrict(ds)).toEqual([{ path: "/spec/template/spec/containers/0", message: expect.stringContaining("name") }]);
   });
 
   it("a DaemonSet spec without selector", () => {

@@ -23,7 +23,10 @@ beforeAll(async () => {
   registry = await startRegistry();
   R = registry.host;
   front = await startBearerFront(R, { private: ["rigelbuild/private"], basic: ["rigelbuild/basic"] });
-  stops.push(() => front.stop(), () => registry.stop());
+  stops.push(
+    () => front.stop(),
+    () => registry.stop(),
+  );
   digests.server = await pushIndex(R, "rigelbuild/compass-server", PAIRED, ["linux/amd64", "linux/arm64"]);
   digests.serverSingle = (await pushImage(R, "rigelbuild/compass-server", "linux/amd64", "single")).digest;
   digests.runner = (await pushImage(R, "rigelbuild/compass-runner", "linux/amd64", PAIRED)).digest;
@@ -39,7 +42,8 @@ afterAll(async () => {
 
 const example = (name: string) => readFileSync(join(ROOT, "examples", name), "utf8");
 /** The example with each `image:` value (by its old text) replaced. */
-const withImages = (text: string, images: Record<string, string>) => Object.entries(images).reduce((t, [from, to]) => (t.includes(from) ? t.replace(from, to) : expect.fail(`no ${from} in the example`)), text);
+const withImages = (text: string, images: Record<string, string>) =>
+  Object.entries(images).reduce((t, [from, to]) => (t.includes(from) ? t.replace(from, to) : expect.fail(`no ${from} in the example`)), text);
 const pin = (...args: string[]) => runAsync(["pin", ...args]);
 
 const SERVER_EXAMPLE_IMAGE = `registry.example.com/rigelbuild/compass-server:${PAIRED}@sha256:9d2f0c8e7b6a5d4c3b2a190817263544536271809a8b7c6d5e4f3a2b1c0d9e8f`;
@@ -48,7 +52,10 @@ const RUNNER_EXAMPLE_IMAGE = `registry.example.com/rigelbuild/compass-runner:${P
 
 describe("rigging pin against a live registry", () => {
   it("resolves a paired tag to the index digest and rewrites the file in place, comments and layout kept (a process)", async () => {
-    const before = withImages(example("compass-server.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:${PAIRED}`, [NATS_EXAMPLE_IMAGE]: `"${R}/nats:2.10.22-alpine@${OLD_DIGEST}"` });
+    const before = withImages(example("compass-server.yaml"), {
+      [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:${PAIRED}`,
+      [NATS_EXAMPLE_IMAGE]: `"${R}/nats:2.10.22-alpine@${OLD_DIGEST}"`,
+    });
     const file = tempFile(before, "server.yaml");
     const r = await runCliAsync(["pin", file]);
     expect(r.err).toBe(`pinned 2 image(s) in ${file}\n`);
@@ -87,7 +94,9 @@ describe("rigging pin against a live registry", () => {
   it("accepts an amd64-only Runner, and refuses a Rootpilot index without arm64", async () => {
     const runner = tempFile(withImages(example("compass-runner.yaml"), { [RUNNER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-runner:${PAIRED}` }), "runner.yaml");
     const ok = await pin(runner);
-    expect(ok.out).toContain(`ok   D10 image: ${R}/rigelbuild/compass-runner@${digests.runner} is an image with linux/amd64: the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)`);
+    expect(ok.out).toContain(
+      `ok   D10 image: ${R}/rigelbuild/compass-runner@${digests.runner} is an image with linux/amd64: the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)`,
+    );
     expect(ok.code).toBe(0);
     expect(readFileSync(runner, "utf8")).toContain(`\nimage: ${R}/rigelbuild/compass-runner:${PAIRED}@${digests.runner}\n`);
 
@@ -95,13 +104,19 @@ describe("rigging pin against a live registry", () => {
     const oldImage = /^image: (\S+)$/m.exec(gke)![1];
     const rootpilot = tempFile(withImages(gke, { [oldImage]: `${R}/rootpilotsh/runner:main-412-9e1f0c2b7a4d` }), "rootpilot.yaml");
     const refused = await pin(rootpilot);
-    expect(refused.out).toContain(`FAIL D10 image: ${R}/rootpilotsh/runner@${digests.rootpilot} lacks linux/arm64 (it holds linux/amd64): the Rootpilot runner runs on amd64 and arm64 nodes (D10)`);
+    expect(refused.out).toContain(
+      `FAIL D10 image: ${R}/rootpilotsh/runner@${digests.rootpilot} lacks linux/arm64 (it holds linux/amd64): the Rootpilot runner runs on amd64 and arm64 nodes (D10)`,
+    );
     expect(refused.code).toBe(1);
   });
 
   it("judges the runner section of a kind: Compass file as the Runner, the rest as the Server", async () => {
     const file = tempFile(
-      withImages(example("compass.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:${PAIRED}`, [RUNNER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-runner:${PAIRED}`, [NATS_EXAMPLE_IMAGE]: NATS_EXAMPLE_IMAGE }),
+      withImages(example("compass.yaml"), {
+        [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:${PAIRED}`,
+        [RUNNER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-runner:${PAIRED}`,
+        [NATS_EXAMPLE_IMAGE]: NATS_EXAMPLE_IMAGE,
+      }),
       "compass.yaml",
     );
     const r = await pin(file, "--format", "json");
@@ -130,14 +145,19 @@ describe("rigging pin against a live registry", () => {
     expect(passing.code).toBe(0);
     const moved = (await pushImage(R, "rigelbuild/compass-runner", "linux/amd64", "check-me")).digest;
     const failing = await runCliAsync(["pin", "--check", file]);
-    expect(failing.out).toContain(`FAIL D8 image: ${R}/rigelbuild/compass-runner:check-me has moved: the tag names ${moved}, the file records ${first} (fix: run rigging pin on the file, review the new image and commit the change)`);
+    expect(failing.out).toContain(
+      `FAIL D8 image: ${R}/rigelbuild/compass-runner:check-me has moved: the tag names ${moved}, the file records ${first} (fix: run rigging pin on the file, review the new image and commit the change)`,
+    );
     expect(failing.code).toBe(1);
     expect(readFileSync(file, "utf8")).toBe(pinned);
   });
 
   it("follows the anonymous bearer-token challenge of a public repository", async () => {
     const tokensBefore = front.tokens();
-    const file = tempFile(withImages(example("compass-server.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${front.host}/rigelbuild/compass-server:${PAIRED}` }), "server.yaml");
+    const file = tempFile(
+      withImages(example("compass-server.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${front.host}/rigelbuild/compass-server:${PAIRED}` }),
+      "server.yaml",
+    );
     const r = await pin(file);
     expect(r.code).toBe(0);
     expect(front.tokens()).toBeGreaterThan(tokensBefore);
@@ -145,7 +165,10 @@ describe("rigging pin against a live registry", () => {
   });
 
   it("refuses a private repository, whose registry demands credentials, with D9's message", async () => {
-    for (const [repo, how] of [["private", "demands credentials (401)"], ["basic", "demands credentials (basic authentication)"]]) {
+    for (const [repo, how] of [
+      ["private", "demands credentials (401)"],
+      ["basic", "demands credentials (basic authentication)"],
+    ]) {
       const before = withImages(example("compass-server.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${front.host}/rigelbuild/${repo}:${PAIRED}` });
       const file = tempFile(before, "server.yaml");
       const r = await pin(file);
@@ -158,17 +181,24 @@ describe("rigging pin against a live registry", () => {
   });
 
   it("reports a tag the registry does not hold", async () => {
-    const file = tempFile(withImages(example("compass-server.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:main-1-000000000000` }), "server.yaml");
+    const file = tempFile(
+      withImages(example("compass-server.yaml"), { [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:main-1-000000000000` }),
+      "server.yaml",
+    );
     const r = await pin(file);
     expect(r.out).toContain(`FAIL D8 image: ${R}/rigelbuild/compass-server:main-1-000000000000 is not in the registry (404)`);
     expect(r.code).toBe(1);
   });
 
   it("keeps a JSON values file JSON", async () => {
-    const json = JSON.stringify({ kind: "CompassRunner", image: `${R}/rigelbuild/compass-runner:${PAIRED}`, namespace: "compass-runner" }, null, 2) + "\n";
+    const json = `${JSON.stringify({ kind: "CompassRunner", image: `${R}/rigelbuild/compass-runner:${PAIRED}`, namespace: "compass-runner" }, null, 2)}\n`;
     const file = tempFile(json, "values.json");
     expect((await pin(file)).code).toBe(0);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ kind: "CompassRunner", image: `${R}/rigelbuild/compass-runner:${PAIRED}@${digests.runner}`, namespace: "compass-runner" });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      kind: "CompassRunner",
+      image: `${R}/rigelbuild/compass-runner:${PAIRED}@${digests.runner}`,
+      namespace: "compass-runner",
+    });
     expect(readFileSync(file, "utf8")).toBe(json.replace(`:${PAIRED}"`, `:${PAIRED}@${digests.runner}"`));
   });
 });

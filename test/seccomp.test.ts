@@ -76,12 +76,30 @@ describe("seccomp/compass-runner.json", () => {
   });
 
   it("filters personality to the upstream personas", () => {
-    expect(filtered("personality").map((e) => e.args![0].value).sort((a, b) => a - b)).toEqual(personas);
+    expect(
+      filtered("personality")
+        .map((e) => e.args![0].value)
+        .sort((a, b) => a - b),
+    ).toEqual(personas);
     expect(allowed.has("personality")).toBe(false);
   });
 
   it("allows none of the calls upstream leaves out", () => {
-    for (const name of ["bpf", "kexec_load", "init_module", "finit_module", "reboot", "keyctl", "userfaultfd", "perf_event_open", "io_uring_setup", "open_by_handle_at", "fsopen", "mount_setattr", "chroot"]) {
+    for (const name of [
+      "bpf",
+      "kexec_load",
+      "init_module",
+      "finit_module",
+      "reboot",
+      "keyctl",
+      "userfaultfd",
+      "perf_event_open",
+      "io_uring_setup",
+      "open_by_handle_at",
+      "fsopen",
+      "mount_setattr",
+      "chroot",
+    ]) {
       expect(allowed.has(name), name).toBe(false);
     }
   });

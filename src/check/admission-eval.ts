@@ -265,7 +265,11 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
       // Read no further than the API server would: it refuses a policy whose CEL is this long, and
       // the CEL parser is not linear on hostile text (test/hardening/linear-time.test.ts).
       if (expression.length > MAX_EXPRESSION) {
-        uncompiled.push({ object: policy, path, message: `is ${expression.length} characters long, over the ${MAX_EXPRESSION} rigging evaluates: the API server refuses such a policy` });
+        uncompiled.push({
+          object: policy,
+          path,
+          message: `is ${expression.length} characters long, over the ${MAX_EXPRESSION} rigging evaluates: the API server refuses such a policy`,
+        });
         return undefined;
       }
       const compiled = compileExpression(expression);
@@ -294,7 +298,12 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     });
     list<Record<string, unknown>>(spec.validations).forEach((v, i) => {
       const fn = compile(v?.expression, ["spec", "validations", i, "expression"]);
-      if (fn) entry.validations.push({ fn, path: ["spec", "validations", i, "expression"], message: typeof v?.message === "string" ? v.message : `failed expression: ${String(v?.expression)}` });
+      if (fn)
+        entry.validations.push({
+          fn,
+          path: ["spec", "validations", i, "expression"],
+          message: typeof v?.message === "string" ? v.message : `failed expression: ${String(v?.expression)}`,
+        });
       else broken = true;
     });
     // A policy the API server refuses is not in the cluster: it decides nothing.
@@ -327,7 +336,10 @@ function ruleMatches(rule: Record<string, unknown>, req: RequestShape): boolean 
   if (scope === "Cluster") return false; // every request judged here is namespaced
   const resources = list<unknown>(rule.resources);
   const sub = req.subResource ?? "";
-  const hit = sub === "" ? resources.includes("*") || resources.includes(req.resource) : resources.some((r) => r === "*/*" || r === `${req.resource}/${sub}` || r === `${req.resource}/*` || r === `*/${sub}`);
+  const hit =
+    sub === ""
+      ? resources.includes("*") || resources.includes(req.resource)
+      : resources.some((r) => r === "*/*" || r === `${req.resource}/${sub}` || r === `${req.resource}/*` || r === `*/${sub}`);
   if (!hit) return false;
   const names = list<unknown>(rule.resourceNames);
   return names.length === 0 || names.includes(req.name);
@@ -361,11 +373,16 @@ interface Prepared {
 export function decider(planned: readonly Planned[], namespaceObject: K8sObject): Decide {
   const prepared = new WeakMap<RequestShape, Prepared>();
   const prepare = (req: RequestShape): Prepared => {
-    const namespaceLabels = { ...((namespaceObject.metadata?.labels as Record<string, string> | undefined) ?? {}), "kubernetes.io/metadata.name": req.namespace };
+    const namespaceLabels = {
+      ...((namespaceObject.metadata?.labels as Record<string, string> | undefined) ?? {}),
+      "kubernetes.io/metadata.name": req.namespace,
+    };
     const matching = planned.filter(
       (entry) =>
         matchesRules(dig(entry.policy, ["spec", "matchConstraints"]), req, namespaceLabels) &&
-        entry.bindings.some((b) => list(dig(b, ["spec", "validationActions"])).includes("Deny") && matchesRules(dig(b, ["spec", "matchResources"]), req, namespaceLabels)),
+        entry.bindings.some(
+          (b) => list(dig(b, ["spec", "validationActions"])).includes("Deny") && matchesRules(dig(b, ["spec", "matchResources"]), req, namespaceLabels),
+        ),
     );
     const request = {
       kind: { group: req.group, version: req.version, kind: req.kind },
@@ -378,7 +395,8 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
       namespace: req.namespace,
       operation: req.operation,
     };
-    const base = matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
+    const base =
+      matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
     const requestEntries = plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
     return { matching, request, requestEntries, base };
   };
@@ -412,7 +430,8 @@ function judgePolicy(entry: Planned, base: Record<string, unknown>): { deniedBy:
   // As a Map the engine reads it live; as a plain object it copies it on every access.
   const variables = new Map<string, unknown>();
   const context = { ...base, variables: plain ? {} : cel().celMap(variables) };
-  const failed = (path: PropertyKey[], error: string) => (entry.failClosed ? { deniedBy: { object: entry.policy, path, message: `evaluation failed (${error}) and failurePolicy is Fail` } } : undefined);
+  const failed = (path: PropertyKey[], error: string) =>
+    entry.failClosed ? { deniedBy: { object: entry.policy, path, message: `evaluation failed (${error}) and failurePolicy is Fail` } } : undefined;
   for (const condition of entry.matchConditions) {
     const outcome = evaluate(condition.fn, context);
     if ("unsupported" in outcome) return { unknown: outcome.unsupported };

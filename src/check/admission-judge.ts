@@ -33,8 +33,10 @@ export interface AdmissionContext {
 }
 
 const ID = "CR-06";
-const FIX = "bind ValidatingAdmissionPolicies with validationActions [Deny] and failurePolicy Fail that deny these requests to everyone but the allowed identities (rigging renders them)";
-const INFERRED_E = "CR-06e is rigging's inference: the Runner namespace runs privileged, so admission is its only guard rail; the seeds name exec, attach and ephemeral containers only";
+const FIX =
+  "bind ValidatingAdmissionPolicies with validationActions [Deny] and failurePolicy Fail that deny these requests to everyone but the allowed identities (rigging renders them)";
+const INFERRED_E =
+  "CR-06e is rigging's inference: the Runner namespace runs privileged, so admission is its only guard rail; the seeds name exec, attach and ephemeral containers only";
 
 interface Actor {
   who: string;
@@ -45,7 +47,12 @@ interface Actor {
 }
 
 const AUTHENTICATED = "system:authenticated";
-const sa = (ns: string, name: string): Actor => ({ who: `the ServiceAccount ${ns}/${name}`, user: `system:serviceaccount:${ns}:${name}`, groups: ["system:serviceaccounts", `system:serviceaccounts:${ns}`, AUTHENTICATED], named: false });
+const sa = (ns: string, name: string): Actor => ({
+  who: `the ServiceAccount ${ns}/${name}`,
+  user: `system:serviceaccount:${ns}:${name}`,
+  groups: ["system:serviceaccounts", `system:serviceaccounts:${ns}`, AUTHENTICATED],
+  named: false,
+});
 
 const ORDINARY: Actor = { who: "an ordinary user (alice)", user: "alice", groups: [AUTHENTICATED, "developers"], named: false };
 const NO_GROUPS: Actor = { who: "a user with no groups (bob)", user: "bob", named: false };
@@ -53,7 +60,12 @@ const KUBELET: Actor = { who: "a kubelet (system:node:node-1)", user: "system:no
 const DS_CONTROLLER = sa("kube-system", "daemon-set-controller");
 const NS_CONTROLLER = sa("kube-system", "namespace-controller");
 const GC = sa("kube-system", "generic-garbage-collector");
-const KCM: Actor = { who: "the controller manager (system:kube-controller-manager)", user: "system:kube-controller-manager", groups: [AUTHENTICATED], named: false };
+const KCM: Actor = {
+  who: "the controller manager (system:kube-controller-manager)",
+  user: "system:kube-controller-manager",
+  groups: [AUTHENTICATED],
+  named: false,
+};
 const FIXED = [ORDINARY, NO_GROUPS, KUBELET, DS_CONTROLLER, NS_CONTROLLER, GC, KCM];
 
 /** At most this many string literals of the policies are tried as identities. */
@@ -74,7 +86,12 @@ function namedActors(policies: readonly K8sObject[]): Actor[] {
   const actors: Actor[] = [];
   for (const literal of [...literals].filter((l) => /^[\w.:@/-]+$/.test(l) && !fixed.has(l)).slice(0, MAX_NAMED)) {
     const serviceAccount = /^system:serviceaccount:([^:]+):[^:]+$/.exec(literal);
-    actors.push({ who: `the user ${literal}`, user: literal, groups: serviceAccount ? ["system:serviceaccounts", `system:serviceaccounts:${serviceAccount[1]}`, AUTHENTICATED] : [AUTHENTICATED], named: true });
+    actors.push({
+      who: `the user ${literal}`,
+      user: literal,
+      groups: serviceAccount ? ["system:serviceaccounts", `system:serviceaccounts:${serviceAccount[1]}`, AUTHENTICATED] : [AUTHENTICATED],
+      named: true,
+    });
     actors.push({ who: `a member of the group ${literal}`, user: `member-of-${literal}`, groups: [literal, AUTHENTICATED], named: true });
   }
   return actors;
@@ -93,7 +110,13 @@ function runnerPod(context: AdmissionContext): Record<string, unknown> {
       ...metadata,
       name: `${ds?.metadata.name ?? "runner"}-x7k2p`,
       namespace: context.namespace,
-      ...(ds ? { ownerReferences: [{ apiVersion: "apps/v1", kind: "DaemonSet", name: ds.metadata.name, uid: "uid-daemonset", controller: true, blockOwnerDeletion: true }] } : {}),
+      ...(ds
+        ? {
+            ownerReferences: [
+              { apiVersion: "apps/v1", kind: "DaemonSet", name: ds.metadata.name, uid: "uid-daemonset", controller: true, blockOwnerDeletion: true },
+            ],
+          }
+        : {}),
     },
     spec: { nodeName: "node-1", ...spec },
   };
@@ -122,7 +145,11 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   };
   const { planned, uncompiled } = planPolicies(objects);
   for (const u of uncompiled) finding(u.object, u.path, u.message);
-  const namespaceObject = objects.find((o) => o.kind === "Namespace" && o.metadata.name === context.namespace) ?? { apiVersion: "v1", kind: "Namespace", metadata: { name: context.namespace } };
+  const namespaceObject = objects.find((o) => o.kind === "Namespace" && o.metadata.name === context.namespace) ?? {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: context.namespace },
+  };
   const pod = runnerPod(context);
   const ds = context.daemonSet ?? { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "runner", namespace: context.namespace } };
   const named = namedActors(policies);
@@ -142,7 +169,9 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
       const decision = ask(check, actor);
       if (decision.unknown) continue;
       if (decision.allowed === (expected === "allow")) continue;
-      const place = decision.allowed ? whyAllowed(check) : { object: decision.deniedBy!.object, path: decision.deniedBy!.path, detail: decision.deniedBy!.message };
+      const place = decision.allowed
+        ? whyAllowed(check)
+        : { object: decision.deniedBy!.object, path: decision.deniedBy!.path, detail: decision.deniedBy!.message };
       const key = `${place.object.kind}/${place.object.metadata.name}/${place.path.join(".")}`;
       const entry = wrong.get(key) ?? { ...place, who: [] };
       entry.who.push(actor.who);
@@ -151,7 +180,12 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
     for (const entry of wrong.values()) {
       const verdict = expected === "deny" ? "is allowed" : "is denied";
       const who = entry.who.length > 3 ? `${entry.who.slice(0, 2).join(", ")} and ${entry.who.length - 2} other identities` : entry.who.join(", ");
-      finding(entry.object, entry.path, `${check.what} by ${who} ${verdict}: ${why}${entry.detail && expected === "allow" ? ` (denied with: ${entry.detail})` : ""}`, check.severity);
+      finding(
+        entry.object,
+        entry.path,
+        `${check.what} by ${who} ${verdict}: ${why}${entry.detail && expected === "allow" ? ` (denied with: ${entry.detail})` : ""}`,
+        check.severity,
+      );
     }
   };
 
@@ -166,14 +200,46 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
     if (bindings.length === 0) return { object: policy, path: ["metadata", "name"], detail: "the policy has no binding, so it decides nothing" };
     const deny = bindings.find((b) => list(dig(b, ["spec", "validationActions"])).includes("Deny"));
     if (!deny) return { object: bindings[0], path: ["spec", "validationActions"], detail: "the binding does not list Deny" };
-    return { object: policy, path: list(dig(policy, ["spec", "validations"])).length > 0 ? ["spec", "validations"] : ["spec"], detail: "its validations admit the request" };
+    return {
+      object: policy,
+      path: list(dig(policy, ["spec", "validations"])).length > 0 ? ["spec", "validations"] : ["spec"],
+      detail: "its validations admit the request",
+    };
   };
 
-  const onPod = (subResource: string, operation: AdmissionRequest["operation"], what: string, part: string, severity: Severity, object: unknown, oldObject?: unknown): Check => ({
+  const onPod = (
+    subResource: string,
+    operation: AdmissionRequest["operation"],
+    what: string,
+    part: string,
+    severity: Severity,
+    object: unknown,
+    oldObject?: unknown,
+  ): Check => ({
     what,
     part,
     severity,
-    request: { operation, group: "", version: "v1", resource: "pods", subResource, kind: subResource === "exec" ? "PodExecOptions" : subResource === "attach" ? "PodAttachOptions" : subResource === "portforward" ? "PodPortForwardOptions" : subResource === "proxy" ? "PodProxyOptions" : "Pod", namespace: context.namespace, name: String(dig(pod, ["metadata", "name"])), object, ...(oldObject ? { oldObject } : {}) },
+    request: {
+      operation,
+      group: "",
+      version: "v1",
+      resource: "pods",
+      subResource,
+      kind:
+        subResource === "exec"
+          ? "PodExecOptions"
+          : subResource === "attach"
+            ? "PodAttachOptions"
+            : subResource === "portforward"
+              ? "PodPortForwardOptions"
+              : subResource === "proxy"
+                ? "PodProxyOptions"
+                : "Pod",
+      namespace: context.namespace,
+      name: String(dig(pod, ["metadata", "name"])),
+      object,
+      ...(oldObject ? { oldObject } : {}),
+    },
   });
   const withEphemeral = { ...pod, spec: { ...(pod.spec as object), ephemeralContainers: [{ name: "debugger", image: "busybox", command: ["sh"] }] } };
 
@@ -186,47 +252,96 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   const glass = named.filter((actor) => ask(access[0], actor).allowed);
   for (const check of access) {
     expect(check, FIXED, "deny", "CR-06a reserves it to the break-glass groups");
-    if (glass.length > 0 && check !== access[0]) expect(check, glass, "allow", "the identity that may exec (break-glass) may also attach and add ephemeral containers (CR-06a)");
+    if (glass.length > 0 && check !== access[0])
+      expect(check, glass, "allow", "the identity that may exec (break-glass) may also attach and add ephemeral containers (CR-06a)");
   }
   if (glass.length === 0 && !unknown.size) {
-    const place = planned.find((p) => matchesPolicy(p.policy, { ...access[0].request, user: "x" }, { "kubernetes.io/metadata.name": context.namespace }))?.policy;
-    finding(place ?? context.anchor, place ? ["spec", "validations"] : [], "no identity may exec into a Runner pod: the break-glass exception of CR-06a (admission.breakGlassGroups, default system:masters) is missing");
+    const place = planned.find((p) =>
+      matchesPolicy(p.policy, { ...access[0].request, user: "x" }, { "kubernetes.io/metadata.name": context.namespace }),
+    )?.policy;
+    finding(
+      place ?? context.anchor,
+      place ? ["spec", "validations"] : [],
+      "no identity may exec into a Runner pod: the break-glass exception of CR-06a (admission.breakGlassGroups, default system:masters) is missing",
+    );
   }
   // CR-06e (inferred): port-forward and proxy are denied like exec.
   for (const [sub, what] of [
     ["portforward", "port-forward to a Runner pod"],
     ["proxy", "a proxied request to a Runner pod"],
   ] as const) {
-    expect(onPod(sub, "CONNECT", what, "e", "warning", { kind: sub === "portforward" ? "PodPortForwardOptions" : "PodProxyOptions", apiVersion: "v1" }), FIXED, "deny", "CR-06e denies it like exec (inferred)");
+    expect(
+      onPod(sub, "CONNECT", what, "e", "warning", { kind: sub === "portforward" ? "PodPortForwardOptions" : "PodProxyOptions", apiVersion: "v1" }),
+      FIXED,
+      "deny",
+      "CR-06e denies it like exec (inferred)",
+    );
   }
 
   // CR-06b: only the controllers create Runner pods; kubelets update pod status, the creators delete pods.
   const createPod = onPod("", "CREATE", "creating a Runner pod", "b", "error", pod);
   expect(createPod, [ORDINARY, NO_GROUPS, KUBELET, NS_CONTROLLER, GC], "deny", "CR-06b reserves it to admission.controllers");
   const creators = [DS_CONTROLLER, KCM, ...named].filter((actor) => ask(createPod, actor).allowed);
-  if (creators.length === 0 && !unknown.size && !context.templateBroken) finding(context.anchor, [], "no identity may create Runner pods: the DaemonSet controller cannot start the Runner (CR-06b needs admission.controllers)");
-  expect(onPod("status", "UPDATE", "a pod status update", "b", "error", pod, pod), [KUBELET], "allow", "kubelets must keep updating pod status (CR-06 must not break housekeeping)");
-  expect({ ...onPod("", "DELETE", "deleting a Runner pod", "b", "error", undefined, pod) }, creators, "allow", "the DaemonSet controller must keep deleting its pods (CR-06 must not break housekeeping)");
+  if (creators.length === 0 && !unknown.size && !context.templateBroken)
+    finding(context.anchor, [], "no identity may create Runner pods: the DaemonSet controller cannot start the Runner (CR-06b needs admission.controllers)");
+  expect(
+    onPod("status", "UPDATE", "a pod status update", "b", "error", pod, pod),
+    [KUBELET],
+    "allow",
+    "kubelets must keep updating pod status (CR-06 must not break housekeeping)",
+  );
+  expect(
+    { ...onPod("", "DELETE", "deleting a Runner pod", "b", "error", undefined, pod) },
+    creators,
+    "allow",
+    "the DaemonSet controller must keep deleting its pods (CR-06 must not break housekeeping)",
+  );
 
   // CR-06c: only the deployers change the DaemonSet; the namespace controller and the garbage collector delete it.
   const onDs = (operation: AdmissionRequest["operation"], subResource = ""): Check => ({
-    what: subResource ? `a DaemonSet ${subResource} update` : `${operation === "CREATE" ? "creating" : operation === "UPDATE" ? "updating" : "deleting"} the Runner DaemonSet`,
+    what: subResource
+      ? `a DaemonSet ${subResource} update`
+      : `${operation === "CREATE" ? "creating" : operation === "UPDATE" ? "updating" : "deleting"} the Runner DaemonSet`,
     part: "c",
     severity: "error",
-    request: { operation, group: "apps", version: "v1", resource: "daemonsets", subResource, kind: "DaemonSet", namespace: context.namespace, name: ds.metadata.name, ...(operation === "DELETE" ? {} : { object: ds }), ...(operation === "CREATE" ? {} : { oldObject: ds }) },
+    request: {
+      operation,
+      group: "apps",
+      version: "v1",
+      resource: "daemonsets",
+      subResource,
+      kind: "DaemonSet",
+      namespace: context.namespace,
+      name: ds.metadata.name,
+      ...(operation === "DELETE" ? {} : { object: ds }),
+      ...(operation === "CREATE" ? {} : { oldObject: ds }),
+    },
   });
   for (const operation of ["CREATE", "UPDATE", "DELETE"] as const) {
     const check = onDs(operation);
     expect(check, [ORDINARY, NO_GROUPS, KUBELET, DS_CONTROLLER], "deny", "CR-06c reserves it to admission.deployers");
-    if (!named.some((actor) => ask(check, actor).allowed) && !unknown.size && !(context.templateBroken && operation !== "DELETE")) finding(context.anchor, [], `no identity may ${operation === "CREATE" ? "create" : operation === "UPDATE" ? "update" : "delete"} the Runner DaemonSet: CR-06c needs admission.deployers to be allowed`);
+    if (!named.some((actor) => ask(check, actor).allowed) && !unknown.size && !(context.templateBroken && operation !== "DELETE"))
+      finding(
+        context.anchor,
+        [],
+        `no identity may ${operation === "CREATE" ? "create" : operation === "UPDATE" ? "update" : "delete"} the Runner DaemonSet: CR-06c needs admission.deployers to be allowed`,
+      );
   }
   const eitherAllowed = (check: Check, actors: Actor[], why: string) => {
     if (!actors.some((actor) => ask(check, actor).allowed)) expect(check, actors.slice(0, 1), "allow", why);
   };
-  eitherAllowed(onDs("DELETE"), [NS_CONTROLLER, KCM], "the namespace controller must delete the DaemonSet when its namespace goes (CR-06 must not break housekeeping)");
+  eitherAllowed(
+    onDs("DELETE"),
+    [NS_CONTROLLER, KCM],
+    "the namespace controller must delete the DaemonSet when its namespace goes (CR-06 must not break housekeeping)",
+  );
   eitherAllowed(onDs("DELETE"), [GC, KCM], "the garbage collector must delete the DaemonSet when its owner goes (CR-06 must not break housekeeping)");
   eitherAllowed(onDs("UPDATE"), [GC, KCM], "the garbage collector must update the DaemonSet's finalizers (CR-06 must not break housekeeping)");
-  eitherAllowed(onDs("UPDATE", "status"), [DS_CONTROLLER, KCM], "the DaemonSet controller must update the DaemonSet's status (CR-06 must not break housekeeping)");
+  eitherAllowed(
+    onDs("UPDATE", "status"),
+    [DS_CONTROLLER, KCM],
+    "the DaemonSet controller must update the DaemonSet's status (CR-06 must not break housekeeping)",
+  );
 
   // CR-06d: only kubelets and the break-glass groups request tokens for the Runner ServiceAccount.
   const token: Check = {
@@ -249,10 +364,25 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   const isNode = (a: Actor) => a.user.startsWith("system:node:") || (a.groups ?? []).includes("system:nodes");
   // Without a break-glass identity (reported above) the named ones cannot be told apart: only the fixed ones are judged.
   const others = glass.length === 0 ? [] : named.filter((a) => !glass.includes(a) && !isNode(a));
-  expect(token, [ORDINARY, NO_GROUPS, DS_CONTROLLER, NS_CONTROLLER, GC, ...others], "deny", "anyone who can mint the Runner's token can enroll as a Runner; CR-06d reserves it to kubelets and the break-glass groups");
+  expect(
+    token,
+    [ORDINARY, NO_GROUPS, DS_CONTROLLER, NS_CONTROLLER, GC, ...others],
+    "deny",
+    "anyone who can mint the Runner's token can enroll as a Runner; CR-06d reserves it to kubelets and the break-glass groups",
+  );
 
   for (const [fn, what] of unknown) {
-    findings.push({ object: context.anchor, path: [], message: `${what} and the requests like it were not judged: a policy calls ${fn}, which rigging's CEL engine does not have`, id: ID, severity: "warning", fix: FIX, profile: "compass-runner", because: "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated" });
+    findings.push({
+      object: context.anchor,
+      path: [],
+      message: `${what} and the requests like it were not judged: a policy calls ${fn}, which rigging's CEL engine does not have`,
+      id: ID,
+      severity: "warning",
+      fix: FIX,
+      profile: "compass-runner",
+      because:
+        "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated",
+    });
   }
   return findings;
 }
@@ -271,7 +401,10 @@ function describe(req: Omit<AdmissionRequest, "user" | "groups">): string {
  */
 export const ADMISSION_OPINIONS = {
   "port-forward-proxy": { summary: "port-forward and proxy on Runner pods are denied like exec (CR-06e)", because: INFERRED_E },
-  "cel-unjudged": { summary: "every policy can be evaluated", because: "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated" },
+  "cel-unjudged": {
+    summary: "every policy can be evaluated",
+    because: "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated",
+  },
 } as const;
 
 /** `judgeAdmission` as a rule's hits: errors as they are, warnings under ADMISSION_OPINIONS. */

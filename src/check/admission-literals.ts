@@ -78,7 +78,10 @@ export function templateOf(parsed: Parsed, split: Split): Template | undefined {
   const positions = parsed.sourceInfo?.positions ?? {};
   const constants: { at: number; value: unknown; path: (string | number)[] }[] = [];
   const walk = (node: unknown, path: (string | number)[]): void => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...path, i]));
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
     if (node === null || typeof node !== "object") return;
     const kind = (node as Node).exprKind;
     if (kind?.case === "constExpr" && kind.value?.constantKind?.case === "stringValue") {

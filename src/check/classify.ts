@@ -123,7 +123,11 @@ function bindsServiceAccountOf(binding: K8sObject, workload: Workload): boolean 
   const subjects = binding.subjects;
   if (!Array.isArray(subjects)) return false;
   return subjects.some(
-    (s) => isRecord(s) && s.kind === "ServiceAccount" && s.name === serviceAccountOf(workload.spec) && (s.namespace ?? namespaceOf(binding)) === namespaceOf(workload.object),
+    (s) =>
+      isRecord(s) &&
+      s.kind === "ServiceAccount" &&
+      s.name === serviceAccountOf(workload.spec) &&
+      (s.namespace ?? namespaceOf(binding)) === namespaceOf(workload.object),
   );
 }
 
@@ -145,10 +149,6 @@ function containers(spec: PodSpec): Container[] {
   return [...list<Container>(spec.initContainers), ...list<Container>(spec.containers)].filter(isRecord) as Container[];
 }
 
-
-
-
-
 /** Names of the ConfigMaps or Secrets a pod spec mounts or reads. */
 function referencedNames(spec: PodSpec, kind: string): string[] {
   const names: unknown[] = [];
@@ -159,7 +159,8 @@ function referencedNames(spec: PodSpec, kind: string): string[] {
     for (const source of list<Record<string, { name?: string }>>(volume.projected?.sources)) names.push(source?.[secret ? "secret" : "configMap"]?.name);
   }
   for (const container of containers(spec)) {
-    for (const env of list<Record<string, Record<string, { name?: string }>>>(container.env)) names.push(env?.valueFrom?.[secret ? "secretKeyRef" : "configMapKeyRef"]?.name);
+    for (const env of list<Record<string, Record<string, { name?: string }>>>(container.env))
+      names.push(env?.valueFrom?.[secret ? "secretKeyRef" : "configMapKeyRef"]?.name);
     for (const from of list<Record<string, { name?: string }>>(container.envFrom)) names.push(from?.[secret ? "secretRef" : "configMapRef"]?.name);
   }
   return names.filter((n): n is string => typeof n === "string");

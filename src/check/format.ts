@@ -53,7 +53,7 @@ export function formatJson(findings: readonly CheckFinding[]): string {
     ...(f.waived !== undefined ? { waived: f.waived } : {}),
     ...(f.input ? { input: f.input } : {}),
   }));
-  return JSON.stringify(ordered, null, 2) + "\n";
+  return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
 /** The published schema of the format, named in every log. */
@@ -114,11 +114,16 @@ export function formatSarif(report: CheckReport, version: string, category: stri
     ruleId: f.ruleId,
     ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId)! } : {}),
     level: f.severity,
-    message: { text: `${refOf(f.object)} ${f.path || "-"}: ${f.message} (fix: ${f.fix})${f.because ? ` [rigging's choice: ${f.because}]` : ""}${f.line === undefined ? " [the line is not known: the file holds a template]" : ""}` },
+    message: {
+      text: `${refOf(f.object)} ${f.path || "-"}: ${f.message} (fix: ${f.fix})${f.because ? ` [rigging's choice: ${f.because}]` : ""}${f.line === undefined ? " [the line is not known: the file holds a template]" : ""}`,
+    },
     locations: [
       {
         // Code scanning needs a line: a file known without its line is placed at its first.
-        physicalLocation: { artifactLocation: { uri: uriOf(f.file) }, region: f.line === undefined ? { startLine: 1 } : { startLine: f.line, startColumn: f.column ?? 1 } },
+        physicalLocation: {
+          artifactLocation: { uri: uriOf(f.file) },
+          region: f.line === undefined ? { startLine: 1 } : { startLine: f.line, startColumn: f.column ?? 1 },
+        },
         logicalLocations: [{ fullyQualifiedName: f.path ? `${refOf(f.object)}:${f.path}` : refOf(f.object), kind: "object" }],
       },
     ],
@@ -148,7 +153,7 @@ export function formatSarif(report: CheckReport, version: string, category: stri
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + "\n";
+  return `${JSON.stringify(log, null, 2)}\n`;
 }
 
 /** A file path as a URI reference: relative paths stay relative (code scanning resolves them against the repository). */
@@ -199,7 +204,9 @@ export function formatJunit(report: CheckReport): string {
     total += cases.length;
     failed += failures;
     skippedCount += skips;
-    suites.push(`  <testsuite name="${xml(`rigging check: ${profile}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skips}">\n${cases.join("")}  </testsuite>\n`);
+    suites.push(
+      `  <testsuite name="${xml(`rigging check: ${profile}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skips}">\n${cases.join("")}  </testsuite>\n`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="rigging check" tests="${total}" failures="${failed}" errors="0" skipped="${skippedCount}">\n${suites.join("")}</testsuites>\n`;
 }
@@ -222,4 +229,13 @@ export function xml(text: string): string {
     .replace(/[&<>"'\t\n\r]/g, (c) => XML_ESCAPES[c]);
 }
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;" };
+const XML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+  "\t": "&#9;",
+  "\n": "&#10;",
+  "\r": "&#13;",
+};

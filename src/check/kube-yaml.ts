@@ -53,7 +53,8 @@ function wholeScalar(text: string, start: number, end: number, key: boolean): bo
   let after = end;
   while (text[after] === " " || text[after] === "\t") after++;
   const next = text[after];
-  if (!key && !(next === undefined || next === "\n" || next === "\r" || next === "#" || next === "," || next === "]" || next === "}" || next === ":")) return false;
+  if (!key && !(next === undefined || next === "\n" || next === "\r" || next === "#" || next === "," || next === "]" || next === "}" || next === ":"))
+    return false;
   let before = start - 1;
   while (text[before] === " " || text[before] === "\t") before--;
   const previous = text[before];
@@ -89,7 +90,10 @@ export const KUBECTL_YAML = {
   version: "1.1" as const,
   schema: "yaml-1.1",
   merge: true,
-  customTags: (tags: Tags) => [...tags.filter((tag) => typeof tag === "string" || (tag.format !== "TIME" && tag.tag !== "tag:yaml.org,2002:timestamp")), goPrefixedInt],
+  customTags: (tags: Tags) => [
+    ...tags.filter((tag) => typeof tag === "string" || (tag.format !== "TIME" && tag.tag !== "tag:yaml.org,2002:timestamp")),
+    goPrefixedInt,
+  ],
 };
 
 /** Every document of a manifest stream, with the data kubectl would apply. */

@@ -31,7 +31,8 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
       data.items.forEach((item, i) => {
         const at = `${where}, items[${i}]`;
         // kubectl opens one level of List and refuses a List inside it.
-        if (isList(item)) loaded.problems.push(`${locate(document, ["items", i])}: ${at} is a ${item.kind} inside a ${data.kind}; kubectl does not open nested lists`);
+        if (isList(item))
+          loaded.problems.push(`${locate(document, ["items", i])}: ${at} is a ${item.kind} inside a ${data.kind}; kubectl does not open nested lists`);
         else add(loaded, document, item, ["items", i], at);
       });
     } else add(loaded, document, data, [], where);

@@ -102,7 +102,12 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
     else byDirectory.set(dirname(file), [file]);
   }
   const groups = [...byDirectory.values()];
-  return assemble(names, problems, skipped, groups.map((group) => judgeDirectory(group, options)));
+  return assemble(
+    names,
+    problems,
+    skipped,
+    groups.map((group) => judgeDirectory(group, options)),
+  );
 }
 
 /** What one directory (or stream) holds, judged. */
@@ -171,9 +176,16 @@ function checkLoaded(
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
   const { profileOf, unrecognised } = classify(objects, options.profile);
   const findings = checkObjects(objects, (o) => profileOf.get(o), {
-    onError: (rule, set, error) => problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
+    onError: (rule, set, error) =>
+      problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
   });
-  const waived = options.noWaivers ? findings : applyWaivers(findings, objects.filter((o) => profileOf.has(o)), profileOf);
+  const waived = options.noWaivers
+    ? findings
+    : applyWaivers(
+        findings,
+        objects.filter((o) => profileOf.has(o)),
+        profileOf,
+      );
   const originals = new OriginalFiles();
   const place = (object: K8sObject, path: readonly PropertyKey[]) => {
     const origin = origins.get(object)!;
@@ -184,18 +196,20 @@ function checkLoaded(
     const there = originals.locate(written, object, path);
     return { file: written.file, ...(there ?? {}), input };
   };
-  const located = waived.map((finding: Finding & { waived?: string }): CheckFinding => ({
-    ...place(finding.object, finding.path),
-    ruleId: finding.id,
-    severity: finding.severity,
-    ...(finding.profile ? { profile: finding.profile } : {}),
-    object: identity(finding.object),
-    path: formatPath(finding.path),
-    message: finding.message,
-    fix: finding.fix,
-    ...(finding.because !== undefined ? { because: finding.because } : {}),
-    ...(finding.waived !== undefined ? { waived: finding.waived } : {}),
-  }));
+  const located = waived.map(
+    (finding: Finding & { waived?: string }): CheckFinding => ({
+      ...place(finding.object, finding.path),
+      ruleId: finding.id,
+      severity: finding.severity,
+      ...(finding.profile ? { profile: finding.profile } : {}),
+      object: identity(finding.object),
+      path: formatPath(finding.path),
+      message: finding.message,
+      fix: finding.fix,
+      ...(finding.because !== undefined ? { because: finding.because } : {}),
+      ...(finding.waived !== undefined ? { waived: finding.waived } : {}),
+    }),
+  );
   return {
     profiles: [...new Set(profileOf.values())],
     findings: located,
@@ -218,7 +232,9 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
     return reason === undefined ? finding : { ...finding, waived: reason };
   });
   for (const { problems } of waivers.values()) {
-    out.push(...problems.map((hit: RuleHit): Finding => ({ ...hit, id: WAIVER_RULE.id, profile: profileOf.get(hit.object), severity: "error", fix: WAIVER_RULE.fix })));
+    out.push(
+      ...problems.map((hit: RuleHit): Finding => ({ ...hit, id: WAIVER_RULE.id, profile: profileOf.get(hit.object), severity: "error", fix: WAIVER_RULE.fix })),
+    );
   }
   return out;
 }
@@ -227,7 +243,11 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
 export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
   const entries = [
     ...CATALOG.filter((rule) => rule.judgedFrom).map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
-    ...CATALOG.filter((rule) => rule.unjudged && !rule.judgedFrom).map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: `in part: ${rule.unjudged!}` })),
+    ...CATALOG.filter((rule) => rule.unjudged && !rule.judgedFrom).map((rule) => ({
+      id: rule.id,
+      profiles: rule.profiles,
+      reason: `in part: ${rule.unjudged!}`,
+    })),
     ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
   ];
   return entries.flatMap((entry) => {

@@ -46,7 +46,8 @@ export function waiversOf(object: K8sObject, catalog: readonly Rule[]): ObjectWa
   const problem = (message: string) => problems.push({ object, path, message });
   const text: unknown = (annotations as Record<string, unknown>)[WAIVER_ANNOTATION];
   if (typeof text !== "string") return problem(`${WAIVER_ANNOTATION} is not a string`), { reasons, problems };
-  if (text.length > WAIVER_MAX_LENGTH) return problem(`${WAIVER_ANNOTATION} is ${text.length} characters long, over the limit of ${WAIVER_MAX_LENGTH}`), { reasons, problems };
+  if (text.length > WAIVER_MAX_LENGTH)
+    return problem(`${WAIVER_ANNOTATION} is ${text.length} characters long, over the limit of ${WAIVER_MAX_LENGTH}`), { reasons, problems };
   const known = new Map<string, Rule[]>();
   for (const rule of catalog) known.set(rule.id, [...(known.get(rule.id) ?? []), rule]);
   for (const raw of text.split(/[;\n]/)) {

@@ -78,7 +78,8 @@ export function checkCommand(args: string[], io: Io): number {
   const failOn = values["fail-on"];
   if (failOn !== "error" && failOn !== "warning") throw new UsageError(`--fail-on ${failOn}: expected error or warning`);
   const category = values["sarif-category"]!;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category)) throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category))
+    throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
   const output: Output = { format, failOn, category };
   const options: CheckOptions = { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] };
   if (values.passthrough) return passthrough(positionals, options, output, io);
@@ -124,14 +125,18 @@ function inputNames(files: readonly string[]): string {
 function notes(report: CheckReport, format: Format, io: Io): void {
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
   for (const u of report.unrecognised) {
-    io.err(`${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`);
+    io.err(
+      `${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`,
+    );
   }
   if (format !== "text") return;
   const errors = report.findings.filter((f) => f.severity === "error").length;
   const waived = report.findings.filter((f) => f.waived !== undefined).length;
   const warnings = report.findings.length - errors - waived;
   const profiles = report.profiles.length > 0 ? ` (${report.profiles.join(", ")})` : "";
-  io.err(`${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`);
+  io.err(
+    `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`,
+  );
 }
 
 /**

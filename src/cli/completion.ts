@@ -46,7 +46,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "render",
     summary: "render values files",
-    options: [{ long: "output", short: "o", value: "dirs" }, { long: "per-object" }, { long: "format", short: "f", value: words(() => ["yaml", "json"]) }, { long: "quiet", short: "q" }, HELP],
+    options: [
+      { long: "output", short: "o", value: "dirs" },
+      { long: "per-object" },
+      { long: "format", short: "f", value: words(() => ["yaml", "json"]) },
+      { long: "quiet", short: "q" },
+      HELP,
+    ],
     args: "files",
   },
   {
@@ -102,7 +108,10 @@ export function completionScript(shell: Shell): string {
 }
 
 function allWords(): string[] {
-  return [...TOP_LEVEL, ...COMMAND_SPECS.flatMap((c) => [c.name, ...optionWords(c), ...listOf(c.args), ...c.options.flatMap((o) => (o.value ? listOf(o.value) : []))])];
+  return [
+    ...TOP_LEVEL,
+    ...COMMAND_SPECS.flatMap((c) => [c.name, ...optionWords(c), ...listOf(c.args), ...c.options.flatMap((o) => (o.value ? listOf(o.value) : []))]),
+  ];
 }
 
 function listOf(values: Values): readonly string[] {
@@ -123,15 +132,18 @@ function flags(o: Option, separator: string): string {
 
 function bash(): string {
   const bashValues = (values: Values, indent: string) =>
-    values === "files" ? `${indent}COMPREPLY=($(compgen -f -- "$cur"))`
-    : values === "dirs" ? `${indent}COMPREPLY=($(compgen -d -- "$cur"))`
-    : values === "none" ? `${indent}COMPREPLY=()`
-    : `${indent}COMPREPLY=($(compgen -W "${values.words().join(" ")}" -- "$cur"))`;
+    values === "files"
+      ? `${indent}COMPREPLY=($(compgen -f -- "$cur"))`
+      : values === "dirs"
+        ? `${indent}COMPREPLY=($(compgen -d -- "$cur"))`
+        : values === "none"
+          ? `${indent}COMPREPLY=()`
+          : `${indent}COMPREPLY=($(compgen -W "${values.words().join(" ")}" -- "$cur"))`;
   const cases = COMMAND_SPECS.map((c) => {
     const valued = takesValue(c).map((o) => `        ${flags(o, "|")})\n${bashValues(o.value!, "          ")}\n          return ;;`);
     return [
       `    ${c.name})`,
-      ...(valued.length > 0 ? ["      case \"$prev\" in", ...valued, "      esac"] : []),
+      ...(valued.length > 0 ? ['      case "$prev" in', ...valued, "      esac"] : []),
       `      if [[ "$cur" == -* ]]; then`,
       `        COMPREPLY=($(compgen -W "${optionWords(c).join(" ")}" -- "$cur"))`,
       "      else",
@@ -196,15 +208,23 @@ fi
 }
 
 function fish(): string {
-  const fishValues = (values: Values) => (values === "files" ? "-F -r" : values === "dirs" ? "-x -a '(__fish_complete_directories)'" : values === "none" ? "-x" : `-x -a '${values.words().join(" ")}'`);
+  const fishValues = (values: Values) =>
+    values === "files"
+      ? "-F -r"
+      : values === "dirs"
+        ? "-x -a '(__fish_complete_directories)'"
+        : values === "none"
+          ? "-x"
+          : `-x -a '${values.words().join(" ")}'`;
   const lines = ["# fish completion for rigging: rigging completion fish > ~/.config/fish/completions/rigging.fish", "complete -c rigging -f"];
   for (const c of COMMAND_SPECS) lines.push(`complete -c rigging -n __fish_use_subcommand -a ${c.name} -d '${c.summary}'`);
   lines.push("complete -c rigging -n __fish_use_subcommand -l version -d 'print the version'");
   for (const c of COMMAND_SPECS) {
     const when = `-n '__fish_seen_subcommand_from ${c.name}'`;
-    for (const o of c.options) lines.push(`complete -c rigging ${when}${o.short ? ` -s ${o.short}` : ""} -l ${o.long}${o.value ? ` ${fishValues(o.value)}` : ""}`);
+    for (const o of c.options)
+      lines.push(`complete -c rigging ${when}${o.short ? ` -s ${o.short}` : ""} -l ${o.long}${o.value ? ` ${fishValues(o.value)}` : ""}`);
     if (c.args === "files") lines.push(`complete -c rigging ${when} -F`);
     else if (typeof c.args === "object") lines.push(`complete -c rigging ${when} -x -a '${c.args.words().join(" ")}'`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

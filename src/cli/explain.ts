@@ -45,7 +45,12 @@ function explanation(r: Requirement): string {
   const lines = [`${r.id}  ${r.summary}`, `  severity: ${r.severity ?? "not a manifest rule"}; profiles: ${r.profiles.join(", ")}`, ""];
   if (r.why) lines.push("Why:", ...wrap(r.why), "");
   if (r.source) lines.push("Source:", ...wrap(sourceText(r)), "");
-  if (r.opinions?.length) lines.push("rigging's own hardening under this ID (warnings, which can be waived):", ...r.opinions.flatMap((o) => wrap(`- ${o.summary}: ${o.because}`)), "");
+  if (r.opinions?.length)
+    lines.push(
+      "rigging's own hardening under this ID (warnings, which can be waived):",
+      ...r.opinions.flatMap((o) => wrap(`- ${o.summary}: ${o.because}`)),
+      "",
+    );
   lines.push("Judged:", ...wrap(r.judged), "");
   if (r.fix) lines.push("Fix:", ...wrap(r.fix), "");
   return lines.join("\n");

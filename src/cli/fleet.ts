@@ -64,7 +64,9 @@ export function fleetInputs(inputs: readonly string[], skipped: string[] = []): 
   return files.map((file) => {
     const name = basename(file, extname(file));
     if (!SAFE_FILE_NAME.test(name)) {
-      throw new UsageError(`${file}: ${JSON.stringify(name)} cannot name an output directory; rename the file to letters, digits, '.', '_' and '-', starting with a letter or digit`);
+      throw new UsageError(
+        `${file}: ${JSON.stringify(name)} cannot name an output directory; rename the file to letters, digits, '.', '_' and '-', starting with a letter or digit`,
+      );
     }
     const other = byName.get(name);
     if (other !== undefined) throw new UsageError(`${other} and ${file} would both render into ${name}/; give the files distinct names`);
@@ -86,7 +88,15 @@ function linksToFile(path: string, skipped: string[]): boolean {
     return true;
   }
   if (stat.isFile()) return true;
-  const what = stat.isFIFO() ? "a FIFO" : stat.isDirectory() ? "a directory" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : "not a file";
+  const what = stat.isFIFO()
+    ? "a FIFO"
+    : stat.isDirectory()
+      ? "a directory"
+      : stat.isSocket()
+        ? "a socket"
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? "a device"
+          : "not a file";
   skipped.push(`${path}: a symbolic link to ${what}, not a regular file`);
   return false;
 }
@@ -152,7 +162,6 @@ function reportFileError(file: string, error: unknown, io: Io): number {
   io.err(`${label} ${printable(file)}: ${printableLines(message)}\n`);
   return 3;
 }
-
 
 /**
  * Renders every file into DIR/NAME/, writing each as it is made, so memory

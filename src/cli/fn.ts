@@ -110,7 +110,8 @@ function readResourceList(text: string): ResourceList {
   const docs = parseDocuments(text, "<stdin>");
   if (docs.length !== 1) throw new UsageError(`<stdin>: holds ${docs.length} YAML documents; a KRM function reads one ResourceList`);
   const data = docs[0].data;
-  if (!isRecord(data) || data.kind !== "ResourceList") throw new UsageError("<stdin>: is not a ResourceList (kind: ResourceList, apiVersion: config.kubernetes.io/v1)");
+  if (!isRecord(data) || data.kind !== "ResourceList")
+    throw new UsageError("<stdin>: is not a ResourceList (kind: ResourceList, apiVersion: config.kubernetes.io/v1)");
   if (data.apiVersion !== API_VERSION) throw new UsageError(`<stdin>: ResourceList apiVersion ${JSON.stringify(data.apiVersion)}; expected ${API_VERSION}`);
   const items = data.items ?? [];
   if (!Array.isArray(items) || !items.every(isRecord)) throw new UsageError("<stdin>: ResourceList items is not a list of objects");
@@ -126,21 +127,33 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
   const fileOf = configFile === undefined ? {} : { file: { path: configFile } };
   const dir = meta.name ?? "rigging";
   if (typeof dir !== "string" || !SAFE_FILE_NAME.test(dir)) {
-    return answer(list, [{ severity: "error", message: `functionConfig: metadata.name ${JSON.stringify(dir)} cannot name a directory; use letters, digits, '.', '_' and '-'`, ...fileOf }], io);
+    return answer(
+      list,
+      [
+        {
+          severity: "error",
+          message: `functionConfig: metadata.name ${JSON.stringify(dir)} cannot name a directory; use letters, digits, '.', '_' and '-'`,
+          ...fileOf,
+        },
+      ],
+      io,
+    );
   }
   let rendered;
   try {
     rendered = renderSource(valuesSource(values, configFile ?? "functionConfig"));
   } catch (error) {
     if (error instanceof ValuesError) {
-      const results = error.diagnostics.map((d): FnResult => ({
-        severity: "error",
-        // kpt prints the field path before the message.
-        message: `${d.path ? "" : "functionConfig: "}${d.message} (${d.id}: ${d.fix})`,
-        ...(d.path ? { field: { path: d.path } } : {}),
-        ...fileOf,
-        tags: { rule: d.id },
-      }));
+      const results = error.diagnostics.map(
+        (d): FnResult => ({
+          severity: "error",
+          // kpt prints the field path before the message.
+          message: `${d.path ? "" : "functionConfig: "}${d.message} (${d.id}: ${d.fix})`,
+          ...(d.path ? { field: { path: d.path } } : {}),
+          ...fileOf,
+          tags: { rule: d.id },
+        }),
+      );
       return answer(list, results, io);
     }
     if (error instanceof UsageError) return answer(list, [{ severity: "error", message: error.message, ...fileOf }], io);
@@ -153,7 +166,13 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
   const added = rendered.objects.map((object, index) => {
     const path = `${dir}/${fileNameOf(object, index)}`;
     const other = taken.get(identity(object));
-    if (other) results.push({ severity: "error", message: `${object.kind} ${object.metadata.name} is already in the package (${pathOf(metaOf(other)) ?? "no file"}), and rigging did not render it there; rename or remove one of them`, resourceRef: refOf(object), file: { path } });
+    if (other)
+      results.push({
+        severity: "error",
+        message: `${object.kind} ${object.metadata.name} is already in the package (${pathOf(metaOf(other)) ?? "no file"}), and rigging did not render it there; rename or remove one of them`,
+        resourceRef: refOf(object),
+        file: { path },
+      });
     object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0" };
     return object as unknown as Record<string, unknown>;
   });
@@ -172,7 +191,8 @@ function valuesSource(values: Record<string, unknown>, file: string): SourceDocu
 function validateWith(data: unknown, items: readonly Record<string, unknown>[]): FnResult[] {
   const options = isRecord(data) ? data : {};
   const unknown = Object.keys(options).filter((key) => key !== "profile");
-  if (unknown.length > 0) return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${PROFILE_NAMES.join("|")}` }];
+  if (unknown.length > 0)
+    return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${PROFILE_NAMES.join("|")}` }];
   const profile = options.profile;
   if (profile !== undefined && !PROFILE_NAMES.includes(profile as ProfileName)) {
     return [{ severity: "error", message: `functionConfig: profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(", ")}` }];
@@ -202,7 +222,11 @@ function validate(items: readonly Record<string, unknown>[], profile?: ProfileNa
     profileByObject.forEach((p) => profiles.add(p));
     const fileOf = (object: K8sObject) => loaded.origins.get(object)!.file;
     const findings = checkObjects(loaded.objects, (o) => profileByObject.get(o), {
-      onError: (rule, set, error) => results.push({ severity: "error", message: `${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}` }),
+      onError: (rule, set, error) =>
+        results.push({
+          severity: "error",
+          message: `${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`,
+        }),
     });
     for (const f of findings) {
       const path = formatPath(f.path);
@@ -216,7 +240,12 @@ function validate(items: readonly Record<string, unknown>[], profile?: ProfileNa
       });
     }
     for (const object of unrecognised) {
-      results.push({ severity: "info", message: "not recognised as any profile (no known app.kubernetes.io/name label or shape); not checked", resourceRef: refOf(object), file: fileRef(object, fileOf(object)) });
+      results.push({
+        severity: "info",
+        message: "not recognised as any profile (no known app.kubernetes.io/name label or shape); not checked",
+        resourceRef: refOf(object),
+        file: fileRef(object, fileOf(object)),
+      });
     }
   }
   for (const s of skippedFor([...profiles].sort())) {
@@ -243,7 +272,12 @@ function fileRef(object: K8sObject, file: string): FnResult["file"] {
 
 function refOf(object: K8sObject): NonNullable<FnResult["resourceRef"]> {
   const { name, namespace } = object.metadata ?? {};
-  return { apiVersion: object.apiVersion, kind: object.kind, name: typeof name === "string" ? name : "", ...(typeof namespace === "string" ? { namespace } : {}) };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name: typeof name === "string" ? name : "",
+    ...(typeof namespace === "string" ? { namespace } : {}),
+  };
 }
 
 function identity(item: { apiVersion?: unknown; kind?: unknown; metadata?: unknown }): string {

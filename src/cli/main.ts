@@ -86,7 +86,6 @@ function commandNamed(name: string): { run: Command; help: string } {
   throw new UsageError(`unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ""}; expected one of ${Object.keys(COMMANDS).join(", ")}`);
 }
 
-
 /** The process entry: runs `argv` and sets the exit code when it is known. */
 export function main(argv: string[]): void {
   const code = run(argv);

@@ -70,7 +70,12 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { check: { type: "boolean", default: false }, format: { type: "string", short: "f" }, timeout: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+    options: {
+      check: { type: "boolean", default: false },
+      format: { type: "string", short: "f" },
+      timeout: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
   });
   if (values.help) return io.out(PIN_HELP), 0;
   if (positionals.length !== 1) throw new UsageError(`pin takes one values file, got ${positionals.length}; usage: rigging pin VALUES [--check]`);
@@ -83,7 +88,9 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   const kind = (source.data as Record<string, unknown>).kind;
   if (typeof kind !== "string" || !profileOf(kind)) {
     const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
-    throw new UsageError(`${file}: ${kind === undefined ? "no top-level kind" : `kind ${JSON.stringify(printable(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
+    throw new UsageError(
+      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${JSON.stringify(printable(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+    );
   }
   // The checks above bound size, depth and aliases; this parse keeps each value's place in the text.
   const doc = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false });
@@ -96,7 +103,11 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
 }
 
-async function pinSites(sites: ImageSite[], run: { file: string; text: string; check: boolean; format: "text" | "json"; timeout: number }, io: Io): Promise<number> {
+async function pinSites(
+  sites: ImageSite[],
+  run: { file: string; text: string; check: boolean; format: "text" | "json"; timeout: number },
+  io: Io,
+): Promise<number> {
   // Loaded here, with the HTTP and TLS code it needs, so that no other command pays for it.
   const { ImageProblem, RegistryClient, RegistryError } = await import("../pin/registry.ts");
   const deadline = new Deadline(run.timeout);
@@ -108,19 +119,39 @@ async function pinSites(sites: ImageSite[], run: { file: string; text: string; c
       const ref = parseReference(site.text);
       const shown = typeof ref === "string" ? undefined : printable(ref.text);
       if (typeof ref === "string") {
-        results.push({ id: "D8", check: site.path, outcome: "fail", message: `the image ${ref.includes("credentials") ? "" : `${printable(site.text.slice(0, 200))} `}${ref}`, fix: "write the image as registry/repository:tag" });
+        results.push({
+          id: "D8",
+          check: site.path,
+          outcome: "fail",
+          message: `the image ${ref.includes("credentials") ? "" : `${printable(site.text.slice(0, 200))} `}${ref}`,
+          fix: "write the image as registry/repository:tag",
+        });
         continue;
       }
       if (ref.tag === undefined) {
         results.push(
           ref.digest
             ? { id: "D8", check: site.path, outcome: "note", message: `${shown} is written by digest alone: no tag to follow, left as it is`, image: ref.text }
-            : { id: "D8", check: site.path, outcome: "fail", message: `${shown} names no tag: nothing to follow`, fix: "name the tag to pin, such as the paired main-<n>-<sha12> tag (G-05: no latest)", image: ref.text },
+            : {
+                id: "D8",
+                check: site.path,
+                outcome: "fail",
+                message: `${shown} names no tag: nothing to follow`,
+                fix: "name the tag to pin, such as the paired main-<n>-<sha12> tag (G-05: no latest)",
+                image: ref.text,
+              },
         );
         continue;
       }
       if (ref.tag === "latest") {
-        results.push({ id: "D8", check: site.path, outcome: "fail", message: `${shown} names the latest tag, which moves with every push`, fix: "name the paired main-<n>-<sha12> tag (D8) or a release tag (G-05: no latest)", image: ref.text });
+        results.push({
+          id: "D8",
+          check: site.path,
+          outcome: "fail",
+          message: `${shown} names the latest tag, which moves with every push`,
+          fix: "name the paired main-<n>-<sha12> tag (D8) or a release tag (G-05: no latest)",
+          image: ref.text,
+        });
         continue;
       }
       try {
@@ -164,8 +195,20 @@ function tagResult(site: ImageSite, ref: PinReference, current: Manifest, check:
   const shown = `${printable(ref.name)}:${printable(ref.tag!)}`;
   const base = { id: "D8", check: site.path, image: ref.text, digest: current.digest };
   if (check) {
-    if (!ref.digest) return { ...base, outcome: "fail", message: `${shown} is not pinned: no digest beside the tag (the tag names ${current.digest})`, fix: "run rigging pin on the file and commit the change" };
-    if (ref.digest !== current.digest) return { ...base, outcome: "fail", message: `${shown} has moved: the tag names ${current.digest}, the file records ${ref.digest}`, fix: "run rigging pin on the file, review the new image and commit the change" };
+    if (!ref.digest)
+      return {
+        ...base,
+        outcome: "fail",
+        message: `${shown} is not pinned: no digest beside the tag (the tag names ${current.digest})`,
+        fix: "run rigging pin on the file and commit the change",
+      };
+    if (ref.digest !== current.digest)
+      return {
+        ...base,
+        outcome: "fail",
+        message: `${shown} has moved: the tag names ${current.digest}, the file records ${ref.digest}`,
+        fix: "run rigging pin on the file, review the new image and commit the change",
+      };
     return { ...base, outcome: "pass", message: `${shown}@${current.digest} is the tag's digest, read anonymously` };
   }
   if (ref.digest === current.digest) return { ...base, outcome: "pass", message: `${shown} is pinned to ${current.digest} already, read anonymously` };
@@ -180,12 +223,23 @@ function platformResult(site: ImageSite, ref: PinReference, manifest: Manifest):
   const base = { id: "D10", check: site.path, image: ref.text, digest: manifest.digest };
   const missing = need.platforms.filter((p) => !manifest.platforms.includes(p));
   const wanted = need.platforms.join(" and ");
-  const why = site.role === "runner" ? "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)" : `${who} runs on amd64 and arm64 nodes (D10)`;
+  const why =
+    site.role === "runner" ? "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)" : `${who} runs on amd64 and arm64 nodes (D10)`;
   if (need.index && manifest.kind !== "index") {
-    return { ...base, outcome: "fail", message: `${shown} is a single-platform image (${held}), not an image index: ${why}`, fix: `publish ${who}'s image as an index with ${wanted} (docker buildx build --platform ${need.platforms.join(",")} --push)` };
+    return {
+      ...base,
+      outcome: "fail",
+      message: `${shown} is a single-platform image (${held}), not an image index: ${why}`,
+      fix: `publish ${who}'s image as an index with ${wanted} (docker buildx build --platform ${need.platforms.join(",")} --push)`,
+    };
   }
   if (missing.length > 0) {
-    return { ...base, outcome: "fail", message: `${shown} lacks ${missing.join(" and ")} (it holds ${held}): ${why}`, fix: `publish ${who}'s image with ${wanted}` };
+    return {
+      ...base,
+      outcome: "fail",
+      message: `${shown} lacks ${missing.join(" and ")} (it holds ${held}): ${why}`,
+      fix: `publish ${who}'s image with ${wanted}`,
+    };
   }
   return { ...base, outcome: "pass", message: `${shown} is ${manifest.kind === "index" ? "an image index" : "an image"} with ${wanted}: ${why}` };
 }
@@ -200,7 +254,14 @@ function applyEdits(text: string, edits: Edit[], file: string): string {
   const ordered = [...edits].filter((e) => e.value !== e.site.text).sort((a, b) => b.site.node.range![0] - a.site.node.range![0]);
   for (const { site, value } of ordered) {
     const [start, end] = site.node.range!;
-    const quoted = site.node.type === Scalar.QUOTE_DOUBLE ? `"${value}"` : site.node.type === Scalar.QUOTE_SINGLE ? `'${value}'` : site.node.type === Scalar.PLAIN ? value : undefined;
+    const quoted =
+      site.node.type === Scalar.QUOTE_DOUBLE
+        ? `"${value}"`
+        : site.node.type === Scalar.QUOTE_SINGLE
+          ? `'${value}'`
+          : site.node.type === Scalar.PLAIN
+            ? value
+            : undefined;
     if (quoted === undefined) throw new UsageError(`${printable(file)}: ${site.path} is a block scalar; write the image on one line to pin it`);
     out = out.slice(0, start) + quoted + out.slice(end);
   }

@@ -53,11 +53,13 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
   const timeout = parseTimeout(values.timeout);
   const url = natsTarget(positionals[0]);
   const sources = (["secret", "password-file", "password-env"] as const).filter((s) => values[s] !== undefined);
-  if (sources.length === 0) throw new UsageError("the password is missing: give --secret FILE (a kubectl get secret -o yaml export), --password-file FILE or --password-env NAME");
+  if (sources.length === 0)
+    throw new UsageError("the password is missing: give --secret FILE (a kubectl get secret -o yaml export), --password-file FILE or --password-env NAME");
   if (sources.length > 1) throw new UsageError(`give one password source, not ${sources.map((s) => `--${s}`).join(" and ")}`);
   if (values["secret-key"] !== undefined && values.secret === undefined) throw new UsageError("--secret-key needs --secret");
   const user = values.user ?? "compass";
-  if (!/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/.test(user)) throw new UsageError(`--user ${JSON.stringify(printable(user))}: expected a NATS user name such as compass`);
+  if (!/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/.test(user))
+    throw new UsageError(`--user ${JSON.stringify(printable(user))}: expected a NATS user name such as compass`);
   return runChecks(io, `NATS at ${url.host}`, format, timeout, async (deadline, secrets) => {
     let password: string | undefined;
     if (values.secret !== undefined) {
@@ -90,7 +92,9 @@ function natsTarget(text: string): URL {
     // worded below
   }
   if (url && (url.username || url.password)) {
-    throw new UsageError("the NATS URL carries credentials, which the command line must not: give the user with --user and the password with --secret FILE, --password-file FILE or --password-env NAME");
+    throw new UsageError(
+      "the NATS URL carries credentials, which the command line must not: give the user with --user and the password with --secret FILE, --password-file FILE or --password-env NAME",
+    );
   }
   const problem = natsUrlProblem(text);
   if (problem || !url) throw new UsageError(`the NATS URL ${problem ?? "is not valid"}: give nats://host:port or tls://host:port`);

@@ -40,7 +40,13 @@ export const COMMON_OPTIONS = {
  * Runs `work` under one deadline. Whatever it prints or throws passes
  * through the redactor of the secrets it collected on its way.
  */
-export async function runChecks(io: Io, what: string, format: "text" | "json", timeout: number, work: (deadline: Deadline, secrets: string[]) => Promise<CheckResult[]>): Promise<number> {
+export async function runChecks(
+  io: Io,
+  what: string,
+  format: "text" | "json",
+  timeout: number,
+  work: (deadline: Deadline, secrets: string[]) => Promise<CheckResult[]>,
+): Promise<number> {
   const deadline = new Deadline(timeout);
   const secrets: string[] = [];
   try {
@@ -86,4 +92,3 @@ export async function readMaterial(file: string, key: string, deadline: Deadline
   if (secret) secrets.push(value);
   return value;
 }
-

@@ -58,11 +58,15 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
   const format = parseFormat(values.format);
   const timeout = parseTimeout(values.timeout);
   const serverName = values["server-name"];
-  if (serverName === undefined) throw new UsageError("--server-name NAME is required: the name the Runner verifies (its serverName, or the Server's publicHost)");
-  if (!(isIP(serverName) || (serverName.length <= 253 && DNS1123_SUBDOMAIN.test(serverName.toLowerCase())))) throw new UsageError(`--server-name ${JSON.stringify(printable(serverName))}: expected a DNS name or an IP address`);
-  if (values.secret !== undefined && (values.cert !== undefined || values.key !== undefined)) throw new UsageError("give --secret, or --cert and --key, not both");
+  if (serverName === undefined)
+    throw new UsageError("--server-name NAME is required: the name the Runner verifies (its serverName, or the Server's publicHost)");
+  if (!(isIP(serverName) || (serverName.length <= 253 && DNS1123_SUBDOMAIN.test(serverName.toLowerCase()))))
+    throw new UsageError(`--server-name ${JSON.stringify(printable(serverName))}: expected a DNS name or an IP address`);
+  if (values.secret !== undefined && (values.cert !== undefined || values.key !== undefined))
+    throw new UsageError("give --secret, or --cert and --key, not both");
   if (values.key !== undefined && values.cert === undefined) throw new UsageError("--key needs --cert: the certificate the key belongs to");
-  if (values.secret === undefined && values.cert === undefined && values.connect === undefined) throw new UsageError("nothing to check: give --secret FILE, --cert FILE [--key FILE], or --connect URL (see --help)");
+  if (values.secret === undefined && values.cert === undefined && values.connect === undefined)
+    throw new UsageError("nothing to check: give --secret FILE, --cert FILE [--key FILE], or --connect URL (see --help)");
   const minDays = values["min-days"] === undefined ? 14 : /^\d{1,5}$/.test(values["min-days"]) ? Number(values["min-days"]) : NaN;
   if (!Number.isInteger(minDays)) throw new UsageError(`--min-days ${JSON.stringify(printable(values["min-days"]!))}: expected a whole number of days`);
   const connect = values.connect === undefined ? undefined : httpsTarget(values.connect);
@@ -73,7 +77,8 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
     let chain;
     if (values.secret !== undefined) {
       const exported = await readExport(values.secret, deadline);
-      if (exported.kind !== "Secret") throw new UsageError(`${printable(values.secret)}: holds a ConfigMap; the Server's certificate is in its kubernetes.io/tls Secret`);
+      if (exported.kind !== "Secret")
+        throw new UsageError(`${printable(values.secret)}: holds a ConfigMap; the Server's certificate is in its kubernetes.io/tls Secret`);
       const keyPem = exportKey(exported, "tls.key").toString("utf8");
       secrets.push(keyPem);
       chain = parseCertificates(exportKey(exported, "tls.crt").toString("utf8"), `${values.secret} (tls.crt)`);
@@ -125,4 +130,3 @@ function privateKey(pem: string, from: string): KeyObject {
     throw new UsageError(`${printable(from)}: does not hold a PEM private key`);
   }
 }
-

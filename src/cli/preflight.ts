@@ -80,7 +80,11 @@ export function preflightCommand(args: string[], io: Io): number | Promise<numbe
 }
 
 function postgresCommand(args: string[], io: Io): number | Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...COMMON_OPTIONS, "url-env": { type: "string" }, "url-file": { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...COMMON_OPTIONS, "url-env": { type: "string" }, "url-file": { type: "string" } },
+  });
   if (values.help) return io.out(POSTGRES_HELP), 0;
   usageCheck(positionals, 0, "rigging preflight postgres [--url-env NAME | --url-file FILE]");
   const format = parseFormat(values.format);
@@ -94,7 +98,9 @@ function postgresCommand(args: string[], io: Io): number | Promise<number> {
     let from: string;
     if (file !== undefined) {
       from = printable(file);
-      url = decode(await readSecretFile(file, deadline), file).split(/\r?\n/)[0].trim();
+      url = decode(await readSecretFile(file, deadline), file)
+        .split(/\r?\n/)[0]
+        .trim();
       if (!url) throw new UsageError(`${from}: holds no URL on its first line`);
     } else {
       const name = env ?? DATABASE_URL_ENV;

@@ -22,7 +22,8 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
       for (const object of rendered.objects) {
         const key = identity(object);
         const other = from.get(key);
-        if (other !== undefined) throw new UsageError(`${file}: renders ${objectRef(object)}, which ${other} renders too; give the installations distinct names or namespaces`);
+        if (other !== undefined)
+          throw new UsageError(`${file}: renders ${objectRef(object)}, which ${other} renders too; give the installations distinct names or namespaces`);
         from.set(key, file);
         objects.push(object);
       }
@@ -40,7 +41,12 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
 }
 
 function identity(object: K8sObject): string {
-  return JSON.stringify([object.apiVersion.split("/").length > 1 ? object.apiVersion.split("/")[0] : "", object.kind, object.metadata.namespace ?? "", object.metadata.name]);
+  return JSON.stringify([
+    object.apiVersion.split("/").length > 1 ? object.apiVersion.split("/")[0] : "",
+    object.kind,
+    object.metadata.namespace ?? "",
+    object.metadata.name,
+  ]);
 }
 
 /** Tells why one file did not render; returns its exit code. */

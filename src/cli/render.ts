@@ -74,13 +74,17 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   if (positionals.length === 0) throw new UsageError("render takes a values file; see rigging render --help");
   if (values.format !== "yaml" && values.format !== "json") throw new UsageError(`--format ${values.format}: expected yaml or json`);
   if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
-  if (values["per-object"] && values.output === undefined) throw new UsageError("--per-object chooses the files -o DIR writes; without -o the objects go to stdout as one stream");
+  if (values["per-object"] && values.output === undefined)
+    throw new UsageError("--per-object chooses the files -o DIR writes; without -o the objects go to stdout as one stream");
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
   if (fleet && values.output === undefined && positionals.length === 1) return renderDirectoryStream(positionals[0], values.format, io);
   if (fleet) {
-    if (values.output === undefined) throw new UsageError(`rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`);
+    if (values.output === undefined)
+      throw new UsageError(
+        `rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`,
+      );
     return renderFleet(positionals, values.output, io, layout);
   }
   return renderOne(positionals[0], values.output, layout, values.format, values.quiet, io);
@@ -103,6 +107,6 @@ function renderOne(file: string, output: string | undefined, layout: Layout, for
   } else {
     io.out(format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));
   }
-  if (!quiet && rendered.notes.length > 0) io.err(rendered.notes.map(printable).join("\n") + "\n");
+  if (!quiet && rendered.notes.length > 0) io.err(`${rendered.notes.map(printable).join("\n")}\n`);
   return 0;
 }

@@ -41,6 +41,7 @@ export function allKindsSchema(): object {
     type: "object",
     required: ["kind"],
     properties: { kind: { type: "string", enum: [...KINDS], description: "The values kind: which system this file renders." } },
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
     allOf: KINDS.map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
     $defs: defs,
   };
@@ -50,6 +51,6 @@ export function schemaCommand(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
   if (values.help) return io.out(SCHEMA_HELP), 0;
   if (positionals.length > 1) throw new UsageError(`schema takes at most one KIND (${KINDS.join(", ")})`);
-  io.out(JSON.stringify(positionals.length === 0 ? allKindsSchema() : schemaOf(positionals[0]), null, 2) + "\n");
+  io.out(`${JSON.stringify(positionals.length === 0 ? allKindsSchema() : schemaOf(positionals[0]), null, 2)}\n`);
   return 0;
 }

@@ -6,11 +6,17 @@ import { isLabelKey, isLabelValue, objectKey } from "./names.ts";
 import { once, refineBy, refused, req, tagged, transformBy, type IssueSink } from "./values.ts";
 
 /** An absolute https:// URL with no userinfo, query or fragment. */
-export const httpsUrl = (id: string, what: string) => refineBy(z.string(req(id, `${what} is an absolute https:// URL`, "expected a URL string")), checkHttpsUrl, id, what);
+export const httpsUrl = (id: string, what: string) =>
+  refineBy(z.string(req(id, `${what} is an absolute https:// URL`, "expected a URL string")), checkHttpsUrl, id, what);
 
 export function checkHttpsUrl(text: string, ctx: IssueSink, id: string, what: string): void {
   const problem = httpsUrlProblem(text);
-  if (problem) ctx.addIssue({ code: "custom", input: text, message: tagged(id, problem, `${what} is an absolute https:// URL with no userinfo, query or fragment, such as https://compass.example.com`) });
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: text,
+      message: tagged(id, problem, `${what} is an absolute https:// URL with no userinfo, query or fragment, such as https://compass.example.com`),
+    });
 }
 
 export function httpsUrlProblem(text: string): string | undefined {
@@ -51,7 +57,11 @@ export const endpointUrl = (id: string, what: string) => refineBy(z.string(), ch
 export function checkEndpointUrl(text: string, ctx: IssueSink, id: string, what: string): void {
   const unsafe = urlTextProblem(text);
   if (unsafe) {
-    ctx.addIssue({ code: "custom", input: text, message: tagged(id, unsafe, `${what} is a URL such as http://otel-collector.observability:4318, without white space or control characters`) });
+    ctx.addIssue({
+      code: "custom",
+      input: text,
+      message: tagged(id, unsafe, `${what} is a URL such as http://otel-collector.observability:4318, without white space or control characters`),
+    });
     return;
   }
   let ok = false;
@@ -59,12 +69,23 @@ export function checkEndpointUrl(text: string, ctx: IssueSink, id: string, what:
     const url = new URL(text);
     ok = (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
   } catch {}
-  if (!ok) ctx.addIssue({ code: "custom", input: text, message: tagged(id, "is not an absolute http:// or https:// URL without userinfo", `${what} is a URL such as http://otel-collector.observability:4318`) });
+  if (!ok)
+    ctx.addIssue({
+      code: "custom",
+      input: text,
+      message: tagged(id, "is not an absolute http:// or https:// URL without userinfo", `${what} is a URL such as http://otel-collector.observability:4318`),
+    });
 }
 
 const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\d+)?$/;
 const quantity = (id: string) =>
-  transformBy(z.union([z.string().regex(QUANTITY, req(id, "write a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi", "is not a Kubernetes quantity")), z.number().nonnegative()]), quantityText);
+  transformBy(
+    z.union([
+      z.string().regex(QUANTITY, req(id, "write a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi", "is not a Kubernetes quantity")),
+      z.number().nonnegative(),
+    ]),
+    quantityText,
+  );
 
 /** A quantity as the API server writes it: always a string. */
 export function quantityText(quantity: string | number): string {
@@ -86,8 +107,15 @@ export type Resources = z.output<ReturnType<typeof resourcesSchema>>;
 /** nodeSelector: label keys and values as the API server validates them. */
 export const nodeSelectorSchema = (id: string) =>
   z.record(
-    z.string().refine(isLabelKey, req(id, "a node selector key is a label key: an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key")),
-    z.string(req(id, "node selector values are strings; quote numbers and booleans")).refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
+    z
+      .string()
+      .refine(
+        isLabelKey,
+        req(id, "a node selector key is a label key: an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key"),
+      ),
+    z
+      .string(req(id, "node selector values are strings; quote numbers and booleans"))
+      .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
   );
 
 const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
@@ -96,9 +124,15 @@ const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
 export const tolerationSchema = (id: string) =>
   refineBy(
     z.strictObject({
-      key: z.string().refine(isLabelKey, req(id, "a toleration key is a label key, as on the node's taint", "is not a valid taint key")).optional(),
+      key: z
+        .string()
+        .refine(isLabelKey, req(id, "a toleration key is a label key, as on the node's taint", "is not a valid taint key"))
+        .optional(),
       operator: z.enum(["Exists", "Equal"], req(id, "operator is Exists or Equal")).default("Equal"),
-      value: z.string().refine(isLabelValue, req(id, "a taint value is up to 63 of [A-Za-z0-9_.-]", "is not a valid taint value")).optional(),
+      value: z
+        .string()
+        .refine(isLabelValue, req(id, "a taint value is up to 63 of [A-Za-z0-9_.-]", "is not a valid taint value"))
+        .optional(),
       effect: z.enum(TAINT_EFFECTS, req(id, "effect is NoSchedule, PreferNoSchedule or NoExecute")).optional(),
       tolerationSeconds: z.number().int().optional(),
     }),
@@ -108,10 +142,25 @@ export const tolerationSchema = (id: string) =>
 
 export type Toleration = z.output<ReturnType<typeof tolerationSchema>>;
 
-export function checkToleration(t: { key?: string; operator: string; value?: string; effect?: string; tolerationSeconds?: number }, ctx: IssueSink, id: string): void {
-  if (t.operator === "Exists" && t.value !== undefined) ctx.addIssue({ code: "custom", path: ["value"], message: tagged(id, "is set with operator Exists", "remove value, or use operator Equal") });
-  if (t.operator === "Equal" && t.key === undefined) ctx.addIssue({ code: "custom", path: ["key"], message: tagged(id, "is missing with operator Equal", "give the taint key, or use operator Exists to tolerate every taint") });
-  if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") ctx.addIssue({ code: "custom", path: ["tolerationSeconds"], message: tagged(id, "is set without effect NoExecute", "tolerationSeconds only applies to NoExecute taints") });
+export function checkToleration(
+  t: { key?: string; operator: string; value?: string; effect?: string; tolerationSeconds?: number },
+  ctx: IssueSink,
+  id: string,
+): void {
+  if (t.operator === "Exists" && t.value !== undefined)
+    ctx.addIssue({ code: "custom", path: ["value"], message: tagged(id, "is set with operator Exists", "remove value, or use operator Equal") });
+  if (t.operator === "Equal" && t.key === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["key"],
+      message: tagged(id, "is missing with operator Equal", "give the taint key, or use operator Exists to tolerate every taint"),
+    });
+  if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute")
+    ctx.addIssue({
+      code: "custom",
+      path: ["tolerationSeconds"],
+      message: tagged(id, "is set without effect NoExecute", "tolerationSeconds only applies to NoExecute taints"),
+    });
 }
 
 /** A CIDR such as 10.0.0.0/8 or 2001:db8::/32. */
@@ -156,7 +205,8 @@ export const secretKeyRef = (id: string, defaultKey: string) =>
     key: objectKey(id, "name the key of the Secret that holds the value").default(defaultKey),
   });
 
-const HARDENED = "rigging sets the hardened security context (non-root, read-only root, no privilege escalation, all capabilities dropped, seccomp); it cannot be loosened from values";
+const HARDENED =
+  "rigging sets the hardened security context (non-root, read-only root, no privilege escalation, all capabilities dropped, seccomp); it cannot be loosened from values";
 
 /** Keys every profile refuses with the requirement they would break (G-06, G-09). */
 export const hardeningGuards = once(() => ({
@@ -165,6 +215,12 @@ export const hardeningGuards = once(() => ({
   privileged: refused("G-06", HARDENED),
   capabilities: refused("G-06", HARDENED),
   imagePullSecrets: refused("G-09", "remove it: the images are public and read anonymously (seed 001, D9)"),
-  namespaceLabels: refused("G-10", "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging"),
-  podSecurityLevel: refused("G-10", "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging"),
+  namespaceLabels: refused(
+    "G-10",
+    "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging",
+  ),
+  podSecurityLevel: refused(
+    "G-10",
+    "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging",
+  ),
 }));

@@ -29,8 +29,10 @@ function mayNestDeeperThan(text: string, limit: number): boolean {
   let onLine = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) openers++; // [ {
-    else if (c === 0x2d || c === 0x3f) onLine++; // - ?
+    if (c === 0x5b || c === 0x7b)
+      openers++; // [ {
+    else if (c === 0x2d || c === 0x3f)
+      onLine++; // - ?
     else if (c === 0x0a) onLine = 0;
     else continue;
     if (openers + onLine > limit) return true;

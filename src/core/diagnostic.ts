@@ -32,7 +32,7 @@ export function formatLocation(location: Location | undefined): string {
 export function formatDiagnostic(d: Diagnostic): string {
   const where = formatLocation(d.location);
   const key = d.path === "" ? "" : `${d.path}: `;
-  return printable(`${where ? where + " " : ""}${key}${d.message} (${d.id}: ${d.fix})`);
+  return printable(`${where ? `${where} ` : ""}${key}${d.message} (${d.id}: ${d.fix})`);
 }
 
 /** Renders a path of keys and indexes as people write it: `a.b[0].c`. */

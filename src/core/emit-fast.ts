@@ -62,7 +62,7 @@ const MAX_IMPLICIT_KEY = 1024;
 /** Two spaces per level, as js-yaml indents (its `indent: 2`). */
 const indents: string[] = [""];
 function indent(level: number): string {
-  while (indents.length <= level) indents.push(indents[indents.length - 1] + "  ");
+  while (indents.length <= level) indents.push(`${indents[indents.length - 1]}  `);
   return indents[level];
 }
 
@@ -76,7 +76,7 @@ const toTag = Object.prototype.toString;
 export function fastYaml(object: unknown, place: Place): string | undefined {
   try {
     const text = node(object, 0, true, place);
-    return text === undefined ? "" : text + "\n";
+    return text === undefined ? "" : `${text}\n`;
   } catch (error) {
     if (error === FALLBACK) return undefined;
     throw error;
@@ -127,7 +127,7 @@ function scalar(text: string, level: number, place: Place): string {
   // (at least one level); the asked form is indented for the top level.
   // Lines that are empty stay empty, as js-yaml leaves them.
   if (level <= 1 || form.charCodeAt(0) !== 0x7c) return form;
-  return form.replace(/\n(?!\n|$)/g, "\n" + indent(level - 1));
+  return form.replace(/\n(?!\n|$)/g, `\n${indent(level - 1)}`);
 }
 
 function key(text: string, place: Place): string {
@@ -142,7 +142,7 @@ function sequence(list: readonly unknown[], level: number, compact: boolean, pla
   let text = "";
   for (let index = 0; index < list.length; index++) {
     const item = node(list[index], level + 1, true, place) ?? "null";
-    if (!compact || text !== "") text += "\n" + indent(level);
+    if (!compact || text !== "") text += `\n${indent(level)}`;
     text += item.charCodeAt(0) === 0x0a ? "-" : "- ";
     text += item;
   }
@@ -156,7 +156,7 @@ function mapping(object: Record<string, unknown>, level: number, compact: boolea
     const written = key(name, place);
     const value = node(object[name], level + 1, false, place);
     if (value === undefined) continue;
-    if (!compact || text !== "") text += "\n" + indent(level);
+    if (!compact || text !== "") text += `\n${indent(level)}`;
     text += written;
     text += value.charCodeAt(0) === 0x0a ? ":" : ": ";
     text += value;

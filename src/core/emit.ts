@@ -187,7 +187,7 @@ export function toYamlStream(objects: readonly K8sObject[]): string {
 
 /** A `v1 List`, which `kubectl apply -f` accepts like a stream. */
 export function toJsonList(objects: readonly K8sObject[]): string {
-  return JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }, null, 2) + "\n";
+  return `${JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }, null, 2)}\n`;
 }
 
 /**

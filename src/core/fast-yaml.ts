@@ -53,9 +53,13 @@ const TYPES = [...new Set(PLAIN_TAGS.map((tag) => tag.tag))].map(
       kind: "scalar",
       resolve: (text: unknown) => typeof text === "string" && tagOf(text)?.tag === name,
       construct: (text: string) => {
-        const value = tagOf(text)!.resolve(text, (message) => {
-          throw new Diverged(message);
-        }, core.options);
+        const value = tagOf(text)!.resolve(
+          text,
+          (message) => {
+            throw new Diverged(message);
+          },
+          core.options,
+        );
         return isScalar(value) ? value.value : value;
       },
     }),
@@ -115,7 +119,11 @@ export function parseFastStream(text: string, maxDepth: number): unknown[] | und
   return loadFast(text, (source, options) => loadAll(source, null, options), maxDepth);
 }
 
-function loadFast(text: string, parse: (text: string, options: { schema: typeof SCHEMA; onWarning: () => void }) => unknown[], maxDepth: number): unknown[] | undefined {
+function loadFast(
+  text: string,
+  parse: (text: string, options: { schema: typeof SCHEMA; onWarning: () => void }) => unknown[],
+  maxDepth: number,
+): unknown[] | undefined {
   if (FALLBACK_TEXT.test(text) || hasLongLine(text)) return undefined;
   let warned = false;
   let docs: unknown[];

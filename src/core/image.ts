@@ -40,11 +40,12 @@ export function parseImage(text: string): ImageRef | string {
   if (!DIGEST.test(digest)) return "has a digest that is not 64 lowercase hex characters";
   // Any tag may sit beside the digest for people (rigging pin writes the one it followed); one that
   // looks like the paired form but is not is a typo worth stopping (D8).
-  if (tag !== undefined && tag.startsWith("main-") && !PAIRED_TAG.test(tag)) return `has tag \`${tag}\`, which is not the paired main-<n>-<sha12> form`;
+  if (tag?.startsWith("main-") && !PAIRED_TAG.test(tag)) return `has tag \`${tag}\`, which is not the paired main-<n>-<sha12> form`;
   return { repository, digest, tag };
 }
 
-const IMAGE_FIX = "use repository@sha256:<64 hex>, optionally with a tag beside the digest, such as the paired repository:main-<n>-<sha12>@sha256:<64 hex> (rigging pin writes it)";
+const IMAGE_FIX =
+  "use repository@sha256:<64 hex>, optionally with a tag beside the digest, such as the paired repository:main-<n>-<sha12>@sha256:<64 hex> (rigging pin writes it)";
 
 /** The reference `text` names, or a G-05 issue in `ctx` (then the value is never used). */
 export function imageOf(text: string, ctx: IssueSink): ImageRef {
@@ -58,5 +59,7 @@ export function imageOf(text: string, ctx: IssueSink): ImageRef {
 
 /** The values schema of an image: a string in, an ImageRef out. */
 export const imageSchema = once(() =>
-  transformBy(z.string(req("G-05", IMAGE_FIX, "expected an image reference string")), imageOf).meta({ description: "Image by digest: repository@sha256:<64 hex>, or repository:<tag>@sha256:<64 hex> (only the digest reaches the pod)" }),
+  transformBy(z.string(req("G-05", IMAGE_FIX, "expected an image reference string")), imageOf).meta({
+    description: "Image by digest: repository@sha256:<64 hex>, or repository:<tag>@sha256:<64 hex> (only the digest reaches the pod)",
+  }),
 );

@@ -49,7 +49,8 @@ export function findInlineSecrets(data: unknown): InlineSecret[] {
       node.forEach((item, index) => walk(item, [...path, index], underSecretKey));
       return;
     }
-    for (const key of Object.keys(node)) walk((node as Record<string, unknown>)[key], [...path, key], underSecretKey || isSecretKeyName(key) || /secrets?$/i.test(key));
+    for (const key of Object.keys(node))
+      walk((node as Record<string, unknown>)[key], [...path, key], underSecretKey || isSecretKeyName(key) || /secrets?$/i.test(key));
   };
   walk(data, [], false);
   return found;

@@ -6,7 +6,22 @@
 // DIR itself is never renamed, so a mount point works: each file is written
 // beside its final name and renamed over it, and at every step the manifest
 // lists every file of rigging's that DIR may hold.
-import { type Dirent, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  type Dirent,
+  closeSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "yaml";
 import { kustomizationOf, SAFE_FILE_NAME } from "./emit.ts";
@@ -30,8 +45,9 @@ function listable(name: unknown): name is string {
 }
 
 export function manifestText(files: readonly string[]): string {
-  const note = "The files rigging wrote in this directory. A later rigging render -o replaces and removes these files only, and refuses a directory that holds anything else.";
-  return JSON.stringify({ "rigging-output": 1, note, files }, null, 2) + "\n";
+  const note =
+    "The files rigging wrote in this directory. A later rigging render -o replaces and removes these files only, and refuses a directory that holds anything else.";
+  return `${JSON.stringify({ "rigging-output": 1, note, files }, null, 2)}\n`;
 }
 
 /** A small regular file's text, or undefined when it is larger than READ_LIMIT or unreadable. */
@@ -240,7 +256,8 @@ function inputInside(dir: string, inputs: readonly string[]): string | undefined
  */
 export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, inputs: readonly string[] = []): void {
   for (const name of files.keys()) {
-    if (!SAFE_FILE_NAME.test(name) || name.length > NAME_LIMIT) throw new UsageError(`${dir}: refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
+    if (!SAFE_FILE_NAME.test(name) || name.length > NAME_LIMIT)
+      throw new UsageError(`${dir}: refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
   }
   const created = prepareOutputDirectory(dir);
   const entries = step(dir, "read the directory", () => readdirSync(dir, { withFileTypes: true }));
@@ -298,7 +315,10 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
  */
 function putManifest(dir: string, files: readonly string[], replace: boolean): void {
   const text = manifestText(files);
-  if (!replace) return writeFileSync(join(dir, MANIFEST), text, { flag: "wx" });
+  if (!replace) {
+    writeFileSync(join(dir, MANIFEST), text, { flag: "wx" });
+    return;
+  }
   removeFile(join(dir, MANIFEST_NEXT));
   writeFileSync(join(dir, MANIFEST_NEXT), text, { flag: "wx" });
   renameSync(join(dir, MANIFEST_NEXT), join(dir, MANIFEST));

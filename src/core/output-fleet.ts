@@ -115,7 +115,10 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
   }
 
   // The previous generation and leftovers of killed runs, when they are rigging's.
-  const stale = new Set([...leftovers.filter((entry) => entry !== generation && entry !== `.${base}.link`), ...[current, aside].filter((n) => n !== undefined).map((n) => `.${base}.${n}`)]);
+  const stale = new Set([
+    ...leftovers.filter((entry) => entry !== generation && entry !== `.${base}.link`),
+    ...[current, aside].filter((n) => n !== undefined).map((n) => `.${base}.${n}`),
+  ]);
   for (const entry of stale) removeOwnedDirectory(join(out, entry));
 }
 

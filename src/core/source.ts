@@ -5,7 +5,22 @@
 // js-yaml first (fast-yaml.ts) and parsed by the `yaml` package only when a
 // position is asked for.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { Composer, Document, LineCounter, Parser, isMap, isScalar, isSeq, visit, type CST, type DocumentOptions, type Node, type SchemaOptions, type Pair, type YAMLMap } from "yaml";
+import {
+  Composer,
+  type Document,
+  LineCounter,
+  Parser,
+  isMap,
+  isScalar,
+  isSeq,
+  visit,
+  type CST,
+  type DocumentOptions,
+  type Node,
+  type SchemaOptions,
+  type Pair,
+  type YAMLMap,
+} from "yaml";
 import { nestsDeeperThan } from "./depth.ts";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
@@ -45,13 +60,19 @@ export function readText(file: string): string {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
-      code === "ENOENT" ? "no such file"
-      : code === "EACCES" ? "permission denied"
-      : code === "ELOOP" ? "a symbolic link loop"
-      : code === "EISDIR" ? "is a directory, expected a file"
-      : code === "ENOTDIR" ? "a part of the path is not a directory"
-      : code === "ENAMETOOLONG" ? "the path is too long"
-      : String((error as Error).message);
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EACCES"
+          ? "permission denied"
+          : code === "ELOOP"
+            ? "a symbolic link loop"
+            : code === "EISDIR"
+              ? "is a directory, expected a file"
+              : code === "ENOTDIR"
+                ? "a part of the path is not a directory"
+                : code === "ENAMETOOLONG"
+                  ? "the path is too long"
+                  : String((error as Error).message);
     throw new UsageError(`${name}: cannot read: ${reason}`);
   }
   if (bytes.includes(0)) throw new UsageError(`${name}: is a binary file, expected YAML or JSON text`);
@@ -240,7 +261,8 @@ function offsetOf(source: Parameters<ErrorHook>[0]): number {
 
 function* untilErrorToken(tokens: Iterable<CST.Token>): Generator<CST.Token> {
   for (const token of tokens) {
-    if (token.type === "error") throw new FirstError(token.offset, "UNEXPECTED_TOKEN", token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message);
+    if (token.type === "error")
+      throw new FirstError(token.offset, "UNEXPECTED_TOKEN", token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message);
     yield token;
   }
 }
@@ -263,7 +285,13 @@ export function parseValuesFile(text: string, file: string): SourceDocument {
     // zod drops a `__proto__` key of a record silently (to keep it off the
     // prototype chain), which would accept an unknown key unseen (G-01).
     throw new ValuesError(
-      protoKeys.map((path) => ({ id: "G-01", path: formatPath(path), message: "unknown key", fix: "remove it; `__proto__` is never a values key", location: doc.locate(path, { key: true }) })),
+      protoKeys.map((path) => ({
+        id: "G-01",
+        path: formatPath(path),
+        message: "unknown key",
+        fix: "remove it; `__proto__` is never a values key",
+        location: doc.locate(path, { key: true }),
+      })),
     );
   }
   return doc;
@@ -322,7 +350,7 @@ function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter):
           node = node.items[segment] as Node;
         } else break;
       }
-      return at(options.key && keyNode ? keyNode : node ?? keyNode, doc.range[0]);
+      return at(options.key && keyNode ? keyNode : (node ?? keyNode), doc.range[0]);
     },
   };
 }

@@ -61,7 +61,13 @@ export function threadsFor(count: number): number {
 }
 
 /** Runs `job` over `items` on `threads` threads, this one included. */
-export function runOnThreads<T, C, R>(job: Job<T, C, R>, items: T[], context: C, threads: number, progress?: (done: number) => void): Promise<ThreadResults<R>> {
+export function runOnThreads<T, C, R>(
+  job: Job<T, C, R>,
+  items: T[],
+  context: C,
+  threads: number,
+  progress?: (done: number) => void,
+): Promise<ThreadResults<R>> {
   const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue };
   const workers = Array.from({ length: threads - 1 }, () => inWorker(task));

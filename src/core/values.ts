@@ -48,7 +48,11 @@ const namedTransforms = new WeakMap<object, Function>();
  * `args` are constants (requirement IDs, wording), written into the
  * generated code as JSON.
  */
-export function refineBy<S extends z.ZodType, A extends readonly Json[]>(schema: S, check: (value: z.output<S>, ctx: IssueSink, ...args: A) => void, ...args: A): S {
+export function refineBy<S extends z.ZodType, A extends readonly Json[]>(
+  schema: S,
+  check: (value: z.output<S>, ctx: IssueSink, ...args: A) => void,
+  ...args: A
+): S {
   const refined = schema.superRefine((value, ctx) => check(value, ctx, ...args));
   const checks = refined._zod.def.checks!;
   namedChecks.set(checks[checks.length - 1], { fn: check, args });
@@ -89,7 +93,10 @@ export function once<T>(build: () => T): () => T {
  * requirement instead of a bare "unknown key".
  */
 export const refused = (id: string, fix: string, message = "is not accepted") =>
-  z.never(req(id, fix, message)).optional().meta({ description: `Not accepted (${id}): ${fix}` });
+  z
+    .never(req(id, fix, message))
+    .optional()
+    .meta({ description: `Not accepted (${id}): ${fix}` });
 
 function describeIssue(issue: z.core.$ZodRawIssue): string {
   const i = issue as z.core.$ZodRawIssue & Record<string, unknown>;
@@ -196,7 +203,8 @@ export function toDiagnostics(
     }
     // Keys of records and members of unions report their own issues
     // nested inside one generic issue; the nested one carries the ID.
-    const nested = "issues" in issue ? (issue.issues as z.core.$ZodIssue[] | z.core.$ZodIssue[][]).flat().find((i) => i.message.includes(SEPARATOR)) : undefined;
+    const nested =
+      "issues" in issue ? (issue.issues as z.core.$ZodIssue[] | z.core.$ZodIssue[][]).flat().find((i) => i.message.includes(SEPARATOR)) : undefined;
     const text = nested?.message ?? issue.message;
     const [id, message, fix] = text.includes(SEPARATOR)
       ? text.split(SEPARATOR)
@@ -211,7 +219,13 @@ export function toDiagnostics(
       const addIt = tagged ? fix : `add it; \`rigging schema ${kind}\` shows its shape`;
       // A requirement's own "is missing: why it matters" keeps its reason.
       const why = tagged && message.startsWith("is missing") ? message.slice("is missing".length) : "";
-      out.push({ id, path: formatPath(issue.path), message: `missing required key \`${missing}\`${why}`, fix: addIt, location: source.locate(parent, { key: true }) });
+      out.push({
+        id,
+        path: formatPath(issue.path),
+        message: `missing required key \`${missing}\`${why}`,
+        fix: addIt,
+        location: source.locate(parent, { key: true }),
+      });
       continue;
     }
     const path = formatPath(issue.path);
@@ -269,9 +283,16 @@ export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 
 /** The keys a zod object schema accepts at `path`, for "did you mean". */
 export function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  // biome-ignore lint/suspicious/noExplicitAny: zod's definition records differ per node type; this reads the few fields each case names
   const def = schema._zod.def as unknown as Record<string, any>;
   switch (def.type) {
-    case "optional": case "nullable": case "default": case "prefault": case "readonly": case "catch": case "nonoptional":
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "catch":
+    case "nonoptional":
       return keysAt(def.innerType, path);
     case "pipe":
       return keysAt(def.in, path);

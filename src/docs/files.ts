@@ -7,7 +7,11 @@ import { refreshInterfaceTables } from "./interfaces.ts";
 /** Path (under docsDir) to its expected content; only files that the generator touches. */
 export function expectedDocs(docsDir: string): Map<string, string> {
   const files = new Map<string, string>([["rules.md", rulesMarkdown()]]);
-  const pages = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md") && name !== "rules.md").sort() : [];
+  const pages = existsSync(docsDir)
+    ? readdirSync(docsDir)
+        .filter((name) => name.endsWith(".md") && name !== "rules.md")
+        .sort()
+    : [];
   for (const name of pages) {
     const text = readFileSync(join(docsDir, name), "utf8");
     const values = text.includes("<!-- values-table:");

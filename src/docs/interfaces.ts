@@ -33,7 +33,9 @@ export function interfaceTable(name: string): string {
   const lines = [
     "| flag | variable | rendered by rigging | meaning | upstream source | status |",
     "| --- | --- | --- | --- | --- | --- |",
-    ...rows().map((r) => `| ${[code(r.flag), code(r.env), r.rendered ? code(r.rendered) : "not set", r.meaning, code(r.source), r.status].map(cell).join(" | ")} |`),
+    ...rows().map(
+      (r) => `| ${[code(r.flag), code(r.env), r.rendered ? code(r.rendered) : "not set", r.meaning, code(r.source), r.status].map(cell).join(" | ")} |`,
+    ),
   ];
   return lines.join("\n");
 }

@@ -31,7 +31,8 @@ const MAX_REFERENCE = 512;
 /** The reference, or why it is not one (never quoting what looks like a credential). */
 export function parseReference(text: string): PinReference | string {
   if (text.length > MAX_REFERENCE) return `is longer than ${MAX_REFERENCE} characters`;
-  if (text.includes("://") || /^[^/@:]*:[^/@]*@[^/]*\//.test(text)) return "is a URL, or carries a user or password: an image reference names no credentials, and registry reads are anonymous (D9)";
+  if (text.includes("://") || /^[^/@:]*:[^/@]*@[^/]*\//.test(text))
+    return "is a URL, or carries a user or password: an image reference names no credentials, and registry reads are anonymous (D9)";
   const at = text.indexOf("@");
   const name = at < 0 ? text : text.slice(0, at);
   const digest = at < 0 ? undefined : text.slice(at + 1);

@@ -49,7 +49,10 @@ const indexSchema = z.object({
   mediaType: z.string().optional(),
   manifests: z.array(z.object({ mediaType: z.string().optional(), digest: z.string(), platform: platformSchema.optional() })).max(10_000),
 });
-const imageSchema = z.object({ mediaType: z.string().optional(), config: z.object({ mediaType: z.string().optional(), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/) }) });
+const imageSchema = z.object({
+  mediaType: z.string().optional(),
+  config: z.object({ mediaType: z.string().optional(), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/) }),
+});
 const configSchema = z.object({ os: z.string().max(64), architecture: z.string().max(64) });
 
 /** A response: its status, its headers (lowercase names), and its body still to read. */
@@ -78,10 +81,17 @@ export class RegistryClient {
     const response = await this.get(ref, `/v2/${ref.repository}/manifests/${reference}`, ACCEPT, MANIFEST_BYTES, where);
     const digest = sha256(response.body);
     const claimed = response.header("docker-content-digest");
-    if (claimed && claimed.startsWith("sha256:") && claimed !== digest) throw new RegistryError(`${ref.registry}: the digest the registry gives for ${where} (${printable(claimed.slice(0, 80))}) is not the digest of the manifest it sent (${digest})`);
-    if (reference.startsWith("sha256:") && digest !== reference) throw new RegistryError(`${ref.registry}: asked for ${where}, the registry sent a manifest with digest ${digest}`);
+    if (claimed?.startsWith("sha256:") && claimed !== digest)
+      throw new RegistryError(
+        `${ref.registry}: the digest the registry gives for ${where} (${printable(claimed.slice(0, 80))}) is not the digest of the manifest it sent (${digest})`,
+      );
+    if (reference.startsWith("sha256:") && digest !== reference)
+      throw new RegistryError(`${ref.registry}: asked for ${where}, the registry sent a manifest with digest ${digest}`);
     const json = parseJson(response.body, `${ref.registry}: the answer for ${where} is not a manifest (not JSON)`);
-    const mediaType = (typeof (json as { mediaType?: unknown })?.mediaType === "string" ? (json as { mediaType: string }).mediaType : response.header("content-type")?.split(";")[0].trim()) ?? "";
+    const mediaType =
+      (typeof (json as { mediaType?: unknown })?.mediaType === "string"
+        ? (json as { mediaType: string }).mediaType
+        : response.header("content-type")?.split(";")[0].trim()) ?? "";
     if (INDEX_TYPES.includes(mediaType)) {
       const index = indexSchema.safeParse(json);
       if (!index.success) throw new RegistryError(`${ref.registry}: the image index for ${where} is malformed`);
@@ -100,11 +110,21 @@ export class RegistryClient {
       if (!config.success) throw new RegistryError(`${ref.registry}: the image configuration of ${where} names no os and architecture`);
       return { digest, kind: "image", mediaType, platforms: [`${config.data.os}/${config.data.architecture}`] };
     }
-    throw new ImageProblem("D10", `${where} is a ${printable(mediaType.slice(0, 100)) || "manifest of no media type"}, neither an image index nor an image manifest`, "publish the image as an OCI image index (or a Docker manifest list)");
+    throw new ImageProblem(
+      "D10",
+      `${where} is a ${printable(mediaType.slice(0, 100)) || "manifest of no media type"}, neither an image index nor an image manifest`,
+      "publish the image as an OCI image index (or a Docker manifest list)",
+    );
   }
 
   /** A GET that follows redirects and one anonymous token challenge, with the body read up to `limit`. */
-  private async get(ref: PinReference, path: string, accept: string, limit: number, what: string): Promise<{ body: Buffer; header(name: string): string | undefined }> {
+  private async get(
+    ref: PinReference,
+    path: string,
+    accept: string,
+    limit: number,
+    what: string,
+  ): Promise<{ body: Buffer; header(name: string): string | undefined }> {
     let url = new URL(ref.apiBase + path);
     const key = `${ref.apiBase} ${ref.repository}`;
     let challenged = false;
@@ -150,7 +170,8 @@ export class RegistryClient {
   /** Follows a Bearer challenge without credentials; any other scheme means the image is not public. */
   private async anonymousToken(ref: PinReference, header: string, what: string): Promise<string> {
     const challenge = parseChallenge(header);
-    if (!challenge || challenge.scheme !== "bearer") throw notPublic(ref, what, `demands credentials${challenge ? ` (${printable(challenge.scheme.slice(0, 20))} authentication)` : ""}`);
+    if (!challenge || challenge.scheme !== "bearer")
+      throw notPublic(ref, what, `demands credentials${challenge ? ` (${printable(challenge.scheme.slice(0, 20))} authentication)` : ""}`);
     const realm = challenge.params.get("realm");
     let url: URL;
     try {
@@ -171,9 +192,13 @@ export class RegistryClient {
       await discard(response);
       throw new RegistryError(`${ref.registry}: its token service answered ${response.status}`);
     }
-    const json = parseJson(await this.read(response, TOKEN_BYTES, ref.registry, "a token"), `${ref.registry}: its token service did not answer with JSON`) as { token?: unknown; access_token?: unknown };
+    const json = parseJson(await this.read(response, TOKEN_BYTES, ref.registry, "a token"), `${ref.registry}: its token service did not answer with JSON`) as {
+      token?: unknown;
+      access_token?: unknown;
+    };
     const token = typeof json?.token === "string" ? json.token : json?.access_token;
-    if (typeof token !== "string" || token === "" || token.length > TOKEN_BYTES || !/^[\x21-\x7e]+$/.test(token)) throw new RegistryError(`${ref.registry}: its token service gave no usable token`);
+    if (typeof token !== "string" || token === "" || token.length > TOKEN_BYTES || !/^[\x21-\x7e]+$/.test(token))
+      throw new RegistryError(`${ref.registry}: its token service gave no usable token`);
     return token;
   }
 
@@ -182,15 +207,22 @@ export class RegistryClient {
     let request: ClientRequest | undefined;
     const answer = new Promise<Answer>((resolve, reject) => {
       const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-      request = send(url, { headers: { ...headers, "user-agent": "rigging-pin" }, agent: url.protocol === "https:" ? this.agents.https : this.agents.http, maxHeaderSize: 64 * 1024 }, (message) =>
-        resolve({
-          status: message.statusCode ?? 0,
-          header: (name) => {
-            const value = message.headers[name];
-            return Array.isArray(value) ? value.join(", ") : value;
-          },
-          message,
-        }),
+      request = send(
+        url,
+        {
+          headers: { ...headers, "user-agent": "rigging-pin" },
+          agent: url.protocol === "https:" ? this.agents.https : this.agents.http,
+          maxHeaderSize: 64 * 1024,
+        },
+        (message) =>
+          resolve({
+            status: message.statusCode ?? 0,
+            header: (name) => {
+              const value = message.headers[name];
+              return Array.isArray(value) ? value.join(", ") : value;
+            },
+            message,
+          }),
       );
       request.on("error", (error) => reject(new RegistryError(`${registry}: ${transportProblem(error)}`)));
       request.end();
@@ -200,7 +232,10 @@ export class RegistryClient {
 
   /** The body, up to `limit` bytes: a larger one is refused before it is all read. */
   private async read(response: Answer, limit: number, registry: string, what: string): Promise<Buffer> {
-    const tooBig = () => new RegistryError(`${registry}: the answer for ${what} is larger than ${limit / 1024 / 1024 >= 1 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}`);
+    const tooBig = () =>
+      new RegistryError(
+        `${registry}: the answer for ${what} is larger than ${limit / 1024 / 1024 >= 1 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}`,
+      );
     const message = response.message;
     if (Number(response.header("content-length") ?? "0") > limit) {
       message.destroy();
@@ -226,14 +261,20 @@ export class RegistryClient {
 
 /** A redirect or realm may go to another host, but never from HTTPS to plain HTTP, and plain HTTP only on loopback. */
 function followable(next: URL, from: URL, registry: string): URL {
-  if (next.protocol !== "https:" && next.protocol !== "http:") throw new RegistryError(`${registry}: sends the client to a ${printable(next.protocol.slice(0, 20))} URL`);
-  if (next.protocol === "http:" && (from.protocol === "https:" || !isLoopback(next.host))) throw new RegistryError(`${registry}: sends the client to plain HTTP at ${printable(next.host)}; only a loopback registry is read without TLS`);
+  if (next.protocol !== "https:" && next.protocol !== "http:")
+    throw new RegistryError(`${registry}: sends the client to a ${printable(next.protocol.slice(0, 20))} URL`);
+  if (next.protocol === "http:" && (from.protocol === "https:" || !isLoopback(next.host)))
+    throw new RegistryError(`${registry}: sends the client to plain HTTP at ${printable(next.host)}; only a loopback registry is read without TLS`);
   if (next.username || next.password) throw new RegistryError(`${registry}: sends the client to a URL with credentials`);
   return next;
 }
 
 function notPublic(ref: PinReference, what: string, how: string): ImageProblem {
-  return new ImageProblem("D9", `${what} is not public: ${ref.registry} ${how} (or the repository does not exist)`, "make the repository public: images are read anonymously (D9), and rigging never asks for a password");
+  return new ImageProblem(
+    "D9",
+    `${what} is not public: ${ref.registry} ${how} (or the repository does not exist)`,
+    "make the repository public: images are read anonymously (D9), and rigging never asks for a password",
+  );
 }
 
 /** The scheme (lowercase) and parameters of a WWW-Authenticate challenge (RFC 7235 auth-params). */

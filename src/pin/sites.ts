@@ -1,7 +1,7 @@
 // Where a values file names images: every scalar under a key `image`, at
 // any depth (the Server's and the Runner's own, NATS's `nats.image`), and
 // whose image it is, which sets the platforms D10 asks of it.
-import { isMap, isScalar, isSeq, Scalar, type Document, type Node } from "yaml";
+import { isMap, isScalar, isSeq, type Scalar, type Document, type Node } from "yaml";
 
 export type Role = "server" | "nats" | "runner" | "rootpilot";
 

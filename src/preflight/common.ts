@@ -83,7 +83,8 @@ export class Deadline {
 export function parseTimeout(text: string | undefined, fallback = DEFAULT_TIMEOUT_SECONDS): number {
   if (text === undefined) return fallback;
   const seconds = /^\d{1,4}(\.\d{1,3})?$/.test(text) ? Number(text) : NaN;
-  if (!(seconds > 0 && seconds <= 3600)) throw new UsageError(`--timeout ${printable(text)}: expected seconds, more than 0 and at most 3600, such as --timeout 10`);
+  if (!(seconds > 0 && seconds <= 3600))
+    throw new UsageError(`--timeout ${printable(text)}: expected seconds, more than 0 and at most 3600, such as --timeout 10`);
   return seconds;
 }
 
@@ -130,7 +131,7 @@ export function describeError(error: unknown, redact: (text: string) => string):
 
 /** The results as the user asked for them: text lines or a JSON array. */
 export function formatResults(results: readonly CheckResult[], format: "text" | "json", label: (outcome: Outcome) => string): string {
-  if (format === "json") return JSON.stringify(results, null, 2) + "\n";
+  if (format === "json") return `${JSON.stringify(results, null, 2)}\n`;
   return results.map((r) => `${label(r.outcome)} ${r.id} ${r.check}: ${r.message}${r.fix ? ` (fix: ${r.fix})` : ""}\n`).join("");
 }
 
@@ -176,5 +177,11 @@ export async function readSecretFile(file: string, deadline: Deadline, limit = S
 
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory, expected a file" : String(code ?? (error as Error).message);
+  return code === "ENOENT"
+    ? "no such file"
+    : code === "EACCES"
+      ? "permission denied"
+      : code === "EISDIR"
+        ? "is a directory, expected a file"
+        : String(code ?? (error as Error).message);
 }

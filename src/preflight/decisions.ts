@@ -31,7 +31,8 @@ export const LIVE_DECISIONS: readonly LiveDecision[] = [
     id: "D6",
     decision: "the Server terminates TLS (and the Runner verifies it under serverName, P9)",
     requirements: ["CS-08", "CR-14"],
-    checked: "the certificate chain verifies to the Runner's serverCA, names serverName, is valid for --min-days more and matches its key; live, the endpoint speaks TLS 1.3 and refuses 1.2, and presents that certificate",
+    checked:
+      "the certificate chain verifies to the Runner's serverCA, names serverName, is valid for --min-days more and matches its key; live, the endpoint speaks TLS 1.3 and refuses 1.2, and presents that certificate",
     command: "`rigging preflight tls`",
   },
   {
@@ -45,7 +46,8 @@ export const LIVE_DECISIONS: readonly LiveDecision[] = [
     id: "D9",
     decision: "every image is public, and registry reads are anonymous",
     requirements: ["G-09"],
-    checked: "each image is read without credentials (following the anonymous bearer-token challenge); a registry that demands credentials makes the image not public",
+    checked:
+      "each image is read without credentials (following the anonymous bearer-token challenge); a registry that demands credentials makes the image not public",
     command: "`rigging pin VALUES`",
   },
   {

@@ -28,12 +28,18 @@ export async function readExport(file: string, deadline: Deadline): Promise<Obje
   if (object === null || typeof object !== "object" || Array.isArray(object)) throw new UsageError(`${where}: is not a Kubernetes object`);
   const kind = object.kind;
   if (kind !== "Secret" && kind !== "ConfigMap") {
-    throw new UsageError(`${where}: holds ${typeof kind === "string" ? `a ${printable(kind.slice(0, 60))}` : "no kind"}, expected a Secret or ConfigMap export (kubectl get secret NAME -o yaml)`);
+    throw new UsageError(
+      `${where}: holds ${typeof kind === "string" ? `a ${printable(kind.slice(0, 60))}` : "no kind"}, expected a Secret or ConfigMap export (kubectl get secret NAME -o yaml)`,
+    );
   }
   const metadata = object.metadata as Record<string, unknown> | undefined;
   const name = typeof metadata?.name === "string" ? metadata.name : "(unnamed)";
   const data = new Map<string, Buffer>();
-  for (const [field, encoded] of [["data", kind === "Secret"], ["binaryData", true], ["stringData", false]] as const) {
+  for (const [field, encoded] of [
+    ["data", kind === "Secret"],
+    ["binaryData", true],
+    ["stringData", false],
+  ] as const) {
     const entries = object[field];
     if (entries === undefined || entries === null) continue;
     if (typeof entries !== "object" || Array.isArray(entries)) throw new UsageError(`${where}: ${field} is not a mapping of keys`);
@@ -53,7 +59,9 @@ function parsed(text: string, file: string): ReturnType<typeof parseDocumentsWit
     return parseDocumentsWithPositions(text, file);
   } catch (error) {
     const at = /^.*?:(\d+):(\d+) not valid YAML/.exec((error as Error).message);
-    throw new UsageError(`${printable(file)}: is not a YAML or JSON export${at ? ` (line ${at[1]}, column ${at[2]})` : ""}; make it with kubectl get secret NAME -o yaml`);
+    throw new UsageError(
+      `${printable(file)}: is not a YAML or JSON export${at ? ` (line ${at[1]}, column ${at[2]})` : ""}; make it with kubectl get secret NAME -o yaml`,
+    );
   }
 }
 

@@ -46,7 +46,12 @@ export function judgePostgres(facts: PostgresFacts): CheckResult[] {
   const missing = owner.superuser ? [] : (["CREATEROLE", "BYPASSRLS"] as const).filter((a) => !(a === "CREATEROLE" ? owner.createRole : owner.bypassRls));
   results.push(
     missing.length === 0
-      ? { id: "CS-12", check: "database owner", outcome: "pass", message: `database ${facts.database} is owned by ${owner.name}, ${owner.superuser ? "a superuser" : "a role with CREATEROLE and BYPASSRLS"}` }
+      ? {
+          id: "CS-12",
+          check: "database owner",
+          outcome: "pass",
+          message: `database ${facts.database} is owned by ${owner.name}, ${owner.superuser ? "a superuser" : "a role with CREATEROLE and BYPASSRLS"}`,
+        }
       : {
           id: "CS-12",
           check: "database owner",
@@ -84,8 +89,10 @@ export function checkPostgresUrl(url: string, from: string): void {
   } catch {
     throw new UsageError(`${from}: does not hold a URL such as postgres://user:password@host:5432/database`);
   }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new UsageError(`${from}: holds a ${parsed.protocol}// URL, expected postgres:// or postgresql://`);
-  if (!/^postgres(ql)?:\/\//i.test(url) || parsed.hostname === "") throw new UsageError(`${from}: the URL names no host: write postgres://user:password@host:5432/database (two slashes, then the host)`);
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:")
+    throw new UsageError(`${from}: holds a ${parsed.protocol}// URL, expected postgres:// or postgresql://`);
+  if (!/^postgres(ql)?:\/\//i.test(url) || parsed.hostname === "")
+    throw new UsageError(`${from}: the URL names no host: write postgres://user:password@host:5432/database (two slashes, then the host)`);
 }
 
 /** The secrets a Postgres URL carries: its password, as written and decoded. */

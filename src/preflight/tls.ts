@@ -61,7 +61,9 @@ export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpecta
           check: `${prefix}chain`,
           outcome: "fail",
           message: `${who} does not verify to ${caName}: ${problem}`,
-          fix: expect.ca ? "issue the certificate from the CA the Runner trusts (serverCA), with its intermediates in tls.crt, or give the Runner the CA that issued it" : "issue the certificate from a public CA, or give the Runner the issuing CA as serverCA",
+          fix: expect.ca
+            ? "issue the certificate from the CA the Runner trusts (serverCA), with its intermediates in tls.crt, or give the Runner the CA that issued it"
+            : "issue the certificate from a public CA, or give the Runner the issuing CA as serverCA",
         },
   );
 
@@ -84,11 +86,23 @@ export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpecta
   const renew = "renew the certificate and update the Secret; the Server reads it at start, so restart it";
   results.push(
     expect.now < from
-      ? { id: "CS-08", check: `${prefix}validity`, outcome: "fail", message: `${who} is not valid before ${iso(from)}`, fix: "check the clocks, or issue a certificate valid from now" }
+      ? {
+          id: "CS-08",
+          check: `${prefix}validity`,
+          outcome: "fail",
+          message: `${who} is not valid before ${iso(from)}`,
+          fix: "check the clocks, or issue a certificate valid from now",
+        }
       : expect.now > to
         ? { id: "CS-08", check: `${prefix}validity`, outcome: "fail", message: `${who} expired on ${iso(to)}`, fix: renew }
         : daysLeft < expect.minDays
-          ? { id: "CS-08", check: `${prefix}validity`, outcome: "fail", message: `${who} expires on ${iso(to)}, in ${daysLeft} day(s), within --min-days ${expect.minDays}`, fix: renew }
+          ? {
+              id: "CS-08",
+              check: `${prefix}validity`,
+              outcome: "fail",
+              message: `${who} expires on ${iso(to)}, in ${daysLeft} day(s), within --min-days ${expect.minDays}`,
+              fix: renew,
+            }
           : { id: "CS-08", check: `${prefix}validity`, outcome: "pass", message: `${who} is valid until ${iso(to)} (${daysLeft} days)` },
   );
 
@@ -107,7 +121,12 @@ export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpecta
     const matches = leaf.checkPrivateKey(expect.key);
     results.push(
       matches
-        ? { id: "CS-08", check: `${prefix}key`, outcome: "pass", message: `the key ${live ? "in the Secret belongs to the live Server's certificate" : "belongs to the certificate"}` }
+        ? {
+            id: "CS-08",
+            check: `${prefix}key`,
+            outcome: "pass",
+            message: `the key ${live ? "in the Secret belongs to the live Server's certificate" : "belongs to the certificate"}`,
+          }
         : {
             id: "CS-08",
             check: `${prefix}key`,
@@ -132,7 +151,8 @@ function chainProblem(chain: readonly X509Certificate[], anchors: readonly X509C
     const anchor = anchors.find((a) => issued(current, a));
     if (anchor) return anchor.ca ? expiryProblem(anchor, "the CA", now) : `the issuer ${subjectOf(anchor)} is not a CA certificate`;
     const next = pool.find((c) => c !== current && issued(current, c));
-    if (!next) return `no certificate given issued ${subjectOf(current)}${depth === 0 ? "" : " (the last intermediate in tls.crt)"}; its issuer is ${issuerOf(current)}`;
+    if (!next)
+      return `no certificate given issued ${subjectOf(current)}${depth === 0 ? "" : " (the last intermediate in tls.crt)"}; its issuer is ${issuerOf(current)}`;
     if (!next.ca) return `the intermediate ${subjectOf(next)} is not a CA certificate`;
     const expired = expiryProblem(next, "the intermediate", now);
     if (expired) return expired;
@@ -209,7 +229,10 @@ export async function handshake(url: URL, serverName: string, deadline: Deadline
   return { protocol, chain, acceptsTls12 };
 }
 
-function dial(options: { host: string; port: number; servername?: string; minVersion: "TLSv1.2"; maxVersion: "TLSv1.2" | "TLSv1.3" }, deadline: Deadline): Promise<TLSSocket> {
+function dial(
+  options: { host: string; port: number; servername?: string; minVersion: "TLSv1.2"; maxVersion: "TLSv1.2" | "TLSv1.3" },
+  deadline: Deadline,
+): Promise<TLSSocket> {
   let socket: TLSSocket | undefined;
   const done = new Promise<TLSSocket>((resolve, reject) => {
     socket = connect({ ...options, rejectUnauthorized: false, ALPNProtocols: ["h2", "http/1.1"] });
@@ -239,10 +262,22 @@ function peerChain(peer: PeerCertificate & { issuerCertificate?: PeerCertificate
 export function judgeProtocol(shake: Handshake): CheckResult {
   const fix = "let the Server terminate TLS itself (D6): nothing in front of it may terminate TLS; a TCP load balancer passes it through";
   if (shake.protocol !== "TLSv1.3") {
-    return { id: "CS-08", check: "live protocol", outcome: "fail", message: `the endpoint negotiated ${shake.protocol.replace("v", " ")}; the Compass Server's minimum is TLS 1.3, so something else answers here`, fix };
+    return {
+      id: "CS-08",
+      check: "live protocol",
+      outcome: "fail",
+      message: `the endpoint negotiated ${shake.protocol.replace("v", " ")}; the Compass Server's minimum is TLS 1.3, so something else answers here`,
+      fix,
+    };
   }
   if (shake.acceptsTls12) {
-    return { id: "CS-08", check: "live protocol", outcome: "fail", message: "the endpoint speaks TLS 1.3 but accepts a TLS 1.2 handshake too; the Compass Server refuses anything below 1.3, so something else answers here", fix };
+    return {
+      id: "CS-08",
+      check: "live protocol",
+      outcome: "fail",
+      message: "the endpoint speaks TLS 1.3 but accepts a TLS 1.2 handshake too; the Compass Server refuses anything below 1.3, so something else answers here",
+      fix,
+    };
   }
   return { id: "CS-08", check: "live protocol", outcome: "pass", message: "the endpoint speaks TLS 1.3 and refuses TLS 1.2, as the Compass Server does" };
 }

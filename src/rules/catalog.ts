@@ -15,7 +15,10 @@ export function profileByLabels(object: K8sObject): ProfileName | undefined {
 }
 
 /** Groups objects by profile; objects of no profile are left out. */
-export function groupByProfile(objects: readonly K8sObject[], classify: (o: K8sObject) => ProfileName | undefined = profileByLabels): Map<ProfileName, K8sObject[]> {
+export function groupByProfile(
+  objects: readonly K8sObject[],
+  classify: (o: K8sObject) => ProfileName | undefined = profileByLabels,
+): Map<ProfileName, K8sObject[]> {
   const groups = new Map<ProfileName, K8sObject[]>();
   for (const object of objects) {
     const profile = classify(object);

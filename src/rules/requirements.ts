@@ -69,4 +69,3 @@ export function sourceText(r: Pick<Requirement, "source">): string {
   const from = r.source.from === "seed" ? "seed" : r.source.from === "upstream" ? "upstream" : "rigging's choice";
   return `${from}: ${r.source.says}`;
 }
-

@@ -25,5 +25,7 @@ export function hasImage(spec: PodSpec, image: RegExp): boolean {
 
 /** Whether the pod projects a ServiceAccount token for `audience`. */
 export function projectsAudience(spec: PodSpec, audience: string): boolean {
-  return list<Volume>(spec.volumes).some((v) => list<{ serviceAccountToken?: { audience?: string } }>(v?.projected?.sources).some((s) => s?.serviceAccountToken?.audience === audience));
+  return list<Volume>(spec.volumes).some((v) =>
+    list<{ serviceAccountToken?: { audience?: string } }>(v?.projected?.sources).some((s) => s?.serviceAccountToken?.audience === audience),
+  );
 }

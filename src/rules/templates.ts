@@ -41,11 +41,15 @@ export function selects(selector: unknown, labels: Readonly<Record<string, strin
       const values = Array.isArray(expression.values) ? expression.values : [];
       const value = labels[expression.key];
       const ok =
-        expression.operator === "In" ? has && values.includes(value)
-        : expression.operator === "NotIn" ? !has || !values.includes(value)
-        : expression.operator === "Exists" ? has
-        : expression.operator === "DoesNotExist" ? !has
-        : false;
+        expression.operator === "In"
+          ? has && values.includes(value)
+          : expression.operator === "NotIn"
+            ? !has || !values.includes(value)
+            : expression.operator === "Exists"
+              ? has
+              : expression.operator === "DoesNotExist"
+                ? !has
+                : false;
       if (!ok) return false;
     }
   }
@@ -61,7 +65,11 @@ export function podLabels(object: K8sObject): Record<string, string> {
 /** The NetworkPolicies of the set that select a pod: same namespace, podSelector matching its labels. */
 export function policiesSelecting(set: ObjectSet, pod: PodRef): K8sObject[] {
   const labels = podLabels(pod.object);
-  return set.ofKind("NetworkPolicy").filter((policy) => (policy.metadata.namespace ?? "") === (pod.object.metadata.namespace ?? "") && selects(dig(policy, ["spec", "podSelector"]) ?? {}, labels));
+  return set
+    .ofKind("NetworkPolicy")
+    .filter(
+      (policy) => (policy.metadata.namespace ?? "") === (pod.object.metadata.namespace ?? "") && selects(dig(policy, ["spec", "podSelector"]) ?? {}, labels),
+    );
 }
 
 // ---------------------------------------------------------- network isolation
@@ -111,14 +119,26 @@ export function isolationGaps(policies: readonly K8sObject[]): IsolationGap[] {
     return { object, spec, egress, types: policyTypes(spec) };
   });
   const first = specs[0].object;
-  if (!specs.some((p) => p.types.includes("Ingress"))) gaps.push({ kind: "ingress-not-isolated", object: first, path: ["spec", "policyTypes"], message: "no policy lists Ingress in policyTypes, so ingress is not isolated" });
+  if (!specs.some((p) => p.types.includes("Ingress")))
+    gaps.push({
+      kind: "ingress-not-isolated",
+      object: first,
+      path: ["spec", "policyTypes"],
+      message: "no policy lists Ingress in policyTypes, so ingress is not isolated",
+    });
   for (const p of specs) {
     const ingress = list<unknown>(p.spec.ingress);
-    if (ingress.length > 0 && p.types.includes("Ingress")) gaps.push({ kind: "ingress-allowed", object: p.object, path: ["spec", "ingress"], message: `${ingress.length} ingress rule(s) admit connections` });
+    if (ingress.length > 0 && p.types.includes("Ingress"))
+      gaps.push({ kind: "ingress-allowed", object: p.object, path: ["spec", "ingress"], message: `${ingress.length} ingress rule(s) admit connections` });
   }
   const isolating = specs.filter((p) => p.types.includes("Egress"));
   if (isolating.length === 0) {
-    gaps.push({ kind: "egress-not-isolated", object: first, path: ["spec", "policyTypes"], message: "no policy lists Egress in policyTypes, so egress is not restricted" });
+    gaps.push({
+      kind: "egress-not-isolated",
+      object: first,
+      path: ["spec", "policyTypes"],
+      message: "no policy lists Egress in policyTypes, so egress is not restricted",
+    });
     return gaps;
   }
   for (const p of isolating) {
@@ -128,27 +148,48 @@ export function isolationGaps(policies: readonly K8sObject[]): IsolationGap[] {
       if (to.length === 0) {
         gaps.push(
           ports.length === 0
-            ? { kind: "egress-anywhere", object: p.object, path: ["spec", "egress", index], message: "an egress rule without `to` or ports allows every destination on every port" }
-            : { kind: "egress-any-host", object: p.object, path: ["spec", "egress", index], message: "an egress rule without `to` allows every destination on its ports" },
+            ? {
+                kind: "egress-anywhere",
+                object: p.object,
+                path: ["spec", "egress", index],
+                message: "an egress rule without `to` or ports allows every destination on every port",
+              }
+            : {
+                kind: "egress-any-host",
+                object: p.object,
+                path: ["spec", "egress", index],
+                message: "an egress rule without `to` allows every destination on its ports",
+              },
         );
       }
       to.forEach((peer, j) => {
         const cidr = peer?.ipBlock?.cidr;
-        if (typeof cidr === "string" && EVERYWHERE.has(cidr)) gaps.push({ kind: "egress-everything-cidr", object: p.object, path: ["spec", "egress", index, "to", j, "ipBlock", "cidr"], message: `egress to ${cidr} allows every destination` });
+        if (typeof cidr === "string" && EVERYWHERE.has(cidr))
+          gaps.push({
+            kind: "egress-everything-cidr",
+            object: p.object,
+            path: ["spec", "egress", index, "to", j, "ipBlock", "cidr"],
+            message: `egress to ${cidr} allows every destination`,
+          });
       });
     });
   }
   const rules = isolating.flatMap((p) => p.egress);
   const anchor = isolating[0].object;
   if (!rules.some(reachesDns)) gaps.push({ kind: "no-dns", object: anchor, path: ["spec", "egress"], message: "no egress rule reaches DNS (port 53)" });
-  if (!rules.some((rule) => !isDnsOnly(rule))) gaps.push({ kind: "dns-only", object: anchor, path: ["spec", "egress"], message: "no egress rule reaches anything beyond DNS" });
+  if (!rules.some((rule) => !isDnsOnly(rule)))
+    gaps.push({ kind: "dns-only", object: anchor, path: ["spec", "egress"], message: "no egress rule reaches anything beyond DNS" });
   return gaps;
 }
 
 /** A rule reaches DNS when it allows port 53 (or a port named dns), or every port of a peer that may be the cluster DNS. */
 function reachesDns(rule: NetworkPolicyEgressRule): boolean {
   const ports = list<{ port?: unknown }>(rule?.ports);
-  if (ports.length === 0) return list<NetworkPolicyPeer>(rule?.to).length === 0 || list<NetworkPolicyPeer>(rule?.to).some((peer) => peer?.podSelector !== undefined || peer?.namespaceSelector !== undefined);
+  if (ports.length === 0)
+    return (
+      list<NetworkPolicyPeer>(rule?.to).length === 0 ||
+      list<NetworkPolicyPeer>(rule?.to).some((peer) => peer?.podSelector !== undefined || peer?.namespaceSelector !== undefined)
+    );
   return ports.some((p) => isDnsPort(p?.port));
 }
 

@@ -34,13 +34,15 @@ export const VALUES_ONLY: readonly ValuesOnlyRequirement[] = [
     id: "G-03",
     profiles: PROFILE_NAMES,
     summary: "Every rendered object passes strict upstream Kubernetes schema validation and every rule of this catalog",
-    enforcedBy: "tests validate every rendered object strictly against the upstream OpenAPI schema; render runs the catalog over its own output (a finding there is exit 3)",
+    enforcedBy:
+      "tests validate every rendered object strictly against the upstream OpenAPI schema; render runs the catalog over its own output (a finding there is exit 3)",
   },
   {
     id: "CR-18",
     profiles: ["compass-runner"],
     summary: "Node prerequisites no manifest can express are printed as a checklist after a render",
     enforcedBy: "render prints the checklist on stderr after every Compass Runner render; docs/compass-runner.md carries the same list",
-    checkNote: "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
+    checkNote:
+      "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
   },
 ];

@@ -25,7 +25,11 @@ const rendered = (): K8sObject[] => renderSource(parseValuesFile(readFileSync(jo
 function expressionsOf(objects: K8sObject[]): string[] {
   return objects
     .filter((o) => o.kind === "ValidatingAdmissionPolicy")
-    .flatMap((o) => ["matchConditions", "variables", "validations"].flatMap((f) => ((o.spec as Record<string, { expression?: unknown }[]>)?.[f] ?? []).map((e) => e.expression)))
+    .flatMap((o) =>
+      ["matchConditions", "variables", "validations"].flatMap((f) =>
+        ((o.spec as Record<string, { expression?: unknown }[]>)?.[f] ?? []).map((e) => e.expression),
+      ),
+    )
     .filter((e): e is string => typeof e === "string");
 }
 

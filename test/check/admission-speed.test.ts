@@ -84,7 +84,13 @@ describe("the fast path decides as the plain path", () => {
     "request.userInfo.username.matches('^system:(node|serviceaccount):')",
     "request.name.matches('(')",
   ];
-  const slot = fc.record({ policy: fc.nat(), field: fc.constantFrom("matchConditions", "variables", "validations"), index: fc.nat(), expression: fc.constantFrom(...POOL), fromSet: fc.boolean() });
+  const slot = fc.record({
+    policy: fc.nat(),
+    field: fc.constantFrom("matchConditions", "variables", "validations"),
+    index: fc.nat(),
+    expression: fc.constantFrom(...POOL),
+    fromSet: fc.boolean(),
+  });
   type Slot = { policy: number; field: string; index: number; expression: string; fromSet: boolean };
   const structural = fc.record({ policy: fc.nat(), change: fc.constantFrom("ignore", "audit", "unbound", "pods-star", "no-namespace-selector") });
 
@@ -92,7 +98,9 @@ describe("the fast path decides as the plain path", () => {
   function mutated(objects: K8sObject[], slots: Slot[], changes: { policy: number; change: string }[]): K8sObject[] {
     const copy = structuredClone(objects);
     const policies = policiesOf(copy);
-    const expressions = policies.flatMap((p) => ["matchConditions", "variables", "validations"].flatMap((f) => (p.spec[f] ?? []).map((e: { expression: string }) => e.expression)));
+    const expressions = policies.flatMap((p) =>
+      ["matchConditions", "variables", "validations"].flatMap((f) => (p.spec[f] ?? []).map((e: { expression: string }) => e.expression)),
+    );
     for (const s of slots) {
       const policy = policies[s.policy % policies.length];
       const entries: { name?: string; expression: string }[] = (policy.spec[s.field] ??= []);
@@ -155,7 +163,9 @@ describe("names JavaScript treats specially", () => {
     expect(errors(judgedAlike(withVariable("v")))).toEqual([]);
     expect(messages(checkObjects(withVariable(name)))).toEqual(messages(checkObjects(withVariable("v"))));
     // And it decides: false everywhere shuts out the break-glass group too.
-    expect(errors(judgedAlike(withVariable("v", "false"))).map((f) => f.message)).toContainEqual(expect.stringMatching(/^no identity may exec into a Runner pod/));
+    expect(errors(judgedAlike(withVariable("v", "false"))).map((f) => f.message)).toContainEqual(
+      expect.stringMatching(/^no identity may exec into a Runner pod/),
+    );
     expect(messages(checkObjects(withVariable(name, "false")))).toEqual(messages(checkObjects(withVariable("v", "false"))));
   });
 

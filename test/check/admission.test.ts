@@ -17,7 +17,9 @@ import { ROOT } from "../support/cli.ts";
 
 const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(import.meta.dirname, "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
 const runner = (): K8sObject => {
-  const objects = parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), "utf8")).map((d) => d.toJS() as K8sObject);
+  const objects = parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), "utf8")).map(
+    (d) => d.toJS() as K8sObject,
+  );
   return objects.find((o) => o.kind === "DaemonSet")!;
 };
 const context = (ds = runner()): AdmissionContext => ({ namespace: "ci-microvms", serviceAccount: "kvm-runner", daemonSet: ds, anchor: ds });
@@ -32,7 +34,10 @@ describe("correct policies pass", () => {
   it("a hand-written correct set: no error (port-forward and proxy are left open: CR-06e warnings only)", () => {
     const findings = judgeAdmission(policies(), context());
     expect(findings.filter((f) => f.severity === "error")).toEqual([]);
-    expect(findings.map((f) => f.message)).toEqual([expect.stringMatching(/^port-forward to a Runner pod by .* is allowed: CR-06e/), expect.stringMatching(/^a proxied request to a Runner pod by .* is allowed: CR-06e/)]);
+    expect(findings.map((f) => f.message)).toEqual([
+      expect.stringMatching(/^port-forward to a Runner pod by .* is allowed: CR-06e/),
+      expect.stringMatching(/^a proxied request to a Runner pod by .* is allowed: CR-06e/),
+    ]);
     for (const f of findings) expect([f.id, f.because]).toEqual(["CR-06", expect.stringMatching(/inference/)]);
   });
 
@@ -45,7 +50,12 @@ describe("correct policies pass", () => {
   it("rigging's own rendered policies pass", () => {
     const rendered = renderSource(parseValuesFile(readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8"), "values.yaml")).objects;
     const ds = rendered.find((o) => o.kind === "DaemonSet")!;
-    const ctx: AdmissionContext = { namespace: ds.metadata.namespace!, serviceAccount: (ds as any).spec.template.spec.serviceAccountName, daemonSet: ds, anchor: ds };
+    const ctx: AdmissionContext = {
+      namespace: ds.metadata.namespace!,
+      serviceAccount: (ds as any).spec.template.spec.serviceAccountName,
+      daemonSet: ds,
+      anchor: ds,
+    };
     expect(judgeAdmission(rendered, ctx).filter((f) => f.severity === "error")).toEqual([]);
   });
 });
@@ -71,12 +81,15 @@ describe("policies that decide wrongly are CR-06 errors", () => {
   it("a missing break-glass exception: nobody may exec", () => {
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-access").spec.validations[0].expression = "false";
-    expect(errors(objects).map((f) => f.message)).toContainEqual(expect.stringMatching(/^no identity may exec into a Runner pod: the break-glass exception of CR-06a .* is missing/));
+    expect(errors(objects).map((f) => f.message)).toContainEqual(
+      expect.stringMatching(/^no identity may exec into a Runner pod: the break-glass exception of CR-06a .* is missing/),
+    );
   });
 
   it("a token policy that shuts out kubelets: the Runner cannot get its token", () => {
     const objects = policies();
-    named(objects, "ValidatingAdmissionPolicy", "token").spec.validations[0].expression = "has(request.userInfo.groups) && 'ops:break-glass' in request.userInfo.groups";
+    named(objects, "ValidatingAdmissionPolicy", "token").spec.validations[0].expression =
+      "has(request.userInfo.groups) && 'ops:break-glass' in request.userInfo.groups";
     const [f] = errors(objects);
     expect(f.message).toMatch(/^a token request for the Runner ServiceAccount kvm-runner by a kubelet \(system:node:node-1\) is denied: kubelets mint/);
     expect(f.path).toEqual(["spec", "validations", 0, "expression"]);
@@ -84,18 +97,23 @@ describe("policies that decide wrongly are CR-06 errors", () => {
 
   it("a DaemonSet policy that forgets the garbage collector breaks housekeeping", () => {
     const objects = policies();
-    named(objects, "ValidatingAdmissionPolicy", "daemonset").spec.validations[0].expression = "request.userInfo.username == 'system:serviceaccount:flux-system:kustomize-controller'";
+    named(objects, "ValidatingAdmissionPolicy", "daemonset").spec.validations[0].expression =
+      "request.userInfo.username == 'system:serviceaccount:flux-system:kustomize-controller'";
     expect(errors(objects).map((f) => f.message)).toEqual([
       expect.stringMatching(/^deleting the Runner DaemonSet by the ServiceAccount kube-system\/namespace-controller is denied: the namespace controller/),
       expect.stringMatching(/^deleting the Runner DaemonSet by the ServiceAccount kube-system\/generic-garbage-collector is denied: the garbage collector/),
-      expect.stringMatching(/^updating the Runner DaemonSet by the ServiceAccount kube-system\/generic-garbage-collector is denied: the garbage collector must update/),
+      expect.stringMatching(
+        /^updating the Runner DaemonSet by the ServiceAccount kube-system\/generic-garbage-collector is denied: the garbage collector must update/,
+      ),
     ]);
   });
 
   it("a pod-create policy open to everyone (`request.operation == 'CREATE'`)", () => {
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "request.operation == 'CREATE'";
-    expect(errors(objects).map((f) => f.message)).toEqual([expect.stringMatching(/^creating a Runner pod by an ordinary user \(alice\), .* is allowed: CR-06b/)]);
+    expect(errors(objects).map((f) => f.message)).toEqual([
+      expect.stringMatching(/^creating a Runner pod by an ordinary user \(alice\), .* is allowed: CR-06b/),
+    ]);
   });
 
   it("no policy at all: every guarded request is allowed, at the anchor", () => {
@@ -107,7 +125,11 @@ describe("policies that decide wrongly are CR-06 errors", () => {
   it("a policy that does not compile is refused by the API server: an error at its expression", () => {
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "request.userInfo.username ==";
-    expect(errors(objects)[0]).toMatchObject({ id: "CR-06", path: ["spec", "validations", 0, "expression"], message: expect.stringMatching(/does not compile/) });
+    expect(errors(objects)[0]).toMatchObject({
+      id: "CR-06",
+      path: ["spec", "validations", 0, "expression"],
+      message: expect.stringMatching(/does not compile/),
+    });
   });
 
   it("failurePolicy Ignore with an expression that fails for users without groups admits them", () => {
@@ -115,7 +137,9 @@ describe("policies that decide wrongly are CR-06 errors", () => {
     const access = named(objects, "ValidatingAdmissionPolicy", "pod-access");
     access.spec.failurePolicy = "Ignore";
     access.spec.validations[0].expression = "'ops:break-glass' in request.userInfo.groups";
-    expect(errors(objects).map((f) => f.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^exec on a Runner pod by a user with no groups \(bob\) is allowed/)]));
+    expect(errors(objects).map((f) => f.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^exec on a Runner pod by a user with no groups \(bob\) is allowed/)]),
+    );
   });
 });
 
@@ -141,9 +165,20 @@ describe("admissionHits: the judge as a rule's hits", () => {
     const { runRules, ObjectSet } = await import("../../src/rules/engine.ts");
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "true";
-    const rule = { id: "CR-06", summary: "s", fix: "f", severity: "error" as const, opinions: ADMISSION_OPINIONS, profiles: ["compass-runner" as const], check: () => admissionHits(objects, context()) };
+    const rule = {
+      id: "CR-06",
+      summary: "s",
+      fix: "f",
+      severity: "error" as const,
+      opinions: ADMISSION_OPINIONS,
+      profiles: ["compass-runner" as const],
+      check: () => admissionHits(objects, context()),
+    };
     const findings = runRules([rule], new ObjectSet("compass-runner", objects));
     expect(findings.map((f) => f.severity).sort()).toEqual(["error", "warning", "warning"]);
-    expect(findings.filter((f) => f.severity === "warning").map((f) => f.because)).toEqual([ADMISSION_OPINIONS["port-forward-proxy"].because, ADMISSION_OPINIONS["port-forward-proxy"].because]);
+    expect(findings.filter((f) => f.severity === "warning").map((f) => f.because)).toEqual([
+      ADMISSION_OPINIONS["port-forward-proxy"].because,
+      ADMISSION_OPINIONS["port-forward-proxy"].because,
+    ]);
   });
 });

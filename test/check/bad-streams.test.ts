@@ -45,14 +45,21 @@ describe("odd objects", () => {
   });
 
   it("a List inside a List is an exit 2, as kubectl does not open it", () => {
-    const nested = { apiVersion: "v1", kind: "List", items: [{ apiVersion: "v1", kind: "List", items: [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "inner" } }] }] };
+    const nested = {
+      apiVersion: "v1",
+      kind: "List",
+      items: [{ apiVersion: "v1", kind: "List", items: [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "inner" } }] }],
+    };
     const r = runInProcess(["check", tempFile(stringify(nested), "nested.yaml")]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/nested\.yaml:4: document 1, items\[0\] is a List inside a List; kubectl does not open nested lists/);
   });
 
   it("items that are not objects are reported by index", () => {
-    const r = runInProcess(["check", tempFile("apiVersion: v1\nkind: List\nitems: [3, {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]\n", "items.yaml")]);
+    const r = runInProcess([
+      "check",
+      tempFile("apiVersion: v1\nkind: List\nitems: [3, {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]\n", "items.yaml"),
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/items\[0\] is not a Kubernetes object/);
   });

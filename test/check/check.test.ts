@@ -71,7 +71,10 @@ describe("profiles", () => {
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: { name: "rp", namespace: "rp", labels: { "app.kubernetes.io/name": "rootpilot-runner" } },
-    spec: { selector: { matchLabels: { app: "rp" } }, template: { metadata: { labels: { app: "rp" } }, spec: { containers: [{ name: "runner", image: "example/rootpilot:latest" }] } } },
+    spec: {
+      selector: { matchLabels: { app: "rp" } },
+      template: { metadata: { labels: { app: "rp" } }, spec: { containers: [{ name: "runner", image: "example/rootpilot:latest" }] } },
+    },
   };
 
   it("checks one file mixing profiles per profile", () => {
@@ -165,7 +168,7 @@ describe("bad input ends in a clear exit 2", () => {
   });
 
   describe("a billion-laughs alias bomb", () => {
-      const levels = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+    const levels = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
     for (let i = 1; i < 10; i++) {
       const prev = String.fromCharCode(96 + i);
       const name = String.fromCharCode(97 + i);

@@ -19,10 +19,17 @@ import { ROOT, runCli, runInProcess } from "../support/cli.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check");
-const profiles = readdirSync(CORPUS).filter((name) => statSync(join(CORPUS, name)).isDirectory()).sort();
+const profiles = readdirSync(CORPUS)
+  .filter((name) => statSync(join(CORPUS, name)).isDirectory())
+  .sort();
 
 function yamlFiles(dir: string, name: RegExp = /\.ya?ml$/): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => name.test(f)).sort().map((f) => join(dir, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => name.test(f))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
 }
 const validFiles = (profile: string) => yamlFiles(join(CORPUS, profile), /^valid.*\.ya?ml$/);
 const brokenFiles = (profile: string) => yamlFiles(join(CORPUS, profile, "broken"));
@@ -55,7 +62,8 @@ function checkJson(file: string, ...options: string[]): { code: number; findings
 }
 
 // Waived findings still show in reports but count toward nothing.
-const ids = (findings: CheckFinding[], severity: string) => [...new Set(findings.filter((f) => f.severity === severity && f.waived === undefined).map((f) => f.ruleId))].sort();
+const ids = (findings: CheckFinding[], severity: string) =>
+  [...new Set(findings.filter((f) => f.severity === severity && f.waived === undefined).map((f) => f.ruleId))].sort();
 const objectsOf = (file: string): K8sObject[] => parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJS());
 
 it("finds the compass-runner corpus (and any other profile's)", () => {
@@ -110,7 +118,9 @@ describe.each(profiles)("corpus %s", (profile) => {
 
 it("every Rootpilot opinion has its opinion/<ID>-<key>.yaml fixture", () => {
   const have = new Set(yamlFiles(join(CORPUS, "rootpilot-runner", "opinion")).map((f) => basename(f, ".yaml")));
-  const missing = CATALOG.filter((r) => r.id.startsWith("RP-")).flatMap((r) => Object.keys(r.opinions ?? {}).map((key) => `${r.id}-${key}`)).filter((name) => !have.has(name));
+  const missing = CATALOG.filter((r) => r.id.startsWith("RP-"))
+    .flatMap((r) => Object.keys(r.opinions ?? {}).map((key) => `${r.id}-${key}`))
+    .filter((name) => !have.has(name));
   expect(missing).toEqual([]);
 });
 
@@ -157,7 +167,7 @@ describe("the rule fixes of the corpus, by what each finding says", () => {
     return findings[0];
   };
 
-  it("CR-03 flags a Secret volume whose name merely contains \"ca\"", () => {
+  it('CR-03 flags a Secret volume whose name merely contains "ca"', () => {
     const f = only("broken/CR-03-cache-creds.yaml");
     expect(f.path).toBe("spec.template.spec.volumes[4].secret");
     expect(f.message).toMatch(/Secret volume cache-creds is a second credential/);
@@ -237,16 +247,30 @@ describe("the valid Runner sets' admission policies decide as CR-06 asks (real C
   const requests: [string, Omit<AdmissionRequest, "user" | "groups">, Who[]][] = [
     ["exec", { operation: "CONNECT", group: "", version: "v1", resource: "pods", subResource: "exec", namespace: NS, name: "kvm-runner-x7k2p" }, ["admin"]],
     ["attach", { operation: "CONNECT", group: "", version: "v1", resource: "pods", subResource: "attach", namespace: NS, name: "kvm-runner-x7k2p" }, ["admin"]],
-    ["debug", { operation: "UPDATE", group: "", version: "v1", resource: "pods", subResource: "ephemeralcontainers", namespace: NS, name: "kvm-runner-x7k2p" }, ["admin"]],
+    [
+      "debug",
+      { operation: "UPDATE", group: "", version: "v1", resource: "pods", subResource: "ephemeralcontainers", namespace: NS, name: "kvm-runner-x7k2p" },
+      ["admin"],
+    ],
     ["pod create", { operation: "CREATE", group: "", version: "v1", resource: "pods", namespace: NS, name: "kvm-runner-x7k2p" }, ["controller"]],
     ["DaemonSet update", { operation: "UPDATE", group: "apps", version: "v1", resource: "daemonsets", namespace: NS, name: "kvm-runner" }, ["deployer", "gc"]],
     ["DaemonSet create", { operation: "CREATE", group: "apps", version: "v1", resource: "daemonsets", namespace: NS, name: "kvm-runner" }, ["deployer"]],
-    ["token request", { operation: "CREATE", group: "", version: "v1", resource: "serviceaccounts", subResource: "token", namespace: NS, name: "kvm-runner" }, ["kubelet", "admin"]],
-    ["exec elsewhere", { operation: "CONNECT", group: "", version: "v1", resource: "pods", subResource: "exec", namespace: "default", name: "web-1" }, Object.keys(people) as Who[]],
+    [
+      "token request",
+      { operation: "CREATE", group: "", version: "v1", resource: "serviceaccounts", subResource: "token", namespace: NS, name: "kvm-runner" },
+      ["kubelet", "admin"],
+    ],
+    [
+      "exec elsewhere",
+      { operation: "CONNECT", group: "", version: "v1", resource: "pods", subResource: "exec", namespace: "default", name: "web-1" },
+      Object.keys(people) as Who[],
+    ],
   ];
   const withPolicies = validFiles("compass-runner").filter((f) => objectsOf(f).some((o) => o.kind === "ValidatingAdmissionPolicy"));
 
-  it.each(withPolicies.flatMap((f) => requests.map(([what, req, allowed]) => [basename(f), what, f, req, allowed] as const)))("%s: %s", (_name, _what, file, req, allowed) => {
+  it.each(
+    withPolicies.flatMap((f) => requests.map(([what, req, allowed]) => [basename(f), what, f, req, allowed] as const)),
+  )("%s: %s", (_name, _what, file, req, allowed) => {
     const objects = objectsOf(file);
     const decided = (Object.keys(people) as Who[]).filter((who) => admit(objects, { ...req, ...people[who] }).allowed);
     expect(decided.sort()).toEqual([...allowed].sort());
@@ -315,12 +339,13 @@ describe("line numbers point at the offending field", () => {
 });
 
 describe("the built CLI process", () => {
-
   it("prints FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix) and exits 1", () => {
     const file = "test/fixtures/check/compass-runner/broken/CR-09.yaml";
     const result = runCli(["check", file]);
     expect(result.code).toBe(1);
-    expect(result.out).toBe(`${file}:112  CR-09  DaemonSet/ci-microvms/kvm-runner  spec.template.spec.hostUsers  hostUsers is not false  (set hostUsers: false in the pod spec)\n`);
+    expect(result.out).toBe(
+      `${file}:112  CR-09  DaemonSet/ci-microvms/kvm-runner  spec.template.spec.hostUsers  hostUsers is not false  (set hostUsers: false in the pod spec)\n`,
+    );
     expect(result.err).toMatch(/1 error\(s\), 0 warning\(s\) in 14 object\(s\) of 1 file\(s\) \(compass-runner\)/);
     expect(result.err).toMatch(/skipped CR-18 \(compass-runner\): not judged from manifests/);
   });
@@ -335,7 +360,9 @@ describe("the built CLI process", () => {
   it("a warning alone exits 0 and still prints its finding", () => {
     const file = "test/fixtures/check/compass-runner/warn/CR-07.yaml";
     const result = runCli(["check", file]);
-    expect(result.out).toMatch(new RegExp(`^${file}:\\d+  CR-07  DaemonSet/ci-microvms/kvm-runner  spec\\.template\\.spec\\.nodeSelector  the node selection cannot prove one node`));
+    expect(result.out).toMatch(
+      new RegExp(`^${file}:\\d+  CR-07  DaemonSet/ci-microvms/kvm-runner  spec\\.template\\.spec\\.nodeSelector  the node selection cannot prove one node`),
+    );
     expect(result.err).toMatch(/0 error\(s\), 1 warning\(s\)/);
     expect(result.code).toBe(0);
   });

@@ -7,7 +7,10 @@ describe("rigging explain", () => {
   it("lists every rule and every values-only requirement, once each", () => {
     const r = runInProcess(["explain"]);
     expect(r.code).toBe(0);
-    const ids = r.out.trim().split("\n").map((line) => line.split(/\s+/)[0]);
+    const ids = r.out
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/\s+/)[0]);
     const expected = [...new Set([...CATALOG.map((rule) => rule.id), ...VALUES_ONLY.map((v) => v.id)])];
     expect([...ids].sort()).toEqual([...expected].sort());
     expect(ids.slice(0, 4)).toEqual(["G-01", "G-02", "G-03", "G-04"]);
@@ -18,7 +21,7 @@ describe("rigging explain", () => {
   it("explains a rule: requirement, why (with the seed's words), how judged, fix", () => {
     const r = runInProcess(["explain", "cr-03"]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^CR-03  The only credential is a projected token/);
+    expect(r.out).toMatch(/^CR-03 {2}The only credential is a projected token/);
     expect(r.out).toMatch(/Why:\n {2}Seed 000: "The DaemonSet uses a projected compass-runner ServiceAccount/);
     expect(r.out).toMatch(/attestation_invalid/);
     expect(r.out).toMatch(/Judged:\n {2}rule over manifests/);

@@ -9,7 +9,14 @@ import { xml } from "../../src/check/format.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
 
 const RP = join(ROOT, "test", "fixtures", "check", "rootpilot-runner");
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", processEntities: true, htmlEntities: true, trimValues: false, isArray: (name) => ["testsuite", "testcase"].includes(name) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  processEntities: true,
+  htmlEntities: true,
+  trimValues: false,
+  isArray: (name) => ["testsuite", "testcase"].includes(name),
+});
 
 function junit(...args: string[]) {
   const r = runInProcess(["check", "--format", "junit", ...args]);
@@ -56,11 +63,11 @@ describe("JUnit XML", () => {
   });
 
   it("escapes what XML cannot hold, and the output parses back to the same text", () => {
-    const nasty = 'a<b>&"c\'\u0001\u0000 line\nnext\ttab \uD800 \uFFFF é 😀';
+    const nasty = "a<b>&\"c'\u0001\u0000 line\nnext\ttab \uD800 \uFFFF é 😀";
     const doc = `<?xml version="1.0"?><r a="${xml(nasty)}">${xml(nasty)}</r>`;
     expect(XMLValidator.validate(doc)).toBe(true);
     const back = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", processEntities: true, htmlEntities: true, trimValues: false }).parse(doc);
-    const expected = 'a<b>&"c\'\uFFFD\uFFFD line\nnext\ttab \uFFFD \uFFFD é 😀';
+    const expected = "a<b>&\"c'\uFFFD\uFFFD line\nnext\ttab \uFFFD \uFFFD é 😀";
     expect(back.r["#text"]).toBe(expected);
     expect(back.r["@a"]).toBe(expected);
   });

@@ -115,7 +115,32 @@ describe("an octal defaultMode judged as kubectl applies it", () => {
 describe("the scan that picks the parse is conservative", () => {
   // Texts built from scalars both readings may resolve differently, in every
   // place a scalar can stand: when the scan says "same", both readings agree.
-  const words = ["yes", "no", "on", "Off", "y", "n", "0400", "0o17", "0x1F", "0X1F", "0b11", "1_000", "08", "12:30", "true", "null", "~", "x", "say", "<<", "&a", "!!str", "'on'", '"0400"'];
+  const words = [
+    "yes",
+    "no",
+    "on",
+    "Off",
+    "y",
+    "n",
+    "0400",
+    "0o17",
+    "0x1F",
+    "0X1F",
+    "0b11",
+    "1_000",
+    "08",
+    "12:30",
+    "true",
+    "null",
+    "~",
+    "x",
+    "say",
+    "<<",
+    "&a",
+    "!!str",
+    "'on'",
+    '"0400"',
+  ];
   const scalar = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }).map((ws) => ws.join(" "));
   const line = fc.oneof(
     fc.tuple(fc.constantFrom("k", "on", "a1"), scalar).map(([k, v]) => `${k}: ${v}`),
@@ -128,7 +153,7 @@ describe("the scan that picks the parse is conservative", () => {
   it("never says `same` where kubectl reads otherwise", () => {
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
-        const text = lines.map((l, i) => l.replace(/^(k|on|a1|f|m|c):/, `$1${i}:`)).join("\n") + "\n";
+        const text = `${lines.map((l, i) => l.replace(/^(k|on|a1|f|m|c):/, `$1${i}:`)).join("\n")}\n`;
         let kubectl: unknown;
         try {
           kubectl = parseDocumentsWithPositions(text, "t.yaml", KUBECTL_YAML).map((d) => d.data);

@@ -12,14 +12,16 @@ import { ROOT } from "../support/cli.ts";
 
 const rendered = (): K8sObject[] => renderSource(parseValuesFile(readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8"), "values.yaml")).objects;
 
-const pod = (name: string, spec: unknown): K8sObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name }, spec } as K8sObject);
+const pod = (name: string, spec: unknown): K8sObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name }, spec }) as K8sObject;
 
 describe("ObjectSet", () => {
   it("ofKind lists the objects of a kind in their order, and nothing for a kind the set lacks", () => {
     const objects = rendered();
     const set = new ObjectSet("compass-runner", objects);
     for (const kind of new Set(objects.map((o) => o.kind))) expect(set.ofKind(kind)).toEqual(objects.filter((o) => o.kind === kind));
-    expect(set.ofKind("ValidatingAdmissionPolicy").map((o) => o.metadata.name)).toEqual(objects.filter((o) => o.kind === "ValidatingAdmissionPolicy").map((o) => o.metadata.name));
+    expect(set.ofKind("ValidatingAdmissionPolicy").map((o) => o.metadata.name)).toEqual(
+      objects.filter((o) => o.kind === "ValidatingAdmissionPolicy").map((o) => o.metadata.name),
+    );
     expect(set.ofKind("Ingress")).toEqual([]);
   });
 

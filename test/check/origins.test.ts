@@ -13,7 +13,9 @@ const BAD_OTEL = "value: otel-collector.observability.svc:4318";
 
 /** The 1-based line of the only line of `file` that contains `text`. */
 function lineOf(file: string, text: string): number {
-  const lines = readFileSync(file, "utf8").split("\n").flatMap((line, i) => (line.includes(text) ? [i + 1] : []));
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((line, i) => (line.includes(text) ? [i + 1] : []));
   expect(lines).toHaveLength(1);
   return lines[0];
 }
@@ -29,7 +31,10 @@ describe("kubectl kustomize with originAnnotations", () => {
   mkdirSync(join(dir, "overlay"));
   copyFileSync(join(RP, "broken", "RP-10.yaml"), join(dir, "base", "runner.yaml"));
   writeFileSync(join(dir, "base", "kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - runner.yaml\n");
-  writeFileSync(join(dir, "overlay", "kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../base\nnamePrefix: eu-\nbuildMetadata: [originAnnotations]\n");
+  writeFileSync(
+    join(dir, "overlay", "kustomization.yaml"),
+    "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../base\nnamePrefix: eu-\nbuildMetadata: [originAnnotations]\n",
+  );
   const built = execFileSync("kubectl", ["kustomize", join(dir, "overlay")], { encoding: "utf8" });
 
   it("the stream carries the origin annotations", () => {
@@ -105,7 +110,10 @@ describe("helm template's # Source: comments", () => {
   it("name the template file; its line is unknown when the template is not plain YAML", () => {
     const root = tempDir();
     mkdirSync(join(root, "rootpilot", "templates"), { recursive: true });
-    writeFileSync(join(root, "rootpilot", "templates", "deployment.yaml"), "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n{{- end }}\n");
+    writeFileSync(
+      join(root, "rootpilot", "templates", "deployment.yaml"),
+      "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n{{- end }}\n",
+    );
     const { findings } = checkStdin(stream, "--source-root", root);
     const [f] = findings.filter((x) => x.ruleId === "RP-10");
     expect(f.file).toBe(join(root, "rootpilot", "templates", "deployment.yaml"));

@@ -24,12 +24,13 @@ describe("the registry of systems", () => {
   });
 
   it("an unlabelled workload is recognised by a shape of its system", () => {
-    const runner = (container: Record<string, unknown>): K8sObject => ({
-      apiVersion: "apps/v1",
-      kind: "DaemonSet",
-      metadata: { name: "r", namespace: "n" },
-      spec: { selector: {}, template: { spec: { containers: [{ name: "c", image: "example/x@sha256:" + "a".repeat(64), ...container }] } } },
-    } as unknown as K8sObject);
+    const runner = (container: Record<string, unknown>): K8sObject =>
+      ({
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        metadata: { name: "r", namespace: "n" },
+        spec: { selector: {}, template: { spec: { containers: [{ name: "c", image: `example/x@sha256:${"a".repeat(64)}`, ...container }] } } },
+      }) as unknown as K8sObject;
     const profile = (o: K8sObject) => classify([o]).profileOf.get(o);
     expect(profile(runner({ args: ["--server=https://compass.example.com"] }))).toBe("compass-runner");
     expect(profile(runner({ args: ["--server", "https://compass.example.com"] }))).toBe("compass-runner");
@@ -55,7 +56,9 @@ describe("severity follows the source", () => {
   });
 
   it("every opinion says what it asks for and why", () => {
-    for (const rule of CATALOG) for (const [key, o] of Object.entries(rule.opinions ?? {})) expect([o.summary.length > 5, o.because.length > 20], `${rule.id} ${key}`).toEqual([true, true]);
+    for (const rule of CATALOG)
+      for (const [key, o] of Object.entries(rule.opinions ?? {}))
+        expect([o.summary.length > 5, o.because.length > 20], `${rule.id} ${key}`).toEqual([true, true]);
   });
 
   it("the reclassifications of issue 13 hold", () => {

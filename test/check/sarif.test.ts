@@ -17,9 +17,9 @@ const schema = JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "sarif-sch
  */
 function regExp(pattern: string, flags?: string) {
   const inline = /^\^\(\?i\)/.test(pattern);
-  return new RegExp(inline ? "^" + pattern.slice(5) : pattern, (flags ?? "") + (inline ? "i" : ""));
+  return new RegExp(inline ? `^${pattern.slice(5)}` : pattern, (flags ?? "") + (inline ? "i" : ""));
 }
-regExp.code = 'new RegExp';
+regExp.code = "new RegExp";
 
 function validator() {
   // The published file has a slip: region's `anyOf` sits inside its

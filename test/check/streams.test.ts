@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { ROOT, runCli, tempFile } from "../support/cli.ts";
 
-const examples = readdirSync(join(ROOT, "examples")).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
-
-
+const examples = readdirSync(join(ROOT, "examples"))
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .sort();
 
 describe.each(examples)("render examples/%s | check -", (example) => {
   it("has zero findings", () => {
@@ -44,7 +44,7 @@ describe("several installations of one profile in one stream", () => {
   const east = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8")
     .replace(/^name: compass-runner$/m, "name: east")
     .replace(/^namespace: compass-runner$/m, "namespace: east")
-    .replace(/^  namespace: compass-runner$/m, "  namespace: east")
+    .replace(/^ {2}namespace: compass-runner$/m, "  namespace: east")
     .replace("kvm-node-1", "kvm-node-2");
   const render = (file: string) => {
     const r = runCli(["render", "--quiet", file]);

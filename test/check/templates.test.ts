@@ -29,8 +29,22 @@ describe("flagOrEnv: a non-empty flag wins, else the variable (compass-interface
   });
 
   it("the last env entry of a name counts; valueFrom and envFrom are not visible", () => {
-    expect(flagOrEnv(c({ env: [{ name: "COMPASS_SERVER_ADDR", value: "x" }, { name: "COMPASS_SERVER_ADDR", value: "y" }] }), SERVER)).toMatchObject({ from: "env", value: "y", path: ["env", 1, "value"] });
-    expect(flagOrEnv(c({ env: [{ name: "COMPASS_SERVER_ADDR", valueFrom: { configMapKeyRef: { name: "m", key: "k" } } }] }), SERVER)).toEqual({ from: "env", path: ["env", 0, "valueFrom"], name: "COMPASS_SERVER_ADDR" });
+    expect(
+      flagOrEnv(
+        c({
+          env: [
+            { name: "COMPASS_SERVER_ADDR", value: "x" },
+            { name: "COMPASS_SERVER_ADDR", value: "y" },
+          ],
+        }),
+        SERVER,
+      ),
+    ).toMatchObject({ from: "env", value: "y", path: ["env", 1, "value"] });
+    expect(flagOrEnv(c({ env: [{ name: "COMPASS_SERVER_ADDR", valueFrom: { configMapKeyRef: { name: "m", key: "k" } } }] }), SERVER)).toEqual({
+      from: "env",
+      path: ["env", 0, "valueFrom"],
+      name: "COMPASS_SERVER_ADDR",
+    });
     expect(flagOrEnv(c({ envFrom: [{ configMapRef: { name: "m" } }] }), SERVER)).toEqual({ from: "envFrom", path: ["envFrom"], name: "COMPASS_SERVER_ADDR" });
     expect(flagOrEnv(c({}), SERVER)).toEqual({ from: "none", path: ["env"] });
   });
@@ -54,7 +68,8 @@ describe("selects: matchLabels and matchExpressions", () => {
 });
 
 describe("isolationGaps: NetworkPolicies add up", () => {
-  const policy = (spec: Record<string, unknown>, name = "p"): K8sObject => ({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name }, spec: { podSelector: {}, ...spec } }) as K8sObject;
+  const policy = (spec: Record<string, unknown>, name = "p"): K8sObject =>
+    ({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name }, spec: { podSelector: {}, ...spec } }) as K8sObject;
   const dns = { to: [{ namespaceSelector: {} }], ports: [{ protocol: "UDP", port: 53 }] };
   const cp = { to: [{ ipBlock: { cidr: "203.0.113.1/32" } }], ports: [{ port: 443 }] };
   const kinds = (...policies: K8sObject[]) => isolationGaps(policies).map((g) => g.kind);

@@ -49,7 +49,12 @@ describe("a waiver of a warning", () => {
     expect(result.ruleId).toBe("G-07");
     expect(result.suppressions).toEqual([{ kind: "inSource", status: "accepted", justification: "labels come from our chart library" }]);
     const schema = JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "sarif-schema-2.1.0.json"), "utf8"));
-    const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, code: { regExp: ((p: string, f?: string) => new RegExp(p.replace(/^\^\(\?i\)/, "^"), (f ?? "") + (p.startsWith("^(?i)") ? "i" : ""))) as never } });
+    const ajv = new Ajv2020({
+      allErrors: true,
+      strict: false,
+      validateSchema: false,
+      code: { regExp: ((p: string, f?: string) => new RegExp(p.replace(/^\^\(\?i\)/, "^"), (f ?? "") + (p.startsWith("^(?i)") ? "i" : ""))) as never },
+    });
     addFormats(ajv);
     const validate = ajv.compile(schema);
     expect(validate(log), JSON.stringify(validate.errors)).toBe(true);

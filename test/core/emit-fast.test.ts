@@ -14,10 +14,37 @@ import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 
 /** The null, boolean and special float words of YAML 1.1 and 1.2, and some that are neither. */
-const WORDS = ["y", "yes", "n", "no", "true", "false", "on", "off", "null", "nan", "inf", ".inf", "-.inf", "+.inf", ".nan", "~", "<<", "=", "none", "nil", "yess", "onn", "nulll", "falsey"];
-const keyword = fc.constantFrom(...WORDS).chain((word) =>
-  fc.oneof(fc.constant(word), fc.constant(word.toUpperCase()), fc.constant(word.charAt(0).toUpperCase() + word.slice(1)), fc.mixedCase(fc.constant(word))),
-);
+const WORDS = [
+  "y",
+  "yes",
+  "n",
+  "no",
+  "true",
+  "false",
+  "on",
+  "off",
+  "null",
+  "nan",
+  "inf",
+  ".inf",
+  "-.inf",
+  "+.inf",
+  ".nan",
+  "~",
+  "<<",
+  "=",
+  "none",
+  "nil",
+  "yess",
+  "onn",
+  "nulll",
+  "falsey",
+];
+const keyword = fc
+  .constantFrom(...WORDS)
+  .chain((word) =>
+    fc.oneof(fc.constant(word), fc.constant(word.toUpperCase()), fc.constant(word.charAt(0).toUpperCase() + word.slice(1)), fc.mixedCase(fc.constant(word))),
+  );
 
 const sign = fc.constantFrom("", "+", "-");
 /** Numbers as text, in every notation either dialect (or js-yaml) reads. */
@@ -29,25 +56,100 @@ const numeric = fc.oneof(
   fc.stringMatching(/^[-+]?[0-9_]{1,3}(?::[0-9_]{1,2}){1,3}(?:\.[0-9_]{0,2})?$/),
   fc.double().map(String),
   fc.integer().map(String),
-  fc.constantFrom("1e3", "1E3", "1e", "1.", ".5", "+.5", "-0", "0.", "1_000", "0777", "0o7", "0x1f", "0b101", "5Mi", "0.5Gi", "250m", "1.2.3", "10.244.20.0/24", "1:20", "190:20:30.15", "1e+21"),
+  fc.constantFrom(
+    "1e3",
+    "1E3",
+    "1e",
+    "1.",
+    ".5",
+    "+.5",
+    "-0",
+    "0.",
+    "1_000",
+    "0777",
+    "0o7",
+    "0x1f",
+    "0b101",
+    "5Mi",
+    "0.5Gi",
+    "250m",
+    "1.2.3",
+    "10.244.20.0/24",
+    "1:20",
+    "190:20:30.15",
+    "1e+21",
+  ),
 );
 
 /** Dates and times, as YAML 1.1 timestamps and near them. */
 const date = fc.oneof(
-  fc.date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true }).chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 10), d.toISOString().replace("T", " "), d.toISOString().replace("Z", "+05:00"))),
+  fc
+    .date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true })
+    .chain((d) => fc.constantFrom(d.toISOString(), d.toISOString().slice(0, 10), d.toISOString().replace("T", " "), d.toISOString().replace("Z", "+05:00"))),
   fc.stringMatching(/^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ][0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,3})?(?: ?(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/),
 );
 
-const INDICATORS = ["-", "?", ":", ",", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", '"', "%", "@", "`", "- ", "? ", ": ", " #", " ", "  ", "\t", "<<", "=", "~", "\\", "/", ".", "---", "..."];
+const INDICATORS = [
+  "-",
+  "?",
+  ":",
+  ",",
+  "[",
+  "]",
+  "{",
+  "}",
+  "#",
+  "&",
+  "*",
+  "!",
+  "|",
+  ">",
+  "'",
+  '"',
+  "%",
+  "@",
+  "`",
+  "- ",
+  "? ",
+  ": ",
+  " #",
+  " ",
+  "  ",
+  "\t",
+  "<<",
+  "=",
+  "~",
+  "\\",
+  "/",
+  ".",
+  "---",
+  "...",
+];
 const word = fc.oneof(fc.stringMatching(/^[a-zA-Z0-9]{1,6}$/), keyword, numeric);
 /** An indicator at the start, in the middle or at the end of a word, or alone. */
 const indicated = fc.tuple(fc.oneof(word, fc.constant("")), fc.constantFrom(...INDICATORS), fc.oneof(word, fc.constant(""))).map(([a, i, b]) => a + i + b);
 
 /** Characters a writer must escape, or that readers strip or fold. */
-const CONTROLS = [...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)), "\u007f", "\u0085", "\u00a0", "\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff", "\ud800", "\udc00"];
+const CONTROLS = [
+  ...Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)),
+  "\u007f",
+  "\u0085",
+  "\u00a0",
+  "\u2028",
+  "\u2029",
+  "\ufeff",
+  "\ufffe",
+  "\uffff",
+  "\ud800",
+  "\udc00",
+];
 const controlled = fc.tuple(fc.oneof(word, fc.constant("")), fc.constantFrom(...CONTROLS), fc.oneof(word, fc.constant(""))).map(([a, c, b]) => a + c + b);
 
-const unicode = fc.oneof(fc.string({ unit: "grapheme", maxLength: 8 }), fc.string({ unit: "binary", maxLength: 8 }), fc.constantFrom("é", "日本", "\ud83d\ude00", "Ünïcödé", "a\u00a0b", "\u00a0", "ǅ"));
+const unicode = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+  fc.string({ unit: "binary", maxLength: 8 }),
+  fc.constantFrom("é", "日本", "\ud83d\ude00", "Ünïcödé", "a\u00a0b", "\u00a0", "ǅ"),
+);
 
 /** Lines around 1,024 characters (js-yaml's limit for a plain key), and longer. */
 const long = fc.oneof(
@@ -76,13 +178,35 @@ const text = fc.oneof(
   multiline,
   fc.string({ unit: fc.constantFrom("a", " ", "\n", ":", "#", "-", "'", '"', "\t", "0", "y", "|", ">") }),
   // Strings rigging renders: names, labels, images, flags, quantities.
-  fc.constantFrom("compass-runner", "app.kubernetes.io/name", "ghcr.io/acme/runner:1.2.3@sha256:abc", "--egress-allow=api.github.com", "RuntimeDefault", "/var/run/secrets", "8704Mi", "!has(object.spec.x) || object.a == 'b'"),
+  fc.constantFrom(
+    "compass-runner",
+    "app.kubernetes.io/name",
+    "ghcr.io/acme/runner:1.2.3@sha256:abc",
+    "--egress-allow=api.github.com",
+    "RuntimeDefault",
+    "/var/run/secrets",
+    "8704Mi",
+    "!has(object.spec.x) || object.a == 'b'",
+  ),
 );
 
-const number = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(-0, 0.5, 1e21, 1e-7, 2 ** 53, 2 ** 53 + 2, -(2 ** 31), Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity));
+const number = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(-0, 0.5, 1e21, 1e-7, 2 ** 53, 2 ** 53 + 2, -(2 ** 31), Number.MAX_VALUE, Number.MIN_VALUE, NaN, Infinity, -Infinity),
+);
 
 const data = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, text, number, fc.boolean(), fc.constant(null), fc.constant(undefined), tie("array"), tie("object")),
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    text,
+    number,
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    tie("array"),
+    tie("object"),
+  ),
   array: fc.array(tie("value"), { maxLength: 4 }),
   object: fc.dictionary(text, tie("value"), { maxKeys: 5, noNullPrototype: false }),
 })).value;

@@ -72,16 +72,122 @@ function expectAgreement(text: string): void {
 // ---------------------------------------------------------------- generators
 
 const tricky = fc.constantFrom(
-  "yes", "no", "on", "off", "y", "Y", "0o17", "0O17", "0x1F", "0X1F", "0777", "1_000", "+1", "+12", "-1", "-0", "+0", ".5", "-.5", "1.", "1.0", "1e3", "1E3", "-1e-3", "1e", ".inf", "-.Inf", "+.INF",
-  ".nan", ".NaN", "-.nan", "inf", "nan", "null", "Null", "NULL", "nULL", "~", "", "true", "True", "TRUE", "tRue", "False", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "1:20", ":", ":x", "x:", "a:b",
-  "a: b", "- x", "-", "--", "---", "...", "-x", "? x", "?", "#", "#c", "a #b", "a#b", "x #", "[a]", "{a}", "a,b", "a, b", "'q'", '"q"', "'", '"', "|", ">", "@x", "`x", "=", "<", "\\", "\\n",
-  "é", "日本", "\ud83d\ude00", "\u00a0", " lead", "trail ", " ", "  ", "a  b", "line\n", "a\nb", "a\n\nb", "\na", "a\n  b", "x\n- y", "k: |\n  v", "10.244.20.0/24", "5Mi", "0.5Gi",
+  "yes",
+  "no",
+  "on",
+  "off",
+  "y",
+  "Y",
+  "0o17",
+  "0O17",
+  "0x1F",
+  "0X1F",
+  "0777",
+  "1_000",
+  "+1",
+  "+12",
+  "-1",
+  "-0",
+  "+0",
+  ".5",
+  "-.5",
+  "1.",
+  "1.0",
+  "1e3",
+  "1E3",
+  "-1e-3",
+  "1e",
+  ".inf",
+  "-.Inf",
+  "+.INF",
+  ".nan",
+  ".NaN",
+  "-.nan",
+  "inf",
+  "nan",
+  "null",
+  "Null",
+  "NULL",
+  "nULL",
+  "~",
+  "",
+  "true",
+  "True",
+  "TRUE",
+  "tRue",
+  "False",
+  "2001-12-14",
+  "2001-12-14t21:59:43.10-05:00",
+  "1:20",
+  ":",
+  ":x",
+  "x:",
+  "a:b",
+  "a: b",
+  "- x",
+  "-",
+  "--",
+  "---",
+  "...",
+  "-x",
+  "? x",
+  "?",
+  "#",
+  "#c",
+  "a #b",
+  "a#b",
+  "x #",
+  "[a]",
+  "{a}",
+  "a,b",
+  "a, b",
+  "'q'",
+  '"q"',
+  "'",
+  '"',
+  "|",
+  ">",
+  "@x",
+  "`x",
+  "=",
+  "<",
+  "\\",
+  "\\n",
+  "é",
+  "日本",
+  "\ud83d\ude00",
+  "\u00a0",
+  " lead",
+  "trail ",
+  " ",
+  "  ",
+  "a  b",
+  "line\n",
+  "a\nb",
+  "a\n\nb",
+  "\na",
+  "a\n  b",
+  "x\n- y",
+  "k: |\n  v",
+  "10.244.20.0/24",
+  "5Mi",
+  "0.5Gi",
 );
 const unicode = fc.string({ unit: "grapheme", maxLength: 8 });
-const symbols = fc.string({ unit: fc.constantFrom("a", "1", " ", "\n", ":", "#", "-", "'", '"', ",", "[", "]", "{", "}", ".", "0", "e", "\\", "é"), maxLength: 10 });
+const symbols = fc.string({
+  unit: fc.constantFrom("a", "1", " ", "\n", ":", "#", "-", "'", '"', ",", "[", "]", "{", "}", ".", "0", "e", "\\", "é"),
+  maxLength: 10,
+});
 const multiLine = fc.array(fc.oneof(tricky, symbols), { minLength: 2, maxLength: 4 }).map((lines) => lines.join("\n"));
 const text = fc.oneof(tricky, fc.string({ maxLength: 10 }), unicode, symbols, multiLine);
-const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.constantFrom(-0, NaN, Infinity, -Infinity, 0.1, 1e21, 2 ** 53 + 2), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(-0, NaN, Infinity, -Infinity, 0.1, 1e21, 2 ** 53 + 2),
+  fc.boolean(),
+  fc.constant(null),
+);
 
 const tree = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: "small" }, scalar, tie("array"), tie("object")),
@@ -125,7 +231,9 @@ const flowScalar = fc.oneof(
 );
 const flow = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: "small" }, flowScalar, tie("seq"), tie("map")),
-  seq: fc.record({ items: fc.array(tie("node"), { maxLength: 4 }), gap, trailing: fc.boolean() }).map(({ items, gap, trailing }) => `[${gap}${items.join(`,${gap}`)}${trailing && items.length ? "," : ""}]`),
+  seq: fc
+    .record({ items: fc.array(tie("node"), { maxLength: 4 }), gap, trailing: fc.boolean() })
+    .map(({ items, gap, trailing }) => `[${gap}${items.join(`,${gap}`)}${trailing && items.length ? "," : ""}]`),
   map: fc
     .record({ pairs: fc.array(fc.tuple(flowScalar, fc.constantFrom(": ", ":", " : ", ":\n  "), tie("node")), { maxLength: 4 }), gap })
     .map(({ pairs, gap }) => `{${gap}${pairs.map(([k, colon, v]) => `${k}${colon}${v}`).join(`,${gap}`)}}`),
@@ -137,14 +245,36 @@ const flowDocument = fc.oneof(
 
 /** Streams of one to three documents, and texts one or two characters away from valid ones. */
 const stream = fc
-  .record({ docs: fc.array(fc.oneof(written, flowDocument), { minLength: 1, maxLength: 3 }), start: fc.constantFrom("", "---\n", "--- \n"), end: fc.constantFrom("", "\n", "\n...\n") })
-  .map(({ docs, start, end }) => start + docs.map((d) => (d.endsWith("\n") ? d : d + "\n")).join("---\n").replace(/\n$/, end || "\n"));
+  .record({
+    docs: fc.array(fc.oneof(written, flowDocument), { minLength: 1, maxLength: 3 }),
+    start: fc.constantFrom("", "---\n", "--- \n"),
+    end: fc.constantFrom("", "\n", "\n...\n"),
+  })
+  .map(
+    ({ docs, start, end }) =>
+      start +
+      docs
+        .map((d) => (d.endsWith("\n") ? d : `${d}\n`))
+        .join("---\n")
+        .replace(/\n$/, end || "\n"),
+  );
 const edited = fc
-  .record({ text: fc.oneof(written, flowDocument), edits: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("", " ", "\n", "-", ":", "#", "'", '"', "[", "]", "{", "}", ",", "|", ">", "\\", ".", "0", "e", "---", "- ", ": ", "\n  ")), { minLength: 1, maxLength: 2 }) })
-  .map(({ text, edits }) => edits.reduce((t, [where, insert]) => {
-    const at = Math.floor(where * t.length);
-    return t.slice(0, at) + insert + t.slice(at + (insert === "" || where < 0.5 ? 1 : 0));
-  }, text));
+  .record({
+    text: fc.oneof(written, flowDocument),
+    edits: fc.array(
+      fc.tuple(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom("", " ", "\n", "-", ":", "#", "'", '"', "[", "]", "{", "}", ",", "|", ">", "\\", ".", "0", "e", "---", "- ", ": ", "\n  "),
+      ),
+      { minLength: 1, maxLength: 2 },
+    ),
+  })
+  .map(({ text, edits }) =>
+    edits.reduce((t, [where, insert]) => {
+      const at = Math.floor(where * t.length);
+      return t.slice(0, at) + insert + t.slice(at + (insert === "" || where < 0.5 ? 1 : 0));
+    }, text),
+  );
 
 describe("the fast YAML path", () => {
   it("reads texts the yaml package writes in any scalar and collection style as the yaml package reads them, or falls back", () => {
@@ -173,15 +303,24 @@ describe("the fast YAML path", () => {
     // (CEL's `&&` and `!=`), the fast path reads it, and agrees.
     const property = fc.constantFrom("&x ", "*x", "!t ", "!!str ", "&&", "!=", " * ", "&", "!", "*", "%", "% x", "&x\n", "!\n");
     const withProperties = fc
-      .record({ text: fc.oneof(written, flowDocument), inserts: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), property), { minLength: 1, maxLength: 3 }) })
-      .map(({ text, inserts }) => inserts.reduce((t, [where, insert]) => {
-        const at = Math.floor(where * t.length);
-        return t.slice(0, at) + insert + t.slice(at);
-      }, text));
+      .record({
+        text: fc.oneof(written, flowDocument),
+        inserts: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), property), { minLength: 1, maxLength: 3 }),
+      })
+      .map(({ text, inserts }) =>
+        inserts.reduce((t, [where, insert]) => {
+          const at = Math.floor(where * t.length);
+          return t.slice(0, at) + insert + t.slice(at);
+        }, text),
+      );
     // ...and values holding those characters as text, in every scalar style.
     const asText = fc
       .record({
-        value: fc.dictionary(fc.constantFrom("a", "expr", "url", "note"), fc.constantFrom("a && b", "x != y", "2 * 3", "hi!", "a&b", "p?q=1&r=*", "*x", "&x", "!t", "x: &y", "- *z", "!", "&", "*"), { minKeys: 1, maxKeys: 4 }),
+        value: fc.dictionary(
+          fc.constantFrom("a", "expr", "url", "note"),
+          fc.constantFrom("a && b", "x != y", "2 * 3", "hi!", "a&b", "p?q=1&r=*", "*x", "&x", "!t", "x: &y", "- *z", "!", "&", "*"),
+          { minKeys: 1, maxKeys: 4 },
+        ),
         style: fc.constantFrom(...STYLES),
       })
       .map(({ value, style }) => {
@@ -218,10 +357,39 @@ describe("the fast YAML path", () => {
 
   it("resolves plain scalars exactly as the YAML 1.2 core schema does", () => {
     const cases: [string, unknown][] = [
-      ["null", null], ["~", null], ["", null], ["Null", null], ["nULL", "nULL"], ["true", true], ["False", false], ["yes", "yes"], ["on", "on"], ["y", "y"],
-      ["0o17", 15], ["0O17", "0O17"], ["0x1F", 31], ["0X1F", "0X1F"], ["-0x1", "-0x1"], ["012", 12], ["1_000", "1_000"], ["+12", 12], ["-0", -0], ["+0", 0],
-      ["1e3", 1000], ["1.", 1], [".5", 0.5], ["-0.0", -0], [".inf", Infinity], ["-.Inf", -Infinity], [".NaN", NaN], ["-.nan", "-.nan"], ["2001-12-14", "2001-12-14"],
-      ["0b101", "0b101"], ["1:20", "1:20"], ["12345678901234567890", 12345678901234567890],
+      ["null", null],
+      ["~", null],
+      ["", null],
+      ["Null", null],
+      ["nULL", "nULL"],
+      ["true", true],
+      ["False", false],
+      ["yes", "yes"],
+      ["on", "on"],
+      ["y", "y"],
+      ["0o17", 15],
+      ["0O17", "0O17"],
+      ["0x1F", 31],
+      ["0X1F", "0X1F"],
+      ["-0x1", "-0x1"],
+      ["012", 12],
+      ["1_000", "1_000"],
+      ["+12", 12],
+      ["-0", -0],
+      ["+0", 0],
+      ["1e3", 1000],
+      ["1.", 1],
+      [".5", 0.5],
+      ["-0.0", -0],
+      [".inf", Infinity],
+      ["-.Inf", -Infinity],
+      [".NaN", NaN],
+      ["-.nan", "-.nan"],
+      ["2001-12-14", "2001-12-14"],
+      ["0b101", "0b101"],
+      ["1:20", "1:20"],
+      // biome-ignore lint/correctness/noPrecisionLoss: the number is meant to lose precision, as YAML readers do
+      ["12345678901234567890", 12345678901234567890],
     ];
     for (const [plain, value] of cases) {
       const data = parseFast(`k: ${plain}\n`, LIMITS.depth) as { k: unknown };
@@ -235,7 +403,7 @@ describe("the fast YAML path", () => {
   it.each([
     ["an anchor and an alias", "a: &x [1]\nb: *x\n"],
     ["an anchor and an alias in a sequence", "- &x a\n- *x\n"],
-    ["an anchor and an alias in flow", "[&x a, *x, {k: *x}, {\"j\":*x}]\n"],
+    ["an anchor and an alias in flow", '[&x a, *x, {k: *x}, {"j":*x}]\n'],
     ["an anchor on its own line", "a:\n  &x\n  b\nc: *x\n"],
     ["a tag in a sequence", "- !foo x\n"],
     ["a tag in flow", "[a,!!str 1]\n"],
@@ -249,7 +417,7 @@ describe("the fast YAML path", () => {
     ["a merge key", "a: {b: 1}\nc:\n  <<: {d: 2}\n"],
     ["a tab", "a:\tb\n"],
     ["a carriage return", "a: b\r\nc: d\r\n"],
-    ["a null key (js-yaml names it null, the yaml package \"\")", "~: x\nk: 1\n"],
+    ['a null key (js-yaml names it null, the yaml package "")', "~: x\nk: 1\n"],
     ["an empty key", "{: x}\n"],
     ["a collection as a key", "[a]: b\n"],
     ["an explicit key", "? a\n: b\n"],
@@ -263,7 +431,7 @@ describe("the fast YAML path", () => {
     ["a duplicate key", "a: 1\nb: 2\na: 3\n"],
     ["an empty document", "a: 1\n---\n"],
     ["a __proto__ key", "a:\n  __proto__: {x: 1}\n"],
-    ["nesting past the depth limit", "x: " + "[".repeat(LIMITS.depth + 1) + "]".repeat(LIMITS.depth + 1) + "\n"],
+    ["nesting past the depth limit", `x: ${"[".repeat(LIMITS.depth + 1)}${"]".repeat(LIMITS.depth + 1)}\n`],
   ])("falls back for %s, and then reads it as the yaml package does", (_, text) => {
     expect(parseFast(text, LIMITS.depth)).toBeUndefined();
     expect(parseFastStream(text, LIMITS.depth)).toBeUndefined();
@@ -291,15 +459,24 @@ describe("the fast YAML path", () => {
     expect(refusal("a: 1\n---\nb: 2\n", "two.yaml")).toBe("two.yaml: holds 2 YAML documents, a values file holds one");
     expect(refusal("- a\n", "seq.yaml")).toBe("seq.yaml: expected a mapping of values keys at the top level");
     expect(refusal("# nothing\n", "empty.yaml")).toBe("empty.yaml: is empty, expected a values mapping with a top-level kind");
-    expect(refusal(`a: &x 1\nb: [${Array(LIMITS.aliases + 1).fill("*x").join(", ")}]\n`, "alias.yaml")).toBe(
-      `alias.yaml: Excessive alias count indicates a resource exhaustion attack (the limit is ${LIMITS.aliases} alias expansions per document)`,
+    expect(
+      refusal(
+        `a: &x 1\nb: [${Array(LIMITS.aliases + 1)
+          .fill("*x")
+          .join(", ")}]\n`,
+        "alias.yaml",
+      ),
+    ).toBe(`alias.yaml: Excessive alias count indicates a resource exhaustion attack (the limit is ${LIMITS.aliases} alias expansions per document)`);
+    expect(refusal(`x: ${"[".repeat(LIMITS.depth + 1)}${"]".repeat(LIMITS.depth + 1)}\n`, "deep.yaml")).toBe(
+      `deep.yaml: nested deeper than the limit of ${LIMITS.depth} levels`,
     );
-    expect(refusal("x: " + "[".repeat(LIMITS.depth + 1) + "]".repeat(LIMITS.depth + 1) + "\n", "deep.yaml")).toBe(`deep.yaml: nested deeper than the limit of ${LIMITS.depth} levels`);
     expect(() => parseValuesFile("kind: CompassRunner\nserver:\n  __proto__: {polluted: yes}\n", "proto.yaml")).toThrow(ValuesError);
     try {
       parseValuesFile("kind: CompassRunner\nserver:\n  __proto__: {polluted: yes}\n", "proto.yaml");
     } catch (error) {
-      expect((error as ValuesError).diagnostics).toEqual([expect.objectContaining({ id: "G-01", path: "server.__proto__", location: { file: "proto.yaml", line: 3, column: 3 } })]);
+      expect((error as ValuesError).diagnostics).toEqual([
+        expect.objectContaining({ id: "G-01", path: "server.__proto__", location: { file: "proto.yaml", line: 3, column: 3 } }),
+      ]);
     }
   });
 });

@@ -65,7 +65,11 @@ const KINDS: Kind[] = [
     title: "CompassRunner",
     seeds: () => {
       const example = load("examples/compass-runner.yaml");
-      return [example, variant(example, (v) => (v.serverCA = { pem: caPem })), variant(example, (v) => (object(v, "serverCluster").jwksFile = "/etc/compass/jwks.json"))];
+      return [
+        example,
+        variant(example, (v) => (v.serverCA = { pem: caPem })),
+        variant(example, (v) => (object(v, "serverCluster").jwksFile = "/etc/compass/jwks.json")),
+      ];
     },
     generated: validCompassRunner,
   },
@@ -79,7 +83,10 @@ const KINDS: Kind[] = [
         variant(example, (v) => (v.nats = { mode: "external", urlSecret: { name: "compass-nats" }, cidr: "10.30.0.0/24" })),
         variant(example, (v) => {
           Object.assign(object(v, "forge"), { reviewerAppId: 42, reviewerAppInstallationId: 43, reviewerAppKeySecret: { name: "compass-reviewer-app" } });
-          v.tolerations = [{ key: "dedicated", value: "compass", effect: "NoSchedule" }, { operator: "Exists", effect: "NoExecute", tolerationSeconds: 30 }];
+          v.tolerations = [
+            { key: "dedicated", value: "compass", effect: "NoSchedule" },
+            { operator: "Exists", effect: "NoExecute", tolerationSeconds: 30 },
+          ];
           v.nodeSelector = { "example.com/pool": "compass" };
         }),
       ];
@@ -96,7 +103,11 @@ const KINDS: Kind[] = [
   {
     kind: "RootpilotRunner",
     title: "RootpilotRunner",
-    seeds: () => [load("examples/rootpilot-eks.yaml"), load("examples/rootpilot-gke.yaml"), variant(load("examples/rootpilot-eks.yaml"), (v) => (object(v, "attestation").regionAllowlist = ["eu-west-1", "us-east-1"]))],
+    seeds: () => [
+      load("examples/rootpilot-eks.yaml"),
+      load("examples/rootpilot-gke.yaml"),
+      variant(load("examples/rootpilot-eks.yaml"), (v) => (object(v, "attestation").regionAllowlist = ["eu-west-1", "us-east-1"])),
+    ],
   },
 ];
 
@@ -127,7 +138,10 @@ const change: fc.Arbitrary<Change> = fc.oneof(
       kind: fc.constant("edit" as const),
       at: fc.nat(),
       position: fc.nat(),
-      text: fc.oneof(fc.constantFrom("", " ", "\n", "\t", "A", "a", "-", ".", "/", ":", "..", "@", "é", "\u0000", "\u{1F600}", "x".repeat(64)), fc.string({ maxLength: 3 })),
+      text: fc.oneof(
+        fc.constantFrom("", " ", "\n", "\t", "A", "a", "-", ".", "/", ":", "..", "@", "é", "\u0000", "\u{1F600}", "x".repeat(64)),
+        fc.string({ maxLength: 3 }),
+      ),
       remove: fc.nat(2),
     }),
     weight: 3,
@@ -168,7 +182,8 @@ function apply(values: Values, c: Change, pool: unknown[]): Values {
 /** A value with its key order and its undefined members in view, to compare two outputs exactly. */
 function exact(value: unknown): unknown {
   if (Array.isArray(value)) return { list: value.map(exact) };
-  if (value !== null && typeof value === "object") return { keys: Object.entries(value).map(([key, member]) => [key, exact(member)]), proto: Object.getPrototypeOf(value) === Object.prototype };
+  if (value !== null && typeof value === "object")
+    return { keys: Object.entries(value).map(([key, member]) => [key, exact(member)]), proto: Object.getPrototypeOf(value) === Object.prototype };
   return value === undefined ? { undefined: true } : value;
 }
 
@@ -234,7 +249,10 @@ describe("through the CLI", () => {
     KINDS.forEach(({ seeds }, k) => {
       const starts = seeds();
       const pool = leavesOf(starts);
-      const samples = fc.sample(fc.tuple(fc.constantFrom(...starts), fc.array(change, { minLength: 0, maxLength: 2 })), { numRuns: CLI_FILES, seed: 20_16 + k });
+      const samples = fc.sample(fc.tuple(fc.constantFrom(...starts), fc.array(change, { minLength: 0, maxLength: 2 })), {
+        numRuns: CLI_FILES,
+        seed: 20_16 + k,
+      });
       samples.forEach(([values, changes], i) => {
         const file = join(dir, `values-${k}-${i}.yaml`);
         writeFileSync(file, stringify(changes.reduce((v, c) => apply(v, c, pool), values)));

@@ -39,7 +39,7 @@ function expectRefusedAsTooDeep(result: { code: number; out: string; err: string
   expect(result.code, result.err.slice(0, 2000)).toBe(code);
   expect(result.out).toBe("");
   expect(result.err).toContain(`${file}: ${TOO_DEEP}`);
-  expect(result.err).not.toMatch(/internal error|heap out of memory|    at |FATAL/);
+  expect(result.err).not.toMatch(/internal error|heap out of memory| {4}at |FATAL/);
 }
 
 describe("8 MiB of nesting, refused before any parser", () => {
@@ -86,10 +86,10 @@ describe("8 MiB of nesting, refused before any parser", () => {
 
 describe("within the limit, nothing is refused for depth", () => {
   it.each([
-    ["flow", "x: " + "[".repeat(LIMITS.depth - 1) + "]".repeat(LIMITS.depth - 1) + "\n"],
-    ["block sequences on one line", "x:\n  " + "- ".repeat(LIMITS.depth - 1) + "a\n"],
-    ["many flow collections side by side", "x: [" + "[1], {a: 2}, ".repeat(5_000) + "]\n"],
-    ["brackets and dashes as text", "x: '" + "[{-?".repeat(5_000) + "'\ny: " + "a[b-c ".repeat(1_000) + "\n# " + "[".repeat(1_000) + "\n"],
+    ["flow", `x: ${"[".repeat(LIMITS.depth - 1)}${"]".repeat(LIMITS.depth - 1)}\n`],
+    ["block sequences on one line", `x:\n  ${"- ".repeat(LIMITS.depth - 1)}a\n`],
+    ["many flow collections side by side", `x: [${"[1], {a: 2}, ".repeat(5_000)}]\n`],
+    ["brackets and dashes as text", `x: '${"[{-?".repeat(5_000)}'\ny: ${"a[b-c ".repeat(1_000)}\n# ${"[".repeat(1_000)}\n`],
   ])("%s", (_, text) => {
     const result = runCli(["check", write("ok.yaml", text)]);
     expect(result.err).not.toContain(TOO_DEEP);

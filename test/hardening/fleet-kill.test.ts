@@ -43,7 +43,10 @@ interface Run {
 function render(killAfter?: number, flags: string[] = []): Promise<Run> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, "render", join(root, "in"), "-o", join(root, "out"), ...flags], { env: { ...process.env, RIGGING_THREADS: "1" }, stdio: "ignore" });
+    const child = spawn(process.execPath, [CLI, "render", join(root, "in"), "-o", join(root, "out"), ...flags], {
+      env: { ...process.env, RIGGING_THREADS: "1" },
+      stdio: "ignore",
+    });
     const timer = killAfter === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfter);
     child.on("exit", (code, signal) => {
       clearTimeout(timer);

@@ -27,7 +27,7 @@ const SIZE = 2 * 1024 * 1024;
 afterEach(() => new Promise((resolve) => setImmediate(resolve)));
 
 /** `unit` repeated to 2 MiB, ending in `!` so that nothing matching to the end succeeds. */
-const hostile = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)) + "!";
+const hostile = (unit: string) => `${unit.repeat(Math.ceil(SIZE / unit.length))}!`;
 
 /**
  * Units chosen against the patterns of the code: the quantified classes
@@ -116,12 +116,12 @@ describe("the YAML parsers, on 2 MiB of one pattern", () => {
   it.each([
     // Quadratic before: the fast path's fallback test read from every `]`,
     // `{` or `,` to the end of a line of comments...
-    ["] #", "x: " + hostile("] #")],
-    ["{ #", "x: " + hostile("{ #")],
-    [", #", "x: " + hostile(", #")],
+    ["] #", `x: ${hostile("] #")}`],
+    ["{ #", `x: ${hostile("{ #")}`],
+    [", #", `x: ${hostile(", #")}`],
     // ...and the `yaml` package made an Error (with its stack) of every
     // error of a text, a million here, before the first was shown.
-    ["&a ", "x: " + hostile("&a ")],
+    ["&a ", `x: ${hostile("&a ")}`],
   ])("%s", (_, text) => parseBothWays(text));
 
   it("a mapping of 210,000 distinct keys: duplicates are looked for, and every key located, in linear time", () => {

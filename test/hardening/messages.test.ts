@@ -39,10 +39,7 @@ describe("the value is named once", () => {
     const source = parseValuesFile("limit: 86400\nseconds: 172800\narch: amd64\n", "v.yaml");
     const result = schema.safeParse(source.data);
     const lines = toDiagnostics(result.error!.issues, source, schema, "X").map(formatDiagnostic);
-    expect(lines).toEqual([
-      "v.yaml:2:10 seconds: 172800 is above limit 86400 (X-01: lower it)",
-      "v.yaml:3:7 arch: pins the pod to amd64 (X-02: remove it)",
-    ]);
+    expect(lines).toEqual(["v.yaml:2:10 seconds: 172800 is above limit 86400 (X-01: lower it)", "v.yaml:3:7 arch: pins the pod to amd64 (X-02: remove it)"]);
   });
 
   it("when it does not, it is shown once in front", () => {

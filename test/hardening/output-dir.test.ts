@@ -180,7 +180,7 @@ describe("-o DIR replaces rigging's own files", () => {
     const out = join(root, "out");
     expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out]).code).toBe(0);
     unlinkSync(join(out, MANIFEST));
-    writeFileSync(join(out, "kustomization.yaml"), readFileSync(join(out, "kustomization.yaml"), "utf8") + "namePrefix: mine-\n");
+    writeFileSync(join(out, "kustomization.yaml"), `${readFileSync(join(out, "kustomization.yaml"), "utf8")}namePrefix: mine-\n`);
     const b = write("b.yaml", serverValues("b"));
     const before = tree(root);
     refused(runInProcess(["render", b, "-o", out]), /which rigging did not write/);
@@ -224,7 +224,10 @@ describe("-o edge cases", () => {
 
   it("render base.yaml -o base.yaml/out: exit 2, one line", () => {
     const values = write("base.yaml", serverValues("a"));
-    refused(runInProcess(["render", values, "-o", join(values, "out")]), /base\.yaml\/out: cannot create the output directory: .*base\.yaml is not a directory$/m);
+    refused(
+      runInProcess(["render", values, "-o", join(values, "out")]),
+      /base\.yaml\/out: cannot create the output directory: .*base\.yaml is not a directory$/m,
+    );
     refused(runInProcess(["render", values, write("b.yaml", serverValues("b")), "-o", join(values, "out")]), /base\.yaml is not a directory$/m);
     expect(readFileSync(values, "utf8")).toBe(serverValues("a"));
   });
@@ -248,7 +251,10 @@ describe("-o edge cases", () => {
       expect(cli(["render", "a.yaml", "-o", "out", "-q"], work, nobody).code).toBe(0);
       chmodSync(join(work, "out"), 0o555);
       const before = tree(root);
-      refused(cli(["render", "b.yaml", "-o", "out", "-q"], work, nobody), /^error out: cannot write \.rigging-output: permission denied; nothing was changed$/m);
+      refused(
+        cli(["render", "b.yaml", "-o", "out", "-q"], work, nobody),
+        /^error out: cannot write \.rigging-output: permission denied; nothing was changed$/m,
+      );
       expect(tree(root)).toEqual(before);
       // A fleet whose output directory cannot be written.
       chmodSync(work, 0o555);
@@ -297,7 +303,9 @@ describe.skipIf(!CAN_MOUNT)("-o onto a mount point (a tmpfs in a namespace of th
   });
 
   it("a read-only file system: exit 2, one line, nothing changed", () => {
-    const r = onMount(`"$NODE" "$CLI" render "$A" -o "$MNT" -q 2>/dev/null || exit 98; mount -o remount,ro "$MNT" || exit 97; "$NODE" "$CLI" render "$B" -o "$MNT" -q; echo "second $?"`);
+    const r = onMount(
+      `"$NODE" "$CLI" render "$A" -o "$MNT" -q 2>/dev/null || exit 98; mount -o remount,ro "$MNT" || exit 97; "$NODE" "$CLI" render "$B" -o "$MNT" -q; echo "second $?"`,
+    );
     expect(r.out).toBe("second 2\n");
     expect(r.err).toMatch(/^error .*mnt: cannot write \.rigging-output: read-only file system; nothing was changed\n$/);
     expect(tree(r.copy)).toEqual(expected(serverValues("a")));

@@ -39,7 +39,10 @@ const filesArb = fc
 type Kind = "file" | "dir" | "dangling" | "link-out";
 const foreignArb = fc.array(
   fc
-    .record({ name: fc.constantFrom("notes.txt", "01-a.yaml", "kustomization.yaml", ".git", ".x.yaml.tmp", "sub", MANIFEST), kind: fc.constantFrom<Kind>("file", "dir", "dangling", "link-out") })
+    .record({
+      name: fc.constantFrom("notes.txt", "01-a.yaml", "kustomization.yaml", ".git", ".x.yaml.tmp", "sub", MANIFEST),
+      kind: fc.constantFrom<Kind>("file", "dir", "dangling", "link-out"),
+    })
     // A lone file named like the manifest is rigging's (a killed run's first manifest): documented as reserved.
     .map((f) => (f.kind === "file" && f.name === MANIFEST ? { ...f, name: "notes.txt" } : f)),
   { maxLength: 3 },
@@ -82,7 +85,9 @@ const writerPrior = fc.oneof(
   filesArb.map((files) => ({ kind: "older" as const, files })), // from a rigging without manifests
   // What a run killed half-way leaves: a manifest listing old, new and
   // temporary names, and any of those files, complete or cut short.
-  fc.record({ old: filesArb, next: filesArb, present: fc.array(fc.boolean(), { minLength: 15, maxLength: 15 }) }).map((c) => ({ kind: "killed" as const, ...c })),
+  fc
+    .record({ old: filesArb, next: filesArb, present: fc.array(fc.boolean(), { minLength: 15, maxLength: 15 }) })
+    .map((c) => ({ kind: "killed" as const, ...c })),
 );
 
 describe("writeDirectory (-o DIR) over random prior contents", () => {
@@ -134,13 +139,47 @@ describe("writeDirectory (-o DIR) over random prior contents", () => {
 });
 
 type Current = "absent" | "ours" | "ours-twice" | "older-dir" | "older-legacy" | "foreign-dir" | "foreign-file" | "dangling" | "link-out" | "ours-with-foreign";
-type Leftover = "complete" | "partial" | "empty" | "begun" | "foreign-dir" | "foreign-file" | "link-ours" | "link-foreign" | "link-file" | "legacy-old" | "partial-new";
+type Leftover =
+  | "complete"
+  | "partial"
+  | "empty"
+  | "begun"
+  | "foreign-dir"
+  | "foreign-file"
+  | "link-ours"
+  | "link-foreign"
+  | "link-file"
+  | "legacy-old"
+  | "partial-new";
 
 describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () => {
   it("never loses a foreign file nor touches another NAME; succeeds exactly when OUT/NAME is rigging's, leaving it exactly the new files and no leftover of its own", () => {
-    const currentArb = fc.constantFrom<Current>("absent", "ours", "ours-twice", "older-dir", "older-legacy", "foreign-dir", "foreign-file", "dangling", "link-out", "ours-with-foreign");
+    const currentArb = fc.constantFrom<Current>(
+      "absent",
+      "ours",
+      "ours-twice",
+      "older-dir",
+      "older-legacy",
+      "foreign-dir",
+      "foreign-file",
+      "dangling",
+      "link-out",
+      "ours-with-foreign",
+    );
     const leftoverArb = fc.record({
-      kind: fc.constantFrom<Leftover>("complete", "partial", "empty", "begun", "foreign-dir", "foreign-file", "link-ours", "link-foreign", "link-file", "legacy-old", "partial-new"),
+      kind: fc.constantFrom<Leftover>(
+        "complete",
+        "partial",
+        "empty",
+        "begun",
+        "foreign-dir",
+        "foreign-file",
+        "link-ours",
+        "link-foreign",
+        "link-file",
+        "legacy-old",
+        "partial-new",
+      ),
       n: fc.integer({ min: 1, max: 4 }),
     });
     fc.assert(
@@ -168,7 +207,13 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
 
         let refused = foreign.length > 2;
         for (const { kind, n } of leftovers) {
-          const name = kind.startsWith("link") ? ".east.link" : kind === "legacy-old" ? `.east.old-${n}-a` : kind === "partial-new" ? `.east.new-${n}-a` : `.east.${n}`;
+          const name = kind.startsWith("link")
+            ? ".east.link"
+            : kind === "legacy-old"
+              ? `.east.old-${n}-a`
+              : kind === "partial-new"
+                ? `.east.new-${n}-a`
+                : `.east.${n}`;
           const path = join(out, name);
           if (lstatSync(path, { throwIfNoEntry: false })) continue;
           if (kind === "complete") writeDirectory(path, old);

@@ -37,7 +37,7 @@ describe("-o DIR writes only inside DIR", () => {
     expect(JSON.parse(readFileSync(join(out, MANIFEST), "utf8")).files.sort()).toEqual(names.sort());
     for (const name of names) {
       expect(name).toMatch(SAFE_FILE_NAME);
-      expect(realpathSync(join(out, name)).startsWith(realpathSync(out) + "/")).toBe(true);
+      expect(realpathSync(join(out, name)).startsWith(`${realpathSync(out)}/`)).toBe(true);
       expect(statSync(join(out, name)).isFile()).toBe(true);
     }
   });
@@ -46,7 +46,10 @@ describe("-o DIR writes only inside DIR", () => {
     const out = join(root, "out");
     mkdirSync(out);
     writeFileSync(join(out, "old.yaml"), "old");
-    const files = new Map([["01-ok.yaml", "a: 1\n"], [name, "evil: true\n"]]);
+    const files = new Map([
+      ["01-ok.yaml", "a: 1\n"],
+      [name, "evil: true\n"],
+    ]);
     expect(() => writeDirectory(out, files)).toThrow(UsageError);
     expect(tree(root)).toEqual({ out: "<dir>", "out/old.yaml": "old" });
   });
@@ -79,7 +82,14 @@ describe("-o DIR replaces its own files only when the whole render succeeds", ()
   // earlier rigging run wrote them (output-dir.test.ts refuses the others).
   it.each([[[]], [["--per-object"]]])("old files an earlier run wrote that the new render (%j) does not write are gone", (flags) => {
     const out = join(root, "out");
-    writeDirectory(out, new Map([["stale.yaml", "kind: Old\n"], ["01-namespace-compass-runner.yaml", "stale content\n"], ["manifests.yaml", "stale stream\n"]]));
+    writeDirectory(
+      out,
+      new Map([
+        ["stale.yaml", "kind: Old\n"],
+        ["01-namespace-compass-runner.yaml", "stale content\n"],
+        ["manifests.yaml", "stale stream\n"],
+      ]),
+    );
     expect(runInProcess(["render", EXAMPLE, "-o", out, ...flags]).code).toBe(0);
     const files = readdirSync(out);
     expect(files).not.toContain("stale.yaml");
@@ -110,7 +120,11 @@ describe("-o DIR replaces its own files only when the whole render succeeds", ()
     mkdirSync(out);
     writeFileSync(join(out, "old.yaml"), "old\n");
     // The third file fails after two were staged.
-    const files = new Map([["a.yaml", "a\n"], ["b.yaml", "b\n"], ["c/../d.yaml", "d\n"]]);
+    const files = new Map([
+      ["a.yaml", "a\n"],
+      ["b.yaml", "b\n"],
+      ["c/../d.yaml", "d\n"],
+    ]);
     expect(() => writeDirectory(out, files)).toThrow(UsageError);
     expect(tree(root)).toEqual({ out: "<dir>", "out/old.yaml": "old\n" });
   });

@@ -87,7 +87,7 @@ describe("a reader that goes away", () => {
       let err = "";
       child.stderr.on("data", (chunk) => (err += chunk));
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-      expect(err, args.join(" ")).not.toMatch(/EPIPE|Unhandled|    at |internal error/);
+      expect(err, args.join(" ")).not.toMatch(/EPIPE|Unhandled| {4}at |internal error/);
       expect(code, `${args.join(" ")}: ${err}`).toBe(0);
     }
   });

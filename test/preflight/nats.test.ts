@@ -16,14 +16,23 @@ let noJetStream: TestNats;
 let silent: HostileServer;
 
 beforeAll(async () => {
-  [good, open, noJetStream, silent] = await Promise.all([startNats({ auth, jetstream: true }), startNats({ jetstream: true }), startNats({ auth, jetstream: false }), startHostile("silent")]);
+  [good, open, noJetStream, silent] = await Promise.all([
+    startNats({ auth, jetstream: true }),
+    startNats({ jetstream: true }),
+    startNats({ auth, jetstream: false }),
+    startHostile("silent"),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all([good, open, noJetStream, silent].filter(Boolean).map((s) => s.stop()));
 });
 
-const secretExport = (password: string) => tempFile(`apiVersion: v1\nkind: Secret\nmetadata:\n  name: compass-nats\ntype: Opaque\ndata:\n  password: ${Buffer.from(password).toString("base64")}\n`, "nats.yaml");
+const secretExport = (password: string) =>
+  tempFile(
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: compass-nats\ntype: Opaque\ndata:\n  password: ${Buffer.from(password).toString("base64")}\n`,
+    "nats.yaml",
+  );
 const nats = (url: string, ...args: string[]) => runAsync(["preflight", "nats", url, ...args]);
 const noSecret = (r: { out: string; err: string }) => expect(r.out + r.err).not.toContain(PASSWORD);
 
@@ -75,7 +84,7 @@ describe("preflight nats against live nats-server", () => {
 
   it("fails a NATS without JetStream", async () => {
     const r = await nats(noJetStream.url, "--secret", secretExport(PASSWORD));
-    expect(r.out).toMatch(/^ok   CS-07 password: /m);
+    expect(r.out).toMatch(/^ok {3}CS-07 password: /m);
     expect(r.out).toMatch(/^FAIL CS-13 JetStream: JetStream is not enabled for user compass: the Server's event fabric needs it \(fix: enable JetStream/m);
     expect(r.code).toBe(1);
   });
@@ -87,7 +96,9 @@ describe("preflight nats against live nats-server", () => {
     const refused = await runAsync(["preflight", "nats", "nats://127.0.0.1:1", "--password-env", "MY_NATS_PW", "--timeout", "2"], { MY_NATS_PW: PASSWORD });
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(/^error cannot check NATS at 127\.0\.0\.1:1: /);
-    const quiet = await runCliAsync(["preflight", "nats", `nats://127.0.0.1:${silent.port}`, "--password-env", "MY_NATS_PW", "--timeout", "1"], { MY_NATS_PW: PASSWORD });
+    const quiet = await runCliAsync(["preflight", "nats", `nats://127.0.0.1:${silent.port}`, "--password-env", "MY_NATS_PW", "--timeout", "1"], {
+      MY_NATS_PW: PASSWORD,
+    });
     expect(quiet.code).toBe(2);
     expect(quiet.out).toBe("");
     expect(quiet.err).toMatch(new RegExp(`^error cannot check NATS at 127\\.0\\.0\\.1:${silent.port}: .*\\n$`));
@@ -97,7 +108,10 @@ describe("preflight nats against live nats-server", () => {
 
 describe("preflight nats usage", () => {
   it.each([
-    [["nats://compass:hunter2@127.0.0.1:4222", "--password-env", "X"], "the NATS URL carries credentials, which the command line must not: give the user with --user and the password with --secret FILE, --password-file FILE or --password-env NAME"],
+    [
+      ["nats://compass:hunter2@127.0.0.1:4222", "--password-env", "X"],
+      "the NATS URL carries credentials, which the command line must not: give the user with --user and the password with --secret FILE, --password-file FILE or --password-env NAME",
+    ],
     [["nats://127.0.0.1:4222"], "the password is missing: give --secret FILE"],
     [["nats://127.0.0.1:4222", "--password-env", "A", "--password-file", "f"], "give one password source, not --password-file and --password-env"],
     [["http://127.0.0.1:4222", "--password-env", "A"], "the NATS URL uses http://, not nats:// or tls://"],
@@ -113,7 +127,13 @@ describe("preflight nats usage", () => {
   });
 
   it("names the keys of a Secret export that lacks the password key", async () => {
-    const r = await runAsync(["preflight", "nats", good.url, "--secret", tempFile("kind: Secret\nmetadata: {name: compass-nats}\ndata:\n  pass: aHVudGVyMg==\n", "s.yaml")]);
+    const r = await runAsync([
+      "preflight",
+      "nats",
+      good.url,
+      "--secret",
+      tempFile("kind: Secret\nmetadata: {name: compass-nats}\ndata:\n  pass: aHVudGVyMg==\n", "s.yaml"),
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("Secret compass-nats has no key password (its keys: pass)");
     expect(r.err).not.toContain("hunter2");

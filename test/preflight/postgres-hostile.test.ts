@@ -49,7 +49,9 @@ describe("preflight postgres against misbehaving servers on 127.0.0.1", () => {
     const secret = "p@ss w/rd";
     const fatal = await startHostile("fatal-and-hold", `${secret} ${encodeURIComponent(secret)}`);
     try {
-      const r = await runCliAsync(["preflight", "postgres", "--timeout", "1"], { COMPASS_DATABASE_DSN: `postgres://compass:${encodeURIComponent(secret)}@127.0.0.1:${fatal.port}/compass` });
+      const r = await runCliAsync(["preflight", "postgres", "--timeout", "1"], {
+        COMPASS_DATABASE_DSN: `postgres://compass:${encodeURIComponent(secret)}@127.0.0.1:${fatal.port}/compass`,
+      });
       expect(r.code).toBe(2);
       expect(r.err).toContain("(sent: *** ***)");
       expect(r.err).not.toContain("w/rd");

@@ -59,8 +59,8 @@ describe("rigging preflight postgres on both sides of the floor (CS-12, D3)", ()
   it("passes PostgreSQL 17 (PGlite) with a superuser owner, exit 0", async () => {
     const r = await runCliAsync(["preflight", "postgres"], { COMPASS_DATABASE_DSN: pglite.url("pglite-pw") });
     expect(r.err).toBe("");
-    expect(r.out).toMatch(/^ok   CS-12 server version: PostgreSQL 17\.\S* is 16 or later$/m);
-    expect(r.out).toMatch(/^ok   CS-12 database owner: database postgres is owned by postgres, a superuser$/m);
+    expect(r.out).toMatch(/^ok {3}CS-12 server version: PostgreSQL 17\.\S* is 16 or later$/m);
+    expect(r.out).toMatch(/^ok {3}CS-12 database owner: database postgres is owned by postgres, a superuser$/m);
     expect(r.code).toBe(0);
     const json = await runCliAsync(["preflight", "postgres", "--format", "json"], { COMPASS_DATABASE_DSN: pglite.url() });
     expect(JSON.parse(json.out)).toEqual([
@@ -70,17 +70,25 @@ describe("rigging preflight postgres on both sides of the floor (CS-12, D3)", ()
   });
 
   it("passes an owner with CREATEROLE and BYPASSRLS, and a superuser owner", async () => {
-    expect((await preflight(server.url("compass_owner", "compass_ok"))).out).toContain("ok   CS-12 database owner: database compass_ok is owned by compass_owner, a role with CREATEROLE and BYPASSRLS\n");
-    expect((await preflight(server.url("postgres", "postgres"))).out).toContain("ok   CS-12 database owner: database postgres is owned by postgres, a superuser\n");
+    expect((await preflight(server.url("compass_owner", "compass_ok"))).out).toContain(
+      "ok   CS-12 database owner: database compass_ok is owned by compass_owner, a role with CREATEROLE and BYPASSRLS\n",
+    );
+    expect((await preflight(server.url("postgres", "postgres"))).out).toContain(
+      "ok   CS-12 database owner: database postgres is owned by postgres, a superuser\n",
+    );
   });
 
   it("fails an owner without them, naming what is missing and the statement that grants it", async () => {
     const half = await preflight(server.url("compass_half", "compass_half"));
     expect(half.code).toBe(1);
-    expect(half.out).toContain("FAIL CS-12 database owner: database compass_half is owned by compass_half, which is not a superuser and lacks BYPASSRLS (fix: run as a superuser: ALTER ROLE compass_half BYPASSRLS; or make a superuser the owner of compass_half)");
+    expect(half.out).toContain(
+      "FAIL CS-12 database owner: database compass_half is owned by compass_half, which is not a superuser and lacks BYPASSRLS (fix: run as a superuser: ALTER ROLE compass_half BYPASSRLS; or make a superuser the owner of compass_half)",
+    );
     const weak = await preflight(server.url("compass_weak", "compass_weak"));
     expect(weak.code).toBe(1);
-    expect(weak.out).toContain("lacks CREATEROLE and BYPASSRLS (fix: run as a superuser: ALTER ROLE compass_weak CREATEROLE BYPASSRLS; or make a superuser the owner of compass_weak)");
+    expect(weak.out).toContain(
+      "lacks CREATEROLE and BYPASSRLS (fix: run as a superuser: ALTER ROLE compass_weak CREATEROLE BYPASSRLS; or make a superuser the owner of compass_weak)",
+    );
   });
 
   it("prints a fix that, run by a superuser, makes the owner check pass", async () => {
@@ -97,7 +105,9 @@ describe("rigging preflight postgres on both sides of the floor (CS-12, D3)", ()
 
   it("warns when the URL connects as another role than the owner", async () => {
     const r = await preflight(server.url("compass_app", "compass_ok"));
-    expect(r.out).toContain("warn CS-12 connecting role: the URL connects as compass_app, not as the owner compass_owner: the Server runs its migrations as compass_app");
+    expect(r.out).toContain(
+      "warn CS-12 connecting role: the URL connects as compass_app, not as the owner compass_owner: the Server runs its migrations as compass_app",
+    );
   });
 
   it("reads the URL from another variable or from a file, never from the command line", async () => {

@@ -31,10 +31,10 @@ describe("preflight tls on file", () => {
   it("passes a good chain (leaf and intermediate) to the Runner's CA, by files and by a Secret export", async () => {
     const r = await tls(...files(pki.good));
     expect(r.err).toBe("");
-    expect(r.out).toMatch(/^ok   CR-14 chain: the certificate verifies to the Runner's serverCA$/m);
-    expect(r.out).toMatch(/^ok   CR-14 name: the certificate names compass\.example\.com$/m);
-    expect(r.out).toMatch(/^ok   CS-08 validity: the certificate is valid until \d{4}-\d\d-\d\d \(8\d days\)$/m);
-    expect(r.out).toMatch(/^ok   CS-08 key: the key belongs to the certificate$/m);
+    expect(r.out).toMatch(/^ok {3}CR-14 chain: the certificate verifies to the Runner's serverCA$/m);
+    expect(r.out).toMatch(/^ok {3}CR-14 name: the certificate names compass\.example\.com$/m);
+    expect(r.out).toMatch(/^ok {3}CS-08 validity: the certificate is valid until \d{4}-\d\d-\d\d \(8\d days\)$/m);
+    expect(r.out).toMatch(/^ok {3}CS-08 key: the key belongs to the certificate$/m);
     expect(lines(r.out, "FAIL")).toEqual([]);
     expect(r.code).toBe(0);
     const secret = await tls("--secret", tempFile(tlsSecretExport(pki.good.cert, pki.good.key), "tls.yaml"));
@@ -42,12 +42,32 @@ describe("preflight tls on file", () => {
   });
 
   it.each([
-    ["the wrong name", () => files(pki.wrongName), /^FAIL CR-14 name: the certificate names other\.example\.org, not compass\.example\.com \(the Runner verifies serverName against the subject alternative names only\) \(fix: issue the certificate with compass\.example\.com/m],
+    [
+      "the wrong name",
+      () => files(pki.wrongName),
+      /^FAIL CR-14 name: the certificate names other\.example\.org, not compass\.example\.com \(the Runner verifies serverName against the subject alternative names only\) \(fix: issue the certificate with compass\.example\.com/m,
+    ],
     ["an expired certificate", () => files(pki.expired), /^FAIL CS-08 validity: the certificate expired on \d{4}-\d\d-\d\d \(fix: renew the certificate/m],
-    ["a certificate expiring within --min-days", () => files(pki.expiring), /^FAIL CS-08 validity: the certificate expires on \d{4}-\d\d-\d\d, in [45] day\(s\), within --min-days 14 /m],
-    ["a key of another certificate", () => files(pki.good, pki.strayKeyFile), /^FAIL CS-08 key: the key does not belong to the certificate \(fix: put the certificate and its own key in the Secret/m],
-    ["a CA the Runner does not trust", () => files(pki.untrusted), /^FAIL CR-14 chain: the certificate does not verify to the Runner's serverCA: no certificate given issued CN=compass\.example\.com; its issuer is CN=Someone Else's Root /m],
-    ["a missing intermediate", () => ["--cert", tempFile(pki.good.cert.slice(0, pki.good.cert.indexOf("-----END CERTIFICATE-----") + 26), "leaf.crt")], /^FAIL CR-14 chain: .*no certificate given issued CN=compass\.example\.com; its issuer is CN=Compass Test Intermediate/m],
+    [
+      "a certificate expiring within --min-days",
+      () => files(pki.expiring),
+      /^FAIL CS-08 validity: the certificate expires on \d{4}-\d\d-\d\d, in [45] day\(s\), within --min-days 14 /m,
+    ],
+    [
+      "a key of another certificate",
+      () => files(pki.good, pki.strayKeyFile),
+      /^FAIL CS-08 key: the key does not belong to the certificate \(fix: put the certificate and its own key in the Secret/m,
+    ],
+    [
+      "a CA the Runner does not trust",
+      () => files(pki.untrusted),
+      /^FAIL CR-14 chain: the certificate does not verify to the Runner's serverCA: no certificate given issued CN=compass\.example\.com; its issuer is CN=Someone Else's Root /m,
+    ],
+    [
+      "a missing intermediate",
+      () => ["--cert", tempFile(pki.good.cert.slice(0, pki.good.cert.indexOf("-----END CERTIFICATE-----") + 26), "leaf.crt")],
+      /^FAIL CR-14 chain: .*no certificate given issued CN=compass\.example\.com; its issuer is CN=Compass Test Intermediate/m,
+    ],
   ])("fails %s, exit 1, and passes the rest", async (_, args, line) => {
     const r = await tls(...args());
     expect(r.out).toMatch(line);
@@ -76,11 +96,11 @@ describe("preflight tls --connect, against live TLS servers on 127.0.0.1", () =>
     const url = await serve(pki.good);
     const r = await runCliAsync(["preflight", "tls", "--server-name", SERVER_NAME, "--ca", pki.caFile, ...files(pki.good), "--connect", url]);
     expect(r.err).toBe("");
-    expect(r.out).toMatch(/^ok   CS-08 live protocol: the endpoint speaks TLS 1\.3 and refuses TLS 1\.2, as the Compass Server does$/m);
-    expect(r.out).toMatch(/^ok   CR-14 live chain: the live Server's certificate verifies to the Runner's serverCA$/m);
-    expect(r.out).toMatch(/^ok   CR-14 live name: the live Server's certificate names compass\.example\.com$/m);
-    expect(r.out).toMatch(/^ok   CS-08 live key: the key in the Secret belongs to the live Server's certificate$/m);
-    expect(r.out).toMatch(/^ok   CS-08 live certificate: the live Server presents the certificate given$/m);
+    expect(r.out).toMatch(/^ok {3}CS-08 live protocol: the endpoint speaks TLS 1\.3 and refuses TLS 1\.2, as the Compass Server does$/m);
+    expect(r.out).toMatch(/^ok {3}CR-14 live chain: the live Server's certificate verifies to the Runner's serverCA$/m);
+    expect(r.out).toMatch(/^ok {3}CR-14 live name: the live Server's certificate names compass\.example\.com$/m);
+    expect(r.out).toMatch(/^ok {3}CS-08 live key: the key in the Secret belongs to the live Server's certificate$/m);
+    expect(r.out).toMatch(/^ok {3}CS-08 live certificate: the live Server presents the certificate given$/m);
     expect(lines(r.out, "FAIL")).toEqual([]);
     expect(r.code).toBe(0);
   });
@@ -88,9 +108,21 @@ describe("preflight tls --connect, against live TLS servers on 127.0.0.1", () =>
   it.each([
     ["the wrong name", () => pki.wrongName, /^FAIL CR-14 live name: the live Server's certificate names other\.example\.org, not compass\.example\.com/m],
     ["an expired certificate", () => pki.expired, /^FAIL CS-08 live validity: the live Server's certificate expired on /m],
-    ["a certificate expiring within --min-days", () => pki.expiring, /^FAIL CS-08 live validity: the live Server's certificate expires on \d{4}-\d\d-\d\d, in [45] day\(s\), within --min-days 14 /m],
-    ["a CA the Runner does not trust", () => pki.untrusted, /^FAIL CR-14 live chain: the live Server's certificate does not verify to the Runner's serverCA: no certificate given issued CN=compass\.example\.com/m],
-    ["a missing intermediate", () => ({ ...pki.good, cert: pki.good.cert.slice(0, pki.good.cert.indexOf("-----END CERTIFICATE-----") + 26) }), /^FAIL CR-14 live chain: .*its issuer is CN=Compass Test Intermediate/m],
+    [
+      "a certificate expiring within --min-days",
+      () => pki.expiring,
+      /^FAIL CS-08 live validity: the live Server's certificate expires on \d{4}-\d\d-\d\d, in [45] day\(s\), within --min-days 14 /m,
+    ],
+    [
+      "a CA the Runner does not trust",
+      () => pki.untrusted,
+      /^FAIL CR-14 live chain: the live Server's certificate does not verify to the Runner's serverCA: no certificate given issued CN=compass\.example\.com/m,
+    ],
+    [
+      "a missing intermediate",
+      () => ({ ...pki.good, cert: pki.good.cert.slice(0, pki.good.cert.indexOf("-----END CERTIFICATE-----") + 26) }),
+      /^FAIL CR-14 live chain: .*its issuer is CN=Compass Test Intermediate/m,
+    ],
   ])("fails %s, from the handshake alone", async (_, pem, line) => {
     const r = await tls("--connect", await serve(pem()));
     expect(r.out).toMatch(line);
@@ -100,7 +132,9 @@ describe("preflight tls --connect, against live TLS servers on 127.0.0.1", () =>
 
   it("fails a live Server whose certificate is not the one of the key given (a renewal it has not loaded)", async () => {
     const r = await tls(...files(pki.good), "--connect", await serve(pki.renewed));
-    expect(r.out).toMatch(/^FAIL CS-08 live key: the key in the Secret does not belong to the certificate the live Server presents \(fix: the Server serves another certificate/m);
+    expect(r.out).toMatch(
+      /^FAIL CS-08 live key: the key in the Secret does not belong to the certificate the live Server presents \(fix: the Server serves another certificate/m,
+    );
     expect(r.out).toMatch(/^warn CS-08 live certificate: the live Server presents another certificate \(serial \w+\) than the one given \(serial \w+\)/m);
     expect(lines(r.out, "FAIL")).toHaveLength(1);
     expect(r.code).toBe(1);
@@ -108,7 +142,9 @@ describe("preflight tls --connect, against live TLS servers on 127.0.0.1", () =>
 
   it("fails an endpoint that speaks only TLS 1.2: not the Compass Server", async () => {
     const r = await tls("--connect", await serve(pki.good, { tls12Only: true }));
-    expect(r.out).toMatch(/^FAIL CS-08 live protocol: the endpoint negotiated TLS 1\.2; the Compass Server's minimum is TLS 1\.3, so something else answers here \(fix: let the Server terminate TLS itself \(D6\)/m);
+    expect(r.out).toMatch(
+      /^FAIL CS-08 live protocol: the endpoint negotiated TLS 1\.2; the Compass Server's minimum is TLS 1\.3, so something else answers here \(fix: let the Server terminate TLS itself \(D6\)/m,
+    );
     expect(lines(r.out, "FAIL")).toHaveLength(1);
     expect(r.code).toBe(1);
   });
@@ -138,9 +174,23 @@ describe("preflight tls usage", () => {
   });
 
   it("refuses a Secret export that is not one, without quoting it", async () => {
-    const configMap = await runAsync(["preflight", "tls", "--server-name", SERVER_NAME, "--secret", tempFile("kind: ConfigMap\ndata:\n  tls.crt: x\n", "cm.yaml")]);
+    const configMap = await runAsync([
+      "preflight",
+      "tls",
+      "--server-name",
+      SERVER_NAME,
+      "--secret",
+      tempFile("kind: ConfigMap\ndata:\n  tls.crt: x\n", "cm.yaml"),
+    ]);
     expect(configMap.err).toContain("holds a ConfigMap; the Server's certificate is in its kubernetes.io/tls Secret");
-    const notBase64 = await runAsync(["preflight", "tls", "--server-name", SERVER_NAME, "--secret", tempFile("kind: Secret\ndata:\n  tls.crt: 'sec ret!'\n", "s.yaml")]);
+    const notBase64 = await runAsync([
+      "preflight",
+      "tls",
+      "--server-name",
+      SERVER_NAME,
+      "--secret",
+      tempFile("kind: Secret\ndata:\n  tls.crt: 'sec ret!'\n", "s.yaml"),
+    ]);
     expect(notBase64.err).toContain("data.tls.crt is not base64");
     expect(notBase64.err).not.toContain("sec ret");
     const broken = await runAsync(["preflight", "tls", "--server-name", SERVER_NAME, "--secret", tempFile("kind: Secret\ndata: [hunter2: {\n", "b.yaml")]);

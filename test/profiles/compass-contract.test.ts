@@ -34,9 +34,13 @@ const namesOf = (c: { env?: { name: string }[]; args?: string[]; command?: strin
 ];
 
 describe("the Compass Runner contract (CR-20)", () => {
-  const contract = new Set(Object.values(RUNNER_SETTINGS as Record<string, Setting>).flatMap((s) => [s.flag, s.env].filter((n): n is string => n !== undefined)));
+  const contract = new Set(
+    Object.values(RUNNER_SETTINGS as Record<string, Setting>).flatMap((s) => [s.flag, s.env].filter((n): n is string => n !== undefined)),
+  );
 
-  it.each(inputs.filter((f) => /compass(-runner)?\.yaml$|values\.example\.json$/.test(f)))("every name in the Runner rendered from %s is in the contract", (file) => {
+  it.each(
+    inputs.filter((f) => /compass(-runner)?\.yaml$|values\.example\.json$/.test(f)),
+  )("every name in the Runner rendered from %s is in the contract", (file) => {
     const containers = runnerContainers(render(readFileSync(file, "utf8")));
     expect(containers.length).toBeGreaterThan(0);
     for (const c of containers) for (const name of namesOf(c)) expect(contract.has(name), `${name} is not in runtime.ts`).toBe(true);
@@ -46,8 +50,16 @@ describe("the Compass Runner contract (CR-20)", () => {
     for (const name of [setting.flag, setting.env].filter((n): n is string => n !== undefined)) {
       const rows = rowsNaming(name);
       expect(rows.length, `${name} is not in compass-interfaces.md`).toBeGreaterThan(0);
-      if (setting.status === "designed") expect(rows.some((r) => /designed/.test(r)), `${name} is not marked designed there`).toBe(true);
-      else expect(rows.some((r) => /\| implemented/.test(r)), `${name} is not marked implemented there`).toBe(true);
+      if (setting.status === "designed")
+        expect(
+          rows.some((r) => /designed/.test(r)),
+          `${name} is not marked designed there`,
+        ).toBe(true);
+      else
+        expect(
+          rows.some((r) => /\| implemented/.test(r)),
+          `${name} is not marked implemented there`,
+        ).toBe(true);
     }
   });
 

@@ -71,6 +71,6 @@ describe("admission identities that are refused (CR-06)", () => {
   });
 
   it("refuses an overlong entry by its length before looking inside it", () => {
-    expect(refusal("deployers", "system:serviceaccount:" + "a".repeat(1 << 20))?.[1]).toBe("is longer than 512 characters");
+    expect(refusal("deployers", `system:serviceaccount:${"a".repeat(1 << 20)}`)?.[1]).toBe("is longer than 512 characters");
   });
 });

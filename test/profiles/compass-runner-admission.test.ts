@@ -104,48 +104,68 @@ const BROKEN_SPECS: [string, (spec: Json) => void][] = [
 
 type Row = { what: string; request: (who: Who) => AdmissionRequest; allowed: (who: Person, controllers: string[]) => boolean };
 
-const only = (...people: Person[]) => (who: Person) => people.includes(who);
+const only =
+  (...people: Person[]) =>
+  (who: Person) =>
+    people.includes(who);
 const nobody = () => false;
 const everyone = () => true;
 const isController = (who: Person, controllers: string[]) => controllers.includes(PEOPLE[who].user);
 const isHousekeeper = (who: Person) => (HOUSEKEEPERS as readonly string[]).includes(PEOPLE[who].user);
 
-const podRequest = (operation: AdmissionRequest["operation"], subResource: string | undefined, object: unknown, oldObject?: unknown) => (who: Who): AdmissionRequest => ({
-  operation,
-  group: "",
-  version: "v1",
-  resource: "pods",
-  subResource,
-  namespace: NS,
-  name: POD.metadata.name,
-  ...who,
-  object,
-  oldObject,
-});
+const podRequest =
+  (operation: AdmissionRequest["operation"], subResource: string | undefined, object: unknown, oldObject?: unknown) =>
+  (who: Who): AdmissionRequest => ({
+    operation,
+    group: "",
+    version: "v1",
+    resource: "pods",
+    subResource,
+    namespace: NS,
+    name: POD.metadata.name,
+    ...who,
+    object,
+    oldObject,
+  });
 const podUpdate = (subResource: string | undefined, edit: (o: Json) => void) => podRequest("UPDATE", subResource, edited(RUNNING, edit), RUNNING);
-const podCreate = (pod: K8sObject, namespace = NS) => (who: Who): AdmissionRequest => ({ ...podRequest("CREATE", undefined, pod)(who), namespace: namespace, name: pod.metadata.name });
+const podCreate =
+  (pod: K8sObject, namespace = NS) =>
+  (who: Who): AdmissionRequest => ({ ...podRequest("CREATE", undefined, pod)(who), namespace: namespace, name: pod.metadata.name });
 const withSpec = (edit: (spec: Json) => void) => edited(POD, (p) => edit(p.spec));
 
-const dsRequest = (operation: AdmissionRequest["operation"], object: unknown, oldObject?: unknown, name = RUNNER.name) => (who: Who): AdmissionRequest => ({
-  operation,
-  group: "apps",
-  version: "v1",
-  resource: "daemonsets",
-  namespace: NS,
-  name,
-  ...who,
-  object,
-  oldObject,
-});
+const dsRequest =
+  (operation: AdmissionRequest["operation"], object: unknown, oldObject?: unknown, name = RUNNER.name) =>
+  (who: Who): AdmissionRequest => ({
+    operation,
+    group: "apps",
+    version: "v1",
+    resource: "daemonsets",
+    namespace: NS,
+    name,
+    ...who,
+    object,
+    oldObject,
+  });
 /** A deployer's apply: the same DaemonSet, one generation on. */
 const dsApply = (edit: (o: Json) => void) => dsRequest("UPDATE", storedDaemonSet(edited(runnerDaemonSet(), edit), 2), DS);
 const dsTemplate = (edit: (spec: Json) => void) => dsApply((o) => edit(o.spec.template.spec));
 
-const workload = (group: string, resource: string, kind: string) => (who: Who): AdmissionRequest => {
-  const template = clone((DS as Json).spec.template);
-  const spec = kind === "CronJob" ? { schedule: "* * * * *", jobTemplate: { spec: { template } } } : { selector: { matchLabels: RUNNER.selector }, template };
-  return { operation: "CREATE", group, version: "v1", resource, namespace: NS, name: "borrowed", ...who, object: { apiVersion: group ? `${group}/v1` : "v1", kind, metadata: { name: "borrowed", namespace: NS }, spec } };
-};
+const workload =
+  (group: string, resource: string, kind: string) =>
+  (who: Who): AdmissionRequest => {
+    const template = clone((DS as Json).spec.template);
+    const spec = kind === "CronJob" ? { schedule: "* * * * *", jobTemplate: { spec: { template } } } : { selector: { matchLabels: RUNNER.selector }, template };
+    return {
+      operation: "CREATE",
+      group,
+      version: "v1",
+      resource,
+      namespace: NS,
+      name: "borrowed",
+      ...who,
+      object: { apiVersion: group ? `${group}/v1` : "v1", kind, metadata: { name: "borrowed", namespace: NS }, spec },
+    };
+  };
 
 const secret = (type: string, account?: string) => ({
   apiVersion: "v1",
@@ -153,28 +173,32 @@ const secret = (type: string, account?: string) => ({
   metadata: { name: "long-lived", namespace: NS, ...(account ? { annotations: { "kubernetes.io/service-account.name": account } } : {}) },
   type,
 });
-const secretRequest = (operation: "CREATE" | "UPDATE" | "DELETE", object: unknown, oldObject?: unknown) => (who: Who): AdmissionRequest => ({
-  operation,
-  group: "",
-  version: "v1",
-  resource: "secrets",
-  namespace: NS,
-  name: "long-lived",
-  ...who,
-  object,
-  oldObject,
-});
-const tokenRequest = (account: string) => (who: Who): AdmissionRequest => ({
-  operation: "CREATE",
-  group: "",
-  version: "v1",
-  resource: "serviceaccounts",
-  subResource: "token",
-  namespace: NS,
-  name: account,
-  ...who,
-  object: { kind: "TokenRequest", spec: { audiences: ["compass-runner"], boundObjectRef: { kind: "Pod", apiVersion: "v1", name: POD.metadata.name } } },
-});
+const secretRequest =
+  (operation: "CREATE" | "UPDATE" | "DELETE", object: unknown, oldObject?: unknown) =>
+  (who: Who): AdmissionRequest => ({
+    operation,
+    group: "",
+    version: "v1",
+    resource: "secrets",
+    namespace: NS,
+    name: "long-lived",
+    ...who,
+    object,
+    oldObject,
+  });
+const tokenRequest =
+  (account: string) =>
+  (who: Who): AdmissionRequest => ({
+    operation: "CREATE",
+    group: "",
+    version: "v1",
+    resource: "serviceaccounts",
+    subResource: "token",
+    namespace: NS,
+    name: account,
+    ...who,
+    object: { kind: "TokenRequest", spec: { audiences: ["compass-runner"], boundObjectRef: { kind: "Pod", apiVersion: "v1", name: POD.metadata.name } } },
+  });
 
 const SA_TOKEN = "kubernetes.io/service-account-token";
 const WITH_FINALIZER = edited(RUNNING, (p) => (p.metadata.finalizers = ["foregroundDeletion"]));
@@ -195,55 +219,134 @@ const ROWS: Row[] = [
   ).map(([sub, options]): Row => ({ what: `${sub} (CONNECT)`, request: podRequest("CONNECT", sub, options), allowed: only("a break-glass member") })),
   {
     what: "an ephemeral container",
-    request: podUpdate("ephemeralcontainers", (p) => (p.spec.ephemeralContainers = [{ name: "debugger", image: "busybox", targetContainerName: RUNNER.containerName }])),
+    request: podUpdate(
+      "ephemeralcontainers",
+      (p) => (p.spec.ephemeralContainers = [{ name: "debugger", image: "busybox", targetContainerName: RUNNER.containerName }]),
+    ),
     allowed: only("a break-glass member"),
   },
-  { what: "an in-place resize", request: podUpdate("resize", (p) => (container(p.spec).resources.limits.memory = "8Gi")), allowed: only("a break-glass member") },
+  {
+    what: "an in-place resize",
+    request: podUpdate("resize", (p) => (container(p.spec).resources.limits.memory = "8Gi")),
+    allowed: only("a break-glass member"),
+  },
 
   // CR-06e: changing a Runner pod in place.
-  { what: "swapping the image of a running pod", request: podUpdate(undefined, (p) => (container(p.spec).image = `${RUNNER.repository}@${DIGEST_B}`)), allowed: only("a break-glass member") },
-  { what: "relabelling a pod (out of its NetworkPolicy and DaemonSet)", request: podUpdate(undefined, (p) => (p.metadata.labels["app.kubernetes.io/name"] = "other")), allowed: only("a break-glass member") },
+  {
+    what: "swapping the image of a running pod",
+    request: podUpdate(undefined, (p) => (container(p.spec).image = `${RUNNER.repository}@${DIGEST_B}`)),
+    allowed: only("a break-glass member"),
+  },
+  {
+    what: "relabelling a pod (out of its NetworkPolicy and DaemonSet)",
+    request: podUpdate(undefined, (p) => (p.metadata.labels["app.kubernetes.io/name"] = "other")),
+    allowed: only("a break-glass member"),
+  },
   { what: "adding a label", request: podUpdate(undefined, (p) => (p.metadata.labels.team = "ci")), allowed: only("a break-glass member") },
   { what: "annotating a pod", request: podUpdate(undefined, (p) => (p.metadata.annotations = { note: "x" })), allowed: only("a break-glass member") },
-  { what: "adding a toleration", request: podUpdate(undefined, (p) => p.spec.tolerations.push({ key: "k", operator: "Exists", effect: "NoExecute" })), allowed: only("a break-glass member") },
-  { what: "relabelling through pods/status", request: podUpdate("status", (p) => (p.metadata.labels["app.kubernetes.io/instance"] = "other")), allowed: only("a break-glass member") },
+  {
+    what: "adding a toleration",
+    request: podUpdate(undefined, (p) => p.spec.tolerations.push({ key: "k", operator: "Exists", effect: "NoExecute" })),
+    allowed: only("a break-glass member"),
+  },
+  {
+    what: "relabelling through pods/status",
+    request: podUpdate("status", (p) => (p.metadata.labels["app.kubernetes.io/instance"] = "other")),
+    allowed: only("a break-glass member"),
+  },
   // Housekeeping on pods.
   {
     what: "the DaemonSet controller relabelling a pod's revision (merging duplicate revisions)",
     request: podUpdate(undefined, (p) => (p.metadata.labels["controller-revision-hash"] = "7f8e9d")),
     allowed: (who, controllers) => who === "a break-glass member" || isController(who, controllers),
   },
-  { what: "a controller changing another label with the revision", request: podUpdate(undefined, (p) => Object.assign(p.metadata.labels, { "controller-revision-hash": "7f8e9d", team: "ci" })), allowed: only("a break-glass member") },
-  { what: "a controller removing the revision label", request: podUpdate(undefined, (p) => delete p.metadata.labels["controller-revision-hash"]), allowed: only("a break-glass member") },
+  {
+    what: "a controller changing another label with the revision",
+    request: podUpdate(undefined, (p) => Object.assign(p.metadata.labels, { "controller-revision-hash": "7f8e9d", team: "ci" })),
+    allowed: only("a break-glass member"),
+  },
+  {
+    what: "a controller removing the revision label",
+    request: podUpdate(undefined, (p) => delete p.metadata.labels["controller-revision-hash"]),
+    allowed: only("a break-glass member"),
+  },
   { what: "a kubelet's status update", request: podUpdate("status", (p) => (p.status.conditions = [{ type: "Ready", status: "False" }])), allowed: everyone },
   { what: "the garbage collector adding a finalizer", request: podRequest("UPDATE", undefined, WITH_FINALIZER, RUNNING), allowed: everyone },
   { what: "the garbage collector removing a finalizer", request: podRequest("UPDATE", undefined, RUNNING, WITH_FINALIZER), allowed: everyone },
   { what: "orphaning a pod (ownerReferences removed)", request: podUpdate(undefined, (p) => delete p.metadata.ownerReferences), allowed: everyone },
-  { what: "adopting a pod (ownerReferences added)", request: podRequest("UPDATE", undefined, RUNNING, edited(RUNNING, (p) => delete p.metadata.ownerReferences)), allowed: everyone },
+  {
+    what: "adopting a pod (ownerReferences added)",
+    request: podRequest(
+      "UPDATE",
+      undefined,
+      RUNNING,
+      edited(RUNNING, (p) => delete p.metadata.ownerReferences),
+    ),
+    allowed: everyone,
+  },
   { what: "deleting a pod", request: podRequest("DELETE", undefined, null, RUNNING), allowed: everyone },
   { what: "namespace deletion deleting the pods", request: (who) => ({ ...podRequest("DELETE", undefined, null, RUNNING)(who), name: "" }), allowed: everyone },
 
   // CR-06b, e: new pods.
   { what: "the DaemonSet controller creating a conforming pod", request: podCreate(POD), allowed: isController },
-  { what: "a conforming pod with no CA volume", request: podCreate(daemonSetPod(storedDaemonSet(runnerDaemonSet({ ...RUNNER, ca: undefined })))), allowed: isController },
-  { what: "a conforming pod with the CA from a Secret", request: podCreate(daemonSetPod(storedDaemonSet(runnerDaemonSet({ ...RUNNER, ca: { secret: "ca" } })))), allowed: isController },
+  {
+    what: "a conforming pod with no CA volume",
+    request: podCreate(daemonSetPod(storedDaemonSet(runnerDaemonSet({ ...RUNNER, ca: undefined })))),
+    allowed: isController,
+  },
+  {
+    what: "a conforming pod with the CA from a Secret",
+    request: podCreate(daemonSetPod(storedDaemonSet(runnerDaemonSet({ ...RUNNER, ca: { secret: "ca" } })))),
+    allowed: isController,
+  },
   {
     what: "a Deployment's pod with the Runner ServiceAccount (owner ReplicaSet)",
-    request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "borrowed-5d8f", uid: "u", controller: true, blockOwnerDeletion: true }]))),
+    request: podCreate(
+      edited(
+        POD,
+        (p) =>
+          (p.metadata.ownerReferences = [
+            { apiVersion: "apps/v1", kind: "ReplicaSet", name: "borrowed-5d8f", uid: "u", controller: true, blockOwnerDeletion: true },
+          ]),
+      ),
+    ),
     allowed: nobody,
   },
-  { what: "a Job's pod with the Runner ServiceAccount", request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "batch/v1", kind: "Job", name: "borrowed", uid: "u", controller: true }]))), allowed: nobody },
+  {
+    what: "a Job's pod with the Runner ServiceAccount",
+    request: podCreate(
+      edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "batch/v1", kind: "Job", name: "borrowed", uid: "u", controller: true }])),
+    ),
+    allowed: nobody,
+  },
   {
     what: "a StatefulSet's pod whose owner has the DaemonSet's name",
-    request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "apps/v1", kind: "StatefulSet", name: RUNNER.name, uid: "u", controller: true }]))),
+    request: podCreate(
+      edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "apps/v1", kind: "StatefulSet", name: RUNNER.name, uid: "u", controller: true }])),
+    ),
     allowed: nobody,
   },
   { what: "a bare pod (no owner)", request: podCreate(edited(POD, (p) => delete p.metadata.ownerReferences)), allowed: nobody },
   { what: "a pod owned by another DaemonSet", request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences[0].name = "other"))), allowed: nobody },
-  { what: "a pod naming the Runner DaemonSet as a non-controller owner", request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences[0].controller = false))), allowed: nobody },
-  { what: "a pod without the selector labels", request: podCreate(edited(POD, (p) => delete p.metadata.labels["app.kubernetes.io/instance"])), allowed: nobody },
+  {
+    what: "a pod naming the Runner DaemonSet as a non-controller owner",
+    request: podCreate(edited(POD, (p) => (p.metadata.ownerReferences[0].controller = false))),
+    allowed: nobody,
+  },
+  {
+    what: "a pod without the selector labels",
+    request: podCreate(edited(POD, (p) => delete p.metadata.labels["app.kubernetes.io/instance"])),
+    allowed: nobody,
+  },
   ...BROKEN_SPECS.map(([what, edit]): Row => ({ what: `a pod with ${what}`, request: podCreate(withSpec(edit)), allowed: nobody })),
-  { what: "a pod in another namespace", request: podCreate(edited(POD, (p) => (p.metadata.namespace = "default")), "default"), allowed: everyone },
+  {
+    what: "a pod in another namespace",
+    request: podCreate(
+      edited(POD, (p) => (p.metadata.namespace = "default")),
+      "default",
+    ),
+    allowed: everyone,
+  },
 
   // CR-06e: no other workload in the namespace.
   { what: "a Deployment", request: workload("apps", "deployments", "Deployment"), allowed: nobody },
@@ -252,42 +355,117 @@ const ROWS: Row[] = [
   { what: "a Job", request: workload("batch", "jobs", "Job"), allowed: nobody },
   { what: "a CronJob", request: workload("batch", "cronjobs", "CronJob"), allowed: nobody },
   { what: "a ReplicationController", request: workload("", "replicationcontrollers", "ReplicationController"), allowed: nobody },
-  { what: "a Deployment in another namespace", request: (who) => ({ ...workload("apps", "deployments", "Deployment")(who), namespace: "default" }), allowed: everyone },
+  {
+    what: "a Deployment in another namespace",
+    request: (who) => ({ ...workload("apps", "deployments", "Deployment")(who), namespace: "default" }),
+    allowed: everyone,
+  },
 
   // CR-06c, e: the DaemonSet.
   { what: "creating the conforming DaemonSet", request: dsRequest("CREATE", DS), allowed: only("a deployer") },
-  { what: "rolling out a new digest", request: dsApply((o) => (container(o.spec.template.spec).image = `${RUNNER.repository}@${DIGEST_B}`)), allowed: only("a deployer") },
-  { what: "kubectl rollout restart (a template annotation)", request: dsApply((o) => (o.spec.template.metadata.annotations = { "kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z" })), allowed: only("a deployer") },
-  { what: "moving the Runner to another node", request: dsApply((o) => (o.spec.template.spec.nodeSelector = { "kubernetes.io/hostname": "kvm-node-2" })), allowed: only("a deployer") },
+  {
+    what: "rolling out a new digest",
+    request: dsApply((o) => (container(o.spec.template.spec).image = `${RUNNER.repository}@${DIGEST_B}`)),
+    allowed: only("a deployer"),
+  },
+  {
+    what: "kubectl rollout restart (a template annotation)",
+    request: dsApply((o) => (o.spec.template.metadata.annotations = { "kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z" })),
+    allowed: only("a deployer"),
+  },
+  {
+    what: "moving the Runner to another node",
+    request: dsApply((o) => (o.spec.template.spec.nodeSelector = { "kubernetes.io/hostname": "kvm-node-2" })),
+    allowed: only("a deployer"),
+  },
   ...BROKEN_SPECS.map(([what, edit]): Row => ({ what: `a DaemonSet with ${what}`, request: dsTemplate(edit), allowed: nobody })),
-  { what: "a DaemonSet template without the selector labels' values", request: dsApply((o) => (o.spec.template.metadata.labels["app.kubernetes.io/instance"] = "other")), allowed: nobody },
-  { what: "creating a DaemonSet that breaks an invariant", request: dsRequest("CREATE", storedDaemonSet(edited(runnerDaemonSet(), (o) => (o.spec.template.spec.hostPID = true)))), allowed: nobody },
-  { what: "a second DaemonSet in the namespace", request: dsRequest("CREATE", edited(DS, (o) => (o.metadata.name = "sneaky")), undefined, "sneaky"), allowed: nobody },
+  {
+    what: "a DaemonSet template without the selector labels' values",
+    request: dsApply((o) => (o.spec.template.metadata.labels["app.kubernetes.io/instance"] = "other")),
+    allowed: nobody,
+  },
+  {
+    what: "creating a DaemonSet that breaks an invariant",
+    request: dsRequest("CREATE", storedDaemonSet(edited(runnerDaemonSet(), (o) => (o.spec.template.spec.hostPID = true)))),
+    allowed: nobody,
+  },
+  {
+    what: "a second DaemonSet in the namespace",
+    request: dsRequest(
+      "CREATE",
+      edited(DS, (o) => (o.metadata.name = "sneaky")),
+      undefined,
+      "sneaky",
+    ),
+    allowed: nobody,
+  },
   { what: "deleting the DaemonSet", request: dsRequest("DELETE", null, DS), allowed: (who) => who === "a deployer" || isHousekeeper(who) },
-  { what: "namespace deletion deleting the DaemonSet (deletecollection)", request: dsRequest("DELETE", null, DS, ""), allowed: (who) => who === "a deployer" || isHousekeeper(who) },
-  { what: "the garbage collector removing the DaemonSet's finalizer", request: dsRequest("UPDATE", edited(DS_BEING_DELETED, (d) => (d.metadata.finalizers = [])), DS_BEING_DELETED), allowed: (who) => who === "a deployer" || isHousekeeper(who) },
-  { what: "labelling the DaemonSet", request: dsRequest("UPDATE", edited(DS, (d) => (d.metadata.labels.team = "ci")), DS), allowed: (who) => who === "a deployer" || isHousekeeper(who) },
+  {
+    what: "namespace deletion deleting the DaemonSet (deletecollection)",
+    request: dsRequest("DELETE", null, DS, ""),
+    allowed: (who) => who === "a deployer" || isHousekeeper(who),
+  },
+  {
+    what: "the garbage collector removing the DaemonSet's finalizer",
+    request: dsRequest(
+      "UPDATE",
+      edited(DS_BEING_DELETED, (d) => (d.metadata.finalizers = [])),
+      DS_BEING_DELETED,
+    ),
+    allowed: (who) => who === "a deployer" || isHousekeeper(who),
+  },
+  {
+    what: "labelling the DaemonSet",
+    request: dsRequest(
+      "UPDATE",
+      edited(DS, (d) => (d.metadata.labels.team = "ci")),
+      DS,
+    ),
+    allowed: (who) => who === "a deployer" || isHousekeeper(who),
+  },
   {
     what: "relabelling a DaemonSet whose template breaks an invariant (spec unchanged)",
     request: (who) => {
       const legacy = storedDaemonSet(edited(runnerDaemonSet(), (o) => delete o.spec.template.spec.hostUsers));
-      return dsRequest("UPDATE", edited(legacy, (d) => (d.metadata.labels.team = "ci")), legacy)(who);
+      return dsRequest(
+        "UPDATE",
+        edited(legacy, (d) => (d.metadata.labels.team = "ci")),
+        legacy,
+      )(who);
     },
     allowed: (who) => who === "a deployer" || isHousekeeper(who),
   },
   { what: "a DaemonSet status update", request: (who) => ({ ...dsRequest("UPDATE", DS, DS)(who), subResource: "status" }), allowed: everyone },
-  { what: "a DaemonSet in another namespace", request: (who) => ({ ...dsRequest("CREATE", edited(DS, (d) => (d.spec.template.spec.hostPID = true)))(who), namespace: "default" }), allowed: everyone },
+  {
+    what: "a DaemonSet in another namespace",
+    request: (who) => ({
+      ...dsRequest(
+        "CREATE",
+        edited(DS, (d) => (d.spec.template.spec.hostPID = true)),
+      )(who),
+      namespace: "default",
+    }),
+    allowed: everyone,
+  },
 
   // CR-06d: the Runner's credentials.
   { what: "a TokenRequest for the Runner ServiceAccount", request: tokenRequest(RUNNER.serviceAccount), allowed: only("a kubelet", "a break-glass member") },
   { what: "a TokenRequest for another ServiceAccount", request: tokenRequest("default"), allowed: everyone },
-  { what: "a Secret-type token for the Runner ServiceAccount", request: secretRequest("CREATE", secret(SA_TOKEN, RUNNER.serviceAccount)), allowed: only("a break-glass member") },
+  {
+    what: "a Secret-type token for the Runner ServiceAccount",
+    request: secretRequest("CREATE", secret(SA_TOKEN, RUNNER.serviceAccount)),
+    allowed: only("a break-glass member"),
+  },
   {
     what: "retargeting a token Secret to the Runner ServiceAccount",
     request: secretRequest("UPDATE", secret(SA_TOKEN, RUNNER.serviceAccount), secret(SA_TOKEN, "default")),
     allowed: only("a break-glass member"),
   },
-  { what: "the token controller filling in an existing Runner token Secret", request: secretRequest("UPDATE", { ...secret(SA_TOKEN, RUNNER.serviceAccount), data: { token: "ZXlK" } }, secret(SA_TOKEN, RUNNER.serviceAccount)), allowed: everyone },
+  {
+    what: "the token controller filling in an existing Runner token Secret",
+    request: secretRequest("UPDATE", { ...secret(SA_TOKEN, RUNNER.serviceAccount), data: { token: "ZXlK" } }, secret(SA_TOKEN, RUNNER.serviceAccount)),
+    allowed: everyone,
+  },
   { what: "a Secret-type token for another ServiceAccount", request: secretRequest("CREATE", secret(SA_TOKEN, "default")), allowed: everyone },
   { what: "an Opaque Secret naming the Runner ServiceAccount", request: secretRequest("CREATE", secret("Opaque", RUNNER.serviceAccount)), allowed: everyone },
   { what: "namespace deletion deleting a Secret", request: secretRequest("DELETE", null, secret(SA_TOKEN, RUNNER.serviceAccount)), allowed: everyone },
@@ -302,7 +480,9 @@ describe("the matrix's objects", () => {
   it("are defaulted as the API server stores them: hostNetwork: false is absent, hostUsers: false is not", () => {
     const spec = (DS as Json).spec.template.spec;
     expect([spec.hostNetwork, spec.hostUsers, spec.securityContext.seccompProfile.type]).toEqual([undefined, false, "Localhost"]);
-    expect((POD as Json).metadata.ownerReferences).toEqual([{ apiVersion: "apps/v1", kind: "DaemonSet", name: RUNNER.name, uid: (DS as Json).metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect((POD as Json).metadata.ownerReferences).toEqual([
+      { apiVersion: "apps/v1", kind: "DaemonSet", name: RUNNER.name, uid: (DS as Json).metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
   });
 });
 
@@ -313,7 +493,9 @@ describe.each(CONFIGS)("CR-06 request matrix, with %s", (_, controllers) => {
       const got = Object.fromEntries(EVERYONE.map((who) => [who, admit(objects, row.request(PEOPLE[who]))]));
       // No denial may come from an expression that failed to evaluate.
       expect(Object.values(got).flatMap((d) => d.errors)).toEqual([]);
-      expect(Object.fromEntries(EVERYONE.map((who) => [who, got[who].allowed]))).toEqual(Object.fromEntries(EVERYONE.map((who) => [who, row.allowed(who, controllers)])));
+      expect(Object.fromEntries(EVERYONE.map((who) => [who, got[who].allowed]))).toEqual(
+        Object.fromEntries(EVERYONE.map((who) => [who, row.allowed(who, controllers)])),
+      );
     });
   }
 });
@@ -380,7 +562,9 @@ describe("the CR-06 policies themselves", () => {
   // them, so both run the same text. Every method call is a standard one.
   it("call only functions of standard CEL", () => {
     const STANDARD = new Set(["all", "exists", "exists_one", "map", "filter", "startsWith", "endsWith", "contains", "matches", "size"]);
-    const expressions = policies.flatMap((p) => [...((p.spec as Json).variables ?? []), ...(p.spec as Json).validations].map((e: Json) => e.expression as string));
+    const expressions = policies.flatMap((p) =>
+      [...((p.spec as Json).variables ?? []), ...(p.spec as Json).validations].map((e: Json) => e.expression as string),
+    );
     const calls = new Set(expressions.flatMap((e) => [...e.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/\.?([A-Za-z_]\w*)\(/g)].map((m) => m[1])));
     expect([...calls].filter((name) => !STANDARD.has(name) && name !== "has")).toEqual([]);
   });
@@ -390,14 +574,22 @@ describe("the CR-06 policies themselves", () => {
   // slower one: long CEL is written so that it stays on the fast path.
   it("read back on the fast YAML path of check, for both controller sets", () => {
     for (const [, controllers] of CONFIGS) {
-      for (const object of admissionPolicies(inputFor(controllers))) expect({ name: object.metadata.name, fast: parseFastStream(toYaml(object), 64) !== undefined }).toEqual({ name: object.metadata.name, fast: true });
+      for (const object of admissionPolicies(inputFor(controllers)))
+        expect({ name: object.metadata.name, fast: parseFastStream(toYaml(object), 64) !== undefined }).toEqual({ name: object.metadata.name, fast: true });
     }
   });
 
   it("write identities into CEL so that CEL reads them back unchanged", async () => {
     const { run } = await import("@bufbuild/cel");
     const { celList } = await import("../../src/profiles/compass-runner/admission.ts");
-    const names = ["system:serviceaccount:flux-system:kustomize-controller", "oidc:https://issuer.example/#a?b=c", "jörg@example.com", "$(whoami)", "a/b ${x} %s"];
+    const names = [
+      "system:serviceaccount:flux-system:kustomize-controller",
+      "oidc:https://issuer.example/#a?b=c",
+      "jörg@example.com",
+      "$(whoami)",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal string the engine must not expand
+      "a/b ${x} %s",
+    ];
     const back = run(celList(names), {}) as Iterable<unknown>;
     expect([...back]).toEqual(names);
   });
@@ -407,7 +599,9 @@ describe("the CR-06 checklist lines", () => {
   it("name the version floor and gates for API server and kubelet, the node's needs, and who must apply", () => {
     const lines = admissionChecklist({ deployers: [DEPLOYER], hostPaths: [RUNNER.sessions, RUNNER.runtime] });
     expect(lines[0]).toMatch(/CR-06/);
-    expect(lines.join("\n")).toMatch(/1\.33 or newer on the API server and the Runner node's kubelet; on 1\.32, feature gates UserNamespacesSupport=true and ProcMountType=true on both/);
+    expect(lines.join("\n")).toMatch(
+      /1\.33 or newer on the API server and the Runner node's kubelet; on 1\.32, feature gates UserNamespacesSupport=true and ProcMountType=true on both/,
+    );
     expect(lines.join("\n")).toContain(`${RUNNER.sessions} and ${RUNNER.runtime} support idmap mounts`);
     expect(lines.at(-1)).toContain(`whoever applies this output is ${DEPLOYER} (admission.deployers; kubectl auth whoami`);
     expect(admissionChecklist({ deployers: ["a", "b"], hostPaths: [] }).at(-1)).toContain("is one of a, b");

@@ -20,7 +20,6 @@ function variant(edit: (doc: Document) => void, base = EXAMPLE): string {
   return doc.toString();
 }
 
-
 const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
 const podSpec = (objects: K8sObject[]) => (byKind(objects, "DaemonSet")[0].spec as any).template.spec;
 
@@ -64,7 +63,9 @@ describe("the Compass Runner example", () => {
 
   it("writes only the digest into the pod spec and keeps the paired tag as an annotation (G-05)", () => {
     const ds = byKind(objects, "DaemonSet")[0];
-    expect(podSpec(objects).containers[0].image).toBe("registry.example.com/rigelbuild/compass-runner@sha256:4b825dc642cb6eb9a060e54bf8d69288fbee4904a1e2c3d4e5f60718293a4b5c");
+    expect(podSpec(objects).containers[0].image).toBe(
+      "registry.example.com/rigelbuild/compass-runner@sha256:4b825dc642cb6eb9a060e54bf8d69288fbee4904a1e2c3d4e5f60718293a4b5c",
+    );
     expect(ds.metadata.annotations).toEqual({ "rigging.dev/image-tag": "main-1842-3f9c2a7d1b6e" });
   });
 
@@ -169,7 +170,11 @@ describe("the upstream tool's values.example.json, unchanged (tabs, no kind)", (
   });
 
   it("runs with procMount Unmasked and AppArmor Unconfined, seccomp Localhost at seccompProfilePath", () => {
-    expect(container.securityContext).toMatchObject({ procMount: "Unmasked", appArmorProfile: { type: "Unconfined" }, seccompProfile: { type: "Localhost", localhostProfile: "profiles/compass-runner.json" } });
+    expect(container.securityContext).toMatchObject({
+      procMount: "Unmasked",
+      appArmorProfile: { type: "Unconfined" },
+      seccompProfile: { type: "Localhost", localhostProfile: "profiles/compass-runner.json" },
+    });
   });
 
   it("never sets a Runner ID, a static token or an agent image (CR-17, CR-20)", () => {
@@ -224,8 +229,7 @@ describe("values the Compass Runner accepts at the edges", () => {
   });
 
   it("allows egress to a Server given by IP literal, v4 or v6, on its port (CR-15)", () => {
-    const serverRule = (address: string) =>
-      (byKind(render(variant((d) => d.set("serverAddr", address))), "NetworkPolicy")[0].spec as any).egress[1];
+    const serverRule = (address: string) => (byKind(render(variant((d) => d.set("serverAddr", address))), "NetworkPolicy")[0].spec as any).egress[1];
     expect(serverRule("https://10.0.0.5:8443")).toEqual({ to: [{ ipBlock: { cidr: "10.0.0.5/32" } }], ports: [{ protocol: "TCP", port: 8443 }] });
     expect(serverRule("https://[2001:db8::1]")).toEqual({ to: [{ ipBlock: { cidr: "2001:db8::1/128" } }], ports: [{ protocol: "TCP", port: 443 }] });
   });
@@ -283,7 +287,15 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["serverCluster.namespace disagreeing", (d) => d.setIn(["serverCluster", "namespace"], "runners-typo"), "CR-04", "serverCluster.namespace"],
   ["serverCluster.serviceAccount disagreeing", (d) => d.setIn(["serverCluster", "serviceAccount"], "other"), "CR-04", "serverCluster.serviceAccount"],
   ["serverCluster.audience disagreeing", (d) => d.setIn(["serverCluster", "audience"], "compass"), "CR-04", "serverCluster.audience"],
-  ["serverCluster with both jwksURI and jwksFile", (d) => { d.setIn(["serverCluster", "jwksURI"], "https://issuer.example/keys"); d.setIn(["serverCluster", "jwksFile"], "/etc/jwks.json"); }, "CS-09", "serverCluster.jwksFile"],
+  [
+    "serverCluster with both jwksURI and jwksFile",
+    (d) => {
+      d.setIn(["serverCluster", "jwksURI"], "https://issuer.example/keys");
+      d.setIn(["serverCluster", "jwksFile"], "/etc/jwks.json");
+    },
+    "CS-09",
+    "serverCluster.jwksFile",
+  ],
   ["an http serverCluster.issuer", (d) => d.setIn(["serverCluster", "issuer"], "http://issuer.example"), "CS-09", "serverCluster.issuer"],
   ["a tag-only image", (d) => d.set("image", "registry.example.com/rigelbuild/compass-runner:main-1842-3f9c2a7d1b6e"), "G-05", "image"],
   ["the latest tag", (d) => d.set("image", "registry.example.com/rigelbuild/compass-runner:latest"), "G-05", "image"],
@@ -300,9 +312,19 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["empty admission.controllers", (d) => d.setIn(["admission", "controllers"], []), "CR-06", "admission.controllers"],
   ["empty admission.deployers", (d) => d.setIn(["admission", "deployers"], []), "CR-06", "admission.deployers"],
   ["missing admission.deployers", (d) => d.deleteIn(["admission", "deployers"]), "CR-06", "admission.deployers"],
-  ["an admission identity with a quote", (d) => d.setIn(["admission", "deployers", 0], "system:serviceaccount:x:y' || true"), "CR-06", "admission.deployers[0]"],
+  [
+    "an admission identity with a quote",
+    (d) => d.setIn(["admission", "deployers", 0], "system:serviceaccount:x:y' || true"),
+    "CR-06",
+    "admission.deployers[0]",
+  ],
   ["an admission identity with a backslash", (d) => d.setIn(["admission", "controllers", 0], "a\\b"), "CR-06", "admission.controllers[0]"],
-  ["an admission identity with a control character", (d) => d.setIn(["admission", "breakGlassGroups", 0], "system:masters\n"), "CR-06", "admission.breakGlassGroups[0]"],
+  [
+    "an admission identity with a control character",
+    (d) => d.setIn(["admission", "breakGlassGroups", 0], "system:masters\n"),
+    "CR-06",
+    "admission.breakGlassGroups[0]",
+  ],
   ["a hostPath of /", (d) => d.setIn(["hostPaths", "sessionVolumeRoot"], "/"), "CR-11", "hostPaths.sessionVolumeRoot"],
   ["a hostPath under /dev", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/dev/kvm"), "CR-11", "hostPaths.runtimeRoot"],
   ["a hostPath under /var/run/secrets", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/var/run/secrets/x"), "CR-11", "hostPaths.runtimeRoot"],
@@ -319,7 +341,12 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["maxUnavailable 2", (d) => d.set("maxUnavailable", 2), "CR-07", "maxUnavailable"],
   ["an invalid nodeSelector key", (d) => d.setIn(["nodeSelector", "key"], "bad key!"), "CR-12", "nodeSelector.key"],
   ["an empty nodeSelector value", (d) => d.setIn(["nodeSelector", "value"], ""), "CR-12", "nodeSelector.value"],
-  ["the old map-shaped nodeSelector", (d) => d.set("nodeSelector", { "kubernetes.io/hostname": "kvm-node-1" }), "G-01", 'nodeSelector["kubernetes.io/hostname"]'],
+  [
+    "the old map-shaped nodeSelector",
+    (d) => d.set("nodeSelector", { "kubernetes.io/hostname": "kvm-node-1" }),
+    "G-01",
+    'nodeSelector["kubernetes.io/hostname"]',
+  ],
   ["a toleration with an invalid effect", (d) => d.setIn(["toleration", "effect"], "NoRun"), "CR-12", "toleration.effect"],
   ["a toleration without a value", (d) => d.deleteIn(["toleration", "value"]), "CR-12", "toleration.value"],
   ["the old tolerations list", (d) => d.set("tolerations", []), "CR-12", "tolerations"],
@@ -332,13 +359,31 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["guestCpus 1.5", (d) => d.set("guestCpus", 1.5), "CR-19", "guestCpus"],
   ["runnerOverheadMiB -1", (d) => d.set("runnerOverheadMiB", -1), "CR-19", "runnerOverheadMiB"],
   ["perSessionReapSeconds 0", (d) => d.set("perSessionReapSeconds", 0), "CR-19", "perSessionReapSeconds"],
-  ["a grace period over an int32", (d) => { d.set("perSessionReapSeconds", 1_000_000_000); d.set("sessionCapacity", 3); }, "CR-19", "perSessionReapSeconds"],
+  [
+    "a grace period over an int32",
+    (d) => {
+      d.set("perSessionReapSeconds", 1_000_000_000);
+      d.set("sessionCapacity", 3);
+    },
+    "CR-19",
+    "perSessionReapSeconds",
+  ],
   ["priorityClassValue above 1e9", (d) => d.set("priorityClassValue", 1_000_000_001), "CR-19", "priorityClassValue"],
   ["priorityClassValue below 0", (d) => d.set("priorityClassValue", -1), "CR-19", "priorityClassValue"],
   ["a missing sessionCapacity", (d) => d.delete("sessionCapacity"), "CR-19", "sessionCapacity"],
   ["resources of one's own", (d) => d.set("resources", { limits: { memory: "2Gi" } }), "CR-19", "resources"],
-  ["an inline CA that is not a certificate", (d) => d.set("serverCA", { pem: "-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n" }), "CR-14", "serverCA.pem"],
-  ["an inline CA with a private key", (d) => d.set("serverCA", { pem: PEM + "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" }), "CR-14", "serverCA.pem"],
+  [
+    "an inline CA that is not a certificate",
+    (d) => d.set("serverCA", { pem: "-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n" }),
+    "CR-14",
+    "serverCA.pem",
+  ],
+  [
+    "an inline CA with a private key",
+    (d) => d.set("serverCA", { pem: `${PEM}-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n` }),
+    "CR-14",
+    "serverCA.pem",
+  ],
   ["a serverName that is a URL", (d) => d.set("serverName", "https://compass.example.com"), "CR-14", "serverName"],
   ["an egressAllow entry that is not a CIDR", (d) => d.setIn(["egressAllow", 1, "cidr"], "collector.example.com"), "CR-15", "egressAllow[1].cidr"],
   ["an egressAllow DNS host without a cidr", (d) => d.set("egressAllow", [{ host: "api.github.com" }]), "CR-15", "egressAllow[0].host"],
@@ -347,7 +392,7 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
   ["an otel endpoint that is not a URL", (d) => d.setIn(["otel", "endpoint"], "collector:4318"), "CR-16", "otel.endpoint"],
   ["a Runner ID in values", (d) => d.set("runnerId", "runner-1"), "CR-17", "runnerId"],
   ["a static Runner token", (d) => d.set("runnerTokenSecret", { name: "x", key: "y" }), "CR-20", "runnerTokenSecret"],
-  ["an agent image", (d) => d.set("agentImage", "ghcr.io/example/agent@sha256:" + "a".repeat(64)), "CR-20", "agentImage"],
+  ["an agent image", (d) => d.set("agentImage", `ghcr.io/example/agent@sha256:${"a".repeat(64)}`), "CR-20", "agentImage"],
   ["an inline private key", (d) => d.set("note", "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n"), "G-04", "note"],
   ["a URL with an inline password", (d) => d.setIn(["otel", "endpoint"], "https://user:hunter2@collector.example.com"), "G-04", "otel.endpoint"],
   ["an AWS access key", (d) => d.setIn(["admission", "deployers", 0], "AKIAIOSFODNN7EXAMPLE"), "G-04", "admission.deployers[0]"],
@@ -407,7 +452,12 @@ describe("values the Compass Runner refuses", () => {
   it("refuses an unknown key with a did-you-mean (G-01)", () => {
     const diagnostics = refusal(variant((d) => d.setIn(["tokenExpirationSecond"], 3600)));
     expect(diagnostics).toEqual([
-      expect.objectContaining({ id: "G-01", path: "tokenExpirationSecond", message: "unknown key", fix: expect.stringContaining("did you mean `tokenExpirationSeconds`?") }),
+      expect.objectContaining({
+        id: "G-01",
+        path: "tokenExpirationSecond",
+        message: "unknown key",
+        fix: expect.stringContaining("did you mean `tokenExpirationSeconds`?"),
+      }),
     ]);
   });
 

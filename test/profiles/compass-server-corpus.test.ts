@@ -25,7 +25,9 @@ describe("compass-server corpus", () => {
     expect(checkObjects(objects)).toEqual([]);
   });
 
-  const broken = readdirSync(join(DIR, "broken")).filter((f) => f.endsWith(".yaml")).sort();
+  const broken = readdirSync(join(DIR, "broken"))
+    .filter((f) => f.endsWith(".yaml"))
+    .sort();
 
   for (const file of broken) {
     const id = /^([A-Z]+-\d+)/.exec(file)![1];

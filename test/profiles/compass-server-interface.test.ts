@@ -20,8 +20,25 @@ const CONTRACT = Object.values(SERVER_INTERFACE as Record<string, InterfaceName>
 /** The example with every optional Server feature on: reviewer App, repos, key files. */
 function fullValues(): Record<string, any> {
   const v = EXAMPLE();
-  v.forge = { ...v.forge, repos: ["rigelbuild/compass"], reviewerAppId: 42, reviewerAppInstallationId: 43, reviewerAppKeySecret: { name: "compass-reviewer-app" } };
-  v.runnerClusters = [v.runnerClusters[0], { name: "edge", issuer: "https://edge.example.com", namespace: "compass-runner", serviceAccount: "compass-runner", maxTokenLifetime: 3600, jwksFile: { configMap: "edge-keys" }, caFile: { configMap: "edge-ca" } }];
+  v.forge = {
+    ...v.forge,
+    repos: ["rigelbuild/compass"],
+    reviewerAppId: 42,
+    reviewerAppInstallationId: 43,
+    reviewerAppKeySecret: { name: "compass-reviewer-app" },
+  };
+  v.runnerClusters = [
+    v.runnerClusters[0],
+    {
+      name: "edge",
+      issuer: "https://edge.example.com",
+      namespace: "compass-runner",
+      serviceAccount: "compass-runner",
+      maxTokenLifetime: 3600,
+      jwksFile: { configMap: "edge-keys" },
+      caFile: { configMap: "edge-ca" },
+    },
+  ];
   return v;
 }
 
@@ -32,11 +49,16 @@ function serverPod(objects: K8sObject[]) {
 
 /** The table rows of the facts that name `name` in backticks (alone, or as `--flag` / `ENV`). */
 function rowsNaming(name: string): string[] {
-  return FACTS.split("\n").filter((line) => line.startsWith("|") && (line.includes(`\`${name}\``) || line.includes(`\`${name} `) || line.includes(` ${name}\``)));
+  return FACTS.split("\n").filter(
+    (line) => line.startsWith("|") && (line.includes(`\`${name}\``) || line.includes(`\`${name} `) || line.includes(` ${name}\``)),
+  );
 }
 
 describe("every flag and variable of a rendered Server container is in the contract", () => {
-  for (const [what, values] of [["the example", EXAMPLE()], ["every optional feature", fullValues()]] as const) {
+  for (const [what, values] of [
+    ["the example", EXAMPLE()],
+    ["every optional feature", fullValues()],
+  ] as const) {
     it(what, () => {
       const container = serverPod(render(values)).containers[0];
       const flags = new Set(CONTRACT.flatMap((n) => (n.flag ? [n.flag] : [])));
@@ -56,7 +78,7 @@ describe("every flag and variable of a rendered Server container is in the contr
   it("the rendered names are those the contract marks rendered, and no other", () => {
     const container = serverPod(render(fullValues())).containers[0];
     const used = new Set([...container.args!.filter((a) => a.startsWith("--")), ...(container.env ?? []).map((e) => e.name)]);
-    const marked = CONTRACT.filter((n) => n.rendered !== undefined).map((n) => (n.flag && used.has(n.flag) ? n.flag : n.env ?? n.flag!));
+    const marked = CONTRACT.filter((n) => n.rendered !== undefined).map((n) => (n.flag && used.has(n.flag) ? n.flag : (n.env ?? n.flag!)));
     expect([...used].sort()).toEqual(marked.sort());
   });
 });
@@ -72,10 +94,18 @@ describe("every contract name is in compass-interfaces.md, with its status", () 
     it(`${label} (${name.status})`, () => {
       const rows = rowsNaming(label);
       expect(rows.length, `no row of compass-interfaces.md names ${label}`).toBeGreaterThan(0);
-      if (name.env && name.flag) expect(rows.some((r) => r.includes(name.env!)), `${label}'s twin ${name.env}`).toBe(true);
+      if (name.env && name.flag)
+        expect(
+          rows.some((r) => r.includes(name.env!)),
+          `${label}'s twin ${name.env}`,
+        ).toBe(true);
       const statuses = rows.map((r) => r.trim().replace(/\|$/, "").split("|").at(-1)!.trim());
       if (name.status === "designed") expect(statuses.some((s) => /designed/.test(s))).toBe(true);
-      else expect(statuses.some((s) => /^\**implemented/.test(s)), `${label}: ${statuses.join(" / ")}`).toBe(true);
+      else
+        expect(
+          statuses.some((s) => /^\**implemented/.test(s)),
+          `${label}: ${statuses.join(" / ")}`,
+        ).toBe(true);
       const commit = /@([0-9a-f]{8})/.exec(name.source)?.[1];
       if (commit) expect(FACTS).toContain(commit);
     });
@@ -153,7 +183,10 @@ describe("the --runner-clusters file is in exactly the Server's schema", () => {
     const spec = serverPod(render(values));
     for (const entry of parse(clustersText(values)).clusters) {
       for (const file of [entry.jwksFile, entry.caFile].filter(Boolean)) {
-        expect(spec.containers[0].volumeMounts!.some((m) => file.startsWith(`${m.mountPath}/`)), file).toBe(true);
+        expect(
+          spec.containers[0].volumeMounts!.some((m) => file.startsWith(`${m.mountPath}/`)),
+          file,
+        ).toBe(true);
       }
     }
   });
@@ -161,17 +194,26 @@ describe("the --runner-clusters file is in exactly the Server's schema", () => {
 
 describe("the runner-clusters reader refuses what the Server refuses", () => {
   const good = "clusters:\n  - name: a\n    issuer: https://a.example.com\n    namespace: n\n    serviceAccount: s\n";
-  const problems = (text: string) => readRunnerClusters(text).problems.map((p) => p.message).join("\n");
+  const problems = (text: string) =>
+    readRunnerClusters(text)
+      .problems.map((p) => p.message)
+      .join("\n");
 
   it("accepts a minimal file, with the Server's defaults", () => {
-    expect(readRunnerClusters(good)).toEqual({ clusters: [{ name: "a", issuer: "https://a.example.com", audience: "compass-runner", namespace: "n", serviceAccount: "s", maxTokenLifetimeSeconds: 600 }], problems: [] });
+    expect(readRunnerClusters(good)).toEqual({
+      clusters: [{ name: "a", issuer: "https://a.example.com", audience: "compass-runner", namespace: "n", serviceAccount: "s", maxTokenLifetimeSeconds: 600 }],
+      problems: [],
+    });
   });
   it("an unknown key in an entry", () => expect(problems(`${good}    audiences: [x]\n`)).toMatch(/unknown key "audiences"/));
   it("an unknown top-level key", () => expect(problems(`${good}issuer: https://x\n`)).toMatch(/unknown key "issuer"/));
   it("a second document", () => expect(problems(`${good}---\n${good}`)).toMatch(/more than one YAML document/));
   it("a bare number of seconds, read as nanoseconds", () => expect(problems(`${good}    maxTokenLifetime: 86400\n`)).toMatch(/nanoseconds/));
   it("a lifetime below 600 s", () => expect(problems(`${good}    maxTokenLifetime: 9m59s\n`)).toMatch(/below the 600s minimum/));
-  it("a shared issuer, trailing / ignored", () => expect(problems(`${good}  - name: b\n    issuer: https://a.example.com/\n    namespace: n\n    serviceAccount: s\n`)).toMatch(/issuer is already cluster "a"/));
+  it("a shared issuer, trailing / ignored", () =>
+    expect(problems(`${good}  - name: b\n    issuer: https://a.example.com/\n    namespace: n\n    serviceAccount: s\n`)).toMatch(
+      /issuer is already cluster "a"/,
+    ));
   it("an http issuer", () => expect(problems(good.replace("https://a", "http://a"))).toMatch(/https:\/\/ URL with a host/));
   it("a bad name", () => expect(problems(good.replace("name: a", "name: A_1"))).toMatch(/\[a-z0-9-\]\{1,40\}/));
   it("jwksURI with jwksFile", () => expect(problems(`${good}    jwksURI: https://k.example.com\n    jwksFile: /k.json\n`)).toMatch(/mutually exclusive/));
@@ -194,7 +236,9 @@ describe("the docs table of the Server's interface is generated from the contrac
     const rows = table.split("\n").slice(2);
     expect(rows).toHaveLength(CONTRACT.length + SERVER_SECRETS.length);
     expect(rows.find((r) => r.startsWith("| `--admin-token-file` |"))).toMatch(/\| `seed 001, P4[^|]*` \| designed \|$/);
-    expect(rows.find((r) => r.startsWith("| `--database` |"))).toMatch(/^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `go\/cmd\/compass-server\/main.go@599af8e2` \| implemented \|$/);
+    expect(rows.find((r) => r.startsWith("| `--database` |"))).toMatch(
+      /^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `go\/cmd\/compass-server\/main.go@599af8e2` \| implemented \|$/,
+    );
     expect(readFileSync("docs/compass-server.md", "utf8")).toContain(table);
   });
 });

@@ -91,7 +91,10 @@ describe("the bundled NATS configuration, run by nats-server", () => {
       stdio: "ignore",
     });
     for (let i = 0; i < 100; i++) {
-      const ok = await Client.open(port).then((c) => (c.close(), true), () => false);
+      const ok = await Client.open(port).then(
+        (c) => (c.close(), true),
+        () => false,
+      );
       if (ok) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -129,7 +132,9 @@ describe("the bundled NATS configuration, run by nats-server", () => {
     const url = new URL(`nats://compass:${PASSWORD}@127.0.0.1:${port}`);
     const client = await Client.open(Number(url.port));
     await client.line();
-    client.send(`CONNECT ${JSON.stringify({ user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password), verbose: false, pedantic: false })}\r\nPING\r\n`);
+    client.send(
+      `CONNECT ${JSON.stringify({ user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password), verbose: false, pedantic: false })}\r\nPING\r\n`,
+    );
     expect(await client.line()).toBe("PONG");
     client.send("SUB _INBOX.rigging 1\r\nPUB $JS.API.INFO _INBOX.rigging 0\r\n\r\n");
     expect(await client.line()).toMatch(/^MSG _INBOX\.rigging 1 \d+$/);

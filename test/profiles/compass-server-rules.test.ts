@@ -63,7 +63,10 @@ describe("the Server's rules read flags and their variable twins as compass-serv
   });
 
   it("a Secret's DSN under a variable the Server does not read leaves it without one (CS-03, CS-13)", () => {
-    expect(findingsAfter((c) => (c.env = c.env!.map((e) => (e.name === "COMPASS_DATABASE_DSN" ? { ...e, name: "COMPASS_DATABASE_URL" } : e))))).toEqual(["CS-03", "CS-13"]);
+    expect(findingsAfter((c) => (c.env = c.env!.map((e) => (e.name === "COMPASS_DATABASE_DSN" ? { ...e, name: "COMPASS_DATABASE_URL" } : e))))).toEqual([
+      "CS-03",
+      "CS-13",
+    ]);
   });
 
   it("a manifest of the wrong shapes is judged, not crashed on: a number for --listen has no port (CS-08)", () => {

@@ -16,7 +16,8 @@ import { expectRefused, refusal, render } from "../support/values.ts";
 const EXAMPLE = readFileSync("examples/compass-server.yaml", "utf8");
 const example = () => parse(EXAMPLE) as Record<string, any>;
 
-const find = (objects: K8sObject[], kind: string, app = "compass-server") => objects.filter((o) => o.kind === kind && o.metadata.labels?.["app.kubernetes.io/name"] === app);
+const find = (objects: K8sObject[], kind: string, app = "compass-server") =>
+  objects.filter((o) => o.kind === kind && o.metadata.labels?.["app.kubernetes.io/name"] === app);
 
 /** The value after `flag` in args, or undefined. */
 function flag(args: readonly string[], name: string): string | undefined {
@@ -63,7 +64,13 @@ describe("examples/compass-server.yaml", () => {
   it("CS-02 / G-05: digest-only image, the paired tag as an annotation, 65532 non-root on a read-only root", () => {
     expect(container.image).toBe("registry.example.com/rigelbuild/compass-server@sha256:9d2f0c8e7b6a5d4c3b2a190817263544536271809a8b7c6d5e4f3a2b1c0d9e8f");
     expect(server.metadata.annotations?.["rigging.dev/image-tag"]).toBe("main-1842-3f9c2a7d1b6e");
-    expect(pod.securityContext).toMatchObject({ runAsUser: 65532, runAsGroup: 65532, runAsNonRoot: true, fsGroup: 65532, seccompProfile: { type: "RuntimeDefault" } });
+    expect(pod.securityContext).toMatchObject({
+      runAsUser: 65532,
+      runAsGroup: 65532,
+      runAsNonRoot: true,
+      fsGroup: 65532,
+      seccompProfile: { type: "RuntimeDefault" },
+    });
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
     expect(pod.imagePullSecrets).toBeUndefined();
   });
@@ -97,9 +104,14 @@ describe("examples/compass-server.yaml", () => {
     expect(c.image).toMatch(/^nats@sha256:[0-9a-f]{64}$/);
     expect(c.env).toEqual([{ name: "NATS_PASSWORD", valueFrom: { secretKeyRef: { name: "compass-nats", key: "password" } } }]);
     const conf = (find(objects, "ConfigMap", "compass-nats")[0].data as Record<string, string>)["nats.conf"];
-    expect(conf).toMatch(/authorization \{\n  user: "compass"\n  password: \$NATS_PASSWORD\n\}/);
+    expect(conf).toMatch(/authorization \{\n {2}user: "compass"\n {2}password: \$NATS_PASSWORD\n\}/);
     const policy = find(objects, "NetworkPolicy", "compass-nats")[0] as NetworkPolicy & K8sObject;
-    expect(policy.spec!.ingress).toEqual([{ from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "compass-server", "app.kubernetes.io/instance": "compass-server" } } }], ports: [{ protocol: "TCP", port: 4222 }] }]);
+    expect(policy.spec!.ingress).toEqual([
+      {
+        from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "compass-server", "app.kubernetes.io/instance": "compass-server" } } }],
+        ports: [{ protocol: "TCP", port: 4222 }],
+      },
+    ]);
   });
 
   it("CS-13: the bundled NATS runs JetStream, its store a size-bounded emptyDir above max_file_store", () => {
@@ -129,7 +141,16 @@ describe("examples/compass-server.yaml", () => {
     expect(mount("/etc/compass/runner-clusters")).toEqual({ name: "runner-clusters", mountPath: "/etc/compass/runner-clusters", readOnly: true });
     const text = (find(objects, "ConfigMap")[0] as ConfigMap & K8sObject).data!["clusters.yaml"];
     expect(parse(text)).toEqual({
-      clusters: [{ name: "local", issuer: "https://kubernetes.default.svc.cluster.local", audience: "compass-runner", namespace: "compass-runner", serviceAccount: "compass-runner", maxTokenLifetime: "86400s" }],
+      clusters: [
+        {
+          name: "local",
+          issuer: "https://kubernetes.default.svc.cluster.local",
+          audience: "compass-runner",
+          namespace: "compass-runner",
+          serviceAccount: "compass-runner",
+          maxTokenLifetime: "86400s",
+        },
+      ],
     });
   });
 
@@ -150,7 +171,9 @@ describe("examples/compass-server.yaml", () => {
     expect(flag(args, "--forge-app-webhook-secret")).toBe("FORGE_APP_WEBHOOK_SECRET");
     const dir = "/var/run/secrets/compass/secretspec/compass/default";
     expect(mount(`${dir}/SERVER_FORGE_APP_PRIVATE_KEY`)?.subPath).toBe("SERVER_FORGE_APP_PRIVATE_KEY");
-    expect(volume("secretspec").projected!.sources).toContainEqual({ secret: { name: "compass-github-app", items: [{ key: "webhook-secret", path: "SERVER_FORGE_APP_WEBHOOK_SECRET" }] } });
+    expect(volume("secretspec").projected!.sources).toContainEqual({
+      secret: { name: "compass-github-app", items: [{ key: "webhook-secret", path: "SERVER_FORGE_APP_WEBHOOK_SECRET" }] },
+    });
   });
 
   it("CS-10: no architecture pin", () => {
@@ -197,7 +220,10 @@ describe("examples/compass-server.yaml", () => {
       },
     });
     const text = (find(out, "ConfigMap")[0] as ConfigMap & K8sObject).data!["clusters.yaml"];
-    expect(parse(text).clusters[0]).toMatchObject({ jwksFile: "/etc/compass/runner-cluster-files/local/jwks.json", caFile: "/etc/compass/runner-cluster-files/local/ca.crt" });
+    expect(parse(text).clusters[0]).toMatchObject({
+      jwksFile: "/etc/compass/runner-cluster-files/local/jwks.json",
+      caFile: "/etc/compass/runner-cluster-files/local/ca.crt",
+    });
     for (const object of out) expect(validateStrict(object)).toEqual([]);
     expect(checkObjects(out)).toEqual([]);
   });
@@ -219,21 +245,32 @@ describe("CompassServer values are refused", () => {
     const d = expectRefused({ ...example(), database: { ...example().database, urlSecret: { name: "db" } } }, "CS-13", "database.urlSecret");
     expect(d.fix).toContain("COMPASS_DATABASE_DSN");
   });
-  it("a tag-only image (G-05)", () => expectRefused({ ...example(), image: "registry.example.com/rigelbuild/compass-server:main-1842-3f9c2a7d1b6e" }, "G-05", "image"));
-  it("a bundled NATS image without a digest (G-05)", () => expectRefused({ ...example(), nats: { ...example().nats, image: "nats:2.10" } }, "G-05", "nats.image"));
-  it("a master key asked for as an environment variable (CS-05)", () => expectRefused({ ...example(), masterKey: { name: "k", env: "COMPASS_MASTER_KEY" } }, "CS-05", "masterKey.env"));
-  it("an admin token asked for as an environment variable (CS-06)", () => expectRefused({ ...example(), adminToken: { name: "compass-admin-token", env: "COMPASS_ADMIN_TOKEN" } }, "CS-06", "adminToken.env"));
+  it("a tag-only image (G-05)", () =>
+    expectRefused({ ...example(), image: "registry.example.com/rigelbuild/compass-server:main-1842-3f9c2a7d1b6e" }, "G-05", "image"));
+  it("a bundled NATS image without a digest (G-05)", () =>
+    expectRefused({ ...example(), nats: { ...example().nats, image: "nats:2.10" } }, "G-05", "nats.image"));
+  it("a master key asked for as an environment variable (CS-05)", () =>
+    expectRefused({ ...example(), masterKey: { name: "k", env: "COMPASS_MASTER_KEY" } }, "CS-05", "masterKey.env"));
+  it("an admin token asked for as an environment variable (CS-06)", () =>
+    expectRefused({ ...example(), adminToken: { name: "compass-admin-token", env: "COMPASS_ADMIN_TOKEN" } }, "CS-06", "adminToken.env"));
   it("a bundled NATS without its password Secret (CS-07)", () => {
     const { passwordSecret: _, ...nats } = example().nats;
     expectRefused({ ...example(), nats }, "CS-07", "nats.passwordSecret");
   });
   it("an external NATS given as a URL, whose credentials the Server reads only from its Secret (CS-07)", () => {
-    const d = expectRefused({ ...example(), nats: { mode: "external", url: "tls://nats.example.net:4222", urlSecret: { name: "n" }, cidr: "10.0.7.0/24" } }, "CS-07", "nats.url");
+    const d = expectRefused(
+      { ...example(), nats: { mode: "external", url: "tls://nats.example.net:4222", urlSecret: { name: "n" }, cidr: "10.0.7.0/24" } },
+      "CS-07",
+      "nats.url",
+    );
     expect(d.fix).toContain("COMPASS_NATS_URL");
   });
-  it("an external NATS without its URL Secret (CS-07)", () => expectRefused({ ...example(), nats: { mode: "external", cidr: "10.0.7.0/24" } }, "CS-07", "nats.urlSecret"));
-  it("an external NATS without a range or namespace for egress (CS-11)", () => expectRefused({ ...example(), nats: { mode: "external", urlSecret: { name: "n" } } }, "CS-11", "nats.cidr"));
-  it("a JetStream store size given as a string (CS-13)", () => expectRefused({ ...example(), nats: { ...example().nats, jetstream: { maxFileStoreMiB: "1024" } } }, "CS-13", "nats.jetstream.maxFileStoreMiB"));
+  it("an external NATS without its URL Secret (CS-07)", () =>
+    expectRefused({ ...example(), nats: { mode: "external", cidr: "10.0.7.0/24" } }, "CS-07", "nats.urlSecret"));
+  it("an external NATS without a range or namespace for egress (CS-11)", () =>
+    expectRefused({ ...example(), nats: { mode: "external", urlSecret: { name: "n" } } }, "CS-11", "nats.cidr"));
+  it("a JetStream store size given as a string (CS-13)", () =>
+    expectRefused({ ...example(), nats: { ...example().nats, jetstream: { maxFileStoreMiB: "1024" } } }, "CS-13", "nats.jetstream.maxFileStoreMiB"));
   it("a missing TLS Secret (CS-08)", () => {
     const { tls: _, ...values } = example();
     expectRefused(values, "CS-08", "tls");
@@ -246,36 +283,60 @@ describe("CompassServer values are refused", () => {
     const { issuer: _, ...entry } = cluster();
     expectRefused({ ...example(), runnerClusters: [entry] }, "CS-09", "runnerClusters[0].issuer");
   });
-  it("an http issuer (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), issuer: "http://kubernetes.default.svc" }] }, "CS-09", "runnerClusters[0].issuer"));
-  it("a cluster name the Server refuses (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), name: "Prod.Cluster" }] }, "CS-09", "runnerClusters[0].name"));
-  it("a 41-character cluster name (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), name: "a".repeat(41) }] }, "CS-09", "runnerClusters[0].name"));
-  it("two clusters of one name (CS-09)", () => expectRefused({ ...example(), runnerClusters: [cluster(), { ...cluster(), issuer: "https://other.example.com" }] }, "CS-09", "runnerClusters[1].name"));
+  it("an http issuer (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), issuer: "http://kubernetes.default.svc" }] }, "CS-09", "runnerClusters[0].issuer"));
+  it("a cluster name the Server refuses (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), name: "Prod.Cluster" }] }, "CS-09", "runnerClusters[0].name"));
+  it("a 41-character cluster name (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), name: "a".repeat(41) }] }, "CS-09", "runnerClusters[0].name"));
+  it("two clusters of one name (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [cluster(), { ...cluster(), issuer: "https://other.example.com" }] }, "CS-09", "runnerClusters[1].name"));
   it("two clusters of one issuer, compared without the trailing / (CS-09)", () => {
-    const d = expectRefused({ ...example(), runnerClusters: [cluster(), { ...cluster(), name: "other", issuer: `${cluster().issuer}/` }] }, "CS-09", "runnerClusters[1].issuer");
+    const d = expectRefused(
+      { ...example(), runnerClusters: [cluster(), { ...cluster(), name: "other", issuer: `${cluster().issuer}/` }] },
+      "CS-09",
+      "runnerClusters[1].issuer",
+    );
     expect(d.fix).toMatch(/trailing \//);
   });
-  it("a cluster with another audience (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), audience: "kubernetes" }] }, "CS-09", "runnerClusters[0].audience"));
-  it("a maxTokenLifetime below 600 s (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), maxTokenLifetime: 599 }] }, "CS-09", "runnerClusters[0].maxTokenLifetime"));
-  it("a maxTokenLifetime given as a string (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), maxTokenLifetime: "86400" }] }, "CS-09", "runnerClusters[0].maxTokenLifetime"));
-  it("a Go duration where values take seconds (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), maxTokenLifetime: "24h" }] }, "CS-09", "runnerClusters[0].maxTokenLifetime"));
-  it("jwksURI with jwksFile (CS-09)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), jwksURI: "https://keys.example.com/jwks", jwksFile: { configMap: "k" } }] }, "CS-09", "runnerClusters[0].jwksFile"));
-  it("an unknown key in a cluster entry (G-01)", () => expectRefused({ ...example(), runnerClusters: [{ ...cluster(), audiences: ["compass-runner"] }] }, "G-01", "runnerClusters[0].audiences"));
+  it("a cluster with another audience (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), audience: "kubernetes" }] }, "CS-09", "runnerClusters[0].audience"));
+  it("a maxTokenLifetime below 600 s (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), maxTokenLifetime: 599 }] }, "CS-09", "runnerClusters[0].maxTokenLifetime"));
+  it("a maxTokenLifetime given as a string (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), maxTokenLifetime: "86400" }] }, "CS-09", "runnerClusters[0].maxTokenLifetime"));
+  it("a Go duration where values take seconds (CS-09)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), maxTokenLifetime: "24h" }] }, "CS-09", "runnerClusters[0].maxTokenLifetime"));
+  it("jwksURI with jwksFile (CS-09)", () =>
+    expectRefused(
+      { ...example(), runnerClusters: [{ ...cluster(), jwksURI: "https://keys.example.com/jwks", jwksFile: { configMap: "k" } }] },
+      "CS-09",
+      "runnerClusters[0].jwksFile",
+    ));
+  it("an unknown key in a cluster entry (G-01)", () =>
+    expectRefused({ ...example(), runnerClusters: [{ ...cluster(), audiences: ["compass-runner"] }] }, "G-01", "runnerClusters[0].audiences"));
   it("no issuer egress while the Server fetches keys (CS-11)", () => {
     const { issuerEgress: _, ...values } = example();
     expectRefused(values, "CS-11", "issuerEgress");
   });
-  it("an architecture pin (CS-10)", () => expectRefused({ ...example(), nodeSelector: { "kubernetes.io/arch": "arm64" } }, "CS-10", 'nodeSelector["kubernetes.io/arch"]'));
+  it("an architecture pin (CS-10)", () =>
+    expectRefused({ ...example(), nodeSelector: { "kubernetes.io/arch": "arm64" } }, "CS-10", 'nodeSelector["kubernetes.io/arch"]'));
   it("a security context override (CS-02)", () => expectRefused({ ...example(), securityContext: { runAsUser: 0 } }, "CS-02", "securityContext"));
   it("a forge App ID given as a string (CS-04)", () => expectRefused({ ...example(), forge: { ...example().forge, appId: "123456" } }, "CS-04", "forge.appId"));
-  it("a forge installation ID that is not whole (CS-04)", () => expectRefused({ ...example(), forge: { ...example().forge, installationId: 1.5 } }, "CS-04", "forge.installationId"));
+  it("a forge installation ID that is not whole (CS-04)", () =>
+    expectRefused({ ...example(), forge: { ...example().forge, installationId: 1.5 } }, "CS-04", "forge.installationId"));
   it("a forge App without its key Secret (CS-04)", () => {
     const { appKeySecret: _, ...forge } = example().forge;
     expectRefused({ ...example(), forge }, "CS-04", "forge.appKeySecret");
   });
-  it("half a reviewer App (CS-04)", () => expectRefused({ ...example(), forge: { ...example().forge, reviewerAppId: 42 } }, "CS-04", "forge.reviewerAppInstallationId"));
-  it("the old forge.app shape (CS-13)", () => expectRefused({ ...example(), forge: { ...example().forge, app: { appId: { name: "x" } } } }, "CS-13", "forge.app"));
-  it("a forge repository that is not owner/name (CS-04)", () => expectRefused({ ...example(), forge: { ...example().forge, repos: ["compass"] } }, "CS-04", "forge.repos[0]"));
-  it("a Postgres range that is not a CIDR (CS-11)", () => expectRefused({ ...example(), database: { ...example().database, cidr: "db.example.net" } }, "CS-11", "database.cidr"));
+  it("half a reviewer App (CS-04)", () =>
+    expectRefused({ ...example(), forge: { ...example().forge, reviewerAppId: 42 } }, "CS-04", "forge.reviewerAppInstallationId"));
+  it("the old forge.app shape (CS-13)", () =>
+    expectRefused({ ...example(), forge: { ...example().forge, app: { appId: { name: "x" } } } }, "CS-13", "forge.app"));
+  it("a forge repository that is not owner/name (CS-04)", () =>
+    expectRefused({ ...example(), forge: { ...example().forge, repos: ["compass"] } }, "CS-04", "forge.repos[0]"));
+  it("a Postgres range that is not a CIDR (CS-11)", () =>
+    expectRefused({ ...example(), database: { ...example().database, cidr: "db.example.net" } }, "CS-11", "database.cidr"));
   it("every problem in one run", () => {
     const all = refusal({ ...example(), replicas: 2, runnerClusters: [{ ...cluster(), maxTokenLifetime: 1 }] });
     expect(all.map((d) => d.id).sort()).toEqual(["CS-01", "CS-09"]);
@@ -285,7 +346,11 @@ describe("CompassServer values are refused", () => {
 describe("G-04: inline secrets are refused anywhere, and never echoed", () => {
   const PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n";
   const cases: [string, (v: Record<string, any>) => void, string][] = [
-    ["a DSN with a password in place of its Secret", (v) => (v.database.dsnSecret = "postgres://compass:hunter2@db.internal:5432/compass"), "database.dsnSecret"],
+    [
+      "a DSN with a password in place of its Secret",
+      (v) => (v.database.dsnSecret = "postgres://compass:hunter2@db.internal:5432/compass"),
+      "database.dsnSecret",
+    ],
     ["a NATS URL with a password in place of its Secret", (v) => (v.nats.urlSecret = "nats://compass:hunter2@nats:4222"), "nats.urlSecret"],
     ["a value under the master key", (v) => (v.masterKey = { name: "compass-master-key", value: "hunter2" }), "masterKey.value"],
     ["an admin token written inline", (v) => (v.adminToken = "hunter2"), "adminToken"],

@@ -84,7 +84,14 @@ describe("examples/compass.yaml", () => {
     const { objects: out } = renderSource(parseValuesFile(stringify(values), "compass.yaml"));
     const configMap = out.find((o) => o.kind === "ConfigMap" && o.metadata.name.endsWith("runner-clusters"))!;
     const entry = readRunnerClusters((configMap.data as Record<string, string>)["clusters.yaml"]).clusters[0] as unknown as Record<string, unknown>;
-    expect(entry).toEqual({ name: "local", namespace: "compass-runner", serviceAccount: "compass-runner", audience: "compass-runner", maxTokenLifetimeSeconds: 600, issuer: "https://kubernetes.default.svc.cluster.local" });
+    expect(entry).toEqual({
+      name: "local",
+      namespace: "compass-runner",
+      serviceAccount: "compass-runner",
+      audience: "compass-runner",
+      maxTokenLifetimeSeconds: 600,
+      issuer: "https://kubernetes.default.svc.cluster.local",
+    });
   });
 });
 

@@ -20,8 +20,13 @@ function load(file: string): K8sObject[] {
 }
 
 const idOf = (file: string) => /^([A-Z]+-\d+)/.exec(file)![1];
-const yamlIn = (dir: string) => readdirSync(join(DIR, dir)).filter((f) => f.endsWith(".yaml")).sort();
-const valid = readdirSync(DIR).filter((f) => /^valid.*\.yaml$/.test(f)).sort();
+const yamlIn = (dir: string) =>
+  readdirSync(join(DIR, dir))
+    .filter((f) => f.endsWith(".yaml"))
+    .sort();
+const valid = readdirSync(DIR)
+  .filter((f) => /^valid.*\.yaml$/.test(f))
+  .sort();
 const broken = yamlIn("broken");
 const opinions = yamlIn("opinion");
 
@@ -62,7 +67,10 @@ describe("rootpilot-runner corpus", () => {
   it("seed 002's allowances are not errors: another uid with its own $HOME, ~/.aws at $HOME, no NetworkPolicy, a port-only egress rule", () => {
     for (const file of ["RP-01-uid.yaml", "RP-07-aws-mount.yaml", "RP-08-no-policy.yaml", "RP-08-port-only.yaml"]) {
       const findings = checkObjects(load(join(DIR, "opinion", file)));
-      expect(findings.map((f) => f.severity), file).toEqual(findings.map(() => "warning"));
+      expect(
+        findings.map((f) => f.severity),
+        file,
+      ).toEqual(findings.map(() => "warning"));
     }
   });
 });

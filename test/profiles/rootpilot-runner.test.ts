@@ -9,14 +9,14 @@ import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/core/diagnostic.ts";
 import { toYamlStream } from "../../src/core/emit.ts";
-import { ValuesError } from "../../src/core/errors.ts";
+import type { ValuesError } from "../../src/core/errors.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 import { expectRefused, render } from "../support/values.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
-const DIGEST = "sha256:" + "ab12".repeat(16);
+const DIGEST = `sha256:${"ab12".repeat(16)}`;
 
 const GKE = {
   kind: "RootpilotRunner",
@@ -28,8 +28,6 @@ const EKS = {
   ...GKE,
   attestation: { provider: "eks", region: "eu-west-1", roleArn: "arn:aws:iam::123456789012:role/rootpilot-runner" },
 };
-
-
 
 const deploymentOf = (objects: K8sObject[]) => objects.find((o) => o.kind === "Deployment") as unknown as Deployment;
 const podOf = (objects: K8sObject[]) => deploymentOf(objects).spec!.template.spec as PodSpec;
@@ -55,7 +53,12 @@ describe.each(["examples/rootpilot-gke.yaml", "examples/rootpilot-eks.yaml"])("%
     const pod = podOf(objects);
     const container = containerOf(objects);
     expect(pod.securityContext).toMatchObject({ runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
-    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, readOnlyRootFilesystem: true, runAsNonRoot: true });
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ["ALL"] },
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+    });
     expect(envOf(objects).HOME).toBe("/home/node");
     const home = container.volumeMounts!.find((m) => m.mountPath === "/home/node")!;
     expect(pod.volumes!.find((v) => v.name === home.name)!.emptyDir).toBeDefined();
@@ -131,7 +134,9 @@ describe("rendered GKE runner", () => {
   });
 
   it("writes the secret store and OTLP endpoint into the environment", () => {
-    const vault = envOf(render({ ...GKE, secretStore: { mode: "vault", address: "https://vault.example.com:8200", role: "runner" }, otel: { endpoint: "http://otel.obs:4318" } }));
+    const vault = envOf(
+      render({ ...GKE, secretStore: { mode: "vault", address: "https://vault.example.com:8200", role: "runner" }, otel: { endpoint: "http://otel.obs:4318" } }),
+    );
     expect(vault).toMatchObject({
       RUNNER_SECRET_STORE_MODE: "vault",
       RUNNER_VAULT_ADDR: "https://vault.example.com:8200",
@@ -180,7 +185,12 @@ describe("refused values", () => {
     expect(d.message).toContain("RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION");
   });
 
-  it.each(["arn:aws:iam::12345:role/r", "arn:aws:iam::123456789012:user/r", "arn:aws:sts::123456789012:role/r", "rootpilot-runner"])("an invalid role ARN %s (RP-06)", (roleArn) => {
+  it.each([
+    "arn:aws:iam::12345:role/r",
+    "arn:aws:iam::123456789012:user/r",
+    "arn:aws:sts::123456789012:role/r",
+    "rootpilot-runner",
+  ])("an invalid role ARN %s (RP-06)", (roleArn) => {
     expectRefused({ ...EKS, attestation: { ...EKS.attestation, roleArn } }, "RP-06", "attestation.roleArn");
   });
 
@@ -252,7 +262,16 @@ describe("refused values", () => {
   });
 
   it("reports every problem at once, each at its line", () => {
-    const text = ["kind: RootpilotRunner", `image: registry.example.com/rootpilotsh/runner@${DIGEST}`, "attestation:", "  provider: gke", "  audience: other", "controlPlane: {cidr: 203.0.113.40/32}", "drainTimeoutMS: 1000", "livenessProbe: {}"].join("\n");
+    const text = [
+      "kind: RootpilotRunner",
+      `image: registry.example.com/rootpilotsh/runner@${DIGEST}`,
+      "attestation:",
+      "  provider: gke",
+      "  audience: other",
+      "controlPlane: {cidr: 203.0.113.40/32}",
+      "drainTimeoutMS: 1000",
+      "livenessProbe: {}",
+    ].join("\n");
     let diagnostics: Diagnostic[] = [];
     try {
       render(text);

@@ -10,7 +10,9 @@ import { KINDS } from "../../src/profiles/index.ts";
 import { CLI, ROOT, tempDir } from "../support/cli.ts";
 import { run, type RunOptions } from "./run.ts";
 
-const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".yaml")).sort();
+const EXAMPLES = readdirSync(join(ROOT, "examples"))
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 /** A line added to one example in the copy the executable is built from, and nowhere else. */
 const MARKER = "# built-in marker: this line exists only in the tree the executable was built from\n";
 
@@ -66,7 +68,10 @@ describe("the standalone executable", () => {
 
   it("refuses invalid values the way the Node build does", async () => {
     const bad = join(work, "bad.yaml");
-    writeFileSync(bad, readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8").replace(/^tokenExpirationSeconds: .*$/m, "tokenExpirationSeconds: 60"));
+    writeFileSync(
+      bad,
+      readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8").replace(/^tokenExpirationSeconds: .*$/m, "tokenExpirationSeconds: 60"),
+    );
     const a = await bin(["render", bad]);
     expect(a.code).toBe(1);
     expect(a.err).toContain("CR-03");
@@ -93,7 +98,10 @@ describe("the standalone executable", () => {
       expect(a).toEqual(b);
     }
     const manifests = join(work, "manifests.yaml");
-    writeFileSync(manifests, (await node(["render", join(ROOT, "examples", "compass-runner.yaml")])).out.replace(/^(\s+)hostUsers: false$/m, "$1hostUsers: true"));
+    writeFileSync(
+      manifests,
+      (await node(["render", join(ROOT, "examples", "compass-runner.yaml")])).out.replace(/^(\s+)hostUsers: false$/m, "$1hostUsers: true"),
+    );
     for (const format of ["text", "json", "sarif"]) {
       const [a, b] = await Promise.all([bin(["check", manifests, "--format", format]), node(["check", manifests, "--format", format])]);
       expect(a.code).toBe(1);

@@ -57,7 +57,7 @@ describe("completion scripts", () => {
     expect(await bashComplete(["rigging", ""])).toEqual(expect.arrayContaining(["render", "check", "fn", "completion", "schema", "init"]));
     expect(await bashComplete(["rigging", "in"])).toEqual(["init"]);
     expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...KINDS].sort());
-    expect((await bashComplete(["rigging", "schema", "Root"]))).toEqual(["RootpilotRunner"]);
+    expect(await bashComplete(["rigging", "schema", "Root"])).toEqual(["RootpilotRunner"]);
     expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...PROFILE_NAMES].sort());
     expect(await bashComplete(["rigging", "check", "-f", "s"])).toEqual(["sarif"]);
     expect(await bashComplete(["rigging", "check", "--pa"])).toEqual(["--passthrough"]);
@@ -69,7 +69,10 @@ describe("completion scripts", () => {
     const complete = async (line: string) => {
       const r = await run("fish", ["--no-config", "-c", `source ${saved("fish")}; complete -C '${line}'`]);
       expect(r.code, r.err).toBe(0);
-      return r.out.split("\n").filter(Boolean).map((l) => l.split("\t")[0]);
+      return r.out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split("\t")[0]);
     };
     expect((await complete("rigging init ")).sort()).toEqual([...KINDS].sort());
     expect((await complete("rigging check --format ")).sort()).toEqual(["json", "junit", "sarif", "text"]);

@@ -129,7 +129,7 @@ describe("yaml-language-server on rigging init's output", () => {
   });
 
   it("applies the schema the kind names: a Server key in a Runner file is reported", async () => {
-    const text = runInProcess(["init", "RootpilotRunner"]).out + "publicHost: compass.example.com\n";
+    const text = `${runInProcess(["init", "RootpilotRunner"]).out}publicHost: compass.example.com\n`;
     const diagnostics = await open("wrong-kind.yaml", text);
     expect(diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/publicHost\b.*not allowed/)]);
   });

@@ -94,7 +94,12 @@ describe("rigging fn: the protocol", () => {
   it("reads stdin as a process: binary input is answered with an error result, exit 1", async () => {
     const r = await run(process.execPath, [CLI, "fn"], { input: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1]), cwd: work });
     expect(r.code).toBe(1);
-    expect(parse(r.out)).toEqual({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items: [], results: [{ severity: "error", message: "<stdin>: is a binary file, expected YAML or JSON text" }] });
+    expect(parse(r.out)).toEqual({
+      apiVersion: "config.kubernetes.io/v1",
+      kind: "ResourceList",
+      items: [],
+      results: [{ severity: "error", message: "<stdin>: is a binary file, expected YAML or JSON text" }],
+    });
   });
 
   it("a functionConfig of an unknown kind is refused the same way, the items untouched", async () => {
@@ -103,11 +108,18 @@ describe("rigging fn: the protocol", () => {
     expect(r.code).toBe(1);
     const out = parse(r.out);
     expect(out.items).toEqual([item]);
-    expect(out.results).toEqual([{ severity: "error", message: expect.stringMatching(new RegExp(`kind "Frobnicator" is not a values kind; expected one of ${KINDS.join(", ")}`)) }]);
+    expect(out.results).toEqual([
+      { severity: "error", message: expect.stringMatching(new RegExp(`kind "Frobnicator" is not a values kind; expected one of ${KINDS.join(", ")}`)) },
+    ]);
   });
 
   it("with values as functionConfig: adds what render renders, each with config.kubernetes.io/path; keeps the other items", async () => {
-    const other = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "other", annotations: { "config.kubernetes.io/path": "other.yaml" } }, data: { a: "b" } };
+    const other = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "other", annotations: { "config.kubernetes.io/path": "other.yaml" } },
+      data: { a: "b" },
+    };
     const r = await fn(resourceList([other], parse(CONFIG)));
     expect(r.code, r.err).toBe(0);
     const out = parse(r.out);
@@ -134,18 +146,28 @@ describe("rigging fn: the protocol", () => {
     const r = await fn(resourceList([mine], parse(CONFIG)));
     expect(r.code).toBe(1);
     const out = parse(r.out);
-    expect(out.results.find((x: any) => x.severity === "error").message).toMatch(/Namespace compass-runner is already in the package \(ns\.yaml\), and rigging did not render it there/);
+    expect(out.results.find((x: any) => x.severity === "error").message).toMatch(
+      /Namespace compass-runner is already in the package \(ns\.yaml\), and rigging did not render it there/,
+    );
   });
 
   it("invalid values: one error result per problem, with the key path and the requirement; exit 1", async () => {
     const r = await fn(resourceList([], parse(CONFIG.replace(/^tokenExpirationSeconds: .*$/m, "tokenExpirationSeconds: 60"))));
     expect(r.code).toBe(1);
     const results = parse(r.out).results.filter((x: any) => x.severity === "error");
-    expect(results).toEqual([{ severity: "error", message: expect.stringMatching(/^60 is below 600 \(CR-03: /), field: { path: "tokenExpirationSeconds" }, tags: { rule: "CR-03" } }]);
+    expect(results).toEqual([
+      { severity: "error", message: expect.stringMatching(/^60 is below 600 \(CR-03: /), field: { path: "tokenExpirationSeconds" }, tags: { rule: "CR-03" } },
+    ]);
   });
 
   it("without functionConfig: checks the items and reports each finding with resourceRef, field and file; exit 1 on an error", async () => {
-    const items: Record<string, any>[] = (await rendered()).map((o, i) => ({ ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, "config.kubernetes.io/path": `runner/${i}.yaml`, "config.kubernetes.io/index": "0" } } }));
+    const items: Record<string, any>[] = (await rendered()).map((o, i) => ({
+      ...o,
+      metadata: {
+        ...o.metadata,
+        annotations: { ...o.metadata.annotations, "config.kubernetes.io/path": `runner/${i}.yaml`, "config.kubernetes.io/index": "0" },
+      },
+    }));
     const clean = await fn(resourceList(items));
     expect(clean.code, clean.err).toBe(0);
     const cleanOut = parse(clean.out);
@@ -234,7 +256,9 @@ describe("rigging fn under kpt", () => {
     const r = await kpt(["fn", "render", pkg, "--allow-exec", "--results-dir", join(work, "render-results")]);
     expect(r.code, r.err).toBe(0);
     const expected = await rendered();
-    const written = readdirSync(join(pkg, "runner")).sort().map((f) => parse(readFileSync(join(pkg, "runner", f), "utf8")));
+    const written = readdirSync(join(pkg, "runner"))
+      .sort()
+      .map((f) => parse(readFileSync(join(pkg, "runner", f), "utf8")));
     expect(written).toEqual(expected);
     const results = parse(readFileSync(join(work, "render-results", "results.yaml"), "utf8"));
     expect(results.exitCode).toBe(0);
@@ -258,6 +282,8 @@ describe("rigging fn under kpt", () => {
     expect(existsSync(join(pkg, "runner"))).toBe(false);
     const results = parse(readFileSync(join(work, "bad-results", "results.yaml"), "utf8"));
     expect(results.exitCode).toBe(1);
-    expect(results.items[0].results).toEqual([expect.objectContaining({ severity: "error", field: { path: "tokenExpirationSeconds" }, file: { path: "values.yaml" }, tags: { rule: "CR-03" } })]);
+    expect(results.items[0].results).toEqual([
+      expect.objectContaining({ severity: "error", field: { path: "tokenExpirationSeconds" }, file: { path: "values.yaml" }, tags: { rule: "CR-03" } }),
+    ]);
   });
 });

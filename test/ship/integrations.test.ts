@@ -11,7 +11,9 @@ import { KINDS } from "../../src/profiles/index.ts";
 import { CLI, ROOT, runInProcess, tempDir } from "../support/cli.ts";
 import { run } from "./run.ts";
 
-const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".yaml")).sort();
+const EXAMPLES = readdirSync(join(ROOT, "examples"))
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 const cli = (args: string[], input?: string, env?: Record<string, string>) => run(process.execPath, [CLI, ...args], { input, cwd: work, env });
 
 let work: string;
@@ -50,7 +52,9 @@ describe("render DIR without -o (Argo CD's generate)", () => {
   });
 
   it("prints nothing when one file does not render, and says which (exit 1)", async () => {
-    const dir = valuesDir("apps-bad", (file, text) => (file === "compass-runner.yaml" ? text.replace(/^tokenExpirationSeconds: .*$/m, "tokenExpirationSeconds: 60") : text));
+    const dir = valuesDir("apps-bad", (file, text) =>
+      file === "compass-runner.yaml" ? text.replace(/^tokenExpirationSeconds: .*$/m, "tokenExpirationSeconds: 60") : text,
+    );
     const r = await cli(["render", dir]);
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
@@ -78,7 +82,12 @@ describe("integrations/argocd/plugin.yaml", () => {
     expect(plugin).toMatchObject({ apiVersion: "argoproj.io/v1alpha1", kind: "ConfigManagementPlugin", metadata: { name: "rigging" } });
     expect(plugin.spec.generate.command).toEqual(["rigging", "render", "."]);
     // Every values kind is discovered, and nothing else is named.
-    const named = new Set(plugin.spec.discover.find.command.join(" ").match(/\(([A-Za-z|]+)\)/g).flatMap((g: string) => g.slice(1, -1).split("|")));
+    const named = new Set(
+      plugin.spec.discover.find.command
+        .join(" ")
+        .match(/\(([A-Za-z|]+)\)/g)
+        .flatMap((g: string) => g.slice(1, -1).split("|")),
+    );
     expect([...named].sort()).toEqual([...KINDS].sort());
   });
 
@@ -109,7 +118,7 @@ describe("integrations/argocd/plugin.yaml", () => {
 describe("check - --passthrough (a Helm post-renderer)", () => {
   let manifests: string;
   beforeAll(async () => {
-    manifests = (await cli(["render", join(ROOT, "examples", "compass-server.yaml")])).out + "# a comment helm left\n";
+    manifests = `${(await cli(["render", join(ROOT, "examples", "compass-server.yaml")])).out}# a comment helm left\n`;
   });
 
   it("prints its input unchanged when there is no error finding; the report goes to stderr", async () => {
@@ -148,6 +157,7 @@ describe("action.yml (GitHub composite action)", () => {
     expect(check.run).toContain("check --format sarif");
     const upload = steps.find((s) => String(s.uses).startsWith("github/codeql-action/upload-sarif@"));
     expect(steps.indexOf(upload)).toBeGreaterThan(steps.indexOf(check));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, read literally
     expect(upload.with.sarif_file).toBe("${{ inputs.sarif-file }}");
     const fail = steps.at(-1);
     expect(fail.if).toContain("steps.check.outputs.exit-code == '1'");

@@ -36,7 +36,20 @@ const installed = (args: string[], input?: string) => run(rigging, args, { cwd: 
 describe("npm pack and npm install -g", () => {
   it("packs the command, the examples and the docs, and no sources or tests", () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(["package.json", "dist/rigging.cjs", "dist/rigging.mjs", "dist/lib/main.cjs", "dist/lib/main.cache", "dist/lib/pg.cjs", "dist/lib/cel.cjs", "examples/compass-runner.yaml", "integrations/argocd/plugin.yaml", "docs/integrations/kpt.md"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "dist/rigging.cjs",
+        "dist/rigging.mjs",
+        "dist/lib/main.cjs",
+        "dist/lib/main.cache",
+        "dist/lib/pg.cjs",
+        "dist/lib/cel.cjs",
+        "examples/compass-runner.yaml",
+        "integrations/argocd/plugin.yaml",
+        "docs/integrations/kpt.md",
+      ]),
+    );
     expect(paths.filter((p) => p.startsWith("dist/bun/"))).toEqual([]);
     expect(paths.filter((p) => /^(src|test|scripts|node_modules)\//.test(p))).toEqual([]);
   });
@@ -50,7 +63,10 @@ describe("npm pack and npm install -g", () => {
     expect(values.code, values.err).toBe(0);
     const rendered = await installed(["render", "-"], values.out);
     expect(rendered.code, rendered.err).toBe(0);
-    const objects = rendered.out.split(/^---$/m).filter((d) => d.trim()).map((d) => parse(d));
+    const objects = rendered.out
+      .split(/^---$/m)
+      .filter((d) => d.trim())
+      .map((d) => parse(d));
     expect(objects.map((o) => o.kind)).toContain("Deployment");
     expect(rendered.out).toBe((await run(process.execPath, [CLI, "render", "-"], { input: values.out })).out);
 

@@ -22,7 +22,9 @@ export function run(command: string, args: readonly string[], options: RunOption
     child.stdout.on("data", (d: Buffer) => out.push(d));
     child.stderr.on("data", (d: Buffer) => err.push(d));
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), out: Buffer.concat(out).toString("utf8"), err: Buffer.concat(err).toString("utf8") }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : -1), out: Buffer.concat(out).toString("utf8"), err: Buffer.concat(err).toString("utf8") }),
+    );
     child.stdin.on("error", () => {}); // a process that exits without reading its input
     child.stdin.end(options.input ?? "");
   });

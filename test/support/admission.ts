@@ -72,7 +72,8 @@ function matches(policy: K8sObject, req: AdmissionRequest): boolean {
 
 /** The AdmissionRequest as JSON: fields with an empty value are left out (omitempty). */
 function requestJson(req: AdmissionRequest): Record<string, unknown> {
-  const omitEmpty = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== "" && v !== undefined && !(Array.isArray(v) && v.length === 0)));
+  const omitEmpty = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== "" && v !== undefined && !(Array.isArray(v) && v.length === 0)));
   return omitEmpty({
     operation: req.operation,
     namespace: req.namespace,

@@ -14,10 +14,16 @@ export const validCompassRunner = fc
   .record({
     name: label(63),
     namespace: label(63),
-    serviceAccount: fc.oneof(label(63), fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.${b}`)),
+    serviceAccount: fc.oneof(
+      label(63),
+      fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.${b}`),
+    ),
     repository: fc.tuple(label(20), label(20)).map(([a, b]) => `registry.example.com/${a}/${b}`),
     digest: hex(64),
-    pairedTag: fc.option(fc.tuple(fc.nat(99999), hex(12)).map(([n, sha]) => `main-${n}-${sha}`), { nil: undefined }),
+    pairedTag: fc.option(
+      fc.tuple(fc.nat(99999), hex(12)).map(([n, sha]) => `main-${n}-${sha}`),
+      { nil: undefined },
+    ),
     server: fc.oneof(
       fc.tuple(label(20), label(20)).map(([svc, ns]) => ({ address: `https://${svc}.${ns}.svc`, port: 443, external: false })),
       fc.tuple(label(20), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined })).map(([host, port]) => ({
@@ -25,16 +31,34 @@ export const validCompassRunner = fc
         port: port ?? 443,
         external: true,
       })),
-      fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 })).map(([a, b]) => ({ address: `https://10.${a}.${b}.1`, port: 443, external: false })),
+      fc
+        .tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 1, max: 254 }))
+        .map(([a, b]) => ({ address: `https://10.${a}.${b}.1`, port: 443, external: false })),
     ),
-    serverName: fc.option(fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.${b}.example`), { nil: undefined }),
+    serverName: fc.option(
+      fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.${b}.example`),
+      { nil: undefined },
+    ),
     ca: fc.constantFrom(undefined, "configMap", "secret"),
     maxTokenLifetime: fc.integer({ min: 600, max: 4294967296 }),
     tokenShare: fc.double({ min: 0, max: 1, noNaN: true }),
     hostname: labelValue,
-    toleration: fc.option(fc.record({ key: fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.example/${b}`), value: labelValue, effect: fc.constantFrom("NoSchedule", "PreferNoSchedule", "NoExecute") }), { nil: undefined }),
+    toleration: fc.option(
+      fc.record({
+        key: fc.tuple(label(20), label(20)).map(([a, b]) => `${a}.example/${b}`),
+        value: labelValue,
+        effect: fc.constantFrom("NoSchedule", "PreferNoSchedule", "NoExecute"),
+      }),
+      { nil: undefined },
+    ),
     selectorKey: fc.constantFrom("kubernetes.io/hostname", "workload", "compass.example/runner"),
-    capacity: fc.record({ sessionCapacity: fc.integer({ min: 1, max: 64 }), guestMemoryMiB: fc.integer({ min: 1, max: 65536 }), guestCpus: fc.integer({ min: 1, max: 64 }), runnerOverheadMiB: fc.integer({ min: 0, max: 8192 }), perSessionReapSeconds: fc.integer({ min: 1, max: 3600 }) }),
+    capacity: fc.record({
+      sessionCapacity: fc.integer({ min: 1, max: 64 }),
+      guestMemoryMiB: fc.integer({ min: 1, max: 65536 }),
+      guestCpus: fc.integer({ min: 1, max: 64 }),
+      runnerOverheadMiB: fc.integer({ min: 0, max: 8192 }),
+      perSessionReapSeconds: fc.integer({ min: 1, max: 3600 }),
+    }),
     priorityClassValue: fc.integer({ min: 0, max: 1_000_000_000 }),
     hosts: fc.array(fc.tuple(label(20), fc.integer({ min: 0, max: 255 })), { maxLength: 2 }),
     sessions: label(20).map((a) => `/var/lib/${a}/sessions`),
@@ -43,12 +67,17 @@ export const validCompassRunner = fc
     deployers: fc.array(identity, { minLength: 1, maxLength: 3 }),
     breakGlassGroups: fc.option(fc.array(identity, { minLength: 1, maxLength: 2 }), { nil: undefined }),
     egress: fc.array(fc.record({ a: fc.integer({ min: 0, max: 255 }), port: fc.integer({ min: 1, max: 65535 }) }), { maxLength: 3 }),
-    otel: fc.option(label(20).map((s) => `http://${s}.observability.svc:4318`), { nil: undefined }),
+    otel: fc.option(
+      label(20).map((s) => `http://${s}.observability.svc:4318`),
+      { nil: undefined },
+    ),
   })
   .map((g) => {
     const tokenExpirationSeconds = Math.max(600, Math.floor(600 + g.tokenShare * (g.maxTokenLifetime - 600)));
     const egressAllow: Record<string, unknown>[] = g.egress.map((e) => ({ cidr: `10.${e.a}.0.0/16`, ports: [{ port: e.port }] }));
-    g.hosts.forEach(([host, a], i) => egressAllow.push(i % 2 === 0 ? { host: `${host}.example.org`, cidr: `198.51.${a}.0/24`, ports: [{ port: 443 }] } : { host: `192.0.2.${a}` }));
+    g.hosts.forEach(([host, a], i) =>
+      egressAllow.push(i % 2 === 0 ? { host: `${host}.example.org`, cidr: `198.51.${a}.0/24`, ports: [{ port: 443 }] } : { host: `192.0.2.${a}` }),
+    );
     if (g.server.external && g.egress.length % 2 === 0) egressAllow.push({ cidr: "203.0.113.0/24", ports: [{ port: g.server.port }] });
     const values: Record<string, unknown> = {
       kind: "CompassRunner",
@@ -120,7 +149,10 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("remove" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("extra" as const), at: fc.nat(), key: hostileKey, value: fc.jsonValue({ maxDepth: 2 }) }),
   fc.record({ kind: fc.constant("number" as const), at: fc.nat(), value: outOfRange }),
-  fc.record({ kind: fc.constant("strings" as const), seed: fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: "binary", maxLength: 30 })), { minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    kind: fc.constant("strings" as const),
+    seed: fc.array(fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: "binary", maxLength: 30 })), { minLength: 1, maxLength: 8 }),
+  }),
 );
 
 /** Applies a mutation to a deep copy of `values`. */
@@ -128,7 +160,8 @@ export function mutate(values: Record<string, unknown>, m: Mutation): Record<str
   const copy = structuredClone(values);
   const paths = pathsOf(copy);
   switch (m.kind) {
-    case "replace": case "number": {
+    case "replace":
+    case "number": {
       const path = paths[1 + (m.at % (paths.length - 1))];
       setOwn(parentOf(copy, path), path[path.length - 1], m.value);
       return copy;

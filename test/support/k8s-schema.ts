@@ -33,7 +33,10 @@ import { Service } from "kubernetes-models/v1/Service";
 import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
 
 /** One schema violation; `path` is a JSON pointer into the validated object. */
-export interface SchemaProblem { path: string; message: string }
+export interface SchemaProblem {
+  path: string;
+  message: string;
+}
 
 type ModelClass = new (data?: any) => { validate(): void };
 type Attr = { baseName: string; type: string };
@@ -53,18 +56,15 @@ const MODELS: Record<string, Record<string, ModelClass>> = {
 // client-node exports its generated models as named exports (k8s.V1PodSpec, k8s.RbacV1Subject, ...).
 const GENERATED = k8s as unknown as Record<string, Partial<GeneratedModel> | undefined>;
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const pointer = (base: string, key: string | number) =>
-  `${base}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const pointer = (base: string, key: string | number) => `${base}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 
 /** Validates a manifest object: upstream types/required/formats/enums plus unknown fields. */
 export function validateStrict(obj: unknown): SchemaProblem[] {
   if (!isObject(obj)) return [{ path: "", message: "not an object" }];
   const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
   const id = `${String(apiVersion)}/${String(kind)}`;
-  if (typeof apiVersion !== "string" || typeof kind !== "string" ||
-      !Object.hasOwn(MODELS, apiVersion) || !Object.hasOwn(MODELS[apiVersion], kind)) {
+  if (typeof apiVersion !== "string" || typeof kind !== "string" || !Object.hasOwn(MODELS, apiVersion) || !Object.hasOwn(MODELS[apiVersion], kind)) {
     return [{ path: "", message: `no schema for ${id}` }];
   }
   const Model = MODELS[apiVersion][kind];
@@ -126,6 +126,8 @@ export function kubernetesSchemaVersion(): string {
   const header = readFileSync(require.resolve("@kubernetes/client-node").replace(/index\.js$/, "gen/models/V1PodSpec.js"), "utf8");
   const clientApi = /OpenAPI spec version: (\S+)/.exec(header)?.[1] ?? "unknown";
   // kubernetes-models records no Kubernetes version in its published files.
-  return `kubernetes-models@${version("kubernetes-models")} (Kubernetes version not recorded); ` +
-    `@kubernetes/client-node@${version("@kubernetes/client-node")} (Kubernetes OpenAPI ${clientApi})`;
+  return (
+    `kubernetes-models@${version("kubernetes-models")} (Kubernetes version not recorded); ` +
+    `@kubernetes/client-node@${version("@kubernetes/client-node")} (Kubernetes OpenAPI ${clientApi})`
+  );
 }

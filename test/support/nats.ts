@@ -24,7 +24,10 @@ export function startNats(options: { auth?: { user: string; password: string }; 
   const args = ["-a", "127.0.0.1", "-p", "-1"];
   if (options.jetstream) args.push("-js", "-sd", join(dir, "js"));
   if (options.auth) {
-    writeFileSync(join(dir, "nats.conf"), `authorization {\n  user: ${JSON.stringify(options.auth.user)}\n  password: ${JSON.stringify(options.auth.password)}\n}\n`);
+    writeFileSync(
+      join(dir, "nats.conf"),
+      `authorization {\n  user: ${JSON.stringify(options.auth.user)}\n  password: ${JSON.stringify(options.auth.password)}\n}\n`,
+    );
     args.push("-c", join(dir, "nats.conf"));
   }
   const child: ChildProcess = spawn(natsServerBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });

@@ -28,7 +28,9 @@ export const POSTGRES_15_BIN = "/usr/lib/postgresql/15/bin";
 
 function postgresBin(): string {
   if (existsSync(join(POSTGRES_15_BIN, "pg_ctl"))) return POSTGRES_15_BIN;
-  throw new Error(`PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm test installs them (scripts/test-deps.mjs), or run apt-get install postgresql-15`);
+  throw new Error(
+    `PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm test installs them (scripts/test-deps.mjs), or run apt-get install postgresql-15`,
+  );
 }
 
 function freePort(): Promise<number> {
@@ -64,7 +66,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   await run("pg_ctl", ["-D", data, "-l", join(root, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off`, "start"]);
   return {
     port,
-    url: (user, database, password) => `postgres://${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    url: (user, database, password) =>
+      `postgres://${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ""}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
     async stop() {
       try {
         await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);

@@ -32,7 +32,20 @@ export function startRegistry(): Promise<TestRegistry> {
   const config = join(dir, "config.yml");
   writeFileSync(
     config,
-    ["version: 0.1", "log:", "  level: info", "  accesslog:", "    disabled: true", "storage:", "  filesystem:", `    rootdirectory: ${join(dir, "data")}`, "http:", "  addr: 127.0.0.1:0", `  secret: ${randomBytes(16).toString("hex")}`, ""].join("\n"),
+    [
+      "version: 0.1",
+      "log:",
+      "  level: info",
+      "  accesslog:",
+      "    disabled: true",
+      "storage:",
+      "  filesystem:",
+      `    rootdirectory: ${join(dir, "data")}`,
+      "http:",
+      "  addr: 127.0.0.1:0",
+      `  secret: ${randomBytes(16).toString("hex")}`,
+      "",
+    ].join("\n"),
   );
   const child: ChildProcess = spawn(registryBinary(), ["serve", config], { stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
@@ -78,10 +91,20 @@ export async function pushBlob(host: string, repo: string, bytes: Buffer): Promi
 }
 
 /** Puts a manifest under a tag or its digest; returns its digest, computed here. */
-export async function pushManifest(host: string, repo: string, reference: string | undefined, manifest: unknown, mediaType: string): Promise<{ digest: string; size: number }> {
+export async function pushManifest(
+  host: string,
+  repo: string,
+  reference: string | undefined,
+  manifest: unknown,
+  mediaType: string,
+): Promise<{ digest: string; size: number }> {
   const body = Buffer.from(JSON.stringify(manifest));
   const digest = sha256(body);
-  await expectStatus(await fetch(`http://${host}/v2/${repo}/manifests/${reference ?? digest}`, { method: "PUT", body, headers: { "content-type": mediaType } }), 201, `put manifest ${repo}:${reference}`);
+  await expectStatus(
+    await fetch(`http://${host}/v2/${repo}/manifests/${reference ?? digest}`, { method: "PUT", body, headers: { "content-type": mediaType } }),
+    201,
+    `put manifest ${repo}:${reference}`,
+  );
   return { digest, size: body.length };
 }
 
@@ -110,7 +133,13 @@ export async function pushIndex(host: string, repo: string, tag: string, platfor
     manifests.push({ mediaType: OCI_MANIFEST, digest: image.digest, size: image.size, platform: { os, architecture } });
   }
   const attestation = await pushImage(host, repo, "unknown/unknown");
-  manifests.push({ mediaType: OCI_MANIFEST, digest: attestation.digest, size: attestation.size, platform: { os: "unknown", architecture: "unknown" }, annotations: { "vnd.docker.reference.type": "attestation-manifest" } });
+  manifests.push({
+    mediaType: OCI_MANIFEST,
+    digest: attestation.digest,
+    size: attestation.size,
+    platform: { os: "unknown", architecture: "unknown" },
+    annotations: { "vnd.docker.reference.type": "attestation-manifest" },
+  });
   return (await pushManifest(host, repo, tag, { schemaVersion: 2, mediaType: OCI_INDEX, manifests }, OCI_INDEX)).digest;
 }
 
@@ -137,7 +166,9 @@ export function startBearerFront(upstream: string, options: { private: string[];
       const scope = url.searchParams.get("scope") ?? "";
       const repo = /^repository:([^:]+):pull$/.exec(scope)?.[1] ?? "";
       // Like a public registry: a token for anyone, with access only where anyone may read.
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ token: options.private.includes(repo) ? "anonymous-no-access" : `anonymous-${repo}` }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ token: options.private.includes(repo) ? "anonymous-no-access" : `anonymous-${repo}` }));
       return;
     }
     const repo = /^\/v2\/(.+?)\/(manifests|blobs)\//.exec(url.pathname)?.[1] ?? "";
@@ -147,7 +178,10 @@ export function startBearerFront(upstream: string, options: { private: string[];
     }
     if (req.headers.authorization !== `Bearer anonymous-${repo}`) {
       res
-        .writeHead(401, { "www-authenticate": `Bearer realm="http://${self}/token",service="test-registry",scope="repository:${repo}:pull"`, "content-type": "application/json" })
+        .writeHead(401, {
+          "www-authenticate": `Bearer realm="http://${self}/token",service="test-registry",scope="repository:${repo}:pull"`,
+          "content-type": "application/json",
+        })
         .end('{"errors":[{"code":"UNAUTHORIZED","message":"authentication required"}]}');
       return;
     }

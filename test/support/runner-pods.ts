@@ -68,13 +68,21 @@ export function runnerDaemonSet(f: RunnerFixture = RUNNER): K8sObject {
           hostNetwork: false,
           nodeSelector: { workload: "compass" },
           tolerations: [{ key: "workload", operator: "Equal", value: "compass", effect: "NoSchedule" }],
-          securityContext: { runAsUser: 65532, runAsGroup: 65532, runAsNonRoot: true, seccompProfile: { type: "Localhost", localhostProfile: f.seccompProfile } },
+          securityContext: {
+            runAsUser: 65532,
+            runAsGroup: 65532,
+            runAsNonRoot: true,
+            seccompProfile: { type: "Localhost", localhostProfile: f.seccompProfile },
+          },
           containers: [
             {
               name: f.containerName,
               image: `${f.repository}@${f.digest}`,
               env: [{ name: "COMPASS_RUNNER_TOKEN_FILE", value: "/var/run/secrets/compass/runner/token" }],
-              resources: { requests: { cpu: "500m", memory: "512Mi", "devices.kubevirt.io/kvm": "1" }, limits: { memory: "2Gi", "devices.kubevirt.io/kvm": "1" } },
+              resources: {
+                requests: { cpu: "500m", memory: "512Mi", "devices.kubevirt.io/kvm": "1" },
+                limits: { memory: "2Gi", "devices.kubevirt.io/kvm": "1" },
+              },
               securityContext: {
                 privileged: false,
                 allowPrivilegeEscalation: false,
@@ -143,7 +151,8 @@ export function defaultPodSpec(spec: Json): Json {
   for (const key of PLAIN_BOOLS) if (spec[key] === false) delete spec[key];
   for (const list of ["containers", "initContainers"]) for (const c of spec[list] ?? []) defaultContainer(c);
   for (const v of spec.volumes ?? []) defaultVolume(v);
-  for (const key of ["volumes", "initContainers", "tolerations", "ephemeralContainers"]) if (Array.isArray(spec[key]) && spec[key].length === 0) delete spec[key];
+  for (const key of ["volumes", "initContainers", "tolerations", "ephemeralContainers"])
+    if (Array.isArray(spec[key]) && spec[key].length === 0) delete spec[key];
   return spec;
 }
 
@@ -159,7 +168,8 @@ export function storedDaemonSet(ds: K8sObject, generation = 1): K8sObject {
   out.metadata.annotations = { ...(out.metadata.annotations ?? {}), "deprecated.daemonset.template.generation": String(generation) };
   out.spec.revisionHistoryLimit ??= 10;
   out.spec.updateStrategy ??= { type: "RollingUpdate" };
-  if (out.spec.updateStrategy.type === "RollingUpdate") out.spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...(out.spec.updateStrategy.rollingUpdate ?? {}) };
+  if (out.spec.updateStrategy.type === "RollingUpdate")
+    out.spec.updateStrategy.rollingUpdate = { maxUnavailable: 1, maxSurge: 0, ...(out.spec.updateStrategy.rollingUpdate ?? {}) };
   defaultPodSpec(out.spec.template.spec);
   return out as K8sObject;
 }
@@ -180,7 +190,9 @@ export function daemonSetPod(storedDs: K8sObject, node = "kvm-node-1"): K8sObjec
   const template = clone(ds.spec.template);
   const spec = template.spec;
   spec.affinity = {
-    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [node] }] }] } },
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [node] }] }] },
+    },
   };
   spec.tolerations = [...(spec.tolerations ?? []), ...DAEMON_TOLERATIONS];
   // The Priority admission plugin: no priorityClassName, priority 0.

@@ -62,10 +62,43 @@ export async function makePki(): Promise<TestPki> {
     await key(name);
     const ext = join(dir, `${name}.ext`);
     writeFileSync(ext, "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n");
-    if (!issuer) await openssl(dir, ["req", "-x509", "-new", "-key", `${name}.key`, "-out", `${name}.crt`, "-subj", subject, "-days", "365", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+    if (!issuer)
+      await openssl(dir, [
+        "req",
+        "-x509",
+        "-new",
+        "-key",
+        `${name}.key`,
+        "-out",
+        `${name}.crt`,
+        "-subj",
+        subject,
+        "-days",
+        "365",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+      ]);
     else {
       await openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", subject]);
-      await openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.crt`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", "365", "-extfile", ext]);
+      await openssl(dir, [
+        "x509",
+        "-req",
+        "-in",
+        `${name}.csr`,
+        "-CA",
+        `${issuer}.crt`,
+        "-CAkey",
+        `${issuer}.key`,
+        "-CAcreateserial",
+        "-out",
+        `${name}.crt`,
+        "-days",
+        "365",
+        "-extfile",
+        ext,
+      ]);
     }
   };
   // Each issuer keeps its own serial file, so leaves of one issuer are made one after another.
@@ -74,12 +107,34 @@ export async function makePki(): Promise<TestPki> {
     const ext = join(dir, `${name}.ext`);
     writeFileSync(ext, `subjectAltName=DNS:${dns}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
     await openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${dns}`]);
-    await openssl(dir, ["x509", "-req", "-in", `${name}.csr`, "-CA", `${issuer}.crt`, "-CAkey", `${issuer}.key`, "-CAcreateserial", "-out", `${name}.crt`, "-days", String(days), "-extfile", ext]);
+    await openssl(dir, [
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      `${issuer}.crt`,
+      "-CAkey",
+      `${issuer}.key`,
+      "-CAcreateserial",
+      "-out",
+      `${name}.crt`,
+      "-days",
+      String(days),
+      "-extfile",
+      ext,
+    ]);
   };
   await ca("root", "/CN=Compass Test Root");
   await ca("intermediate", "/CN=Compass Test Intermediate", "root");
   await ca("other-root", "/CN=Someone Else's Root");
-  for (const [name, dns, days] of [["good", SERVER_NAME, 90], ["renewed", SERVER_NAME, 90], ["wrong-name", "other.example.org", 90], ["expired", SERVER_NAME, -1], ["expiring", SERVER_NAME, 5]] as const) {
+  for (const [name, dns, days] of [
+    ["good", SERVER_NAME, 90],
+    ["renewed", SERVER_NAME, 90],
+    ["wrong-name", "other.example.org", 90],
+    ["expired", SERVER_NAME, -1],
+    ["expiring", SERVER_NAME, 5],
+  ] as const) {
     await leaf(name, dns, "intermediate", days);
   }
   await leaf("untrusted", SERVER_NAME, "other-root", 90);

@@ -23,7 +23,9 @@ export function celList(items: readonly string[]): string {
 
 /** A CEL map literal of strings. */
 export function celMap(entries: Readonly<Record<string, string>>): string {
-  return `{${Object.entries(entries).map(([k, v]) => `${celString(k)}: ${celString(v)}`).join(", ")}}`;
+  return `{${Object.entries(entries)
+    .map(([k, v]) => `${celString(k)}: ${celString(v)}`)
+    .join(", ")}}`;
 }
 
 export interface Validation {
@@ -61,7 +63,8 @@ export function invariants(where: string, shape: RunnerShape, paths: { spec: str
   const skip = (expression: string) => (skipWhen ? `${skipWhen} || (${expression})` : expression);
   const sc = (c: string) => `${c}.securityContext`;
   const profile = celString(shape.seccompProfile);
-  const localhost = (s: string) => `${s}.seccompProfile.type == "Localhost" && has(${s}.seccompProfile.localhostProfile) && ${s}.seccompProfile.localhostProfile == ${profile}`;
+  const localhost = (s: string) =>
+    `${s}.seccompProfile.type == "Localhost" && has(${s}.seccompProfile.localhostProfile) && ${s}.seccompProfile.localhostProfile == ${profile}`;
   const kinds = RUNNER_VOLUME_KINDS.map((kind) => `has(v.${kind})`).join(" || ");
   const checks: [string, string][] = [
     [

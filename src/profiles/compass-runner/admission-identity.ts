@@ -13,7 +13,15 @@ export type IdentityList = "controllers" | "deployers" | "breakGlassGroups";
 export const IDENTITY_MAX = 512;
 
 /** Built-in group names (Kubernetes authenticators and RBAC defaults). */
-const GROUPS = new Set(["system:masters", "system:authenticated", "system:unauthenticated", "system:serviceaccounts", "system:nodes", "system:bootstrappers", "system:monitoring"]);
+const GROUPS = new Set([
+  "system:masters",
+  "system:authenticated",
+  "system:unauthenticated",
+  "system:serviceaccounts",
+  "system:nodes",
+  "system:bootstrappers",
+  "system:monitoring",
+]);
 /** Built-in user names that are no group. */
 const USERS = new Set(["system:anonymous", "system:kube-controller-manager", "system:kube-scheduler", "system:kube-proxy", "system:apiserver"]);
 /** Groups whose members would all be break-glass: the policy would guard nobody. */
@@ -41,9 +49,11 @@ export function identityProblem(name: string, list: IdentityList): string | unde
   if (name.trim() !== name) return "starts or ends with white space";
   if (name.startsWith(SA_USER)) {
     const [namespace, account, ...rest] = name.slice(SA_USER.length).split(":");
-    if (rest.length > 0 || !DNS1123_LABEL.test(namespace ?? "") || !DNS1123_SUBDOMAIN.test(account ?? "")) return "is not a ServiceAccount user name: system:serviceaccount:<namespace>:<name>";
+    if (rest.length > 0 || !DNS1123_LABEL.test(namespace ?? "") || !DNS1123_SUBDOMAIN.test(account ?? ""))
+      return "is not a ServiceAccount user name: system:serviceaccount:<namespace>:<name>";
   }
-  if (name.startsWith(SA_GROUP) && !DNS1123_LABEL.test(name.slice(SA_GROUP.length))) return "is not a ServiceAccount group name: system:serviceaccounts:<namespace>";
+  if (name.startsWith(SA_GROUP) && !DNS1123_LABEL.test(name.slice(SA_GROUP.length)))
+    return "is not a ServiceAccount group name: system:serviceaccounts:<namespace>";
   if (name.startsWith(NODE_USER) && !DNS1123_SUBDOMAIN.test(name.slice(NODE_USER.length))) return "is not a node user name: system:node:<node name>";
   if (list === "breakGlassGroups") {
     if (isUserName(name)) return "is a user name, not a group";
@@ -56,8 +66,10 @@ export function identityProblem(name: string, list: IdentityList): string | unde
 }
 
 const FIX: Record<IdentityList, string> = {
-  controllers: "list the user names of the controllers that create Runner pods, such as system:serviceaccount:kube-system:daemon-set-controller (see kubectl auth whoami)",
-  deployers: "list the user names that apply the Runner DaemonSet, such as system:serviceaccount:flux-system:kustomize-controller or your own (kubectl auth whoami)",
+  controllers:
+    "list the user names of the controllers that create Runner pods, such as system:serviceaccount:kube-system:daemon-set-controller (see kubectl auth whoami)",
+  deployers:
+    "list the user names that apply the Runner DaemonSet, such as system:serviceaccount:flux-system:kustomize-controller or your own (kubectl auth whoami)",
   breakGlassGroups: "list the groups that may exec into Runner pods and mint their tokens, such as system:masters",
 };
 

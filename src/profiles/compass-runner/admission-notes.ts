@@ -13,7 +13,7 @@ export const CR06_TEXT = {
   summary: "Admission policies guard Runner pods, new pods, the DaemonSet and Runner tokens, by who asks and by what the request does",
   fix: "apply the four ValidatingAdmissionPolicies (failurePolicy: Fail) with their bindings (validationActions: [Deny]) that rigging renders, applied by a member of admission.deployers (docs/compass-runner-admission.md)",
   why:
-    "Seed 000: the admission policy \"denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)\"; only admission.controllers create Runner pods and only admission.deployers change the DaemonSet. " +
+    'Seed 000: the admission policy "denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)"; only admission.controllers create Runner pods and only admission.deployers change the DaemonSet. ' +
     "The Runner namespace runs at Pod Security privileged for its hostPath trees (G-10), so these policies are its only guard rails, and they must judge what a request does, not only who sends it (inferred, CR-06e): " +
     "port-forward and proxy get around the NetworkPolicy like exec gets around everything; patching a running pod's image or labels hands the Runner's token, host trees and KVM to another program or takes the pod out of its NetworkPolicy; " +
     "system:kube-controller-manager creates the pods of every controller when controllers share its credentials, so only a controller ownerReference to the Runner DaemonSet tells a Runner pod apart; " +

@@ -132,7 +132,10 @@ function podAccess(input: AdmissionInput): Policy {
       // Read only for a change (an UPDATE has an oldObject).
       { name: "sameAnnotations", expression: `variables.isChange && ${sameMeta("annotations")}` },
       { name: "sameLabels", expression: `variables.isChange && ${sameMeta("labels")}` },
-      { name: "onlyRevisionRelabelled", expression: `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}` },
+      {
+        name: "onlyRevisionRelabelled",
+        expression: `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}`,
+      },
     ],
     validations: [
       {
@@ -144,7 +147,8 @@ function podAccess(input: AdmissionInput): Policy {
         // pods/status resets the spec but not labels or annotations. The
         // DaemonSet controller relabels its pods' revision when it merges
         // duplicate ControllerRevisions.
-        expression: "!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && variables.sameAnnotations && (variables.sameLabels || variables.onlyRevisionRelabelled))",
+        expression:
+          "!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && variables.sameAnnotations && (variables.sameLabels || variables.onlyRevisionRelabelled))",
         message: `a Compass Runner pod may change only in its finalizers and ownerReferences (garbage collection, adoption), its status, and (by ${input.controllers.join(", ")}) its ${REVISION_LABEL} label; its spec, labels and annotations are reserved to the break-glass groups ${groups} (CR-06e)`,
         reason: "Forbidden",
       },
@@ -206,7 +210,8 @@ function daemonSet(input: AdmissionInput): Policy {
     ],
     validations: [
       {
-        expression: 'request.userInfo.username in variables.deployers || (request.userInfo.username in variables.housekeepers && (request.operation == "DELETE" || variables.specUnchanged))',
+        expression:
+          'request.userInfo.username in variables.deployers || (request.userInfo.username in variables.housekeepers && (request.operation == "DELETE" || variables.specUnchanged))',
         message: `only ${input.deployers.join(", ")} may create, change or delete the Compass Runner DaemonSet; the namespace controller and the garbage collector may delete it and change its metadata (CR-06c)`,
         reason: "Forbidden",
       },
@@ -247,7 +252,8 @@ function token(input: AdmissionInput): Policy {
       {
         // Kubelets mint the projected token as system:node:<name> in group
         // system:nodes; anyone else holding one could enroll as a Runner.
-        expression: 'variables.isSecret || variables.isBreakGlass || (has(request.userInfo.groups) && "system:nodes" in request.userInfo.groups && request.userInfo.username.startsWith("system:node:"))',
+        expression:
+          'variables.isSecret || variables.isBreakGlass || (has(request.userInfo.groups) && "system:nodes" in request.userInfo.groups && request.userInfo.username.startsWith("system:node:"))',
         message: `only kubelets (system:nodes) and the break-glass groups ${input.breakGlassGroups.join(", ")} may request tokens for the Compass Runner ServiceAccount ${input.serviceAccount} (CR-06d)`,
         reason: "Forbidden",
       },

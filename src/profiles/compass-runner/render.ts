@@ -81,7 +81,7 @@ export function renderCompassRunner(v: RunnerFields): K8sObject[] {
       apiVersion: "v1",
       kind: "ConfigMap",
       metadata: { name: `${v.name}-server-ca`, namespace: v.namespace, labels },
-      data: { [CA_FILE]: ca.pem.endsWith("\n") ? ca.pem : ca.pem + "\n" },
+      data: { [CA_FILE]: ca.pem.endsWith("\n") ? ca.pem : `${ca.pem}\n` },
     });
   }
   objects.push(daemonSet(v, app, labels));

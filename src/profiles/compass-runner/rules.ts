@@ -70,7 +70,13 @@ interface StreamEntry {
 
 /** Every cluster entry of every Server judged with this Runner (none when it is judged alone). */
 function serverEntries(set: ObjectSet): StreamEntry[] {
-  return set.others("compass-server").flatMap((server) => serverClusterFiles(server).flatMap((f) => f.clusters.map((cluster) => ({ cluster, file: `ConfigMap ${f.cm.metadata.namespace ?? "default"}/${f.cm.metadata.name}` }))));
+  return set
+    .others("compass-server")
+    .flatMap((server) =>
+      serverClusterFiles(server).flatMap((f) =>
+        f.clusters.map((cluster) => ({ cluster, file: `ConfigMap ${f.cm.metadata.namespace ?? "default"}/${f.cm.metadata.name}` })),
+      ),
+    );
 }
 
 /** The entries that name the pod's namespace and ServiceAccount: the ones whose tokens the Server takes from it. */
@@ -80,7 +86,8 @@ function entriesFor(entries: readonly StreamEntry[], object: { metadata: { names
   return entries.filter(({ cluster }) => cluster.namespace === namespace && cluster.serviceAccount === account);
 }
 
-const describeEntry = ({ cluster, file }: StreamEntry) => `${cluster.name || "(unnamed)"} in ${file}: namespace ${cluster.namespace || "(unset)"}, ServiceAccount ${cluster.serviceAccount || "(unset)"}`;
+const describeEntry = ({ cluster, file }: StreamEntry) =>
+  `${cluster.name || "(unnamed)"} in ${file}: namespace ${cluster.namespace || "(unset)"}, ServiceAccount ${cluster.serviceAccount || "(unset)"}`;
 
 /** The value a container runs with: its own securityContext, else the pod's. */
 function effective<K extends "runAsUser" | "runAsGroup">(spec: PodSpec, container: Container, key: K): number | undefined {
@@ -108,7 +115,10 @@ function requiredLabel(spec: PodSpec, key: string): string[] | undefined {
 /** Whether the pod's node selection names anything beyond arch and os. */
 function selectsNodes(spec: PodSpec): boolean {
   const narrowing = (key: string) => key !== ARCH_LABEL && key !== OS_LABEL;
-  return Object.keys(spec.nodeSelector ?? {}).some(narrowing) || requiredTerms(spec).some((t) => [...(t.matchExpressions ?? []), ...(t.matchFields ?? [])].some((e) => narrowing(e.key)));
+  return (
+    Object.keys(spec.nodeSelector ?? {}).some(narrowing) ||
+    requiredTerms(spec).some((t) => [...(t.matchExpressions ?? []), ...(t.matchFields ?? [])].some((e) => narrowing(e.key)))
+  );
 }
 
 /** strconv.ParseBool's spellings. */
@@ -128,7 +138,8 @@ function quotaRequired(container: Container): { value: string; at: PropertyKey[]
     ["command", container.command ?? []],
   ] as const) {
     for (let i = list.length - 1; i >= 0 && !fromFlag; i--) {
-      if (list[i] === flag || list[i].startsWith(`${flag}=`)) fromFlag = { value: list[i] === flag ? "true" : list[i].slice(flag.length + 1), at: [field, i], via: "flag" };
+      if (list[i] === flag || list[i].startsWith(`${flag}=`))
+        fromFlag = { value: list[i] === flag ? "true" : list[i].slice(flag.length + 1), at: [field, i], via: "flag" };
     }
     if (fromFlag) break;
   }
@@ -146,12 +157,18 @@ function breaksInvariant(spec: PodSpec): boolean {
     spec.hostNetwork === true ||
     spec.hostPID === true ||
     spec.hostIPC === true ||
-    containers.some((c) => c.securityContext?.privileged === true || (c.securityContext?.capabilities?.add ?? []).length > 0 || !/@sha256:[0-9a-f]{64}$/.test(c.image ?? "")) ||
+    containers.some(
+      (c) => c.securityContext?.privileged === true || (c.securityContext?.capabilities?.add ?? []).length > 0 || !/@sha256:[0-9a-f]{64}$/.test(c.image ?? ""),
+    ) ||
     (spec.securityContext?.seccompProfile?.type !== "Localhost" && containers.some((c) => c.securityContext?.seccompProfile?.type !== "Localhost"))
   );
 }
 
-const KNOWN_VARIABLES: string[] = [...Object.values(S).flatMap((s) => ("env" in s ? [s.env] : [])), ...OTHER_RUNNER_VARIABLES, ...FORBIDDEN_SETTINGS.map((f) => f.env)];
+const KNOWN_VARIABLES: string[] = [
+  ...Object.values(S).flatMap((s) => ("env" in s ? [s.env] : [])),
+  ...OTHER_RUNNER_VARIABLES,
+  ...FORBIDDEN_SETTINGS.map((f) => f.env),
+];
 
 /** One rule per requirement; each hit says what is wrong at which field. */
 export const compassRunnerRules: Rule[] = [
@@ -177,7 +194,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-02",
     summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
     fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
-    why: "Seed 000: \"the Server address (an absolute https:// URL)\". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with \"a server address is required\" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.",
+    why: 'Seed 000: "the Server address (an absolute https:// URL)". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with "a server address is required" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.',
     source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
@@ -218,26 +235,46 @@ export const compassRunnerRules: Rule[] = [
         }
         const token = sources[tokenAt].serviceAccountToken!;
         const where = [...path, "volumes", at.index, "projected", "sources", tokenAt, "serviceAccountToken"];
-        if (token.audience !== RUNNER_AUDIENCE) hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
-        if (posix.join(at.mount.mountPath, token.path) !== file) hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
+        if (token.audience !== RUNNER_AUDIENCE)
+          hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
+        if (posix.join(at.mount.mountPath, token.path) !== file)
+          hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
         const seconds = token.expirationSeconds;
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
-          hits.push(hit(object, [...where, "expirationSeconds"], `expirationSeconds ${seconds ?? "(unset)"} is outside ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`));
+          hits.push(
+            hit(object, [...where, "expirationSeconds"], `expirationSeconds ${seconds ?? "(unset)"} is outside ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}`),
+          );
         }
         // With the Server in the same input: no higher than its entry's maxTokenLifetime.
         const mine = entriesFor(entries, object, spec);
         if (typeof seconds === "number" && mine.length > 0 && mine.every((e) => seconds > e.cluster.maxTokenLifetimeSeconds)) {
           const limits = mine.map((e) => `${e.cluster.name} in ${e.file}: ${e.cluster.maxTokenLifetimeSeconds}s`).join("; ");
-          hits.push(hit(object, [...where, "expirationSeconds"], `expirationSeconds ${seconds} is above the Server cluster entry's maxTokenLifetime (${limits}): the Server refuses the token`));
+          hits.push(
+            hit(
+              object,
+              [...where, "expirationSeconds"],
+              `expirationSeconds ${seconds} is above the Server cluster entry's maxTokenLifetime (${limits}): the Server refuses the token`,
+            ),
+          );
         }
         if (at.mount.readOnly !== true) hits.push(hit(object, containerPath, `the token mount at ${at.mount.mountPath} is not readOnly`));
         const ca = findSetting(container, S.ca);
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
         (spec.volumes ?? []).forEach((volume, i) => {
           if (volume.name === caVolume) return;
-          if (volume.secret) hits.push(hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+          if (volume.secret)
+            hits.push(
+              hit(object, [...path, "volumes", i, "secret"], `Secret volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`),
+            );
           (volume.projected?.sources ?? []).forEach((source, j) => {
-            if (source.secret) hits.push(hit(object, [...path, "volumes", i, "projected", "sources", j, "secret"], `Secret ${source.secret.name ?? ""} projected into volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`));
+            if (source.secret)
+              hits.push(
+                hit(
+                  object,
+                  [...path, "volumes", i, "projected", "sources", j, "secret"],
+                  `Secret ${source.secret.name ?? ""} projected into volume ${volume.name} is a second credential (only the Server CA may come from a Secret)`,
+                ),
+              );
           });
         });
       }
@@ -246,7 +283,8 @@ export const compassRunnerRules: Rule[] = [
   },
   {
     id: "CR-04",
-    summary: "Namespace, ServiceAccount and audience equal the Server's cluster entry (from values; from manifests when the Server is in the same input, else only the pod's own ServiceAccount)",
+    summary:
+      "Namespace, ServiceAccount and audience equal the Server's cluster entry (from values; from manifests when the Server is in the same input, else only the pod's own ServiceAccount)",
     fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
     why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
     source: { from: "seed", says: "seed 000; go/internal/auth/runner_clusters.go@7bc5d536" },
@@ -257,7 +295,9 @@ export const compassRunnerRules: Rule[] = [
       const names = new Set(set.ofKind("ServiceAccount").map((sa) => `${sa.metadata.namespace}/${sa.metadata.name}`));
       for (const { object, spec, path } of set.pods()) {
         if (names.size > 0 && !names.has(`${object.metadata.namespace}/${spec.serviceAccountName ?? "default"}`)) {
-          hits.push(hit(object, [...path, "serviceAccountName"], `the pod runs as ServiceAccount ${spec.serviceAccountName ?? "default"}, not the Runner's own`));
+          hits.push(
+            hit(object, [...path, "serviceAccountName"], `the pod runs as ServiceAccount ${spec.serviceAccountName ?? "default"}, not the Runner's own`),
+          );
         }
       }
       // The Server in the same input: its cluster entry must name this Runner.
@@ -267,7 +307,13 @@ export const compassRunnerRules: Rule[] = [
         const mine = entriesFor(entries, object, spec);
         if (mine.length === 0) {
           const shown = entries.slice(0, 3).map(describeEntry).join("; ") + (entries.length > 3 ? `; and ${entries.length - 3} more` : "");
-          hits.push(hit(object, [...path, "serviceAccountName"], `no cluster entry of the Server in this input names namespace ${object.metadata.namespace ?? "default"} and ServiceAccount ${spec.serviceAccountName ?? "default"}, so the Server refuses this Runner's token (entries: ${shown})`));
+          hits.push(
+            hit(
+              object,
+              [...path, "serviceAccountName"],
+              `no cluster entry of the Server in this input names namespace ${object.metadata.namespace ?? "default"} and ServiceAccount ${spec.serviceAccountName ?? "default"}, so the Server refuses this Runner's token (entries: ${shown})`,
+            ),
+          );
           continue;
         }
         const token = runnerToken(spec, container, path);
@@ -284,16 +330,19 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-05",
     summary: "The Runner ServiceAccount has no RBAC binding and no API token",
     fix: "remove every Role, ClusterRole and binding for the Runner; set automountServiceAccountToken: false on the ServiceAccount and the pod",
-    why: "Seed 000: \"The ServiceAccount has no RBAC binding.\" The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).",
+    why: 'Seed 000: "The ServiceAccount has no RBAC binding." The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).',
     severity: "error",
     profiles: RUNNER,
     check(set) {
-      const hits: RuleHit[] = set.objects.filter((o) => RBAC_KINDS.includes(o.kind)).map((o) => hit(o, ["kind"], `${o.kind} in the Runner set: the Runner needs no API access`));
+      const hits: RuleHit[] = set.objects
+        .filter((o) => RBAC_KINDS.includes(o.kind))
+        .map((o) => hit(o, ["kind"], `${o.kind} in the Runner set: the Runner needs no API access`));
       for (const sa of set.ofKind("ServiceAccount")) {
         if (sa.automountServiceAccountToken !== false) hits.push(hit(sa, ["automountServiceAccountToken"], "automountServiceAccountToken is not false"));
       }
       for (const { object, spec, path } of set.pods()) {
-        if (spec.automountServiceAccountToken !== false) hits.push(hit(object, [...path, "automountServiceAccountToken"], "automountServiceAccountToken is not false on the pod"));
+        if (spec.automountServiceAccountToken !== false)
+          hits.push(hit(object, [...path, "automountServiceAccountToken"], "automountServiceAccountToken is not false on the pod"));
       }
       return hits;
     },
@@ -317,20 +366,33 @@ export const compassRunnerRules: Rule[] = [
       const namespace = ds?.metadata.namespace ?? set.ofKind("ServiceAccount")[0]?.metadata.namespace ?? "default";
       const serviceAccount = spec?.serviceAccountName ?? set.ofKind("ServiceAccount")[0]?.metadata.name ?? "default";
       // The seed states failurePolicy: Fail: with Ignore, an unreachable or failing policy lets the request through.
-      const failOpen = set.ofKind("ValidatingAdmissionPolicy").filter((p) => dig(p, ["spec", "failurePolicy"]) === "Ignore").map((p) => hit(p, ["spec", "failurePolicy"], "failurePolicy is Ignore, not Fail: a policy that cannot be evaluated lets the request through"));
-      return [...failOpen, ...admissionHits(set.objects, { namespace, serviceAccount, ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}), anchor, templateBroken: spec ? breaksInvariant(spec) : false })];
+      const failOpen = set
+        .ofKind("ValidatingAdmissionPolicy")
+        .filter((p) => dig(p, ["spec", "failurePolicy"]) === "Ignore")
+        .map((p) => hit(p, ["spec", "failurePolicy"], "failurePolicy is Ignore, not Fail: a policy that cannot be evaluated lets the request through"));
+      return [
+        ...failOpen,
+        ...admissionHits(set.objects, {
+          namespace,
+          serviceAccount,
+          ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}),
+          anchor,
+          templateBroken: spec ? breaksInvariant(spec) : false,
+        }),
+      ];
     },
   },
   {
     id: "CR-07",
     summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
     fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
-    why: "Seed 000: \"Rollout beyond one node waits for the multi-Runner hub.\" Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.",
+    why: 'Seed 000: "Rollout beyond one node waits for the multi-Runner hub." Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
     source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2" },
     opinions: {
       "one-node-label": {
         summary: "a node label other than kubernetes.io/hostname",
-        because: "nothing in the manifests proves that exactly one node carries the label (seed 000 and REQUIREMENTS CR-07 accept it with a warning and a checklist line)",
+        because:
+          "nothing in the manifests proves that exactly one node carries the label (seed 000 and REQUIREMENTS CR-07 accept it with a warning and a checklist line)",
       },
     },
     severity: "error",
@@ -341,17 +403,30 @@ export const compassRunnerRules: Rule[] = [
         // The hostname label, or the node's name itself (matchFields metadata.name, as the DaemonSet controller pins its pods).
         const hosts = requiredLabel(spec, HOSTNAME_LABEL) ?? requiredIn(spec, "metadata.name", "matchFields");
         if (hosts && hosts.length === 1) continue;
-        if (hosts && hosts.length > 1) hits.push(hit(object, [...path, "affinity"], `the pod may run on ${hosts.length} nodes (${hosts.join(", ")}); the Runner runs on one`));
+        if (hosts && hosts.length > 1)
+          hits.push(hit(object, [...path, "affinity"], `the pod may run on ${hosts.length} nodes (${hosts.join(", ")}); the Runner runs on one`));
         else if (selectsNodes(spec)) {
-          hits.push(hit(object, [...path, "nodeSelector"], `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`, "one-node-label"));
-        } else if (object.kind === "DaemonSet") hits.push(hit(object, [...path, "nodeSelector"], "no node selection: the DaemonSet starts a Runner on every node"));
+          hits.push(
+            hit(
+              object,
+              [...path, "nodeSelector"],
+              `the node selection cannot prove one node; make sure exactly one node matches, or select ${HOSTNAME_LABEL}`,
+              "one-node-label",
+            ),
+          );
+        } else if (object.kind === "DaemonSet")
+          hits.push(hit(object, [...path, "nodeSelector"], "no node selection: the DaemonSet starts a Runner on every node"));
       }
       for (const ds of set.ofKind("DaemonSet")) {
         const rolling = dig(ds, ["spec", "updateStrategy", "rollingUpdate"]) as { maxSurge?: unknown; maxUnavailable?: unknown } | undefined;
         const type = dig(ds, ["spec", "updateStrategy", "type"]);
         if (type === "OnDelete") continue;
-        if (String(rolling?.maxSurge ?? 0) !== String(MAX_SURGE)) hits.push(hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxSurge"], `maxSurge is ${rolling?.maxSurge}, not 0: two Runners would hold one node's ID`));
-        if (String(rolling?.maxUnavailable ?? 1) !== String(MAX_UNAVAILABLE)) hits.push(hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxUnavailable"], `maxUnavailable is ${rolling?.maxUnavailable}, not 1`));
+        if (String(rolling?.maxSurge ?? 0) !== String(MAX_SURGE))
+          hits.push(
+            hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxSurge"], `maxSurge is ${rolling?.maxSurge}, not 0: two Runners would hold one node's ID`),
+          );
+        if (String(rolling?.maxUnavailable ?? 1) !== String(MAX_UNAVAILABLE))
+          hits.push(hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxUnavailable"], `maxUnavailable is ${rolling?.maxUnavailable}, not 1`));
       }
       return hits;
     },
@@ -361,7 +436,7 @@ export const compassRunnerRules: Rule[] = [
     summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
     why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
-    source: { from: "seed", says: "seed 000: \"no /dev hostPath is used\"; the device plugin advertises kvmResourceName" },
+    source: { from: "seed", says: 'seed 000: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -369,17 +444,21 @@ export const compassRunnerRules: Rule[] = [
       for (const { object, spec, path } of set.pods()) {
         (spec.volumes ?? []).forEach((volume, index) => {
           const p = volume.hostPath?.path;
-          if (p !== undefined && (p === "/dev" || p.startsWith("/dev/"))) hits.push(hit(object, [...path, "volumes", index, "hostPath", "path"], `hostPath ${p} is under /dev`));
+          if (p !== undefined && (p === "/dev" || p.startsWith("/dev/")))
+            hits.push(hit(object, [...path, "volumes", index, "hostPath", "path"], `hostPath ${p} is under /dev`));
         });
       }
       for (const { object, container, containerPath } of runnerContainers(set)) {
         const requests = (container.resources?.requests ?? {}) as Record<string, unknown>;
         const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
         const extended = Object.keys(limits).filter((name) => name.includes("/") && !name.startsWith("hugepages-"));
-        if (extended.length === 0) hits.push(hit(object, [...containerPath, "resources", "limits"], "no device-plugin resource (such as devices.kubevirt.io/kvm) is limited"));
-        else if (!extended.some((name) => String(limits[name]) === "1")) hits.push(hit(object, [...containerPath, "resources", "limits", extended[0]], `limits ${extended[0]} is ${limits[extended[0]]}, not 1`));
+        if (extended.length === 0)
+          hits.push(hit(object, [...containerPath, "resources", "limits"], "no device-plugin resource (such as devices.kubevirt.io/kvm) is limited"));
+        else if (!extended.some((name) => String(limits[name]) === "1"))
+          hits.push(hit(object, [...containerPath, "resources", "limits", extended[0]], `limits ${extended[0]} is ${limits[extended[0]]}, not 1`));
         for (const name of extended) {
-          if (requests[name] !== undefined && String(requests[name]) !== String(limits[name])) hits.push(hit(object, [...containerPath, "resources", "requests", name], `requests ${name} is ${requests[name]}, but limits is ${limits[name]}`));
+          if (requests[name] !== undefined && String(requests[name]) !== String(limits[name]))
+            hits.push(hit(object, [...containerPath, "resources", "requests", name], `requests ${name} is ${requests[name]}, but limits is ${limits[name]}`));
         }
       }
       return hits;
@@ -428,29 +507,34 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-11",
     summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
-    why: "Seed 000: \"Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped.\" Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.",
+    why: 'Seed 000: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
     source: { from: "seed", says: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go" },
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
-        const trees = (spec.volumes ?? []).map((v, index) => ({ p: v.hostPath?.path, index })).filter((t): t is { p: string; index: number } => t.p !== undefined);
+        const trees = (spec.volumes ?? [])
+          .map((v, index) => ({ p: v.hostPath?.path, index }))
+          .filter((t): t is { p: string; index: number } => t.p !== undefined);
         for (const tree of trees) {
           const problem = hostPathProblem(tree.p);
-          if (problem && !tree.p.startsWith("/dev")) hits.push(hit(object, [...path, "volumes", tree.index, "hostPath", "path"], `hostPath ${tree.p} ${problem}`));
+          if (problem && !tree.p.startsWith("/dev"))
+            hits.push(hit(object, [...path, "volumes", tree.index, "hostPath", "path"], `hostPath ${tree.p} ${problem}`));
         }
         trees.forEach((a, i) =>
           trees.slice(i + 1).forEach((b) => {
             if (overlaps(a.p, b.p)) hits.push(hit(object, [...path, "volumes", b.index, "hostPath", "path"], `hostPath ${b.p} overlaps ${a.p}`));
           }),
         );
-        if (trees.length !== 2) hits.push(hit(object, [...path, "volumes"], `${trees.length} hostPath volumes; the Runner mounts exactly two (sessions and runtime)`));
+        if (trees.length !== 2)
+          hits.push(hit(object, [...path, "volumes"], `${trees.length} hostPath volumes; the Runner mounts exactly two (sessions and runtime)`));
       }
       for (const { object, spec, container, containerPath } of runnerContainers(set)) {
         const uid = effective(spec, container, "runAsUser");
         const gid = effective(spec, container, "runAsGroup");
-        if (uid !== RUNNER_UID || gid !== RUNNER_GID) hits.push(hit(object, [...containerPath, "securityContext"], `runs as ${uid ?? "?"}:${gid ?? "?"}, not ${RUNNER_UID}:${RUNNER_GID}`));
+        if (uid !== RUNNER_UID || gid !== RUNNER_GID)
+          hits.push(hit(object, [...containerPath, "securityContext"], `runs as ${uid ?? "?"}:${gid ?? "?"}, not ${RUNNER_UID}:${RUNNER_GID}`));
         const found = findSetting(container, S.volumeRoot);
         if (!found?.value) continue;
         const at = mountOf(spec, container, found.value);
@@ -467,19 +551,23 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-12",
     summary: "nodeSelector keys and tolerations are valid (label key syntax, operator and effect enums)",
     fix: "use label keys as on the node; tolerations take operator Exists or Equal and effect NoSchedule, PreferNoSchedule or NoExecute",
-    why: "Seed 000: \"Configure node selectors, taints ...\". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.",
+    why: 'Seed 000: "Configure node selectors, taints ...". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.',
     severity: "error",
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
-        for (const key of Object.keys(spec.nodeSelector ?? {})) if (!isLabelKey(key)) hits.push(hit(object, [...path, "nodeSelector", key], `nodeSelector key ${JSON.stringify(key)} is not a label key`));
+        for (const key of Object.keys(spec.nodeSelector ?? {}))
+          if (!isLabelKey(key)) hits.push(hit(object, [...path, "nodeSelector", key], `nodeSelector key ${JSON.stringify(key)} is not a label key`));
         (spec.tolerations ?? []).forEach((t, index) => {
           const at = [...path, "tolerations", index];
-          if (t.operator !== undefined && !["Exists", "Equal"].includes(t.operator)) hits.push(hit(object, [...at, "operator"], `operator ${JSON.stringify(t.operator)} is not Exists or Equal`));
-          if (t.effect !== undefined && !["", "NoSchedule", "PreferNoSchedule", "NoExecute"].includes(t.effect)) hits.push(hit(object, [...at, "effect"], `effect ${JSON.stringify(t.effect)} is not NoSchedule, PreferNoSchedule or NoExecute`));
+          if (t.operator !== undefined && !["Exists", "Equal"].includes(t.operator))
+            hits.push(hit(object, [...at, "operator"], `operator ${JSON.stringify(t.operator)} is not Exists or Equal`));
+          if (t.effect !== undefined && !["", "NoSchedule", "PreferNoSchedule", "NoExecute"].includes(t.effect))
+            hits.push(hit(object, [...at, "effect"], `effect ${JSON.stringify(t.effect)} is not NoSchedule, PreferNoSchedule or NoExecute`));
           if (t.operator === "Exists" && t.value) hits.push(hit(object, [...at, "value"], "value is set with operator Exists"));
-          if (t.key !== undefined && t.key !== "" && !isLabelKey(t.key)) hits.push(hit(object, [...at, "key"], `key ${JSON.stringify(t.key)} is not a taint key`));
+          if (t.key !== undefined && t.key !== "" && !isLabelKey(t.key))
+            hits.push(hit(object, [...at, "key"], `key ${JSON.stringify(t.key)} is not a taint key`));
         });
       }
       return hits;
@@ -489,7 +577,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-13",
     summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod requires kubernetes.io/arch: amd64",
     fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
-    why: "Seed 001 (DL-577): \"the Runner stays amd64-only until an arm64 KVM boot passes\". On an arm64 node the image may run but the microVM guest does not boot.",
+    why: 'Seed 001 (DL-577): "the Runner stays amd64-only until an arm64 KVM boot passes". On an arm64 node the image may run but the microVM guest does not boot.',
     source: { from: "seed", says: "seed 001 (D10, DL-577)" },
     severity: "error",
     profiles: RUNNER,
@@ -506,7 +594,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-14",
     summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
-    why: "Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name \"sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host.\" A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.",
+    why: 'Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
     source: { from: "seed", says: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
     severity: "error",
     profiles: RUNNER,
@@ -521,7 +609,8 @@ export const compassRunnerRules: Rule[] = [
       }
       for (const { object, container, containerPath } of runnerContainers(set)) {
         const found = findSetting(container, S.serverName);
-        if (found?.value !== undefined && !DNS1123_SUBDOMAIN.test(found.value)) hits.push(hit(object, [...containerPath, ...found.at], `--server-name ${JSON.stringify(found.value)} is not a DNS name`));
+        if (found?.value !== undefined && !DNS1123_SUBDOMAIN.test(found.value))
+          hits.push(hit(object, [...containerPath, ...found.at], `--server-name ${JSON.stringify(found.value)} is not a DNS name`));
       }
       return hits;
     },
@@ -566,7 +655,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-16",
     summary: "Metrics are pushed over OTLP: no container port, no Service, no scrape annotations",
     fix: "remove ports, Services and prometheus.io annotations; set OTEL_EXPORTER_OTLP_ENDPOINT to push metrics",
-    why: "Seed 000: \"Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint.\" A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).",
+    why: 'Seed 000: "Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint." A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).',
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -591,7 +680,7 @@ export const compassRunnerRules: Rule[] = [
     id: "CR-17",
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
     fix: "remove COMPASS_RUNNER_ID and --runner-id; the Server assigns the ID when the Runner enrolls",
-    why: "Seed 000: \"The Server assigns each Runner ID during enrollment.\" With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.",
+    why: 'Seed 000: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
     source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
@@ -617,7 +706,10 @@ export const compassRunnerRules: Rule[] = [
         const requests = (container.resources?.requests ?? {}) as Record<string, unknown>;
         const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
         const at = [...containerPath, "resources"];
-        if (requests.memory === undefined || String(requests.memory) !== String(limits.memory)) hits.push(hit(object, [...at, "requests", "memory"], `memory request ${requests.memory ?? "(unset)"} is not the memory limit ${limits.memory ?? "(unset)"}`));
+        if (requests.memory === undefined || String(requests.memory) !== String(limits.memory))
+          hits.push(
+            hit(object, [...at, "requests", "memory"], `memory request ${requests.memory ?? "(unset)"} is not the memory limit ${limits.memory ?? "(unset)"}`),
+          );
         if (requests.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no cpu request"));
         if (limits.cpu !== undefined) hits.push(hit(object, [...at, "limits", "cpu"], `a cpu limit (${limits.cpu}) throttles the guests' VMMs`));
         const memoryMb = findSetting(container, S.memoryMb)?.value;
@@ -625,20 +717,31 @@ export const compassRunnerRules: Rule[] = [
         if (memoryMb && /^\d+$/.test(memoryMb) && limitMi !== undefined && limitMi < Number(memoryMb)) {
           hits.push(hit(object, [...at, "limits", "memory"], `the memory limit ${limits.memory} is below one guest's ${memoryMb} MiB`));
         }
-        if (!spec.priorityClassName) hits.push(hit(object, [...path, "priorityClassName"], "no priorityClassName: ordinary workloads can preempt the Runner and its sessions"));
+        if (!spec.priorityClassName)
+          hits.push(hit(object, [...path, "priorityClassName"], "no priorityClassName: ordinary workloads can preempt the Runner and its sessions"));
         const sc = container.securityContext;
-        if (sc?.procMount !== "Unmasked") hits.push(hit(object, [...containerPath, "securityContext", "procMount"], `procMount is ${sc?.procMount ?? "Default"}, not Unmasked`));
-        const apparmor = sc?.appArmorProfile?.type ?? spec.securityContext?.appArmorProfile?.type ?? (object.kind === "Pod" ? object.metadata.annotations : (dig(object, ["spec", "template", "metadata", "annotations"]) as Record<string, string> | undefined))?.[`container.apparmor.security.beta.kubernetes.io/${container.name}`];
-        if (apparmor !== "Unconfined" && apparmor !== "unconfined") hits.push(hit(object, [...containerPath, "securityContext", "appArmorProfile"], `AppArmor is ${apparmor ?? "the runtime default"}, not Unconfined`));
+        if (sc?.procMount !== "Unmasked")
+          hits.push(hit(object, [...containerPath, "securityContext", "procMount"], `procMount is ${sc?.procMount ?? "Default"}, not Unmasked`));
+        const apparmor =
+          sc?.appArmorProfile?.type ??
+          spec.securityContext?.appArmorProfile?.type ??
+          (object.kind === "Pod"
+            ? object.metadata.annotations
+            : (dig(object, ["spec", "template", "metadata", "annotations"]) as Record<string, string> | undefined))?.[
+            `container.apparmor.security.beta.kubernetes.io/${container.name}`
+          ];
+        if (apparmor !== "Unconfined" && apparmor !== "unconfined")
+          hits.push(hit(object, [...containerPath, "securityContext", "appArmorProfile"], `AppArmor is ${apparmor ?? "the runtime default"}, not Unconfined`));
       }
       return hits;
     },
   },
   {
     id: "CR-20",
-    summary: "The Runner container speaks compass-runner's real interface: run root and volume root set, integers where it reads integers; never a Runner token, an agent image or a name it does not read",
+    summary:
+      "The Runner container speaks compass-runner's real interface: run root and volume root set, integers where it reads integers; never a Runner token, an agent image or a name it does not read",
     fix: "set COMPASS_MICROVM_RUNROOT on a writable host tree and COMPASS_MICROVM_VOLUME_ROOT; remove COMPASS_RUNNER_TOKEN and COMPASS_AGENT_IMAGE; use only the names compass-runner reads (rigging explain CR-20)",
-    why: "compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root (\"run-root is not configured\"), with a static token beside the token file (\"runner token sources are mutually exclusive\"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.",
+    why: 'compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root ("run-root is not configured"), with a static token beside the token file ("runner token sources are mutually exclusive"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.',
     source: { from: "upstream", says: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9" },
     opinions: {
       "unknown-variable": {
@@ -660,20 +763,37 @@ export const compassRunnerRules: Rule[] = [
         else if (runRoot.value) {
           const at = mountOf(spec, container, runRoot.value);
           const readOnlyRoot = container.securityContext?.readOnlyRootFilesystem === true;
-          if ((at === undefined && readOnlyRoot) || at?.mount.readOnly) hits.push(hit(object, [...containerPath, ...runRoot.at], `the run root ${runRoot.value} is not on a writable mount`));
+          if ((at === undefined && readOnlyRoot) || at?.mount.readOnly)
+            hits.push(hit(object, [...containerPath, ...runRoot.at], `the run root ${runRoot.value} is not on a writable mount`));
         }
         const quota = quotaRequired(container);
-        if (quota && !BOOL.test(quota.value)) hits.push(hit(object, [...containerPath, ...quota.at], `${quota.via === "flag" ? S.quotaRequired.flag : S.quotaRequired.env} ${JSON.stringify(quota.value)} is not a boolean`));
-        if (quota && TRUE.test(quota.value) && !findSetting(container, S.volumeRoot)) hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
+        if (quota && !BOOL.test(quota.value))
+          hits.push(
+            hit(
+              object,
+              [...containerPath, ...quota.at],
+              `${quota.via === "flag" ? S.quotaRequired.flag : S.quotaRequired.env} ${JSON.stringify(quota.value)} is not a boolean`,
+            ),
+          );
+        if (quota && TRUE.test(quota.value) && !findSetting(container, S.volumeRoot))
+          hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
         for (const setting of [S.memoryMb, S.cpus]) {
           const found = findSetting(container, setting);
-          if (found?.value !== undefined && !/^\d{1,9}$/.test(found.value)) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} is not an integer`));
+          if (found?.value !== undefined && !/^\d{1,9}$/.test(found.value))
+            hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} is not an integer`));
         }
         (container.env ?? []).forEach((env, index) => {
           if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
           // A did-you-mean only for names of a plausible length: the edit distance is quadratic.
           const near = env.name.length <= 64 ? closest(env.name, KNOWN_VARIABLES) : undefined;
-          hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} is not a name compass-runner reads${near ? ` (did you mean ${near}?)` : ""}`, "unknown-variable"));
+          hits.push(
+            hit(
+              object,
+              [...containerPath, "env", index, "name"],
+              `${env.name} is not a name compass-runner reads${near ? ` (did you mean ${near}?)` : ""}`,
+              "unknown-variable",
+            ),
+          );
         });
       }
       return hits;

@@ -26,17 +26,84 @@ const MAIN = "go/cmd/compass-runner/main.go@c0c4e3c5";
 
 /** Every flag and variable a rendered Runner container may carry (CR-20). */
 export const RUNNER_SETTINGS = {
-  server: { rendered: "serverAddr", flag: "--server", env: "COMPASS_SERVER_ADDR", meaning: "the Server's https:// address (CR-02)", from: MAIN, status: "implemented" },
-  tokenFile: { rendered: "/var/run/secrets/compass/runner/token", flag: "--token-file", env: "COMPASS_RUNNER_TOKEN_FILE", meaning: "the projected ServiceAccount token, re-read on every call (CR-03)", from: MAIN, status: "implemented" },
-  ca: { rendered: "/etc/compass/server-ca/ca.crt (serverCA)", flag: "--ca", env: "COMPASS_RUNNER_CA", meaning: "PEM CA that replaces the system roots for the Server's TLS (CR-14)", from: MAIN, status: "implemented" },
-  serverName: { rendered: "serverName", flag: "--server-name", meaning: "TLS name the Runner verifies, when it differs from the host dialled (CR-14, P9)", from: "seed 001, P9", status: "designed" },
-  egressAllow: { rendered: "the hosts of egressAllow", flag: "--egress-allow", meaning: "the sessions' default-deny egress allowlist: DNS names or IP literals (CR-15, D7)", from: MAIN, status: "implemented" },
-  runRoot: { rendered: "/run/compass/microvm", flag: "--microvm-runroot", env: "COMPASS_MICROVM_RUNROOT", meaning: "per-session microVM runtime directories, on the runtime tree (CR-11)", from: MAIN, status: "implemented" },
-  volumeRoot: { rendered: "/var/lib/compass/sessions/volumes", flag: "--microvm-volume-root", env: "COMPASS_MICROVM_VOLUME_ROOT", meaning: "session volumes: a subdirectory of the quota'd session tree, never its mount point (CR-11, P8)", from: MAIN, status: "implemented" },
-  memoryMb: { rendered: "guestMemoryMiB", flag: "--microvm-memory-mb", env: "COMPASS_MICROVM_MEMORY_MB", meaning: "guest RAM in MiB (CR-19)", from: MAIN, status: "implemented" },
+  server: {
+    rendered: "serverAddr",
+    flag: "--server",
+    env: "COMPASS_SERVER_ADDR",
+    meaning: "the Server's https:// address (CR-02)",
+    from: MAIN,
+    status: "implemented",
+  },
+  tokenFile: {
+    rendered: "/var/run/secrets/compass/runner/token",
+    flag: "--token-file",
+    env: "COMPASS_RUNNER_TOKEN_FILE",
+    meaning: "the projected ServiceAccount token, re-read on every call (CR-03)",
+    from: MAIN,
+    status: "implemented",
+  },
+  ca: {
+    rendered: "/etc/compass/server-ca/ca.crt (serverCA)",
+    flag: "--ca",
+    env: "COMPASS_RUNNER_CA",
+    meaning: "PEM CA that replaces the system roots for the Server's TLS (CR-14)",
+    from: MAIN,
+    status: "implemented",
+  },
+  serverName: {
+    rendered: "serverName",
+    flag: "--server-name",
+    meaning: "TLS name the Runner verifies, when it differs from the host dialled (CR-14, P9)",
+    from: "seed 001, P9",
+    status: "designed",
+  },
+  egressAllow: {
+    rendered: "the hosts of egressAllow",
+    flag: "--egress-allow",
+    meaning: "the sessions' default-deny egress allowlist: DNS names or IP literals (CR-15, D7)",
+    from: MAIN,
+    status: "implemented",
+  },
+  runRoot: {
+    rendered: "/run/compass/microvm",
+    flag: "--microvm-runroot",
+    env: "COMPASS_MICROVM_RUNROOT",
+    meaning: "per-session microVM runtime directories, on the runtime tree (CR-11)",
+    from: MAIN,
+    status: "implemented",
+  },
+  volumeRoot: {
+    rendered: "/var/lib/compass/sessions/volumes",
+    flag: "--microvm-volume-root",
+    env: "COMPASS_MICROVM_VOLUME_ROOT",
+    meaning: "session volumes: a subdirectory of the quota'd session tree, never its mount point (CR-11, P8)",
+    from: MAIN,
+    status: "implemented",
+  },
+  memoryMb: {
+    rendered: "guestMemoryMiB",
+    flag: "--microvm-memory-mb",
+    env: "COMPASS_MICROVM_MEMORY_MB",
+    meaning: "guest RAM in MiB (CR-19)",
+    from: MAIN,
+    status: "implemented",
+  },
   cpus: { rendered: "guestCpus", flag: "--microvm-cpus", env: "COMPASS_MICROVM_CPUS", meaning: "vCPUs per guest (CR-19)", from: MAIN, status: "implemented" },
-  quotaRequired: { rendered: "true", flag: "--microvm-quota-required", env: "COMPASS_MICROVM_QUOTA_REQUIRED", meaning: "refuse to start without a project quota on the session tree (CR-11)", from: MAIN, status: "implemented" },
-  otel: { rendered: "otel.endpoint", env: "OTEL_EXPORTER_OTLP_ENDPOINT", meaning: "OTLP endpoint metrics and traces are pushed to (CR-16)", from: MAIN, status: "implemented" },
+  quotaRequired: {
+    rendered: "true",
+    flag: "--microvm-quota-required",
+    env: "COMPASS_MICROVM_QUOTA_REQUIRED",
+    meaning: "refuse to start without a project quota on the session tree (CR-11)",
+    from: MAIN,
+    status: "implemented",
+  },
+  otel: {
+    rendered: "otel.endpoint",
+    env: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    meaning: "OTLP endpoint metrics and traces are pushed to (CR-16)",
+    from: MAIN,
+    status: "implemented",
+  },
 } as const satisfies Record<string, Setting>;
 
 export type RunnerSetting = keyof typeof RUNNER_SETTINGS;
@@ -59,7 +126,11 @@ export const OTHER_RUNNER_VARIABLES = [
 
 /** Names a rendered Runner must never carry, and why (CR-17, CR-20). */
 export const FORBIDDEN_SETTINGS = [
-  { flag: "--runner-id", env: "COMPASS_RUNNER_ID", why: "with a token file the Server assigns the Runner ID at enrollment, and checks a non-empty one against it (CR-17)" },
+  {
+    flag: "--runner-id",
+    env: "COMPASS_RUNNER_ID",
+    why: "with a token file the Server assigns the Runner ID at enrollment, and checks a non-empty one against it (CR-17)",
+  },
   { env: "COMPASS_RUNNER_TOKEN", why: "a static token beside the token file makes the Runner refuse to start: the two sources are mutually exclusive (CR-20)" },
   { flag: "--image", env: "COMPASS_AGENT_IMAGE", why: "the microVM backend runs the agent from the guest root filesystem and refuses an agent image (CR-20)" },
 ] as const;

@@ -14,7 +14,10 @@ export const compassRunnerSystem = defineSystem({
   podSecurity: "privileged",
   shapes: [
     // compass-interfaces §1.1: the Runner's server address and token file, by flag or variable.
-    { sign: "--server or --token-file, or env COMPASS_SERVER_ADDR, COMPASS_RUNNER_TOKEN_FILE or COMPASS_MICROVM_VOLUME_ROOT", matches: (spec) => hasFlag(spec, "--server", "--token-file") || hasEnv(spec, /^COMPASS_(SERVER_ADDR|SERVER_URL|RUNNER_TOKEN_FILE|MICROVM_VOLUME_ROOT)$/) },
+    {
+      sign: "--server or --token-file, or env COMPASS_SERVER_ADDR, COMPASS_RUNNER_TOKEN_FILE or COMPASS_MICROVM_VOLUME_ROOT",
+      matches: (spec) => hasFlag(spec, "--server", "--token-file") || hasEnv(spec, /^COMPASS_(SERVER_ADDR|SERVER_URL|RUNNER_TOKEN_FILE|MICROVM_VOLUME_ROOT)$/),
+    },
     { sign: `a projected token with audience ${RUNNER_AUDIENCE}`, matches: (spec) => projectsAudience(spec, RUNNER_AUDIENCE) },
     { sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
   ],

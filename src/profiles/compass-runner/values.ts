@@ -32,7 +32,14 @@ import {
 export { ARCH_LABEL, FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS };
 
 /** Keys only a file in the upstream tool's shape has: such a file needs no `kind:`. */
-export const UPSTREAM_SHAPE_KEYS = ["serverAddr", "sessionCapacity", "guestMemoryMiB", "perSessionReapSeconds", "priorityClassValue", "kvmResourceName"] as const;
+export const UPSTREAM_SHAPE_KEYS = [
+  "serverAddr",
+  "sessionCapacity",
+  "guestMemoryMiB",
+  "perSessionReapSeconds",
+  "priorityClassValue",
+  "kvmResourceName",
+] as const;
 
 const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
@@ -53,22 +60,34 @@ const tokenLifetime = (id: string, what: string) =>
 export function hostPathProblem(path: string): string | undefined {
   if (!path.startsWith("/")) return "is not an absolute path";
   if (path.includes("\0")) return "contains a NUL character";
-  if (posix.normalize(path) !== path || (path.length > 1 && path.endsWith("/"))) return `is not normalized (write ${posix.normalize(path).replace(/(.)\/$/, "$1")})`;
+  if (posix.normalize(path) !== path || (path.length > 1 && path.endsWith("/")))
+    return `is not normalized (write ${posix.normalize(path).replace(/(.)\/$/, "$1")})`;
   if (path === "/") return "is the host root";
-  const under = FORBIDDEN_HOST_ROOTS.find((root) => path === root || path.startsWith(root + "/"));
+  const under = FORBIDDEN_HOST_ROOTS.find((root) => path === root || path.startsWith(`${root}/`));
   if (under) return `is under ${under}, which a Runner must never mount`;
   return undefined;
 }
 
 export function overlaps(a: string, b: string): boolean {
-  return a === b || a.startsWith(b + "/") || b.startsWith(a + "/");
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
-const hostPath = once(() => refineBy(z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")), checkHostPath));
+const hostPath = once(() =>
+  refineBy(z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")), checkHostPath),
+);
 
 export function checkHostPath(path: string, ctx: IssueSink): void {
   const problem = hostPathProblem(path);
-  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-11", problem, "use an absolute, normalized host directory such as /srv/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets") });
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: path,
+      message: tagged(
+        "CR-11",
+        problem,
+        "use an absolute, normalized host directory such as /srv/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets",
+      ),
+    });
 }
 
 export function pemProblem(pem: string): string | undefined {
@@ -120,24 +139,36 @@ const CLUSTER_NAME = /^[a-z0-9-]{1,40}$/;
 export const serverClusterSchema = once(() =>
   refineBy(
     z.strictObject({
-      name: z.string().regex(CLUSTER_NAME, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name")).default("local"),
-      issuer: httpsUrl("CS-09", "serverCluster.issuer").optional().meta({ description: "This cluster's ServiceAccount issuer (kubectl get --raw /.well-known/openid-configuration)" }),
+      name: z
+        .string()
+        .regex(CLUSTER_NAME, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name"))
+        .default("local"),
+      issuer: httpsUrl("CS-09", "serverCluster.issuer")
+        .optional()
+        .meta({ description: "This cluster's ServiceAccount issuer (kubectl get --raw /.well-known/openid-configuration)" }),
       jwksURI: httpsUrl("CS-09", "serverCluster.jwksURI").optional(),
       jwksFile: z.string().startsWith("/", req("CS-09", "jwksFile is an absolute path inside the Server pod")).optional(),
       caFile: z.string().startsWith("/", req("CS-09", "caFile is an absolute path inside the Server pod")).optional(),
       namespace: dnsLabel("CR-04", "serverCluster.namespace").optional(),
       serviceAccount: dnsSubdomain("CR-04", "serverCluster.serviceAccount").optional(),
-      audience: z.string().min(1, req("CR-04", `the Server cluster entry's audience is ${RUNNER_AUDIENCE}`)).optional(),
+      audience: z
+        .string()
+        .min(1, req("CR-04", `the Server cluster entry's audience is ${RUNNER_AUDIENCE}`))
+        .optional(),
       maxTokenLifetime: refused("CR-03", "write the Server's maximum as maxTokenLifetimeSeconds at the top level, as the upstream tool does"),
     }),
     checkServerClusterKeys,
-  ).meta({ description: "The Server's runner-clusters entry for this Runner (name, issuer, jwks*, caFile); namespace, serviceAccount and audience, when given, must equal the Runner's (CR-04)" }),
+  ).meta({
+    description:
+      "The Server's runner-clusters entry for this Runner (name, issuer, jwks*, caFile); namespace, serviceAccount and audience, when given, must equal the Runner's (CR-04)",
+  }),
 );
 
 export type ServerCluster = z.output<ReturnType<typeof serverClusterSchema>>;
 
 export function checkServerClusterKeys(c: { jwksURI?: string; jwksFile?: string }, ctx: IssueSink): void {
-  if (c.jwksURI !== undefined && c.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
+  if (c.jwksURI !== undefined && c.jwksFile !== undefined)
+    fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
 }
 
 const identities = (what: IdentityList, purpose: string) =>
@@ -145,8 +176,12 @@ const identities = (what: IdentityList, purpose: string) =>
 
 export const admissionSchema = once(() =>
   z.strictObject({
-    controllers: identities("controllers", "the controller identities that create Runner pods").meta({ description: "User names that may create Runner pods, such as the DaemonSet controller (CR-06b)" }),
-    deployers: identities("deployers", "the identities that apply the Runner DaemonSet").meta({ description: "User names that may create, update or delete the Runner DaemonSet (CR-06c)" }),
+    controllers: identities("controllers", "the controller identities that create Runner pods").meta({
+      description: "User names that may create Runner pods, such as the DaemonSet controller (CR-06b)",
+    }),
+    deployers: identities("deployers", "the identities that apply the Runner DaemonSet").meta({
+      description: "User names that may create, update or delete the Runner DaemonSet (CR-06c)",
+    }),
     breakGlassGroups: identities("breakGlassGroups", "at least one break-glass group, or leave it out for [system:masters]")
       .default(["system:masters"])
       .meta({ description: "Groups that may exec, attach, debug and request Runner tokens (CR-06a, d)" }),
@@ -159,15 +194,22 @@ export function resourceNameProblem(name: string): string | undefined {
   if (slash < 0 || name.indexOf("/", slash + 1) >= 0) return "is not domain/name";
   const domain = name.slice(0, slash);
   const local = name.slice(slash + 1);
-  if (!domain.includes(".") || domain.length > 253 || !DNS1123_SUBDOMAIN.test(domain) || domain.split(".").some((l) => l.length > 63)) return `has domain ${domain}, which is not a DNS-qualified lowercase name`;
+  if (!domain.includes(".") || domain.length > 253 || !DNS1123_SUBDOMAIN.test(domain) || domain.split(".").some((l) => l.length > 63))
+    return `has domain ${domain}, which is not a DNS-qualified lowercase name`;
   if (domain === "kubernetes.io" || domain.endsWith(".kubernetes.io")) return "is in the kubernetes.io domain, which extended resources may not use";
-  if (local.length === 0 || local.length > 63 || !/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(local)) return `has name ${local}, which is not a resource name`;
+  if (local.length === 0 || local.length > 63 || !/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(local))
+    return `has name ${local}, which is not a resource name`;
   return undefined;
 }
 
 const labelPair = (id: string, what: string) => ({
-  key: z.string(req(id, `${what}.key is a label key`, "expected a string")).refine(isLabelKey, req(id, "a label key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key")),
-  value: z.string(req(id, `${what}.value is a string; quote numbers and booleans`, "expected a string")).min(1, req(id, `${what}.value is required`)).refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
+  key: z
+    .string(req(id, `${what}.key is a label key`, "expected a string"))
+    .refine(isLabelKey, req(id, "a label key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key")),
+  value: z
+    .string(req(id, `${what}.value is a string; quote numbers and booleans`, "expected a string"))
+    .min(1, req(id, `${what}.value is required`))
+    .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
 });
 
 /**
@@ -200,11 +242,17 @@ export const runnerEgressSchema = once(() =>
 );
 
 export function checkEgressHost(host: string, ctx: IssueSink): void {
-  if (isIP(host) === 0 && (host.length > 253 || !DNS1123_SUBDOMAIN.test(host))) ctx.addIssue({ code: "custom", input: host, message: tagged("CR-15", "is not a DNS name or IP literal", "give a host name such as api.github.com or an IP address; no scheme, port or comma") });
+  if (isIP(host) === 0 && (host.length > 253 || !DNS1123_SUBDOMAIN.test(host)))
+    ctx.addIssue({
+      code: "custom",
+      input: host,
+      message: tagged("CR-15", "is not a DNS name or IP literal", "give a host name such as api.github.com or an IP address; no scheme, port or comma"),
+    });
 }
 
 export function checkEgressRule(rule: { host?: string; cidr?: string }, ctx: IssueSink): void {
-  if (rule.host === undefined && rule.cidr === undefined) fail(ctx, [], "CR-15", "names no destination", "give host (for the sessions' allowlist), cidr (for the NetworkPolicy), or both");
+  if (rule.host === undefined && rule.cidr === undefined)
+    fail(ctx, [], "CR-15", "names no destination", "give host (for the sessions' allowlist), cidr (for the NetworkPolicy), or both");
   else if (rule.cidr === undefined && rule.host !== undefined && isIP(rule.host) === 0) {
     fail(ctx, ["host"], "CR-15", `is a DNS name, which a NetworkPolicy cannot match`, `add cidr: the address range ${rule.host} resolves to`);
   }
@@ -221,12 +269,31 @@ export function egressCidr(rule: RunnerEgress): string | undefined {
 
 export function checkResourceName(name: string, ctx: IssueSink): void {
   const problem = resourceNameProblem(name);
-  if (problem) ctx.addIssue({ code: "custom", input: name, message: tagged("CR-08", problem, "give the device plugin's extended resource name as domain/name, such as devices.kubevirt.io/kvm") });
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: name,
+      message: tagged("CR-08", problem, "give the device plugin's extended resource name as domain/name, such as devices.kubevirt.io/kvm"),
+    });
 }
 
 export function checkSeccompProfilePath(path: string, ctx: IssueSink): void {
-  const problem = path === "" ? "is empty" : path.startsWith("/") ? "is absolute" : path.split("/").includes("..") ? "contains .." : !path.endsWith(".json") ? "does not end in .json" : undefined;
-  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("CR-10", problem, `give the profile's path relative to the kubelet seccomp root, such as ${DEFAULT_SECCOMP_PROFILE}`) });
+  const problem =
+    path === ""
+      ? "is empty"
+      : path.startsWith("/")
+        ? "is absolute"
+        : path.split("/").includes("..")
+          ? "contains .."
+          : !path.endsWith(".json")
+            ? "does not end in .json"
+            : undefined;
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: path,
+      message: tagged("CR-10", problem, `give the profile's path relative to the kubelet seccomp root, such as ${DEFAULT_SECCOMP_PROFILE}`),
+    });
 }
 
 const MOVED = (to: string) => `this key is written ${to} in the upstream format rigging reads`;
@@ -236,12 +303,16 @@ export const runnerFields = once(() => ({
   name: dnsLabel("G-07", "name").default("compass-runner").meta({ description: "rigging: instance name (object names, app.kubernetes.io/instance)" }),
   namespace: dnsLabel("CR-04", "namespace").default("compass-runner").meta({ description: "Namespace of the Runner; holds only Runner pods (CR-06)" }),
   createNamespace: z.boolean().default(true).meta({ description: "rigging: render the Namespace (with Pod Security labels, G-10)" }),
-  serviceAccount: dnsSubdomain("CR-04", "serviceAccount").default("compass-runner").meta({ description: "rigging: the Runner's ServiceAccount, without RBAC (CR-05)" }),
+  serviceAccount: dnsSubdomain("CR-04", "serviceAccount")
+    .default("compass-runner")
+    .meta({ description: "rigging: the Runner's ServiceAccount, without RBAC (CR-05)" }),
   image: imageSchema(),
   serverAddr: httpsUrl("CR-02", "serverAddr").meta({ description: "The Server address, an absolute https:// URL (CR-02): COMPASS_SERVER_ADDR" }),
   serverName: hostName("CR-14", "serverName").optional().meta({ description: "rigging: TLS name the Runner verifies (--server-name, P9)" }),
   serverCA: serverCASchema().optional(),
-  nodeSelector: z.strictObject(labelPair("CR-12", "nodeSelector")).meta({ description: "One node label {key, value}; kubernetes.io/hostname pins one node (CR-07, CR-12)" }),
+  nodeSelector: z
+    .strictObject(labelPair("CR-12", "nodeSelector"))
+    .meta({ description: "One node label {key, value}; kubernetes.io/hostname pins one node (CR-07, CR-12)" }),
   toleration: z
     .strictObject({
       ...labelPair("CR-12", "toleration"),
@@ -249,14 +320,19 @@ export const runnerFields = once(() => ({
     })
     .optional()
     .meta({ description: "The Runner node's taint {key, value, effect}; rendered with operator Equal (CR-12)" }),
-  kvmResourceName: refineBy(z.string(req("CR-08", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm", "expected a string")), checkResourceName).meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
+  kvmResourceName: refineBy(
+    z.string(req("CR-08", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm", "expected a string")),
+    checkResourceName,
+  ).meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
   seccompProfilePath: refineBy(z.string(), checkSeccompProfilePath)
     .default(DEFAULT_SECCOMP_PROFILE)
     .meta({ description: "Localhost seccomp profile, relative to the kubelet seccomp root (CR-10)" }),
   sessionCapacity: integer("CR-19", "sessionCapacity", 1).meta({ description: "Sessions (microVMs) the Runner runs at once (CR-19)" }),
   guestMemoryMiB: integer("CR-19", "guestMemoryMiB", 1).meta({ description: "RAM per guest in MiB: COMPASS_MICROVM_MEMORY_MB (CR-19)" }),
   guestCpus: integer("CR-19", "guestCpus", 1).meta({ description: "vCPUs per guest: COMPASS_MICROVM_CPUS (CR-19)" }),
-  runnerOverheadMiB: integer("CR-19", "runnerOverheadMiB", 0).meta({ description: "Memory of the Runner and its VMM helpers beside the guests, in MiB (CR-19)" }),
+  runnerOverheadMiB: integer("CR-19", "runnerOverheadMiB", 0).meta({
+    description: "Memory of the Runner and its VMM helpers beside the guests, in MiB (CR-19)",
+  }),
   hostPaths: z
     .strictObject({
       sessionVolumeRoot: hostPath().meta({ description: "Session-volume tree, on a project-quota filesystem, owned by 65532:65532" }),
@@ -265,18 +341,35 @@ export const runnerFields = once(() => ({
       runtime: refused("CR-11", MOVED("hostPaths.runtimeRoot")),
     })
     .meta({ description: "The two host trees, absolute and distinct (CR-11)" }),
-  tokenExpirationSeconds: tokenLifetime("CR-03", "tokenExpirationSeconds").default(DEFAULT_TOKEN_SECONDS).meta({ description: `Lifetime of the projected token, at most maxTokenLifetimeSeconds (CR-03); default ${DEFAULT_TOKEN_SECONDS}` }),
-  maxTokenLifetimeSeconds: tokenLifetime("CR-03", "maxTokenLifetimeSeconds").default(DEFAULT_TOKEN_SECONDS).meta({ description: `The Server cluster entry's maxTokenLifetime (CR-03); default ${DEFAULT_TOKEN_SECONDS}` }),
+  tokenExpirationSeconds: tokenLifetime("CR-03", "tokenExpirationSeconds")
+    .default(DEFAULT_TOKEN_SECONDS)
+    .meta({ description: `Lifetime of the projected token, at most maxTokenLifetimeSeconds (CR-03); default ${DEFAULT_TOKEN_SECONDS}` }),
+  maxTokenLifetimeSeconds: tokenLifetime("CR-03", "maxTokenLifetimeSeconds")
+    .default(DEFAULT_TOKEN_SECONDS)
+    .meta({ description: `The Server cluster entry's maxTokenLifetime (CR-03); default ${DEFAULT_TOKEN_SECONDS}` }),
   admission: admissionSchema().meta({ description: "Identities for the CR-06 admission policies" }),
   maxUnavailable: z
     .literal(MAX_UNAVAILABLE, req("CR-07", "maxUnavailable is 1: the Runner ID is per node, so a rollout replaces one Runner at a time and never surges"))
     .default(MAX_UNAVAILABLE)
     .meta({ description: "Must be 1 (CR-07)" }),
-  perSessionReapSeconds: integer("CR-19", "perSessionReapSeconds", 1).meta({ description: "Seconds to reap one session at shutdown; the grace period is this times sessionCapacity (CR-19)" }),
-  priorityClassValue: integer("CR-19", "priorityClassValue", PRIORITY_MIN, PRIORITY_MAX).meta({ description: `Value of the Runner's PriorityClass, ${PRIORITY_MIN}..${PRIORITY_MAX} (CR-19)` }),
-  egressAllow: z.array(runnerEgressSchema()).default([]).meta({ description: "rigging: destinations beyond DNS and the Server: host feeds --egress-allow, cidr the NetworkPolicy (CR-15)" }),
-  otel: z.strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") }).optional().meta({ description: "rigging: OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
-  arch: z.literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64")).default("amd64").meta({ description: "rigging: only amd64 until an arm64 KVM boot passes (CR-13)" }),
+  perSessionReapSeconds: integer("CR-19", "perSessionReapSeconds", 1).meta({
+    description: "Seconds to reap one session at shutdown; the grace period is this times sessionCapacity (CR-19)",
+  }),
+  priorityClassValue: integer("CR-19", "priorityClassValue", PRIORITY_MIN, PRIORITY_MAX).meta({
+    description: `Value of the Runner's PriorityClass, ${PRIORITY_MIN}..${PRIORITY_MAX} (CR-19)`,
+  }),
+  egressAllow: z
+    .array(runnerEgressSchema())
+    .default([])
+    .meta({ description: "rigging: destinations beyond DNS and the Server: host feeds --egress-allow, cidr the NetworkPolicy (CR-15)" }),
+  otel: z
+    .strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") })
+    .optional()
+    .meta({ description: "rigging: OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
+  arch: z
+    .literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64"))
+    .default("amd64")
+    .meta({ description: "rigging: only amd64 until an arm64 KVM boot passes (CR-13)" }),
   server: refused("CR-02", "write the Server address as serverAddr, and serverName and serverCA at the top level"),
   tolerations: refused("CR-12", "write the node's taint as toleration: {key, value, effect}"),
   resources: refused("CR-19", "remove it: resources follow capacity (sessionCapacity, guestMemoryMiB, guestCpus, runnerOverheadMiB)"),
@@ -286,18 +379,40 @@ export const runnerFields = once(() => ({
   hostUsers: refused("CR-09", "remove it: the Runner always runs in a user namespace (hostUsers: false); nodes need user-namespace support (CR-18)"),
   extraObjects: refused("CR-01", "remove it: rigging renders exactly the Runner's object set; apply other objects on their own"),
   rbac: refused("CR-05", "remove it: the Runner ServiceAccount has no RBAC binding; its only credential is the projected compass-runner token"),
-  automountServiceAccountToken: refused("CR-05", "remove it: the API token would be an unused credential, so rigging always sets automountServiceAccountToken: false"),
+  automountServiceAccountToken: refused(
+    "CR-05",
+    "remove it: the API token would be an unused credential, so rigging always sets automountServiceAccountToken: false",
+  ),
   ...hardeningGuards(),
 }));
 
 /** Checks that need more than one key; run once the shape is right. */
 export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
-  if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64") fail(ctx, [...at, "nodeSelector", "value"], "CR-13", `asks for ${v.nodeSelector.value}`, "the Runner is amd64-only until an arm64 KVM boot passes (DL-577)");
+  if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64")
+    fail(
+      ctx,
+      [...at, "nodeSelector", "value"],
+      "CR-13",
+      `asks for ${v.nodeSelector.value}`,
+      "the Runner is amd64-only until an arm64 KVM boot passes (DL-577)",
+    );
   if (overlaps(v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot)) {
-    fail(ctx, [...at, "hostPaths", "runtimeRoot"], "CR-11", `overlaps hostPaths.sessionVolumeRoot (${v.hostPaths.sessionVolumeRoot})`, "give the session-volume tree and the runtime tree two distinct, non-nested directories");
+    fail(
+      ctx,
+      [...at, "hostPaths", "runtimeRoot"],
+      "CR-11",
+      `overlaps hostPaths.sessionVolumeRoot (${v.hostPaths.sessionVolumeRoot})`,
+      "give the session-volume tree and the runtime tree two distinct, non-nested directories",
+    );
   }
   if (v.tokenExpirationSeconds > v.maxTokenLifetimeSeconds) {
-    fail(ctx, [...at, "tokenExpirationSeconds"], "CR-03", `is above maxTokenLifetimeSeconds (${v.maxTokenLifetimeSeconds})`, "lower tokenExpirationSeconds, or raise maxTokenLifetimeSeconds together with the Server cluster entry's maxTokenLifetime");
+    fail(
+      ctx,
+      [...at, "tokenExpirationSeconds"],
+      "CR-03",
+      `is above maxTokenLifetimeSeconds (${v.maxTokenLifetimeSeconds})`,
+      "lower tokenExpirationSeconds, or raise maxTokenLifetimeSeconds together with the Server cluster entry's maxTokenLifetime",
+    );
   }
   const numbers = derived(v);
   for (const [key, value, limit] of [
@@ -305,7 +420,14 @@ export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] =
     ["guestCpus", numbers.cpu, Number.MAX_SAFE_INTEGER],
     ["perSessionReapSeconds", numbers.graceSeconds, GRACE_MAX],
   ] as const) {
-    if (value > limit) fail(ctx, [...at, key], "CR-19", `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}, above ${limit}`, "lower the capacity numbers");
+    if (value > limit)
+      fail(
+        ctx,
+        [...at, key],
+        "CR-19",
+        `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}, above ${limit}`,
+        "lower the capacity numbers",
+      );
   }
   const hosts = v.egressAllow.map((rule) => rule.host).filter((h) => h !== undefined);
   if (new Set(hosts).size !== hosts.length) fail(ctx, [...at, "egressAllow"], "CR-15", "names a host twice", "list each host once");
@@ -314,9 +436,18 @@ export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] =
 /** `at` places the keys in a file that nests them (kind: Compass). */
 export function checkServerCluster(v: RunnerFields, cluster: ServerCluster, ctx: IssueSink, at: PropertyKey[] = ["serverCluster"]): void {
   const fix = "the Runner and its Server cluster entry must agree on namespace, serviceAccount and audience";
-  if (cluster.namespace !== undefined && cluster.namespace !== v.namespace) fail(ctx, [...at, "namespace"], "CR-04", `is ${cluster.namespace}, but the Runner's namespace is ${v.namespace}`, fix);
-  if (cluster.serviceAccount !== undefined && cluster.serviceAccount !== v.serviceAccount) fail(ctx, [...at, "serviceAccount"], "CR-04", `is ${cluster.serviceAccount}, but the Runner's serviceAccount is ${v.serviceAccount}`, fix);
-  if (cluster.audience !== undefined && cluster.audience !== RUNNER_AUDIENCE) fail(ctx, [...at, "audience"], "CR-04", `is ${cluster.audience}, but the Runner's token audience is ${RUNNER_AUDIENCE}`, `set audience: ${RUNNER_AUDIENCE}; ${fix}`);
+  if (cluster.namespace !== undefined && cluster.namespace !== v.namespace)
+    fail(ctx, [...at, "namespace"], "CR-04", `is ${cluster.namespace}, but the Runner's namespace is ${v.namespace}`, fix);
+  if (cluster.serviceAccount !== undefined && cluster.serviceAccount !== v.serviceAccount)
+    fail(ctx, [...at, "serviceAccount"], "CR-04", `is ${cluster.serviceAccount}, but the Runner's serviceAccount is ${v.serviceAccount}`, fix);
+  if (cluster.audience !== undefined && cluster.audience !== RUNNER_AUDIENCE)
+    fail(
+      ctx,
+      [...at, "audience"],
+      "CR-04",
+      `is ${cluster.audience}, but the Runner's token audience is ${RUNNER_AUDIENCE}`,
+      `set audience: ${RUNNER_AUDIENCE}; ${fix}`,
+    );
 }
 
 /** Where the NetworkPolicy cannot name the Server, the Runner may reach its port anywhere: say so. */
@@ -324,7 +455,9 @@ export function serverReach(v: RunnerFields): { host: string; port: number; cove
   if (!URL.canParse(v.serverAddr) || serverEgress(v.serverAddr)) return undefined;
   const url = new URL(v.serverAddr);
   const port = Number(url.port || 443);
-  const covered = v.egressAllow.some((rule) => egressCidr(rule) !== undefined && (!rule.ports || rule.ports.some((p) => p.port === port && p.protocol === "TCP")));
+  const covered = v.egressAllow.some(
+    (rule) => egressCidr(rule) !== undefined && (!rule.ports || rule.ports.some((p) => p.port === port && p.protocol === "TCP")),
+  );
   return { host: url.hostname, port, covered };
 }
 

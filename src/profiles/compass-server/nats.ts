@@ -35,7 +35,9 @@ const natsUser = once(() =>
     .meta({ description: "The NATS user of the bundled NATS; the URL in urlSecret carries the same user" }),
 );
 
-const passwordSecret = once(() => secretKeyReference("CS-07", "the NATS password", "password").meta({ description: "The Secret key holding the bundled NATS's password (CS-04, CS-07)" }));
+const passwordSecret = once(() =>
+  secretKeyReference("CS-07", "the NATS password", "password").meta({ description: "The Secret key holding the bundled NATS's password (CS-04, CS-07)" }),
+);
 
 const urlSecret = once(() =>
   secretKeyReference("CS-07", "the NATS URL with its credentials", "url").meta({
@@ -53,14 +55,19 @@ const mib = (what: string, min: number) =>
 const jetstream = once(() =>
   z
     .strictObject({
-      maxFileStoreMiB: mib("jetstream.maxFileStoreMiB", 16).default(JETSTREAM_DEFAULTS.maxFileStoreMiB).meta({ description: "JetStream max_file_store, in MiB; the store's emptyDir is bounded a little above it" }),
-      maxMemoryStoreMiB: mib("jetstream.maxMemoryStoreMiB", 0).default(JETSTREAM_DEFAULTS.maxMemoryStoreMiB).meta({ description: "JetStream max_memory_store, in MiB (counts against the NATS memory limit)" }),
+      maxFileStoreMiB: mib("jetstream.maxFileStoreMiB", 16)
+        .default(JETSTREAM_DEFAULTS.maxFileStoreMiB)
+        .meta({ description: "JetStream max_file_store, in MiB; the store's emptyDir is bounded a little above it" }),
+      maxMemoryStoreMiB: mib("jetstream.maxMemoryStoreMiB", 0)
+        .default(JETSTREAM_DEFAULTS.maxMemoryStoreMiB)
+        .meta({ description: "JetStream max_memory_store, in MiB (counts against the NATS memory limit)" }),
     })
     .default(JETSTREAM_DEFAULTS)
     .meta({ description: "JetStream, which the Server's event fabric needs (CS-13): its store limits" }),
 );
 
-const URL_FIX = "put the whole URL with its credentials (nats://user:password@host:4222) in a Secret and name it in nats.urlSecret: compass-server reads credentials only from COMPASS_NATS_URL";
+const URL_FIX =
+  "put the whole URL with its credentials (nats://user:password@host:4222) in a Secret and name it in nats.urlSecret: compass-server reads credentials only from COMPASS_NATS_URL";
 
 export const natsSchema = once(() =>
   refineBy(
@@ -72,7 +79,10 @@ export const natsSchema = once(() =>
           image: imageSchema(),
           user: natsUser(),
           passwordSecret: passwordSecret(),
-          urlSecret: urlSecret().optional().meta({ description: "The Secret key holding nats://<user>:<password>@<name>-nats.<namespace>.svc:4222 for the Server. Default: key url of the passwordSecret's Secret" }),
+          urlSecret: urlSecret().optional().meta({
+            description:
+              "The Secret key holding nats://<user>:<password>@<name>-nats.<namespace>.svc:4222 for the Server. Default: key url of the passwordSecret's Secret",
+          }),
           jetstream: jetstream(),
           resources: resourcesSchema("G-08", NATS_RESOURCES),
         }),
@@ -82,14 +92,20 @@ export const natsSchema = once(() =>
           cidr: cidrSchema("CS-11", "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names")
             .optional()
             .meta({ description: "The NATS servers' address range, for the Server's egress (CS-11)" }),
-          namespace: dnsLabel("CS-11", "nats.namespace").optional().meta({ description: "Or: the namespace of an in-cluster NATS, for the Server's egress (CS-11)" }),
+          namespace: dnsLabel("CS-11", "nats.namespace")
+            .optional()
+            .meta({ description: "Or: the namespace of an in-cluster NATS, for the Server's egress (CS-11)" }),
           port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(4222),
           url: refused("CS-07", URL_FIX),
           user: refused("CS-07", URL_FIX),
           passwordSecret: refused("CS-07", URL_FIX),
         }),
       ],
-      req("CS-07", "set nats.mode to bundled (one NATS pod rendered here) or external (nats.urlSecret plus nats.cidr)", "expected nats.mode bundled or external"),
+      req(
+        "CS-07",
+        "set nats.mode to bundled (one NATS pod rendered here) or external (nats.urlSecret plus nats.cidr)",
+        "expected nats.mode bundled or external",
+      ),
     ),
     checkNatsEgress,
   ),
@@ -99,7 +115,13 @@ export const natsSchema = once(() =>
 export function checkNatsEgress(nats: { mode: string; cidr?: string; namespace?: string }, ctx: IssueSink): void {
   if (nats.mode !== "external") return;
   if ((nats.cidr === undefined) === (nats.namespace === undefined)) {
-    fail(ctx, [nats.cidr === undefined ? "cidr" : "namespace"], "CS-11", nats.cidr === undefined ? "is missing" : "is given with nats.namespace", "give the NATS servers' address range as nats.cidr, or the namespace of an in-cluster NATS as nats.namespace: one of the two opens the Server's egress");
+    fail(
+      ctx,
+      [nats.cidr === undefined ? "cidr" : "namespace"],
+      "CS-11",
+      nats.cidr === undefined ? "is missing" : "is given with nats.namespace",
+      "give the NATS servers' address range as nats.cidr, or the namespace of an in-cluster NATS as nats.namespace: one of the two opens the Server's egress",
+    );
   }
 }
 
@@ -203,7 +225,13 @@ function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, s
           serviceAccountName: name,
           automountServiceAccountToken: false,
           enableServiceLinks: false,
-          securityContext: { runAsUser: SERVER_UID, runAsGroup: SERVER_UID, runAsNonRoot: true, fsGroup: SERVER_UID, seccompProfile: { type: "RuntimeDefault" } },
+          securityContext: {
+            runAsUser: SERVER_UID,
+            runAsGroup: SERVER_UID,
+            runAsNonRoot: true,
+            fsGroup: SERVER_UID,
+            seccompProfile: { type: "RuntimeDefault" },
+          },
           containers: [
             {
               name: "nats",

@@ -25,12 +25,17 @@ export function serverChecklist(v: ServerFields, clusters: readonly ClusterEntry
   lines.push(`  [ ] Secret ${v.tls.secretName} of type kubernetes.io/tls for ${v.publicHost} (CS-08)`);
   if (v.forge) {
     const f = v.forge;
-    lines.push(`  [ ] the forge App's keys: ${f.appKeySecret.name}/${f.appKeySecret.key}, ${f.appWebhookSecret.name}/${f.appWebhookSecret.key}${f.reviewerAppKeySecret ? `, ${f.reviewerAppKeySecret.name}/${f.reviewerAppKeySecret.key}` : ""} (CS-04)`);
+    lines.push(
+      `  [ ] the forge App's keys: ${f.appKeySecret.name}/${f.appKeySecret.key}, ${f.appWebhookSecret.name}/${f.appWebhookSecret.key}${f.reviewerAppKeySecret ? `, ${f.reviewerAppKeySecret.name}/${f.reviewerAppKeySecret.key}` : ""} (CS-04)`,
+    );
   }
   lines.push(
     `  [ ] the Server image runs compass-server with the secretspec CLI ${SECRETSPEC.cliFloor} or later on its PATH (SecretSpec's file provider, CS-13)`,
     `  [ ] Postgres 16 or later at ${v.database.cidr}:${v.database.port}; the owner is a superuser, or has CREATEROLE and BYPASSRLS (CS-12: rigging preflight postgres checks it)`,
-    ...clusters.map((c) => `  [ ] runner cluster ${c.name}: issuer ${c.issuer} (as its tokens carry it), ServiceAccount ${c.namespace}/${c.serviceAccount}, tokens up to ${c.maxTokenLifetime} s (CS-09)`),
+    ...clusters.map(
+      (c) =>
+        `  [ ] runner cluster ${c.name}: issuer ${c.issuer} (as its tokens carry it), ServiceAccount ${c.namespace}/${c.serviceAccount}, tokens up to ${c.maxTokenLifetime} s (CS-09)`,
+    ),
   );
   return lines;
 }

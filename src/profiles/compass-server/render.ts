@@ -65,12 +65,24 @@ export function renderServer(v: ServerFields, clusters: readonly ClusterEntry[])
     metadata: { name: runnerClustersConfigMapName(v), namespace: v.namespace, labels },
     data: { [RUNNER_CLUSTERS_KEY]: clustersText },
   };
-  objects.push(serviceAccount, clustersMap, deployment(v, clusters, app, labels, clustersText), service(v, app, labels), networkPolicy(v, clusters, app, labels));
+  objects.push(
+    serviceAccount,
+    clustersMap,
+    deployment(v, clusters, app, labels, clustersText),
+    service(v, app, labels),
+    networkPolicy(v, clusters, app, labels),
+  );
   if (v.nats.mode === "bundled") objects.push(...renderNats({ name: v.name, namespace: v.namespace, serverSelector: selectorLabels(app), nats: v.nats }));
   return objects;
 }
 
-function deployment(v: ServerFields, clusters: readonly ClusterEntry[], app: AppIdentity, labels: Record<string, string>, clustersText: string): Deployment & K8sObject {
+function deployment(
+  v: ServerFields,
+  clusters: readonly ClusterEntry[],
+  app: AppIdentity,
+  labels: Record<string, string>,
+  clustersText: string,
+): Deployment & K8sObject {
   const tag: Record<string, string> = v.image.tag ? { "rigging.dev/image-tag": v.image.tag } : {};
   // The Server reads the file at boot: a change restarts the pod (Recreate).
   const clustersHash = createHash("sha256").update(clustersText).digest("hex").slice(0, 16);
@@ -106,15 +118,24 @@ function secretspecItems(v: ServerFields): { name: string; secret: { name: strin
 /** The Server's command line: only its own flags (CS-13), in a fixed order. */
 export function serverArgs(v: ServerFields): string[] {
   const args = [
-    F.listen.flag, F.listen.rendered,
-    F.tlsCert.flag, F.tlsCert.rendered,
-    F.tlsKey.flag, F.tlsKey.rendered,
-    F.socket.flag, F.socket.rendered,
-    F.stateDir.flag, F.stateDir.rendered,
-    F.secretProvider.flag, SECRET_PROVIDER_URI,
-    F.runnerClusters.flag, F.runnerClusters.rendered,
-    F.adminTokenFile.flag, ADMIN_TOKEN_FILE,
-    F.publicUrl.flag, `https://${v.publicHost}`,
+    F.listen.flag,
+    F.listen.rendered,
+    F.tlsCert.flag,
+    F.tlsCert.rendered,
+    F.tlsKey.flag,
+    F.tlsKey.rendered,
+    F.socket.flag,
+    F.socket.rendered,
+    F.stateDir.flag,
+    F.stateDir.rendered,
+    F.secretProvider.flag,
+    SECRET_PROVIDER_URI,
+    F.runnerClusters.flag,
+    F.runnerClusters.rendered,
+    F.adminTokenFile.flag,
+    ADMIN_TOKEN_FILE,
+    F.publicUrl.flag,
+    `https://${v.publicHost}`,
   ];
   const forge = v.forge;
   if (forge) {
@@ -152,7 +173,17 @@ function podSpec(v: ServerFields, clusters: readonly ClusterEntry[]): PodSpec {
   ];
   const volumes: Volume[] = [
     // CS-08: the kubernetes.io/tls Secret; the Server terminates TLS itself.
-    { name: "tls", secret: { secretName: v.tls.secretName, defaultMode: PRIVATE_MODE, items: [{ key: "tls.crt", path: "tls.crt" }, { key: "tls.key", path: "tls.key" }] } },
+    {
+      name: "tls",
+      secret: {
+        secretName: v.tls.secretName,
+        defaultMode: PRIVATE_MODE,
+        items: [
+          { key: "tls.crt", path: "tls.crt" },
+          { key: "tls.key", path: "tls.key" },
+        ],
+      },
+    },
     { name: "runner-clusters", configMap: { name: runnerClustersConfigMapName(v) } },
     {
       name: "secretspec",
@@ -233,7 +264,10 @@ function service(v: ServerFields, app: AppIdentity, labels: Record<string, strin
 }
 
 function networkPolicy(v: ServerFields, clusters: readonly ClusterEntry[], app: AppIdentity, labels: Record<string, string>): K8sObject {
-  const egress: NetworkPolicyEgressRule[] = [dnsEgress(), { to: [{ ipBlock: { cidr: v.database.cidr } }], ports: [{ protocol: "TCP", port: v.database.port }] }];
+  const egress: NetworkPolicyEgressRule[] = [
+    dnsEgress(),
+    { to: [{ ipBlock: { cidr: v.database.cidr } }], ports: [{ protocol: "TCP", port: v.database.port }] },
+  ];
   egress.push(natsEgress({ name: v.name, namespace: v.namespace, nats: v.nats }));
   if (v.forge) egress.push(...egressAllowRules(v.forge.egress));
   // Issuer discovery and JWKS, unless every entry has its keys in a file.

@@ -12,15 +12,7 @@ import { NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID
 import { isolates, isolationGaps, list, policiesSelecting } from "../../rules/templates.ts";
 import { configMapFile, isNats, isServer, serverContainers, serverPods } from "./objects.ts";
 import { readRunnerClusters } from "./runner-clusters.ts";
-import {
-  MASTER_KEY_SECRET,
-  MINTED_ADMIN_TOKEN,
-  NOT_READ,
-  RUNNER_CLUSTERS_SCHEMA,
-  SECRETSPEC,
-  SERVER_ENV,
-  SERVER_INTERFACE as F,
-} from "./runtime.ts";
+import { MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, NOT_READ, RUNNER_CLUSTERS_SCHEMA, SECRETSPEC, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
 import { fromSecret, isSecretVolume, listenPort, mountOver, parseFlags, resolve, writableAt, type Resolved } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
@@ -28,7 +20,6 @@ const SERVER: Rule["profiles"] = ["compass-server"];
 const SERVER_GAPS = new Set(["ingress-not-isolated", "egress-not-isolated", "egress-anywhere", "egress-any-host", "egress-everything-cidr", "no-dns"]);
 const WORKLOAD_KINDS = ["Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob"];
 const ARCH_LABELS = ["kubernetes.io/arch", "beta.kubernetes.io/arch"] as const;
-
 
 /** The port the Server's TLS door listens on, from --listen (8443 when it cannot be read). */
 function tlsPortOf(container: Container): number {
@@ -46,7 +37,9 @@ function fileMode(volume: Volume, file: string): number {
 /** Checks that a file flag names a file of a Secret volume; returns its volume. */
 function secretFileFlag(ref: ContainerRef, flag: string, what: string, hits: RuleHit[]): { volume: Volume; rest: string; index: number } | undefined {
   const { object, container, containerPath, spec } = ref;
-  const given = parseFlags(container).filter((f) => f.flag === flag).pop();
+  const given = parseFlags(container)
+    .filter((f) => f.flag === flag)
+    .pop();
   if (!given || given.value === "") {
     hits.push(hit(object, [...containerPath, "args"], `no ${flag} argument: ${what} is not read from a file`));
     return undefined;
@@ -64,10 +57,10 @@ function at(ref: ContainerRef, r: Resolved | undefined, where: string): Property
   return [...ref.containerPath, ...(r ? r.at : [where])];
 }
 
-
 // Blanks within one line only: `^\s*` let every line start read on through
 // all the empty lines after it, which made the scan quadratic.
-const SECRET_CONFIG_LINE = /^[ \t]*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?[ \t]*[:=][ \t]*("?)([^\s"#]+)\2/gim;
+const SECRET_CONFIG_LINE =
+  /^[ \t]*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?[ \t]*[:=][ \t]*("?)([^\s"#]+)\2/gim;
 
 /**
  * Whether a NATS configuration sets a password inside `authorization { }`.
@@ -108,7 +101,10 @@ export const compassServerRules: Rule[] = [
         const replicas = dig(d, ["spec", "replicas"]);
         if (replicas !== undefined && replicas !== 1) hits.push(hit(d, ["spec", "replicas"], `replicas is ${JSON.stringify(replicas)}, not 1`));
         const strategy = dig(d, ["spec", "strategy", "type"]);
-        if (strategy !== "Recreate") hits.push(hit(d, ["spec", "strategy", "type"], `strategy is ${strategy === undefined ? "unset (RollingUpdate)" : JSON.stringify(strategy)}, not Recreate`));
+        if (strategy !== "Recreate")
+          hits.push(
+            hit(d, ["spec", "strategy", "type"], `strategy is ${strategy === undefined ? "unset (RollingUpdate)" : JSON.stringify(strategy)}, not Recreate`),
+          );
       }
       for (const hpa of set.ofKind("HorizontalPodAutoscaler")) hits.push(hit(hpa, ["kind"], "an autoscaler would run more than one Server"));
       return hits;
@@ -126,7 +122,8 @@ export const compassServerRules: Rule[] = [
       for (const { object, spec, container, containerPath } of serverContainers(set)) {
         const uid = container.securityContext?.runAsUser ?? spec.securityContext?.runAsUser;
         const gid = container.securityContext?.runAsGroup ?? spec.securityContext?.runAsGroup;
-        if (uid !== SERVER_UID || gid !== SERVER_UID) hits.push(hit(object, [...containerPath, "securityContext"], `the Server runs as ${uid ?? "?"}:${gid ?? "?"}, not ${SERVER_UID}:${SERVER_UID}`));
+        if (uid !== SERVER_UID || gid !== SERVER_UID)
+          hits.push(hit(object, [...containerPath, "securityContext"], `the Server runs as ${uid ?? "?"}:${gid ?? "?"}, not ${SERVER_UID}:${SERVER_UID}`));
       }
       return hits;
     },
@@ -141,19 +138,29 @@ export const compassServerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const o of set.objects) {
-        if (o.kind === "StatefulSet" || o.kind === "PersistentVolumeClaim") hits.push(hit(o, ["kind"], `a ${o.kind} in the Server set: Postgres is user-provided, and the Server keeps no volume`));
+        if (o.kind === "StatefulSet" || o.kind === "PersistentVolumeClaim")
+          hits.push(hit(o, ["kind"], `a ${o.kind} in the Server set: Postgres is user-provided, and the Server keeps no volume`));
       }
       for (const { object, container, containerPath } of set.containers()) {
         const parsed = parseImage(String(container.image ?? ""));
         const repository = typeof parsed === "string" ? String(container.image ?? "") : parsed.repository;
-        if (/(^|\/)(postgres|postgresql|postgis|pgvector)([:@/]|$)/.test(repository)) hits.push(hit(object, [...containerPath, "image"], "a Postgres container: Postgres is user-provided and never rendered"));
+        if (/(^|\/)(postgres|postgresql|postgis|pgvector)([:@/]|$)/.test(repository))
+          hits.push(hit(object, [...containerPath, "image"], "a Postgres container: Postgres is user-provided and never rendered"));
       }
       for (const { object, spec, path } of serverPods(set)) {
-        if ((spec.initContainers ?? []).length > 0) hits.push(hit(object, [...path, "initContainers"], "the Server pod has init containers; it migrates at boot"));
+        if ((spec.initContainers ?? []).length > 0)
+          hits.push(hit(object, [...path, "initContainers"], "the Server pod has init containers; it migrates at boot"));
       }
       for (const ref of serverContainers(set)) {
         const dsn = resolve(ref.container, F.database);
-        if (!dsn) hits.push(hit(ref.object, [...ref.containerPath, "env"], `no Postgres DSN: neither --database nor ${F.database.env} is set, and the Server exits ("a Postgres DSN is required")`));
+        if (!dsn)
+          hits.push(
+            hit(
+              ref.object,
+              [...ref.containerPath, "env"],
+              `no Postgres DSN: neither --database nor ${F.database.env} is set, and the Server exits ("a Postgres DSN is required")`,
+            ),
+          );
         else if (!fromSecret(dsn)) hits.push(hit(ref.object, at(ref, dsn, "env"), `${dsn.name} is not fed from a Secret (secretKeyRef)`));
       }
       return hits;
@@ -205,11 +212,18 @@ export const compassServerRules: Rule[] = [
       for (const ref of serverContainers(set)) {
         const { object, container, containerPath, spec } = ref;
         (container.env ?? []).forEach((env, index) => {
-          if (/MASTER_?KEY/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name)) hits.push(hit(object, [...containerPath, "env", index], `${env.name} passes the master key through the environment`));
+          if (/MASTER_?KEY/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name))
+            hits.push(hit(object, [...containerPath, "env", index], `${env.name} passes the master key through the environment`));
         });
         const provider = resolve(container, F.secretProvider);
         if (!provider || provider.value === undefined) {
-          hits.push(hit(object, at(ref, provider, "args"), `no --secret-provider: the Server resolves ${MASTER_KEY_SECRET} through secretspec's default chain (a keyring), which a pod does not have`));
+          hits.push(
+            hit(
+              object,
+              at(ref, provider, "args"),
+              `no --secret-provider: the Server resolves ${MASTER_KEY_SECRET} through secretspec's default chain (a keyring), which a pod does not have`,
+            ),
+          );
           continue;
         }
         const match = /^([a-z][a-z0-9+.-]*):(.*)$/i.exec(provider.value);
@@ -230,7 +244,14 @@ export const compassServerRules: Rule[] = [
         const file = `${root}/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET}`;
         const found = mountOver(spec, container, file);
         if (!isSecretVolume(found.volume)) hits.push(hit(object, [...containerPath, "volumeMounts"], `${file} is not a file of a Secret volume`));
-        else if (found.mount!.mountPath !== file || !found.mount!.subPath) hits.push(hit(object, [...containerPath, "volumeMounts"], `${file} sits in a Secret volume mounted as a directory, whose symbolic links SecretSpec's file provider refuses: mount the key by subPath`));
+        else if (found.mount!.mountPath !== file || !found.mount!.subPath)
+          hits.push(
+            hit(
+              object,
+              [...containerPath, "volumeMounts"],
+              `${file} sits in a Secret volume mounted as a directory, whose symbolic links SecretSpec's file provider refuses: mount the key by subPath`,
+            ),
+          );
       }
       return hits;
     },
@@ -246,19 +267,22 @@ export const compassServerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
         (ref.container.env ?? []).forEach((env, index) => {
-          if (/ADMIN_?TOKEN/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name)) hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the admin token through the environment`));
+          if (/ADMIN_?TOKEN/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name))
+            hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the admin token through the environment`));
         });
         const found = secretFileFlag(ref, F.adminTokenFile.flag, "the admin token", hits);
         if (!found) continue;
         const mode = fileMode(found.volume, found.rest);
-        if ((mode & 0o077) !== 0) hits.push(hit(ref.object, [...ref.path, "volumes", found.index], `the admin token file has mode 0${mode.toString(8)}, not private (0400)`));
+        if ((mode & 0o077) !== 0)
+          hits.push(hit(ref.object, [...ref.path, "volumes", found.index], `the admin token file has mode 0${mode.toString(8)}, not private (0400)`));
       }
       return hits;
     },
   },
   {
     id: "CS-07",
-    summary: "NATS uses password auth: the Server's NATS URL, which carries the credentials, comes from a Secret; a bundled NATS is one pod with a password, reachable only from the Server",
+    summary:
+      "NATS uses password auth: the Server's NATS URL, which carries the credentials, comes from a Secret; a bundled NATS is one pod with a password, reachable only from the Server",
     fix: `feed ${F.natsUrl.env} (nats://user:password@host:${NATS_PORT}) from a secretKeyRef; for a bundled NATS: one replica, authorization with a password from a Secret, and a NetworkPolicy admitting only the Server pods on ${NATS_PORT}`,
     why: "D5: NATS with password auth; an open NATS lets anyone in the cluster speak for the Server. compass-server has no NATS user or password setting: the credentials travel in the URL (G15)",
     severity: "error",
@@ -267,23 +291,42 @@ export const compassServerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
         const url = resolve(ref.container, F.natsUrl);
-        if (!url) hits.push(hit(ref.object, [...ref.containerPath, "env"], `no NATS URL: neither --nats-url nor ${F.natsUrl.env} is set, and the Server exits ("a NATS URL is required")`));
+        if (!url)
+          hits.push(
+            hit(
+              ref.object,
+              [...ref.containerPath, "env"],
+              `no NATS URL: neither --nats-url nor ${F.natsUrl.env} is set, and the Server exits ("a NATS URL is required")`,
+            ),
+          );
         else if (!fromSecret(url)) {
           const bare = url.value !== undefined && !/^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url.value);
-          hits.push(hit(ref.object, at(ref, url, "env"), bare ? `${url.name} carries no password: the Server would connect to NATS without password auth` : `${url.name} is not fed from a Secret (secretKeyRef), yet it carries the NATS password`));
+          hits.push(
+            hit(
+              ref.object,
+              at(ref, url, "env"),
+              bare
+                ? `${url.name} carries no password: the Server would connect to NATS without password auth`
+                : `${url.name} is not fed from a Secret (secretKeyRef), yet it carries the NATS password`,
+            ),
+          );
         }
       }
       const natsPods = set.pods().filter((p) => isNats(p.object));
       for (const pod of natsPods) {
         const replicas = dig(pod.object, ["spec", "replicas"]);
-        if (replicas !== undefined && replicas !== 1) hits.push(hit(pod.object, ["spec", "replicas"], `the bundled NATS has ${JSON.stringify(replicas)} replicas, not 1`));
+        if (replicas !== undefined && replicas !== 1)
+          hits.push(hit(pod.object, ["spec", "replicas"], `the bundled NATS has ${JSON.stringify(replicas)} replicas, not 1`));
         (pod.spec.containers ?? []).forEach((container, i) => {
           const args = container.args ?? [];
           const index = args.findIndex((a) => a === "--pass" || a.startsWith("--pass="));
           const value = index < 0 ? undefined : args[index].startsWith("--pass=") ? args[index].slice(7) : args[index + 1];
-          if (value !== undefined && !/^\$\(\w+\)$/.test(value)) hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
+          if (value !== undefined && !/^\$\(\w+\)$/.test(value))
+            hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
         });
-        const configured = set.ofKind("ConfigMap").some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
+        const configured = set
+          .ofKind("ConfigMap")
+          .some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
         const byFlag = (pod.spec.containers ?? []).some((c) => (c.args ?? []).some((a) => a === "--pass" || a.startsWith("--pass=")));
         if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
         const policies = policiesSelecting(set, pod).filter((p) => isolates(p, "Ingress"));
@@ -291,7 +334,9 @@ export const compassServerRules: Rule[] = [
         for (const policy of policies) {
           ((policy as NetworkPolicy).spec?.ingress ?? []).forEach((rule, r) => {
             const from = rule.from ?? [];
-            const onlyServer = from.length > 0 && from.every((peer) => !peer.ipBlock && !peer.namespaceSelector && peer.podSelector?.matchLabels?.["app.kubernetes.io/name"] === SERVER_APP);
+            const onlyServer =
+              from.length > 0 &&
+              from.every((peer) => !peer.ipBlock && !peer.namespaceSelector && peer.podSelector?.matchLabels?.["app.kubernetes.io/name"] === SERVER_APP);
             if (!onlyServer) hits.push(hit(policy, ["spec", "ingress", r, "from"], "admits clients other than the Server pods"));
           });
         }
@@ -313,24 +358,34 @@ export const compassServerRules: Rule[] = [
       const targets = new Map<string, number>();
       for (const ref of containers) {
         const listen = resolve(ref.container, F.listen);
-        if (!listen?.value) hits.push(hit(ref.object, [...ref.containerPath, "args"], "no --listen: the Server serves only its Unix socket, and no Runner can enroll"));
+        if (!listen?.value)
+          hits.push(hit(ref.object, [...ref.containerPath, "args"], "no --listen: the Server serves only its Unix socket, and no Runner can enroll"));
         else if (listenPort(listen.value) === undefined) hits.push(hit(ref.object, at(ref, listen, "args"), `--listen ${listen.value} has no port`));
         secretFileFlag(ref, F.tlsCert.flag, "the certificate", hits);
         secretFileFlag(ref, F.tlsKey.flag, "the private key", hits);
         const port = tlsPortOf(ref.container);
-        if (!(ref.container.ports ?? []).some((p) => p.containerPort === port)) hits.push(hit(ref.object, [...ref.containerPath, "ports"], `the Server declares no containerPort ${port}, its --listen port`));
+        if (!(ref.container.ports ?? []).some((p) => p.containerPort === port))
+          hits.push(hit(ref.object, [...ref.containerPath, "ports"], `the Server declares no containerPort ${port}, its --listen port`));
         for (const p of ref.container.ports ?? []) if (p.name) targets.set(p.name, p.containerPort);
         targets.set("", port);
       }
       const listenTarget = targets.get("") ?? SERVER_TLS_PORT;
       const services = set.ofKind("Service").filter(isServer);
-      if (containers.length > 0 && services.length === 0) hits.push(hit(containers[0].object, ["metadata", "name"], `no Service exposes the Server on ${SERVER_SERVICE_PORT}`));
+      if (containers.length > 0 && services.length === 0)
+        hits.push(hit(containers[0].object, ["metadata", "name"], `no Service exposes the Server on ${SERVER_SERVICE_PORT}`));
       for (const service of services) {
         const ports = (dig(service, ["spec", "ports"]) ?? []) as { port: number; targetPort?: number | string }[];
         ports.forEach((p, i) => {
           const target = typeof p.targetPort === "string" ? targets.get(p.targetPort) : (p.targetPort ?? p.port);
           if (p.port !== SERVER_SERVICE_PORT) hits.push(hit(service, ["spec", "ports", i, "port"], `port ${p.port}, not ${SERVER_SERVICE_PORT}`));
-          if (target !== listenTarget) hits.push(hit(service, ["spec", "ports", i, "targetPort"], `targetPort ${JSON.stringify(p.targetPort ?? p.port)} does not reach the Server's TLS port ${listenTarget}`));
+          if (target !== listenTarget)
+            hits.push(
+              hit(
+                service,
+                ["spec", "ports", i, "targetPort"],
+                `targetPort ${JSON.stringify(p.targetPort ?? p.port)} does not reach the Server's TLS port ${listenTarget}`,
+              ),
+            );
         });
       }
       return hits;
@@ -338,7 +393,8 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-09",
-    summary: "--runner-clusters names a mounted file in the Server's schema that lists the Runner's cluster: name, issuer, namespace, serviceAccount, audience compass-runner, maxTokenLifetime as a Go duration",
+    summary:
+      "--runner-clusters names a mounted file in the Server's schema that lists the Runner's cluster: name, issuer, namespace, serviceAccount, audience compass-runner, maxTokenLifetime as a Go duration",
     fix: `pass --runner-clusters (or ${F.runnerClusters.env}) naming a ConfigMap key mounted in the pod, holding clusters: [{name, issuer, namespace, serviceAccount, maxTokenLifetime: 600s or more}] and no other key`,
     why: "The Server accepts a Runner's projected token only through a cluster entry that matches it (CR-03, CR-04); it refuses to start on a file with an unknown key, a second document, a bad name, a shared issuer or a lifetime below 600 s",
     severity: "error",
@@ -362,10 +418,18 @@ export const compassServerRules: Rule[] = [
         for (const problem of problems) hits.push(hit(file.cm, where, `the runner clusters file ${problem.message}`));
         if (problems.length === 0 && clusters.length === 0) hits.push(hit(file.cm, where, "the runner clusters file lists no cluster"));
         clusters.forEach((c, i) => {
-          if (c.audience !== RUNNER_CLUSTERS_SCHEMA.defaultAudience) hits.push(hit(file.cm, where, `cluster ${c.name || i + 1} has audience ${JSON.stringify(c.audience)}, but the Runner's token carries ${RUNNER_CLUSTERS_SCHEMA.defaultAudience}`));
+          if (c.audience !== RUNNER_CLUSTERS_SCHEMA.defaultAudience)
+            hits.push(
+              hit(
+                file.cm,
+                where,
+                `cluster ${c.name || i + 1} has audience ${JSON.stringify(c.audience)}, but the Runner's token carries ${RUNNER_CLUSTERS_SCHEMA.defaultAudience}`,
+              ),
+            );
           for (const key of ["jwksFile", "caFile"] as const) {
             const named = c[key];
-            if (named && !mountOver(spec, container, named).mount) hits.push(hit(object, [...containerPath, "volumeMounts"], `cluster ${c.name}'s ${key} ${named} is not mounted in the Server`));
+            if (named && !mountOver(spec, container, named).mount)
+              hits.push(hit(object, [...containerPath, "volumeMounts"], `cluster ${c.name}'s ${key} ${named} is not mounted in the Server`));
           }
         });
       }
@@ -382,7 +446,9 @@ export const compassServerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
-        for (const label of ARCH_LABELS) if (spec.nodeSelector?.[label] !== undefined) hits.push(hit(object, [...path, "nodeSelector", label], `nodeSelector pins ${label} ${spec.nodeSelector[label]}`));
+        for (const label of ARCH_LABELS)
+          if (spec.nodeSelector?.[label] !== undefined)
+            hits.push(hit(object, [...path, "nodeSelector", label], `nodeSelector pins ${label} ${spec.nodeSelector[label]}`));
         const affinity = spec.affinity?.nodeAffinity;
         const terms = [
           ...(affinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []),
@@ -418,7 +484,8 @@ export const compassServerRules: Rule[] = [
             const ports = list<NetworkPolicyPort>(rule?.ports);
             if (ports.length === 0) hits.push(hit(policy, ["spec", "ingress", r], "an ingress rule without ports admits every port"));
             ports.forEach((p, i) => {
-              if (p?.port !== tlsPort && p?.port !== "https") hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p?.port}, not the TLS port ${tlsPort}`));
+              if (p?.port !== tlsPort && p?.port !== "https")
+                hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p?.port}, not the TLS port ${tlsPort}`));
             });
           });
         }
@@ -440,7 +507,8 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-13",
-    summary: "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its store bounded",
+    summary:
+      "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its store bounded",
     fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir)",
     why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream (compass-interfaces §2, G2-G8, G14-G16)",
     severity: "error",
@@ -452,18 +520,37 @@ export const compassServerRules: Rule[] = [
         for (const flag of parseFlags(container)) {
           if (flag.known) continue;
           const instead = Object.hasOwn(NOT_READ, flag.flag) ? NOT_READ[flag.flag] : undefined;
-          hits.push(hit(object, [...containerPath, ...flag.at], `compass-server has no ${flag.flag} flag and exits with a usage error${instead ? `; use ${instead}` : ""}`));
+          hits.push(
+            hit(
+              object,
+              [...containerPath, ...flag.at],
+              `compass-server has no ${flag.flag} flag and exits with a usage error${instead ? `; use ${instead}` : ""}`,
+            ),
+          );
         }
         (Array.isArray(container.env) ? container.env : []).forEach((env, index) => {
           const name = String(env?.name ?? "");
-          const unread = Object.hasOwn(NOT_READ, name) ? NOT_READ[name] : name.startsWith("COMPASS_") && !SERVER_ENV.has(name) && name !== MASTER_KEY_SECRET ? "" : undefined;
+          const unread = Object.hasOwn(NOT_READ, name)
+            ? NOT_READ[name]
+            : name.startsWith("COMPASS_") && !SERVER_ENV.has(name) && name !== MASTER_KEY_SECRET
+              ? ""
+              : undefined;
           if (unread === undefined) return;
           hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${name}${unread ? `; it reads ${unread}` : ""}`));
         });
-        for (const [name, what] of [[F.socket, "its Unix socket"], [F.stateDir, "its admin token and SecretSpec manifests"]] as const) {
+        for (const [name, what] of [
+          [F.socket, "its Unix socket"],
+          [F.stateDir, "its admin token and SecretSpec manifests"],
+        ] as const) {
           const given = resolve(container, name);
-          if (!given?.value) hits.push(hit(object, [...containerPath, "args"], `no ${name.flag}: the Server writes ${what} under $HOME or $XDG_RUNTIME_DIR, on the read-only root`));
-          else if (!writableAt(spec, container, given.value)) hits.push(hit(object, at(ref, given, "args"), `${name.flag} ${given.value} is not on a writable volume (an emptyDir): the Server writes ${what} there`));
+          if (!given?.value)
+            hits.push(
+              hit(object, [...containerPath, "args"], `no ${name.flag}: the Server writes ${what} under $HOME or $XDG_RUNTIME_DIR, on the read-only root`),
+            );
+          else if (!writableAt(spec, container, given.value))
+            hits.push(
+              hit(object, at(ref, given, "args"), `${name.flag} ${given.value} is not on a writable volume (an emptyDir): the Server writes ${what} there`),
+            );
         }
       }
       for (const pod of set.pods().filter((p) => isNats(p.object))) {
@@ -482,8 +569,12 @@ export const compassServerRules: Rule[] = [
           const storeFlag = args.findIndex((a) => a === "-sd" || a === "--store_dir");
           const store = (config ? STORE_DIR.exec(config)?.[1] : undefined) ?? (storeFlag >= 0 ? args[storeFlag + 1] : undefined) ?? "/tmp/nats/jetstream";
           const { volume } = mountOver(pod.spec, container, store);
-          if (!writableAt(pod.spec, container, store)) hits.push(hit(pod.object, [...pod.path, "containers", i, "volumeMounts"], `the JetStream store ${store} is not on a writable volume`));
-          else if (volume?.emptyDir && !volume.emptyDir.sizeLimit) hits.push(hit(pod.object, [...pod.path, "volumes"], `the JetStream store ${store} is an emptyDir without sizeLimit: bound it, and max_file_store below it`));
+          if (!writableAt(pod.spec, container, store))
+            hits.push(hit(pod.object, [...pod.path, "containers", i, "volumeMounts"], `the JetStream store ${store} is not on a writable volume`));
+          else if (volume?.emptyDir && !volume.emptyDir.sizeLimit)
+            hits.push(
+              hit(pod.object, [...pod.path, "volumes"], `the JetStream store ${store} is an emptyDir without sizeLimit: bound it, and max_file_store below it`),
+            );
         });
       }
       return hits;

@@ -156,7 +156,11 @@ function readEntry(node: Node, index: number, problems: ClusterFileProblem[]): P
     const value = isScalar(pair.value) ? pair.value.value : pair.value;
     if (key === "maxTokenLifetime") {
       if (typeof value === "number") {
-        problems.push({ entry: index, key, message: `entry ${index + 1} has maxTokenLifetime ${value}, a bare number the Server reads as nanoseconds; write a Go duration such as ${value}s` });
+        problems.push({
+          entry: index,
+          key,
+          message: `entry ${index + 1} has maxTokenLifetime ${value}, a bare number the Server reads as nanoseconds; write a Go duration such as ${value}s`,
+        });
         continue;
       }
       const seconds = typeof value === "string" ? goDurationSeconds(value) : undefined;
@@ -199,12 +203,23 @@ function validate(read: readonly { index: number; cluster: ParsedCluster }[]): C
     if (!isHttpsUrl(c.issuer)) problems.push({ entry, key: "issuer", message: `${at}: the issuer must be an https:// URL with a host` });
     const issuer = c.issuer.endsWith("/") ? c.issuer.slice(0, -1) : c.issuer;
     const other = issuers.get(issuer);
-    if (other !== undefined && c.issuer !== "") problems.push({ entry, key: "issuer", message: `${at}: the issuer is already cluster ${JSON.stringify(other)}'s; issuers are unique (trailing / ignored)` });
+    if (other !== undefined && c.issuer !== "")
+      problems.push({
+        entry,
+        key: "issuer",
+        message: `${at}: the issuer is already cluster ${JSON.stringify(other)}'s; issuers are unique (trailing / ignored)`,
+      });
     else issuers.set(issuer, c.name);
-    if (!c.namespace || !c.serviceAccount) problems.push({ entry, key: c.namespace ? "serviceAccount" : "namespace", message: `${at}: namespace and serviceAccount are required` });
+    if (!c.namespace || !c.serviceAccount)
+      problems.push({ entry, key: c.namespace ? "serviceAccount" : "namespace", message: `${at}: namespace and serviceAccount are required` });
     if (c.jwksURI && c.jwksFile) problems.push({ entry, key: "jwksFile", message: `${at}: jwksURI and jwksFile are mutually exclusive` });
     if (c.jwksURI && !isHttpsUrl(c.jwksURI)) problems.push({ entry, key: "jwksURI", message: `${at}: jwksURI must be an https:// URL` });
-    if (c.maxTokenLifetimeSeconds < RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds) problems.push({ entry, key: "maxTokenLifetime", message: `${at}: maxTokenLifetime ${c.maxTokenLifetimeSeconds}s is below the ${RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds}s minimum` });
+    if (c.maxTokenLifetimeSeconds < RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds)
+      problems.push({
+        entry,
+        key: "maxTokenLifetime",
+        message: `${at}: maxTokenLifetime ${c.maxTokenLifetimeSeconds}s is below the ${RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds}s minimum`,
+      });
   }
   return problems;
 }

@@ -5,7 +5,10 @@ import { DNS1123_SUBDOMAIN, objectKey } from "../../core/names.ts";
 import { req, tagged } from "../../core/values.ts";
 
 const secretName = (id: string) =>
-  z.string(req(id, "name the Secret by its Kubernetes name", "expected a Secret name")).max(253, req(id, "a Secret name is at most 253 characters")).regex(DNS1123_SUBDOMAIN, req(id, "a Secret name is a DNS-1123 subdomain such as compass-database", "is not a Secret name"));
+  z
+    .string(req(id, "name the Secret by its Kubernetes name", "expected a Secret name"))
+    .max(253, req(id, "a Secret name is at most 253 characters"))
+    .regex(DNS1123_SUBDOMAIN, req(id, "a Secret name is a DNS-1123 subdomain such as compass-database", "is not a Secret name"));
 
 const secretKey = (id: string) => objectKey(id, "name the key of the Secret that holds the value");
 
@@ -31,4 +34,3 @@ export const secretKeyReference = (id: string, what: string, defaultKey: string,
 /** `{secretName}`: a whole Secret whose keys are fixed (a kubernetes.io/tls Secret). */
 export const secretReference = (id: string, what: string) =>
   z.strictObject({ secretName: secretName(id) }, { error: referenceError(id, what, "{secretName: <secret>}") });
-

@@ -115,7 +115,12 @@ export function mountOver(spec: PodSpec, container: Container, file: string): { 
   if (!mount) return { index: -1, rest: file };
   const index = (Array.isArray(spec.volumes) ? spec.volumes : []).findIndex((v) => v?.name === mount.name);
   const rest = file === mount.mountPath ? (mount.subPath ?? "") : file.slice(mount.mountPath.replace(/\/?$/, "/").length);
-  return { mount, volume: index < 0 ? undefined : spec.volumes![index], index, rest: mount.subPath && file !== mount.mountPath ? `${mount.subPath}/${rest}` : rest };
+  return {
+    mount,
+    volume: index < 0 ? undefined : spec.volumes![index],
+    index,
+    rest: mount.subPath && file !== mount.mountPath ? `${mount.subPath}/${rest}` : rest,
+  };
 }
 
 export function isSecretVolume(volume: Volume | undefined): boolean {

@@ -16,7 +16,10 @@ export const compassServerSystem = defineSystem({
   podSecurity: "restricted",
   shapes: [
     // compass-interfaces §2: flags and variables only the Server reads.
-    { sign: "--runner-clusters or --admin-token-file, or env COMPASS_DATABASE_DSN", matches: (spec) => hasFlag(spec, "--runner-clusters", "--admin-token-file") || hasEnv(spec, /^COMPASS_DATABASE_DSN$/) },
+    {
+      sign: "--runner-clusters or --admin-token-file, or env COMPASS_DATABASE_DSN",
+      matches: (spec) => hasFlag(spec, "--runner-clusters", "--admin-token-file") || hasEnv(spec, /^COMPASS_DATABASE_DSN$/),
+    },
     { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
   ],
   rules: compassServerRules,

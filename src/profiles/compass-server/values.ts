@@ -21,7 +21,10 @@ const instanceName = once(() =>
   z
     .string()
     .max(40, req("G-07", "name is at most 40 characters, leaving room for the -runner-clusters suffix"))
-    .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, req("G-07", "name is lowercase letters, digits and '-', starting with a letter (it names the Service)", "is not a DNS-1035 label"))
+    .regex(
+      /^[a-z]([-a-z0-9]*[a-z0-9])?$/,
+      req("G-07", "name is lowercase letters, digits and '-', starting with a letter (it names the Service)", "is not a DNS-1035 label"),
+    )
     .default("compass-server")
     .meta({ description: "Instance name: object names and app.kubernetes.io/instance" }),
 );
@@ -31,7 +34,10 @@ export const maxTokenLifetime = once(() =>
   z
     .number(req("CS-09", "maxTokenLifetime is a whole number of seconds, such as 86400 (not a string)"))
     .int(req("CS-09", "maxTokenLifetime is a whole number of seconds"))
-    .min(RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds, req("CS-09", `the Server refuses a maxTokenLifetime below ${RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds} s (the TokenRequest minimum)`))
+    .min(
+      RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds,
+      req("CS-09", `the Server refuses a maxTokenLifetime below ${RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds} s (the TokenRequest minimum)`),
+    )
     .max(MAX_TOKEN_LIFETIME, req("CS-09", `no projected token lives longer than ${MAX_TOKEN_LIFETIME} s`)),
 );
 
@@ -39,7 +45,10 @@ const configMapFile = (what: string, defaultKey: string) =>
   z
     .strictObject({
       configMap: dnsSubdomain("CS-09", `the ConfigMap holding ${what}`),
-      key: z.string().regex(/^[-._a-zA-Z0-9]+$/, req("CS-09", "a ConfigMap key is made of [-._a-zA-Z0-9]", "is not a ConfigMap key")).default(defaultKey),
+      key: z
+        .string()
+        .regex(/^[-._a-zA-Z0-9]+$/, req("CS-09", "a ConfigMap key is made of [-._a-zA-Z0-9]", "is not a ConfigMap key"))
+        .default(defaultKey),
     })
     .meta({ description: `${what}: {configMap, key} (key default ${defaultKey}), mounted into the Server and named by path in the file` });
 
@@ -47,13 +56,25 @@ const configMapFile = (what: string, defaultKey: string) =>
 export const clusterEntryFields = once(() => ({
   name: z
     .string(req("CS-09", "give the entry a name of [a-z0-9-]{1,40}, such as local", "expected a name"))
-    .regex(RUNNER_CLUSTERS_SCHEMA.name, req("CS-09", "a cluster entry name is 1 to 40 of [a-z0-9-] (the first segment of the Runner ID)", "is not [a-z0-9-]{1,40}"))
+    .regex(
+      RUNNER_CLUSTERS_SCHEMA.name,
+      req("CS-09", "a cluster entry name is 1 to 40 of [a-z0-9-] (the first segment of the Runner ID)", "is not [a-z0-9-]{1,40}"),
+    )
     .meta({ description: "The entry's name, [a-z0-9-]{1,40}: the first segment of every Runner ID it authenticates" }),
-  issuer: httpsUrl("CS-09", "issuer").meta({ description: "The cluster's service-account issuer, exactly as its tokens carry it in iss (kubectl get --raw /.well-known/openid-configuration)" }),
-  audience: z.literal(RUNNER_CLUSTERS_SCHEMA.defaultAudience, req("CS-09", `the Runner's projected token carries audience ${RUNNER_CLUSTERS_SCHEMA.defaultAudience} (CR-03, CR-04)`)).default(RUNNER_CLUSTERS_SCHEMA.defaultAudience),
+  issuer: httpsUrl("CS-09", "issuer").meta({
+    description: "The cluster's service-account issuer, exactly as its tokens carry it in iss (kubectl get --raw /.well-known/openid-configuration)",
+  }),
+  audience: z
+    .literal(
+      RUNNER_CLUSTERS_SCHEMA.defaultAudience,
+      req("CS-09", `the Runner's projected token carries audience ${RUNNER_CLUSTERS_SCHEMA.defaultAudience} (CR-03, CR-04)`),
+    )
+    .default(RUNNER_CLUSTERS_SCHEMA.defaultAudience),
   namespace: dnsLabel("CS-09", "the Runner's namespace"),
   serviceAccount: dnsSubdomain("CS-09", "the Runner's ServiceAccount"),
-  maxTokenLifetime: maxTokenLifetime().default(DEFAULT_MAX_TOKEN_LIFETIME).meta({ description: "Upper bound on a Runner token's exp - iat, in seconds (written as a Go duration such as 86400s)" }),
+  maxTokenLifetime: maxTokenLifetime()
+    .default(DEFAULT_MAX_TOKEN_LIFETIME)
+    .meta({ description: "Upper bound on a Runner token's exp - iat, in seconds (written as a Go duration such as 86400s)" }),
   jwksURI: httpsUrl("CS-09", "jwksURI").optional().meta({ description: "An https:// JWKS URL in place of the issuer's discovery; excludes jwksFile" }),
   jwksFile: configMapFile("a static JWKS (every key rotation is a Server rollout)", "jwks.json").optional(),
   caFile: configMapFile("the PEM CA of a private issuer", "ca.crt").optional(),
@@ -64,7 +85,8 @@ export const clusterEntrySchema = once(() => refineBy(z.strictObject(clusterEntr
 
 /** A cluster entry's keys come from jwksURI, jwksFile or the issuer's discovery: never from two (CS-09). */
 export function checkJwksSource(entry: { jwksURI?: string; jwksFile?: object }, ctx: IssueSink): void {
-  if (entry.jwksURI !== undefined && entry.jwksFile !== undefined) fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
+  if (entry.jwksURI !== undefined && entry.jwksFile !== undefined)
+    fail(ctx, ["jwksFile"], "CS-09", "is given with jwksURI", "give jwksURI or jwksFile, not both: the Server refuses the two together");
 }
 
 export type ClusterEntry = z.output<ReturnType<typeof clusterEntrySchema>>;
@@ -93,13 +115,22 @@ export const forgeSchema = once(() =>
         .meta({ description: "--forge-repos: owner/name repositories seeded for board ingestion (insert-only)" }),
       appId: appId("forge.appId").meta({ description: "--forge-app-id: the primary GitHub App's ID" }),
       installationId: appId("forge.installationId").meta({ description: "--forge-installation-id: the primary App's installation ID" }),
-      appKeySecret: secretKeyReference("CS-04", "the primary App's private key", "private-key.pem").meta({ description: "The Secret key holding the primary App's PEM key; --forge-app-key-secret names it in SecretSpec" }),
-      appWebhookSecret: secretKeyReference("CS-04", "the primary App's webhook secret", "webhook-secret").meta({ description: "The Secret key holding the webhook signing secret; --forge-app-webhook-secret names it in SecretSpec" }),
+      appKeySecret: secretKeyReference("CS-04", "the primary App's private key", "private-key.pem").meta({
+        description: "The Secret key holding the primary App's PEM key; --forge-app-key-secret names it in SecretSpec",
+      }),
+      appWebhookSecret: secretKeyReference("CS-04", "the primary App's webhook secret", "webhook-secret").meta({
+        description: "The Secret key holding the webhook signing secret; --forge-app-webhook-secret names it in SecretSpec",
+      }),
       reviewerAppId: appId("forge.reviewerAppId").optional().meta({ description: "--forge-reviewer-app-id: the reviewer App (forge writes need both Apps)" }),
       reviewerAppInstallationId: appId("forge.reviewerAppInstallationId").optional().meta({ description: "--forge-reviewer-app-installation-id" }),
-      reviewerAppKeySecret: secretKeyReference("CS-04", "the reviewer App's private key", "private-key.pem").optional().meta({ description: "The Secret key holding the reviewer App's PEM key; --forge-reviewer-app-key-secret names it" }),
+      reviewerAppKeySecret: secretKeyReference("CS-04", "the reviewer App's private key", "private-key.pem")
+        .optional()
+        .meta({ description: "The Secret key holding the reviewer App's PEM key; --forge-reviewer-app-key-secret names it" }),
       egress: z.array(egressRuleSchema("CS-11")).min(1, req("CS-11", "list the forge's address ranges, such as {cidr: 140.82.112.0/20, ports: [{port: 443}]}")),
-      app: refused("CS-13", "the Server takes the App as forge.appId, forge.installationId, forge.appKeySecret and forge.appWebhookSecret (its --forge-* flags)"),
+      app: refused(
+        "CS-13",
+        "the Server takes the App as forge.appId, forge.installationId, forge.appKeySecret and forge.appWebhookSecret (its --forge-* flags)",
+      ),
       reviewerApp: refused("CS-13", "the Server takes the reviewer App as forge.reviewerAppId, forge.reviewerAppInstallationId and forge.reviewerAppKeySecret"),
       url: refused("CS-13", "the Server takes a host, not a URL: set forge.host (--forge-host), such as github.com"),
       provider: refused("CS-13", "the Server's forge is GitHub (Apps); remove provider"),
@@ -113,11 +144,18 @@ export function checkReviewerApp(f: { reviewerAppId?: number; reviewerAppInstall
   const reviewer = [f.reviewerAppId, f.reviewerAppInstallationId, f.reviewerAppKeySecret];
   if (reviewer.some((x) => x !== undefined) && reviewer.some((x) => x === undefined)) {
     const missing = (["reviewerAppId", "reviewerAppInstallationId", "reviewerAppKeySecret"] as const).find((k) => f[k] === undefined)!;
-    fail(ctx, [missing], "CS-04", "is missing while the reviewer App is configured", "give the reviewer App's ID, installation ID and key Secret together, or none of them");
+    fail(
+      ctx,
+      [missing],
+      "CS-04",
+      "is missing while the reviewer App is configured",
+      "give the reviewer App's ID, installation ID and key Secret together, or none of them",
+    );
   }
 }
 
-const FROM_PROVIDER_FIX = (what: string) => `${what} reaches the Server through --secret-provider as a file of a Secret volume, never through an environment variable: give {name, key} of its Secret`;
+const FROM_PROVIDER_FIX = (what: string) =>
+  `${what} reaches the Server through --secret-provider as a file of a Secret volume, never through an environment variable: give {name, key} of its Secret`;
 
 /** Every key of the Server's values except `kind` and `runnerClusters`. */
 export const serverFields = once(() => ({
@@ -133,7 +171,9 @@ export const serverFields = once(() => ({
     .max(253, req("CS-08", "publicHost is a DNS name of at most 253 characters"))
     .regex(DNS1123_SUBDOMAIN, req("CS-08", "publicHost is a lowercase DNS name such as compass.example.com, without a scheme or port", "is not a DNS name"))
     .meta({ description: "The public DNS name on the Server's certificate; --public-url is https://<publicHost>, and Runners verify it (P9)" }),
-  tls: secretReference("CS-08", "the Server's certificate and key (kubernetes.io/tls)").meta({ description: "The kubernetes.io/tls Secret (tls.crt, tls.key), mounted and passed as --tls-cert and --tls-key (CS-08)" }),
+  tls: secretReference("CS-08", "the Server's certificate and key (kubernetes.io/tls)").meta({
+    description: "The kubernetes.io/tls Secret (tls.crt, tls.key), mounted and passed as --tls-cert and --tls-key (CS-08)",
+  }),
   service: z
     .strictObject({
       type: z.enum(["ClusterIP", "LoadBalancer", "NodePort"], req("CS-08", "service.type is ClusterIP, LoadBalancer or NodePort")).default("ClusterIP"),
@@ -143,34 +183,57 @@ export const serverFields = once(() => ({
     .meta({ description: "The Service that exposes 443 to the Server's TLS port; a load balancer in front must pass TLS through" }),
   database: z.strictObject(
     {
-      dsnSecret: secretKeyReference("CS-03", "the Postgres DSN", "dsn").meta({ description: "The Secret key holding the Postgres DSN, fed to COMPASS_DATABASE_DSN (CS-03)" }),
+      dsnSecret: secretKeyReference("CS-03", "the Postgres DSN", "dsn").meta({
+        description: "The Secret key holding the Postgres DSN, fed to COMPASS_DATABASE_DSN (CS-03)",
+      }),
       cidr: cidrSchema("CS-11", "give Postgres's address range in CIDR notation, such as 10.0.5.10/32"),
       port: z.number().int().min(1, req("CS-11", "a port is 1..65535")).max(65535, req("CS-11", "a port is 1..65535")).default(5432),
       urlSecret: refused("CS-13", `the Server reads its DSN from ${NOT_READ.COMPASS_DATABASE_URL}: name that Secret key in database.dsnSecret`),
-      bundled: refused("CS-03", "Postgres is user-provided and never rendered (D3): create it outside, put its DSN in a Secret and name it in database.dsnSecret"),
+      bundled: refused(
+        "CS-03",
+        "Postgres is user-provided and never rendered (D3): create it outside, put its DSN in a Secret and name it in database.dsnSecret",
+      ),
       image: refused("CS-03", "Postgres is user-provided and never rendered (D3): rigging renders no database"),
     },
-    { error: (issue) => (issue.code === "invalid_type" ? tagged("CS-03", issue.input === undefined ? "is missing" : "expected a mapping", "give database.dsnSecret (the Secret holding the Postgres DSN) and database.cidr (where Postgres is)") : undefined) },
+    {
+      error: (issue) =>
+        issue.code === "invalid_type"
+          ? tagged(
+              "CS-03",
+              issue.input === undefined ? "is missing" : "expected a mapping",
+              "give database.dsnSecret (the Secret holding the Postgres DSN) and database.cidr (where Postgres is)",
+            )
+          : undefined,
+    },
   ),
   masterKey: secretKeyReference("CS-05", "the master key", "master-key", {
     env: refused("CS-05", FROM_PROVIDER_FIX("the master key")),
-  }).meta({ description: "The Secret key holding the master key (64 hex characters), mounted 0400 as the SecretSpec secret COMPASS_MASTER_KEY that --secret-provider reads (CS-05)" }),
+  }).meta({
+    description:
+      "The Secret key holding the master key (64 hex characters), mounted 0400 as the SecretSpec secret COMPASS_MASTER_KEY that --secret-provider reads (CS-05)",
+  }),
   adminToken: secretKeyReference("CS-06", "the admin token", "token", {
-    env: refused("CS-06", "the admin token is a 0400 file of a Secret volume passed as --admin-token-file (P4), never an environment variable: give {name, key} of its Secret"),
+    env: refused(
+      "CS-06",
+      "the admin token is a 0400 file of a Secret volume passed as --admin-token-file (P4), never an environment variable: give {name, key} of its Secret",
+    ),
   }).meta({ description: "The Secret key holding the admin token, mounted 0400 and passed as --admin-token-file (CS-06, P4: designed)" }),
   nats: natsSchema(),
   forge: forgeSchema().optional(),
-  issuerEgress: z
-    .array(egressRuleSchema("CS-11"))
-    .optional()
-    .meta({ description: "Where the Server fetches each cluster's OIDC discovery and JWKS over https (the issuer, or jwksURI): address ranges for its egress. Not needed when every entry has a jwksFile" }),
+  issuerEgress: z.array(egressRuleSchema("CS-11")).optional().meta({
+    description:
+      "Where the Server fetches each cluster's OIDC discovery and JWKS over https (the issuer, or jwksURI): address ranges for its egress. Not needed when every entry has a jwksFile",
+  }),
   nodeSelector: nodeSelectorSchema("CS-10").default({}),
   tolerations: z.array(tolerationSchema("CS-10")).default([]),
   resources: resourcesSchema("G-08", SERVER_RESOURCES),
   postgres: refused("CS-03", "Postgres is user-provided and never rendered (D3): name its DSN's Secret in database.dsnSecret"),
   initContainers: refused("CS-03", "no init container: the Server runs its migrations at boot (D3)"),
   migrations: refused("CS-03", "the Server runs its migrations at boot (D3); there is no migration job or init container"),
-  ingress: refused("CS-08", "the Server terminates TLS itself (D6): expose the Service (LoadBalancer or TLS passthrough), never an Ingress that terminates TLS"),
+  ingress: refused(
+    "CS-08",
+    "the Server terminates TLS itself (D6): expose the Service (LoadBalancer or TLS passthrough), never an Ingress that terminates TLS",
+  ),
   config: refused("CS-13", `compass-server has no configuration file: ${NOT_READ["--config"]}`),
   ...hardeningGuards(),
   securityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
@@ -185,7 +248,14 @@ export type CompassServerValues = ServerFields & { runnerClusters: ClusterEntry[
 /** Checks that need more than one key; `at` prefixes paths in a combined file. */
 export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
   for (const label of ARCH_LABELS) {
-    if (v.nodeSelector[label] !== undefined) fail(ctx, [...at, "nodeSelector", label], "CS-10", `pins the Server to ${v.nodeSelector[label]}`, "remove it: the Server image is multi-arch (D10) and runs on amd64 and arm64 nodes");
+    if (v.nodeSelector[label] !== undefined)
+      fail(
+        ctx,
+        [...at, "nodeSelector", label],
+        "CS-10",
+        `pins the Server to ${v.nodeSelector[label]}`,
+        "remove it: the Server image is multi-arch (D10) and runs on amd64 and arm64 nodes",
+      );
   }
 }
 
@@ -206,16 +276,36 @@ export function checkClusters(
   const names = new Set<string>();
   const issuers = new Map<string, string>();
   clusters.forEach((cluster, index) => {
-    if (names.has(cluster.name)) fail(ctx, path(index, "name"), "CS-09", `repeats the cluster entry name ${cluster.name}`, "give each cluster entry its own name: the Server refuses a duplicate");
+    if (names.has(cluster.name))
+      fail(
+        ctx,
+        path(index, "name"),
+        "CS-09",
+        `repeats the cluster entry name ${cluster.name}`,
+        "give each cluster entry its own name: the Server refuses a duplicate",
+      );
     names.add(cluster.name);
     const issuer = cluster.issuer.replace(/\/$/, "");
     const other = issuers.get(issuer);
-    if (other !== undefined) fail(ctx, path(index, "issuer"), "CS-09", `is entry ${other}'s issuer too`, "give each cluster its own issuer (compared without a trailing /): the Server refuses a shared one, which would let one cluster mint another's Runner IDs");
+    if (other !== undefined)
+      fail(
+        ctx,
+        path(index, "issuer"),
+        "CS-09",
+        `is entry ${other}'s issuer too`,
+        "give each cluster its own issuer (compared without a trailing /): the Server refuses a shared one, which would let one cluster mint another's Runner IDs",
+      );
     else issuers.set(issuer, cluster.name);
   });
   const fetches = clusters.some((c) => c.jwksFile === undefined);
   if (server && fetches && (server.issuerEgress ?? []).length === 0) {
-    fail(ctx, [...(at.server ?? []), "issuerEgress"], "CS-11", "is missing, but the Server fetches a cluster's OIDC discovery and JWKS over https", "list the address ranges of the issuers (or of jwksURI), such as the API server's: kubectl get endpoints kubernetes -n default; or give every entry a jwksFile");
+    fail(
+      ctx,
+      [...(at.server ?? []), "issuerEgress"],
+      "CS-11",
+      "is missing, but the Server fetches a cluster's OIDC discovery and JWKS over https",
+      "list the address ranges of the issuers (or of jwksURI), such as the API server's: kubectl get endpoints kubernetes -n default; or give every entry a jwksFile",
+    );
   }
 }
 

@@ -8,7 +8,15 @@ import { httpsUrl } from "../../core/common-values.ts";
 import { hostName } from "../../core/names.ts";
 import { fail, once, refineBy, refused, type IssueSink } from "../../core/values.ts";
 import { checkRunner, RUNNER_AUDIENCE, runnerFields, type RunnerFields } from "../compass-runner/values.ts";
-import { checkClusters, checkJwksSource, checkServer, clusterEntryFields, serverFields, type ClusterEntry, type ServerFields } from "../compass-server/values.ts";
+import {
+  checkClusters,
+  checkJwksSource,
+  checkServer,
+  clusterEntryFields,
+  serverFields,
+  type ClusterEntry,
+  type ServerFields,
+} from "../compass-server/values.ts";
 
 const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner, maxTokenLifetimeSeconds); remove it";
 
@@ -27,7 +35,10 @@ const clusterSchema = once(() => {
       audience: refused("CS-09", `server.cluster.audience ${DERIVED}`),
     }),
     checkJwksSource,
-  ).meta({ description: "The Server's cluster entry for the Runner: its name, the cluster's issuer and where keys come from; namespace, serviceAccount, audience and maxTokenLifetime come from the runner section" });
+  ).meta({
+    description:
+      "The Server's cluster entry for the Runner: its name, the cluster's issuer and where keys come from; namespace, serviceAccount, audience and maxTokenLifetime come from the runner section",
+  });
 });
 
 const compassObject = once(() =>
@@ -41,8 +52,12 @@ const compassObject = once(() =>
     }),
     runner: z.strictObject({
       ...runnerFields(),
-      serverAddr: httpsUrl("CR-02", "runner.serverAddr").optional().meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
-      serverName: hostName("CR-14", "runner.serverName").optional().meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
+      serverAddr: httpsUrl("CR-02", "runner.serverAddr")
+        .optional()
+        .meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
+      serverName: hostName("CR-14", "runner.serverName")
+        .optional()
+        .meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
       serverCluster: refused("CS-09", "in a kind: Compass file the Server's cluster entry is derived from this section; set server.cluster.{name, issuer}"),
     }),
   }),
@@ -60,7 +75,13 @@ export function checkCompass(v: CompassValues, ctx: IssueSink): void {
   checkRunner(runnerOf(v), ctx, ["runner"]);
   checkClusters([clusterOf(v)], ctx, { server: ["server"], clusters: ["server", "cluster"], list: false }, v.server);
   if (v.server.namespace === v.runner.namespace) {
-    fail(ctx, ["server", "namespace"], "CR-06", `is the Runner's namespace ${v.runner.namespace} too`, "give the Server its own namespace: the Runner namespace holds only Runner pods");
+    fail(
+      ctx,
+      ["server", "namespace"],
+      "CR-06",
+      `is the Runner's namespace ${v.runner.namespace} too`,
+      "give the Server its own namespace: the Runner namespace holds only Runner pods",
+    );
   }
 }
 

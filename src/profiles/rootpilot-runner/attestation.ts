@@ -33,15 +33,26 @@ const region = (what: string) =>
   z
     .string({
       error: (issue) =>
-        tagged("RP-06", issue.input === undefined ? `is missing: without it the runner fails at boot with \`${MISSING_REGION_ERROR}\`` : "expected an AWS region name", REGION_FIX),
+        tagged(
+          "RP-06",
+          issue.input === undefined ? `is missing: without it the runner fails at boot with \`${MISSING_REGION_ERROR}\`` : "expected an AWS region name",
+          REGION_FIX,
+        ),
     })
     .regex(AWS_REGION, req("RP-06", `${what} is an AWS region name such as us-east-1 or eu-central-1`, "is not an AWS region name"));
 
 export function checkTokenPath(path: string, ctx: IssueSink): void {
   const problem =
     podFilePathProblem(path) ??
-    ([TMP_DIR, HOME_DIR].some((dir) => isUnder(posix.dirname(path), dir)) ? `is under ${TMP_DIR} or ${HOME_DIR}, which are writable emptyDirs, not the token volume` : undefined);
-  if (problem) ctx.addIssue({ code: "custom", input: path, message: tagged("RP-06", problem, `give the file path the token volume is mounted for, or leave it out for ${GKE_TOKEN_PATH}`) });
+    ([TMP_DIR, HOME_DIR].some((dir) => isUnder(posix.dirname(path), dir))
+      ? `is under ${TMP_DIR} or ${HOME_DIR}, which are writable emptyDirs, not the token volume`
+      : undefined);
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: path,
+      message: tagged("RP-06", problem, `give the file path the token volume is mounted for, or leave it out for ${GKE_TOKEN_PATH}`),
+    });
 }
 
 export function isEnrollAudience(audience: string): boolean {
@@ -61,7 +72,9 @@ export const gkeAttestation = once(() =>
       mode: z.literal("gke-oidc", req("RP-06", "on GKE the runner attests with gke-oidc; leave mode out")).optional(),
       audience: z
         .string()
-        .refine(isEnrollAudience, { error: (issue) => tagged("RP-06", `is not ${ENROLL_AUDIENCE}`, `set audience: ${ENROLL_AUDIENCE} or leave it out; ${AUDIENCE_WHY}`) })
+        .refine(isEnrollAudience, {
+          error: (_issue) => tagged("RP-06", `is not ${ENROLL_AUDIENCE}`, `set audience: ${ENROLL_AUDIENCE} or leave it out; ${AUDIENCE_WHY}`),
+        })
         .default(ENROLL_AUDIENCE)
         .meta({ description: `Fixed: ${ENROLL_AUDIENCE}. Any other value is refused (RP-06)` }),
       expirationSeconds: z
@@ -102,7 +115,11 @@ export function checkRegionAllowed(v: { region: string; regionAllowlist?: string
     ctx.addIssue({
       code: "custom",
       path: ["region"],
-      message: tagged("RP-06", `is not in regionAllowlist (${v.regionAllowlist.join(", ")})`, "the control plane accepts only regions from its allowlist; anything else fails as attestation_invalid, which reads like a credential problem. Run the runner in an allowed region, or have the allowlist extended"),
+      message: tagged(
+        "RP-06",
+        `is not in regionAllowlist (${v.regionAllowlist.join(", ")})`,
+        "the control plane accepts only regions from its allowlist; anything else fails as attestation_invalid, which reads like a credential problem. Run the runner in an allowed region, or have the allowlist extended",
+      ),
     });
   }
 }
@@ -119,8 +136,18 @@ export const attestationSchema = once(() =>
     .discriminatedUnion("provider", [gkeAttestation(), eksAttestation()], {
       error: (issue) =>
         issue.code === "invalid_union"
-          ? tagged("RP-06", providerProblem(issue.input), (issue.input as { provider?: unknown })?.provider === "eks-oidc" ? EKS_NOT_OIDC : "set provider: gke (gke-oidc, projected token) or provider: eks (aws-sts through IRSA)")
-          : tagged("RP-06", issue.input === undefined ? "is missing" : "expected a mapping with provider: gke or eks", "write attestation: {provider: gke} or attestation: {provider: eks, region: ..., roleArn: ...}"),
+          ? tagged(
+              "RP-06",
+              providerProblem(issue.input),
+              (issue.input as { provider?: unknown })?.provider === "eks-oidc"
+                ? EKS_NOT_OIDC
+                : "set provider: gke (gke-oidc, projected token) or provider: eks (aws-sts through IRSA)",
+            )
+          : tagged(
+              "RP-06",
+              issue.input === undefined ? "is missing" : "expected a mapping with provider: gke or eks",
+              "write attestation: {provider: gke} or attestation: {provider: eks, region: ..., roleArn: ...}",
+            ),
     })
     .meta({ description: "How the runner proves who it is to the control plane: one choice per provider (RP-06)" }),
 );

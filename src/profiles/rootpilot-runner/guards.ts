@@ -6,7 +6,8 @@ import { posix } from "node:path";
 import { once, refineBy, refused, tagged, type IssueSink } from "../../core/values.ts";
 import { STATIC_AWS_ENV } from "./runtime.ts";
 
-const NO_LISTENER = "remove it: the runner is an outbound client that listens on no port and serves no /healthz, so every HTTP probe fails; its readiness signal is the `boot: ready` log line and the control plane's Fleet view";
+const NO_LISTENER =
+  "remove it: the runner is an outbound client that listens on no port and serves no /healthz, so every HTTP probe fails; its readiness signal is the `boot: ready` log line and the control plane's Fleet view";
 const NO_PORT = "remove it: the runner listens on nothing, so there is no container port and no Service";
 
 /** RP-02: probes, ports and Services. */
@@ -36,13 +37,14 @@ const NO_STATIC_KEYS =
   "remove it and rotate the key: credentials resolve through workload identity (IRSA on EKS, RUNNER_AWS_CRED_MODE=chain), never static keys in values or manifests (G-04)";
 
 /** RP-07: static AWS credentials, at every level where a values file could hold them. */
-export const staticKeyGuards = once(() =>
-  Object.fromEntries(
-    ["accessKeyId", "secretAccessKey", "sessionToken", "awsAccessKeyId", "awsSecretAccessKey", "credentials", ...STATIC_AWS_ENV].map((key) => [
-      key,
-      refused("RP-07", NO_STATIC_KEYS, "is a static AWS credential"),
-    ]),
-  ) as Record<string, ReturnType<typeof refused>>,
+export const staticKeyGuards = once(
+  () =>
+    Object.fromEntries(
+      ["accessKeyId", "secretAccessKey", "sessionToken", "awsAccessKeyId", "awsSecretAccessKey", "credentials", ...STATIC_AWS_ENV].map((key) => [
+        key,
+        refused("RP-07", NO_STATIC_KEYS, "is a static AWS credential"),
+      ]),
+    ) as Record<string, ReturnType<typeof refused>>,
 );
 
 /**
@@ -50,17 +52,23 @@ export const staticKeyGuards = once(() =>
  * but people try it; static AWS keys inside it get RP-07, the rest G-01.
  */
 export const envGuard = once(() =>
-  refineBy(z.record(z.string(), z.unknown()), refuseEnv)
-    .optional()
-    .meta({ description: "Not accepted: the renderer writes the runner's environment" }),
+  refineBy(z.record(z.string(), z.unknown()), refuseEnv).optional().meta({ description: "Not accepted: the renderer writes the runner's environment" }),
 );
 
 /** Refuses any `env`, naming the static AWS keys in it (RP-07). */
 export function refuseEnv(env: Record<string, unknown>, ctx: IssueSink): void {
   for (const name of Object.keys(env)) {
-    if ((STATIC_AWS_ENV as readonly string[]).includes(name)) ctx.addIssue({ code: "custom", path: [name], message: tagged("RP-07", "is a static AWS credential", NO_STATIC_KEYS) });
+    if ((STATIC_AWS_ENV as readonly string[]).includes(name))
+      ctx.addIssue({ code: "custom", path: [name], message: tagged("RP-07", "is a static AWS credential", NO_STATIC_KEYS) });
   }
-  ctx.addIssue({ code: "custom", message: tagged("G-01", "is not a values key", "remove it: the renderer writes the runner's environment from the values keys (`rigging schema RootpilotRunner` lists them)") });
+  ctx.addIssue({
+    code: "custom",
+    message: tagged(
+      "G-01",
+      "is not a values key",
+      "remove it: the renderer writes the runner's environment from the values keys (`rigging schema RootpilotRunner` lists them)",
+    ),
+  });
 }
 
 /** Mount paths no pod volume may take. */
@@ -71,11 +79,11 @@ export function podFilePathProblem(path: string): string | undefined {
   if (!path.startsWith("/")) return "is not an absolute path";
   if (posix.normalize(path) !== path || path.endsWith("/")) return "is not a normalized file path";
   if (posix.dirname(path) === "/") return "is directly under /, where no volume can be mounted";
-  const under = SYSTEM_ROOTS.find((root) => path.startsWith(root + "/"));
+  const under = SYSTEM_ROOTS.find((root) => path.startsWith(`${root}/`));
   if (under) return `is under ${under}`;
   return undefined;
 }
 
 export function isUnder(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir + "/");
+  return path === dir || path.startsWith(`${dir}/`);
 }

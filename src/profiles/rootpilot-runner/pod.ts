@@ -89,7 +89,9 @@ export function podSpec(v: RootpilotRunnerValues, selector: Record<string, strin
     ...(Object.keys(v.nodeSelector).length > 0 ? { nodeSelector: v.nodeSelector } : {}),
     ...(v.tolerations.length > 0 ? { tolerations: v.tolerations } : {}),
     // Replicas are interchangeable; spread them so one node loss drains few.
-    topologySpreadConstraints: [{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: selector } }],
+    topologySpreadConstraints: [
+      { maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway", labelSelector: { matchLabels: selector } },
+    ],
     securityContext: {
       runAsUser: NODE_UID,
       runAsGroup: NODE_GID,

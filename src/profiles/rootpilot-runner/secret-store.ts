@@ -23,7 +23,10 @@ export const vaultSecretStore = once(() =>
       address: httpsUrl("RP-07", "secretStore.address").meta({ description: "The Vault server, https:// (RUNNER_VAULT_ADDR)" }),
       mount: z
         .string()
-        .regex(/^[A-Za-z0-9][-A-Za-z0-9_.]*(\/[A-Za-z0-9][-A-Za-z0-9_.]*)*$/, req("RP-07", "the KV v2 mount path, such as secret or kv/rootpilot, without leading or trailing /", "is not a Vault mount path"))
+        .regex(
+          /^[A-Za-z0-9][-A-Za-z0-9_.]*(\/[A-Za-z0-9][-A-Za-z0-9_.]*)*$/,
+          req("RP-07", "the KV v2 mount path, such as secret or kv/rootpilot, without leading or trailing /", "is not a Vault mount path"),
+        )
         .default("secret")
         .meta({ description: "The KV v2 secrets engine mount (RUNNER_VAULT_KV_MOUNT)" }),
       role: z

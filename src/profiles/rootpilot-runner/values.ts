@@ -26,12 +26,19 @@ const milliseconds = (id: string, what: string, min: number) =>
     .min(min, req(id, `${what} is at least ${min} ms`));
 
 export function checkLearnedStorePath(path: string, ctx: IssueSink): void {
-  const problem = path === ":memory:" ? "is :memory:, which is already the default" : podFilePathProblem(path) ?? (isUnder(path, "/var/run/secrets") ? "is under /var/run/secrets" : undefined);
+  const problem =
+    path === ":memory:"
+      ? "is :memory:, which is already the default"
+      : (podFilePathProblem(path) ?? (isUnder(path, "/var/run/secrets") ? "is under /var/run/secrets" : undefined));
   if (problem) {
     ctx.addIssue({
       code: "custom",
       input: path,
-      message: tagged("RP-05", problem, "give an absolute file path such as /var/lib/rootpilot/learned.db (its directory becomes an emptyDir), or leave learnedStorePath out for :memory:"),
+      message: tagged(
+        "RP-05",
+        problem,
+        "give an absolute file path such as /var/lib/rootpilot/learned.db (its directory becomes an emptyDir), or leave learnedStorePath out for :memory:",
+      ),
     });
   }
 }
@@ -70,11 +77,25 @@ const rootpilotObject = once(() =>
       .default(DEFAULT_LEARNED_FLUSH_INTERVAL_MS)
       .meta({ description: `RUNNER_LEARNED_FLUSH_INTERVAL_MS: bounds, not removes, what a hard kill loses. Default ${DEFAULT_LEARNED_FLUSH_INTERVAL_MS}` }),
     learnedStorePath: learnedStorePath(),
-    controlPlane: z.strictObject(egressRuleSchema("RP-08").shape, req("RP-08", "give the control plane's address range and port, such as {cidr: 203.0.113.40/32, ports: [{port: 443}]}: the NetworkPolicy allows egress there and nowhere unnamed")).meta({
-      description: "Where the control plane is, as a CIDR and ports: the NetworkPolicy's egress rule for it (RP-08)",
-    }),
-    egressAllow: z.array(egressRuleSchema("RP-08")).default([]).meta({ description: "Other egress destinations (STS, Secrets Manager, Vault, an OTLP collector) as CIDRs with ports" }),
-    otel: z.strictObject({ endpoint: endpointUrl("RP-10", "otel.endpoint") }).optional().meta({ description: "OTEL_EXPORTER_OTLP_ENDPOINT, when set (RP-10)" }),
+    controlPlane: z
+      .strictObject(
+        egressRuleSchema("RP-08").shape,
+        req(
+          "RP-08",
+          "give the control plane's address range and port, such as {cidr: 203.0.113.40/32, ports: [{port: 443}]}: the NetworkPolicy allows egress there and nowhere unnamed",
+        ),
+      )
+      .meta({
+        description: "Where the control plane is, as a CIDR and ports: the NetworkPolicy's egress rule for it (RP-08)",
+      }),
+    egressAllow: z
+      .array(egressRuleSchema("RP-08"))
+      .default([])
+      .meta({ description: "Other egress destinations (STS, Secrets Manager, Vault, an OTLP collector) as CIDRs with ports" }),
+    otel: z
+      .strictObject({ endpoint: endpointUrl("RP-10", "otel.endpoint") })
+      .optional()
+      .meta({ description: "OTEL_EXPORTER_OTLP_ENDPOINT, when set (RP-10)" }),
     resources: resourcesSchema("RP-09", DEFAULT_RESOURCES),
     nodeSelector: nodeSelectorSchema("G-01").default({}),
     tolerations: z.array(tolerationSchema("G-01")).default([]),
@@ -87,7 +108,10 @@ const rootpilotObject = once(() =>
 );
 
 export const rootpilotRunnerSchema = once(() =>
-  refineBy(rootpilotObject(), checkRootpilotRunner).meta({ title: "RootpilotRunner values", description: "rigging values for the Rootpilot runner Deployment" }),
+  refineBy(rootpilotObject(), checkRootpilotRunner).meta({
+    title: "RootpilotRunner values",
+    description: "rigging values for the Rootpilot runner Deployment",
+  }),
 );
 
 export type RootpilotRunnerValues = z.output<ReturnType<typeof rootpilotObject>>;
@@ -116,7 +140,13 @@ export function checkRootpilotRunner(v: RootpilotRunnerValues, ctx: IssueSink): 
   if (v.learnedStorePath && v.attestation.provider === "gke") {
     const [store, token] = [posix.dirname(v.learnedStorePath), posix.dirname(v.attestation.tokenPath)];
     if (isUnder(store, token) || isUnder(token, store)) {
-      fail(ctx, ["learnedStorePath"], "RP-05", `shares a directory with the token volume at ${token}`, "put the learned store in a directory of its own, such as /var/lib/rootpilot");
+      fail(
+        ctx,
+        ["learnedStorePath"],
+        "RP-05",
+        `shares a directory with the token volume at ${token}`,
+        "put the learned store in a directory of its own, such as /var/lib/rootpilot",
+      );
     }
   }
 }
