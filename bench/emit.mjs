@@ -14,32 +14,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { fleetValues } from "./fleet-values.mjs";
 
 const FILES = Number(process.env.BENCH_EMIT_FILES ?? 200);
 const ROUNDS = Number(process.env.BENCH_EMIT_ROUNDS ?? 15);
 const COLD = Number(process.env.BENCH_EMIT_COLD ?? 15);
 const EXAMPLE = "examples/compass-runner.yaml";
-
-/** The fleet's values files: the same variations as bench/run.mjs generates. */
-function fleetValues(size) {
-  const template = readFileSync(EXAMPLE, "utf8");
-  const texts = [];
-  for (let i = 0; i < size; i++) {
-    const ns = `tenant-${i % 97}`;
-    texts.push(
-      template
-        .replace(/^name: compass-runner$/m, `name: runner-${i}`)
-        .replace(/^namespace: compass-runner$/m, `namespace: ${ns}`)
-        .replace(/^ {2}namespace: compass-runner$/m, `  namespace: ${ns}`)
-        .replace("value: kvm-node-1", `value: kvm-node-${i}`)
-        .replace("serverAddr: https://compass-server.compass.svc", `serverAddr: https://compass-server.compass-${i % 13}.svc`)
-        .replace("serverName: compass.example.com", `serverName: compass-${i}.example.com`)
-        .replace("tokenExpirationSeconds: 3600", `tokenExpirationSeconds: ${600 + (i % 80000)}`)
-        .replace("cidr: 10.244.20.0/24", `cidr: 10.${i % 256}.${(i >> 8) % 256}.0/24`),
-    );
-  }
-  return texts;
-}
 
 const ENTRY = `
 export { toYaml, toYamlReference } from "./src/core/emit.ts";

@@ -13,9 +13,10 @@
 // a busy disk, and the two rows tell the costs apart. A fleet is rendered
 // with the default layout (`rigging render DIR -o OUT`, no option).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fleetValues } from "./fleet-values.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 15);
 const FLEETS = (process.env.BENCH_FLEETS ?? "1000,10000").split(",").map(Number).filter(Boolean);
@@ -145,20 +146,7 @@ function target(name, unit, value, op, bound) {
 /** Generates `size` varied, valid CompassRunner values files. */
 function generate(dir, size) {
   mkdirSync(dir);
-  const template = readFileSync(EXAMPLE, "utf8");
-  for (let i = 0; i < size; i++) {
-    const ns = `tenant-${i % 97}`;
-    const text = template
-      .replace(/^name: compass-runner$/m, `name: runner-${i}`)
-      .replace(/^namespace: compass-runner$/m, `namespace: ${ns}`)
-      .replace(/^ {2}namespace: compass-runner$/m, `  namespace: ${ns}`)
-      .replace("value: kvm-node-1", `value: kvm-node-${i}`)
-      .replace("serverAddr: https://compass-server.compass.svc", `serverAddr: https://compass-server.compass-${i % 13}.svc`)
-      .replace("serverName: compass.example.com", `serverName: compass-${i}.example.com`)
-      .replace("tokenExpirationSeconds: 3600", `tokenExpirationSeconds: ${600 + (i % 80000)}`)
-      .replace("cidr: 10.244.20.0/24", `cidr: 10.${i % 256}.${(i >> 8) % 256}.0/24`);
-    writeFileSync(join(dir, `cluster-${String(i).padStart(5, "0")}.yaml`), text);
-  }
+  for (const [i, text] of fleetValues(size).entries()) writeFileSync(join(dir, `cluster-${String(i).padStart(5, "0")}.yaml`), text);
 }
 
 // Nothing is deleted until every figure is taken: on a file system that

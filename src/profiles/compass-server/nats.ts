@@ -15,7 +15,7 @@ import { dnsLabel } from "../../core/names.ts";
 import type { K8sObject } from "../../core/objects.ts";
 import { fail, once, refineBy, refused, req, type IssueSink } from "../../core/values.ts";
 import { hardenedContainer, resourceRequirements } from "../../core/workload.ts";
-import { NATS_APP, NATS_PORT, SERVER_UID } from "./ports.ts";
+import { NATS_APP, NATS_PORT, podSecurityContext } from "./ports.ts";
 import { secretKeyReference } from "./secret-refs.ts";
 
 export const NATS_RESOURCES = { requests: { cpu: "100m", memory: "64Mi" }, limits: { memory: "256Mi" } };
@@ -225,13 +225,8 @@ function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, s
           serviceAccountName: name,
           automountServiceAccountToken: false,
           enableServiceLinks: false,
-          securityContext: {
-            runAsUser: SERVER_UID,
-            runAsGroup: SERVER_UID,
-            runAsNonRoot: true,
-            fsGroup: SERVER_UID,
-            seccompProfile: { type: "RuntimeDefault" },
-          },
+          securityContext: podSecurityContext(),
+
           containers: [
             {
               name: "nats",

@@ -12,6 +12,21 @@ export const SERVER_SERVICE_PORT = 443;
 export const NATS_PORT = 4222;
 /** The Server runs as this uid and gid (CS-02), like the Runner. */
 export { SERVER_UID };
+/**
+ * The pod security context of the Server and of the bundled NATS: uid and
+ * gid 65532 (CS-02). Secret volume files belong to root unless fsGroup is
+ * set; with it the kubelet gives them to group 65532, so the process can read
+ * its 0400 files, and the emptyDirs are its to write.
+ */
+export function podSecurityContext() {
+  return {
+    runAsUser: SERVER_UID,
+    runAsGroup: SERVER_UID,
+    runAsNonRoot: true,
+    fsGroup: SERVER_UID,
+    seccompProfile: { type: "RuntimeDefault" },
+  };
+}
 /** Owner-read only: 0400 (CS-05, CS-06). Kubernetes takes the mode as a decimal integer. */
 export const PRIVATE_MODE = 0o400;
 

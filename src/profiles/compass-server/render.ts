@@ -11,7 +11,7 @@ import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/
 import type { K8sObject } from "../../core/objects.ts";
 import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../core/workload.ts";
 import { natsEgress, natsUrlSecret, renderNats } from "./nats.ts";
-import { PRIVATE_MODE, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
+import { PRIVATE_MODE, podSecurityContext, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
 import { clusterFileItem, runnerClustersFile } from "./runner-clusters.ts";
 import {
   ADMIN_TOKEN_DIR,
@@ -26,7 +26,6 @@ import {
   SECRET_PROVIDER_URI,
   SERVER_INTERFACE as F,
   SERVER_SECRET_PREFIX,
-  SERVER_UID,
   STATE_VOLUME_DIR,
   TLS_DIR,
   secretspecFile,
@@ -211,16 +210,7 @@ function podSpec(v: ServerFields, clusters: readonly ClusterEntry[]): PodSpec {
     // CS-10: no kubernetes.io/arch here; the image is multi-arch (D10).
     ...(Object.keys(v.nodeSelector).length > 0 ? { nodeSelector: v.nodeSelector } : {}),
     ...(v.tolerations.length > 0 ? { tolerations: v.tolerations } : {}),
-    securityContext: {
-      runAsUser: SERVER_UID,
-      runAsGroup: SERVER_UID,
-      runAsNonRoot: true,
-      // Secret volume files belong to root unless fsGroup is set; with it the
-      // kubelet gives them to group 65532, so the Server can read its 0400
-      // files, and the emptyDirs are the Server's to write.
-      fsGroup: SERVER_UID,
-      seccompProfile: { type: "RuntimeDefault" },
-    },
+    securityContext: podSecurityContext(),
     containers: [
       {
         name: CONTAINER_NAME,
