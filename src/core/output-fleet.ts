@@ -148,8 +148,11 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
  * a name taken since. Nothing is read or renamed: 3 system calls fewer per
  * installation than writeFleetMember's general path (lstat, readlink,
  * rename), none of them answered by an error (a Node error builds a stack
- * trace). Measured: ... Answers false, having written nothing, when NAME or
- * `.NAME.1` appeared after OUT was read: the general path takes it then.
+ * trace). Measured on a fleet of 3,000 files into a new OUT on disk
+ * (ext4), 4 runs of each build alternated on a loaded 2-core machine:
+ * 9.33 -> 8.38 s of CPU (-10%), 12.0 -> 9.5 s of wall time. Answers
+ * false, having written nothing, when NAME or `.NAME.1` appeared after OUT
+ * was read: the general path takes it then.
  */
 function writeNewMember(out: string, name: string, files: ReadonlyMap<string, string>): boolean {
   const base = hiddenBase(name);
