@@ -9,7 +9,7 @@ import { formatDiagnostic } from "../core/diagnostic.ts";
 import { SAFE_FILE_NAME } from "../core/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { fsReason, prepareOutputDirectory } from "../core/output-dir.ts";
-import { fleetLeftovers, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
+import { fleetListing, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../core/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
@@ -26,6 +26,8 @@ export interface FleetEntry {
   name: string;
   /** OUT's hidden entries for NAME: earlier generations, leftovers of killed runs. */
   leftovers?: string[];
+  /** OUT held no entry named NAME when read (writeFleetMember's path for a new NAME). */
+  absent?: boolean;
 }
 
 export function isDirectory(path: string): boolean {
@@ -103,13 +105,13 @@ function linksToFile(path: string, skipped: string[]): boolean {
 
 /**
  * Makes sure DIR is a directory rigging can write in (creating it, not its
- * parents); answers NAME's hidden entries of DIR, by hiddenBase.
+ * parents); answers its entries (fleetListing).
  */
-export function prepareFleetOutput(dir: string): Map<string, string[]> {
+export function prepareFleetOutput(dir: string): ReturnType<typeof fleetListing> {
   prepareOutputDirectory(dir);
   try {
     accessSync(dir, constants.W_OK | constants.X_OK);
-    return fleetLeftovers(dir);
+    return fleetListing(dir);
   } catch (error) {
     throw new UsageError(`${dir}: cannot write in the output directory: ${fsReason(error)}`);
   }
@@ -136,7 +138,7 @@ interface FleetContext {
 function renderEntry(entry: FleetEntry, { output, layout, color }: FleetContext): Outcome {
   try {
     const rendered = renderFile(entry.file);
-    writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? []);
+    writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? [], entry.absent);
     return { exitCode: 0, report: "" };
   } catch (error) {
     let report = "";
@@ -173,8 +175,8 @@ export function renderFleet(inputs: string[], output: string, io: Io, layout: La
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
-  const leftovers = prepareFleetOutput(output);
-  const entries = inputsFound.map((entry) => ({ ...entry, leftovers: leftovers.get(hiddenBase(entry.name)) ?? [] }));
+  const { leftovers, names } = prepareFleetOutput(output);
+  const entries = inputsFound.map((entry) => ({ ...entry, leftovers: leftovers.get(hiddenBase(entry.name)) ?? [], absent: !names.has(entry.name) }));
   const context: FleetContext = { output, layout, color: io.color };
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
