@@ -94,14 +94,13 @@ const VARIABLE_NAMES = ["a", "b", "groups", "isPod", "isChange", "isBreakGlass",
 const variableValue = fc.oneof(fc.boolean(), fc.constantFrom("x", "alice"), fc.constant(["system:masters"]));
 const variables = fc.dictionary(fc.constantFrom(...VARIABLE_NAMES), variableValue, { maxKeys: 6 });
 
-// biome-ignore lint/suspicious/noExplicitAny: plain test data handed to the engine as its own values.
+/** Plain test data as the engine's own values. */
 function celOf(value: unknown): any {
   if (Array.isArray(value)) return celList(value.map(celOf));
   if (value !== null && typeof value === "object") return celMap(new Map(Object.entries(value).map(([k, v]) => [k, celOf(v)])));
   return value;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the engine's bindings, built from plain test data.
 function context(user: { username: string; groups?: string[] }, vars: Record<string, unknown>): Record<string, any> {
   return {
     request: celOf({
