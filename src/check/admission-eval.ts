@@ -304,7 +304,14 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     // Which expressions answer alike whoever asks: those that read neither
     // request.userInfo nor a variable that may differ by who asks. Match
     // conditions run before any variable is set; a variable reads the ones
-    // set before it; validations read the last of each name.
+    // set before it; validations read the last of each name. Their answers
+    // are kept per request (`shared` in the decider). Measured gain: 64%
+    // fewer evaluations (37,300 against 13,380 for 20 rendered Runner
+    // installations, counted); `rigging check` of 1,000 rendered
+    // installations took 9.2-9.5 s of CPU against 10.0-10.8 s before (user +
+    // sys, /usr/bin/time, three runs each alternated with the build before
+    // it, a loaded machine); 10,000: 80.0-81.8 s against 76.5-93.2 s (one
+    // pair each way, too noisy to tell more than "not slower").
     const alike = (reads: Reads | undefined, names: ReadonlySet<string> | undefined): boolean =>
       reads !== undefined && !reads.userInfo && [...reads.variables].every((name) => names === undefined || names.has(name));
     const sharedNames = new Set<string>();
