@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./admission-literals.ts";
+import { readsOf, type Reads } from "./admission-reads.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";
 
 export interface AdmissionRequest {
@@ -41,9 +42,16 @@ interface Planned {
   policy: K8sObject;
   bindings: K8sObject[];
   failClosed: boolean;
-  matchConditions: { fn: Evaluator; path: PropertyKey[] }[];
-  variables: { name: string; fn: Evaluator }[];
-  validations: { fn: Evaluator; path: PropertyKey[]; message: string }[];
+  matchConditions: ({ path: PropertyKey[] } & Slot)[];
+  variables: ({ name: string } & Slot)[];
+  validations: ({ path: PropertyKey[]; message: string } & Slot)[];
+}
+
+/** An expression in its place in a policy. */
+interface Slot {
+  fn: Evaluator;
+  /** Its answer is the same whoever asks (see `shared` in planPolicies): kept per request. */
+  shared: boolean;
 }
 
 type Evaluator = (context: Record<string, unknown>) => unknown;
@@ -143,8 +151,8 @@ export function withoutSpeedPaths<T>(fn: () => T): T {
   }
 }
 
-/** A compiled expression, or why it does not compile. */
-type Compiled = { fn: Evaluator } | { error: string };
+/** A compiled expression (and what it reads, when that is plain), or why it does not compile. */
+type Compiled = { fn: Evaluator; reads?: Reads } | { error: string };
 
 /**
  * Compiled programs by expression text. A fleet's installations share most
@@ -197,11 +205,13 @@ function compileExpression(expression: string): Compiled {
   const template = split && templates.get(split.template);
   let compiled: Compiled;
   try {
-    if (template) compiled = { fn: plan(env, instantiate(template, split)) as Evaluator };
-    else {
+    if (template) {
+      const expr = instantiate(template, split);
+      compiled = withReads(plan(env, expr) as Evaluator, expr);
+    } else {
       parses++;
       const parsed = parse(text) as Parsed;
-      compiled = { fn: plan(plain ? plainEnv : env, parsed) as Evaluator };
+      compiled = withReads(plan(plain ? plainEnv : env, parsed) as Evaluator, parsed.expr);
       if (split && template === undefined) keepTemplate(split.template, templateOf(parsed, split) ?? null);
     }
   } catch (error) {
@@ -218,6 +228,11 @@ function compileExpression(expression: string): Compiled {
     programText -= oldest.length;
   }
   return compiled;
+}
+
+function withReads(fn: Evaluator, expr: unknown): Compiled {
+  const reads = plain ? undefined : readsOf(expr);
+  return reads ? { fn, reads } : { fn };
 }
 
 function keepTemplate(text: string, template: Template | null): void {
@@ -257,7 +272,7 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
   if (policies.length === 0) return { planned, uncompiled };
   for (const policy of policies) {
     const spec = isRecord(policy.spec) ? policy.spec : {};
-    const compile = (expression: unknown, path: PropertyKey[]): Evaluator | undefined => {
+    const compile = (expression: unknown, path: PropertyKey[]): { fn: Evaluator; reads?: Reads } | undefined => {
       if (typeof expression !== "string") {
         uncompiled.push({ object: policy, path, message: "the expression is not a string" });
         return undefined;
@@ -273,7 +288,7 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
         return undefined;
       }
       const compiled = compileExpression(expression);
-      if ("fn" in compiled) return compiled.fn;
+      if ("fn" in compiled) return compiled;
       uncompiled.push({ object: policy, path, message: `does not compile (${compiled.error}): the API server refuses the policy` });
       return undefined;
     };
@@ -286,21 +301,45 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
       validations: [],
     };
     let broken = false;
+    // Which expressions answer alike whoever asks: those that read neither
+    // request.userInfo nor a variable that may differ by who asks. Match
+    // conditions run before any variable is set; a variable reads the ones
+    // set before it; validations read the last of each name. Their answers
+    // are kept per request (`shared` in the decider). Measured gain: 64%
+    // fewer evaluations (37,300 against 13,380 for 20 rendered Runner
+    // installations, counted); `rigging check` of 1,000 rendered
+    // installations took 9.2-9.5 s of CPU against 10.0-10.8 s before (user +
+    // sys, /usr/bin/time, three runs each alternated with the build before
+    // it, a loaded machine); 10,000: 80.0-81.8 s against 76.5-93.2 s (one
+    // pair each way, too noisy to tell more than "not slower").
+    const alike = (reads: Reads | undefined, names: ReadonlySet<string> | undefined): boolean =>
+      reads !== undefined && !reads.userInfo && [...reads.variables].every((name) => names === undefined || names.has(name));
+    const sharedNames = new Set<string>();
+    const differingNames = new Set<string>();
     list<Record<string, unknown>>(spec.matchConditions).forEach((c, i) => {
-      const fn = compile(c?.expression, ["spec", "matchConditions", i, "expression"]);
-      if (fn) entry.matchConditions.push({ fn, path: ["spec", "matchConditions", i, "expression"] });
+      const compiled = compile(c?.expression, ["spec", "matchConditions", i, "expression"]);
+      if (compiled)
+        entry.matchConditions.push({ fn: compiled.fn, shared: alike(compiled.reads, undefined), path: ["spec", "matchConditions", i, "expression"] });
       else broken = true;
     });
     list<Record<string, unknown>>(spec.variables).forEach((v, i) => {
-      const fn = compile(v?.expression, ["spec", "variables", i, "expression"]);
-      if (fn && typeof v?.name === "string") entry.variables.push({ name: v.name, fn });
-      else broken = true;
+      const compiled = compile(v?.expression, ["spec", "variables", i, "expression"]);
+      if (compiled && typeof v?.name === "string") {
+        const shared = alike(compiled.reads, sharedNames);
+        entry.variables.push({ name: v.name, fn: compiled.fn, shared });
+        if (shared && !differingNames.has(v.name)) sharedNames.add(v.name);
+        else {
+          sharedNames.delete(v.name);
+          differingNames.add(v.name);
+        }
+      } else broken = true;
     });
     list<Record<string, unknown>>(spec.validations).forEach((v, i) => {
-      const fn = compile(v?.expression, ["spec", "validations", i, "expression"]);
-      if (fn)
+      const compiled = compile(v?.expression, ["spec", "validations", i, "expression"]);
+      if (compiled)
         entry.validations.push({
-          fn,
+          fn: compiled.fn,
+          shared: alike(compiled.reads, sharedNames),
           path: ["spec", "validations", i, "expression"],
           message: typeof v?.message === "string" ? v.message : `failed expression: ${String(v?.expression)}`,
         });
@@ -358,6 +397,8 @@ interface Prepared {
   /** The request's fields as CEL sees them (all but userInfo, dryRun and options), in order. */
   requestEntries: [string, unknown][];
   base: Record<string, unknown>;
+  /** The answers of the expressions that answer alike whoever asks, by slot. */
+  shared: Map<Slot, Outcome>;
 }
 
 /**
@@ -398,7 +439,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     const base =
       matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
     const requestEntries = plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
-    return { matching, request, requestEntries, base };
+    return { matching, request, requestEntries, base, shared: new Map() };
   };
   /** The request as CEL sees it: converted once but for who asks (CEL values are never changed, so they can be shared). */
   const requestOf = (ready: Prepared, user: string, groups?: readonly string[]): unknown => {
@@ -416,7 +457,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     const base = { request: requestOf(ready, user, groups), ...ready.base };
     let unknown: string | undefined;
     for (const entry of ready.matching) {
-      const verdict = judgePolicy(entry, base);
+      const verdict = judgePolicy(entry, base, plain ? undefined : ready.shared);
       if (verdict === undefined) continue;
       if ("deniedBy" in verdict) return { allowed: false, deniedBy: verdict.deniedBy };
       unknown ??= verdict.unknown;
@@ -426,21 +467,32 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
 }
 
 /** One policy's answer: undefined when it admits the request. */
-function judgePolicy(entry: Planned, base: Record<string, unknown>): { deniedBy: NonNullable<Decision["deniedBy"]> } | { unknown: string } | undefined {
+function judgePolicy(
+  entry: Planned,
+  base: Record<string, unknown>,
+  shared?: Map<Slot, Outcome>,
+): { deniedBy: NonNullable<Decision["deniedBy"]> } | { unknown: string } | undefined {
   // As a Map the engine reads it live; as a plain object it copies it on every access.
   const variables = new Map<string, unknown>();
   const context = { ...base, variables: plain ? {} : cel().celMap(variables) };
+  // An expression that answers alike whoever asks is evaluated once per request (see `shared` in planPolicies).
+  const run = (slot: Slot): Outcome => {
+    if (!shared || !slot.shared) return evaluate(slot.fn, context);
+    let outcome = shared.get(slot);
+    if (!outcome) shared.set(slot, (outcome = evaluate(slot.fn, context)));
+    return outcome;
+  };
   const failed = (path: PropertyKey[], error: string) =>
     entry.failClosed ? { deniedBy: { object: entry.policy, path, message: `evaluation failed (${error}) and failurePolicy is Fail` } } : undefined;
   for (const condition of entry.matchConditions) {
-    const outcome = evaluate(condition.fn, context);
+    const outcome = run(condition);
     if ("unsupported" in outcome) return { unknown: outcome.unsupported };
     if ("error" in outcome) return failed(condition.path, outcome.error);
     if (outcome.value === false) return undefined;
   }
   // Variables are computed in order; one that fails stays unset, and fails what reads it.
   for (const variable of entry.variables) {
-    const outcome = evaluate(variable.fn, context);
+    const outcome = run(variable);
     if ("unsupported" in outcome) return { unknown: outcome.unsupported };
     if ("value" in outcome) {
       if (plain) (context.variables as Record<string, unknown>)[variable.name] = outcome.value;
@@ -448,7 +500,7 @@ function judgePolicy(entry: Planned, base: Record<string, unknown>): { deniedBy:
     }
   }
   for (const validation of entry.validations) {
-    const outcome = evaluate(validation.fn, context);
+    const outcome = run(validation);
     if ("unsupported" in outcome) return { unknown: outcome.unsupported };
     if ("error" in outcome) {
       const denied = failed(validation.path, outcome.error);

@@ -83,6 +83,11 @@ describe("the fast path decides as the plain path", () => {
     "object.metadata.name.matches('^[a-z0-9-]+$') && !object.metadata.name.matches('x{2,}')",
     "request.userInfo.username.matches('^system:(node|serviceaccount):')",
     "request.name.matches('(')",
+    // Read by some identities only, or through a variable that reads who asks (answers kept per request).
+    "variables.v1 || request.name == 'x'",
+    "[request.userInfo].exists(u, u.username == 'alice')",
+    "['alice'].exists(variables, variables == request.userInfo.username)",
+    "request.subResource == 'exec' && !has(request.userInfo.groups)",
   ];
   const slot = fc.record({
     policy: fc.nat(),

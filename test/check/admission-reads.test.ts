@@ -1,0 +1,199 @@
+// What a CEL expression reads (src/check/admission-reads.ts) decides which
+// answers the judge shares between the identities that ask the same
+// request. The real CEL engine is the oracle: every expression said to read
+// neither request.userInfo nor some variable must answer the same, value or
+// error, for requests that differ in who asks and in every variable it does
+// not read; and every way of reaching the request or the variables other
+// than plainly must be "may read anything".
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { celEnv, celList, celMap, isCelError, parse, plan } from "@bufbuild/cel";
+import { strings } from "@bufbuild/cel/ext";
+import fc from "fast-check";
+import { parseAllDocuments } from "yaml";
+import { describe, expect, it } from "vitest";
+import { readsOf } from "../../src/check/admission-reads.ts";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { parseValuesFile } from "../../src/core/source.ts";
+import { renderSource } from "../../src/pipeline.ts";
+import { ROOT } from "../support/cli.ts";
+
+const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
+const rendered = (): K8sObject[] => renderSource(parseValuesFile(readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8"), "values.yaml")).objects;
+
+function expressionsOf(objects: K8sObject[]): string[] {
+  return objects
+    .filter((o) => o?.kind === "ValidatingAdmissionPolicy")
+    .flatMap((o) =>
+      ["matchConditions", "variables", "validations"].flatMap((f) =>
+        ((o.spec as Record<string, { expression?: unknown }[]>)?.[f] ?? []).map((e) => e?.expression),
+      ),
+    )
+    .filter((e): e is string => typeof e === "string");
+}
+
+const corpus = ["", "broken", "warn"].flatMap((dir) =>
+  readdirSync(join(CORPUS, dir))
+    .filter((f) => f.endsWith(".yaml"))
+    .flatMap((f) => expressionsOf(parseAllDocuments(readFileSync(join(CORPUS, dir, f), "utf8")).map((d) => d.toJS()))),
+);
+
+/** Expressions that reach the request or the variables in every way the grammar allows. */
+const TRICKY = [
+  "request.userInfo.username == 'alice'",
+  "has(request.userInfo.groups)",
+  "request.userInfo",
+  ".request.userInfo.username == 'alice'",
+  "request['userInfo'].username == 'alice'",
+  "request == request",
+  "size(request) > 0",
+  "'userInfo' in request",
+  "request.operation == 'CREATE' && request.name == 'x'",
+  "[request][0].userInfo.username == 'alice'",
+  "{'a': request}.a.userInfo.username == 'alice'",
+  "[1].exists(request, request == 1) || variables.a",
+  "[request.userInfo].exists(u, u.username == 'alice')",
+  "['alice'].exists(variables, variables == request.userInfo.username)",
+  "variables.a",
+  "variables.a.b",
+  "has(variables.a)",
+  "variables",
+  "variables['a']",
+  "size(variables) > 0",
+  ".variables.a",
+  "object.metadata.name == request.name",
+  "request.userInfo.groups.exists(g, g in variables.groups)",
+  "true ? request.userInfo : request",
+  "(request).userInfo.username == 'alice'",
+  "request.userInfo.username.startsWith('system:')",
+  "oldObject == null && request.dryRun == false",
+  "variables.a == variables.b",
+];
+
+const EXPRESSIONS = [...new Set([...corpus, ...expressionsOf(rendered()), ...TRICKY])];
+
+const env = celEnv({ funcs: strings });
+
+/** A CEL value, or error, as text (maps and lists by their contents). */
+function show(value: unknown): string {
+  if (isCelError(value)) return `error: ${value.message}`;
+  if (typeof value === "bigint") return `${value}n`;
+  if (value !== null && typeof value === "object" && Symbol.iterator in value) {
+    const items = [...(value as Iterable<unknown>)].map((item) => (Array.isArray(item) ? item.map(show).join(": ") : show(item)));
+    return `${"has" in value ? "map" : "list"}(${items.join(", ")})`;
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+const NAMES = ["alice", "system:masters", "system:node:node-1", "system:serviceaccount:kube-system:daemon-set-controller", "x"];
+const userInfo = fc.record(
+  { username: fc.constantFrom(...NAMES), groups: fc.array(fc.constantFrom(...NAMES, "system:authenticated"), { maxLength: 3 }) },
+  { requiredKeys: ["username"] },
+);
+const VARIABLE_NAMES = ["a", "b", "groups", "isPod", "isChange", "isBreakGlass", "breakGlassGroups", "controllers", "deployers", "isSecret"];
+const variableValue = fc.oneof(fc.boolean(), fc.constantFrom("x", "alice"), fc.constant(["system:masters"]));
+const variables = fc.dictionary(fc.constantFrom(...VARIABLE_NAMES), variableValue, { maxKeys: 6 });
+
+/** Plain test data as the engine's own values. */
+function celOf(value: unknown): any {
+  if (Array.isArray(value)) return celList(value.map(celOf));
+  if (value !== null && typeof value === "object") return celMap(new Map(Object.entries(value).map(([k, v]) => [k, celOf(v)])));
+  return value;
+}
+
+function context(user: { username: string; groups?: string[] }, vars: Record<string, unknown>): Record<string, any> {
+  return {
+    request: celOf({
+      operation: "CONNECT",
+      name: "runner-x7k2p",
+      namespace: "tenant",
+      subResource: "exec",
+      resource: { resource: "pods" },
+      userInfo: user,
+      dryRun: false,
+    }),
+    object: celOf({ metadata: { name: "runner-x7k2p", labels: { app: "x" } }, spec: {} }),
+    oldObject: null,
+    namespaceObject: celOf({ metadata: { name: "tenant" } }),
+    params: null,
+    variables: celOf(vars),
+  };
+}
+
+describe("what a CEL expression reads", () => {
+  const planned = EXPRESSIONS.flatMap((text) => {
+    let parsed: { expr?: unknown };
+    try {
+      parsed = parse(text) as { expr?: unknown };
+    } catch {
+      return [];
+    }
+    return [{ text, fn: plan(env, parsed as Parameters<typeof plan>[1]), reads: readsOf(parsed.expr) }];
+  });
+
+  it("finds plainly read fields in the corpus, the rendered policies and the tricky cases", () => {
+    expect(planned.length).toBeGreaterThan(60);
+    // Most of rigging's own expressions are plain, and some read who asks.
+    const own = new Set(expressionsOf(rendered()));
+    const plainOwn = planned.filter((p) => own.has(p.text) && p.reads);
+    expect(plainOwn.length).toBeGreaterThan(own.size / 2);
+    expect(plainOwn.some((p) => p.reads!.userInfo)).toBe(true);
+    expect(plainOwn.some((p) => !p.reads!.userInfo && p.reads!.variables.size === 0)).toBe(true);
+  });
+
+  it("answers alike for every identity and every variable it does not read", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...planned), userInfo, userInfo, variables, variables, (p, userA, userB, varsA, varsB) => {
+        if (!p.reads) return;
+        const a = p.reads.userInfo ? userB : userA;
+        // The variables it reads keep their values (or stay unset); the others may differ.
+        const other = { ...varsB };
+        for (const name of VARIABLE_NAMES) {
+          if (!p.reads.variables.has(name)) continue;
+          if (name in varsA) other[name] = varsA[name];
+          else delete other[name];
+        }
+        expect(show(p.fn(context(userB, other))), p.text).toBe(show(p.fn(context(a, varsA))));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ["request.userInfo.username == 'alice'", { userInfo: true, variables: [] }],
+    ["has(request.userInfo.groups)", { userInfo: true, variables: [] }],
+    [".request.userInfo.username == 'alice'", { userInfo: true, variables: [] }],
+    ["request.operation == 'CREATE' && request.name == 'x'", { userInfo: false, variables: [] }],
+    ["[request.userInfo].exists(u, u.username == 'alice')", { userInfo: true, variables: [] }],
+    ["request.userInfo.groups.exists(g, g in variables.groups)", { userInfo: true, variables: ["groups"] }],
+    ["variables.a.b", { userInfo: false, variables: ["a"] }],
+    ["has(variables.a)", { userInfo: false, variables: ["a"] }],
+    ["object.metadata.name == request.name", { userInfo: false, variables: [] }],
+  ])("%s reads %o", (text, expected) => {
+    const reads = readsOf((parse(text) as { expr?: unknown }).expr);
+    expect(reads && { userInfo: reads.userInfo, variables: [...reads.variables].sort() }).toEqual(expected);
+  });
+
+  it.each([
+    "request['userInfo'].username == 'alice'",
+    "request == request",
+    "size(request) > 0",
+    "'userInfo' in request",
+    "[request][0].userInfo.username == 'alice'",
+    "{'a': request}.a.userInfo.username == 'alice'",
+    "[1].exists(request, request == 1) || variables.a",
+    "['alice'].exists(variables, variables == request.userInfo.username)",
+    "variables",
+    "variables['a']",
+    "size(variables) > 0",
+    "true ? request.userInfo : request",
+  ])("%s may read anything", (text) => {
+    expect(readsOf((parse(text) as { expr?: unknown }).expr)).toBeUndefined();
+  });
+
+  it("takes any unknown node for one that may read anything", () => {
+    expect(readsOf(undefined)).toBeUndefined();
+    expect(readsOf({ exprKind: { case: "somethingNew", value: {} } })).toBeUndefined();
+    expect(readsOf({ exprKind: { case: "selectExpr", value: { operand: { exprKind: { case: "identExpr", value: { name: "request" } } } } } })).toBeUndefined();
+  });
+});
