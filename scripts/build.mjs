@@ -17,7 +17,7 @@
 //   from the same files by the pinned Bun for `bun run render.ts`.
 // The standalone executable is scripts/build-binary.mjs (npm run build:binary).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -210,6 +210,20 @@ await build(
   ),
 );
 
+// Each file of dist/lib/ is stored as the function expression the launcher
+// compiles: reading it gives V8 the source as it is, where joining the
+// wrapper on at run time made a second copy of main.cjs's 440 kB to flatten.
+// Measured: compile with the code cache 22 ms -> 14.5 ms (median of 8 fresh
+// processes each, node -e with hrtime around readFileSync and new Script).
+// The Bun build takes the files as esbuild wrote them.
+const WRAPPER = ["(function (exports, require, module, __filename, __dirname, __riggingChunk) {", "\n})"];
+const unwrapped = {};
+for (const name of ["main", ...Object.keys(ALL_CHUNKS)]) {
+  const file = `dist/lib/${name}.cjs`;
+  unwrapped[name] = readFileSync(file, "utf8");
+  writeFileSync(file, WRAPPER[0] + unwrapped[name] + WRAPPER[1]);
+}
+
 writeFileSync(
   "dist/rigging.cjs",
   `#!/usr/bin/env node
@@ -229,7 +243,7 @@ function load(name) {
   const cache = join(lib, name + ".cache");
   let cachedData;
   try { cachedData = readFileSync(cache); } catch {}
-  const source = "(function (exports, require, module, __filename, __dirname, __riggingChunk) {" + readFileSync(file, "utf8") + "\\n})";
+  const source = readFileSync(file, "utf8"); // (function (exports, require, module, __filename, __dirname, __riggingChunk) {...})
   const script = new Script(source, { filename: file, cachedData });
   if (warmUp && (!cachedData || script.cachedDataRejected)) process.once("exit", () => writeFileSync(cache, script.createCachedData()));
   const module = { exports: {} };
@@ -289,7 +303,7 @@ if (existsSync(bun)) {
     // runs on one thread), so it names the file Bun runs: render.ts.
     const banner = 'var __riggingModuleUrl=require("node:url").pathToFileURL(process.argv[1]??"").href,__riggingChunk=n=>require("./"+n+".js");';
     await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js")));
-    for (const chunk of Object.keys(ALL_CHUNKS)) copyFileSync(`dist/lib/${chunk}.cjs`, join(staging, `${chunk}.js`));
+    for (const chunk of Object.keys(ALL_CHUNKS)) writeFileSync(join(staging, `${chunk}.js`), unwrapped[chunk]);
     const entries = ["main", ...Object.keys(ALL_CHUNKS)].map((name) => join(staging, `${name}.js`));
     const built = spawnSync(
       bun,
