@@ -13,8 +13,8 @@
 // generated validator never accepts what zod refuses. test/core/
 // validators-agree.test.ts checks the two agree; validators-fresh checks
 // that the committed module is what this writes.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import Ajv from "ajv";
@@ -125,12 +125,18 @@ class Generator {
   private readonly functions: string[] = [];
   private readonly bodies = new Map<string, string>();
   private readonly constants = new Map<string, string>();
-  private readonly imports = new Map<Function, string>();
+  /** Shared by the kinds' generators: one import line per function. */
+  private readonly imports: Map<Function, string>;
   /** Structural checks to compile: export name -> the schema whose input it checks. */
   readonly structures = new Map<string, Node>();
   private readonly structureOf = new Map<Node, string>();
 
-  constructor(private readonly exported: Map<Function, { file: string; name: string }>) {}
+  constructor(
+    private readonly exported: Map<Function, { file: string; name: string }>,
+    imports = new Map<Function, string>(),
+  ) {
+    this.imports = imports;
+  }
 
   /**
    * The name of the function that builds `node`'s value from its input (or
@@ -320,11 +326,11 @@ class Generator {
     return name;
   }
 
-  /** Adds a kind: its structural check and its build. */
+  /** Adds a kind: its structural check and its build; the expression of its validator. */
   kind(kind: string, schema: Node): string {
     const fits = this.structural(schema);
     const build = this.build(schema, kind);
-    return `${JSON.stringify(kind)}: validator(${fits}, ${build || "same"}),`;
+    return `validator(${fits}, ${build || "same"})`;
   }
 
   private named(fn: Function, path: string): string {
@@ -372,12 +378,9 @@ class Generator {
   }
 }
 
-/** The text of src/core/validators/generated.ts for the schemas as they are now. */
-export async function generateValidators(): Promise<string> {
-  const generator = new Generator(await exportedFunctions());
-  const kinds = PROFILES.map((profile) => generator.kind(profile.kind, profile.schema()));
-
-  const ajv = new Ajv({
+/** ajv, set to compile the structural checks. */
+function newAjv(): Ajv {
+  return new Ajv({
     code: { source: true, esm: true, lines: false },
     strict: true,
     strictNumbers: true,
@@ -397,59 +400,127 @@ export async function generateValidators(): Promise<string> {
       },
     },
   });
-  for (const [name, schema] of generator.structures) ajv.addSchema(structure(schema), name);
+}
+
+/** The statements of one kind's build: its structural checks, its value builds and the validator they make. */
+function kindCode(generator: Generator, kind: string, schema: Node): string {
+  const made = generator.kind(kind, schema);
+  const ajv = newAjv();
+  for (const [name, structural] of generator.structures) ajv.addSchema(structure(structural), name);
   const exportsOf = Object.fromEntries([...generator.structures.keys()].map((name) => [name, name]));
   const structural = withoutErrorDetails(standaloneCode(ajv, exportsOf));
   if (/\brequire\(|^import /m.test(structural)) throw new Error("the ajv code needs a runtime module: a keyword the generator does not expect");
+  return [
+    "// The structural checks (ajv standalone code of the JSON Schemas zod exports).",
+    structural.replace(/^"use strict";/, "").replace(/export const (s\d+) = /g, "const $1 = "),
+    "",
+    "// The builds of the values zod returns.",
+    generator.code(),
+    "",
+    `return ${made};`,
+  ].join("\n");
+}
+
+/** The file of a kind's build: src/core/validators/generated-compass-runner.ts for CompassRunner. */
+export function kindFile(kind: string): string {
+  return join(dirname(GENERATED), `generated-${kind.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase())}.ts`);
+}
+
+/**
+ * The generated files for the schemas as they are now, by path: for each
+ * kind a module of its own with its build, which imports nothing (the
+ * functions it calls are handed to it), and generated.ts, which hands them
+ * over on a kind's first use. The build (scripts/build.mjs) puts each
+ * kind's module in a file of its own that only a run of that kind reads:
+ * a render reads and compiles a quarter of the validators' code.
+ */
+export async function generateValidators(): Promise<Map<string, string>> {
+  const exported = await exportedFunctions();
+  const imports = new Map<Function, string>();
+  const kinds = PROFILES.map((profile) => {
+    if (!/^[A-Z][A-Za-z]*$/.test(profile.kind)) throw new Error(`${profile.kind}: a kind that is not a name`);
+    return { kind: profile.kind, code: kindCode(new Generator(exported, imports), profile.kind, profile.schema()) };
+  });
+  // Every generator has added its imports by now: the lines list them all.
+  const importLines = new Generator(exported, imports).importLines();
+  const handed = ["attempt", "copyDefault", "gaveUp", "giveUp", "recordKeys", "same", "sink", "validator", ...[...imports.values()].sort()];
 
   const indent = (text: string) =>
     text
       .split("\n")
       .map((line) => (line ? `  ${line}` : line))
       .join("\n");
-  return [
+  const header = [
     "// Generated by scripts/gen-validators.ts from the values schemas: do not edit.",
     "// Every build regenerates it; test/core/validators-fresh.test.ts fails while it is stale.",
     "// @ts-nocheck",
-    `import type { FastValidator } from "../values.ts";`,
-    `import { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator } from "./runtime.ts";`,
-    ...generator.importLines(),
-    "",
-    "let validators: Record<string, FastValidator> | undefined;",
-    "",
-    "/**",
-    " * The generated validator of a values kind. Built on first use, in a",
-    " * scope of its own, so that a process that validates nothing does not",
-    " * pay for it.",
-    " */",
-    "export function validatorOf(kind: string): FastValidator | undefined {",
-    "  validators ??= build();",
-    "  return Object.hasOwn(validators, kind) ? validators[kind] : undefined;",
-    "}",
-    "",
-    "function build(): Record<string, FastValidator> {",
-    "  // The structural checks (ajv standalone code of the JSON Schemas zod exports).",
-    indent(structural.replace(/^"use strict";/, "").replace(/export const (s\d+) = /g, "const $1 = ")),
-    "",
-    "  // The builds of the values zod returns.",
-    indent(generator.code()),
-    "",
-    "  return {",
-    ...kinds.map((line) => `    ${line}`),
-    "  };",
-    "}",
-    "",
-  ].join("\n");
+  ];
+  const files = new Map<string, string>();
+  files.set(
+    GENERATED,
+    [
+      ...header,
+      `import type { FastValidator } from "../values.ts";`,
+      `import { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator } from "./runtime.ts";`,
+      ...importLines,
+      ...kinds.map(({ kind }) => `import { build${kind} } from "./${basename(kindFile(kind))}";`),
+      "",
+      "/** What the builds call: the shared runtime and the schemas' named functions. */",
+      `const CALLS = { ${handed.join(", ")} };`,
+      "",
+      "/** Each kind's build, by kind. */",
+      "const BUILDS: Record<string, () => FastValidator> = {",
+      ...kinds.map(({ kind }) => `  ${JSON.stringify(kind)}: () => build${kind}(CALLS),`),
+      "};",
+      "",
+      "const validators: Record<string, FastValidator> = {};",
+      "",
+      "/** The generated validator of a values kind, built on first use: a process pays only for the kinds it validates. */",
+      "export function validatorOf(kind: string): FastValidator | undefined {",
+      "  if (!Object.hasOwn(BUILDS, kind)) return undefined;",
+      "  validators[kind] ??= BUILDS[kind]();",
+      "  return validators[kind];",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  for (const { kind, code } of kinds) {
+    files.set(
+      kindFile(kind),
+      [
+        ...header,
+        `import type { FastValidator } from "../values.ts";`,
+        "",
+        `/** The validator of ${kind}; \`calls\` are the functions it calls (generated.ts hands them over). */`,
+        `export function build${kind}(calls): FastValidator {`,
+        `  const { ${handed.join(", ")} } = calls;`,
+        indent(code),
+        "}",
+        "",
+      ].join("\n"),
+    );
+  }
+  return files;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = await generateValidators();
-  let old = "";
-  try {
-    old = readFileSync(GENERATED, "utf8");
-  } catch {}
-  if (old !== text) {
-    writeFileSync(GENERATED, text);
-    console.log(`wrote ${relative(ROOT, GENERATED)}`);
+  const files = await generateValidators();
+  for (const [file, text] of files) {
+    let old = "";
+    try {
+      old = readFileSync(file, "utf8");
+    } catch {}
+    if (old !== text) {
+      writeFileSync(file, text);
+      console.log(`wrote ${relative(ROOT, file)}`);
+    }
+  }
+  // A kind's file from a kind that is gone.
+  for (const name of readdirSync(dirname(GENERATED))) {
+    const file = join(dirname(GENERATED), name);
+    if (/^generated-.*\.ts$/.test(name) && !files.has(file)) {
+      rmSync(file);
+      console.log(`removed ${relative(ROOT, file)}`);
+    }
   }
 }

@@ -1,6 +1,6 @@
 // Output streams for the commands: stdout carries only data, stderr
 // everything meant for people. Colour only on a TTY and never with NO_COLOR.
-import { existsSync } from "node:fs";
+import { existsSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,15 +13,70 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  const open = { stdout: true, stderr: true };
-  watchForClosedReader(process.stdout, () => (open.stdout = false));
-  watchForClosedReader(process.stderr, () => (open.stderr = false));
+  const out = writer(1, () => process.stdout);
+  const err = writer(2, () => process.stderr);
   return {
-    out: (text) => void (open.stdout && process.stdout.write(text)),
-    err: (text) => void (open.stderr && process.stderr.write(text)),
-    color: Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb",
-    tty: Boolean(process.stderr.isTTY),
+    out,
+    err,
+    // Read on first use: process.stderr loads Node's stream modules, which a render that succeeds never needs.
+    get color() {
+      return Boolean(process.stderr.isTTY) && !("NO_COLOR" in process.env) && process.env.TERM !== "dumb";
+    },
+    get tty() {
+      return Boolean(process.stderr.isTTY);
+    },
   };
+}
+
+/**
+ * Writes to stdout or stderr with fs.writeSync, as Node's own streams for
+ * them do on Linux (files, pipes and terminals are written synchronously
+ * there), without loading those streams: their modules cost a render
+ * about 5 ms (node --cpu-prof of a render with its output to /dev/null).
+ * A descriptor that cannot take the text at once (EAGAIN, a non-blocking
+ * pipe) is written through the stream from then on, keeping the order. A
+ * worker thread writes through the streams, which pass through the main
+ * thread.
+ */
+function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
+  let open = true;
+  let direct = !(process.chdir as { disabled?: boolean }).disabled;
+  let watched = false;
+  const closed = () => void (open = false);
+  const throughStream = (chunk: string | Uint8Array) => {
+    if (!watched) {
+      watched = true;
+      watchForClosedReader(stream(), closed);
+    }
+    stream().write(chunk);
+  };
+  return (text) => {
+    if (!open) return;
+    if (!direct) return throughStream(text);
+    const bytes = Buffer.from(text);
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return writeFailed(error as NodeJS.ErrnoException, fd, closed);
+      // The rest goes through the stream; what was written stays written.
+      direct = false;
+      throughStream(bytes.subarray(done));
+    }
+  };
+}
+
+/**
+ * As watchForClosedReader does for a stream, for a write that failed at
+ * once: the exit code is set as the process ends, after the command's own.
+ */
+function writeFailed(error: NodeJS.ErrnoException, fd: 1 | 2, closed: () => void): void {
+  closed();
+  if (error.code === "EPIPE") return;
+  process.once("exit", () => {
+    process.exitCode = 3;
+  });
+  if (fd === 1 && !process.stderr.destroyed) process.stderr.write(`error cannot write the output: ${error.message}\n`);
 }
 
 /**

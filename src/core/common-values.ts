@@ -1,7 +1,7 @@
 // Values pieces more than one profile uses: URLs, resources, scheduling,
 // egress and Secret references. Each carries its requirement ID.
-import { isIP } from "node:net";
 import { z } from "zod";
+import { ipFamily } from "./ip.ts";
 import { isLabelKey, isLabelValue, objectKey } from "./names.ts";
 import { once, refineBy, refused, req, tagged, transformBy, type IssueSink } from "./values.ts";
 
@@ -166,7 +166,7 @@ export function checkToleration(
 /** A CIDR such as 10.0.0.0/8 or 2001:db8::/32. */
 export function cidrProblem(text: string): string | undefined {
   const [address, bits, extra] = text.split("/");
-  const family = isIP(address ?? "");
+  const family = ipFamily(address ?? "");
   if (extra !== undefined || bits === undefined || family === 0) return "is not a CIDR such as 10.0.0.0/8";
   const max = family === 4 ? 32 : 128;
   if (!/^\d+$/.test(bits) || Number(bits) > max) return `has a prefix length outside 0..${max}`;

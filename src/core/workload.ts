@@ -2,9 +2,9 @@
 // context (G-06), the Namespace with Pod Security labels (G-10), resources
 // (G-08) and the common NetworkPolicy parts.
 import type { Namespace, ResourceRequirements, SecurityContext } from "kubernetes-types/core/v1";
-import { isIP, isIPv4 } from "node:net";
 import type { NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from "kubernetes-types/networking/v1";
 import type { EgressRule, Resources } from "./common-values.ts";
+import { ipFamily } from "./ip.ts";
 import type { K8sObject } from "./objects.ts";
 
 export function hardenedContainer(): SecurityContext {
@@ -88,10 +88,9 @@ export function networkPolicyObject(p: {
 
 /**
  * An ipBlock peer for an IP literal host (as in a URL, brackets removed),
- * or undefined for a host name. Only IPv6 literals contain ':', so host
- * names never pay for compiling the IPv6 pattern (milliseconds per process).
+ * or undefined for a host name.
  */
 export function ipLiteralPeer(host: string): NetworkPolicyPeer | undefined {
-  const family = host.includes(":") ? isIP(host) : isIPv4(host) ? 4 : 0;
+  const family = ipFamily(host);
   return family === 0 ? undefined : { ipBlock: { cidr: `${host}/${family === 4 ? 32 : 128}` } };
 }

@@ -66,10 +66,12 @@ describe("the built command loads what a command needs, when it needs it", () =>
     for (const name of [...LATE, "crypto"]) expect(loaded.modules).not.toContain(name);
   });
 
-  it("render: no pg, CEL engine or NATS client, no worker threads; each file it reads compiled from an accepted code cache", () => {
+  it("render: no zod, pg, CEL engine or NATS client, no worker threads, only its own kind's validator; each file it reads compiled from an accepted code cache", () => {
     const loaded = loads(["render", EXAMPLE]);
     expect(loaded.code, loaded.err).toBe(0);
-    for (const file of ["pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
+    // zod words refusals only: valid values never load it.
+    for (const file of ["zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
+    expect(loaded.files.filter((file) => file.startsWith("validators-"))).toEqual(["validators-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     expect(Object.keys(loaded.compiled).sort()).toEqual([...new Set(loaded.files)].sort());
     for (const [file, how] of Object.entries(loaded.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);

@@ -3,11 +3,11 @@
 // (seed 000; P3, P8, P9 of seed 001). A file in the upstream shape renders
 // unchanged, without `kind:`.
 import { X509Certificate } from "node:crypto";
-import { isIP } from "node:net";
 import { posix } from "node:path";
 import { z } from "zod";
 import { cidrSchema, endpointUrl, hardeningGuards, httpsUrl } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
+import { ipFamily } from "../../core/ip.ts";
 import { splitPem } from "../../core/pem.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue, objectKey } from "../../core/names.ts";
 import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
@@ -242,7 +242,7 @@ export const runnerEgressSchema = once(() =>
 );
 
 export function checkEgressHost(host: string, ctx: IssueSink): void {
-  if (isIP(host) === 0 && (host.length > 253 || !DNS1123_SUBDOMAIN.test(host)))
+  if ((host.length > 253 || !DNS1123_SUBDOMAIN.test(host)) && ipFamily(host) === 0)
     ctx.addIssue({
       code: "custom",
       input: host,
@@ -253,7 +253,7 @@ export function checkEgressHost(host: string, ctx: IssueSink): void {
 export function checkEgressRule(rule: { host?: string; cidr?: string }, ctx: IssueSink): void {
   if (rule.host === undefined && rule.cidr === undefined)
     fail(ctx, [], "CR-15", "names no destination", "give host (for the sessions' allowlist), cidr (for the NetworkPolicy), or both");
-  else if (rule.cidr === undefined && rule.host !== undefined && isIP(rule.host) === 0) {
+  else if (rule.cidr === undefined && rule.host !== undefined && ipFamily(rule.host) === 0) {
     fail(ctx, ["host"], "CR-15", `is a DNS name, which a NetworkPolicy cannot match`, `add cidr: the address range ${rule.host} resolves to`);
   }
 }
@@ -263,7 +263,7 @@ export type RunnerEgress = z.output<ReturnType<typeof runnerEgressSchema>>;
 /** The NetworkPolicy range of an egressAllow entry: its cidr, or its IP literal host. */
 export function egressCidr(rule: RunnerEgress): string | undefined {
   if (rule.cidr) return rule.cidr;
-  const family = rule.host ? isIP(rule.host) : 0;
+  const family = rule.host ? ipFamily(rule.host) : 0;
   return family === 4 ? `${rule.host}/32` : family === 6 ? `${rule.host}/128` : undefined;
 }
 
