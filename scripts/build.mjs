@@ -17,13 +17,31 @@
 //   from the same files by the pinned Bun for `bun run render.ts`.
 // The standalone executable is scripts/build-binary.mjs (npm run build:binary).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
 import { buildInfo } from "./build-info.mjs";
+
+// `--if-stale` (`npm run render`): nothing to build when the last complete
+// build is newer than every file it is made from, as it is right after
+// `npm ci` (whose `prepare` builds). The stamp is written last and removed
+// first, so a build that failed half-way is never taken for a complete one.
+const STAMP = "dist/.build-stamp";
+const INPUTS = ["src", "scripts", "package.json", "package-lock.json"];
+function newestInput() {
+  let newest = 0;
+  for (const input of INPUTS) {
+    const files = statSync(input).isDirectory() ? readdirSync(input, { recursive: true }).map((f) => join(input, String(f))) : [input];
+    for (const file of files) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput()) process.exit(0);
+rmSync(STAMP, { force: true });
+
 if (spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-validators.ts"], { stdio: "inherit" }).status !== 0)
   throw new Error("scripts/gen-validators.ts failed");
 
@@ -318,3 +336,5 @@ if (existsSync(bun)) {
     rmSync(staging, { recursive: true, force: true });
   }
 } else console.warn("warning: no Bun build (node_modules/.bin/bun is missing); bun run render.ts runs the sources");
+
+writeFileSync(STAMP, "");
