@@ -29,6 +29,15 @@ export function processIo(): Io {
 }
 
 /**
+ * Whether this may be a worker thread, asked without loading
+ * node:worker_threads (which would cost every run): only in a worker thread
+ * is process.chdir the stub that refuses, in Node and in Bun.
+ */
+export function mayBeWorkerThread(): boolean {
+  return Boolean((process.chdir as { disabled?: boolean }).disabled);
+}
+
+/**
  * Writes to stdout or stderr with fs.writeSync, as Node's own streams for
  * them do on Linux (files, pipes and terminals are written synchronously
  * there), without loading those streams: their modules cost a render
@@ -40,7 +49,7 @@ export function processIo(): Io {
  */
 function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
   let open = true;
-  let direct = !(process.chdir as { disabled?: boolean }).disabled;
+  let direct = !mayBeWorkerThread();
   let watched = false;
   const closed = () => void (open = false);
   const throughStream = (chunk: string | Uint8Array) => {

@@ -14,7 +14,7 @@ import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
 import { INIT_HELP, initCommand } from "./init.ts";
 import { PIN_HELP, pinCommand } from "./pin.ts";
 import { PREFLIGHT_HELP, preflightCommand } from "./preflight.ts";
-import { paint, processIo, type Io } from "./io.ts";
+import { mayBeWorkerThread, paint, processIo, type Io } from "./io.ts";
 import { RENDER_HELP, renderCommand } from "./render.ts";
 import { SCHEMA_HELP, schemaCommand } from "./schema.ts";
 import { VERSION } from "./version.ts";
@@ -108,9 +108,7 @@ function report(error: unknown, io: Io): number {
 
 /** Runs this process: a worker thread's share of a long run, or the command its arguments name. */
 export function start(): void {
-  // Only in a worker thread is process.chdir the stub that refuses (Node's
-  // and Bun's); asking node:worker_threads itself would load it in every run.
-  if ((process.chdir as { disabled?: boolean }).disabled && isThreadWorker()) runThreadWorker();
+  if (mayBeWorkerThread() && isThreadWorker()) runThreadWorker();
   else main(process.argv.slice(2));
 }
 

@@ -2,9 +2,9 @@
 // its Secret's export, judged as the Runner meets them (CS-08, CR-14, D6),
 // and with --connect the certificate the live Server presents.
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
+import { ipFamily } from "../core/ip.ts";
 import { DNS1123_SUBDOMAIN } from "../core/names.ts";
 import { parseFormat, parseTimeout, printable } from "../preflight/common.ts";
 import { exportKey, readExport } from "../preflight/exports.ts";
@@ -60,7 +60,7 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
   const serverName = values["server-name"];
   if (serverName === undefined)
     throw new UsageError("--server-name NAME is required: the name the Runner verifies (its serverName, or the Server's publicHost)");
-  if (!(isIP(serverName) || (serverName.length <= 253 && DNS1123_SUBDOMAIN.test(serverName.toLowerCase()))))
+  if (!(ipFamily(serverName) || (serverName.length <= 253 && DNS1123_SUBDOMAIN.test(serverName.toLowerCase()))))
     throw new UsageError(`--server-name ${JSON.stringify(printable(serverName))}: expected a DNS name or an IP address`);
   if (values.secret !== undefined && (values.cert !== undefined || values.key !== undefined))
     throw new UsageError("give --secret, or --cert and --key, not both");

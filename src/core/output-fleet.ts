@@ -20,14 +20,10 @@ export function hiddenBase(name: string): string {
 const SUFFIX = /^(?:\d{1,15}|link|(?:old|new)-\d+-[0-9a-z]+)$/;
 
 /**
- * The hidden entries of OUT that may be rigging's, by the base of the NAME
- * they belong to: read once per fleet, so each NAME needs no scan of OUT.
+ * OUT's entries, read once per fleet, so each NAME needs no scan of OUT:
+ * every name, and the hidden entries that may be rigging's by the base of
+ * the NAME they belong to (`leftovers`).
  */
-export function fleetLeftovers(out: string): Map<string, string[]> {
-  return fleetListing(out).leftovers;
-}
-
-/** OUT's entries, read once per fleet: the hidden ones by NAME's base (fleetLeftovers), and every name. */
 export function fleetListing(out: string): { leftovers: Map<string, string[]>; names: Set<string> } {
   const found = new Map<string, string[]>();
   const names = new Set(readdirSync(out));
@@ -49,7 +45,7 @@ function generationOf(base: string, name: string): number | undefined {
 
 /**
  * Writes `files` as OUT/NAME. `leftovers` are OUT's hidden entries for
- * NAME (from fleetLeftovers). A user error when OUT/NAME is something
+ * NAME (fleetListing's `leftovers`). A user error when OUT/NAME is something
  * rigging did not make, or when the file system refuses. `absent`: OUT
  * held neither NAME nor any of its hidden entries when it was read
  * (fleetListing), as in a new or empty OUT.

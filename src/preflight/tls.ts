@@ -5,9 +5,9 @@
 // presents in a handshake; the handshake adds the protocol check, since the
 // Server's minimum is TLS 1.3 and an endpoint that speaks less is not it.
 import { X509Certificate, type KeyObject } from "node:crypto";
-import { isIP } from "node:net";
 import { connect, rootCertificates, type PeerCertificate, type TLSSocket } from "node:tls";
 import { UsageError } from "../core/errors.ts";
+import { ipFamily } from "../core/ip.ts";
 import { printable, type CheckResult, type Deadline } from "./common.ts";
 
 const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
@@ -67,7 +67,7 @@ export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpecta
         },
   );
 
-  const matched = isIP(expect.serverName) ? leaf.checkIP(expect.serverName) : leaf.checkHost(expect.serverName, { subject: "never" });
+  const matched = ipFamily(expect.serverName) ? leaf.checkIP(expect.serverName) : leaf.checkHost(expect.serverName, { subject: "never" });
   results.push(
     matched !== undefined
       ? { id: "CR-14", check: `${prefix}name`, outcome: "pass", message: `${who} names ${printable(expect.serverName)}` }
@@ -210,7 +210,7 @@ export interface Handshake {
 export async function handshake(url: URL, serverName: string, deadline: Deadline): Promise<Handshake> {
   const port = Number(url.port || 443);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const servername = isIP(serverName) ? undefined : serverName;
+  const servername = ipFamily(serverName) ? undefined : serverName;
   const first = await dial({ host, port, servername, minVersion: "TLSv1.2", maxVersion: "TLSv1.3" }, deadline);
   const protocol = first.getProtocol() ?? "unknown";
   const chain = peerChain(first.getPeerCertificate(true));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.ts";
 import { kustomizationOf } from "../../src/core/emit.ts";
 import { MANIFEST, manifestText, writeDirectory } from "../../src/core/output-dir.ts";
-import { fleetLeftovers, fleetListing, writeFleetMember } from "../../src/core/output-fleet.ts";
+import { fleetListing, writeFleetMember } from "../../src/core/output-fleet.ts";
 import { tree } from "../support/output-tree.ts";
 
 let base: string;
@@ -191,7 +191,7 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
         const out = join(root, "out");
         mkdirSync(out);
         const east = join(out, "east");
-        const hiddenOf = () => fleetLeftovers(out).get("east") ?? [];
+        const hiddenOf = () => fleetListing(out).leftovers.get("east") ?? [];
         writeFleetMember(out, "west", old, []);
         /** Paths (under root) of what rigging did not write, each with all beneath it. */
         const foreign = ["out/west", `out/${readlinkSync(join(out, "west"))}`];
