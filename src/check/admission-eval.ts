@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./admission-literals.ts";
-import { readsOf, type Reads } from "./admission-reads.ts";
+import { guardOf, readsOf, type Guard, type Reads } from "./admission-reads.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";
 
 export interface AdmissionRequest {
@@ -52,6 +52,11 @@ interface Slot {
   fn: Evaluator;
   /** Its answer is the same whoever asks (see `shared` in planPolicies): kept per request. */
   shared: boolean;
+  /** What it reads, when that is plain, and its answers by what it read (see `Memo`). */
+  reads?: Reads;
+  memo?: Memo;
+  /** Leading variable terms that may decide it alone (see `guardOf`). */
+  guard?: Guard;
 }
 
 type Evaluator = (context: Record<string, unknown>) => unknown;
@@ -151,8 +156,41 @@ export function withoutSpeedPaths<T>(fn: () => T): T {
   }
 }
 
-/** A compiled expression (and what it reads, when that is plain), or why it does not compile. */
-type Compiled = { fn: Evaluator; reads?: Reads } | { error: string };
+/** A compiled expression (and what it reads, when that is plain, with its answers by what it read), or why it does not compile. */
+type Compiled = CompiledProgram | { error: string };
+type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guard };
+
+/**
+ * A program's answers by the values it read. An expression whose reads are
+ * plain (admission-reads.ts) answers alike wherever those values are alike:
+ * the request fields, the asker's name or groups, the variables and the
+ * objects it reads (objects and other composite values by identity, so a
+ * constant list kept here keeps its identity too). The program is shared by
+ * every policy with the same text, so its answers are too, across requests
+ * and installations: a fleet asks the same few questions over and over.
+ * Bounded, in two generations: when the young one is full it becomes the
+ * old one, and an answer found in the old one is kept young again, so the
+ * answers asked across installations stay and an installation's own go.
+ */
+class Memo {
+  static readonly MAX = 4096;
+  private young = new Map<string, Outcome>();
+  private old = new Map<string, Outcome>();
+  get(key: string): Outcome | undefined {
+    const young = this.young.get(key);
+    if (young) return young;
+    const old = this.old.get(key);
+    if (old) this.set(key, old);
+    return old;
+  }
+  set(key: string, outcome: Outcome): void {
+    if (this.young.size >= Memo.MAX) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, outcome);
+  }
+}
 
 /**
  * Compiled programs by expression text. A fleet's installations share most
@@ -231,8 +269,10 @@ function compileExpression(expression: string): Compiled {
 }
 
 function withReads(fn: Evaluator, expr: unknown): Compiled {
-  const reads = plain ? undefined : readsOf(expr);
-  return reads ? { fn, reads } : { fn };
+  if (plain) return { fn };
+  const reads = readsOf(expr);
+  const guard = guardOf(expr);
+  return { fn, ...(reads ? { reads, memo: new Memo() } : {}), ...(guard ? { guard } : {}) };
 }
 
 function keepTemplate(text: string, template: Template | null): void {
@@ -245,8 +285,8 @@ function keepTemplate(text: string, template: Template | null): void {
   templateText += text.length;
 }
 
-/** CEL results: a value, or an error (evaluation failed), or an unsupported function. */
-type Outcome = { value: unknown } | { error: string } | { unsupported: string };
+/** CEL results: a value, or an error (evaluation failed; `thrown` where the engine threw, which may depend on the stack), or an unsupported function. */
+type Outcome = { value: unknown } | { error: string; thrown?: true } | { unsupported: string };
 
 function evaluate(fn: Evaluator, context: Record<string, unknown>): Outcome {
   const { isCelError } = cel();
@@ -254,7 +294,7 @@ function evaluate(fn: Evaluator, context: Record<string, unknown>): Outcome {
   try {
     value = fn(context);
   } catch (error) {
-    return { error: (error as Error).message };
+    return { error: (error as Error).message, thrown: true };
   }
   if (!isCelError(value)) return { value };
   const unbound = /unbound function: (\S+)/.exec(value.message);
@@ -272,7 +312,7 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
   if (policies.length === 0) return { planned, uncompiled };
   for (const policy of policies) {
     const spec = isRecord(policy.spec) ? policy.spec : {};
-    const compile = (expression: unknown, path: PropertyKey[]): { fn: Evaluator; reads?: Reads } | undefined => {
+    const compile = (expression: unknown, path: PropertyKey[]): CompiledProgram | undefined => {
       if (typeof expression !== "string") {
         uncompiled.push({ object: policy, path, message: "the expression is not a string" });
         return undefined;
@@ -319,14 +359,14 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     list<Record<string, unknown>>(spec.matchConditions).forEach((c, i) => {
       const compiled = compile(c?.expression, ["spec", "matchConditions", i, "expression"]);
       if (compiled)
-        entry.matchConditions.push({ fn: compiled.fn, shared: alike(compiled.reads, undefined), path: ["spec", "matchConditions", i, "expression"] });
+        entry.matchConditions.push({ ...slotOf(compiled), shared: alike(compiled.reads, undefined), path: ["spec", "matchConditions", i, "expression"] });
       else broken = true;
     });
     list<Record<string, unknown>>(spec.variables).forEach((v, i) => {
       const compiled = compile(v?.expression, ["spec", "variables", i, "expression"]);
       if (compiled && typeof v?.name === "string") {
         const shared = alike(compiled.reads, sharedNames);
-        entry.variables.push({ name: v.name, fn: compiled.fn, shared });
+        entry.variables.push({ name: v.name, ...slotOf(compiled), shared });
         if (shared && !differingNames.has(v.name)) sharedNames.add(v.name);
         else {
           sharedNames.delete(v.name);
@@ -338,7 +378,7 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
       const compiled = compile(v?.expression, ["spec", "validations", i, "expression"]);
       if (compiled)
         entry.validations.push({
-          fn: compiled.fn,
+          ...slotOf(compiled),
           shared: alike(compiled.reads, sharedNames),
           path: ["spec", "validations", i, "expression"],
           message: typeof v?.message === "string" ? v.message : `failed expression: ${String(v?.expression)}`,
@@ -349,6 +389,10 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     if (!broken) planned.push(entry);
   }
   return { planned, uncompiled };
+}
+
+function slotOf({ fn, reads, memo, guard }: CompiledProgram): Omit<Slot, "shared"> {
+  return { fn, ...(reads && memo ? { reads, memo } : {}), ...(guard ? { guard } : {}) };
 }
 
 /** Whether a policy's (or binding's) match rules take a request, as the API server matches them. */
@@ -399,6 +443,21 @@ interface Prepared {
   base: Record<string, unknown>;
   /** The answers of the expressions that answer alike whoever asks, by slot. */
   shared: Map<Slot, Outcome>;
+  /** Each request field read, as a memo key part (see `Memo`). */
+  fieldKeys: Map<string, string>;
+  /** Answers by what was read, where that holds an object of this installation: kept while its decider lives (see `Memo`). */
+  local: Map<Memo, Memo>;
+}
+
+/** One request, asked by one identity. */
+interface Asking {
+  ready: Prepared;
+  user: string;
+  groups?: readonly string[];
+  /** The request as CEL sees it, with who asks. */
+  request(): unknown;
+  /** The user's name as a memo key part. */
+  userKey?: string;
 }
 
 /**
@@ -413,6 +472,7 @@ interface Prepared {
  */
 export function decider(planned: readonly Planned[], namespaceObject: K8sObject): Decide {
   const prepared = new WeakMap<RequestShape, Prepared>();
+  const local = new Map<Memo, Memo>();
   const prepare = (req: RequestShape): Prepared => {
     const namespaceLabels = {
       ...((namespaceObject.metadata?.labels as Record<string, string> | undefined) ?? {}),
@@ -439,7 +499,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     const base =
       matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
     const requestEntries = plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
-    return { matching, request, requestEntries, base, shared: new Map() };
+    return { matching, request, requestEntries, base, shared: new Map(), fieldKeys: new Map(), local };
   };
   /** The request as CEL sees it: converted once but for who asks (CEL values are never changed, so they can be shared). */
   const requestOf = (ready: Prepared, user: string, groups?: readonly string[]): unknown => {
@@ -454,10 +514,12 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
       if (!plain) prepared.set(req, ready);
     }
     if (ready.matching.length === 0) return { allowed: true };
-    const base = { request: requestOf(ready, user, groups), ...ready.base };
+    // The request as CEL sees it is made only if an expression is evaluated (most are answered from a memo).
+    let request: unknown;
+    const asking: Asking = { ready, user, groups, request: () => (request ??= requestOf(ready, user, groups)) };
     let unknown: string | undefined;
     for (const entry of ready.matching) {
-      const verdict = judgePolicy(entry, base, plain ? undefined : ready.shared);
+      const verdict = judgePolicy(entry, asking);
       if (verdict === undefined) continue;
       if ("deniedBy" in verdict) return { allowed: false, deniedBy: verdict.deniedBy };
       unknown ??= verdict.unknown;
@@ -467,19 +529,40 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
 }
 
 /** One policy's answer: undefined when it admits the request. */
-function judgePolicy(
-  entry: Planned,
-  base: Record<string, unknown>,
-  shared?: Map<Slot, Outcome>,
-): { deniedBy: NonNullable<Decision["deniedBy"]> } | { unknown: string } | undefined {
+function judgePolicy(entry: Planned, asking: Asking): { deniedBy: NonNullable<Decision["deniedBy"]> } | { unknown: string } | undefined {
+  const { ready } = asking;
   // As a Map the engine reads it live; as a plain object it copies it on every access.
   const variables = new Map<string, unknown>();
-  const context = { ...base, variables: plain ? {} : cel().celMap(variables) };
+  const plainVariables: Record<string, unknown> = {};
+  let context: Record<string, unknown> | undefined;
+  const evaluateIn = (slot: Slot) =>
+    evaluate(slot.fn, (context ??= { request: asking.request(), ...ready.base, variables: plain ? plainVariables : cel().celMap(variables) }));
   // An expression that answers alike whoever asks is evaluated once per request (see `shared` in planPolicies).
+  // Any other with plain reads is answered from its program's memo when it read the same before.
   const run = (slot: Slot): Outcome => {
-    if (!shared || !slot.shared) return evaluate(slot.fn, context);
-    let outcome = shared.get(slot);
-    if (!outcome) shared.set(slot, (outcome = evaluate(slot.fn, context)));
+    if (plain) return evaluateIn(slot);
+    if (slot.guard) {
+      const decided = guarded(slot.guard, variables);
+      if (decided) return decided;
+    }
+    let outcome = slot.shared ? ready.shared.get(slot) : undefined;
+    if (outcome) return outcome;
+    const { reads } = slot;
+    const key = reads ? memoKey(reads, asking, variables) : undefined;
+    let memo: Memo | undefined;
+    if (key !== undefined) {
+      memo = key.local ? ready.local.get(slot.memo!) : slot.memo;
+      if (key.local && !memo) ready.local.set(slot.memo!, (memo = new Memo()));
+      outcome = memo!.get(key.key);
+    }
+    if (!outcome) {
+      outcome = evaluateIn(slot);
+      if (memo && !("thrown" in outcome)) {
+        memo.set(key!.key, outcome);
+        if (!key!.local && "value" in outcome && typeof outcome.value === "object" && outcome.value !== null) sharedValues.add(outcome.value);
+      }
+    }
+    if (slot.shared) ready.shared.set(slot, outcome);
     return outcome;
   };
   const failed = (path: PropertyKey[], error: string) =>
@@ -495,7 +578,7 @@ function judgePolicy(
     const outcome = run(variable);
     if ("unsupported" in outcome) return { unknown: outcome.unsupported };
     if ("value" in outcome) {
-      if (plain) (context.variables as Record<string, unknown>)[variable.name] = outcome.value;
+      if (plain) plainVariables[variable.name] = outcome.value;
       else variables.set(variable.name, outcome.value);
     }
   }
@@ -510,6 +593,99 @@ function judgePolicy(
     if (outcome.value !== true) return { deniedBy: { object: entry.policy, path: validation.path, message: validation.message } };
   }
   return undefined;
+}
+
+const TRUE: Outcome = { value: true };
+const FALSE: Outcome = { value: false };
+
+/**
+ * The answer of a chain decided by its leading variable terms, as the
+ * engine gives it (see `guardOf`): the first boolean that decides the chain
+ * does; an unset variable is an error the chain passes over; any other
+ * value ends the shortcut. Measured gain: see `Memo`.
+ */
+function guarded(guard: Guard, variables: ReadonlyMap<string, unknown>): Outcome | undefined {
+  for (const { name, negated } of guard.terms) {
+    if (!variables.has(name)) continue;
+    const value = variables.get(name);
+    if (typeof value !== "boolean") return undefined;
+    const term = negated ? !value : value;
+    if (guard.op === "&&" && !term) return FALSE;
+    if (guard.op === "||" && term) return TRUE;
+  }
+  return undefined;
+}
+
+/**
+ * What an expression read, as one string: each request field, asker field,
+ * variable and object it reads, in the order of its reads. Each part is a
+ * JSON value (strings, lists) or a word without spaces, so a key reads back
+ * into its parts one way only. A user's fields
+ * are all made of the name and the groups (`uid-NAME`, no extra), so any
+ * field but these two stands for both.
+ */
+function memoKey(reads: Reads, asking: Asking, variables: ReadonlyMap<string, unknown>): { key: string; local: boolean } {
+  const { ready, groups } = asking;
+  let key = "";
+  for (const field of reads.request) {
+    let part = ready.fieldKeys.get(field);
+    if (part === undefined) ready.fieldKeys.set(field, (part = JSON.stringify(ready.request[field as keyof Prepared["request"]]) ?? "-"));
+    key += ` ${part}`;
+  }
+  for (const field of reads.user) {
+    if (field === "username" || field === "uid") key += ` ${(asking.userKey ??= JSON.stringify(asking.user))}`;
+    else if (field === "groups") key += ` ${groupsKey(groups)}`;
+    else key += ` ${(asking.userKey ??= JSON.stringify(asking.user))} ${groupsKey(groups)}`;
+  }
+  // An object of this installation (one of its objects, or a value computed from them) keys an answer for this installation only.
+  let local = false;
+  for (const name of reads.variables) {
+    const value = variables.get(name);
+    key += ` ${variables.has(name) ? valueKey(value) : "-"}`;
+    if (typeof value === "object" && value !== null && !sharedValues.has(value)) local = true;
+  }
+  for (const root of reads.roots) {
+    const value = ready.base[root];
+    key += ` ${valueKey(value)}`;
+    if (typeof value === "object" && value !== null) local = true;
+  }
+  return { key, local };
+}
+
+/** Values answered from a program's own memo: the same object for every installation that asks, so they may key shared answers. */
+const sharedValues = new WeakSet<object>();
+
+const groupKeys = new WeakMap<readonly string[], string>();
+function groupsKey(groups: readonly string[] | undefined): string {
+  if (groups === undefined) return "-";
+  let key = groupKeys.get(groups);
+  if (key === undefined) groupKeys.set(groups, (key = JSON.stringify(groups)));
+  return key;
+}
+
+/** A value as a key part: scalars by type and value, anything else by identity. */
+const identities = new WeakMap<object, number>();
+let nextIdentity = 0;
+function valueKey(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "boolean":
+    case "bigint":
+      return `${typeof value}${String(value)}`;
+    case "number":
+      return Object.is(value, -0) ? "number-0" : `number${String(value)}`;
+    case "undefined":
+      return "-";
+    case "object": {
+      if (value === null) return "null";
+      let id = identities.get(value);
+      if (id === undefined) identities.set(value, (id = nextIdentity++));
+      return `#${id}`;
+    }
+    default:
+      return `?${String(value)}`;
+  }
 }
 
 /** Objects are asked about many times (one request per identity): converted once. */

@@ -15,9 +15,18 @@
 export interface Reads {
   /** The expression reads `request.userInfo` (or tests for it). */
   userInfo: boolean;
+  /** The fields of `request.userInfo` it reads as `request.userInfo.FIELD`; "*" where it reads the whole of it. */
+  user: Set<string>;
+  /** The fields of the request other than userInfo it reads as `request.FIELD`. */
+  request: Set<string>;
   /** The names of the variables it reads as `variables.NAME`. */
   variables: Set<string>;
+  /** The other names of the evaluation it reads (`object`, `oldObject`, `namespaceObject`, `params`). */
+  roots: Set<string>;
 }
+
+/** The names an admission policy's CEL is evaluated with besides `request` and `variables`. */
+export const OTHER_ROOTS: ReadonlySet<string> = new Set(["object", "oldObject", "namespaceObject", "params", "authorizer"]);
 
 interface Node {
   exprKind?: { case?: string; value?: Record<string, unknown> };
@@ -28,7 +37,7 @@ const VARIABLES = "variables";
 
 /** What `expr` (the engine's Expr, as parsed) reads; undefined when it cannot be told plainly. */
 export function readsOf(expr: unknown): Reads | undefined {
-  const reads: Reads = { userInfo: false, variables: new Set() };
+  const reads: Reads = { userInfo: false, user: new Set(), request: new Set(), variables: new Set(), roots: new Set() };
   // An explicit stack: a deep tree must not overflow the call stack here (the parser bounds it anyway).
   const stack: unknown[] = [expr];
   while (stack.length > 0) {
@@ -41,6 +50,8 @@ export function readsOf(expr: unknown): Reads | undefined {
       case "identExpr": {
         const name = rootName(value.name);
         if (name === undefined || name === REQUEST || name === VARIABLES) return undefined;
+        // Any other name is a comprehension's own, a type, or one of these (a local that takes one of their names is counted too).
+        if (OTHER_ROOTS.has(name)) reads.roots.add(name);
         break;
       }
       case "selectExpr": {
@@ -49,9 +60,15 @@ export function readsOf(expr: unknown): Reads | undefined {
         if (typeof field !== "string") return undefined;
         const name = operand?.exprKind?.case === "identExpr" ? rootName(operand.exprKind.value?.name) : undefined;
         if (name === REQUEST) {
-          if (field === "userInfo") reads.userInfo = true;
+          if (field === "userInfo") {
+            reads.userInfo = true;
+            reads.user.add("*");
+          } else reads.request.add(field);
         } else if (name === VARIABLES) reads.variables.add(field);
-        else stack.push(operand);
+        else if (isUserInfo(operand)) {
+          reads.userInfo = true;
+          reads.user.add(field);
+        } else stack.push(operand);
         break;
       }
       case "callExpr": {
@@ -89,8 +106,57 @@ export function readsOf(expr: unknown): Reads | undefined {
   return reads;
 }
 
+/** `request.userInfo`, selected plainly. */
+function isUserInfo(node: Node | undefined): boolean {
+  if (node?.exprKind?.case !== "selectExpr") return false;
+  const { operand, field, testOnly } = node.exprKind.value as { operand?: Node; field?: unknown; testOnly?: unknown };
+  return field === "userInfo" && testOnly !== true && operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === REQUEST;
+}
+
 /** An identifier as it resolves at the root (`.request` is `request`). */
 function rootName(name: unknown): string | undefined {
   if (typeof name !== "string") return undefined;
   return name.startsWith(".") ? name.slice(1) : name;
+}
+
+/**
+ * The variables an expression reads first, when it is a chain of `&&` (or
+ * of `||`) whose first terms are plain `variables.NAME` or
+ * `!variables.NAME`: the engine evaluates a chain's terms in order, and a
+ * false term of `&&` (a true one of `||`) decides it whatever the others
+ * would give, errors included. Only the leading terms: a later one could
+ * be reached after a term that throws.
+ */
+export interface Guard {
+  op: "&&" | "||";
+  terms: { name: string; negated: boolean }[];
+}
+
+export function guardOf(expr: unknown): Guard | undefined {
+  const root = expr as Node | undefined;
+  const fn = root?.exprKind?.case === "callExpr" ? root.exprKind.value?.function : undefined;
+  if (fn !== "_&&_" && fn !== "_||_") return undefined;
+  const terms: Guard["terms"] = [];
+  // The chain's terms in evaluation order: the parser balances a long chain into nested calls of the same operator.
+  const leading = (node: Node | undefined): boolean => {
+    const value = node?.exprKind?.value;
+    if (node?.exprKind?.case === "callExpr" && value?.function === fn && Array.isArray(value.args) && value.target === undefined)
+      return (value.args as Node[]).every((arg) => leading(arg));
+    const term = variableTerm(node);
+    if (term) terms.push(term);
+    return term !== undefined;
+  };
+  leading(root);
+  return terms.length > 0 ? { op: fn === "_&&_" ? "&&" : "||", terms } : undefined;
+}
+
+function variableTerm(node: Node | undefined): Guard["terms"][number] | undefined {
+  const value = node?.exprKind?.value;
+  if (node?.exprKind?.case === "callExpr" && value?.function === "!_" && Array.isArray(value.args) && value.args.length === 1 && value.target === undefined) {
+    const inner = variableTerm(value.args[0] as Node);
+    return inner && !inner.negated ? { name: inner.name, negated: true } : undefined;
+  }
+  if (node?.exprKind?.case !== "selectExpr" || value?.testOnly === true || typeof value?.field !== "string") return undefined;
+  const operand = value.operand as Node | undefined;
+  return operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === VARIABLES ? { name: value.field, negated: false } : undefined;
 }

@@ -12,7 +12,7 @@ import { strings } from "@bufbuild/cel/ext";
 import fc from "fast-check";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import { readsOf } from "../../src/check/admission-reads.ts";
+import { guardOf, readsOf } from "../../src/check/admission-reads.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
@@ -68,6 +68,19 @@ const TRICKY = [
   "request.userInfo.username.startsWith('system:')",
   "oldObject == null && request.dryRun == false",
   "variables.a == variables.b",
+  "request.userInfo.groups.exists(g, g == 'system:masters') && request.operation == 'CONNECT'",
+  "has(request.userInfo.uid) && request.userInfo.username != ''",
+  "object.metadata.labels.app == 'x' || oldObject == null",
+  "namespaceObject.metadata.name == request.namespace",
+  "[object].exists(object, object == 1)",
+  "request.resource.resource == 'pods' && request.subResource == 'exec'",
+  "variables.a && request.name == 'x'",
+  "!variables.a || variables.b || request.userInfo.username == 'alice'",
+  "(variables.a && variables.b) && request.name.matches('(')",
+  "request.name.matches('(') && variables.a",
+  "variables.a || [1][3] == 1",
+  "!variables.a && !variables.b",
+  "!!variables.a && true",
 ];
 
 const EXPRESSIONS = [...new Set([...corpus, ...expressionsOf(rendered()), ...TRICKY])];
@@ -101,24 +114,43 @@ function celOf(value: unknown): any {
   return value;
 }
 
-function context(user: { username: string; groups?: string[] }, vars: Record<string, unknown>): Record<string, any> {
+const REQUEST = { operation: "CONNECT", name: "runner-x7k2p", namespace: "tenant", subResource: "exec", resource: { resource: "pods" }, dryRun: false };
+const OBJECTS = {
+  object: { metadata: { name: "runner-x7k2p", labels: { app: "x" } }, spec: {} },
+  oldObject: null,
+  namespaceObject: { metadata: { name: "tenant" } },
+};
+
+function context(
+  user: { username: string; groups?: string[] },
+  vars: Record<string, unknown>,
+  request: Record<string, unknown> = REQUEST,
+  objects: Record<string, unknown> = OBJECTS,
+): Record<string, any> {
   return {
-    request: celOf({
-      operation: "CONNECT",
-      name: "runner-x7k2p",
-      namespace: "tenant",
-      subResource: "exec",
-      resource: { resource: "pods" },
-      userInfo: user,
-      dryRun: false,
-    }),
-    object: celOf({ metadata: { name: "runner-x7k2p", labels: { app: "x" } }, spec: {} }),
-    oldObject: null,
-    namespaceObject: celOf({ metadata: { name: "tenant" } }),
+    request: celOf({ ...request, userInfo: user }),
+    object: celOf(objects.object),
+    oldObject: celOf(objects.oldObject),
+    namespaceObject: celOf(objects.namespaceObject),
     params: null,
     variables: celOf(vars),
   };
 }
+
+/** Another request and other objects, field by field (any field may be left as it was). */
+const otherRequest = fc.record({
+  operation: fc.constantFrom("CONNECT", "UPDATE", "DELETE"),
+  name: fc.constantFrom("runner-x7k2p", "x"),
+  namespace: fc.constantFrom("tenant", "other"),
+  subResource: fc.constantFrom("exec", "", "status"),
+  resource: fc.constantFrom({ resource: "pods" }, { resource: "daemonsets" }),
+  dryRun: fc.boolean(),
+});
+const otherObjects = fc.record({
+  object: fc.constantFrom(OBJECTS.object, { metadata: { name: "x", labels: { app: "y" } } }, null),
+  oldObject: fc.constantFrom(null, OBJECTS.object),
+  namespaceObject: fc.constantFrom(OBJECTS.namespaceObject, { metadata: { name: "other" } }),
+});
 
 describe("what a CEL expression reads", () => {
   const planned = EXPRESSIONS.flatMap((text) => {
@@ -159,6 +191,91 @@ describe("what a CEL expression reads", () => {
     );
   });
 
+  it("answers alike for contexts that agree on every field, user field, variable and object it reads", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...planned),
+        fc.tuple(userInfo, userInfo),
+        fc.tuple(variables, variables),
+        fc.tuple(otherRequest, otherRequest),
+        fc.tuple(otherObjects, otherObjects),
+        (p, [userA, userB], [varsA, varsB], [requestA, requestB], [objectsA, objectsB]) => {
+          const reads = p.reads;
+          if (!reads) return;
+          // B takes A's value of everything the expression reads; the rest stays B's own.
+          const whole = reads.user.has("*");
+          const user = {
+            username: whole || reads.user.has("username") || reads.user.has("uid") ? userA.username : userB.username,
+            ...((whole || reads.user.has("groups") ? userA : userB).groups !== undefined
+              ? { groups: (whole || reads.user.has("groups") ? userA : userB).groups }
+              : {}),
+          };
+          const request: Record<string, unknown> = { ...requestB };
+          for (const field of reads.request) (request as Record<string, unknown>)[field] = (requestA as Record<string, unknown>)[field];
+          const objects: Record<string, unknown> = { ...objectsB };
+          for (const root of reads.roots) if (root in objectsA) objects[root] = (objectsA as Record<string, unknown>)[root];
+          const vars = { ...varsB };
+          for (const name of VARIABLE_NAMES) {
+            if (!reads.variables.has(name)) continue;
+            if (name in varsA) vars[name] = varsA[name];
+            else delete vars[name];
+          }
+          expect(show(p.fn(context(user, vars, request, objects))), p.text).toBe(show(p.fn(context(userA, varsA, requestA, objectsA))));
+        },
+      ),
+      { numRuns: 4000 },
+    );
+  });
+
+  it("decides a chain by its leading variables as the engine does, wherever the guard says it decides", () => {
+    const guarded = planned.filter((p) => guardOf((parse(p.text) as { expr?: unknown }).expr));
+    expect(guarded.length).toBeGreaterThan(5);
+    let decided = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...guarded), userInfo, variables, (p, user, vars) => {
+        const guard = guardOf((parse(p.text) as { expr?: unknown }).expr)!;
+        // As the judge does (admission-eval.ts `guarded`): the first boolean that decides, past unset ones.
+        let answer: boolean | undefined;
+        for (const { name, negated } of guard.terms) {
+          if (!(name in vars)) continue;
+          const value = vars[name];
+          if (typeof value !== "boolean") break;
+          const term = negated ? !value : value;
+          if (guard.op === "&&" && !term) answer = false;
+          if (guard.op === "||" && term) answer = true;
+          if (answer !== undefined) break;
+        }
+        if (answer === undefined) return;
+        decided++;
+        expect(show(p.fn(context(user, vars))), p.text).toBe(JSON.stringify(answer));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(decided).toBeGreaterThan(100);
+  });
+
+  it.each([
+    ["variables.a && request.name == 'x'", { op: "&&", terms: [{ name: "a", negated: false }] }],
+    [
+      "!variables.a || variables.b || request.userInfo.username == 'alice'",
+      {
+        op: "||",
+        terms: [
+          { name: "a", negated: true },
+          { name: "b", negated: false },
+        ],
+      },
+    ],
+    ["request.name.matches('(') && variables.a", undefined],
+    ["variables.a == variables.b", undefined],
+    // The parser drops an even number of `!`, as cel-go's does.
+    ["!!variables.a && true", { op: "&&", terms: [{ name: "a", negated: false }] }],
+    ["!!!variables.a && true", { op: "&&", terms: [{ name: "a", negated: true }] }],
+    ["variables.a && (variables.b || variables.c)", { op: "&&", terms: [{ name: "a", negated: false }] }],
+  ])("the guard of %s is %o", (text, expected) => {
+    expect(guardOf((parse(text) as { expr?: unknown }).expr)).toEqual(expected);
+  });
+
   it.each([
     ["request.userInfo.username == 'alice'", { userInfo: true, variables: [] }],
     ["has(request.userInfo.groups)", { userInfo: true, variables: [] }],
@@ -172,6 +289,18 @@ describe("what a CEL expression reads", () => {
   ])("%s reads %o", (text, expected) => {
     const reads = readsOf((parse(text) as { expr?: unknown }).expr);
     expect(reads && { userInfo: reads.userInfo, variables: [...reads.variables].sort() }).toEqual(expected);
+  });
+
+  it.each([
+    ["request.userInfo.groups.exists(g, g == 'system:masters') && request.operation == 'CONNECT'", ["groups"], ["operation"], []],
+    ["has(request.userInfo.uid) && request.userInfo.username != ''", ["uid", "username"], [], []],
+    ["request.userInfo == request.userInfo", ["*"], [], []],
+    ["object.metadata.labels.app == 'x' || oldObject == null", [], [], ["object", "oldObject"]],
+    ["[object].exists(object, object == 1)", [], [], ["object"]],
+    ["request.resource.resource == 'pods' && request.subResource == 'exec'", [], ["resource", "subResource"], []],
+  ])("%s reads the user fields %o, the request fields %o and the objects %o", (text, user, request, roots) => {
+    const reads = readsOf((parse(text) as { expr?: unknown }).expr)!;
+    expect([[...reads.user].sort(), [...reads.request].sort(), [...reads.roots].sort()]).toEqual([user, request, roots]);
   });
 
   it.each([

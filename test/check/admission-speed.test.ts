@@ -88,6 +88,18 @@ describe("the fast path decides as the plain path", () => {
     "[request.userInfo].exists(u, u.username == 'alice')",
     "['alice'].exists(variables, variables == request.userInfo.username)",
     "request.subResource == 'exec' && !has(request.userInfo.groups)",
+    // Chains whose leading variables may decide them (the guard), before or after a term that fails.
+    "variables.v1 && request.userInfo.username == 'alice'",
+    "!variables.v2 || request.userInfo.groups.exists(g, g == 'system:masters')",
+    "variables.v0 && variables.v3 || request.name == 'x'",
+    "variables.v4 && request.name.matches('(')",
+    "request.name.matches('(') && variables.v0",
+    "!variables.v1 && [1][3] == 1",
+    // Answers kept across requests and installations by what they read (the memo).
+    "request.userInfo.username in ['system:serviceaccount:kube-system:daemon-set-controller', 'alice']",
+    "object.metadata.name == request.name || request.operation == 'DELETE'",
+    "has(oldObject.spec) && object.spec == oldObject.spec",
+    "namespaceObject.metadata.name.startsWith('tenant') || variables.v2",
   ];
   const slot = fc.record({
     policy: fc.nat(),
