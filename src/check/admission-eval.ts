@@ -174,23 +174,42 @@ type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guar
  */
 class Memo {
   static readonly MAX = 4096;
-  private young = new Map<string, Outcome>();
-  private old = new Map<string, Outcome>();
-  get(key: string): Outcome | undefined {
-    const young = this.young.get(key);
+  private young = new Map<unknown, unknown>();
+  private old = new Map<unknown, unknown>();
+  private size = 0;
+  /** The answer kept for these read values (a tree with one level per value read, so that no key is ever built or hashed whole). */
+  get(parts: readonly unknown[]): Outcome | undefined {
+    const young = Memo.find(this.young, parts);
     if (young) return young;
-    const old = this.old.get(key);
-    if (old) this.set(key, old);
+    const old = Memo.find(this.old, parts);
+    if (old) this.set(parts, old);
     return old;
   }
-  set(key: string, outcome: Outcome): void {
-    if (this.young.size >= Memo.MAX) {
+  set(parts: readonly unknown[], outcome: Outcome): void {
+    if (this.size >= Memo.MAX) {
       this.old = this.young;
       this.young = new Map();
+      this.size = 0;
     }
-    this.young.set(key, outcome);
+    let node = this.young;
+    for (const part of parts) {
+      let next = node.get(part) as Map<unknown, unknown> | undefined;
+      if (!next) node.set(part, (next = new Map()));
+      node = next;
+    }
+    node.set(ANSWER, outcome);
+    this.size++;
+  }
+  private static find(root: Map<unknown, unknown>, parts: readonly unknown[]): Outcome | undefined {
+    let node: Map<unknown, unknown> | undefined = root;
+    for (const part of parts) {
+      node = node.get(part) as Map<unknown, unknown> | undefined;
+      if (!node) return undefined;
+    }
+    return node.get(ANSWER) as Outcome | undefined;
   }
 }
+const ANSWER = Symbol("answer");
 
 /**
  * Compiled programs by expression text. A fleet's installations share most
@@ -456,8 +475,6 @@ interface Asking {
   groups?: readonly string[];
   /** The request as CEL sees it, with who asks. */
   request(): unknown;
-  /** The user's name as a memo key part. */
-  userKey?: string;
 }
 
 /**
@@ -553,12 +570,12 @@ function judgePolicy(entry: Planned, asking: Asking): { deniedBy: NonNullable<De
     if (key !== undefined) {
       memo = key.local ? ready.local.get(slot.memo!) : slot.memo;
       if (key.local && !memo) ready.local.set(slot.memo!, (memo = new Memo()));
-      outcome = memo!.get(key.key);
+      outcome = memo!.get(key.parts);
     }
     if (!outcome) {
       outcome = evaluateIn(slot);
       if (memo && !("thrown" in outcome)) {
-        memo.set(key!.key, outcome);
+        memo.set(key!.parts, outcome);
         if (!key!.local && "value" in outcome && typeof outcome.value === "object" && outcome.value !== null) sharedValues.add(outcome.value);
       }
     }
@@ -617,39 +634,45 @@ function guarded(guard: Guard, variables: ReadonlyMap<string, unknown>): Outcome
 }
 
 /**
- * What an expression read, as one string: each request field, asker field,
- * variable and object it reads, in the order of its reads. Each part is a
- * JSON value (strings, lists) or a word without spaces, so a key reads back
- * into its parts one way only. A user's fields
- * are all made of the name and the groups (`uid-NAME`, no extra), so any
- * field but these two stands for both.
+ * What an expression read, value by value: each request field, asker
+ * field, variable and object it reads, in the order of its reads; scalars
+ * as they are, anything else by identity. A user's fields are all made of
+ * the name and the groups (`uid-NAME`, no extra), so any field but these
+ * two stands for both.
  */
-function memoKey(reads: Reads, asking: Asking, variables: ReadonlyMap<string, unknown>): { key: string; local: boolean } {
-  const { ready, groups } = asking;
-  let key = "";
+function memoKey(reads: Reads, asking: Asking, variables: ReadonlyMap<string, unknown>): { parts: unknown[]; local: boolean } {
+  const { ready, user, groups } = asking;
+  const parts: unknown[] = [];
   for (const field of reads.request) {
     let part = ready.fieldKeys.get(field);
     if (part === undefined) ready.fieldKeys.set(field, (part = JSON.stringify(ready.request[field as keyof Prepared["request"]]) ?? "-"));
-    key += ` ${part}`;
+    parts.push(part);
   }
   for (const field of reads.user) {
-    if (field === "username" || field === "uid") key += ` ${(asking.userKey ??= JSON.stringify(asking.user))}`;
-    else if (field === "groups") key += ` ${groupsKey(groups)}`;
-    else key += ` ${(asking.userKey ??= JSON.stringify(asking.user))} ${groupsKey(groups)}`;
+    if (field === "username" || field === "uid") parts.push(user);
+    else if (field === "groups") parts.push(groupsKey(groups));
+    else parts.push(user, groupsKey(groups));
   }
   // An object of this installation (one of its objects, or a value computed from them) keys an answer for this installation only.
   let local = false;
   for (const name of reads.variables) {
     const value = variables.get(name);
-    key += ` ${variables.has(name) ? valueKey(value) : "-"}`;
+    parts.push(variables.has(name) ? part(value) : UNSET);
     if (typeof value === "object" && value !== null && !sharedValues.has(value)) local = true;
   }
   for (const root of reads.roots) {
     const value = ready.base[root];
-    key += ` ${valueKey(value)}`;
+    parts.push(part(value));
     if (typeof value === "object" && value !== null) local = true;
   }
-  return { key, local };
+  return { parts, local };
+}
+
+const UNSET = Symbol("unset");
+const NEGATIVE_ZERO = Symbol("-0");
+/** A value as a memo key: a Map tells keys apart by SameValueZero, which takes -0 for 0 (and CEL does not: 1.0 / -0.0). */
+function part(value: unknown): unknown {
+  return Object.is(value, -0) ? NEGATIVE_ZERO : value;
 }
 
 /** Values answered from a program's own memo: the same object for every installation that asks, so they may key shared answers. */
@@ -661,31 +684,6 @@ function groupsKey(groups: readonly string[] | undefined): string {
   let key = groupKeys.get(groups);
   if (key === undefined) groupKeys.set(groups, (key = JSON.stringify(groups)));
   return key;
-}
-
-/** A value as a key part: scalars by type and value, anything else by identity. */
-const identities = new WeakMap<object, number>();
-let nextIdentity = 0;
-function valueKey(value: unknown): string {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "boolean":
-    case "bigint":
-      return `${typeof value}${String(value)}`;
-    case "number":
-      return Object.is(value, -0) ? "number-0" : `number${String(value)}`;
-    case "undefined":
-      return "-";
-    case "object": {
-      if (value === null) return "null";
-      let id = identities.get(value);
-      if (id === undefined) identities.set(value, (id = nextIdentity++));
-      return `#${id}`;
-    }
-    default:
-      return `?${String(value)}`;
-  }
 }
 
 /** Objects are asked about many times (one request per identity): converted once. */
