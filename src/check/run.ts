@@ -107,10 +107,15 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
       skipped,
       groups.map((group) => judgeDirectory(group, options)),
     );
-  return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) => {
-    if (stopped) throw new Error(stopped);
-    return assemble(names, problems, skipped, results as Judged[]);
-  });
+  // A directory a worker did not finish (the worker failed) is judged here.
+  return runOnThreads(checkJob, groups, options, threads).then(({ results }) =>
+    assemble(
+      names,
+      problems,
+      skipped,
+      results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
+    ),
+  );
 }
 
 const checkJob = defineJob("check", (group: string[], options: CheckOptions) => judgeDirectory(group, options));
