@@ -173,7 +173,7 @@ type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guar
  * answers asked across installations stay and an installation's own go.
  */
 class Memo {
-  static readonly MAX = 4096;
+  static readonly MAX = 512;
   private young = new Map<unknown, unknown>();
   private old = new Map<unknown, unknown>();
   private size = 0;
