@@ -26,14 +26,7 @@ type PlainTag = (typeof PLAIN_TAGS)[number];
  * keys and most values repeat across a fleet, and js-yaml asks once per type.
  */
 const tagged = new Map<string, PlainTag | null>();
-/**
- * The last scalar asked about: js-yaml asks each implicit type in turn
- * about the same scalar, then builds it, so a long one (not kept above)
- * was tested against every tag up to six times.
- */
-let last: { text: string; tag: PlainTag | null } | undefined;
 function tagOf(text: string): PlainTag | null {
-  if (last?.text === text) return last.tag;
   let tag = tagged.get(text);
   if (tag === undefined) {
     tag = PLAIN_TAGS.find((candidate) => candidate.test!.test(text)) ?? null;
@@ -43,7 +36,6 @@ function tagOf(text: string): PlainTag | null {
       tagged.set(JSON.parse(JSON.stringify(text)) as string, tag);
     }
   }
-  last = { text, tag };
   return tag;
 }
 
