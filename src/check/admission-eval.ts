@@ -171,6 +171,17 @@ type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guar
  * Bounded, in two generations: when the young one is full it becomes the
  * old one, and an answer found in the old one is kept young again, so the
  * answers asked across installations stay and an installation's own go.
+ * An answer that read one of the installation's own objects is kept apart,
+ * for that installation only (`Prepared.local`).
+ *
+ * Measured gain, with the leading-variable shortcut (`guarded`): CEL
+ * evaluations for `check` of 100 rendered fleet installations went from
+ * 66,900 to 5,656 (counted); the catalog's CPU per installation from a
+ * median 7.50 ms to 4.24 ms (min 4.65 to 2.88; the plain path, the same
+ * in both, 30.2 and 36.6 ms on the loaded machine: plain / fast 4.0 and
+ * 8.6), `npx tsx bench/check-speed.ts 200`, the two builds back to back.
+ * Peak RSS of `check` of 3,000 installations on one thread: 170 MB before,
+ * 216 MB with generations of 4,096 answers, 181-186 MB with 512.
  */
 class Memo {
   static readonly MAX = 512;

@@ -15,7 +15,6 @@ import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
-import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -87,52 +86,33 @@ export interface CheckOptions {
 export const STDIN_NAME = "<stdin>";
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
-  const { names, problems, skipped, groups } = inputGroups(args);
-  return assemble(
-    names,
-    problems,
-    skipped,
-    groups.map((group) => judgeDirectory(group, options)),
-  );
-}
-
-/** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
-export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
-  const { names, problems, skipped, groups } = inputGroups(args);
-  const threads = options.stdin === undefined && !groups.some((g) => g.includes("-")) ? threadsFor(groups.length) : 1;
-  if (threads <= 1)
-    return assemble(
-      names,
-      problems,
-      skipped,
-      groups.map((group) => judgeDirectory(group, options)),
-    );
-  // A directory a worker did not finish (the worker failed) is judged here.
-  return runOnThreads(checkJob, groups, options, threads).then(({ results }) =>
-    assemble(
-      names,
-      problems,
-      skipped,
-      results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
-    ),
-  );
-}
-
-const checkJob = defineJob("check", (group: string[], options: CheckOptions) => judgeDirectory(group, options));
-
-function inputGroups(args: readonly string[]): { names: string[]; problems: string[]; skipped: string[]; groups: string[][] } {
   const { files, problems, skipped } = expandArguments(args);
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // One directory holds one installation (as `render -o` writes a fleet), so
   // directories are loaded, judged and let go one at a time: memory holds
-  // one installation's documents however large the fleet is.
+  // one installation's documents however large the fleet is. One thread:
+  // on two cores, worker threads checked a fleet's output no faster (1,000
+  // installations: median wall 64.2 s on two threads, 63.1 s on one, with
+  // a fifth more CPU and 250 MiB peak RSS against 185 MiB; RIGGING_THREADS=1
+  // and 2 of `rigging check OUT`, three runs each), so they were removed.
+  // Tried again once CR-06 was remembered across installations (3,000
+  // installations, threads through src/core/threads.ts as a fleet render
+  // uses them): 19.2 and 20.8 s wall on two threads, 16.2 and 30.4 s on
+  // one; 19-20 s of CPU against 14-17 s, and 239-319 MB peak RSS against
+  // 178-183 MB. Not kept.
   const byDirectory = new Map<string, string[]>();
   for (const file of new Set(files)) {
     const group = byDirectory.get(dirname(file));
     if (group) group.push(file);
     else byDirectory.set(dirname(file), [file]);
   }
-  return { names, problems, skipped, groups: [...byDirectory.values()] };
+  const groups = [...byDirectory.values()];
+  return assemble(
+    names,
+    problems,
+    skipped,
+    groups.map((group) => judgeDirectory(group, options)),
+  );
 }
 
 /** What one directory (or stream) holds, judged. */

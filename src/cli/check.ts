@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
-import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } from "../check/run.ts";
+import { checkFiles, type CheckOptions, type CheckReport } from "../check/run.ts";
 import { readText } from "../core/source.ts";
 import { printable } from "../core/printable.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
@@ -54,7 +54,7 @@ Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findin
 2 unreadable input, no Kubernetes objects in the input, or usage error; 3 internal error.
 `;
 
-export function checkCommand(args: string[], io: Io): number | Promise<number> {
+export function checkCommand(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -84,8 +84,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const options: CheckOptions = { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
-  const report = checkFilesOnThreads(positionals, options);
-  return report instanceof Promise ? report.then((r) => respond(r, output, io)) : respond(report, output, io);
+  return respond(checkFiles(positionals, options), output, io);
 }
 
 interface Output {
