@@ -42,8 +42,8 @@ function newestInput() {
 if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput()) process.exit(0);
 rmSync(STAMP, { force: true });
 
-if (spawnSync(process.execPath, ["--import", "tsx", "scripts/gen-validators.ts"], { stdio: "inherit" }).status !== 0)
-  throw new Error("scripts/gen-validators.ts failed");
+for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"])
+  if (spawnSync(process.execPath, ["--import", "tsx", generator], { stdio: "inherit" }).status !== 0) throw new Error(`${generator} failed`);
 
 const require = createRequire(import.meta.url);
 
