@@ -13,7 +13,7 @@
 // - Node's IPv6 pattern, compiled on the first isIP call: 20-70 ms on the
 //   bench machine (node -e with hrtime around the first isIP call), more
 //   than a whole render; only a string with ':' asks it.
-// Measured: render of examples/compass-runner.yaml 185 -> 168 M instructions
+// Measured: render of examples/compass-runner.yaml 185 -> 170 M instructions
 // (callgrind, mean of 3, without NODE_EXTRA_CA_CERTS); its CPU time 226 ->
 // 209 ms, 0.93x (medians of 20 alternated runs of both builds, loaded machine).
 import { isIP } from "node:net";
