@@ -7,6 +7,7 @@ import type { K8sObject } from "./objects.ts";
 import { CORE_SCHEMA, DEFAULT_SCHEMA, dump, type Type } from "js-yaml";
 import { Document, type Tags } from "yaml";
 import { fastYaml } from "./emit-fast.ts";
+import { YAML_1_1_TESTS, YAML_1_2_TESTS } from "./yaml-tags.ts";
 
 /**
  * Manifests are read by YAML 1.1 parsers (kubectl) and YAML 1.2 parsers
@@ -14,10 +15,11 @@ import { fastYaml } from "./emit-fast.ts";
  * dialect's schema would read it as something else (`yes`, `on`, `0777`,
  * `0o7`, `1_000`, `~`): the schemas' own tag tests (from the `yaml`
  * package, which also parses our inputs) decide which strings those are.
+ * They are taken from the package at build time (scripts/gen-yaml-tags.ts):
+ * read at module load, they loaded the package in every run (the gain is
+ * in fast-yaml.ts, which did the same).
  */
-const AMBIGUOUS = ["1.1", "1.2"].flatMap((version) =>
-  new Document(null, { version: version as "1.1" | "1.2" }).schema.tags.flatMap((tag) => (tag.test ? [tag.test] : [])),
-);
+const AMBIGUOUS = [...YAML_1_1_TESTS, ...YAML_1_2_TESTS];
 
 /**
  * js-yaml's own reader (its default schema, which tools written in

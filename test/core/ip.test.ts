@@ -1,0 +1,50 @@
+// ipFamily (src/core/ip.ts) answers node:net's isIP without loading node:net
+// for a string with no ':'. It must give node:net's answer for any string.
+import { isIP } from "node:net";
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { ipFamily } from "../../src/core/ip.ts";
+
+const RUNS = Number(process.env.IP_PROPERTY_RUNS ?? 3000);
+
+/** A part of a dotted address: near 0 and 255, leading zeros, long runs of digits, and a few other characters. */
+const part = fc.oneof(
+  fc.integer({ min: 0, max: 300 }).map(String),
+  fc.stringMatching(/^[0-9]{1,12}$/),
+  fc.constantFrom("", "00", "01", "010", "0x1", "1e1", " 1", "1 ", "٣", "１", "+1", "-1"),
+);
+
+it("gives node:net's answer for dotted numbers", () => {
+  fc.assert(
+    fc.property(fc.array(part, { minLength: 1, maxLength: 6 }), fc.constantFrom("", ".", "\n", "%eth0", ":80"), (parts, tail) => {
+      const text = parts.join(".") + tail;
+      expect(ipFamily(text), JSON.stringify(text)).toBe(isIP(text));
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+it("gives node:net's answer for any short text of address characters, IPv6 ones too", () => {
+  const chars = fc.constantFrom(..."0123456789abcdefABCDEF.:%/ x".split(""));
+  fc.assert(
+    fc.property(fc.string({ unit: chars, maxLength: 40 }), (text) => {
+      expect(ipFamily(text), JSON.stringify(text)).toBe(isIP(text));
+    }),
+    { numRuns: RUNS },
+  );
+  for (const text of [
+    "1.2.3.4",
+    "0.0.0.0",
+    "255.255.255.255",
+    "256.0.0.0",
+    "1.2.3.04",
+    "1.2.3",
+    "1.2.3.4.",
+    "::1",
+    "::ffff:1.2.3.4",
+    "fe80::1%eth0",
+    "10.0.0.1/8",
+    "",
+  ])
+    expect(ipFamily(text), JSON.stringify(text)).toBe(isIP(text));
+});
