@@ -268,11 +268,7 @@ const mainOptions = (define, banner, outfile) => ({
   entryPoints: ["src/cli/main.ts"],
   outfile,
   plugins: [englishOnly, lazyModules(chunkExports)],
-  // import.meta.url, asked of a getter: building the URL loads Node's URL
-  // code, which a render never needs: render 160.8 -> 160.0 M instructions,
-  // --version 106.7 -> 105.2 M (callgrind, mean of 3, without the hash seed
-  // search, whose cost is random, and without NODE_EXTRA_CA_CERTS).
-  define: { "import.meta.url": "__riggingModule.url", ...define },
+  define: { "import.meta.url": "__riggingModuleUrl", ...define },
   banner: { js: banner },
 });
 // The Node build keeps the commands but render out of main.cjs: a first
@@ -287,7 +283,7 @@ const { examples, ...info } = JSON.parse(buildInfo({ binary: false }));
 writeFileSync("dist/lib/examples.cjs", `module.exports=${JSON.stringify(examples)};`);
 const nodeMain = mainOptions(
   { RIGGING_BUILD: "__riggingBuild" },
-  `var __riggingModule={get url(){return require("node:url").pathToFileURL(__filename).href}},__riggingBuild={...${JSON.stringify(info)},get examples(){return __riggingChunk("examples")}};`,
+  `var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href,__riggingBuild={...${JSON.stringify(info)},get examples(){return __riggingChunk("examples")}};`,
   "dist/lib/main.cjs",
 );
 nodeMain.plugins = [englishOnly, lazyModules(chunkExports, NODE_CHUNKS)];
@@ -304,9 +300,9 @@ for (const [chunk, specifiers] of Object.entries(COMMAND_CHUNKS)) {
     },
     outfile: `dist/lib/${chunk}.cjs`,
     plugins: [englishOnly, fromMain(inMain, taken), lazyModules(chunkExports)],
-    define: { "import.meta.url": "__riggingModule.url" },
+    define: { "import.meta.url": "__riggingModuleUrl" },
     // main.cjs's module URL (the launcher's), where a command file asks for its own.
-    banner: { js: 'var __riggingModule=__riggingChunk("main").__riggingModuleOfMain;' },
+    banner: { js: 'var __riggingModuleUrl=__riggingChunk("main").__riggingModuleUrl;' },
   });
 }
 const shared = [...taken].sort();
@@ -318,8 +314,7 @@ await build({
       'export*from"./src/cli/main.ts";',
       ...shared.map((path, i) => `import*as r${i} from${JSON.stringify(`./${path}`)};`),
       `export const __riggingModules={${shared.map((path, i) => `${JSON.stringify(path)}:r${i}`).join(",")}};`,
-      // The banner's __riggingModule, for the command files' own banner.
-      "export const __riggingModuleOfMain=__riggingModule;",
+      "export const __riggingModuleUrl=import.meta.url;",
     ].join(""),
     resolveDir: process.cwd(),
     sourcefile: "main.js",
@@ -422,8 +417,7 @@ if (existsSync(bun)) {
     // Bun's bundler writes the build's own path in for __filename. Nothing
     // in this build reads the module URL (its examples are built in, and it
     // runs on one thread), so it names the file Bun runs: render.ts.
-    const banner =
-      'var __riggingModule={get url(){return require("node:url").pathToFileURL(process.argv[1]??"").href}},__riggingChunk=n=>require("./"+n+".js");';
+    const banner = 'var __riggingModuleUrl=require("node:url").pathToFileURL(process.argv[1]??"").href,__riggingChunk=n=>require("./"+n+".js");';
     await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js")));
     for (const chunk of Object.keys(ALL_CHUNKS)) writeFileSync(join(staging, `${chunk}.js`), unwrapped[chunk]);
     const entries = ["main", ...Object.keys(ALL_CHUNKS)].map((name) => join(staging, `${name}.js`));
