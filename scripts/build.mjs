@@ -7,9 +7,6 @@
 //   values kind's generated validator, each in a file of its own. main.cjs holds a stub in each one's place that loads
 //   the file when a command first reads one of its exports; Node's own
 //   modules beyond those every process loads are stubbed the same way;
-// - dist/lib/command-NAME.cjs, each command but render (they take what they
-//   share with render from main.cjs), and dist/lib/examples.cjs, the
-//   examples `init` prints, loaded the same way;
 // - dist/rigging.cjs, the command (package.json "bin"): a CommonJS launcher
 //   that compiles main.cjs, and each chunk when it is asked for, with the V8
 //   code cache dist/lib/NAME.cache made here by warm-up runs, so a run skips
@@ -78,22 +75,6 @@ const SOURCE_CHUNKS = Object.fromEntries(
     .map((name) => [`validators-${name.slice("generated-".length, -3)}`, [`src/core/validators/${name}`]]),
 );
 const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS };
-
-/**
- * Each command but render in a file of its own, for the Node build: a
- * render (and `--version`) reads and compiles none of their code. Their
- * files take every module main.cjs also holds from main.cjs (`fromMain`),
- * so that both share one copy of each: one UsageError class, one cache.
- * Measured, with the examples below in a file of their own: main.cjs
- * 447 kB -> 334 kB, its code cache 494 kB -> 452 kB; a render of
- * examples/compass-runner.yaml 173 -> 168 M instructions, `--version`
- * 120 -> 117 M (callgrind, mean of 3, without NODE_EXTRA_CA_CERTS), 75 fewer
- * page faults; CPU time 0.99x for a render, 1.00x for `--version` (medians
- * of paired ratios, 40 alternated runs of both builds, load average 6).
- */
-const COMMAND_CHUNKS = Object.fromEntries(
-  ["check", "explain", "schema", "init", "preflight", "pin", "fn", "completion"].map((name) => [`command-${name}`, [`src/cli/${name}.ts`]]),
-);
 /** A source file's path as SOURCE_CHUNKS names it: relative to the package root, with forward slashes. */
 const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
 
@@ -165,9 +146,9 @@ function lazyStub(names, load) {
   return `let l;const m=()=>l??=${load};module.exports=Object.defineProperties({},{${esModule}${getters.join(",")}});`;
 }
 
-/** Resolves each chunked specifier (of `chunks`), and each late Node module, to its stub. */
-function lazyModules(chunkExports, chunks = ALL_CHUNKS) {
-  const chunkOf = new Map(Object.entries(chunks).flatMap(([chunk, specifiers]) => specifiers.map((s) => [s, chunk])));
+/** Resolves each chunked specifier, and each late Node module, to its stub. */
+function lazyModules(chunkExports) {
+  const chunkOf = new Map(Object.entries(ALL_CHUNKS).flatMap(([chunk, specifiers]) => specifiers.map((s) => [s, chunk])));
   return {
     name: "rigging-lazy-modules",
     setup(b) {
@@ -199,38 +180,6 @@ function lazyModules(chunkExports, chunks = ALL_CHUNKS) {
       });
     },
   };
-}
-
-/**
- * Resolves each import of a file that main.cjs holds (`inMain`, by path) to
- * main.cjs's own copy, which main.cjs exports under `__riggingModules`, and
- * notes the paths taken in `taken`.
- */
-function fromMain(inMain, taken) {
-  return {
-    name: "rigging-from-main",
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.kind === "entry-point" || args.pluginData?.fromMain) return undefined;
-        const resolved = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { fromMain: true } });
-        if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") return undefined;
-        const path = sourcePath(resolved.path);
-        if (!inMain.has(path)) return undefined;
-        taken.add(path);
-        return { path, namespace: "rigging-main" };
-      });
-      b.onLoad({ filter: /.*/, namespace: "rigging-main" }, (args) => ({
-        contents: `module.exports=__riggingChunk("main").__riggingModules[${JSON.stringify(args.path)}];`,
-        loader: "js",
-      }));
-    },
-  };
-}
-
-/** The names a source file exports (the stub of its chunk gives each). */
-async function exportNames(file) {
-  const built = await build({ entryPoints: [file], bundle: false, format: "esm", write: false, metafile: true, logLevel: "warning" });
-  return Object.values(built.metafile.outputs)[0].exports;
 }
 
 const common = { bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, keepNames: false, logLevel: "warning" };
@@ -271,55 +220,13 @@ const mainOptions = (define, banner, outfile) => ({
   define: { "import.meta.url": "__riggingModuleUrl", ...define },
   banner: { js: banner },
 });
-// The Node build keeps the commands but render out of main.cjs: a first
-// pass finds which files main.cjs holds; each command's file takes those from
-// main.cjs; main.cjs is then built again exporting the ones they take.
-const NODE_CHUNKS = { ...ALL_CHUNKS, ...COMMAND_CHUNKS };
-for (const [chunk, [file]] of Object.entries(COMMAND_CHUNKS))
-  chunkExports[chunk] = { [file]: Object.fromEntries((await exportNames(file)).map((name) => [name, true])) };
-// The examples `init` prints are a file of their own too (19 kB that no
-// other command reads): main.cjs's build information reads it on first use.
-const { examples, ...info } = JSON.parse(buildInfo({ binary: false }));
-writeFileSync("dist/lib/examples.cjs", `module.exports=${JSON.stringify(examples)};`);
-const nodeMain = mainOptions(
-  { RIGGING_BUILD: "__riggingBuild" },
-  `var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href,__riggingBuild={...${JSON.stringify(info)},get examples(){return __riggingChunk("examples")}};`,
-  "dist/lib/main.cjs",
+await build(
+  mainOptions(
+    { RIGGING_BUILD: buildInfo({ binary: false }) },
+    'var __riggingModuleUrl=require("node:url").pathToFileURL(__filename).href;',
+    "dist/lib/main.cjs",
+  ),
 );
-nodeMain.plugins = [englishOnly, lazyModules(chunkExports, NODE_CHUNKS)];
-const firstPass = await build({ ...nodeMain, write: false, metafile: true });
-const inMain = new Set(Object.keys(firstPass.metafile.inputs).filter((path) => !path.includes(":")));
-const taken = new Set();
-for (const [chunk, specifiers] of Object.entries(COMMAND_CHUNKS)) {
-  await build({
-    ...common,
-    stdin: {
-      contents: `${specifiers.map((s, i) => `import*as m${i} from${JSON.stringify(`./${s}`)};`).join("")}module.exports={${specifiers.map((s, i) => `${JSON.stringify(s)}:m${i}`).join(",")}};`,
-      resolveDir: process.cwd(),
-      sourcefile: `${chunk}.js`,
-    },
-    outfile: `dist/lib/${chunk}.cjs`,
-    plugins: [englishOnly, fromMain(inMain, taken), lazyModules(chunkExports)],
-    define: { "import.meta.url": "__riggingModuleUrl" },
-    // main.cjs's module URL (the launcher's), where a command file asks for its own.
-    banner: { js: 'var __riggingModuleUrl=__riggingChunk("main").__riggingModuleUrl;' },
-  });
-}
-const shared = [...taken].sort();
-await build({
-  ...nodeMain,
-  entryPoints: undefined,
-  stdin: {
-    contents: [
-      'export*from"./src/cli/main.ts";',
-      ...shared.map((path, i) => `import*as r${i} from${JSON.stringify(`./${path}`)};`),
-      `export const __riggingModules={${shared.map((path, i) => `${JSON.stringify(path)}:r${i}`).join(",")}};`,
-      "export const __riggingModuleUrl=import.meta.url;",
-    ].join(""),
-    resolveDir: process.cwd(),
-    sourcefile: "main.js",
-  },
-});
 
 // Each file of dist/lib/ is stored as the function expression the launcher
 // compiles: reading it gives V8 the source as it is, where joining the
@@ -329,7 +236,7 @@ await build({
 // The Bun build takes the files as esbuild wrote them.
 const WRAPPER = ["(function (exports, require, module, __filename, __dirname, __riggingChunk) {", "\n})"];
 const unwrapped = {};
-for (const name of ["main", "examples", ...Object.keys(NODE_CHUNKS)]) {
+for (const name of ["main", ...Object.keys(ALL_CHUNKS)]) {
   const file = `dist/lib/${name}.cjs`;
   unwrapped[name] = readFileSync(file, "utf8");
   writeFileSync(file, WRAPPER[0] + unwrapped[name] + WRAPPER[1]);
@@ -393,11 +300,6 @@ try {
     [["render", "examples/compass.yaml"], caching],
     [["render", "examples/rootpilot-eks.yaml"], caching],
     [["check", join(warm, "out")], caching],
-    // Commands in files of their own that run without a network (COMMAND_CHUNKS).
-    [["init", "CompassRunner"], caching],
-    [["explain", "CR-01"], caching],
-    [["schema", "CompassRunner"], caching],
-    [["completion", "bash"], caching],
   ];
   for (const [args, env] of runs) {
     const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env, stdio: ["ignore", "ignore", "pipe"] });

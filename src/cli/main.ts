@@ -43,28 +43,16 @@ Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal e
 
 type Command = (args: string[], io: Io) => number | Promise<number>;
 
-/**
- * A command whose code and help are read only when it runs or its help is
- * shown: the built command keeps each command but render in a file of its
- * own, loaded on that first read (scripts/build.mjs).
- */
-const lazyCommand = (command: () => { run: Command; help: string }): { run: Command; readonly help: string } => ({
-  run: (args, io) => command().run(args, io),
-  get help() {
-    return command().help;
-  },
-});
-
-const COMMANDS: Record<string, { run: Command; readonly help: string }> = {
+const COMMANDS: Record<string, { run: Command; help: string }> = {
   render: { run: renderCommand, help: RENDER_HELP },
-  check: lazyCommand(() => ({ run: checkCommand, help: CHECK_HELP })),
-  explain: lazyCommand(() => ({ run: explainCommand, help: EXPLAIN_HELP })),
-  schema: lazyCommand(() => ({ run: schemaCommand, help: SCHEMA_HELP })),
-  init: lazyCommand(() => ({ run: initCommand, help: INIT_HELP })),
-  preflight: lazyCommand(() => ({ run: preflightCommand, help: PREFLIGHT_HELP })),
-  pin: lazyCommand(() => ({ run: pinCommand, help: PIN_HELP })),
-  fn: lazyCommand(() => ({ run: fnCommand, help: FN_HELP })),
-  completion: lazyCommand(() => ({ run: completionCommand, help: COMPLETION_HELP })),
+  check: { run: checkCommand, help: CHECK_HELP },
+  explain: { run: explainCommand, help: EXPLAIN_HELP },
+  schema: { run: schemaCommand, help: SCHEMA_HELP },
+  init: { run: initCommand, help: INIT_HELP },
+  preflight: { run: preflightCommand, help: PREFLIGHT_HELP },
+  pin: { run: pinCommand, help: PIN_HELP },
+  fn: { run: fnCommand, help: FN_HELP },
+  completion: { run: completionCommand, help: COMPLETION_HELP },
 };
 
 /** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */
@@ -88,7 +76,7 @@ export function run(argv: string[], io: Io = processIo()): number | Promise<numb
   }
 }
 
-function commandNamed(name: string): { run: Command; readonly help: string } {
+function commandNamed(name: string): { run: Command; help: string } {
   if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
   if (name.startsWith("-")) {
     const near = closest(name, ["--help", "--version"]);

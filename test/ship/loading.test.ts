@@ -39,7 +39,7 @@ process.on("exit", () => {
 interface Loaded {
   code: number;
   err: string;
-  /** The files of dist/lib/ read, by name (main, yaml, zod, pg, cel, nats, command-check, ...). */
+  /** The files of dist/lib/ read, by name (main, yaml, zod, pg, cel, nats). */
   files: string[];
   compiled: Record<string, string>;
   /** Node's own modules loaded after start-up. */
@@ -62,8 +62,6 @@ describe("the built command loads what a command needs, when it needs it", () =>
     expect(loaded.code, loaded.err).toBe(0);
     expect(loaded.files).toContain("main");
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
-    // Nor any command's own file, nor the built-in examples: main.cjs alone.
-    expect(loaded.files).toEqual(["main"]);
     // (node:net is Node's own here: stdout is a pipe, a socket.)
     for (const name of [...LATE, "crypto"]) expect(loaded.modules).not.toContain(name);
   });
@@ -76,8 +74,6 @@ describe("the built command loads what a command needs, when it needs it", () =>
     // message and quotes what js-yaml would leave misreadable: none of it here.
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
     expect(loaded.files.filter((file) => file.startsWith("validators-"))).toEqual(["validators-compass-runner"]);
-    // No other command's file (check, explain, ... each have theirs), no built-in examples.
-    expect(loaded.files.sort()).toEqual(["main", "validators-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).
     for (const name of ["net", "stream"]) expect(loaded.modules).not.toContain(name);
@@ -94,16 +90,6 @@ describe("the built command loads what a command needs, when it needs it", () =>
     expect(loaded.compiled.yaml).toBe("cache accepted");
   });
 
-  it("init and explain load their own command's file, from an accepted code cache, and init the built-in examples", () => {
-    const init = loads(["init", "CompassRunner"]);
-    expect(init.code, init.err).toBe(0);
-    expect(init.files.sort()).toEqual(["command-init", "examples", "main"]);
-    for (const [file, how] of Object.entries(init.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);
-    const explain = loads(["explain", "CR-01"]);
-    expect(explain.code, explain.err).toBe(0);
-    expect(explain.files.sort()).toEqual(["command-explain", "main"]);
-  });
-
   it("check loads the CEL engine for a set with admission policies, and not for a set without", () => {
     const runner = join(tempDir(), "runner");
     const server = join(tempDir(), "server");
@@ -112,7 +98,6 @@ describe("the built command loads what a command needs, when it needs it", () =>
     const withPolicies = loads(["check", runner]);
     expect(withPolicies.code, withPolicies.err).toBe(0);
     expect(withPolicies.files).toContain("cel");
-    expect(withPolicies.compiled["command-check"]).toBe("cache accepted");
     expect(withPolicies.compiled.cel).toBe("cache accepted");
     const without = loads(["check", server]);
     expect(without.code, without.err).toBe(0);
