@@ -66,6 +66,12 @@ function indent(level: number): string {
   return indents[level];
 }
 
+/** A line break and the indentation of `level`, made once per level. */
+const breaks: string[] = [];
+function lineBreak(level: number): string {
+  return (breaks[level] ??= `\n${indent(level)}`);
+}
+
 const { getPrototypeOf, hasOwn } = Object;
 const toTag = Object.prototype.toString;
 
@@ -141,25 +147,52 @@ function scalar(text: string, level: number, place: Place): string {
 }
 
 /**
- * Keys found plain, kept: a fleet's keys are mostly the same few hundred
- * strings (the renderers' literals), looked up far cheaper than tested
- * (11 against about 50 ns per key, on the keys of freshly rendered fleet
- * installations; values gain nothing: most are made per installation).
- * Measured: MEASURE.
+ * Keys found plain, kept with what goes before a value of theirs (prefixOf):
+ * a fleet's keys are mostly the same few hundred strings (the renderers'
+ * literals), looked up far cheaper than tested (11 against about 50 ns per
+ * key, on the keys of freshly rendered fleet installations; values gain
+ * nothing: most are made per installation). Measured: MEASURE.
  */
-const plainKeys = new Set<string>();
+const plainKeys = new Map<string, PlainKey>();
 
-function key(text: string, place: Place): string {
-  if (plainKeys.has(text)) return text;
-  if (text.length > 0 && text.length <= MAX_IMPLICIT_KEY && certainlyPlain(text)) {
-    if (plainKeys.size >= 10_000) plainKeys.clear();
+/** A plain key as kept: its text (a copy), and its prefixes by variant (prefixOf). */
+interface PlainKey {
+  text: string;
+  prefixes: string[];
+}
+
+/** A plain key, or `undefined` for a key js-yaml is asked about. */
+function plainKey(text: string): PlainKey | undefined {
+  let found = plainKeys.get(text);
+  if (found === undefined && text.length > 0 && text.length <= MAX_IMPLICIT_KEY && certainlyPlain(text)) {
     // A copy: a key read from a values file is a slice of it, which would keep the whole text alive.
-    if (text.length <= 64) plainKeys.add(JSON.parse(JSON.stringify(text)) as string);
-    return text;
+    found = { text: text.length <= 64 ? (JSON.parse(JSON.stringify(text)) as string) : text, prefixes: [] };
+    if (plainKeys.size >= 10_000) plainKeys.clear();
+    if (text.length <= 64) plainKeys.set(found.text, found);
   }
+  return found;
+}
+
+function askedKey(text: string, place: Place): string {
   const form = asked(text, true, place);
   if (form.length > MAX_IMPLICIT_KEY) throw FALLBACK;
   return form;
+}
+
+/**
+ * What goes before a value in a block mapping: a line break and the
+ * indentation of `level` (but before the first pair of a compact mapping),
+ * the key, and `:` with a space unless the value opens a line. Kept per
+ * plain key, two concatenations per pair instead of five. Measured: MEASURE.
+ */
+function prefixOf(written: string, level: number, broken: boolean, opens: boolean, plain?: PlainKey): string {
+  const variant = (level << 2) | (broken ? 2 : 0) | (opens ? 1 : 0);
+  let prefix = plain?.prefixes[variant];
+  if (prefix === undefined) {
+    prefix = `${broken ? lineBreak(level) : ""}${written}${opens ? ":" : ": "}`;
+    if (plain !== undefined) plain.prefixes[variant] = prefix;
+  }
+  return prefix;
 }
 
 /** js-yaml's `writeBlockSequence`: `undefined` items are written `null`. */
@@ -167,7 +200,7 @@ function sequence(list: readonly unknown[], level: number, compact: boolean, pla
   let text = "";
   for (let index = 0; index < list.length; index++) {
     const item = node(list[index], level + 1, true, place) ?? "null";
-    if (!compact || index > 0) text += `\n${indent(level)}`;
+    if (!compact || index > 0) text += lineBreak(level);
     text += opensLine ? "-" : "- ";
     text += item;
   }
@@ -181,14 +214,13 @@ function mapping(object: Record<string, unknown>, level: number, compact: boolea
   let pairs = 0;
   for (const name in object) {
     if (!hasOwn(object, name)) continue;
-    const written = key(name, place);
+    const plain = plainKey(name);
+    const written = plain === undefined ? askedKey(name, place) : plain.text;
     const value = node(object[name], level + 1, false, place);
     if (value === undefined) continue;
-    if (!compact || pairs > 0) text += `\n${indent(level)}`;
-    pairs++;
-    text += written;
-    text += opensLine ? ":" : ": ";
+    text += prefixOf(written, level, !compact || pairs > 0, opensLine, plain);
     text += value;
+    pairs++;
   }
   opensLine = !compact && pairs > 0;
   return pairs === 0 ? "{}" : text;
