@@ -195,13 +195,19 @@ function prefixOf(written: string, level: number, broken: boolean, opens: boolea
   return prefix;
 }
 
+/** What goes before an item of a block sequence, as prefixOf for a key. */
+const dashes: string[] = [];
+function dashOf(level: number, broken: boolean, opens: boolean): string {
+  const variant = (level << 2) | (broken ? 2 : 0) | (opens ? 1 : 0);
+  return (dashes[variant] ??= `${broken ? lineBreak(level) : ""}${opens ? "-" : "- "}`);
+}
+
 /** js-yaml's `writeBlockSequence`: `undefined` items are written `null`. */
 function sequence(list: readonly unknown[], level: number, compact: boolean, place: Place): string {
   let text = "";
   for (let index = 0; index < list.length; index++) {
     const item = node(list[index], level + 1, true, place) ?? "null";
-    if (!compact || index > 0) text += lineBreak(level);
-    text += opensLine ? "-" : "- ";
+    text += dashOf(level, !compact || index > 0, opensLine);
     text += item;
   }
   opensLine = !compact;
