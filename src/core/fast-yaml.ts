@@ -37,9 +37,12 @@ const ANY_TAG = PLAIN_TAGS.every((tag) => tag.test!.flags === "" && !/\\[1-9k]/.
  * which this answers at once (keeping one scalar, and the text it is a
  * slice of, until the next).
  *
- * Measured: a Map of the tags by text (as before) cost more than the tests
- * it spared, its lookups missing the cache between one file and the next;
- * together, MEASURE.
+ * Measured: the last scalar, with emit-fast.ts's plain keys, took 6.6% of
+ * the instructions of a fleet of 1,000 files (callgrind). The Map of tags
+ * by text it replaces (with ANY_TAG) still cost about 3% of a fleet's CPU
+ * profile, its lookups missing the cache between one file and the next:
+ * without it parseFast takes 10% to 18% less time on fleet values files
+ * (alternated rounds of 100 fresh texts).
  */
 let lastText: string | undefined;
 let lastTag: PlainTag | null = null;
