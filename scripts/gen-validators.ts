@@ -13,8 +13,9 @@
 // generated validator never accepts what zod refuses. test/core/
 // validators-agree.test.ts checks the two agree; validators-fresh checks
 // that the committed module is what this writes.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
+import { writeGenerated } from "./write-generated.ts";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import Ajv from "ajv";
@@ -505,16 +506,7 @@ export async function generateValidators(): Promise<Map<string, string>> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const files = await generateValidators();
-  for (const [file, text] of files) {
-    let old = "";
-    try {
-      old = readFileSync(file, "utf8");
-    } catch {}
-    if (old !== text) {
-      writeFileSync(file, text);
-      console.log(`wrote ${relative(ROOT, file)}`);
-    }
-  }
+  for (const [file, text] of files) writeGenerated(file, text, ROOT);
   // A kind's file from a kind that is gone.
   for (const name of readdirSync(dirname(GENERATED))) {
     const file = join(dirname(GENERATED), name);

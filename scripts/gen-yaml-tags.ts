@@ -12,8 +12,8 @@
 // reading values otherwise. test/core/yaml-tags.test.ts checks that the
 // committed file is what this writes, and that each value agrees with the
 // package's `resolve` on strings its test matches.
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
+import { writeGenerated } from "./write-generated.ts";
 import { fileURLToPath } from "node:url";
 import { Document } from "yaml";
 
@@ -94,13 +94,5 @@ export function generateYamlTags(): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = generateYamlTags();
-  let old = "";
-  try {
-    old = readFileSync(GENERATED, "utf8");
-  } catch {}
-  if (old !== text) {
-    writeFileSync(GENERATED, text);
-    console.log(`wrote ${relative(ROOT, GENERATED)}`);
-  }
+  writeGenerated(GENERATED, generateYamlTags(), ROOT);
 }
