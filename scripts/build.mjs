@@ -182,7 +182,16 @@ function lazyModules(chunkExports) {
   };
 }
 
-const common = { bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, keepNames: false, logLevel: "warning" };
+// BUILD_MINIFY=0 keeps names and lines for a profile (`node --cpu-prof`); off by default.
+const common = {
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: process.env.BUILD_MINIFY !== "0",
+  keepNames: false,
+  logLevel: "warning",
+};
 
 rmSync("dist/lib", { recursive: true, force: true });
 rmSync("dist/rigging.cache", { force: true }); // an earlier layout's
