@@ -2,7 +2,7 @@
 // the files of dist/lib/ other than main.cjs, and Node's modules beyond
 // those every process has, load only for the commands that need them; the
 // files a render loads come with a code cache that V8 accepts. A preloaded
-// probe watches the launcher's own reads and compiles, and Node's list of
+// probe watches the files the launcher opens and compiles, and Node's list of
 // loaded modules.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,12 +13,12 @@ const PROBE = tempFile(
   `const fs = require("node:fs");
 const vm = require("node:vm");
 const before = new Set(process.moduleLoadList);
-const read = fs.readFileSync;
+const open = fs.openSync;
 const files = [];
-fs.readFileSync = function (path, ...rest) {
+fs.openSync = function (path, ...rest) {
   const m = typeof path === "string" && /[\\\\/]lib[\\\\/]([\\w-]+)\\.cjs$/.exec(path);
   if (m) files.push(m[1]);
-  return read.call(this, path, ...rest);
+  return open.call(this, path, ...rest);
 };
 const compiled = {};
 vm.Script = class extends vm.Script {
