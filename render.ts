@@ -1,7 +1,7 @@
 // The seed's own command, `bun run render.ts VALUES`: the same as
 // `rigging render VALUES`.
 //
-// Under Bun it runs the bytecode build of the sources, dist/bun/main.js
+// Under Bun it runs the bytecode build of the render command, dist/bun/main.js
 // (made by scripts/build.mjs, so by `npm ci` and `npm test`): Bun would
 // otherwise transpile and compile every source module on each run, which
 // costs more than the render itself (docs/performance.md). A build older

@@ -14,7 +14,8 @@
 //   rejected by V8 and the file is compiled as usual: slower, never wrong;
 // - dist/rigging.mjs, for paths that name it: it runs dist/rigging.cjs;
 // - dist/bun/main.js and its chunks, each with its bytecode (.jsc), built
-//   from the same files by the pinned Bun for `bun run render.ts`.
+//   from the same files by the pinned Bun for `bun run render.ts`; its
+//   entry is src/cli/render-main.ts, the render command alone.
 // The standalone executable is scripts/build-binary.mjs (npm run build:binary).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -221,9 +222,9 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
 // the launcher, whose file is its import.meta.url (where the package root
 // and worker threads are found); the Bun one is required by render.ts and
 // loads its chunks with Bun's own require.
-const mainOptions = (define, banner, outfile) => ({
+const mainOptions = (define, banner, outfile, entry = "src/cli/main.ts") => ({
   ...common,
-  entryPoints: ["src/cli/main.ts"],
+  entryPoints: [entry],
   outfile,
   plugins: [englishOnly, lazyModules(chunkExports)],
   define: { "import.meta.url": "__riggingModuleUrl", ...define },
@@ -355,7 +356,7 @@ if (existsSync(bun)) {
     // in this build reads the module URL (its examples are built in, and it
     // runs on one thread), so it names the file Bun runs: render.ts.
     const banner = 'var __riggingModuleUrl=require("node:url").pathToFileURL(process.argv[1]??"").href,__riggingChunk=n=>require("./"+n+".js");';
-    await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js")));
+    await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js"), "src/cli/render-main.ts"));
     for (const chunk of Object.keys(ALL_CHUNKS)) writeFileSync(join(staging, `${chunk}.js`), unwrapped[chunk]);
     const entries = ["main", ...Object.keys(ALL_CHUNKS)].map((name) => join(staging, `${name}.js`));
     const built = spawnSync(

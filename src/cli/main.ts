@@ -1,12 +1,11 @@
-// The `rigging` command: dispatch, exit codes and the last line of defence
-// that turns any error into one clear line instead of a stack trace.
+// The `rigging` command: dispatch to each command, run with the exit codes
+// and error handling of src/cli/command.ts.
 import { BUILD } from "../core/build.ts";
-import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
-import { printable, printableLines } from "../core/printable.ts";
+import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
 import { KINDS } from "../profiles/index.ts";
-import { argumentError } from "./args.ts";
 import { CHECK_HELP, checkCommand } from "./check.ts";
+import { type Command, exitWith, report, runCommand } from "./command.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
 import { EXPLAIN_HELP, explainCommand } from "./explain.ts";
 import { FN_HELP, fnCommand } from "./fn.ts";
@@ -14,7 +13,7 @@ import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
 import { INIT_HELP, initCommand } from "./init.ts";
 import { PIN_HELP, pinCommand } from "./pin.ts";
 import { PREFLIGHT_HELP, preflightCommand } from "./preflight.ts";
-import { mayBeWorkerThread, paint, processIo, type Io } from "./io.ts";
+import { mayBeWorkerThread, processIo, type Io } from "./io.ts";
 import { RENDER_HELP, renderCommand } from "./render.ts";
 import { SCHEMA_HELP, schemaCommand } from "./schema.ts";
 import { VERSION } from "./version.ts";
@@ -41,8 +40,6 @@ Run 'rigging help COMMAND' or 'rigging COMMAND --help' for a command's options.
 Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
 `;
 
-type Command = (args: string[], io: Io) => number | Promise<number>;
-
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   render: { run: renderCommand, help: RENDER_HELP },
   check: { run: checkCommand, help: CHECK_HELP },
@@ -63,14 +60,7 @@ export function run(argv: string[], io: Io = processIo()): number | Promise<numb
     if (name === "help" && rest.length > 0) return io.out(commandNamed(rest[0]).help), 0;
     if (name === "help" || name === "-h" || name === "--help") return io.out(HELP), 0;
     if (name === "--version" || name === "-V" || name === "version") return io.out(`rigging ${VERSION}\n`), 0;
-    const command = commandNamed(name);
-    let code: number | Promise<number>;
-    try {
-      code = command.run(rest, io);
-    } catch (error) {
-      throw argumentError(error, name, command.help);
-    }
-    return typeof code === "number" ? code : code.catch((error) => report(error, io));
+    return runCommand(name, commandNamed(name), rest, io);
   } catch (error) {
     return report(error, io);
   }
@@ -88,22 +78,7 @@ function commandNamed(name: string): { run: Command; help: string } {
 
 /** The process entry: runs `argv` and sets the exit code when it is known. */
 export function main(argv: string[]): void {
-  const code = run(argv);
-  if (typeof code === "number") process.exitCode = code;
-  else void code.then((c) => (process.exitCode = c));
-}
-
-/** Every error ends as lines for people and an exit code; a stack only with RIGGING_DEBUG. */
-function report(error: unknown, io: Io): number {
-  if (error instanceof UsageError) {
-    io.err(`${paint(io, 31, "error")} ${printable(error.message)}\n`);
-    return 2;
-  }
-  if (error instanceof ValuesError) return 1;
-  const message = error instanceof InternalError ? error.message : internalErrorLine((error as Error)?.message ?? String(error));
-  io.err(`${paint(io, 31, "error")} ${printableLines(message)}\n`);
-  if (process.env.RIGGING_DEBUG) io.err(`${(error as Error)?.stack ?? ""}\n`);
-  return 3;
+  exitWith(run(argv));
 }
 
 /** Runs this process: a worker thread's share of a long run, or the command its arguments name. */
