@@ -269,9 +269,10 @@ const chunks = new Map();
 // so that a run touches that memory once. Fresh memory is dear where a page
 // fault costs tens of microseconds (virtual machines): readFileSync of the
 // source and of the cache took 519 page faults, this 234. Measured: a
-// render 3305 -> 3125 page faults (/usr/bin/time %R; node -e 0 2167), and
-// 0.97x the CPU time of a render and of --version (medians of 40 alternated
-// runs, the old launcher against this one, load average 4.5).
+// render 3304 -> 3129 page faults (/usr/bin/time %R; node -e 0 2167); a
+// render 193.4 -> 188.8 ms of wall time (0.98x its CPU time; 1.353x ->
+// 1.329x node -e 0, paired) and --version 167.7 -> 164.8 ms: medians of 60
+// alternated runs of the old build and this one, from the same directory.
 let scratch = Buffer.alloc(0);
 /** Reads the open file into the scratch buffer and closes it. */
 function read(fd, size) {
