@@ -107,9 +107,9 @@ function inWorker(task: ThreadTask): Promise<{ done: [number, unknown][]; stoppe
     // 6.6% with 8 (3,000-file fleets, `node --cpu-prof`, a share within
     // the worker's own profile, so the machine's load does not enter); the
     // main thread's, with V8's default, 4.5% to 6.9%. Peak RSS of a
-    // 10,000-file fleet: 177 and 184 MiB with 4, 182 and 183 MiB with 8
-    // (alternated runs); 16 cost 15 to 20 MiB more at 3,000 files for
-    // about 1% less.
+    // 10,000-file fleet: 173 and 180 MiB with 4, 178 and 179 MiB with 8
+    // (alternated runs; at 3,000 files 6 to 10 MiB more with 8); 16 cost
+    // 15 to 18 MiB more at 3,000 files for about 1% less.
     const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     let done: [number, unknown][] | undefined;
     worker.once("message", (posted: [number, unknown][]) => (done = posted));
