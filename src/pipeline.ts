@@ -18,16 +18,27 @@ export interface Rendered {
   notes: string[];
 }
 
-export function renderFile(file: string): Rendered {
-  return renderSource(parseValuesFile(readText(file), file === "-" ? "<stdin>" : file));
+/**
+ * `notes: false` for a caller that prints no notes (a fleet, a stream):
+ * they are left empty, not made. Measured: the Runner's notes were 0.5% to
+ * 0.8% of a fleet's CPU profile (runnerNotes); without them a fleet of 300
+ * files on one thread took 1.6% fewer instructions per file (callgrind,
+ * 8.06 -> 7.93 million; runs of one build differ by 0.2%).
+ */
+export interface RenderOptions {
+  notes?: boolean;
 }
 
-export function renderSource(source: SourceDocument): Rendered {
+export function renderFile(file: string, options?: RenderOptions): Rendered {
+  return renderSource(parseValuesFile(readText(file), file === "-" ? "<stdin>" : file), options);
+}
+
+export function renderSource(source: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
   const profile = profileFor(source);
   const values = validateValues(() => profile.schema(), source, profile.kind, validatorOf(profile.kind));
   const objects = sortForApply(profile.render(values));
   selfCheck(objects);
-  return { file: source.file, profile, objects, notes: profile.notes?.(values) ?? [] };
+  return { file: source.file, profile, objects, notes: notes ? (profile.notes?.(values) ?? []) : [] };
 }
 
 /** The profile whose upstream shape a file has (its keys), if any. */

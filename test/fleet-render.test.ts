@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
 import { PARALLEL_THRESHOLD } from "../src/core/threads.ts";
+import { renderFile } from "../src/pipeline.ts";
 import { runCli, runInProcess } from "./support/cli.ts";
 
 const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
@@ -53,6 +54,15 @@ const STREAM_KUSTOMIZATION = {
 };
 
 describe("render a fleet", () => {
+  it("makes no notes, which it never prints: the same objects as a render that makes them", () => {
+    const file = write("one.yaml", EXAMPLE);
+    const withNotes = renderFile(file);
+    const without = renderFile(file, { notes: false });
+    expect(withNotes.notes.length).toBeGreaterThan(0);
+    expect(without.notes).toEqual([]);
+    expect(without.objects).toEqual(withNotes.objects);
+  });
+
   it("renders each file into OUT/NAME/ exactly as a single render would: manifests.yaml is its stdout, byte for byte", () => {
     const a = write("in/alpha.yaml", variant("alpha"));
     const b = write("in/beta.yml", variant("beta"));

@@ -137,7 +137,7 @@ interface FleetContext {
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
 function renderEntry(entry: FleetEntry, { output, layout, color }: FleetContext): Outcome {
   try {
-    const rendered = renderFile(entry.file);
+    const rendered = renderFile(entry.file, { notes: false });
     writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? [], entry.absent);
     return { exitCode: 0, report: "" };
   } catch (error) {

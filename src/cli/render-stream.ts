@@ -18,7 +18,7 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
   let worst = 0;
   for (const { file } of entries) {
     try {
-      const rendered = renderFile(file);
+      const rendered = renderFile(file, { notes: false });
       for (const object of rendered.objects) {
         const key = identity(object);
         const other = from.get(key);

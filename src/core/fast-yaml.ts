@@ -170,7 +170,12 @@ function plainTree(value: unknown, level: number, maxDepth: number): boolean {
   if (level > maxDepth) return false;
   if (value === null || typeof value !== "object") return true;
   if (Array.isArray(value)) return value.every((item) => plainTree(item, level + 1, maxDepth));
-  for (const key of Object.keys(value)) {
+  // for-in with hasOwn, not Object.keys: no array per mapping (js-yaml's
+  // mappings inherit nothing enumerable), as emit-fast.ts's mapping walks.
+  // Measured with output-fleet.ts's paths (see entryOf there): 0.4% fewer
+  // instructions per fleet file for both.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     if (key === "__proto__" || key === "null") return false;
     if (!plainTree((value as Record<string, unknown>)[key], level + 1, maxDepth)) return false;
   }

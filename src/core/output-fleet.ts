@@ -130,8 +130,8 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
     fail(`create ${name}`, error);
   }
   try {
-    writeFileSync(join(staging, MANIFEST), manifestOf(files), { flag: "wx" });
-    for (const [file, text] of files) writeFileSync(join(staging, file), text, { flag: "wx" });
+    writeFileSync(inside(staging, MANIFEST), manifestOf(files), { flag: "wx" });
+    for (const [file, text] of files) writeFileSync(inside(staging, file), text, { flag: "wx" });
   } catch (error) {
     removeOwnedDirectory(staging);
     fail("write", error);
@@ -174,9 +174,9 @@ function inOrder(names: readonly string[], keys: Iterable<string>): boolean {
  */
 function writeNewMember(out: string, name: string, files: ReadonlyMap<string, string>): boolean {
   const base = hiddenBase(name);
-  const target = join(out, name);
+  const target = entryOf(out, name);
   const generation = `.${base}.1`;
-  const staging = join(out, generation);
+  const staging = entryOf(out, generation);
   const fail = (what: string, error: unknown): never => {
     if (!isFsError(error)) throw error;
     if (error.code === "EEXIST" && what.startsWith("create")) throw TAKEN;
@@ -197,6 +197,34 @@ function writeNewMember(out: string, name: string, files: ReadonlyMap<string, st
   }
   return true;
 }
+
+/**
+ * `join(out, name)` for an entry of OUT, `join(staging, file)` for a file
+ * of a generation: what path.join answers, by concatenation where the name
+ * is one segment (neither `.` nor `..`), as rigging's names are. OUT's
+ * normalised prefix is kept for the last OUT asked. path.join was 1.1% of a
+ * fleet's CPU profile, with five calls per new installation, now none.
+ * Measured with fast-yaml.ts's plainTree walked by for-in (added with it):
+ * a fleet of 300 files on one thread, 7.93 -> 7.90 million instructions
+ * per file (callgrind; runs of one build differ by 0.2%).
+ */
+let lastOut: string | undefined;
+let outPrefix = "";
+export function entryOf(out: string, name: string): string {
+  if (!isSegment(name)) return join(out, name);
+  if (out !== lastOut) {
+    outPrefix = join(out, "x").slice(0, -1); // "out/", "/" for the root, "" for "." and ""
+    lastOut = out;
+  }
+  return outPrefix + name;
+}
+
+/** `join(dir, name)` where dir is a path join made (normal: no `.` or `..` inside, and the root or `.` only alone). */
+export function inside(dir: string, name: string): string {
+  return isSegment(name) && dir.length > 0 && dir !== "." && !dir.endsWith("/") ? `${dir}/${name}` : join(dir, name);
+}
+
+const isSegment = (name: string) => name.length > 0 && name !== "." && name !== ".." && !name.includes("/");
 
 /** Thrown through writeNewMember when its name was taken after OUT was read. */
 const TAKEN = Symbol("taken");

@@ -310,31 +310,38 @@ export function flagOrEnv(container: Container, names: SettingNames): Setting {
   return { from: "none", path: [names.env ? "env" : "args"] };
 }
 
-/** The value of a flag in the container's command and args, with its path; undefined when absent. */
+/**
+ * The value of a flag in the container's command and args, with its path;
+ * undefined when absent. The words are read in place (the command's after
+ * its first, then the args) rather than copied into a list of words and
+ * paths first: every rule asks for settings, a dozen times per container.
+ */
 export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
   const bare = flag.replace(/^-+/, "");
-  const words: { word: string; path: PropertyKey[] }[] = [];
   const command = list<unknown>(container.command);
+  const args = list<unknown>(container.args);
   // The first word of an explicit command is the program itself.
-  command.forEach((word, i) => i > 0 && words.push({ word: String(word), path: ["command", i] }));
-  list<unknown>(container.args).forEach((word, i) => words.push({ word: String(word), path: ["args", i] }));
+  const fromCommand = Math.max(0, command.length - 1);
+  const count = fromCommand + args.length;
+  const word = (i: number) => String(i < fromCommand ? command[i + 1] : args[i - fromCommand]);
+  const path = (i: number): PropertyKey[] => (i < fromCommand ? ["command", i + 1] : ["args", i - fromCommand]);
   let found: { value: string; path: PropertyKey[] } | undefined;
-  for (let i = 0; i < words.length; i++) {
-    const { word, path } = words[i];
-    if (word === "--" || !word.startsWith("-") || word === "-") break;
-    const body = word.replace(/^--?/, "");
+  for (let i = 0; i < count; i++) {
+    const text = word(i);
+    if (text === "--" || !text.startsWith("-") || text === "-") break;
+    const body = text.slice(text.startsWith("--") ? 2 : 1);
     const eq = body.indexOf("=");
     const name = eq < 0 ? body : body.slice(0, eq);
     if (name !== bare) {
       // Another flag: skip its separate value when it takes one (a word not starting with -).
-      if (eq < 0 && i + 1 < words.length && !words[i + 1].word.startsWith("-")) i++;
+      if (eq < 0 && i + 1 < count && !word(i + 1).startsWith("-")) i++;
       continue;
     }
-    if (eq >= 0) found = { value: body.slice(eq + 1), path };
-    else if (i + 1 < words.length) {
-      found = { value: words[i + 1].word, path: words[i + 1].path };
+    if (eq >= 0) found = { value: body.slice(eq + 1), path: path(i) };
+    else if (i + 1 < count) {
+      found = { value: word(i + 1), path: path(i + 1) };
       i++;
-    } else found = { value: "", path };
+    } else found = { value: "", path: path(i) };
   }
   return found;
 }

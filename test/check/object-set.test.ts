@@ -59,4 +59,18 @@ describe("ObjectSet", () => {
     expect(set.ofKind("DaemonSet")).toHaveLength(1);
     expect(set.ofKind("Ingress")).toHaveLength(0);
   });
+
+  it("derived: computed once per set by the first rule that asks, and per set", () => {
+    const calls: ObjectSet[] = [];
+    const daemonSets = (set: ObjectSet) => {
+      calls.push(set);
+      return set.objects.filter((o) => o.kind === "DaemonSet");
+    };
+    const one = new ObjectSet("compass-runner", rendered());
+    const other = new ObjectSet("compass-runner", rendered().slice(0, 1));
+    expect(one.derived(daemonSets)).toBe(one.derived(daemonSets));
+    expect(one.derived(daemonSets)).toHaveLength(1);
+    expect(other.derived(daemonSets)).toEqual([]);
+    expect(calls).toEqual([one, other]);
+  });
 });

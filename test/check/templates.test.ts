@@ -28,6 +28,22 @@ describe("flagOrEnv: a non-empty flag wins, else the variable (compass-interface
     expect([s.from, s.value, s.path]).toEqual(["flag", "https://a", ["command", 2]]);
   });
 
+  it("command and args read as one list of words: a flag in command takes its value from args, a flag in args wins", () => {
+    const across = flagOrEnv(c({ command: ["/compass-runner", "--server"], args: ["https://a"] }), SERVER);
+    expect([across.from, across.value, across.path]).toEqual(["flag", "https://a", ["args", 0]]);
+    const later = flagOrEnv(c({ command: ["/compass-runner", "--server=https://a"], args: ["--server", "https://b"] }), SERVER);
+    expect([later.value, later.path]).toEqual(["https://b", ["args", 1]]);
+    const first = flagOrEnv(c({ command: ["/compass-runner", "--server=https://a"], args: ["run", "--server", "https://b"] }), SERVER);
+    expect([first.value, first.path]).toEqual(["https://a", ["command", 1]]);
+    // The program itself is not a flag, even when it looks like one.
+    expect(flagOrEnv(c({ command: ["--server=https://a"] }), SERVER).from).toBe("none");
+    // Another flag's separate value is skipped across the boundary too.
+    const skipped = flagOrEnv(c({ command: ["/compass-runner", "--backend"], args: ["microvm", "--server", "https://c"] }), SERVER);
+    expect([skipped.value, skipped.path]).toEqual(["https://c", ["args", 2]]);
+    const bare = flagOrEnv(c({ args: ["--backend", "microvm", "-", "--server", "https://a"] }), SERVER);
+    expect(bare.from).toBe("none");
+  });
+
   it("the last env entry of a name counts; valueFrom and envFrom are not visible", () => {
     expect(
       flagOrEnv(

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.ts";
 import { kustomizationOf } from "../../src/core/emit.ts";
 import { MANIFEST, manifestText, writeDirectory } from "../../src/core/output-dir.ts";
-import { fleetListing, writeFleetMember } from "../../src/core/output-fleet.ts";
+import { entryOf, fleetListing, inside, writeFleetMember } from "../../src/core/output-fleet.ts";
 import { tree } from "../support/output-tree.ts";
 
 let base: string;
@@ -283,6 +283,27 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("a fleet's paths, made by concatenation where path.join would only add a separator", () => {
+  it("entryOf(out, name) and inside(join(out, name), file) are what path.join answers, for any OUT and name", () => {
+    const segment = fc.constantFrom("", ".", "..", "a", "out", "/", "//", "b/", "./", "../", "x y", ".a.1");
+    const out = fc.array(segment, { maxLength: 5 }).map((parts) => parts.join(""));
+    const name = fc.oneof(
+      fc.constantFrom("a", "v0", ".v0.1", ".rigging-output", "manifests.yaml", ".", "..", "", "a/b", "/a", "a/"),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(out, name, name), { minLength: 1, maxLength: 4 }), (cases) => {
+        // Several OUTs in a row: the kept prefix follows the OUT asked.
+        for (const [dir, entry, file] of cases) {
+          expect(entryOf(dir, entry)).toBe(join(dir, entry));
+          expect(inside(join(dir, entry), file)).toBe(join(join(dir, entry), file));
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -41,8 +41,14 @@ const RUNNER: Rule["profiles"] = ["compass-runner"];
 const RUNNER_GAPS = new Set(["ingress-not-isolated", "egress-not-isolated", "egress-anywhere", "egress-any-host", "egress-everything-cidr"]);
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
 
+/** The Runner's own containers (not init containers) of its DaemonSet or Pod; found once per set, nine rules ask. */
 function runnerContainers(set: ObjectSet): ContainerRef[] {
-  return set.containers().filter((c) => (c.object.kind === "DaemonSet" || c.object.kind === "Pod") && c.containerPath.at(-2) === "containers");
+  return set.derived(findRunnerContainers);
+}
+
+function findRunnerContainers(set: ObjectSet): ContainerRef[] {
+  const found = set.containers().filter((c) => (c.object.kind === "DaemonSet" || c.object.kind === "Pod") && c.containerPath.at(-2) === "containers");
+  return Object.freeze(found) as ContainerRef[];
 }
 
 /** The mount (and its volume) that holds `file`, the deepest first (the shared volume template). */
