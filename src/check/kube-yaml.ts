@@ -42,7 +42,9 @@ const TOKEN = /[^\s,[\]{}'"#]+/g;
  * Runner installation's manifests.yaml (29 kB) went from 380-590 µs to
  * 60-75 µs of CPU (300 installations of the bench's fleet, five rounds);
  * the word-by-word scan was 5.8% of `check`'s CPU on 1,000 of them (node
- * --cpu-prof, unminified build).
+ * --cpu-prof, unminified build). `rigging check` of those 1,000: 5.87-5.95 s
+ * of user CPU against 6.20-6.51 s (/usr/bin/time, three runs of each build
+ * alternated, the same output; a loaded machine).
  */
 const WORD_START = String.raw`(?:[-+]?(?:0[0-7_bBoOX]|\d[^\s,[\]{}'"#_]*_)|(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|<<):?(?![^\s,[\]{}'"#]))`;
 const CANDIDATE = new RegExp(`[\\s,[\\]{}'"#]${WORD_START}`, "g");
