@@ -3,11 +3,11 @@
 // way `kubectl apply -f` does (go-yaml v2, YAML 1.1 scalars) without a
 // cluster; rigging's reading of the same file must give the same objects.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { KUBECTL_YAML, parseManifests, readsDifferently } from "../../src/check/kube-yaml.ts";
+import { KUBECTL_YAML, parseManifests, readsDifferently, readsDifferentlyByWord } from "../../src/check/kube-yaml.ts";
 import { parseDocuments, parseDocumentsWithPositions } from "../../src/core/source.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
 
@@ -165,5 +165,105 @@ describe("the scan that picks the parse is conservative", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("the scan asks only the words that may read differently, and answers as asking every word", () => {
+  // Near misses of every word `differs` takes, after every character that
+  // may end a word (and at the start of the text), as keys and values.
+  const pieces = [
+    "yes",
+    "Yes",
+    "YES",
+    "yES",
+    "y",
+    "n",
+    "N",
+    "no",
+    "on",
+    "ON",
+    "oN",
+    "off",
+    "Off",
+    "offf",
+    "<<",
+    "<",
+    "0",
+    "00",
+    "08",
+    "0400",
+    "-0400",
+    "+07",
+    "0o17",
+    "0O17",
+    "0x1F",
+    "0X1F",
+    "0b11",
+    "0B11",
+    "0_1",
+    "1_000",
+    "-1_0",
+    "+_1",
+    "--1_0",
+    "a_1",
+    "1.5e_3",
+    "12:30",
+    "x",
+    ":",
+    "-",
+    "?",
+    "&a",
+    "!!str",
+    "#",
+    ",",
+    "[",
+    "]",
+    "{",
+    "}",
+    "'",
+    '"',
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u00a0",
+    "\u2028",
+    "\ufeff",
+  ];
+  const text = fc.array(fc.constantFrom(...pieces), { maxLength: 24 }).map((ps) => ps.join(""));
+
+  it("on generated near-miss texts", () => {
+    let differently = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        const expected = readsDifferentlyByWord(t);
+        expect(readsDifferently(t)).toBe(expected);
+        if (expected) differently++;
+      }),
+      { numRuns: 5000 },
+    );
+    // Both answers are reached, so the comparison is not vacuous.
+    expect(differently).toBeGreaterThan(100);
+  });
+
+  it("on every file of the check corpus, and the texts above", () => {
+    const dir = join(ROOT, "test", "fixtures", "check");
+    const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /\.ya?ml$/.test(f));
+    expect(files.length).toBeGreaterThan(50);
+    const answers = new Set<boolean>();
+    for (const [name, t] of [...files.map((f) => [f, readFileSync(join(dir, f), "utf8")]), ["SCALARS", SCALARS], ["MERGE", MERGE]]) {
+      answers.add(readsDifferentlyByWord(t));
+      expect(readsDifferently(t), name).toBe(readsDifferentlyByWord(t));
+    }
+    expect(answers.size).toBe(2);
+  });
+
+  // A quadratic scan (from every start of a word to its end, say) runs into
+  // the test timeout on 2 MiB; a linear one takes milliseconds. No time is asserted.
+  it.each([" 1", "1", " -1", "0", " 0_", "y", " y", "1:", "_1"])("in linear time, on 2 MiB of %j", (pattern) => {
+    const hostile = pattern.repeat(Math.ceil((2 * 1024 * 1024) / pattern.length));
+    expect(readsDifferently(hostile)).toBe(readsDifferentlyByWord(hostile));
+    expect(readsDifferently(`x: ${hostile}`)).toBe(readsDifferentlyByWord(`x: ${hostile}`));
   });
 });
