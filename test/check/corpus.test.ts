@@ -7,7 +7,7 @@
 // - every warn/<RULE-ID>[-suffix].yaml raises warnings of exactly its rule,
 //   no error, and exits 0.
 // Profiles are found by globbing, so every profile's fixtures are checked.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
@@ -15,7 +15,7 @@ import type { CheckFinding } from "../../src/check/run.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { CATALOG } from "../../src/rules/catalog.ts";
 import { admit, type AdmissionRequest } from "../support/admission.ts";
-import { ROOT, runCli, runInProcess } from "../support/cli.ts";
+import { ROOT, runCli, runInProcess, tempDir } from "../support/cli.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check");
@@ -230,6 +230,32 @@ describe("the rule fixes of the corpus, by what each finding says", () => {
     const f = only("broken/CR-20-quota-flag.yaml");
     expect(f.path).toBe("spec.template.spec.containers[0].args[7]");
     expect(f.message).toBe('--microvm-quota-required "yes" is not a boolean');
+  });
+
+  it("CR-20 reads --microvm-memory-mb and --microvm-cpus as Go ints: any int64, nothing else", () => {
+    const f = only("broken/CR-20-memory-int.yaml");
+    expect(f.path).toBe("spec.template.spec.containers[0].args[8]");
+    expect(f.message).toBe('--microvm-memory-mb / COMPASS_MICROVM_MEMORY_MB "2Gi" is not an integer');
+    const base = readFileSync(join(dir, "valid-flags.yaml"), "utf8");
+    const withMemory = (text: string) => {
+      const file = join(tempDir(), "runner.yaml");
+      writeFileSync(file, base.replace("--microvm-memory-mb=2048", `--microvm-memory-mb=${text}`));
+      // CR-19 judges the size against the memory limit; CR-20 judges the text.
+      return checkJson(file)
+        .findings.filter((finding) => finding.ruleId === "CR-20")
+        .map((finding) => finding.message);
+    };
+    // Ten digits and a sign are what strconv.Atoi reads; past int64 it fails startup.
+    expect(withMemory("1000000000")).toEqual([]);
+    expect(withMemory("+2048")).toEqual([]);
+    expect(withMemory("9223372036854775807")).toEqual([]);
+    expect(withMemory("9223372036854775808")).toEqual([
+      '--microvm-memory-mb / COMPASS_MICROVM_MEMORY_MB "9223372036854775808" is out of range for a 64-bit integer',
+    ]);
+    expect(withMemory(`00${"9".repeat(30)}`)).toEqual([
+      `--microvm-memory-mb / COMPASS_MICROVM_MEMORY_MB "00${"9".repeat(30)}" is out of range for a 64-bit integer`,
+    ]);
+    expect(withMemory("2048.0")).toEqual(['--microvm-memory-mb / COMPASS_MICROVM_MEMORY_MB "2048.0" is not an integer']);
   });
 });
 

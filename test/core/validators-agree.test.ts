@@ -1,6 +1,7 @@
 // The generated validators (src/core/validators/) against zod, the
 // reference they are generated from: on valid values and near misses of
-// every values kind, the two accept and refuse the same values, and what
+// every values kind, the two accept and refuse the same values (an own
+// `__proto__` key aside, which the values reader refuses first), and what
 // the generated one returns is exactly what zod returns (keys in the same
 // order, defaults, transforms). A refusal always carries zod's own words.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -25,7 +26,7 @@ vi.mock("../../src/core/validators/generated.ts", async (original) => {
   return { validatorOf: (kind: string) => (zodOnly.on ? undefined : real.validatorOf(kind)) };
 });
 
-const RUNS = 250;
+const RUNS = Number(process.env.RUNS ?? 250);
 /** Values files per kind that go through the built CLI (a fixed sample: each is a process). */
 const CLI_FILES = 4;
 
@@ -187,6 +188,13 @@ function exact(value: unknown): unknown {
   return value === undefined ? { undefined: true } : value;
 }
 
+/** Whether `value` holds an own `__proto__` key at any depth (as a YAML or JSON parser can make). */
+function hasProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasProtoKey);
+  if (value === null || typeof value !== "object") return false;
+  return Object.hasOwn(value, "__proto__") || Object.values(value).some(hasProtoKey);
+}
+
 function diagnosticsOf(run: () => unknown): string {
   try {
     run();
@@ -215,6 +223,15 @@ describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, 
         const input = changes.reduce((v, c) => apply(v, c, pool), values);
         const reference = schema.safeParse(input);
         const result = fast(input);
+        if (result === undefined && reference.success && hasProtoKey(input)) {
+          // ajv's structure check counts an own `__proto__` key of a record
+          // as a member, where zod drops it without a word, so the generated
+          // validator declines (hands to zod) what zod accepts. No values
+          // file gets there: the reader refuses a `__proto__` key first.
+          seen.accepted++;
+          expect(diagnosticsOf(() => parseValuesFile(stringify(input), "values.yaml"))).toContain("`__proto__` is never a values key");
+          return;
+        }
         expect(result !== undefined, "the generated validator and zod disagree on accepting").toBe(reference.success);
         if (reference.success) {
           seen.accepted++;

@@ -165,6 +165,12 @@ describe("the upstream tool's values.example.json, unchanged (tabs, no kind)", (
     expect(envOf(objects)).toMatchObject({ COMPASS_MICROVM_MEMORY_MB: "2048", COMPASS_MICROVM_CPUS: "2", COMPASS_MICROVM_QUOTA_REQUIRED: "true" });
   });
 
+  it("renders a ten-digit guest size, which compass-runner reads as a Go int (its self-check passes)", () => {
+    const big = render(variant((doc) => doc.set("guestMemoryMiB", 1_000_000_000)));
+    expect(envOf(big)).toMatchObject({ COMPASS_MICROVM_MEMORY_MB: "1000000000" });
+    expect(checkObjects(big).filter((f) => f.severity === "error")).toEqual([]);
+  });
+
   it("projects the token for tokenExpirationSeconds (600)", () => {
     expect(spec.volumes.find((v: any) => v.projected).projected.sources[0].serviceAccountToken.expirationSeconds).toBe(600);
   });

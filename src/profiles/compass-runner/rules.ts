@@ -129,6 +129,17 @@ function selectsNodes(spec: PodSpec): boolean {
 
 /** strconv.ParseBool's spellings. */
 const BOOL = /^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/;
+/** What Go's strconv.Atoi reads on a 64-bit node: an optional sign and decimal digits within int64. */
+const GO_INT = /^[+-]?\d+$/;
+const INT64_MAX = 9223372036854775807n;
+/** The int knobs' complaint about `text`, or undefined when compass-runner parses it. Linear in its length. */
+function goIntProblem(text: string): string | undefined {
+  if (!GO_INT.test(text)) return "is not an integer";
+  const digits = text.replace(/^[+-]?0*/, "");
+  const negative = text.startsWith("-");
+  if (digits.length > 19 || BigInt(digits || "0") > INT64_MAX + (negative ? 1n : 0n)) return "is out of range for a 64-bit integer";
+  return undefined;
+}
 const TRUE = /^(1|t|T|true|TRUE|True)$/;
 
 /**
@@ -785,8 +796,8 @@ export const compassRunnerRules: Rule[] = [
           hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
         for (const setting of [S.memoryMb, S.cpus]) {
           const found = findSetting(container, setting);
-          if (found?.value !== undefined && !/^\d{1,9}$/.test(found.value))
-            hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} is not an integer`));
+          const problem = found?.value === undefined ? undefined : goIntProblem(found.value);
+          if (found && problem) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} ${problem}`));
         }
         (container.env ?? []).forEach((env, index) => {
           if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
