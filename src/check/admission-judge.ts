@@ -68,6 +68,9 @@ const KCM: Actor = {
 };
 const FIXED = [ORDINARY, NO_GROUPS, KUBELET, DS_CONTROLLER, NS_CONTROLLER, GC, KCM];
 
+/** A literal's text that is an identity as written: no escape, no control character. */
+const IDENTITY_TEXT = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\\]+$/;
+
 /** At most this many string literals of the policies are tried as identities. */
 const MAX_NAMED = 48;
 
@@ -78,13 +81,17 @@ function namedActors(policies: readonly K8sObject[]): Actor[] {
     for (const field of ["matchConditions", "variables", "validations"]) {
       for (const entry of list<Record<string, unknown>>(dig(policy, ["spec", field]))) {
         if (typeof entry?.expression !== "string" || entry.expression.length > 65536) continue;
-        for (const m of entry.expression.matchAll(/"((?:[^"\\\n]|\\.){1,253})"|'((?:[^'\\\n]|\\.){1,253})'/g)) literals.add(m[1] ?? m[2]);
+        for (const m of entry.expression.matchAll(/"((?:[^"\\\n]|\\.){1,512})"|'((?:[^'\\\n]|\\.){1,512})'/g)) literals.add(m[1] ?? m[2]);
       }
     }
   }
   const fixed = new Set(FIXED.map((a) => a.user));
   const actors: Actor[] = [];
-  for (const literal of [...literals].filter((l) => /^[\w.:@/-]+$/.test(l) && !fixed.has(l)).slice(0, MAX_NAMED)) {
+  // Any name an authenticator gives (an OIDC "https://issuer#subject", an
+  // e-mail with a +, a name with a space), as long as the values accept it
+  // as an identity (IDENTITY_MAX, admission-identity.ts); a literal with an
+  // escape is left out, since its text is not the string it stands for.
+  for (const literal of [...literals].filter((l) => IDENTITY_TEXT.test(l) && !fixed.has(l)).slice(0, MAX_NAMED)) {
     const serviceAccount = /^system:serviceaccount:([^:]+):[^:]+$/.exec(literal);
     actors.push({
       who: `the user ${literal}`,

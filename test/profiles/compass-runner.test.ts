@@ -171,6 +171,16 @@ describe("the upstream tool's values.example.json, unchanged (tabs, no kind)", (
     expect(checkObjects(big).filter((f) => f.severity === "error")).toEqual([]);
   });
 
+  it("deployers and break-glass groups named as authenticators give them (OIDC issuer#subject, e-mail with +, a name with a space) pass CR-06", () => {
+    const named = render(
+      variant((doc) => {
+        doc.setIn(["admission", "deployers"], ["https://issuer.example#1234", "alice+ops@example.com"]);
+        doc.setIn(["admission", "breakGlassGroups"], ["CN=Site Reliability,OU=ops"]);
+      }),
+    );
+    expect(checkObjects(named).filter((f) => f.id === "CR-06")).toEqual([]);
+  });
+
   it("projects the token for tokenExpirationSeconds (600)", () => {
     expect(spec.volumes.find((v: any) => v.projected).projected.sources[0].serviceAccountToken.expirationSeconds).toBe(600);
   });
