@@ -471,7 +471,7 @@ function testsOf(entry: Planned, spec: Record<string, unknown>): Tests | undefin
   const user: Test[] = [];
   const group: Test[] = [];
   const defined = new Map<string, number>();
-  for (const v of entry.variables) defined.set(v.name, defined.has(v.name) ? -1 : entry.variables.indexOf(v));
+  entry.variables.forEach((v, i) => defined.set(v.name, defined.has(v.name) ? -1 : i));
   const add = (blind: Blind | undefined, before: number): boolean => {
     if (!blind) return false;
     user.push(...blind.user);
