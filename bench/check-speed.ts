@@ -7,11 +7,13 @@
 //   path (withoutSpeedPaths: every expression compiled anew, objects handed
 //   to CEL as plain data, each request matched anew for every identity);
 //   the installations differ in name, namespace and node, as a fleet's do,
-//   and each round judges installations no round judged before.
+//   and each round judges installations no round judged before;
+// - the fast path with and without CR-06's identity classes
+//   (withoutClasses), alternated round by round, as the ratio of each pair.
 // Figures are the minimum and median of several rounds; the first round of
 // each (a cold engine) is left out.
 import { readFileSync } from "node:fs";
-import { withoutSpeedPaths } from "../src/check/admission-eval.ts";
+import { withoutClasses, withoutSpeedPaths } from "../src/check/admission-eval.ts";
 import { parseValuesFile } from "../src/core/source.ts";
 import { renderSource } from "../src/pipeline.ts";
 import { checkObjects } from "../src/rules/catalog.ts";
@@ -55,6 +57,28 @@ function measure(rounds: number, each: (objects: Objects) => void): { min: numbe
 
 const selfCheck = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { rendered: true }));
 const fast = measure(ROUNDS, (objects) => checkObjects(objects));
+/** Per round, fresh installations for each side, the side that goes first alternating: the ratio b / a of each round (after one left out). */
+function paired(rounds: number, a: (objects: Objects) => void, b: (objects: Objects) => void): number[] {
+  const ratios: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const [setsA, setsB] = [fresh(), fresh()];
+    let [msA, msB] = [0, 0];
+    if (round % 2 === 0) {
+      msA = cpuMs(() => setsA.forEach(a));
+      msB = cpuMs(() => setsB.forEach(b));
+    } else {
+      msB = cpuMs(() => setsB.forEach(b));
+      msA = cpuMs(() => setsA.forEach(a));
+    }
+    if (round > 0) ratios.push(msB / msA);
+  }
+  return ratios.sort((x, y) => x - y);
+}
+const classes = paired(
+  2 * ROUNDS,
+  (objects) => checkObjects(objects),
+  (objects) => withoutClasses(() => checkObjects(objects)),
+);
 const plain = measure(ROUNDS, (objects) => withoutSpeedPaths(() => checkObjects(objects)));
 const show = (m: { min: number; median: number }, unit: "µs" | "ms") =>
   unit === "µs"
@@ -65,3 +89,4 @@ console.log(`  render self-check:             ${show(selfCheck, "µs")}`);
 console.log(`  check catalog, fast path:      ${show(fast, "ms")}`);
 console.log(`  check catalog, plain path:     ${show(plain, "ms")}`);
 console.log(`  plain / fast (median):         ${(plain.median / fast.median).toFixed(2)}`);
+console.log(`  no classes / fast, paired:     median ${classes[Math.floor(classes.length / 2)].toFixed(2)} (${classes.map((r) => r.toFixed(2)).join(" ")})`);

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./admission-literals.ts";
+import { blindOf, classKey, uniqueTests, type Blind, type Test, type Tests } from "./admission-classes.ts";
 import { guardOf, readsOf, type Guard, type Reads } from "./admission-reads.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";
 
@@ -45,6 +46,8 @@ interface Planned {
   matchConditions: ({ path: PropertyKey[] } & Slot)[];
   variables: ({ name: string } & Slot)[];
   validations: ({ path: PropertyKey[]; message: string } & Slot)[];
+  /** What its expressions test of who asks, when all of them pass the proof of admission-classes.ts. */
+  tests?: Tests;
 }
 
 /** An expression in its place in a policy. */
@@ -57,6 +60,8 @@ interface Slot {
   memo?: Memo;
   /** Leading variable terms that may decide it alone (see `guardOf`). */
   guard?: Guard;
+  /** What it does with who asks, when that passes the proof of admission-classes.ts. */
+  blind?: Blind;
 }
 
 type Evaluator = (context: Record<string, unknown>) => unknown;
@@ -156,9 +161,23 @@ export function withoutSpeedPaths<T>(fn: () => T): T {
   }
 }
 
+/** Identities decided as classes (see `decider`); off only to measure what that path saves (bench/check-speed.ts). */
+let byClass = true;
+
+/** Runs `fn` with the fast path but every identity decided on its own. */
+export function withoutClasses<T>(fn: () => T): T {
+  const before = byClass;
+  byClass = false;
+  try {
+    return fn();
+  } finally {
+    byClass = before;
+  }
+}
+
 /** A compiled expression (and what it reads, when that is plain, with its answers by what it read), or why it does not compile. */
 type Compiled = CompiledProgram | { error: string };
-type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guard };
+type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guard; blind?: Blind };
 
 /**
  * A program's answers by the values it read. An expression whose reads are
@@ -302,7 +321,8 @@ function withReads(fn: Evaluator, expr: unknown): Compiled {
   if (plain) return { fn };
   const reads = readsOf(expr);
   const guard = guardOf(expr);
-  return { fn, ...(reads ? { reads, memo: new Memo() } : {}), ...(guard ? { guard } : {}) };
+  const blind = blindOf(expr);
+  return { fn, ...(reads ? { reads, memo: new Memo() } : {}), ...(guard ? { guard } : {}), ...(blind ? { blind } : {}) };
 }
 
 function keepTemplate(text: string, template: Template | null): void {
@@ -318,12 +338,23 @@ function keepTemplate(text: string, template: Template | null): void {
 /** CEL results: a value, or an error (evaluation failed; `thrown` where the engine threw, which may depend on the stack), or an unsupported function. */
 type Outcome = { value: unknown } | { error: string; thrown?: true } | { unsupported: string };
 
+/** Requests asked of a set, and how many of them were answered from the decision of their class (for tests). */
+let asked = 0;
+let fromClass = 0;
+export function classStats(): { asked: number; fromClass: number } {
+  return { asked, fromClass };
+}
+
+/** How many evaluations threw so far (a decision that met one is not shared with a class). */
+let thrown = 0;
+
 function evaluate(fn: Evaluator, context: Record<string, unknown>): Outcome {
   const { isCelError } = cel();
   let value: unknown;
   try {
     value = fn(context);
   } catch (error) {
+    thrown++;
     return { error: (error as Error).message, thrown: true };
   }
   if (!isCelError(value)) return { value };
@@ -416,13 +447,72 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
       else broken = true;
     });
     // A policy the API server refuses is not in the cluster: it decides nothing.
-    if (!broken) planned.push(entry);
+    if (broken) continue;
+    const tests = plain ? undefined : testsOf(entry, spec);
+    if (tests) entry.tests = tests;
+    planned.push(entry);
   }
   return { planned, uncompiled };
 }
 
-function slotOf({ fn, reads, memo, guard }: CompiledProgram): Omit<Slot, "shared"> {
-  return { fn, ...(reads && memo ? { reads, memo } : {}), ...(guard ? { guard } : {}) };
+function slotOf({ fn, reads, memo, guard, blind }: CompiledProgram): Omit<Slot, "shared"> {
+  return { fn, ...(reads && memo ? { reads, memo } : {}), ...(guard ? { guard } : {}), ...(blind ? { blind } : {}) };
+}
+
+/**
+ * What a planned policy tests of who asks, when every expression of it
+ * (its messageExpressions too, though the judge reports the plain message)
+ * passes the proof of admission-classes.ts; undefined otherwise. A test
+ * `NAME in variables.V` stands for V's literals when V is defined once in
+ * the policy, as a list of string literals, before the expression that
+ * reads it (a matchCondition runs before any variable is set).
+ */
+function testsOf(entry: Planned, spec: Record<string, unknown>): Tests | undefined {
+  const user: Test[] = [];
+  const group: Test[] = [];
+  const defined = new Map<string, number>();
+  entry.variables.forEach((v, i) => defined.set(v.name, defined.has(v.name) ? -1 : i));
+  const add = (blind: Blind | undefined, before: number): boolean => {
+    if (!blind) return false;
+    user.push(...blind.user);
+    group.push(...blind.group);
+    for (const [names, into] of [
+      [blind.userLists, user],
+      [blind.groupLists, group],
+    ] as const) {
+      for (const name of names) {
+        const at = defined.get(name) ?? -1;
+        const strings = at >= 0 && at < before ? entry.variables[at].blind?.strings : undefined;
+        if (!strings) return false;
+        for (const value of strings) into.push({ op: "==" as const, value });
+      }
+    }
+    return true;
+  };
+  if (!entry.matchConditions.every((c) => add(c.blind, 0))) return undefined;
+  if (!entry.variables.every((v, i) => add(v.blind, i))) return undefined;
+  const all = entry.variables.length;
+  if (!entry.validations.every((v) => add(v.blind, all))) return undefined;
+  for (const v of list<Record<string, unknown>>(spec.validations)) {
+    const text = v?.messageExpression;
+    if (text === undefined) continue;
+    if (typeof text !== "string" || text.length > MAX_EXPRESSION) return undefined;
+    const compiled = compileExpression(text);
+    if (!("fn" in compiled) || !add(compiled.blind, all)) return undefined;
+  }
+  return { user: uniqueTests(user), group: uniqueTests(group) };
+}
+
+/** What a set tests of who asks: every policy's tests, or undefined when one of them does not pass the proof. */
+function setTests(planned: readonly Planned[]): Tests | undefined {
+  const user: Test[] = [];
+  const group: Test[] = [];
+  for (const entry of planned) {
+    if (!entry.tests) return undefined;
+    user.push(...entry.tests.user);
+    group.push(...entry.tests.group);
+  }
+  return { user: uniqueTests(user), group: uniqueTests(group) };
 }
 
 /** Whether a policy's (or binding's) match rules take a request, as the API server matches them. */
@@ -477,6 +567,8 @@ interface Prepared {
   fieldKeys: Map<string, string>;
   /** Answers by what was read, where that holds an object of this installation: kept while its decider lives (see `Memo`). */
   local: Map<Memo, Memo>;
+  /** Its decisions by the class of who asks (see `classKey`), when the set's expressions pass the proof of admission-classes.ts. */
+  classes: Map<string, Decision>;
 }
 
 /** One request, asked by one identity. */
@@ -527,7 +619,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     const base =
       matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
     const requestEntries = plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
-    return { matching, request, requestEntries, base, shared: new Map(), fieldKeys: new Map(), local };
+    return { matching, request, requestEntries, base, shared: new Map(), fieldKeys: new Map(), local, classes: new Map() };
   };
   /** The request as CEL sees it: converted once but for who asks (CEL values are never changed, so they can be shared). */
   const requestOf = (ready: Prepared, user: string, groups?: readonly string[]): unknown => {
@@ -535,6 +627,18 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     if (plain) return celData({ ...ready.request, userInfo, dryRun: false, options: {} });
     return cel().celMap(new Map([...ready.requestEntries, ["userInfo", celData(userInfo)], ["dryRun", false], ["options", celData({})]]));
   };
+  // Identities decided as classes: a request is decided once for each class
+  // of who asks (admission-classes.ts gives the proof that no decision
+  // changes). On rendered fleet installations 71% of the asks are answered
+  // from their class (4,260 of 6,000 for 20 installations, counted), about
+  // 87 decisions per installation instead of 300; the CEL evaluations left
+  // (about 45 per installation) read the installation's own objects and are
+  // not changed. Measured gain: the catalog's CPU per installation 1.30x
+  // without it (median of 8 alternated pairs of 200 installations, range
+  // 0.93-2.15 on a loaded machine, `npx tsx bench/check-speed.ts 200`); CR-06
+  // alone (judgeAdmission) 0.77x the CPU of the judge before it (median of
+  // 10 alternated rounds of 100 fleet installations in one process).
+  const tests = plain || !byClass ? undefined : setTests(planned);
   return (req, user, groups) => {
     let ready = plain ? undefined : prepared.get(req);
     if (!ready) {
@@ -542,6 +646,21 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
       if (!plain) prepared.set(req, ready);
     }
     if (ready.matching.length === 0) return { allowed: true };
+    asked++;
+    if (!tests) return decideFor(ready, user, groups);
+    const key = classKey(tests, user, groups);
+    const known = ready.classes.get(key);
+    if (known) {
+      fromClass++;
+      return known;
+    }
+    const before = thrown;
+    const decision = decideFor(ready, user, groups);
+    // An engine that threw may have run out of stack, which depends on where it was called from: not shared.
+    if (thrown === before) ready.classes.set(key, decision);
+    return decision;
+  };
+  function decideFor(ready: Prepared, user: string, groups: readonly string[] | undefined): Decision {
     // The request as CEL sees it is made only if an expression is evaluated (most are answered from a memo).
     let request: unknown;
     const asking: Asking = { ready, user, groups, request: () => (request ??= requestOf(ready, user, groups)) };
@@ -553,7 +672,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
       unknown ??= verdict.unknown;
     }
     return unknown === undefined ? { allowed: true } : { allowed: false, unknown };
-  };
+  }
 }
 
 /** One policy's answer: undefined when it admits the request. */

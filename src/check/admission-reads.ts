@@ -107,14 +107,14 @@ export function readsOf(expr: unknown): Reads | undefined {
 }
 
 /** `request.userInfo`, selected plainly. */
-function isUserInfo(node: Node | undefined): boolean {
+export function isUserInfo(node: Node | undefined): boolean {
   if (node?.exprKind?.case !== "selectExpr") return false;
   const { operand, field, testOnly } = node.exprKind.value as { operand?: Node; field?: unknown; testOnly?: unknown };
   return field === "userInfo" && testOnly !== true && operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === REQUEST;
 }
 
 /** An identifier as it resolves at the root (`.request` is `request`). */
-function rootName(name: unknown): string | undefined {
+export function rootName(name: unknown): string | undefined {
   if (typeof name !== "string") return undefined;
   return name.startsWith(".") ? name.slice(1) : name;
 }

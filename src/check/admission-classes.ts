@@ -1,0 +1,288 @@
+// Identities judged as classes. The judge (admission-judge.ts) asks each
+// request for up to a hundred identities, most of them named after string
+// literals of the policies that no expression compares with who asks. An
+// expression can tell identities apart only by what it does with
+// `request.userInfo`; when every expression of a set uses the user name
+// and each group name only in tests against string literals, identities
+// whose names pass the same tests are one class, and the set decides a
+// request alike for all of them (admission-eval.ts, `decider`).
+//
+// The proof, from the syntax tree of each expression. Who asks reaches CEL
+// only as `request.userInfo` (admission-eval.ts, `requestOf`): `username`,
+// `uid` (`uid-NAME`), and `groups` when the identity has any. Call a name
+// the user name or, inside a comprehension over `request.userInfo.groups`,
+// its iteration variable (one group's name). An expression passes when the
+// only places a name occurs are:
+// - `NAME == "lit"`, `"lit" == NAME`, `NAME != "lit"` (and mirrored),
+//   `NAME in ["lit", ...]`, `NAME in variables.V` where V is a variable of
+//   the policy defined once, before its use, as a list of string literals,
+//   and `NAME.startsWith("lit")`, `NAME.endsWith("lit")`,
+//   `NAME.contains("lit")`: each a boolean that is a function of the name's
+//   answers to these tests (`Test`), and nothing else;
+// and the only places `request.userInfo.groups` occurs are:
+// - `has(request.userInfo.F)` for any F: a function of whether the
+//   identity has groups (`username` and `uid` are always there);
+// - `size(request.userInfo.groups)` (either form): its length;
+// - `"lit" in request.userInfo.groups`: whether some group equals "lit";
+// - the range of a one-variable comprehension (`exists`, `all` and
+//   `exists_one` expand to one) whose iteration variable occurs only as a
+//   name above: the comprehension steps through the groups in order and
+//   sees each only through its tests' answers, so its result (value or
+//   error) is a function of the sequence of those answers (`filter`, which
+//   puts the group itself in its result, fails).
+// Anything else that reaches `request` or `request.userInfo` (the bare
+// request, `uid`, `extra`, an index, a macro with two variables, a local
+// that shadows a name or takes the name `request` or `variables`, a node
+// kind not known here) fails the proof, and so does a name used anywhere
+// else (concatenated, sized, matched, compared with anything but a
+// literal, passed to a function, put in a list).
+//
+// So, when every matchCondition, variable, validation and messageExpression
+// of every policy of a set passes, each expression of the set gives the
+// same value or error for two identities whose user names answer the
+// set's user tests alike and whose groups are both absent or answer the
+// group tests alike, element by element (`classKey`): replace each
+// occurrence above by its value, which is the same for both, and what is
+// left reads nothing of who asks. Variables read only such expressions, so
+// they hold the same values; which policies and bindings match a request
+// does not read who asks at all (`RequestShape` has no user: matchConstraints,
+// matchResources, validationActions and failurePolicy; no paramRef is
+// read). So the decision (allowed, the deciding policy, path and message,
+// the function the engine lacks) is the same. Names outside printable
+// ASCII, where a JavaScript string test could differ from CEL's, are each
+// a class of their own.
+
+import { isUserInfo, rootName } from "./admission-reads.ts";
+
+/** A test of a name against a literal. */
+export interface Test {
+  op: "==" | "startsWith" | "endsWith" | "contains";
+  value: string;
+}
+
+/** What an expression does with who asks, when it passes the proof above. */
+export interface Blind {
+  /** The tests applied to the user name. */
+  user: Test[];
+  /** The tests applied to a group's name. */
+  group: Test[];
+  /** `NAME in variables.V`: V, for the user name and for a group's name. */
+  userLists: string[];
+  groupLists: string[];
+  /** The expression is a list of string literals: their values (a variable `NAME in variables.V` may read). */
+  strings?: string[];
+}
+
+interface Node {
+  exprKind?: { case?: string; value?: Record<string, unknown> };
+}
+
+type Source = "user" | "group";
+const NAME_TESTS: ReadonlySet<string> = new Set(["startsWith", "endsWith", "contains"]);
+
+/** `request.userInfo.FIELD`, plainly selected (not a `has()` test). */
+function userField(node: Node | undefined, field: string): boolean {
+  const value = node?.exprKind?.value;
+  return node?.exprKind?.case === "selectExpr" && value?.field === field && value.testOnly !== true && isUserInfo(value.operand as Node);
+}
+
+function stringConst(node: Node | undefined): string | undefined {
+  const constant = node?.exprKind?.case === "constExpr" ? (node.exprKind.value?.constantKind as { case?: string; value?: unknown } | undefined) : undefined;
+  return constant?.case === "stringValue" && typeof constant.value === "string" ? constant.value : undefined;
+}
+
+function stringList(node: Node | undefined): string[] | undefined {
+  const value = node?.exprKind?.value;
+  if (node?.exprKind?.case !== "listExpr" || !Array.isArray(value?.elements)) return undefined;
+  if (Array.isArray(value.optionalIndices) && value.optionalIndices.length > 0) return undefined;
+  const out: string[] = [];
+  for (const element of value.elements as Node[]) {
+    const text = stringConst(element);
+    if (text === undefined) return undefined;
+    out.push(text);
+  }
+  return out;
+}
+
+/** `variables.NAME`: NAME. */
+function variableRef(node: Node | undefined): string | undefined {
+  const value = node?.exprKind?.value;
+  if (node?.exprKind?.case !== "selectExpr" || value?.testOnly === true || typeof value?.field !== "string") return undefined;
+  const operand = value.operand as Node | undefined;
+  return operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === "variables" ? value.field : undefined;
+}
+
+/** A name: the user name, or a comprehension variable bound to a group's name. */
+function sourceOf(node: Node | undefined, scope: ReadonlySet<string>): Source | undefined {
+  if (userField(node, "username")) return "user";
+  if (node?.exprKind?.case === "identExpr") {
+    const name = rootName(node.exprKind.value?.name);
+    if (name !== undefined && scope.has(name)) return "group";
+  }
+  return undefined;
+}
+
+/** What `expr` (the engine's Expr, as parsed) does with who asks; undefined when it does not pass the proof above. */
+export function blindOf(expr: unknown): Blind | undefined {
+  const blind: Blind = { user: [], group: [], userLists: [], groupLists: [] };
+  const strings = stringList(expr as Node);
+  if (strings) blind.strings = strings;
+  const test = (source: Source, op: Test["op"], value: string) => blind[source].push({ op, value });
+  const none: ReadonlySet<string> = new Set();
+  // An explicit stack: a deep tree must not overflow the call stack here.
+  const stack: [unknown, ReadonlySet<string>][] = [[expr, none]];
+  while (stack.length > 0) {
+    const [node, scope] = stack.pop()! as [Node | undefined, ReadonlySet<string>];
+    const kind = node?.exprKind?.case;
+    const value = node?.exprKind?.value;
+    if (kind === "constExpr") continue;
+    if (!value) return undefined;
+    const push = (...nodes: unknown[]) => {
+      for (const n of nodes) stack.push([n, scope]);
+    };
+    switch (kind) {
+      case "identExpr": {
+        const name = rootName(value.name);
+        if (name === undefined || name === "request" || scope.has(name)) return undefined;
+        break;
+      }
+      case "selectExpr": {
+        if (typeof value.field !== "string") return undefined;
+        const operand = value.operand as Node | undefined;
+        if (isUserInfo(operand)) {
+          if (value.testOnly === true) break; // has(request.userInfo.F): whether the identity has groups
+          return undefined;
+        }
+        // request.FIELD: any field but userInfo is the same whoever asks.
+        if (operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === "request") {
+          if (value.field === "userInfo") return undefined;
+          break;
+        }
+        push(operand);
+        break;
+      }
+      case "callExpr": {
+        const fn = value.function;
+        const args = value.args;
+        if (typeof fn !== "string" || !Array.isArray(args)) return undefined;
+        const target = value.target as Node | undefined;
+        if ((fn === "_==_" || fn === "_!=_") && target === undefined && args.length === 2) {
+          const [a, b] = args as Node[];
+          const source = sourceOf(a, scope) ?? sourceOf(b, scope);
+          const literal = sourceOf(a, scope) ? stringConst(b) : stringConst(a);
+          if (source && literal !== undefined) {
+            test(source, "==", literal);
+            break;
+          }
+        }
+        if (fn === "@in" && target === undefined && args.length === 2) {
+          const [a, b] = args as Node[];
+          const source = sourceOf(a, scope);
+          const list = source ? stringList(b) : undefined;
+          const variable = source ? variableRef(b) : undefined;
+          if (source && list) {
+            for (const literal of list) test(source, "==", literal);
+            break;
+          }
+          if (source && variable !== undefined) {
+            blind[source === "user" ? "userLists" : "groupLists"].push(variable);
+            break;
+          }
+          const literal = stringConst(a);
+          if (literal !== undefined && userField(b, "groups")) {
+            test("group", "==", literal);
+            break;
+          }
+        }
+        if (NAME_TESTS.has(fn) && args.length === 1) {
+          const source = sourceOf(target, scope);
+          const literal = stringConst(args[0] as Node);
+          if (source && literal !== undefined) {
+            test(source, fn as Test["op"], literal);
+            break;
+          }
+        }
+        if (
+          fn === "size" &&
+          ((target === undefined && args.length === 1 && userField(args[0] as Node, "groups")) || (args.length === 0 && userField(target, "groups")))
+        )
+          break;
+        if (target !== undefined) push(target);
+        push(...args);
+        break;
+      }
+      case "listExpr": {
+        if (!Array.isArray(value.elements)) return undefined;
+        push(...value.elements);
+        break;
+      }
+      case "structExpr": {
+        if (!Array.isArray(value.entries)) return undefined;
+        for (const entry of value.entries as { keyKind?: { case?: string; value?: unknown }; value?: unknown }[]) {
+          if (entry?.keyKind?.case === "mapKey") push(entry.keyKind.value);
+          else if (entry?.keyKind?.case !== "fieldKey") return undefined;
+          push(entry.value);
+        }
+        break;
+      }
+      case "comprehensionExpr": {
+        const locals: string[] = [];
+        for (const local of [value.iterVar, value.iterVar2, value.accuVar]) {
+          if (local === undefined || local === "") continue;
+          const name = rootName(local);
+          if (name === undefined || name === "request" || name === "variables" || scope.has(name)) return undefined;
+          locals.push(name);
+        }
+        const overGroups = userField(value.iterRange as Node, "groups");
+        if (!overGroups) push(value.iterRange);
+        else if (value.iterVar2 !== undefined && value.iterVar2 !== "") return undefined;
+        else if (typeof value.iterVar !== "string" || value.iterVar === value.accuVar) return undefined;
+        const inner = overGroups ? new Set([...scope, rootName(value.iterVar)!]) : scope;
+        stack.push([value.accuInit, scope], [value.loopCondition, inner], [value.loopStep, inner], [value.result, inner]);
+        break;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return blind;
+}
+
+/** Whose tests a set applies: the union of its expressions'. */
+export interface Tests {
+  user: Test[];
+  group: Test[];
+}
+
+/** A name's answers to `tests`, as a string of 0s and 1s. */
+function answers(name: string, tests: readonly Test[]): string {
+  let out = "";
+  for (const { op, value } of tests) {
+    const yes = op === "==" ? name === value : op === "startsWith" ? name.startsWith(value) : op === "endsWith" ? name.endsWith(value) : name.includes(value);
+    out += yes ? "1" : "0";
+  }
+  return out;
+}
+
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
+/**
+ * The class of an identity under a set's tests: its user name's answers,
+ * and its groups' (absent, or each group's answers in order). Two
+ * identities of one class are decided alike (see the proof above).
+ */
+export function classKey(tests: Tests, user: string, groups: readonly string[] | undefined): string {
+  if (!PRINTABLE.test(user) || (groups && !groups.every((g) => PRINTABLE.test(g)))) return `\0${JSON.stringify([user, groups ?? null])}`;
+  let key = answers(user, tests.user);
+  if (groups === undefined) return `${key}|-`;
+  key += `|${groups.length}`;
+  for (const group of groups) key += `,${answers(group, tests.group)}`;
+  return key;
+}
+
+/** Tests without repeats (the same literal tested twice is one test). */
+export function uniqueTests(tests: readonly Test[]): Test[] {
+  const seen = new Map<string, Test>();
+  for (const t of tests) seen.set(`${t.op}\0${t.value}`, t);
+  return [...seen.values()];
+}
