@@ -56,9 +56,10 @@ function walk(dir: string, walked: Set<string>, files: string[], problems: strin
     // The directory's own listing already tells a regular file or a
     // directory (not a symlink) apart, as a stat would: those are not
     // asked again; a symlink, or a type the file system does not say, is.
-    // With the real path from one realpath(3) call rather than a walk of
-    // lstat calls, `check` of 1,000 rendered installations made 7,000
-    // fewer system calls: MEASURED.
+    // With the real path from one realpath(3) call rather than Node's
+    // walk of lstat calls: `check` of 1,000 rendered installations (the
+    // bench's fleet, `strace -f -c`) made 3,011 stat calls against 12,011
+    // and 29,198 system calls in all against 35,259.
     if (entry.isFile()) {
       if (MANIFEST_FILE.test(name)) files.push(path);
       continue;
