@@ -50,16 +50,6 @@ export interface SourceDocument {
   locate(path: readonly PropertyKey[], options?: { key?: boolean }): Location;
 }
 
-/**
- * One decoder for every read: a non-streaming `decode` starts afresh on
- * each call (after an error too), and strips a leading BOM each time. A
- * decoder made per read cost 75 µs of CPU for a 29 kB manifests.yaml
- * against 5 µs with this one (300 files of the bench's fleet output,
- * `process.cpuUsage`), two per installation for `check`, one per file for
- * a fleet. Made on the first read, so a run that reads nothing makes none.
- */
-let utf8: InstanceType<typeof TextDecoder> | undefined;
-
 /** Reads a file (or stdin for `-`) as UTF-8 text, refusing what is not text. */
 export function readText(file: string): string {
   const name = file === "-" ? "<stdin>" : file;
@@ -87,7 +77,7 @@ export function readText(file: string): string {
   }
   if (bytes.includes(0)) throw new UsageError(`${name}: is a binary file, expected YAML or JSON text`);
   try {
-    return (utf8 ??= new TextDecoder("utf-8", { fatal: true })).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new UsageError(`${name}: is not valid UTF-8 text, expected YAML or JSON`);
   }
