@@ -59,7 +59,9 @@ function walk(dir: string, walked: Set<string>, files: string[], problems: strin
     // With the real path from one realpath(3) call rather than Node's
     // walk of lstat calls: `check` of 1,000 rendered installations (the
     // bench's fleet, `strace -f -c`) made 3,011 stat calls against 12,011
-    // and 29,198 system calls in all against 35,259.
+    // and 29,198 system calls in all against 35,259; the walk of 3,000
+    // took 99-158 ms of CPU against 208-268 ms (`expandArguments` of both
+    // versions alternated in one process, five rounds after a warm-up).
     if (entry.isFile()) {
       if (MANIFEST_FILE.test(name)) files.push(path);
       continue;
