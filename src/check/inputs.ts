@@ -1,7 +1,7 @@
 // Which files `check` reads: the arguments in their order, each directory
 // expanded to the YAML and JSON files under it (sorted, so two runs read
 // the same files in the same order), and `-` for stdin.
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../core/errors.ts";
 
@@ -40,21 +40,39 @@ export function expandArguments(args: readonly string[]): Expanded {
 
 function walk(dir: string, walked: Set<string>, files: string[], problems: string[], skipped: string[]): void {
   let real: string;
-  let names: string[];
+  let entries: Dirent[];
   try {
-    real = realpathSync(dir);
+    real = realpathSync.native(dir);
     if (walked.has(real)) return;
     walked.add(real);
-    names = readdirSync(dir);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     problems.push(`${dir}: cannot read the directory: ${reason(error)}`);
     return;
   }
-  for (const name of names.sort(byCodePoint)) {
+  for (const entry of entries.sort((a, b) => byCodePoint(a.name, b.name))) {
+    const name = entry.name;
     const path = join(dir, name);
+    // The directory's own listing already tells a regular file or a
+    // directory (not a symlink) apart, as a stat would: those are not
+    // asked again; a symlink, or a type the file system does not say, is.
+    // With the real path from one realpath(3) call rather than Node's
+    // walk of lstat calls: `check` of 1,000 rendered installations (the
+    // bench's fleet, `strace -f -c`) made 3,011 stat calls against 12,011
+    // and 29,198 system calls in all against 35,259; the walk of 3,000
+    // took 99-158 ms of CPU against 208-268 ms (`expandArguments` of both
+    // versions alternated in one process, five rounds after a warm-up).
+    if (entry.isFile()) {
+      if (MANIFEST_FILE.test(name)) files.push(path);
+      continue;
+    }
+    if (entry.isDirectory()) {
+      // Hidden directories (.git, .github) hold no manifests to check.
+      if (!name.startsWith(".")) walk(path, walked, files, problems, skipped);
+      continue;
+    }
     const stat = statOrProblem(path, problems);
     if (!stat) continue;
-    // Hidden directories (.git, .github) hold no manifests to check.
     if (stat.isDirectory()) {
       if (!name.startsWith(".")) walk(path, walked, files, problems, skipped);
     } else if (MANIFEST_FILE.test(name)) {

@@ -99,7 +99,13 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
   // installations, threads through src/core/threads.ts as a fleet render
   // uses them): 19.2 and 20.8 s wall on two threads, 16.2 and 30.4 s on
   // one; 19-20 s of CPU against 14-17 s, and 239-319 MB peak RSS against
-  // 178-183 MB. Not kept.
+  // 178-183 MB. Not kept. A third time (3,000 installations, load average
+  // 4 to 6 from other work; RIGGING_THREADS=2 against 1, alternated, nine
+  // pairs): 17.6 to 29.2 s wall on two threads against 12.5 to 28.3 s on
+  // one, slower in seven pairs; 17.4-21.7 s of CPU against 12.2-17.1 s,
+  // 1.35x and 1.47x with both threads on one core (taskset -c 0); 256-258
+  // MB peak RSS against 172-177 MB, 206-226 MB with the worker's heap
+  // bounded (which stops it, out of memory, on a large directory). Not kept.
   const byDirectory = new Map<string, string[]>();
   for (const file of new Set(files)) {
     const group = byDirectory.get(dirname(file));
