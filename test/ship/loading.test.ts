@@ -77,8 +77,16 @@ describe("the built command loads what a command needs, when it needs it", () =>
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).
     for (const name of ["net", "stream"]) expect(loaded.modules).not.toContain(name);
+    // A values file alone needs no argument parser (renderArgs in src/cli/render.ts).
+    expect(loaded.modules).not.toContain("internal/util/parse_args/parse_args");
     expect(Object.keys(loaded.compiled).sort()).toEqual([...new Set(loaded.files)].sort());
     for (const [file, how] of Object.entries(loaded.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);
+  });
+
+  it("render with an option parses its arguments with Node's parser", () => {
+    const loaded = loads(["render", EXAMPLE, "--quiet"]);
+    expect(loaded.code, loaded.err).toBe(0);
+    expect(loaded.modules).toContain("internal/util/parse_args/parse_args");
   });
 
   it("render of refused values loads zod to word the refusal and the yaml package to place it", () => {
