@@ -146,34 +146,27 @@ function compiledPattern(pattern: string, compile: (pattern: string) => Matcher)
 
 /**
  * The speed paths of the judge can be turned off, so that tests compare
- * their verdicts with the plain path's (test/check/admission-speed.test.ts).
+ * their verdicts with the plain path's (test/check/admission-speed.test.ts),
+ * and the bench measures what deciding identities as classes saves
+ * (bench/check-speed.ts).
  */
-let plain = false;
+const paths = { plain: false, byClass: true };
+
+function withPaths<T>(change: Partial<typeof paths>, fn: () => T): T {
+  const before = { ...paths };
+  Object.assign(paths, change);
+  try {
+    return fn();
+  } finally {
+    Object.assign(paths, before);
+  }
+}
 
 /** Runs `fn` on the plain path: every expression compiled anew, objects handed to CEL as plain data. */
-export function withoutSpeedPaths<T>(fn: () => T): T {
-  const before = plain;
-  plain = true;
-  try {
-    return fn();
-  } finally {
-    plain = before;
-  }
-}
+export const withoutSpeedPaths = <T>(fn: () => T): T => withPaths({ plain: true }, fn);
 
-/** Identities decided as classes (see `decider`); off only to measure what that path saves (bench/check-speed.ts). */
-let byClass = true;
-
-/** Runs `fn` with the fast path but every identity decided on its own. */
-export function withoutClasses<T>(fn: () => T): T {
-  const before = byClass;
-  byClass = false;
-  try {
-    return fn();
-  } finally {
-    byClass = before;
-  }
-}
+/** Runs `fn` with the fast path but every identity decided on its own (see `decider`). */
+export const withoutClasses = <T>(fn: () => T): T => withPaths({ byClass: false }, fn);
 
 /** A compiled expression (and what it reads, when that is plain, with its answers by what it read), or why it does not compile. */
 type Compiled = CompiledProgram | { error: string };
@@ -275,7 +268,7 @@ export function programStats(): { compilations: number; parses: number; cachedTe
 }
 
 function compileExpression(expression: string): Compiled {
-  const known = plain ? undefined : programs.get(expression);
+  const known = paths.plain ? undefined : programs.get(expression);
   if (known) {
     // Most recently used last, under the key it was stored with (the copy, see below).
     programs.delete(known.text);
@@ -287,8 +280,8 @@ function compileExpression(expression: string): Compiled {
   // Parsed from a copy: the expression is a slice of its file's text, and a
   // cached program that kept it (the key, the parser's literals) would keep
   // the whole file alive.
-  const text = plain ? expression : (JSON.parse(JSON.stringify(expression)) as string);
-  const split = plain ? undefined : splitLiterals(text);
+  const text = paths.plain ? expression : (JSON.parse(JSON.stringify(expression)) as string);
+  const split = paths.plain ? undefined : splitLiterals(text);
   const template = split && templates.get(split.template);
   let compiled: Compiled;
   try {
@@ -298,7 +291,7 @@ function compileExpression(expression: string): Compiled {
     } else {
       parses++;
       const parsed = parse(text) as Parsed;
-      compiled = withReads(plan(plain ? plainEnv : env, parsed) as Evaluator, parsed.expr);
+      compiled = withReads(plan(paths.plain ? plainEnv : env, parsed) as Evaluator, parsed.expr);
       if (split && template === undefined) keepTemplate(split.template, templateOf(parsed, split) ?? null);
     }
   } catch (error) {
@@ -306,7 +299,7 @@ function compileExpression(expression: string): Compiled {
     // The parser's stack may overflow on deep nesting, which depends on where it is called from: not kept.
     if (error instanceof RangeError) return compiled;
   }
-  if (plain || expression.length > MAX_PROGRAM_TEXT / 8) return compiled;
+  if (paths.plain || expression.length > MAX_PROGRAM_TEXT / 8) return compiled;
   programs.set(text, { text, compiled });
   programText += text.length;
   for (const [oldest] of programs) {
@@ -318,7 +311,7 @@ function compileExpression(expression: string): Compiled {
 }
 
 function withReads(fn: Evaluator, expr: unknown): Compiled {
-  if (plain) return { fn };
+  if (paths.plain) return { fn };
   const reads = readsOf(expr);
   const guard = guardOf(expr);
   const blind = blindOf(expr);
@@ -448,7 +441,7 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     });
     // A policy the API server refuses is not in the cluster: it decides nothing.
     if (broken) continue;
-    const tests = plain ? undefined : testsOf(entry, spec);
+    const tests = paths.plain ? undefined : testsOf(entry, spec);
     if (tests) entry.tests = tests;
     planned.push(entry);
   }
@@ -618,13 +611,13 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     };
     const base =
       matching.length === 0 ? {} : { object: cached(req.object), oldObject: cached(req.oldObject), namespaceObject: cached(namespaceObject), params: null };
-    const requestEntries = plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
+    const requestEntries = paths.plain || matching.length === 0 ? [] : Object.entries(request).map(([k, v]): [string, unknown] => [k, celData(v)]);
     return { matching, request, requestEntries, base, shared: new Map(), fieldKeys: new Map(), local, classes: new Map() };
   };
   /** The request as CEL sees it: converted once but for who asks (CEL values are never changed, so they can be shared). */
   const requestOf = (ready: Prepared, user: string, groups?: readonly string[]): unknown => {
     const userInfo = { username: user, uid: `uid-${user}`, ...(groups ? { groups: [...groups] } : {}) };
-    if (plain) return celData({ ...ready.request, userInfo, dryRun: false, options: {} });
+    if (paths.plain) return celData({ ...ready.request, userInfo, dryRun: false, options: {} });
     return cel().celMap(new Map([...ready.requestEntries, ["userInfo", celData(userInfo)], ["dryRun", false], ["options", celData({})]]));
   };
   // Identities decided as classes: a request is decided once for each class
@@ -638,12 +631,12 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
   // 0.93-2.15 on a loaded machine, `npx tsx bench/check-speed.ts 200`); CR-06
   // alone (judgeAdmission) 0.77x the CPU of the judge before it (median of
   // 10 alternated rounds of 100 fleet installations in one process).
-  const tests = plain || !byClass ? undefined : setTests(planned);
+  const tests = paths.plain || !paths.byClass ? undefined : setTests(planned);
   return (req, user, groups) => {
-    let ready = plain ? undefined : prepared.get(req);
+    let ready = paths.plain ? undefined : prepared.get(req);
     if (!ready) {
       ready = prepare(req);
-      if (!plain) prepared.set(req, ready);
+      if (!paths.plain) prepared.set(req, ready);
     }
     if (ready.matching.length === 0) return { allowed: true };
     asked++;
@@ -683,11 +676,11 @@ function judgePolicy(entry: Planned, asking: Asking): { deniedBy: NonNullable<De
   const plainVariables: Record<string, unknown> = {};
   let context: Record<string, unknown> | undefined;
   const evaluateIn = (slot: Slot) =>
-    evaluate(slot.fn, (context ??= { request: asking.request(), ...ready.base, variables: plain ? plainVariables : cel().celMap(variables) }));
+    evaluate(slot.fn, (context ??= { request: asking.request(), ...ready.base, variables: paths.plain ? plainVariables : cel().celMap(variables) }));
   // An expression that answers alike whoever asks is evaluated once per request (see `shared` in planPolicies).
   // Any other with plain reads is answered from its program's memo when it read the same before.
   const run = (slot: Slot): Outcome => {
-    if (plain) return evaluateIn(slot);
+    if (paths.plain) return evaluateIn(slot);
     if (slot.guard) {
       const decided = guarded(slot.guard, variables);
       if (decided) return decided;
@@ -725,7 +718,7 @@ function judgePolicy(entry: Planned, asking: Asking): { deniedBy: NonNullable<De
     const outcome = run(variable);
     if ("unsupported" in outcome) return { unknown: outcome.unsupported };
     if ("value" in outcome) {
-      if (plain) plainVariables[variable.name] = outcome.value;
+      if (paths.plain) plainVariables[variable.name] = outcome.value;
       else variables.set(variable.name, outcome.value);
     }
   }
@@ -822,7 +815,7 @@ const convertedPlain = new WeakMap<object, unknown>();
 function cached(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value !== "object") return celData(value);
-  const store = plain ? convertedPlain : converted;
+  const store = paths.plain ? convertedPlain : converted;
   if (!store.has(value)) store.set(value, celData(value));
   return store.get(value);
 }
@@ -844,11 +837,11 @@ function celData(value: unknown, depth = 0): unknown {
   if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : value;
   if (Array.isArray(value)) {
     const items = value.map((item) => celData(item, depth + 1));
-    return plain ? items : cel().celList(items);
+    return paths.plain ? items : cel().celList(items);
   }
   if (isRecord(value)) {
     const entries = Object.entries(value).map(([k, v]): [string, unknown] => [k, celData(v, depth + 1)]);
-    return plain ? Object.fromEntries(entries) : cel().celMap(new Map(entries));
+    return paths.plain ? Object.fromEntries(entries) : cel().celMap(new Map(entries));
   }
   return value;
 }
