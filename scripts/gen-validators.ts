@@ -445,6 +445,8 @@ export async function generateValidators(): Promise<Map<string, string>> {
   // Every generator has added its imports by now: the lines list them all.
   const importLines = new Generator(exported, imports).importLines();
   const handed = ["attempt", "copyDefault", "gaveUp", "giveUp", "recordKeys", "same", "sink", "validator", ...[...imports.values()].sort()];
+  /** The handed names a kind's code calls. */
+  const callsOf = (code: string) => handed.filter((name) => new RegExp(`\\b${name}\\b`).test(code));
 
   const indent = (text: string) =>
     text
@@ -466,12 +468,14 @@ export async function generateValidators(): Promise<Map<string, string>> {
       ...importLines,
       ...kinds.map(({ kind }) => `import { build${kind} } from "./${basename(kindFile(kind))}";`),
       "",
-      "/** What the builds call: the shared runtime and the schemas' named functions. */",
-      `const CALLS = { ${handed.join(", ")} };`,
-      "",
-      "/** Each kind's build, by kind. */",
+      "/**",
+      " * Each kind's build, by kind, handed the functions it calls (the shared",
+      " * runtime and its schema's named functions) and no others: a name is read",
+      " * when its kind is first built, so a run loads only its own kind's part of",
+      " * the build (scripts/build.mjs, KIND_CHUNKS).",
+      " */",
       "const BUILDS: Record<string, () => FastValidator> = {",
-      ...kinds.map(({ kind }) => `  ${JSON.stringify(kind)}: () => build${kind}(CALLS),`),
+      ...kinds.map(({ kind, code }) => `  ${JSON.stringify(kind)}: () => build${kind}({ ${callsOf(code).join(", ")} }),`),
       "};",
       "",
       "const validators: Record<string, FastValidator> = {};",
@@ -494,7 +498,7 @@ export async function generateValidators(): Promise<Map<string, string>> {
         "",
         `/** The validator of ${kind}; \`calls\` are the functions it calls (generated.ts hands them over). */`,
         `export function build${kind}(calls): FastValidator {`,
-        `  const { ${handed.join(", ")} } = calls;`,
+        `  const { ${callsOf(code).join(", ")} } = calls;`,
         indent(code),
         "}",
         "",

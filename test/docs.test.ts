@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from "../src/docs/generate.ts";
 import { expectedDocs } from "../src/docs/files.ts";
-import { CATALOG } from "../src/rules/catalog.ts";
+import { allRules } from "../src/rules/catalog.ts";
 import { VALUES_ONLY } from "../src/rules/values-only.ts";
 
 const DOCS = fileURLToPath(new URL("../docs", import.meta.url));
@@ -25,7 +25,7 @@ describe("generated docs are up to date (npm run docs)", () => {
 describe("the generators", () => {
   it("the rules table has one row per requirement ID, with its severity and fix", () => {
     const md = rulesMarkdown();
-    for (const rule of CATALOG) expect(md).toContain(`| ${rule.id} |`);
+    for (const rule of allRules()) expect(md).toContain(`| ${rule.id} |`);
     for (const entry of VALUES_ONLY) expect(md).toContain(`| ${entry.id} |`);
     expect(md).toMatch(
       /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec \|/,

@@ -3,7 +3,7 @@
 import { isAbsolute, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { printable } from "../core/printable.ts";
-import { CATALOG } from "../rules/catalog.ts";
+import { allRules } from "../rules/catalog.ts";
 import type { Rule } from "../rules/engine.ts";
 import type { CheckFinding, CheckReport } from "./run.ts";
 import { WAIVER_RULE } from "./waivers.ts";
@@ -107,7 +107,7 @@ function descriptor(rule: RuleDescriptorSource) {
 }
 
 export function formatSarif(report: CheckReport, version: string, category: string = SARIF_CATEGORY): string {
-  const catalog: RuleDescriptorSource[] = [...CATALOG, { ...WAIVER_RULE, severity: "error", profiles: [], concern: "reliability" }];
+  const catalog: RuleDescriptorSource[] = [...allRules(), { ...WAIVER_RULE, severity: "error", profiles: [], concern: "reliability" }];
   const rules = catalog.map(descriptor);
   const index = new Map(catalog.map((rule, i) => [rule.id, i]));
   const results = report.findings.map((f) => ({
@@ -180,7 +180,13 @@ export function formatJunit(report: CheckReport): string {
     const cases: string[] = [];
     let failures = 0;
     let skips = 0;
-    const rules = [...new Map(CATALOG.filter((r) => r.profiles.includes(profile)).map((r) => [r.id, r])).values()];
+    const rules = [
+      ...new Map(
+        allRules()
+          .filter((r) => r.profiles.includes(profile))
+          .map((r) => [r.id, r]),
+      ).values(),
+    ];
     const findings = report.findings.filter((f) => f.profile === profile);
     for (const rule of rules) {
       const skipped = report.skipped.find((s) => s.ruleId === rule.id && s.profiles.includes(profile));

@@ -6,7 +6,7 @@ import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { readText, type SourceDocument } from "../core/source.ts";
-import { CATALOG, checkObjects } from "../rules/catalog.ts";
+import { allRules, checkObjects } from "../rules/catalog.ts";
 import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
 import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
@@ -237,7 +237,7 @@ function checkLoaded(
  * tries to waive an error (src/check/waivers.ts).
  */
 function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, ProfileName>): (Finding & { waived?: string })[] {
-  const waivers = new Map(objects.map((object) => [object, waiversOf(object, CATALOG)]));
+  const waivers = new Map(objects.map((object) => [object, waiversOf(object, allRules())]));
   const out: (Finding & { waived?: string })[] = findings.map((finding) => {
     const reason = finding.severity === "warning" ? waivers.get(finding.object)?.reasons.get(finding.id) : undefined;
     return reason === undefined ? finding : { ...finding, waived: reason };
@@ -253,12 +253,16 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
 /** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
 export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
   const entries = [
-    ...CATALOG.filter((rule) => rule.judgedFrom).map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
-    ...CATALOG.filter((rule) => rule.unjudged && !rule.judgedFrom).map((rule) => ({
-      id: rule.id,
-      profiles: rule.profiles,
-      reason: `in part: ${rule.unjudged!}`,
-    })),
+    ...allRules()
+      .filter((rule) => rule.judgedFrom)
+      .map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
+    ...allRules()
+      .filter((rule) => rule.unjudged && !rule.judgedFrom)
+      .map((rule) => ({
+        id: rule.id,
+        profiles: rule.profiles,
+        reason: `in part: ${rule.unjudged!}`,
+      })),
     ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
   ];
   return entries.flatMap((entry) => {

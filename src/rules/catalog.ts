@@ -3,10 +3,29 @@
 // the docs table.
 import { ObjectSet, runRules, type Finding, type ProfileName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
-import { SYSTEM_BY_APP, SYSTEMS } from "./registry.ts";
+import { SYSTEM_BY_APP, SYSTEMS, systemOf } from "./registry.ts";
 import type { K8sObject } from "../core/objects.ts";
 
-export const CATALOG: readonly Rule[] = [...generalRules, ...SYSTEMS.flatMap((system) => system.rules)];
+let all: readonly Rule[] | undefined;
+
+/**
+ * Every rule, the general ones first, made on first use: reading a system's
+ * rules loads its part of the build (src/rules/system.ts), which a render
+ * of one kind does only for its own systems (rulesFor).
+ */
+export function allRules(): readonly Rule[] {
+  all ??= [...generalRules, ...SYSTEMS.flatMap((system) => system.rules)];
+  return all;
+}
+
+const byProfile = new Map<ProfileName, readonly Rule[]>();
+
+/** The rules that judge a profile's objects, in the catalog's order: the general ones and its system's own. */
+export function rulesFor(profile: ProfileName): readonly Rule[] {
+  let rules = byProfile.get(profile);
+  if (!rules) byProfile.set(profile, (rules = [...generalRules, ...systemOf(profile).rules].filter((rule) => rule.profiles.includes(profile))));
+  return rules;
+}
 
 /** The profile an object belongs to, from its `app.kubernetes.io/name` (the registry's `apps`). */
 export function profileByLabels(object: K8sObject): ProfileName | undefined {
@@ -43,7 +62,7 @@ export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sOb
   for (const [profile, group] of groupByProfile(objects, classify)) {
     for (const installation of installationsOf(group)) stream.push(new ObjectSet(profile, installation, stream));
   }
-  return stream.flatMap((set) => runRules(CATALOG, set, options.onError, options.rendered));
+  return stream.flatMap((set) => runRules(rulesFor(set.profile), set, options.onError, options.rendered));
 }
 
 const INSTANCE_LABEL = "app.kubernetes.io/instance";

@@ -1,6 +1,6 @@
 // Every requirement ID in one list, for `explain` and the docs: the rules of
 // the catalog and the requirements enforced only in values, tests or notes.
-import { CATALOG } from "./catalog.ts";
+import { allRules } from "./catalog.ts";
 import type { Opinion, ProfileName, Rule, Source } from "./engine.ts";
 import { VALUES_ONLY } from "./values-only.ts";
 
@@ -23,7 +23,7 @@ export interface Requirement {
 export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
 
 export function requirements(): Requirement[] {
-  const fromRules: Requirement[] = CATALOG.map((rule) => ({
+  const fromRules: Requirement[] = allRules().map((rule) => ({
     id: rule.id,
     profiles: rule.profiles,
     severity: rule.severity,

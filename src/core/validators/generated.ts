@@ -19,15 +19,17 @@ import { buildCompassServer } from "./generated-compass-server.ts";
 import { buildCompass } from "./generated-compass.ts";
 import { buildRootpilotRunner } from "./generated-rootpilot-runner.ts";
 
-/** What the builds call: the shared runtime and the schemas' named functions. */
-const CALLS = { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator, checkCidr, checkCompass, checkCompassRunner, checkCompassServer, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkLearnedStorePath, checkNatsEgress, checkObjectKey, checkPem, checkRegionAllowed, checkResourceName, checkReviewerApp, checkRootpilotRunner, checkSeccompProfilePath, checkServerClusterKeys, checkTokenPath, checkToleration, imageOf, isEnrollAudience, isLabelKey, isLabelValue, quantityText, refuseEnv };
-
-/** Each kind's build, by kind. */
+/**
+ * Each kind's build, by kind, handed the functions it calls (the shared
+ * runtime and its schema's named functions) and no others: a name is read
+ * when its kind is first built, so a run loads only its own kind's part of
+ * the build (scripts/build.mjs, KIND_CHUNKS).
+ */
 const BUILDS: Record<string, () => FastValidator> = {
-  "CompassRunner": () => buildCompassRunner(CALLS),
-  "CompassServer": () => buildCompassServer(CALLS),
-  "Compass": () => buildCompass(CALLS),
-  "RootpilotRunner": () => buildRootpilotRunner(CALLS),
+  "CompassRunner": () => buildCompassRunner({ attempt, copyDefault, gaveUp, giveUp, sink, validator, checkCidr, checkCompassRunner, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkObjectKey, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys, imageOf, isLabelKey, isLabelValue }),
+  "CompassServer": () => buildCompassServer({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText }),
+  "Compass": () => buildCompass({ attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText }),
+  "RootpilotRunner": () => buildRootpilotRunner({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkEndpointUrl, checkHttpsUrl, checkLearnedStorePath, checkRegionAllowed, checkRootpilotRunner, checkTokenPath, checkToleration, imageOf, isEnrollAudience, isLabelKey, isLabelValue, quantityText, refuseEnv }),
 };
 
 const validators: Record<string, FastValidator> = {};

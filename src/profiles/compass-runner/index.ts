@@ -1,14 +1,18 @@
+// A light head: the values schema, renderer and notes are called through
+// arrows, so that the build's chunk of this folder loads on first use
+// (scripts/build.mjs, KIND_CHUNKS), not when the command starts.
 import { defineProfile } from "../profile.ts";
 import { runnerNotes } from "./checklist.ts";
 import { renderCompassRunner } from "./render.ts";
-import { compassRunnerSchema, UPSTREAM_SHAPE_KEYS } from "./values.ts";
+import { UPSTREAM_SHAPE_KEYS } from "./runtime.ts";
+import { compassRunnerSchema } from "./values.ts";
 
 export const compassRunnerProfile = defineProfile({
   kind: "CompassRunner",
   summary: "The Compass Runner: a one-node DaemonSet that boots microVMs with KVM",
-  schema: compassRunnerSchema,
-  render: renderCompassRunner,
-  notes: runnerNotes,
+  schema: () => compassRunnerSchema(),
+  render: (v) => renderCompassRunner(v),
+  notes: (v) => runnerNotes(v),
   shapeKeys: UPSTREAM_SHAPE_KEYS,
   example: "examples/compass-runner.yaml",
 });

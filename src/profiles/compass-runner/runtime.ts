@@ -233,3 +233,13 @@ export function findSetting(container: ContainerLike, setting: { flag?: string; 
 export function settingName(setting: { flag?: string; env?: string }): string {
   return [setting.flag, setting.env].filter(Boolean).join(" / ");
 }
+
+/** Keys only a file in the upstream tool's shape has: such a file needs no `kind:`. */
+export const UPSTREAM_SHAPE_KEYS = [
+  "serverAddr",
+  "sessionCapacity",
+  "guestMemoryMiB",
+  "perSessionReapSeconds",
+  "priorityClassValue",
+  "kvmResourceName",
+] as const;

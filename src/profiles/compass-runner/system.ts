@@ -21,6 +21,9 @@ export const compassRunnerSystem = defineSystem({
     { sign: `a projected token with audience ${RUNNER_AUDIENCE}`, matches: (spec) => projectsAudience(spec, RUNNER_AUDIENCE) },
     { sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
   ],
-  rules: compassRunnerRules,
+  // A getter: the rules are in the build's chunk of this folder, loaded when first read.
+  get rules() {
+    return compassRunnerRules;
+  },
   profiles: [compassRunnerProfile],
 });

@@ -27,19 +27,10 @@ import {
   RUNNER_AUDIENCE,
   TOKEN_MAX_SECONDS,
   TOKEN_MIN_SECONDS,
+  UPSTREAM_SHAPE_KEYS,
 } from "./runtime.ts";
 
-export { ARCH_LABEL, FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS };
-
-/** Keys only a file in the upstream tool's shape has: such a file needs no `kind:`. */
-export const UPSTREAM_SHAPE_KEYS = [
-  "serverAddr",
-  "sessionCapacity",
-  "guestMemoryMiB",
-  "perSessionReapSeconds",
-  "priorityClassValue",
-  "kvmResourceName",
-] as const;
+export { ARCH_LABEL, FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, UPSTREAM_SHAPE_KEYS };
 
 const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z

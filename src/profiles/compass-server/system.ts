@@ -22,7 +22,10 @@ export const compassServerSystem = defineSystem({
     },
     { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
   ],
-  rules: compassServerRules,
+  // A getter: the rules are in the build's chunk of this folder, loaded when first read.
+  get rules() {
+    return compassServerRules;
+  },
   // The combined Compass values kind renders both; its objects are the Server's and the Runner's.
   profiles: [compassServerProfile, compassProfile],
 });

@@ -1,3 +1,6 @@
+// A light head: the values schema, renderer and notes are called through
+// arrows, so that the build's chunk of this folder loads on first use
+// (scripts/build.mjs, KIND_CHUNKS), not when the command starts.
 import { nodeChecklist } from "../compass-runner/checklist.ts";
 import { serverChecklist } from "../compass-server/notes.ts";
 import { defineProfile } from "../profile.ts";
@@ -7,8 +10,8 @@ import { clusterOf, compassSchema, runnerOf, serverOf } from "./values.ts";
 export const compassProfile = defineProfile({
   kind: "Compass",
   summary: "The Compass Server and its Runner in one file; the Server's cluster entry is derived from the Runner",
-  schema: compassSchema,
-  render: renderCompass,
+  schema: () => compassSchema(),
+  render: (v) => renderCompass(v),
   notes: (v) => [...serverChecklist(serverOf(v), [clusterOf(v)]), ...nodeChecklist(runnerOf(v))],
   example: "examples/compass.yaml",
 });

@@ -1,3 +1,6 @@
+// A light head: the values schema, renderer and notes are called through
+// arrows, so that the build's chunk of this folder loads on first use
+// (scripts/build.mjs, KIND_CHUNKS), not when the command starts.
 import { defineProfile } from "../profile.ts";
 import { renderRootpilotRunner } from "./render.ts";
 import type { RootpilotRunnerValues } from "./values.ts";
@@ -21,8 +24,8 @@ function afterRender(v: RootpilotRunnerValues): string[] {
 export const rootpilotRunnerProfile = defineProfile({
   kind: "RootpilotRunner",
   summary: "The Rootpilot runner: stateless, outbound-only replicas that attest per provider",
-  schema: rootpilotRunnerSchema,
-  render: renderRootpilotRunner,
+  schema: () => rootpilotRunnerSchema(),
+  render: (v) => renderRootpilotRunner(v),
   notes: afterRender,
   example: "examples/rootpilot-gke.yaml",
 });

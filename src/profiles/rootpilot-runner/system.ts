@@ -17,6 +17,9 @@ export const rootpilotRunnerSystem = defineSystem({
     { sign: `a projected token with audience ${ENROLL_AUDIENCE}`, matches: (spec) => projectsAudience(spec, ENROLL_AUDIENCE) },
     { sign: "an image named rootpilot", matches: (spec) => hasImage(spec, /rootpilot/i) },
   ],
-  rules: rootpilotRunnerRules,
+  // A getter: the rules are in the build's chunk of this folder, loaded when first read.
+  get rules() {
+    return rootpilotRunnerRules;
+  },
   profiles: [rootpilotRunnerProfile],
 });
