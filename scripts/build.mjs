@@ -75,7 +75,35 @@ const SOURCE_CHUNKS = Object.fromEntries(
     .filter((name) => /^generated-[\w-]+\.ts$/.test(name))
     .map((name) => [`validators-${name.slice("generated-".length, -3)}`, [`src/core/validators/${name}`]]),
 );
-const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS };
+/**
+ * Each system's folder (src/profiles/NAME/) in a file of its own, kind-NAME:
+ * its values schema, renderer, notes, rules and admission code, which a
+ * render of another kind never runs. What stays in main.cjs is its head,
+ * the files the commands read at start: index.ts and system.ts (kind,
+ * apps, Pod Security level, shapes; they reach the rest through arrows and
+ * a getter) and the constants they read, runtime.ts and ports.ts. A kind's
+ * file takes the sources outside the folders from main (SHARED, below).
+ */
+const KIND_HEAD = new Set(["index.ts", "system.ts", "runtime.ts", "ports.ts"]);
+const KIND_CHUNKS = Object.fromEntries(
+  readdirSync("src/profiles", { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => [
+      `kind-${name}`,
+      readdirSync(`src/profiles/${name}`)
+        .filter((file) => file.endsWith(".ts") && !KIND_HEAD.has(file))
+        .map((file) => `src/profiles/${name}/${file}`),
+    ]),
+);
+const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS, ...KIND_CHUNKS };
+/** The chunks made from the sources: each exports its files by path, whole. */
+const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(KIND_CHUNKS)]);
+/**
+ * The sources outside every chunk that a kind's file imports: main.cjs
+ * exports them (__shared), and the kind's file takes them from there, so
+ * there is one copy of each module (one UsageError class, one cache).
+ */
+const SHARED = new Set();
 /** A source file's path as SOURCE_CHUNKS names it: relative to the package root, with forward slashes. */
 const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
 
@@ -158,8 +186,12 @@ function lazyStub(names, load) {
   return `let l;const m=()=>l??=${load};module.exports=Object.defineProperties({},{${esModule}${getters.join(",")}});`;
 }
 
-/** Resolves each chunked specifier, and each late Node module, to its stub. */
-function lazyModules(chunkExports, loadedAtStart) {
+/**
+ * Resolves each chunked specifier, and each late Node module, to its stub.
+ * In the build of a kind's file (`self`), its own files are bundled and the
+ * sources outside every chunk are taken from main.cjs.
+ */
+function lazyModules(chunkExports, loadedAtStart, self) {
   const chunkOf = new Map(Object.entries(ALL_CHUNKS).flatMap(([chunk, specifiers]) => specifiers.map((s) => [s, chunk])));
   return {
     name: "rigging-lazy-modules",
@@ -169,7 +201,11 @@ function lazyModules(chunkExports, loadedAtStart) {
         if (chunkOf.has(args.path)) return { path: args.path, namespace: "rigging-lazy", pluginData: { chunk: chunkOf.get(args.path) } };
         if (args.path.startsWith(".") && args.resolveDir) {
           const file = sourcePath(join(args.resolveDir, args.path));
-          if (chunkOf.has(file)) return { path: file, namespace: "rigging-lazy", pluginData: { chunk: chunkOf.get(file) } };
+          if (chunkOf.has(file) && chunkOf.get(file) !== self) return { path: file, namespace: "rigging-lazy", pluginData: { chunk: chunkOf.get(file) } };
+          if (self && !chunkOf.has(file) && file.startsWith("src/")) {
+            SHARED.add(file);
+            return { path: file, namespace: "rigging-lazy", pluginData: { shared: true } };
+          }
         }
         const builtin = args.path.replace(/^node:/, "");
         if (builtinModules.includes(builtin) && !loadedAtStart.has(builtin.split("/")[0]))
@@ -177,7 +213,8 @@ function lazyModules(chunkExports, loadedAtStart) {
         return undefined;
       });
       b.onLoad({ filter: /.*/, namespace: "rigging-lazy" }, (args) => {
-        const { chunk, builtin } = args.pluginData;
+        const { chunk, builtin, shared } = args.pluginData;
+        if (shared) return { contents: `module.exports=__riggingChunk("main").__shared[${JSON.stringify(args.path)}];`, loader: "js" };
         if (builtin) {
           // The names src/ imports from it, under either spelling; all where a file takes the whole module.
           const asked = [used.get(`node:${builtin}`), used.get(builtin)];
@@ -187,7 +224,7 @@ function lazyModules(chunkExports, loadedAtStart) {
               : asked.flatMap((a) => [...(a ?? [])]);
           return { contents: lazyStub([...new Set(names)], `require(${JSON.stringify(`node:${builtin}`)})`), loader: "js" };
         }
-        const names = Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
+        const names = FROM_SOURCES.has(chunk) ? sourceExports.get(args.path) : Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
         return { contents: lazyStub(names, `__riggingChunk(${JSON.stringify(chunk)})[${JSON.stringify(args.path)}]`), loader: "js" };
       });
     },
@@ -209,24 +246,44 @@ rmSync("dist/lib", { recursive: true, force: true });
 rmSync("dist/rigging.cache", { force: true }); // an earlier layout's
 mkdirSync("dist/lib", { recursive: true });
 
+// The names each chunked source file exports (for its stub), read from a
+// bundle of each with the packages left out.
+const sourceExports = new Map();
+{
+  const files = Object.entries(ALL_CHUNKS).flatMap(([chunk, specifiers]) => (FROM_SOURCES.has(chunk) ? specifiers : []));
+  const { metafile } = await build({
+    entryPoints: files,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    packages: "external",
+    write: false,
+    outdir: "dist/exports",
+    metafile: true,
+    logLevel: "warning",
+  });
+  for (const output of Object.values(metafile.outputs)) if (output.entryPoint) sourceExports.set(output.entryPoint, output.exports);
+}
+
 // The chunks: each exports its modules by specifier, with only the names the
 // sources import from them, so that esbuild leaves out the rest (zod's `z`
 // alone is a third of the package).
 const chunkExports = {};
 for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   const file = `dist/lib/${chunk}.cjs`;
-  const whole = (s) => Object.hasOwn(SOURCE_CHUNKS, chunk) || (used.get(s) ?? ALL) === ALL;
-  const from = (s) => JSON.stringify(Object.hasOwn(SOURCE_CHUNKS, chunk) ? `./${s}` : s);
+  const whole = (s) => FROM_SOURCES.has(chunk) || (used.get(s) ?? ALL) === ALL;
+  const from = (s) => JSON.stringify(FROM_SOURCES.has(chunk) ? `./${s}` : s);
   const imports = specifiers.map((s, i) => (whole(s) ? `import*as m${i} from${from(s)};` : `import{${[...used.get(s)].join(",")}}from${from(s)};`));
   const exported = specifiers.map((s, i) => `${JSON.stringify(s)}:${whole(s) ? `m${i}` : `{${[...used.get(s)].join(",")}}`}`);
   await build({
     ...common,
     stdin: { contents: `${imports.join("")}module.exports={${exported.join(",")}};`, resolveDir: process.cwd(), sourcefile: `${chunk}.js` },
     outfile: file,
-    plugins: [englishOnly],
+    plugins: Object.hasOwn(KIND_CHUNKS, chunk) ? [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)] : [englishOnly],
     external: ["pg-native"],
   });
-  chunkExports[chunk] = require(join(process.cwd(), file));
+  // A kind's file runs only with main.cjs loaded; its stub's names are sourceExports'.
+  if (!Object.hasOwn(KIND_CHUNKS, chunk)) chunkExports[chunk] = require(join(process.cwd(), file));
 }
 
 // rigging itself, once for Node and once for Bun: the Node bundle is run by
@@ -237,9 +294,18 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
 // start: 0.2-0.3 ms of a Node start, about 1 ms of a Bun one (pathToFileURL's
 // first call, timed alone).
 const moduleUrl = (file) => `var __riggingModule={get url(){return require("node:url").pathToFileURL(${file}).href}};`;
+// The entry exports SHARED too, by path, for the kinds' files.
+const mainEntry = (entry) => {
+  const shared = [...SHARED].sort();
+  return [
+    `export * from ${JSON.stringify(`./${entry}`)};`,
+    ...shared.map((file, i) => `import * as s${i} from ${JSON.stringify(`./${file}`)};`),
+    `export const __shared = {${shared.map((file, i) => `${JSON.stringify(file)}:s${i}`).join(",")}};`,
+  ].join("\n");
+};
 const mainOptions = (define, banner, outfile, entry, loadedAtStart) => ({
   ...common,
-  entryPoints: [entry],
+  stdin: { contents: mainEntry(entry), resolveDir: process.cwd(), sourcefile: "main.js" },
   outfile,
   plugins: [englishOnly, lazyModules(chunkExports, loadedAtStart)],
   define: { "import.meta.url": "__riggingModule.url", ...define },
@@ -365,9 +431,12 @@ if (existsSync(bun)) {
     // Bun's bundler writes the build's own path in for __filename. Nothing
     // in this build reads the module URL (its examples are built in, and it
     // runs on one thread), so it names the file Bun runs: render.ts.
-    const banner = `${moduleUrl('process.argv[1]??""')}var __riggingChunk=n=>require("./"+n+".js");`;
+    const banner = `${moduleUrl('process.argv[1]??""')}var __riggingChunk=n=>require("./"+n+".js");`; // requireChunk
     await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js"), "src/cli/render-main.ts", BUN_LOADED_AT_START));
-    for (const chunk of Object.keys(ALL_CHUNKS)) writeFileSync(join(staging, `${chunk}.js`), unwrapped[chunk]);
+    // A kind's file takes main's exports and its sibling chunks with the same require as main.js.
+    const requireChunk = `var __riggingChunk=n=>require("./"+n+".js");`;
+    for (const chunk of Object.keys(ALL_CHUNKS))
+      writeFileSync(join(staging, `${chunk}.js`), (Object.hasOwn(KIND_CHUNKS, chunk) ? requireChunk : "") + unwrapped[chunk]);
     const entries = ["main", ...Object.keys(ALL_CHUNKS)].map((name) => join(staging, `${name}.js`));
     const built = spawnSync(
       bun,
