@@ -21,7 +21,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
 import { buildInfo } from "./build-info.mjs";
@@ -70,6 +70,8 @@ const CHUNKS = {
  * examples/compass-runner.yaml 1.74x -> 1.53x the CPU time of node -e 0
  * (24 alternated runs, medians of process.cpuUsage()).
  */
+/** A source file's path as SOURCE_CHUNKS names it: relative to the package root, with forward slashes. */
+const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
 const SOURCE_CHUNKS = Object.fromEntries(
   readdirSync("src/core/validators")
     .filter((name) => /^generated-[\w-]+\.ts$/.test(name))
@@ -95,6 +97,52 @@ const KIND_CHUNKS = Object.fromEntries(
         .map((file) => `src/profiles/${name}/${file}`),
     ]),
 );
+/** Each source file's importers: the files of src/ that import it, not as types. */
+function importersOf() {
+  const importers = new Map();
+  for (const name of readdirSync("src", { recursive: true })) {
+    const file = sourcePath(join("src", String(name)));
+    if (!file.endsWith(".ts")) continue;
+    const visit = (node) => {
+      let specifier;
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+        const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly : node.isTypeOnly;
+        if (!typeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) specifier = node.moduleSpecifier.text;
+      } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) specifier = node.arguments[0].text;
+      if (specifier?.startsWith(".")) {
+        const target = sourcePath(join(dirname(file), specifier));
+        if (!importers.has(target)) importers.set(target, new Set());
+        importers.get(target).add(file);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest));
+  }
+  return importers;
+}
+/**
+ * A source file outside the folders that only one kind's files import goes
+ * in that kind's file: the CR-06 judge (src/check/admission-*.ts) is the
+ * Compass Runner's rules' alone, and a render never runs it (its rule is
+ * proven for rendered output another way).
+ */
+{
+  const importers = importersOf();
+  const owner = new Map(Object.entries(KIND_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [file, by] of importers) {
+      if (owner.has(file) || file.startsWith("src/profiles/") || !existsSync(file)) continue;
+      const chunks = new Set([...by].map((importer) => owner.get(importer)));
+      const [chunk] = chunks;
+      if (chunks.size === 1 && chunk !== undefined) {
+        owner.set(file, chunk);
+        KIND_CHUNKS[chunk].push(file);
+        changed = true;
+      }
+    }
+  }
+}
 const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS, ...KIND_CHUNKS };
 /** The chunks made from the sources: each exports its files by path, whole. */
 const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(KIND_CHUNKS)]);
@@ -104,8 +152,6 @@ const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(KIND
  * there is one copy of each module (one UsageError class, one cache).
  */
 const SHARED = new Set();
-/** A source file's path as SOURCE_CHUNKS names it: relative to the package root, with forward slashes. */
-const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
 
 /**
  * Node's modules that every process has loaded before it runs a line of
@@ -212,9 +258,18 @@ function lazyModules(chunkExports, loadedAtStart, self) {
           return { path: `node:${builtin}`, namespace: "rigging-lazy", pluginData: { builtin } };
         return undefined;
       });
-      b.onLoad({ filter: /.*/, namespace: "rigging-lazy" }, (args) => {
+      b.onLoad({ filter: /.*/, namespace: "rigging-lazy" }, async (args) => {
         const { chunk, builtin, shared } = args.pluginData;
-        if (shared) return { contents: `module.exports=__riggingChunk("main").__shared[${JSON.stringify(args.path)}];`, loader: "js" };
+        // Its exports as constants of the kind's file, read once when it loads:
+        // a use is a plain variable, not a getter of main's namespace object.
+        if (shared) {
+          const names = await exportsOf(args.path);
+          const take = `const m=__riggingChunk("main").__shared[${JSON.stringify(args.path)}];`;
+          return {
+            contents: take + names.map((name) => (name === "default" ? "export default m.default;" : `export const ${name}=m.${name};`)).join(""),
+            loader: "js",
+          };
+        }
         if (builtin) {
           // The names src/ imports from it, under either spelling; all where a file takes the whole module.
           const asked = [used.get(`node:${builtin}`), used.get(builtin)];
@@ -246,13 +301,11 @@ rmSync("dist/lib", { recursive: true, force: true });
 rmSync("dist/rigging.cache", { force: true }); // an earlier layout's
 mkdirSync("dist/lib", { recursive: true });
 
-// The names each chunked source file exports (for its stub), read from a
-// bundle of each with the packages left out.
-const sourceExports = new Map();
-{
-  const files = Object.entries(ALL_CHUNKS).flatMap(([chunk, specifiers]) => (FROM_SOURCES.has(chunk) ? specifiers : []));
+// The names source files export (a chunked file's stub, a shared file's
+// constants), read from a bundle of each with the packages left out.
+async function exportNames(files) {
   const { metafile } = await build({
-    entryPoints: files,
+    entryPoints: files.map((file) => `./${file}`),
     bundle: true,
     splitting: true,
     format: "esm",
@@ -262,8 +315,13 @@ const sourceExports = new Map();
     metafile: true,
     logLevel: "warning",
   });
-  for (const output of Object.values(metafile.outputs)) if (output.entryPoint) sourceExports.set(output.entryPoint, output.exports);
+  return new Map(Object.values(metafile.outputs).flatMap((output) => (output.entryPoint ? [[output.entryPoint, output.exports]] : [])));
 }
+const sourceExports = await exportNames(Object.entries(ALL_CHUNKS).flatMap(([chunk, specifiers]) => (FROM_SOURCES.has(chunk) ? specifiers : [])));
+const exportsOf = async (file) => {
+  if (!sourceExports.has(file)) sourceExports.set(file, (await exportNames([file])).get(file));
+  return sourceExports.get(file);
+};
 
 // The chunks: each exports its modules by specifier, with only the names the
 // sources import from them, so that esbuild leaves out the rest (zod's `z`
@@ -279,7 +337,14 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
     ...common,
     stdin: { contents: `${imports.join("")}module.exports={${exported.join(",")}};`, resolveDir: process.cwd(), sourcefile: `${chunk}.js` },
     outfile: file,
-    plugins: Object.hasOwn(KIND_CHUNKS, chunk) ? [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)] : [englishOnly],
+    ...(Object.hasOwn(KIND_CHUNKS, chunk)
+      ? {
+          plugins: [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)],
+          // The module URL is main's (the package root).
+          define: { "import.meta.url": "__riggingModule.url" },
+          banner: { js: 'var __riggingModule={get url(){return __riggingChunk("main").__moduleUrl()}};' },
+        }
+      : { plugins: [englishOnly] }),
     external: ["pg-native"],
   });
   // A kind's file runs only with main.cjs loaded; its stub's names are sourceExports'.
@@ -300,6 +365,7 @@ const mainEntry = (entry) => {
   return [
     `export * from ${JSON.stringify(`./${entry}`)};`,
     ...shared.map((file, i) => `import * as s${i} from ${JSON.stringify(`./${file}`)};`),
+    "export const __moduleUrl = () => import.meta.url;",
     `export const __shared = {${shared.map((file, i) => `${JSON.stringify(file)}:s${i}`).join(",")}};`,
   ].join("\n");
 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { classify } from "../../src/check/classify.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { PROFILES } from "../../src/profiles/index.ts";
-import { allRules } from "../../src/rules/catalog.ts";
+import { allRules, rulesFor } from "../../src/rules/catalog.ts";
 import { PROFILE_NAMES } from "../../src/rules/engine.ts";
 import { POD_SECURITY_LEVEL, SYSTEMS } from "../../src/rules/registry.ts";
 
@@ -17,6 +17,12 @@ describe("the registry of systems", () => {
   it("the catalog is the general rules plus every system's own", () => {
     for (const system of SYSTEMS) for (const rule of system.rules) expect(allRules()).toContain(rule);
     expect(allRules().filter((r) => !r.id.startsWith("G-")).length).toBe(SYSTEMS.flatMap((s) => s.rules).length);
+  });
+
+  it("a profile is judged by the catalog's rules for it, in its order: the general ones and its own system's", () => {
+    // rulesFor reads one system's rules (a render loads no other system's); a
+    // rule of one system that judged another profile would be lost here.
+    for (const name of PROFILE_NAMES) expect(rulesFor(name)).toEqual(allRules().filter((r) => r.profiles.includes(name)));
   });
 
   it("Pod Security levels: privileged only where hostPath forces it", () => {

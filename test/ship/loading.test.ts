@@ -62,6 +62,7 @@ describe("the built command loads what a command needs, when it needs it", () =>
     expect(loaded.code, loaded.err).toBe(0);
     expect(loaded.files).toContain("main");
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
+    expect(loaded.files.filter((file) => file.startsWith("kind-"))).toEqual([]);
     // (node:net is Node's own here: stdout is a pipe, a socket.)
     for (const name of [...LATE, "crypto"]) expect(loaded.modules).not.toContain(name);
   });
@@ -74,12 +75,21 @@ describe("the built command loads what a command needs, when it needs it", () =>
     // message and quotes what js-yaml would leave misreadable: none of it here.
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
     expect(loaded.files.filter((file) => file.startsWith("validators-"))).toEqual(["validators-compass-runner"]);
+    // Its own system's schema, renderer and rules, and no other system's (scripts/build.mjs, KIND_CHUNKS).
+    expect(loaded.files.filter((file) => file.startsWith("kind-"))).toEqual(["kind-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).
     for (const name of ["net", "stream"]) expect(loaded.modules).not.toContain(name);
     // A values file alone needs no argument parser (renderArgs in src/cli/render.ts).
     expect(loaded.modules).not.toContain("internal/util/parse_args/parse_args");
     expect(Object.keys(loaded.compiled).sort()).toEqual([...new Set(loaded.files)].sort());
+    for (const [file, how] of Object.entries(loaded.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);
+  });
+
+  it("render of another kind loads that kind's files alone, with accepted code caches", () => {
+    const loaded = loads(["render", join(ROOT, "examples", "rootpilot-gke.yaml")]);
+    expect(loaded.code, loaded.err).toBe(0);
+    expect(loaded.files.filter((file) => /^(kind|validators)-/.test(file)).sort()).toEqual(["kind-rootpilot-runner", "validators-rootpilot-runner"]);
     for (const [file, how] of Object.entries(loaded.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);
   });
 
