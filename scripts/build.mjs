@@ -97,22 +97,34 @@ const KIND_CHUNKS = Object.fromEntries(
         .map((file) => `src/profiles/${name}/${file}`),
     ]),
 );
-/** Each source file's importers: the files of src/ that import it, not as types. */
-function importersOf() {
+/**
+ * Each source file's importers, the files of src/ that import it (not as
+ * types), with the names each takes from it, or ALL_NAMES.
+ */
+const ALL_NAMES = "*";
+function importGraph() {
   const importers = new Map();
   for (const name of readdirSync("src", { recursive: true })) {
     const file = sourcePath(join("src", String(name)));
     if (!file.endsWith(".ts")) continue;
     const visit = (node) => {
       let specifier;
-      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
-        const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly : node.isTypeOnly;
-        if (!typeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) specifier = node.moduleSpecifier.text;
+      let names = ALL_NAMES;
+      const named = (elements) => elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
+      if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
+        specifier = node.moduleSpecifier.text;
+        const clause = node.importClause;
+        if (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings)) names = named(clause.namedBindings.elements);
+        else if (!clause) names = [];
+      } else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+        specifier = node.moduleSpecifier.text;
+        if (node.exportClause && ts.isNamedExports(node.exportClause)) names = named(node.exportClause.elements);
       } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) specifier = node.arguments[0].text;
       if (specifier?.startsWith(".")) {
         const target = sourcePath(join(dirname(file), specifier));
-        if (!importers.has(target)) importers.set(target, new Set());
-        importers.get(target).add(file);
+        if (!importers.has(target)) importers.set(target, new Map());
+        const had = importers.get(target).get(file) ?? [];
+        importers.get(target).set(file, had === ALL_NAMES || names === ALL_NAMES ? ALL_NAMES : [...had, ...names]);
       }
       ts.forEachChild(node, visit);
     };
@@ -126,14 +138,16 @@ function importersOf() {
  * Compass Runner's rules' alone, and a render never runs it (its rule is
  * proven for rendered output another way).
  */
+const IMPORTS = importGraph();
+/** The kind's file each file of one is in. */
+const OWNER = new Map(Object.entries(KIND_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
 {
-  const importers = importersOf();
-  const owner = new Map(Object.entries(KIND_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
+  const owner = OWNER;
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [file, by] of importers) {
+    for (const [file, by] of IMPORTS) {
       if (owner.has(file) || file.startsWith("src/profiles/") || !existsSync(file)) continue;
-      const chunks = new Set([...by].map((importer) => owner.get(importer)));
+      const chunks = new Set([...by.keys()].map((importer) => owner.get(importer)));
       const [chunk] = chunks;
       if (chunks.size === 1 && chunk !== undefined) {
         owner.set(file, chunk);
@@ -151,7 +165,7 @@ const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(KIND
  * exports them (__shared), and the kind's file takes them from there, so
  * there is one copy of each module (one UsageError class, one cache).
  */
-const SHARED = new Set();
+const SHARED = new Map();
 
 /**
  * Node's modules that every process has loaded before it runs a line of
@@ -249,7 +263,6 @@ function lazyModules(chunkExports, loadedAtStart, self) {
           const file = sourcePath(join(args.resolveDir, args.path));
           if (chunkOf.has(file) && chunkOf.get(file) !== self) return { path: file, namespace: "rigging-lazy", pluginData: { chunk: chunkOf.get(file) } };
           if (self && !chunkOf.has(file) && file.startsWith("src/")) {
-            SHARED.add(file);
             return { path: file, namespace: "rigging-lazy", pluginData: { shared: true } };
           }
         }
@@ -263,7 +276,8 @@ function lazyModules(chunkExports, loadedAtStart, self) {
         // Its exports as constants of the kind's file, read once when it loads:
         // a use is a plain variable, not a getter of main's namespace object.
         if (shared) {
-          const names = await exportsOf(args.path);
+          const names = await takenByKinds(args.path);
+          SHARED.set(args.path, names);
           const take = `const m=__riggingChunk("main").__shared[${JSON.stringify(args.path)}];`;
           return {
             contents: take + names.map((name) => (name === "default" ? "export default m.default;" : `export const ${name}=m.${name};`)).join(""),
@@ -279,7 +293,11 @@ function lazyModules(chunkExports, loadedAtStart, self) {
               : asked.flatMap((a) => [...(a ?? [])]);
           return { contents: lazyStub([...new Set(names)], `require(${JSON.stringify(`node:${builtin}`)})`), loader: "js" };
         }
-        const names = FROM_SOURCES.has(chunk) ? sourceExports.get(args.path) : Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
+        const names = Object.hasOwn(KIND_CHUNKS, chunk)
+          ? await takenFromKind(args.path)
+          : Object.hasOwn(SOURCE_CHUNKS, chunk)
+            ? sourceExports.get(args.path)
+            : Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
         return { contents: lazyStub(names, `__riggingChunk(${JSON.stringify(chunk)})[${JSON.stringify(args.path)}]`), loader: "js" };
       });
     },
@@ -322,6 +340,20 @@ const exportsOf = async (file) => {
   if (!sourceExports.has(file)) sourceExports.set(file, (await exportNames([file])).get(file));
   return sourceExports.get(file);
 };
+/**
+ * The names of a source file that its importers `from` take: a kind's file
+ * exports, and main's __shared holds, only those (no namespace objects).
+ */
+async function namesTaken(file, from) {
+  const taken = [...(IMPORTS.get(file) ?? [])].filter(([importer]) => from(importer)).map(([, names]) => names);
+  const exported = await exportsOf(file);
+  if (taken.includes(ALL_NAMES)) return exported;
+  return [...new Set(taken.flat())].filter((name) => exported.includes(name)).sort();
+}
+/** What the other files take from a kind's file: main, its heads, the other kinds' files. */
+const takenFromKind = (file) => namesTaken(file, (importer) => OWNER.get(importer) !== OWNER.get(file));
+/** What the kinds' files take from a file outside them. */
+const takenByKinds = (file) => namesTaken(file, (importer) => OWNER.has(importer));
 
 // The chunks: each exports its modules by specifier, with only the names the
 // sources import from them, so that esbuild leaves out the rest (zod's `z`
@@ -329,10 +361,16 @@ const exportsOf = async (file) => {
 const chunkExports = {};
 for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   const file = `dist/lib/${chunk}.cjs`;
-  const whole = (s) => FROM_SOURCES.has(chunk) || (used.get(s) ?? ALL) === ALL;
+  const whole = (s) => Object.hasOwn(SOURCE_CHUNKS, chunk) || (used.get(s) ?? ALL) === ALL;
   const from = (s) => JSON.stringify(FROM_SOURCES.has(chunk) ? `./${s}` : s);
-  const imports = specifiers.map((s, i) => (whole(s) ? `import*as m${i} from${from(s)};` : `import{${[...used.get(s)].join(",")}}from${from(s)};`));
-  const exported = specifiers.map((s, i) => `${JSON.stringify(s)}:${whole(s) ? `m${i}` : `{${[...used.get(s)].join(",")}}`}`);
+  // A kind's file exports of each of its files what the others take, and nothing of one they do not import.
+  const taken = Object.hasOwn(KIND_CHUNKS, chunk) ? await Promise.all(specifiers.map(takenFromKind)) : undefined;
+  const names = (s, i) => taken?.[i] ?? [...used.get(s)];
+  const kept = specifiers.map((s, i) => i).filter((i) => !taken || taken[i].length > 0);
+  const imports = kept.map((i) =>
+    !taken && whole(specifiers[i]) ? `import*as m${i} from${from(specifiers[i])};` : `import{${names(specifiers[i], i).join(",")}}from${from(specifiers[i])};`,
+  );
+  const exported = kept.map((i) => `${JSON.stringify(specifiers[i])}:${!taken && whole(specifiers[i]) ? `m${i}` : `{${names(specifiers[i], i).join(",")}}`}`);
   await build({
     ...common,
     stdin: { contents: `${imports.join("")}module.exports={${exported.join(",")}};`, resolveDir: process.cwd(), sourcefile: `${chunk}.js` },
@@ -361,12 +399,12 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
 const moduleUrl = (file) => `var __riggingModule={get url(){return require("node:url").pathToFileURL(${file}).href}};`;
 // The entry exports SHARED too, by path, for the kinds' files.
 const mainEntry = (entry) => {
-  const shared = [...SHARED].sort();
+  const shared = [...SHARED.entries()].sort();
   return [
     `export * from ${JSON.stringify(`./${entry}`)};`,
-    ...shared.map((file, i) => `import * as s${i} from ${JSON.stringify(`./${file}`)};`),
+    ...shared.map(([file, names], i) => `import {${names.map((name) => `${name} as s${i}_${name}`).join(",")}} from ${JSON.stringify(`./${file}`)};`),
     "export const __moduleUrl = () => import.meta.url;",
-    `export const __shared = {${shared.map((file, i) => `${JSON.stringify(file)}:s${i}`).join(",")}};`,
+    `export const __shared = {${shared.map(([file, names], i) => `${JSON.stringify(file)}:{${names.map((name) => `${name}:s${i}_${name}`).join(",")}}`).join(",")}};`,
   ].join("\n");
 };
 const mainOptions = (define, banner, outfile, entry, loadedAtStart) => ({
