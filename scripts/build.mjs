@@ -366,7 +366,7 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   // A kind's file exports of each of its files what the others take, and nothing of one they do not import.
   const taken = Object.hasOwn(KIND_CHUNKS, chunk) ? await Promise.all(specifiers.map(takenFromKind)) : undefined;
   const names = (s, i) => taken?.[i] ?? [...used.get(s)];
-  const kept = specifiers.map((s, i) => i).filter((i) => !taken || taken[i].length > 0);
+  const kept = [...specifiers.keys()].filter((i) => !taken || taken[i].length > 0);
   const imports = kept.map((i) =>
     !taken && whole(specifiers[i]) ? `import*as m${i} from${from(specifiers[i])};` : `import{${names(specifiers[i], i).join(",")}}from${from(specifiers[i])};`,
   );
