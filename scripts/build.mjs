@@ -74,7 +74,7 @@ const CHUNKS = {
 const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
 const SOURCE_CHUNKS = Object.fromEntries(
   readdirSync("src/core/validators")
-    .filter((name) => /^generated-[\w-]+\.ts$/.test(name))
+    .filter((name) => /^generated-[\w-]+\.ts$/.test(name) && !existsSync(`src/profiles/${name.slice("generated-".length, -3)}`))
     .map((name) => [`validators-${name.slice("generated-".length, -3)}`, [`src/core/validators/${name}`]]),
 );
 /**
@@ -84,7 +84,9 @@ const SOURCE_CHUNKS = Object.fromEntries(
  * the files the commands read at start: index.ts and system.ts (kind,
  * apps, Pod Security level, shapes; they reach the rest through arrows and
  * a getter) and the constants they read, runtime.ts and ports.ts. A kind's
- * file takes the sources outside the folders from main (SHARED, below).
+ * file takes the sources outside the folders from main (SHARED, below),
+ * and holds its kind's generated validator (a validators-NAME file is left
+ * only for a kind with no folder of that name).
  */
 const KIND_HEAD = new Set(["index.ts", "system.ts", "runtime.ts", "ports.ts"]);
 const KIND_CHUNKS = Object.fromEntries(
@@ -92,9 +94,13 @@ const KIND_CHUNKS = Object.fromEntries(
     .filter((entry) => entry.isDirectory())
     .map(({ name }) => [
       `kind-${name}`,
-      readdirSync(`src/profiles/${name}`)
-        .filter((file) => file.endsWith(".ts") && !KIND_HEAD.has(file))
-        .map((file) => `src/profiles/${name}/${file}`),
+      [
+        ...readdirSync(`src/profiles/${name}`)
+          .filter((file) => file.endsWith(".ts") && !KIND_HEAD.has(file))
+          .map((file) => `src/profiles/${name}/${file}`),
+        // Its generated validator, which every render of it runs: one file to load, not two.
+        ...[`src/core/validators/generated-${name}.ts`].filter((file) => existsSync(file)),
+      ],
     ]),
 );
 /**

@@ -74,9 +74,8 @@ describe("the built command loads what a command needs, when it needs it", () =>
     // parses only what js-yaml may read otherwise, finds positions for a
     // message and quotes what js-yaml would leave misreadable: none of it here.
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
-    expect(loaded.files.filter((file) => file.startsWith("validators-"))).toEqual(["validators-compass-runner"]);
-    // Its own system's schema, renderer and rules, and no other system's (scripts/build.mjs, KIND_CHUNKS).
-    expect(loaded.files.filter((file) => file.startsWith("kind-"))).toEqual(["kind-compass-runner"]);
+    // Its own kind's validator, schema, renderer and rules, and no other kind's (scripts/build.mjs, KIND_CHUNKS).
+    expect(loaded.files.filter((file) => /^(kind|validators)-/.test(file))).toEqual(["kind-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).
     for (const name of ["net", "stream"]) expect(loaded.modules).not.toContain(name);
@@ -89,7 +88,7 @@ describe("the built command loads what a command needs, when it needs it", () =>
   it("render of another kind loads that kind's files alone, with accepted code caches", () => {
     const loaded = loads(["render", join(ROOT, "examples", "rootpilot-gke.yaml")]);
     expect(loaded.code, loaded.err).toBe(0);
-    expect(loaded.files.filter((file) => /^(kind|validators)-/.test(file)).sort()).toEqual(["kind-rootpilot-runner", "validators-rootpilot-runner"]);
+    expect(loaded.files.filter((file) => /^(kind|validators)-/.test(file)).sort()).toEqual(["kind-rootpilot-runner"]);
     for (const [file, how] of Object.entries(loaded.compiled)) expect(`${file}: ${how}`).toBe(`${file}: cache accepted`);
   });
 
