@@ -59,18 +59,24 @@ function tagOf(text: string): PlainTag | null {
 }
 
 /**
- * One js-yaml type per tag name (js-yaml keeps one type per name). Each
- * claims exactly the plain scalars whose first matching tag has its name,
- * and builds the value that tag's own `resolve` gives.
+ * One js-yaml type for every plain-scalar tag: it claims exactly the plain
+ * scalars some tag's test matches, and builds the value the first matching
+ * tag's own `resolve` gives. js-yaml tries its implicit types in order on
+ * each plain scalar and only builds the value (the type's name is never
+ * read back), so one type reads as one type per tag name did, asked once
+ * instead of once per name for each string. Measured: reading and
+ * parsing the 2,000 files of a 1,000-installation fleet's output as
+ * `check` does (readText, parseManifests) took 977-1,099 ms of CPU against
+ * 1,084-1,205 ms with one type per name, less in four of five alternated
+ * pairs of processes.
  */
-const TYPES = [...new Set(PLAIN_TAGS.map((tag) => tag.tag))].map(
-  (name) =>
-    new Type(name, {
-      kind: "scalar",
-      resolve: (text: unknown) => typeof text === "string" && tagOf(text)?.tag === name,
-      construct: (text: string) => tagOf(text)!.value(text),
-    }),
-);
+const TYPES = [
+  new Type("tag:yaml.org,2002:plain", {
+    kind: "scalar",
+    resolve: (text: unknown) => typeof text === "string" && tagOf(text) !== null,
+    construct: (text: string) => tagOf(text)!.value(text),
+  }),
+];
 
 const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
 
