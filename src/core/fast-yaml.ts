@@ -35,7 +35,7 @@ const ANY_TAG = PLAIN_TAGS.every((tag) => tag.test!.flags === "" && !/\\[1-9k]/.
 
 /**
  * The text tagOf answered last, and its tag: js-yaml asks about one scalar
- * once per type and once more to construct it, the same string each time,
+ * once to resolve it and once more to construct it, the same string each time,
  * which this answers at once (keeping one scalar, and the text it is a
  * slice of, until the next).
  *
