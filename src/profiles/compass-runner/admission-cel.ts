@@ -94,7 +94,7 @@ type InvariantPaths = { spec: string; meta: string; metaPresent?: string; skipWh
  */
 const invariantTexts = new Map<string, readonly Validation[]>();
 
-function invariantsOf(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
+export function invariantsOf(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
   const { spec, meta, metaPresent, skipWhen } = paths;
   const skip = (expression: string) => (skipWhen ? `${skipWhen} || (${expression})` : expression);
   const sc = (c: string) => `${c}.securityContext`;
