@@ -35,7 +35,7 @@ const ANY_TAG = PLAIN_TAGS.every((tag) => tag.test!.flags === "" && !/\\[1-9k]/.
 
 /**
  * The text tagOf answered last, and its tag: js-yaml asks about one scalar
- * once per type and once more to construct it, the same string each time,
+ * once to resolve it and once more to construct it, the same string each time,
  * which this answers at once (keeping one scalar, and the text it is a
  * slice of, until the next).
  *
@@ -59,18 +59,24 @@ function tagOf(text: string): PlainTag | null {
 }
 
 /**
- * One js-yaml type per tag name (js-yaml keeps one type per name). Each
- * claims exactly the plain scalars whose first matching tag has its name,
- * and builds the value that tag's own `resolve` gives.
+ * One js-yaml type for every plain-scalar tag: it claims exactly the plain
+ * scalars some tag's test matches, and builds the value the first matching
+ * tag's own `resolve` gives. js-yaml tries its implicit types in order on
+ * each plain scalar and only builds the value (the type's name is never
+ * read back), so one type reads as one type per tag name did, asked once
+ * instead of once per name for each string. Measured: reading and
+ * parsing the 2,000 files of a 1,000-installation fleet's output as
+ * `check` does (readText, parseManifests) took 977-1,099 ms of CPU against
+ * 1,084-1,205 ms with one type per name, less in four of five alternated
+ * pairs of processes.
  */
-const TYPES = [...new Set(PLAIN_TAGS.map((tag) => tag.tag))].map(
-  (name) =>
-    new Type(name, {
-      kind: "scalar",
-      resolve: (text: unknown) => typeof text === "string" && tagOf(text)?.tag === name,
-      construct: (text: string) => tagOf(text)!.value(text),
-    }),
-);
+const TYPES = [
+  new Type("tag:yaml.org,2002:plain", {
+    kind: "scalar",
+    resolve: (text: unknown) => typeof text === "string" && tagOf(text) !== null,
+    construct: (text: string) => tagOf(text)!.value(text),
+  }),
+];
 
 const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
 
@@ -78,35 +84,76 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
  * Text that goes straight to the `yaml` package, each a place where the two
  * packages were seen to differ or where only the `yaml` package applies a
  * limit. Most of these match harmless text too, which only costs speed.
+ *
+ * The patterns, each matched anywhere in the text (as one regular
+ * expression with the `m` flag, test/core/source.test.ts's reference):
+ * - `(?:^|[-:,[{])[ ]*[&*!]`, `^%`, `<<`: anchors, aliases (the alias
+ *   limit) and tags, which YAML allows only where a node starts: at the
+ *   start of a line, or after `-`, `:`, `,`, `[` or `{` and spaces (after
+ *   `? `, an explicit key, see below). Elsewhere `&`, `*` and `!` are text
+ *   (CEL's `&&` and `!=`, a URL's query). Directives start a line; merge
+ *   keys anywhere.
+ * - `[\t\r\u0085\u2028\u2029\ufeff]`: whitespace and line breaks js-yaml
+ *   reads otherwise.
+ * - `\?(?: |\n|$)`: explicit `? ` keys.
+ * - `[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:` and
+ *   `[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]`: collections as keys,
+ *   which the packages name differently: before a `:`, or where a flow
+ *   mapping's key starts (in flow sequences too: conservative). White
+ *   space and comment lines may come between. A comment skipped here holds
+ *   none of the characters a match starts at, so each character is read
+ *   from one start only (with `] #] #] #...` every `]` read the rest of its
+ *   line: quadratic); a start inside a comment reads the rest of its line
+ *   as comment.
+ * - `^(?:---|\.\.\.)(?! *(?:\n|$))`: a document marker with anything after
+ *   it (`---x`, `--- a: 1`).
+ * - `\S#`: a `#` not after white space: a comment to js-yaml after `"`,
+ *   `]`, `{`, `,`..., an error to the `yaml` package.
+ * - `\\U`: 8-digit escapes (js-yaml reads one past U+10FFFF where the
+ *   `yaml` package refuses it).
+ * - `[|>][-+]?[0-9]`: block scalar indentation indicators (`|2` at the top
+ *   level differs).
+ *
+ * They are asked here in three parts, with the same verdict on every text:
+ * the line-start patterns at the text's start (AT_START) and after each
+ * `\n` (in FALLBACK_TEXT, which has no `m` flag), and `\S#` by finding each
+ * `#` (hashAfterText). Without the `m` flag, `^` and `$` no longer see `\r`,
+ * U+2028 and U+2029 as line ends; a text holding any of them falls back by
+ * the whitespace pattern either way. Measured: the one expression with the
+ * `m` flag took 3.8% of a `check` of 1,000 fleet installations (node
+ * --cpu-prof, unminified build); these three parts take a third of its
+ * time on those manifests (42 against 125 µs for a 29 kB manifests.yaml,
+ * 300 of them, six rounds of process.cpuUsage): `^` with the `m` flag, and
+ * `\S`, are tried at every character, where `\n` and `#` are found by a scan.
  */
+const LINE_START = String.raw`(?:[ ]*[&*!]|%|(?:---|\.\.\.)(?! *(?:\n|$)))`;
+const AT_START = new RegExp(`^${LINE_START}`);
 const FALLBACK_TEXT = new RegExp(
   [
-    // Anchors, aliases (the alias limit) and tags, which YAML allows only
-    // where a node starts: at the start of a line, or after `-`, `:`, `,`,
-    // `[` or `{` and spaces (after `? `, an explicit key, see below).
-    // Elsewhere `&`, `*` and `!` are text (CEL's `&&` and `!=`, a URL's
-    // query). Directives start a line; merge keys anywhere.
-    /(?:^|[-:,[{])[ ]*[&*!]|^%|<</,
-    /[\t\r\u0085\u2028\u2029\ufeff]/, // whitespace and line breaks js-yaml reads otherwise
-    /\?(?: |\n|$)/, // explicit `? ` keys
-    // Collections as keys, which the packages name differently: before a `:`,
-    // or where a flow mapping's key starts (in flow sequences too: conservative).
-    // White space and comment lines may come between. A comment skipped here
-    // holds none of the characters a match starts at, so each character is
-    // read from one start only (with `] #] #] #...` every `]` read the rest
-    // of its line: quadratic); a start inside a comment reads the rest of
-    // its line as comment.
+    `\\n${LINE_START}`,
+    /[-:,[{][ ]*[&*!]|<</,
+    /[\t\r\u0085\u2028\u2029\ufeff]/,
+    /\?(?: |\n|$)/,
     /[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/,
     /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/,
-    /^(?:---|\.\.\.)(?! *(?:\n|$))/, // a document marker with anything after it (`---x`, `--- a: 1`)
-    /\S#/, // a `#` not after white space: a comment to js-yaml after `"`, `]`, `{`, `,`..., an error to the `yaml` package
-    /\\U/, // 8-digit escapes (js-yaml reads one past U+10FFFF where the `yaml` package refuses it)
-    /[|>][-+]?[0-9]/, // block scalar indentation indicators (`|2` at the top level differs)
+    /\\U/,
+    /[|>][-+]?[0-9]/,
   ]
-    .map((pattern) => pattern.source)
+    .map((pattern) => (typeof pattern === "string" ? pattern : pattern.source))
     .join("|"),
-  "m",
 );
+const SPACE = /\s/;
+
+/** Whether a `#` follows a character that is not white space (`\S#`). */
+function hashAfterText(text: string): boolean {
+  for (let at = text.indexOf("#", 1); at !== -1; at = text.indexOf("#", at + 1)) if (!SPACE.test(text[at - 1])) return true;
+  return false;
+}
+
+/** Whether a text goes to the `yaml` package without being read by js-yaml (also a line too long for a key). */
+export function fallsBack(text: string): boolean {
+  return AT_START.test(text) || FALLBACK_TEXT.test(text) || hashAfterText(text) || hasLongLine(text);
+}
 
 /**
  * The data of a text holding one YAML document, or `undefined` where the
@@ -131,7 +178,7 @@ function loadFast(
   parse: (text: string, options: { schema: typeof SCHEMA; onWarning: () => void }) => unknown[],
   maxDepth: number,
 ): unknown[] | undefined {
-  if (FALLBACK_TEXT.test(text) || hasLongLine(text)) return undefined;
+  if (fallsBack(text)) return undefined;
   let warned = false;
   let docs: unknown[];
   try {

@@ -3,13 +3,15 @@
 // text, the data must be exactly what the `yaml` package builds (numbers
 // compared with Object.is, so -0 and NaN count), or the fast path must have
 // stepped aside; errors stay the `yaml` package's; positions stay the same.
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { CST, Document, Lexer, Scalar, visit } from "yaml";
 import { describe, expect, it } from "vitest";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
-import { parseFast, parseFastStream } from "../../src/core/fast-yaml.ts";
-import { LIMITS, parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/core/source.ts";
+import { fallsBack, parseFast, parseFastStream } from "../../src/core/fast-yaml.ts";
+import { LIMITS, parseDocuments, parseDocumentsWithPositions, parseValuesFile, readText, type SourceDocument } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 
 const RUNS = Number(process.env.SOURCE_PROPERTY_RUNS ?? 400);
@@ -530,5 +532,138 @@ describe("positions of fast-read documents", () => {
       };
       expect(renderSource(source).objects.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("reading files into one reused buffer", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rigging-read-"));
+  const write = (name: string, content: string | Buffer) => {
+    const file = join(dir, name);
+    writeFileSync(file, content);
+    return file;
+  };
+
+  it("reads each file's own bytes, small after large, across the buffer's growth", () => {
+    // Two- and three-byte characters at every offset, past 256 KiB and 1 MiB.
+    const large = 'a: "é€😀"\n'.repeat(90_000);
+    expect(Buffer.byteLength(large)).toBeGreaterThan(1024 * 1024);
+    const small = "b: 1\n";
+    for (const text of [small, large, small, "", large.slice(0, 262_144), small]) expect(readText(write("f.yaml", text))).toBe(text);
+  });
+
+  it("reads a file of exactly the limit, and refuses one byte more by its size", () => {
+    const at = write("at.yaml", Buffer.alloc(LIMITS.fileBytes, "a"));
+    expect(readText(at).length).toBe(LIMITS.fileBytes);
+    const over = write("over.yaml", Buffer.alloc(LIMITS.fileBytes + 1, "a"));
+    expect(() => readText(over)).toThrow(
+      new UsageError(`${over}: ${LIMITS.fileBytes + 1} bytes is over the 8 MiB (${LIMITS.fileBytes}-byte) limit for an input file`),
+    );
+  });
+
+  it("refuses a directory, a missing file and a binary file with today's messages", () => {
+    const sub = join(dir, "sub.yaml");
+    mkdirSync(sub);
+    expect(() => readText(sub)).toThrow(new UsageError(`${sub}: is a directory, expected a file`));
+    expect(() => readText(join(dir, "missing.yaml"))).toThrow(new UsageError(`${join(dir, "missing.yaml")}: cannot read: no such file`));
+    expect(() => readText(join(dir, "missing", "x.yaml"))).toThrow(new UsageError(`${join(dir, "missing", "x.yaml")}: cannot read: no such file`));
+    const binary = write("bin.yaml", Buffer.from([0x61, 0, 0x62]));
+    expect(() => readText(binary)).toThrow(new UsageError(`${binary}: is a binary file, expected YAML or JSON text`));
+  });
+});
+
+describe("the fast path's fallback test", () => {
+  // The test as it was written first, one expression with the `m` flag: the
+  // three parts fallsBack asks must refuse exactly the texts it refused.
+  const REFERENCE = new RegExp(
+    [
+      /(?:^|[-:,[{])[ ]*[&*!]|^%|<</,
+      /[\t\r\u0085\u2028\u2029\ufeff]/,
+      /\?(?: |\n|$)/,
+      /[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/,
+      /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/,
+      /^(?:---|\.\.\.)(?! *(?:\n|$))/,
+      /\S#/,
+      /\\U/,
+      /[|>][-+]?[0-9]/,
+    ]
+      .map((pattern) => pattern.source)
+      .join("|"),
+    "m",
+  );
+  const reference = (text: string) => REFERENCE.test(text) || text.split("\n").some((line) => line.length >= 1000);
+
+  /** Every character or pair a pattern starts, ends or turns at; line breaks and white space of every kind. */
+  const piece = fc.constantFrom(
+    ..."\n \n-:,[{]}&*!%<?#\\U|>+09.a\"'\t\r\u0085\u2028\u2029\ufeff\u00a0\u3000\v\f\u200a",
+    "---",
+    "...",
+    "<<",
+    "\n  ",
+    ": ",
+    "- ",
+    "? ",
+    "|2",
+    ">-1",
+    " #",
+    "\\U0001",
+    "\n#",
+    "\n---\n",
+  );
+  const near = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(""));
+  const TEXTS = [
+    ...EXAMPLES.map((e) => e.text),
+    ...readdirSync("test/fixtures/check/compass-runner")
+      .filter((n) => n.endsWith(".yaml"))
+      .map((n) => readFileSync(`test/fixtures/check/compass-runner/${n}`, "utf8")),
+  ];
+  /** Real manifests and values files with a few pieces put in. */
+  const insertedInto = fc
+    .record({
+      text: fc.constantFrom(...TEXTS),
+      edits: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.oneof(piece, near)), { minLength: 1, maxLength: 3 }),
+    })
+    .map(({ text, edits }) =>
+      edits.reduce((t, [where, insert]) => t.slice(0, Math.floor(where * t.length)) + insert + t.slice(Math.floor(where * t.length)), text),
+    );
+
+  it("refuses exactly the texts the one expression with the `m` flag refused", () => {
+    let refused = 0;
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.oneof(near, insertedInto, written, flowDocument), (text) => {
+        const verdict = reference(text);
+        expect(fallsBack(text)).toBe(verdict);
+        if (verdict) refused++;
+        else taken++;
+      }),
+      { numRuns: RUNS * 10 },
+    );
+    expect(refused).toBeGreaterThan(RUNS);
+    expect(taken).toBeGreaterThan(RUNS);
+  });
+
+  it("reads the real manifests and values files as before, and a few texts at each line-start pattern's edge", () => {
+    for (const text of TEXTS) expect(fallsBack(text)).toBe(reference(text));
+    const edges = [
+      "&a x",
+      "x\n&a y",
+      "x\r&a y",
+      "x\u2028*a",
+      "--- \r",
+      "---\r\n",
+      "...\u2029",
+      "? \r",
+      "x?\u2028",
+      "a\u00a0#",
+      "a\v#",
+      "#",
+      "a #",
+      "a#",
+      "%",
+      "x\n%",
+      "x\r%",
+    ];
+    for (const text of edges) expect(fallsBack(text)).toBe(reference(text));
+    expect(edges.filter((text) => fallsBack(text))).toHaveLength(13);
   });
 });

@@ -58,7 +58,43 @@ export const POD_SELECTOR_VAR = "podSelector";
  * `meta` to its ObjectMeta; `metaPresent` guards a template's optional
  * metadata. `skipWhen` is OR-ed in front: when it holds, no check applies.
  */
-export function invariants(where: string, shape: RunnerShape, paths: { spec: string; meta: string; metaPresent?: string; skipWhen?: string }): Validation[] {
+export function invariants(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
+  const { containerName, serviceAccount, imageRepository, hostPaths, seccompProfile } = shape;
+  const key = JSON.stringify([
+    where,
+    containerName,
+    serviceAccount,
+    imageRepository,
+    hostPaths,
+    seccompProfile,
+    paths.spec,
+    paths.meta,
+    paths.metaPresent,
+    paths.skipWhen,
+  ]);
+  let known = invariantTexts.get(key);
+  if (known === undefined) {
+    known = invariantsOf(where, shape, paths);
+    if (invariantTexts.size >= 64) invariantTexts.clear();
+    invariantTexts.set(key, known);
+  }
+  return known.map((validation) => ({ ...validation }));
+}
+
+type InvariantPaths = { spec: string; meta: string; metaPresent?: string; skipWhen?: string };
+
+/**
+ * invariants' answers by what they are made of: a fleet's installations
+ * mostly share them, and the same strings, kept, cost less than new ones
+ * made equal each time: building them, and the emitter's flattening,
+ * testing and hashing of each new string (emit.ts, emit-fast.ts). Each
+ * call gets its own objects. Measured on the bench's fleet values, one
+ * thread (callgrind; fleets of 300 and of 30 files, the difference per
+ * file): 7.25 -> 6.50 million instructions per installation (-10%).
+ */
+const invariantTexts = new Map<string, readonly Validation[]>();
+
+export function invariantsOf(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
   const { spec, meta, metaPresent, skipWhen } = paths;
   const skip = (expression: string) => (skipWhen ? `${skipWhen} || (${expression})` : expression);
   const sc = (c: string) => `${c}.securityContext`;

@@ -82,6 +82,17 @@ const sameLabelsBut = (key: string) => {
 };
 
 /**
+ * The expressions of podAccess that depend on no value, made once: new
+ * strings made equal cost more than kept ones (invariants in
+ * admission-cel.ts). Measured as there: 6.50 -> 6.41 million instructions
+ * per installation (-1.4%; runs of one build differ by about 0.5%).
+ */
+const IS_CHANGE = `variables.isPod && request.operation == "UPDATE" && ${MAIN_OR_STATUS}`;
+const SAME_ANNOTATIONS = `variables.isChange && ${sameMeta("annotations")}`;
+const SAME_LABELS = `variables.isChange && ${sameMeta("labels")}`;
+const ONLY_RELABELLED = `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}`;
+
+/**
  * kubernetes-types 1.30 drops the fields NamedRuleWithOperations inlines
  * from Rule (`resources`, `scope`); the upstream API has them.
  */
@@ -128,14 +139,11 @@ function podAccess(input: AdmissionInput): Policy {
       { name: "isBreakGlass", expression: IS_BREAK_GLASS },
       { name: "controllers", expression: celList(input.controllers) },
       { name: "isPod", expression: 'request.resource.resource == "pods"' },
-      { name: "isChange", expression: `variables.isPod && request.operation == "UPDATE" && ${MAIN_OR_STATUS}` },
+      { name: "isChange", expression: IS_CHANGE },
       // Read only for a change (an UPDATE has an oldObject).
-      { name: "sameAnnotations", expression: `variables.isChange && ${sameMeta("annotations")}` },
-      { name: "sameLabels", expression: `variables.isChange && ${sameMeta("labels")}` },
-      {
-        name: "onlyRevisionRelabelled",
-        expression: `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}`,
-      },
+      { name: "sameAnnotations", expression: SAME_ANNOTATIONS },
+      { name: "sameLabels", expression: SAME_LABELS },
+      { name: "onlyRevisionRelabelled", expression: ONLY_RELABELLED },
     ],
     validations: [
       {
