@@ -87,9 +87,9 @@ const SOURCE_CHUNKS = Object.fromEntries(
  * file takes the sources outside the folders from main (SHARED, below),
  * and holds its kind's generated validator (a validators-NAME file is left
  * only for a kind with no folder of that name).
- * Measured against the build before (main.cjs 459 -> 275 kB, its code cache
- * 506 -> 360 kB; Bun's main.js 354 -> 171 kB, bytecode 879 -> 451 kB; a
- * Runner render adds kind-compass-runner, 137 kB, cache 206 kB): paired
+ * Measured against the build before (main.cjs 460 -> 277 kB, its code cache
+ * 511 -> 367 kB; Bun's main.js 356 -> 172 kB, bytecode 883 -> 454 kB; a
+ * Runner render adds kind-compass-runner, 137 kB, cache 208 kB): paired
  * medians of 30 alternated runs (os.wait4 user+sys, load average 1.3-1.9),
  * `node dist/rigging.cjs render` of examples/compass-runner.yaml 0.99x the
  * CPU time (-43 page faults; callgrind: the same instructions, +0.07%),
