@@ -113,38 +113,56 @@ const KIND_CHUNKS = Object.fromEntries(
       ],
     ]),
 );
+/** An import's names when a file takes the whole module. */
+const ALL = Symbol("the whole module");
 /**
- * Each source file's importers, the files of src/ that import it (not as
- * types), with the names each takes from it, or ALL_NAMES.
+ * Every import of src/ that is not for types, read once with the TypeScript
+ * parser: the importing file, the specifier, the names taken (or ALL for
+ * `import * as`, a default import, a dynamic import() or require()), and
+ * whether it is a re-export (`export ... from`) or an import for its side
+ * effects alone.
  */
-const ALL_NAMES = "*";
-function importGraph() {
-  const importers = new Map();
+function sourceImports() {
+  const found = [];
+  const named = (elements) => elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
   for (const name of readdirSync("src", { recursive: true })) {
     const file = sourcePath(join("src", String(name)));
     if (!file.endsWith(".ts")) continue;
     const visit = (node) => {
-      let specifier;
-      let names = ALL_NAMES;
-      const named = (elements) => elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
       if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
-        specifier = node.moduleSpecifier.text;
         const clause = node.importClause;
-        if (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings)) names = named(clause.namedBindings.elements);
-        else if (!clause) names = [];
+        const bindings = clause?.namedBindings;
+        const names = clause && !clause.name && bindings && ts.isNamedImports(bindings) ? named(bindings.elements) : ALL;
+        found.push({ file, specifier: node.moduleSpecifier.text, names, sideEffect: !clause });
       } else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-        specifier = node.moduleSpecifier.text;
-        if (node.exportClause && ts.isNamedExports(node.exportClause)) names = named(node.exportClause.elements);
-      } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) specifier = node.arguments[0].text;
-      if (specifier?.startsWith(".")) {
-        const target = sourcePath(join(dirname(file), specifier));
-        if (!importers.has(target)) importers.set(target, new Map());
-        const had = importers.get(target).get(file) ?? [];
-        importers.get(target).set(file, had === ALL_NAMES || names === ALL_NAMES ? ALL_NAMES : [...had, ...names]);
+        const names = node.exportClause && ts.isNamedExports(node.exportClause) ? named(node.exportClause.elements) : ALL;
+        found.push({ file, specifier: node.moduleSpecifier.text, names, reexport: true });
+      } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
+        const callee = node.expression;
+        if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require"))
+          found.push({ file, specifier: node.arguments[0].text, names: ALL });
       }
       ts.forEachChild(node, visit);
     };
     visit(ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest));
+  }
+  return found;
+}
+const SOURCE_IMPORTS = sourceImports();
+/** Merges names taken from one module: ALL absorbs every list. */
+const mergeNames = (had, names) => (had === ALL || names === ALL ? ALL : [...(had ?? []), ...names]);
+/**
+ * Each source file's importers, the files of src/ that import or re-export
+ * it, with the names each takes from it (none for an import for its side
+ * effects), or ALL.
+ */
+function importGraph() {
+  const importers = new Map();
+  for (const { file, specifier, names, sideEffect } of SOURCE_IMPORTS) {
+    if (!specifier.startsWith(".")) continue;
+    const target = sourcePath(join(dirname(file), specifier));
+    if (!importers.has(target)) importers.set(target, new Map());
+    importers.get(target).set(file, mergeNames(importers.get(target).get(file), sideEffect ? [] : names));
   }
   return importers;
 }
@@ -157,19 +175,16 @@ function importGraph() {
 const IMPORTS = importGraph();
 /** The kind's file each file of one is in. */
 const OWNER = new Map(Object.entries(KIND_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
-{
-  const owner = OWNER;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [file, by] of IMPORTS) {
-      if (owner.has(file) || file.startsWith("src/profiles/") || !existsSync(file)) continue;
-      const chunks = new Set([...by.keys()].map((importer) => owner.get(importer)));
-      const [chunk] = chunks;
-      if (chunks.size === 1 && chunk !== undefined) {
-        owner.set(file, chunk);
-        KIND_CHUNKS[chunk].push(file);
-        changed = true;
-      }
+for (let changed = true; changed; ) {
+  changed = false;
+  for (const [file, by] of IMPORTS) {
+    if (OWNER.has(file) || file.startsWith("src/profiles/") || !existsSync(file)) continue;
+    const chunks = new Set([...by.keys()].map((importer) => OWNER.get(importer)));
+    const [chunk] = chunks;
+    if (chunks.size === 1 && chunk !== undefined) {
+      OWNER.set(file, chunk);
+      KIND_CHUNKS[chunk].push(file);
+      changed = true;
     }
   }
 }
@@ -212,39 +227,16 @@ const englishOnly = {
   },
 };
 
-const ALL = Symbol("the whole module");
-
 /**
  * The names src/ imports (not as types) from each module, or ALL where a
- * file takes the whole module (import * as, a default import, a dynamic
- * import() or require()). Read with the TypeScript parser.
+ * file takes the whole module or imports it for its side effects.
  */
 function importedNames() {
   const names = new Map();
-  const take = (specifier, list) => {
-    if (names.get(specifier) === ALL) return;
-    if (list === ALL) return void names.set(specifier, ALL);
-    if (!names.has(specifier)) names.set(specifier, new Set());
-    for (const name of list) names.get(specifier).add(name);
-  };
-  const visit = (node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && !node.importClause?.isTypeOnly) {
-      const clause = node.importClause;
-      const bindings = clause?.namedBindings;
-      if (!clause || clause.name || (bindings && ts.isNamespaceImport(bindings))) take(node.moduleSpecifier.text, ALL);
-      else if (bindings)
-        take(
-          node.moduleSpecifier.text,
-          bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text),
-        );
-    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])) {
-      const callee = node.expression;
-      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) take(node.arguments[0].text, ALL);
-    }
-    ts.forEachChild(node, visit);
-  };
-  for (const file of readdirSync("src", { recursive: true })) {
-    if (file.endsWith(".ts")) visit(ts.createSourceFile(file, readFileSync(join("src", file), "utf8"), ts.ScriptTarget.Latest));
+  for (const { specifier, names: taken, sideEffect, reexport } of SOURCE_IMPORTS) {
+    if (reexport) continue;
+    const merged = mergeNames(names.get(specifier), sideEffect ? ALL : taken);
+    names.set(specifier, merged === ALL ? ALL : new Set(merged));
   }
   return names;
 }
@@ -372,7 +364,7 @@ const exportsOf = async (file) => {
 async function namesTaken(file, from) {
   const taken = [...(IMPORTS.get(file) ?? [])].filter(([importer]) => from(importer)).map(([, names]) => names);
   const exported = await exportsOf(file);
-  if (taken.includes(ALL_NAMES)) return exported;
+  if (taken.includes(ALL)) return exported;
   return [...new Set(taken.flat())].filter((name) => exported.includes(name)).sort();
 }
 /** What the other files take from a kind's file: main, its heads, the other kinds' files. */
@@ -560,10 +552,10 @@ if (existsSync(bun)) {
     // Bun's bundler writes the build's own path in for __filename. Nothing
     // in this build reads the module URL (its examples are built in, and it
     // runs on one thread), so it names the file Bun runs: render.ts.
-    const banner = `${moduleUrl('process.argv[1]??""')}var __riggingChunk=n=>require("./"+n+".js");`; // requireChunk
-    await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js"), "src/cli/render-main.ts", BUN_LOADED_AT_START));
-    // A kind's file takes main's exports and its sibling chunks with the same require as main.js.
+    // main.js, and each kind's file (which takes main's exports and its sibling chunks), load a chunk with Bun's require.
     const requireChunk = `var __riggingChunk=n=>require("./"+n+".js");`;
+    const banner = `${moduleUrl('process.argv[1]??""')}${requireChunk}`;
+    await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js"), "src/cli/render-main.ts", BUN_LOADED_AT_START));
     for (const chunk of Object.keys(ALL_CHUNKS))
       writeFileSync(join(staging, `${chunk}.js`), (Object.hasOwn(KIND_CHUNKS, chunk) ? requireChunk : "") + unwrapped[chunk]);
     const entries = ["main", ...Object.keys(ALL_CHUNKS)].map((name) => join(staging, `${name}.js`));
