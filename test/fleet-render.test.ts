@@ -5,10 +5,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
+import { fleetInputs, PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
 import { PARALLEL_THRESHOLD } from "../src/core/threads.ts";
 import { renderFile } from "../src/pipeline.ts";
 import { runCli, runInProcess } from "./support/cli.ts";
@@ -158,6 +158,34 @@ describe("render a fleet", () => {
     expect(result.code, result.err).toBe(0);
     expect(visible(out)).toEqual(["a", "b"]);
     expect(result.err).toContain("rendered 2 of 2 values files");
+  });
+
+  it("names a directory's files and their outputs as path.join, basename and extname do", () => {
+    const names = ["a.yaml", "B.YML", "c.d.json", "e..yaml", "f-1_2.Json", "g.yml", "9.yaml"];
+    for (const name of names) write(`in/${name}`, "kind: CompassRunner\n");
+    write("in/.h.yaml", "");
+    write("in/notes.txt", "");
+    const reference = (dir: string) =>
+      readdirSync(dir)
+        .filter((name) => /\.(ya?ml|json)$/i.test(name) && !name.startsWith("."))
+        .sort()
+        .map((name) => join(dir, name))
+        .map((file) => ({ file, name: basename(file, extname(file)) }));
+    const cwd = process.cwd();
+    try {
+      process.chdir(root);
+      for (const dir of ["in", "in/", "./in", "in/../in", "in//", join(root, "in"), `${root}/./in/`]) {
+        expect(fleetInputs([dir]), dir).toEqual(reference(dir));
+      }
+      process.chdir(join(root, "in"));
+      for (const dir of [".", "./", "../in"]) expect(fleetInputs([dir]), dir).toEqual(reference(dir));
+      // Files given one by one keep their own paths.
+      expect(fleetInputs(["a.yaml", "./B.YML", "../in/c.d.json"])).toEqual(
+        ["a.yaml", "./B.YML", "../in/c.d.json"].map((file) => ({ file, name: basename(file, extname(file)) })),
+      );
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("a bad file is reported by name with its errors; the good ones are still written; exit 1", () => {

@@ -48,11 +48,11 @@ export function isDirectory(path: string): boolean {
  * skipped, with a note in `skipped`.
  */
 export function fleetInputs(inputs: readonly string[], skipped: string[] = []): FleetEntry[] {
-  const files: string[] = [];
+  const files: { file: string; name: string }[] = [];
   for (const input of inputs) {
     if (input === "-") throw new UsageError("- (stdin) renders alone, not as part of a fleet");
     if (!isDirectory(input)) {
-      files.push(input);
+      files.push({ file: input, name: basename(input, extname(input)) });
       continue;
     }
     const found = readdirSync(input, { withFileTypes: true })
@@ -60,11 +60,11 @@ export function fleetInputs(inputs: readonly string[], skipped: string[] = []): 
       .map((e) => e.name)
       .sort();
     if (found.length === 0) throw new UsageError(`${input}: holds no values files (*.yaml, *.yml, *.json)`);
-    files.push(...found.map((name) => join(input, name)));
+    const prefix = directoryPrefix(input);
+    for (const entry of found) files.push({ file: prefix + entry, name: entry.slice(0, entry.length - VALUES_FILE.exec(entry)![0].length) });
   }
   const byName = new Map<string, string>();
-  return files.map((file) => {
-    const name = basename(file, extname(file));
+  return files.map(({ file, name }) => {
     if (!SAFE_FILE_NAME.test(name)) {
       throw new UsageError(
         `${file}: ${JSON.stringify(name)} cannot name an output directory; rename the file to letters, digits, '.', '_' and '-', starting with a letter or digit`,
@@ -75,6 +75,22 @@ export function fleetInputs(inputs: readonly string[], skipped: string[] = []): 
     byName.set(name, file);
     return { file, name };
   });
+}
+
+/**
+ * What `join(dir, name)` puts before a directory entry's name: the file of
+ * an entry is this and the name, and its fleet name the entry's name
+ * without the extension VALUES_FILE matched, as `basename(file,
+ * extname(file))` answers for a name that neither starts with `.` nor
+ * holds `/`. path.join, basename and extname for each file were most of
+ * the time before the first file is rendered, still unoptimised code then.
+ * Measured: fleetInputs of a directory of 10,000 bench values files in a
+ * fresh process, 6 alternated runs of each version on a loaded 2-core
+ * machine: 73-113 ms (median 94) -> 31-41 ms (median 35); all of it is
+ * time before the worker thread starts.
+ */
+function directoryPrefix(dir: string): string {
+  return join(dir, "x").slice(0, -1); // "dir/", "/" for the root, "" for "." and ""
 }
 
 /**
@@ -176,7 +192,7 @@ export function renderFleet(inputs: string[], output: string, io: Io, layout: La
   const inputsFound = fleetInputs(inputs, skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
   const { leftovers, names } = prepareFleetOutput(output);
-  const entries = inputsFound.map((entry) => ({ ...entry, leftovers: leftovers.get(hiddenBase(entry.name)) ?? [], absent: !names.has(entry.name) }));
+  const entries = inputsFound.map(({ file, name }): FleetEntry => ({ file, name, leftovers: leftovers.get(hiddenBase(name)) ?? [], absent: !names.has(name) }));
   const context: FleetContext = { output, layout, color: io.color };
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);

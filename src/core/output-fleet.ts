@@ -130,13 +130,26 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
     fail(`create ${name}`, error);
   }
   try {
-    writeFileSync(inside(staging, MANIFEST), manifestOf(files), { flag: "wx" });
-    for (const [file, text] of files) writeFileSync(inside(staging, file), text, { flag: "wx" });
+    writeFileSync(inside(staging, MANIFEST), manifestOf(files), NEW_TEXT_FILE);
+    for (const [file, text] of files) writeFileSync(inside(staging, file), text, NEW_TEXT_FILE);
   } catch (error) {
     removeOwnedDirectory(staging);
     fail("write", error);
   }
 }
+
+/**
+ * How a generation's files are written: created (never over an existing
+ * file), from text. Naming the encoding takes Node's one-call path for a
+ * string (the file opened, written and closed in C++): without it, Node
+ * makes a Buffer of the text and calls in three times (open, write, close),
+ * the same system calls and bytes either way. Measured (callgrind): the
+ * three files of an installation written 1,000 times, 218 and 228 -> 132
+ * and 139 thousand instructions per installation; a fleet of 300 files on
+ * one thread (`node --single-threaded`, whose counts repeat within 0.1%,
+ * less those of 100 files), 5.41 -> 5.37 million per file (-0.6%).
+ */
+const NEW_TEXT_FILE = { flag: "wx", encoding: "utf8" } as const;
 
 /**
  * The manifest of a generation of `files`, kept for the names of the last

@@ -243,6 +243,40 @@ describe("the fast YAML path", () => {
     expect(answered).toBeGreaterThan(runs / 2);
   });
 
+  it("writes a string placed before as it did the first time, as key and as value, the single-quoted ones included", () => {
+    const strings = [
+      '["system:masters"]',
+      "!variables.isPod || variables.isChange",
+      '{"a": "b"}',
+      "'quoted' and 'more'",
+      "- item",
+      "? key",
+      ": colon",
+      "# hash",
+      "& anchor",
+      "* alias",
+      "| pipe",
+      "> fold",
+      "% percent",
+      "@ at",
+      "` tick",
+      '"double"',
+      "=",
+      " space first",
+      "plain words",
+      "a: b",
+      "yes",
+      "0777",
+      "multi\nline",
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const text of strings) {
+        const object = { [text]: text, list: [text, { [text]: [text] }], nested: { inner: text } };
+        expect({ text, round, yaml: toYaml(object) }).toEqual({ text, round, yaml: toYamlReference(object) });
+      }
+    }
+  });
+
   it("writes every object of every example, and of the upstream values.example.json, itself and as the reference path does", () => {
     const files = [...readdirSync("examples").map((f) => `examples/${f}`), "test/fixtures/upstream/values.example.json"];
     let objects = 0;
