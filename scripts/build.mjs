@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
-import { buildInfo } from "./build-info.mjs";
+import { buildExamples, buildInfo } from "./build-info.mjs";
 
 // `--if-stale` (`npm run render`): nothing to build when the last complete
 // build is newer than every file it is made from, as it is right after
@@ -243,7 +243,7 @@ const LOADED_AT_START = new Set(["fs", "path", "url", "util", "events", "buffer"
  * 0.89x the CPU time (229 -> 203 ms, medians of 30 alternated runs of the
  * old build and this one, load average 7), 3974 -> 3438 page faults.
  */
-const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util"));
+const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util" && name !== "url"));
 
 /** zod's locales index, reduced to English (the only one it configures). */
 const englishOnly = {
@@ -425,8 +425,8 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
     ...(Object.hasOwn(KIND_CHUNKS, chunk)
       ? {
           plugins: [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)],
-          // The module URL is main's (the package root).
-          define: { "import.meta.url": "__riggingModule.url" },
+          // The module URL is main's (the package root). The examples, for init (src/core/build-examples.ts).
+          define: { "import.meta.url": "__riggingModule.url", RIGGING_EXAMPLES: buildExamples() },
           banner: { js: 'var __riggingModule={get url(){return __riggingChunk("main").__moduleUrl()}};' },
         }
       : { plugins: [englishOnly] }),

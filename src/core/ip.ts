@@ -21,8 +21,30 @@ import { domainToASCII } from "node:url";
 
 const DOTTED_DIGITS = /^\d+\.\d+\.\d+\.\d+$/;
 
+/**
+ * Whether the WHATWG URL host parser writes `text` back unchanged, asked
+ * two ways: node:url's domainToASCII, or a URL with `text` for its host.
+ * Under Node the first (node:url is loaded in every process, and it is the
+ * cheaper call); under Bun the second: Bun loads node:url on first use,
+ * 2-5 ms (Bun.nanoseconds around the require, loaded machine), where its
+ * global URL is there already (0.05 ms for the first call). test/core/ip.test.ts
+ * holds the two to each other. Measured: `bun run render.ts
+ * examples/compass-runner.yaml` MEASURED_BUN_URL
+ */
+export const HOST_UNCHANGED = {
+  domainToASCII: (text: string): boolean => domainToASCII(text) === text,
+  url: (text: string): boolean => {
+    try {
+      return new URL(`http://${text}/`).hostname === text;
+    } catch {
+      return false;
+    }
+  },
+};
+const hostUnchanged = process.versions.bun === undefined ? HOST_UNCHANGED.domainToASCII : HOST_UNCHANGED.url;
+
 /** 4, 6 or 0 (not an IP literal): the same answer as node:net's isIP. */
 export function ipFamily(text: string): 0 | 4 | 6 {
   if (text.includes(":")) return isIP(text) as 0 | 4 | 6;
-  return DOTTED_DIGITS.test(text) && domainToASCII(text) === text ? 4 : 0;
+  return DOTTED_DIGITS.test(text) && hostUnchanged(text) ? 4 : 0;
 }
