@@ -127,9 +127,22 @@ const KIND_CHUNKS = Object.fromEntries(
  * - cr06-judge: the CR-06 judge (src/check/admission-*.ts), which the
  *   Compass Runner's rules run only in a check: a render's self-check
  *   proves CR-06 another way (provenForRendered).
- * Measured against the build before: main.cjs 277 -> 173 kB, its code cache
- * 367 -> 327 kB; kind-compass-runner 137 -> 107 kB, cache 208 -> 197 kB;
- * Bun's main.js 172 -> 164 kB, bytecode 454 -> 421 kB. MEASURED
+ * Measured against the build before, with init's examples kept with init
+ * (src/core/build-examples.ts): main.cjs 277 -> 154 kB, its code cache
+ * 367 -> 309 kB; kind-compass-runner 137 -> 107 kB, cache 208 -> 197 kB;
+ * Bun's main.js 172 -> 145 kB, bytecode 454 -> 402 kB. `node
+ * dist/rigging.cjs render examples/compass-runner.yaml`: 165.3 -> 162.5 M
+ * instructions (callgrind, without NODE_EXTRA_CA_CERTS, with --hash-seed=1
+ * --random-seed=1 --single-threaded and code caches made with the same
+ * flags, so that runs repeat to the instruction; `node -e 0` is 93.3 M),
+ * --version 114.5 -> 112.4 M; page faults (/usr/bin/time %R) 3066 -> 2984
+ * for it, 3634 -> 3488 for compass-server.yaml, 3893 -> 3803 for
+ * compass.yaml, 2960 -> 2883 for rootpilot-eks.yaml, 2585 -> 2511 for
+ * --version; CPU time 0.99x (medians of 30 alternated pairs, load average
+ * 5.7: the machine was shared, wall time was noise). `bun run render.ts`
+ * of it, with node:url left out (src/core/ip.ts): 0.97x the CPU time
+ * (process.cpuUsage at exit, medians of 20 alternated pairs, load average
+ * 7), page faults 3292 -> 3203.
  */
 /** The files of LAZY_SOURCES that render.ts, whose build holds the render command alone, never loads. */
 const NOT_IN_BUN = new Set(["check", "commands"]);
@@ -242,6 +255,10 @@ const LOADED_AT_START = new Set(["fs", "path", "url", "util", "events", "buffer"
  * Measured with renderArgs: `bun run render.ts examples/compass-runner.yaml`
  * 0.89x the CPU time (229 -> 203 ms, medians of 30 alternated runs of the
  * old build and this one, load average 7), 3974 -> 3438 page faults.
+ * `node:url` likewise: a render asked it only for domainToASCII
+ * (src/core/ip.ts), which under Bun asks the global URL instead; its
+ * require took 5.0-5.2 ms (Bun.nanoseconds around it, load average 5).
+ * Measured with the files of LAZY_SOURCES: see there.
  */
 const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util" && name !== "url"));
 

@@ -24,12 +24,14 @@ const DOTTED_DIGITS = /^\d+\.\d+\.\d+\.\d+$/;
 /**
  * Whether the WHATWG URL host parser writes `text` back unchanged, asked
  * two ways: node:url's domainToASCII, or a URL with `text` for its host.
- * Under Node the first (node:url is loaded in every process, and it is the
- * cheaper call); under Bun the second: Bun loads node:url on first use,
- * 2-5 ms (Bun.nanoseconds around the require, loaded machine), where its
- * global URL is there already (0.05 ms for the first call). test/core/ip.test.ts
- * holds the two to each other. Measured: `bun run render.ts
- * examples/compass-runner.yaml` MEASURED_BUN_URL
+ * Under Node the first: node:url is loaded in every process, and 20 calls
+ * took 0.12-0.20 ms against 0.29-0.48 ms for URLs (hrtime, fresh
+ * processes). Under Bun the second: Bun loads node:url on first use, which
+ * took 5.0-5.2 ms (Bun.nanoseconds around the require, load average 5),
+ * where its global URL is there already (0.05 ms for the first call); the
+ * Bun build loads node:url on first use (BUN_LOADED_AT_START in
+ * scripts/build.mjs, with the gain). test/core/ip.test.ts holds the two
+ * answers to each other.
  */
 export const HOST_UNCHANGED = {
   domainToASCII: (text: string): boolean => domainToASCII(text) === text,
