@@ -11,7 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { buildInfo } from "./build-info.mjs";
+import { buildExamples, buildInfo } from "./build-info.mjs";
 
 /** The targets people ask for, as Bun names them. */
 export const TARGETS = {
@@ -60,6 +60,8 @@ for (const { target, outfile } of builds) {
     "pg-native",
     "--define",
     `RIGGING_BUILD=${buildInfo({ binary: true })}`,
+    "--define",
+    `RIGGING_EXAMPLES=${buildExamples()}`,
     "--outfile",
     outfile,
     ...(target ? [`--target=${TARGETS[target]}`] : []),

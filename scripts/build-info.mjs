@@ -1,13 +1,17 @@
-// The RIGGING_BUILD constant both builds define (see src/core/build.ts):
-// every file of examples/ as it is at build time, so that `init` needs no
-// file beside the command.
+// The constants the builds define: RIGGING_BUILD (see src/core/build.ts),
+// and RIGGING_EXAMPLES (src/core/build-examples.ts), every file of examples/
+// as it is at build time, so that `init` needs no file beside the command.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export function buildInfo({ binary }) {
+  return JSON.stringify({ binary });
+}
+
+export function buildExamples() {
   const examples = {};
   for (const name of readdirSync("examples").sort()) {
     if (/\.(ya?ml|json)$/.test(name)) examples[`examples/${name}`] = readFileSync(join("examples", name), "utf8");
   }
-  return JSON.stringify({ binary, examples });
+  return JSON.stringify(examples);
 }

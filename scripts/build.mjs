@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
-import { buildInfo } from "./build-info.mjs";
+import { buildExamples, buildInfo } from "./build-info.mjs";
 
 // `--if-stale` (`npm run render`): nothing to build when the last complete
 // build is newer than every file it is made from, as it is right after
@@ -113,6 +113,46 @@ const KIND_CHUNKS = Object.fromEntries(
       ],
     ]),
 );
+/**
+ * Sources that a render of one values file never runs, each set in a file of
+ * its own built like a kind's (its files bundled, the sources outside every
+ * chunk taken from main, a stub in main in each one's place), with the
+ * files that only they import (below):
+ * - fleet: rendering many files or a directory (src/cli/fleet.ts,
+ *   render-stream.ts, the worker threads, output-fleet.ts); a worker thread
+ *   loads it when it starts, and finds its job there;
+ * - check: `check` and `fn`, with the check's own sources (src/check/);
+ * - commands: the other commands but render (main.ts reads each one's run
+ *   and help only when asked);
+ * - cr06-judge: the CR-06 judge (src/check/admission-*.ts), which the
+ *   Compass Runner's rules run only in a check: a render's self-check
+ *   proves CR-06 another way (provenForRendered).
+ * Measured against the build before, with init's examples kept with init
+ * (src/core/build-examples.ts): main.cjs 277 -> 154 kB, its code cache
+ * 367 -> 309 kB; kind-compass-runner 137 -> 107 kB, cache 208 -> 197 kB;
+ * Bun's main.js 172 -> 145 kB, bytecode 454 -> 402 kB. `node
+ * dist/rigging.cjs render examples/compass-runner.yaml`: 165.3 -> 162.5 M
+ * instructions (callgrind, without NODE_EXTRA_CA_CERTS, with --hash-seed=1
+ * --random-seed=1 --single-threaded and code caches made with the same
+ * flags, so that runs repeat to the instruction; `node -e 0` is 93.3 M),
+ * --version 114.5 -> 112.4 M; page faults (/usr/bin/time %R) 3066 -> 2984
+ * for it, 3634 -> 3488 for compass-server.yaml, 3893 -> 3803 for
+ * compass.yaml, 2960 -> 2883 for rootpilot-eks.yaml, 2585 -> 2511 for
+ * --version; CPU time 0.99x (medians of 30 alternated pairs, load average
+ * 5.7: the machine was shared, wall time was noise). `bun run render.ts`
+ * of it, with node:url left out (src/core/ip.ts): 0.97x the CPU time
+ * (process.cpuUsage at exit, medians of 20 alternated pairs, load average
+ * 7), page faults 3292 -> 3203.
+ */
+/** The files of LAZY_SOURCES that render.ts, whose build holds the render command alone, never loads. */
+const NOT_IN_BUN = new Set(["check", "commands"]);
+const LAZY_SOURCES = {
+  fleet: ["src/cli/fleet.ts", "src/cli/render-stream.ts", "src/core/threads.ts"],
+  check: ["src/cli/check.ts", "src/cli/fn.ts"],
+  commands: ["explain", "schema", "init", "preflight", "pin", "completion"].map((name) => `src/cli/${name}.ts`),
+  "cr06-judge": ["src/check/admission-judge.ts"],
+};
+Object.assign(KIND_CHUNKS, LAZY_SOURCES);
 /** An import's names when a file takes the whole module. */
 const ALL = Symbol("the whole module");
 /**
@@ -168,9 +208,8 @@ function importGraph() {
 }
 /**
  * A source file outside the folders that only one kind's files import goes
- * in that kind's file: the CR-06 judge (src/check/admission-*.ts) is the
- * Compass Runner's rules' alone, and a render never runs it (its rule is
- * proven for rendered output another way).
+ * in that kind's file (or that file of LAZY_SOURCES): the files the CR-06
+ * judge imports are its alone, output-fleet.ts is the fleet's.
  */
 const IMPORTS = importGraph();
 /** The kind's file each file of one is in. */
@@ -189,12 +228,15 @@ for (let changed = true; changed; ) {
   }
 }
 const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS, ...KIND_CHUNKS };
+/** The files of dist/bun/ beside main.js. */
+const BUN_CHUNKS = Object.keys(ALL_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk));
 /** The chunks made from the sources: each exports its files by path (a validator whole, a kind's file what the others take). */
 const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(KIND_CHUNKS)]);
 /**
- * The sources outside every chunk that a kind's file imports: main.cjs
- * exports them (__shared), and the kind's file takes them from there, so
- * there is one copy of each module (one UsageError class, one cache).
+ * The sources outside every chunk that a kind's file imports, by the kind's
+ * file (or other file of LAZY_SOURCES): main.cjs exports them (__shared),
+ * and the kind's file takes them from there, so there is one copy of each
+ * module (one UsageError class, one cache).
  */
 const SHARED = new Map();
 
@@ -213,8 +255,12 @@ const LOADED_AT_START = new Set(["fs", "path", "url", "util", "events", "buffer"
  * Measured with renderArgs: `bun run render.ts examples/compass-runner.yaml`
  * 0.89x the CPU time (229 -> 203 ms, medians of 30 alternated runs of the
  * old build and this one, load average 7), 3974 -> 3438 page faults.
+ * `node:url` likewise: a render asked it only for domainToASCII
+ * (src/core/ip.ts), which under Bun asks the global URL instead; its
+ * require took 5.0-5.2 ms (Bun.nanoseconds around it, load average 5).
+ * Measured with the files of LAZY_SOURCES: see there.
  */
-const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util"));
+const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util" && name !== "url"));
 
 /** zod's locales index, reduced to English (the only one it configures). */
 const englishOnly = {
@@ -293,8 +339,9 @@ function lazyModules(chunkExports, loadedAtStart, self) {
         // Its exports as constants of the kind's file, read once when it loads:
         // a use is a plain variable, not a getter of main's namespace object.
         if (shared) {
-          const names = await takenByKinds(args.path);
-          SHARED.set(args.path, names);
+          const names = await takenByKinds(args.path, self);
+          if (!SHARED.has(self)) SHARED.set(self, new Map());
+          SHARED.get(self).set(args.path, names);
           const take = `const m=__riggingChunk("main").__shared[${JSON.stringify(args.path)}];`;
           return {
             contents: take + names.map((name) => (name === "default" ? "export default m.default;" : `export const ${name}=m.${name};`)).join(""),
@@ -369,8 +416,8 @@ async function namesTaken(file, from) {
 }
 /** What the other files take from a kind's file: main, its heads, the other kinds' files. */
 const takenFromKind = (file) => namesTaken(file, (importer) => OWNER.get(importer) !== OWNER.get(file));
-/** What the kinds' files take from a file outside them. */
-const takenByKinds = (file) => namesTaken(file, (importer) => OWNER.has(importer));
+/** What a kind's file takes from a file outside them. */
+const takenByKinds = (file, chunk) => namesTaken(file, (importer) => OWNER.get(importer) === chunk);
 
 // The chunks: each exports its modules by specifier, with only the names the
 // sources import from them, so that esbuild leaves out the rest (zod's `z`
@@ -395,8 +442,8 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
     ...(Object.hasOwn(KIND_CHUNKS, chunk)
       ? {
           plugins: [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)],
-          // The module URL is main's (the package root).
-          define: { "import.meta.url": "__riggingModule.url" },
+          // The module URL is main's (the package root). The examples, for init (src/core/build-examples.ts).
+          define: { "import.meta.url": "__riggingModule.url", RIGGING_EXAMPLES: buildExamples() },
           banner: { js: 'var __riggingModule={get url(){return __riggingChunk("main").__moduleUrl()}};' },
         }
       : { plugins: [englishOnly] }),
@@ -414,9 +461,12 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
 // start: 0.2-0.3 ms of a Node start, about 1 ms of a Bun one (pathToFileURL's
 // first call, timed alone).
 const moduleUrl = (file) => `var __riggingModule={get url(){return require("node:url").pathToFileURL(${file}).href}};`;
-// The entry exports SHARED too, by path, for the kinds' files.
-const mainEntry = (entry) => {
-  const shared = [...SHARED.entries()].sort();
+// The entry exports SHARED too, by path, for the kinds' files: those of `chunks`.
+const mainEntry = (entry, chunks) => {
+  const merged = new Map();
+  for (const chunk of chunks)
+    for (const [file, names] of SHARED.get(chunk) ?? []) merged.set(file, [...new Set([...(merged.get(file) ?? []), ...names])].sort());
+  const shared = [...merged.entries()].sort();
   return [
     `export * from ${JSON.stringify(`./${entry}`)};`,
     ...shared.map(([file, names], i) => `import {${names.map((name) => `${name} as s${i}_${name}`).join(",")}} from ${JSON.stringify(`./${file}`)};`),
@@ -424,15 +474,24 @@ const mainEntry = (entry) => {
     `export const __shared = {${shared.map(([file, names], i) => `${JSON.stringify(file)}:{${names.map((name) => `${name}:s${i}_${name}`).join(",")}}`).join(",")}};`,
   ].join("\n");
 };
-const mainOptions = (define, banner, outfile, entry, loadedAtStart) => ({
+const mainOptions = (define, banner, outfile, entry, loadedAtStart, chunks) => ({
   ...common,
-  stdin: { contents: mainEntry(entry), resolveDir: process.cwd(), sourcefile: "main.js" },
+  stdin: { contents: mainEntry(entry, chunks), resolveDir: process.cwd(), sourcefile: "main.js" },
   outfile,
   plugins: [englishOnly, lazyModules(chunkExports, loadedAtStart)],
   define: { "import.meta.url": "__riggingModule.url", ...define },
   banner: { js: banner },
 });
-await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, moduleUrl("__filename"), "dist/lib/main.cjs", "src/cli/main.ts", LOADED_AT_START));
+await build(
+  mainOptions(
+    { RIGGING_BUILD: buildInfo({ binary: false }) },
+    moduleUrl("__filename"),
+    "dist/lib/main.cjs",
+    "src/cli/main.ts",
+    LOADED_AT_START,
+    Object.keys(KIND_CHUNKS),
+  ),
+);
 
 // Each file of dist/lib/ is stored as the function expression the launcher
 // compiles: reading it gives V8 the source as it is, where joining the
@@ -528,11 +587,15 @@ try {
   const runs = [
     [["render", "examples/compass-runner.yaml"], caching],
     [["render", "examples/compass-runner.yaml", "-o", join(warm, "out")], process.env],
+    // A fleet (the fleet file's cache).
+    [["render", "examples/compass-runner.yaml", "examples/rootpilot-eks.yaml", "-o", join(warm, "fleet")], caching],
     // The other kinds' validators (their files' caches).
     [["render", "examples/compass-server.yaml"], caching],
     [["render", "examples/compass.yaml"], caching],
     [["render", "examples/rootpilot-eks.yaml"], caching],
     [["check", join(warm, "out")], caching],
+    // The other commands' file.
+    [["explain"], caching],
   ];
   for (const [args, env] of runs) {
     const ran = spawnSync(process.execPath, ["dist/rigging.cjs", ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
@@ -555,10 +618,18 @@ if (existsSync(bun)) {
     // main.js, and each kind's file (which takes main's exports and its sibling chunks), load a chunk with Bun's require.
     const requireChunk = `var __riggingChunk=n=>require("./"+n+".js");`;
     const banner = `${moduleUrl('process.argv[1]??""')}${requireChunk}`;
-    await build(mainOptions({ RIGGING_BUILD: buildInfo({ binary: false }) }, banner, join(staging, "main.js"), "src/cli/render-main.ts", BUN_LOADED_AT_START));
-    for (const chunk of Object.keys(ALL_CHUNKS))
-      writeFileSync(join(staging, `${chunk}.js`), (Object.hasOwn(KIND_CHUNKS, chunk) ? requireChunk : "") + unwrapped[chunk]);
-    const entries = ["main", ...Object.keys(ALL_CHUNKS)].map((name) => join(staging, `${name}.js`));
+    await build(
+      mainOptions(
+        { RIGGING_BUILD: buildInfo({ binary: false }) },
+        banner,
+        join(staging, "main.js"),
+        "src/cli/render-main.ts",
+        BUN_LOADED_AT_START,
+        Object.keys(KIND_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk)),
+      ),
+    );
+    for (const chunk of BUN_CHUNKS) writeFileSync(join(staging, `${chunk}.js`), (Object.hasOwn(KIND_CHUNKS, chunk) ? requireChunk : "") + unwrapped[chunk]);
+    const entries = ["main", ...BUN_CHUNKS].map((name) => join(staging, `${name}.js`));
     const built = spawnSync(
       bun,
       [

@@ -14,6 +14,9 @@ import type { Finding, RuleHit, Severity } from "../rules/engine.ts";
 import { dig } from "../rules/engine.ts";
 import { isRecord, list } from "../rules/templates.ts";
 import { decider, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./admission-eval.ts";
+import { INFERRED_E } from "./admission-opinions.ts";
+
+export { ADMISSION_OPINIONS } from "./admission-opinions.ts";
 
 export interface AdmissionContext {
   /** The Runner namespace: it holds only Runner pods (CR-06b), which marks a pod on a CONNECT request. */
@@ -35,8 +38,6 @@ export interface AdmissionContext {
 const ID = "CR-06";
 const FIX =
   "bind ValidatingAdmissionPolicies with validationActions [Deny] and failurePolicy Fail that deny these requests to everyone but the allowed identities (rigging renders them)";
-const INFERRED_E =
-  "CR-06e is rigging's inference: the Runner namespace runs privileged, so admission is its only guard rail; the seeds name exec, attach and ephemeral containers only";
 
 interface Actor {
   who: string;
@@ -401,18 +402,6 @@ function matchesPolicy(policy: K8sObject, req: AdmissionRequest, labels: Record<
 function describe(req: Omit<AdmissionRequest, "user" | "groups">): string {
   return `${req.operation} ${req.resource}${req.subResource ? `/${req.subResource}` : ""} in ${req.namespace}`;
 }
-
-/**
- * The opinions the CR-06 rule lists so that `admissionHits` can report its
- * warnings under them (spread them into the rule's `opinions`).
- */
-export const ADMISSION_OPINIONS = {
-  "port-forward-proxy": { summary: "port-forward and proxy on Runner pods are denied like exec (CR-06e)", because: INFERRED_E },
-  "cel-unjudged": {
-    summary: "every policy can be evaluated",
-    because: "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated",
-  },
-} as const;
 
 /** `judgeAdmission` as a rule's hits: errors as they are, warnings under ADMISSION_OPINIONS. */
 export function admissionHits(objects: readonly K8sObject[], context: AdmissionContext): RuleHit[] {

@@ -13,6 +13,7 @@ import { fleetListing, hiddenBase, writeFleetMember } from "../core/output-fleet
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../core/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
+import { isDirectory } from "./directory.ts";
 import { paint, type Io } from "./io.ts";
 import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
 
@@ -28,15 +29,6 @@ export interface FleetEntry {
   leftovers?: string[];
   /** OUT held no entry named NAME when read (writeFleetMember's path for a new NAME). */
   absent?: boolean;
-}
-
-export function isDirectory(path: string): boolean {
-  if (path === "-") return false;
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false; // missing or a symlink loop: reported when read as a file
-  }
 }
 
 /**

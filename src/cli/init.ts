@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUILD } from "../core/build.ts";
+import { EXAMPLES } from "../core/build-examples.ts";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
@@ -38,8 +38,8 @@ export function initCommand(args: string[], io: Io): number {
 
 /** An example by its path in the package: built into a bundle, read from the package otherwise. */
 export function exampleText(path: string): string {
-  if (BUILD) {
-    const text = BUILD.examples[path];
+  if (EXAMPLES) {
+    const text = EXAMPLES[path];
     if (text === undefined) throw new Error(`${path} was not built in (examples/ holds no such file at build time)`);
     return text;
   }

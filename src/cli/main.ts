@@ -40,16 +40,28 @@ Run 'rigging help COMMAND' or 'rigging COMMAND --help' for a command's options.
 Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
 `;
 
+/**
+ * A command whose run and help are read when it runs or its help is asked
+ * for, not when this module loads: the build keeps each command but render
+ * in a file that loads then (scripts/build.mjs, LAZY_SOURCES).
+ */
+const late = (command: () => { run: Command; help: string }): { run: Command; help: string } => ({
+  run: (args, io) => command().run(args, io),
+  get help() {
+    return command().help;
+  },
+});
+
 const COMMANDS: Record<string, { run: Command; help: string }> = {
   render: { run: renderCommand, help: RENDER_HELP },
-  check: { run: checkCommand, help: CHECK_HELP },
-  explain: { run: explainCommand, help: EXPLAIN_HELP },
-  schema: { run: schemaCommand, help: SCHEMA_HELP },
-  init: { run: initCommand, help: INIT_HELP },
-  preflight: { run: preflightCommand, help: PREFLIGHT_HELP },
-  pin: { run: pinCommand, help: PIN_HELP },
-  fn: { run: fnCommand, help: FN_HELP },
-  completion: { run: completionCommand, help: COMPLETION_HELP },
+  check: late(() => ({ run: checkCommand, help: CHECK_HELP })),
+  explain: late(() => ({ run: explainCommand, help: EXPLAIN_HELP })),
+  schema: late(() => ({ run: schemaCommand, help: SCHEMA_HELP })),
+  init: late(() => ({ run: initCommand, help: INIT_HELP })),
+  preflight: late(() => ({ run: preflightCommand, help: PREFLIGHT_HELP })),
+  pin: late(() => ({ run: pinCommand, help: PIN_HELP })),
+  fn: late(() => ({ run: fnCommand, help: FN_HELP })),
+  completion: late(() => ({ run: completionCommand, help: COMPLETION_HELP })),
 };
 
 /** Runs one command; a long fleet (to render or to check) runs on worker threads and answers later. */

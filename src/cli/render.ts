@@ -7,7 +7,8 @@ import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../core/o
 import { printable } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
-import { isDirectory, renderFleet } from "./fleet.ts";
+import { isDirectory } from "./directory.ts";
+import { renderFleet } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
 import { renderDirectoryStream } from "./render-stream.ts";
 

@@ -6,8 +6,6 @@
 export interface BuildInfo {
   /** A standalone executable built by `bun build --compile`. */
   binary: boolean;
-  /** Every file of examples/ at build time, by path relative to the package root. */
-  examples: Record<string, string>;
 }
 
 declare const RIGGING_BUILD: BuildInfo | undefined;

@@ -3,7 +3,7 @@
 import { isIP } from "node:net";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { ipFamily } from "../../src/core/ip.ts";
+import { HOST_UNCHANGED, ipFamily } from "../../src/core/ip.ts";
 
 const RUNS = Number(process.env.IP_PROPERTY_RUNS ?? 3000);
 
@@ -47,4 +47,16 @@ it("gives node:net's answer for any short text of address characters, IPv6 ones 
     "",
   ])
     expect(ipFamily(text), JSON.stringify(text)).toBe(isIP(text));
+});
+
+it("asks the URL host parser the same question either way: node:url's domainToASCII (Node) and a URL's host (Bun)", () => {
+  fc.assert(
+    fc.property(fc.array(part, { minLength: 4, maxLength: 4 }), (parts) => {
+      const text = parts.join(".");
+      expect(HOST_UNCHANGED.url(text), JSON.stringify(text)).toBe(HOST_UNCHANGED.domainToASCII(text));
+    }),
+    { numRuns: RUNS },
+  );
+  for (const text of ["1.2.3.4", "0.0.0.0", "255.255.255.255", "256.0.0.0", "1.2.3.04", "01.2.3.4", "1.2.3.4294967295", "08.1.1.1", "0x1.1.1.1"])
+    expect(HOST_UNCHANGED.url(text), JSON.stringify(text)).toBe(HOST_UNCHANGED.domainToASCII(text));
 });

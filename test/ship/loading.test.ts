@@ -63,6 +63,8 @@ describe("the built command loads what a command needs, when it needs it", () =>
     expect(loaded.files).toContain("main");
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
     expect(loaded.files.filter((file) => file.startsWith("kind-"))).toEqual([]);
+    // No command's file: --version is main.cjs alone.
+    expect(loaded.files).toEqual(["main"]);
     // (node:net is Node's own here: stdout is a pipe, a socket.)
     for (const name of [...LATE, "crypto"]) expect(loaded.modules).not.toContain(name);
   });
@@ -76,6 +78,8 @@ describe("the built command loads what a command needs, when it needs it", () =>
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
     // Its own kind's validator, schema, renderer and rules, and no other kind's (scripts/build.mjs, KIND_CHUNKS).
     expect(loaded.files.filter((file) => /^(kind|validators)-/.test(file))).toEqual(["kind-compass-runner"]);
+    // Nothing of a fleet, the other commands or the CR-06 judge (scripts/build.mjs, LAZY_SOURCES): main.cjs and its kind's file.
+    expect(loaded.files).toEqual(["main", "kind-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).
     for (const name of ["net", "stream"]) expect(loaded.modules).not.toContain(name);
@@ -116,9 +120,31 @@ describe("the built command loads what a command needs, when it needs it", () =>
     expect(withPolicies.code, withPolicies.err).toBe(0);
     expect(withPolicies.files).toContain("cel");
     expect(withPolicies.compiled.cel).toBe("cache accepted");
+    // The command's own file, and the CR-06 judge that the Runner's rules run in a check (not in a render's self-check).
+    for (const file of ["check", "cr06-judge"]) expect(`${file}: ${withPolicies.compiled[file]}`).toBe(`${file}: cache accepted`);
+    expect(withPolicies.files).not.toContain("fleet");
     const without = loads(["check", server]);
     expect(without.code, without.err).toBe(0);
-    for (const file of ["cel", "pg", "nats"]) expect(without.files).not.toContain(file);
+    for (const file of ["cel", "pg", "nats", "cr06-judge"]) expect(without.files).not.toContain(file);
+  });
+
+  it("a fleet loads the fleet's file, with an accepted code cache, and not the CR-06 judge", () => {
+    const out = join(tempDir(), "fleet");
+    const loaded = loads(["render", EXAMPLE, join(ROOT, "examples", "rootpilot-eks.yaml"), "-o", out]);
+    expect(loaded.code, loaded.err).toBe(0);
+    expect(loaded.compiled.fleet).toBe("cache accepted");
+    expect(loaded.files).not.toContain("cr06-judge");
+    const stream = loads(["render", join(ROOT, "examples")]);
+    expect(stream.files).toContain("fleet");
+  });
+
+  it("the other commands load their file, with an accepted code cache; help for one of them loads it", () => {
+    const loaded = loads(["explain", "CR-06"]);
+    expect(loaded.code, loaded.err).toBe(0);
+    expect(loaded.compiled.commands).toBe("cache accepted");
+    expect(loaded.files).not.toContain("check");
+    expect(loads(["help", "schema"]).files).toContain("commands");
+    expect(loads(["--help"]).files).toEqual(["main"]);
   });
 
   it("preflight postgres loads pg (and no CEL engine or NATS client)", () => {
