@@ -412,15 +412,14 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     const differingNames = new Set<string>();
     list<Record<string, unknown>>(spec.matchConditions).forEach((c, i) => {
       const compiled = compile(c?.expression, ["spec", "matchConditions", i, "expression"]);
-      if (compiled)
-        entry.matchConditions.push({ ...slotOf(compiled), shared: alike(compiled.reads, undefined), path: ["spec", "matchConditions", i, "expression"] });
+      if (compiled) entry.matchConditions.push(slotOf(compiled, alike(compiled.reads, undefined), { path: ["spec", "matchConditions", i, "expression"] }));
       else broken = true;
     });
     list<Record<string, unknown>>(spec.variables).forEach((v, i) => {
       const compiled = compile(v?.expression, ["spec", "variables", i, "expression"]);
       if (compiled && typeof v?.name === "string") {
         const shared = alike(compiled.reads, sharedNames);
-        entry.variables.push({ name: v.name, ...slotOf(compiled), shared });
+        entry.variables.push(slotOf(compiled, shared, { name: v.name }));
         if (shared && !differingNames.has(v.name)) sharedNames.add(v.name);
         else {
           sharedNames.delete(v.name);
@@ -431,12 +430,12 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
     list<Record<string, unknown>>(spec.validations).forEach((v, i) => {
       const compiled = compile(v?.expression, ["spec", "validations", i, "expression"]);
       if (compiled)
-        entry.validations.push({
-          ...slotOf(compiled),
-          shared: alike(compiled.reads, sharedNames),
-          path: ["spec", "validations", i, "expression"],
-          message: typeof v?.message === "string" ? v.message : `failed expression: ${String(v?.expression)}`,
-        });
+        entry.validations.push(
+          slotOf(compiled, alike(compiled.reads, sharedNames), {
+            path: ["spec", "validations", i, "expression"],
+            message: typeof v?.message === "string" ? v.message : `failed expression: ${String(v?.expression)}`,
+          }),
+        );
       else broken = true;
     });
     // A policy the API server refuses is not in the cluster: it decides nothing.
@@ -448,8 +447,22 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
   return { planned, uncompiled };
 }
 
-function slotOf({ fn, reads, memo, guard, blind }: CompiledProgram): Omit<Slot, "shared"> {
-  return { fn, ...(reads && memo ? { reads, memo } : {}), ...(guard ? { guard } : {}), ...(blind ? { blind } : {}) };
+/**
+ * A slot of a planned policy: `place` (its path, message or name) with the
+ * program's parts, every slot with the same properties (undefined where the
+ * program has no such part). Built by assignment rather than by spreading
+ * objects of varying shapes, which V8 copies through its slow generic path.
+ * Measured gain: see the speed notes at the top of `decider`.
+ */
+function slotOf<T extends object>({ fn, reads, memo, guard, blind }: CompiledProgram, shared: boolean, place: T): Slot & T {
+  const slot = place as Slot & T;
+  slot.fn = fn;
+  slot.shared = shared;
+  slot.reads = reads && memo ? reads : undefined;
+  slot.memo = reads && memo ? memo : undefined;
+  slot.guard = guard;
+  slot.blind = blind;
+  return slot;
 }
 
 /**
@@ -632,6 +645,18 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
   // alone (judgeAdmission) 0.77x the CPU of the judge before it (median of
   // 10 alternated rounds of 100 fleet installations in one process).
   const tests = paths.plain || !paths.byClass ? undefined : setTests(planned);
+  // Each identity's class, computed once per set rather than once per
+  // request it asks (the judge asks about 16 requests of each identity): by
+  // the user name, then by the groups list itself (the judge's identities
+  // keep theirs). Measured gain: see the end of this file's speed notes.
+  const classes = new Map<string, Map<readonly string[] | undefined, string>>();
+  const classOf = (tests: Tests, user: string, groups: readonly string[] | undefined): string => {
+    let byGroups = classes.get(user);
+    if (!byGroups) classes.set(user, (byGroups = new Map()));
+    let key = byGroups.get(groups);
+    if (key === undefined) byGroups.set(groups, (key = classKey(tests, user, groups)));
+    return key;
+  };
   return (req, user, groups) => {
     let ready = paths.plain ? undefined : prepared.get(req);
     if (!ready) {
@@ -641,7 +666,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     if (ready.matching.length === 0) return { allowed: true };
     asked++;
     if (!tests) return decideFor(ready, user, groups);
-    const key = classKey(tests, user, groups);
+    const key = classOf(tests, user, groups);
     const known = ready.classes.get(key);
     if (known) {
       fromClass++;

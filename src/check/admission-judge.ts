@@ -305,7 +305,19 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   );
 
   // CR-06c: only the deployers change the DaemonSet; the namespace controller and the garbage collector delete it.
-  const onDs = (operation: AdmissionRequest["operation"], subResource = ""): Check => ({
+  // One Check, so one request object, for each DaemonSet request however
+  // often it is asked: the decider prepares a request (matches the policies,
+  // converts its fields) and keeps its decisions by class once per request
+  // object, and DELETE was prepared three times, UPDATE twice. The same
+  // request decides alike; `what` is the same text.
+  const dsChecks = new Map<string, Check>();
+  const onDs = (operation: AdmissionRequest["operation"], subResource = ""): Check => {
+    const key = `${operation}/${subResource}`;
+    let check = dsChecks.get(key);
+    if (!check) dsChecks.set(key, (check = dsCheck(operation, subResource)));
+    return check;
+  };
+  const dsCheck = (operation: AdmissionRequest["operation"], subResource: string): Check => ({
     what: subResource
       ? `a DaemonSet ${subResource} update`
       : `${operation === "CREATE" ? "creating" : operation === "UPDATE" ? "updating" : "deleting"} the Runner DaemonSet`,
