@@ -1,7 +1,7 @@
-// The decider keeps each identity's class by its user name and its groups
-// list, and the judge asks each DaemonSet request through one request
-// object however often it asks it (src/check/admission-eval.ts `decider`,
-// src/check/admission-judge.ts `onDs`). Neither may change a decision.
+// The decider decides identities as classes, and the judge asks each
+// DaemonSet request through one request object however often it asks it
+// (src/check/admission-eval.ts `decider`, src/check/admission-judge.ts
+// `onDs`). Neither may change a decision.
 import { describe, expect, it } from "vitest";
 import { decider, planPolicies, withoutSpeedPaths, type RequestShape } from "../../src/check/admission-eval.ts";
 import { judgeAdmission } from "../../src/check/admission-judge.ts";
@@ -57,7 +57,7 @@ function decisions(objects: K8sObject[], asks: [string, string[] | undefined][])
   return { fast, plain };
 }
 
-describe("an identity's class, kept by name and groups", () => {
+describe("an identity's class", () => {
   it("tells one user name with other groups apart", () => {
     const masters = ["system:masters", "system:authenticated"];
     const developers = ["developers", "system:authenticated"];
