@@ -457,8 +457,9 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
  * node --single-threaded dist/rigging.cjs check OUT` on 200 rendered
  * installations of the bench's fleet, 8.16 -> 8.02 G instructions (-1.7%;
  * one run each, the same command repeated varies by about 1.5%); with the
- * DaemonSet requests asked once (admission-judge.ts, `onDs`), 8.13-8.25 ->
- * 7.77-7.91 G (-4.3%, two pairs run side by side).
+ * DaemonSet requests asked once (admission-judge.ts, `onDs`), 8.53 -> 8.07
+ * G (-5.4%, the two builds run side by side; two earlier pairs, with a
+ * per-identity class cache since dropped, -4.2% and -4.4%).
  */
 function slotOf<T extends object>({ fn, reads, memo, guard, blind }: CompiledProgram, shared: boolean, place: T): Slot & T {
   const slot = place as Slot & T;

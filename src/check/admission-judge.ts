@@ -312,9 +312,10 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   // request decides alike; `what` is the same text. Measured gain (with
   // planPolicies' slots built without spreads, admission-eval.ts `slotOf`):
   // `valgrind --tool=callgrind node --single-threaded dist/rigging.cjs check
-  // OUT` on 200 rendered installations of the bench's fleet, 8.13-8.25 ->
-  // 7.77-7.91 G instructions (-4.3%, two pairs run side by side), of which
-  // this about 8.02 -> 7.84 G (-2.2%, against the slots alone).
+  // OUT` on 200 rendered installations of the bench's fleet, 8.53 -> 8.07 G
+  // instructions (-5.4%, the two builds run side by side; two earlier pairs
+  // -4.2% and -4.4%), of which this about 8.02 -> 7.84 G (-2.2%, against
+  // the slots alone).
   const dsChecks = new Map<string, Check>();
   const onDs = (operation: AdmissionRequest["operation"], subResource = ""): Check => {
     const key = `${operation}/${subResource}`;
