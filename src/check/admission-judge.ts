@@ -306,7 +306,25 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   );
 
   // CR-06c: only the deployers change the DaemonSet; the namespace controller and the garbage collector delete it.
-  const onDs = (operation: AdmissionRequest["operation"], subResource = ""): Check => ({
+  // One Check, so one request object, for each DaemonSet request however
+  // often it is asked: the decider prepares a request (matches the policies,
+  // converts its fields) and keeps its decisions by class once per request
+  // object, and DELETE was prepared three times, UPDATE twice. The same
+  // request decides alike; `what` is the same text. Measured gain (with
+  // planPolicies' slots built without spreads, admission-eval.ts `slotOf`):
+  // `valgrind --tool=callgrind node --single-threaded dist/rigging.cjs check
+  // OUT` on 200 rendered installations of the bench's fleet, 8.53 -> 8.07 G
+  // instructions (-5.4%, the two builds run side by side; two earlier pairs
+  // -4.2% and -4.4%), of which this about 8.02 -> 7.84 G (-2.2%, against
+  // the slots alone).
+  const dsChecks = new Map<string, Check>();
+  const onDs = (operation: AdmissionRequest["operation"], subResource = ""): Check => {
+    const key = `${operation}/${subResource}`;
+    let check = dsChecks.get(key);
+    if (!check) dsChecks.set(key, (check = dsCheck(operation, subResource)));
+    return check;
+  };
+  const dsCheck = (operation: AdmissionRequest["operation"], subResource: string): Check => ({
     what: subResource
       ? `a DaemonSet ${subResource} update`
       : `${operation === "CREATE" ? "creating" : operation === "UPDATE" ? "updating" : "deleting"} the Runner DaemonSet`,
