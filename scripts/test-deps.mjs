@@ -1,7 +1,8 @@
 // What the live tests start that npm does not ship: Debian's docker-registry,
 // nats-server and PostgreSQL 15 (a server below the CS-12 floor; PGlite,
 // from npm, is the one above it), and the openssl command that makes the
-// test certificates. `npm test` runs this first. What is missing is
+// test certificates, and zsh and fish, whose parsers check the completion
+// scripts. `npm test` runs this first. What is missing is
 // installed when it runs as root on Debian; anywhere else it stops with the
 // one apt-get line to run. No live test is skipped for want of a server.
 import { spawnSync } from "node:child_process";
@@ -20,6 +21,8 @@ const NEEDS = [
   { what: "nats-server", pkg: "nats-server", present: () => onPath("nats-server", ["/usr/sbin"]) },
   { what: "PostgreSQL 15", pkg: "postgresql-15", present: () => existsSync(join(PG15, "initdb")) && existsSync(join(PG15, "pg_ctl")) },
   { what: "openssl", pkg: "openssl", present: () => onPath("openssl") },
+  { what: "zsh", pkg: "zsh", present: () => onPath("zsh") },
+  { what: "fish", pkg: "fish", present: () => onPath("fish") },
 ];
 
 const missing = () => NEEDS.filter((need) => !need.present());
