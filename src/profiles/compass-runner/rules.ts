@@ -641,16 +641,22 @@ export const compassRunnerRules: Rule[] = [
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      const serverPorts = new Set(
-        runnerContainers(set).flatMap(({ container }) => {
-          const value = findSetting(container, S.server)?.value;
-          return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
-        }),
-      );
+      // The Server's ports are read (a URL parse per container) only when an
+      // egress gap asks for them: a rendered policy has none. A container
+      // that is no mapping still fails here first, as it always did.
+      let serverPorts: Set<number> | undefined;
+      const portsOfServer = () =>
+        (serverPorts ??= new Set(
+          runnerContainers(set).flatMap(({ container }) => {
+            const value = findSetting(container, S.server)?.value;
+            return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
+          }),
+        ));
+      if (runnerContainers(set).some(({ container }) => container === null || container === undefined)) portsOfServer();
       // A Server known only by host name: its TLS port to any address is as narrow as a NetworkPolicy can be.
       const serverPortOnly = (policy: K8sObject, index: PropertyKey) => {
         const ports = list<{ port?: unknown; protocol?: string }>(dig(policy, ["spec", "egress", index as number, "ports"]));
-        return ports.length > 0 && ports.every((p) => (p?.protocol ?? "TCP") === "TCP" && serverPorts.has(Number(p?.port)));
+        return ports.length > 0 && ports.every((p) => (p?.protocol ?? "TCP") === "TCP" && portsOfServer().has(Number(p?.port)));
       };
       const seen = new Map<K8sObject, Set<string>>();
       for (const pod of set.pods()) {
