@@ -143,3 +143,68 @@ describe("CR-15 reads the Server's ports only when a gap asks for them", () => {
     expect(() => cr15.check(new ObjectSet("compass-runner", [daemonSet([null]), noGaps]))).toThrow(TypeError);
   });
 });
+
+describe("CR-20 judges integers and the quota flag as the plain readers do", () => {
+  const cr20 = compassRunnerRules.find((r) => r.id === "CR-20")!;
+  const judge = (container: Record<string, unknown>) =>
+    cr20
+      .check(
+        new ObjectSet("compass-runner", [
+          {
+            apiVersion: "apps/v1",
+            kind: "DaemonSet",
+            metadata: { name: "r", namespace: "n" },
+            spec: { template: { spec: { containers: [{ name: "runner", ...container }] } } },
+          } as K8sObject,
+        ]),
+      )
+      .map((h) => `${h.path.join(".")}: ${h.message}`);
+
+  /** The plain integer check: every integer through BigInt. */
+  const plainIntProblem = (text: string) => {
+    if (!/^[+-]?\d+$/.test(text)) return "is not an integer";
+    const digits = text.replace(/^[+-]?0*/, "");
+    if (digits.length > 19 || BigInt(digits || "0") > 9223372036854775807n + (text.startsWith("-") ? 1n : 0n)) return "is out of range for a 64-bit integer";
+    return undefined;
+  };
+
+  it("integers of every length around the 64-bit bounds", () => {
+    const values = ["0", "-0", "+7", "999999999999999999", "+99999999999999999", "-99999999999999999", "9999999999999999999", "9223372036854775807"];
+    values.push("9223372036854775808", "-9223372036854775808", "-9223372036854775809", "00000000000000000000000042", "1.5", "", "x1", "+-1");
+    for (let length = 1; length <= 22; length++) values.push("9".repeat(length), `-${"9".repeat(length)}`, `+1${"0".repeat(length - 1)}`);
+    for (const value of values) {
+      const problem = plainIntProblem(value);
+      const hits = judge({
+        env: [
+          { name: "COMPASS_MICROVM_RUNROOT", value: "/run/x" },
+          { name: "COMPASS_MICROVM_MEMORY_MB", value },
+        ],
+      });
+      const mine = hits.filter((h) => h.includes("COMPASS_MICROVM_MEMORY_MB"));
+      expect(mine).toEqual(
+        problem && value !== ""
+          ? [`env.1.value: --microvm-memory-mb / COMPASS_MICROVM_MEMORY_MB ${JSON.stringify(value)} ${problem}`].map(
+              (m) => `spec.template.spec.containers.0.${m}`,
+            )
+          : [],
+      );
+    }
+  });
+
+  it("the quota flag: the last in args, else in command, bare or with a value", () => {
+    const flag = "--microvm-quota-required";
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ args: [flag] }, []],
+      [{ args: [`${flag}=maybe`] }, ["spec.template.spec.containers.0.args.0"]],
+      [{ args: [`${flag}=maybe`, flag] }, []],
+      [{ args: [flag, `${flag}=maybe`] }, ["spec.template.spec.containers.0.args.1"]],
+      [{ command: ["/prog", `${flag}=maybe`], args: ["x"] }, ["spec.template.spec.containers.0.command.1"]],
+      [{ command: ["/prog", `${flag}=maybe`], args: [`${flag}=false`] }, []],
+      [{ command: [`${flag}=nope`] }, ["spec.template.spec.containers.0.command.0"]],
+    ];
+    for (const [container, paths] of cases) {
+      const hits = judge({ env: [{ name: "COMPASS_MICROVM_RUNROOT", value: "/run/x" }], ...container }).filter((h) => h.includes("is not a boolean"));
+      expect(hits.map((h) => h.split(": ")[0])).toEqual(paths);
+    }
+  });
+});

@@ -135,6 +135,8 @@ const INT64_MAX = 9223372036854775807n;
 /** The int knobs' complaint about `text`, or undefined when compass-runner parses it. Linear in its length. */
 function goIntProblem(text: string): string | undefined {
   if (!GO_INT.test(text)) return "is not an integer";
+  // At most 18 characters: at most 18 digits, below 10^18 < 2^63, so no BigInt is needed.
+  if (text.length <= 18) return undefined;
   const digits = text.replace(/^[+-]?0*/, "");
   const negative = text.startsWith("-");
   if (digits.length > 19 || BigInt(digits || "0") > INT64_MAX + (negative ? 1n : 0n)) return "is out of range for a 64-bit integer";
@@ -149,21 +151,21 @@ const TRUE = /^(1|t|T|true|TRUE|True)$/;
  */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
   const flag = S.quotaRequired.flag;
-  let fromFlag: { value: string; at: PropertyKey[]; via: "flag" } | undefined;
-  for (const [field, list] of [
-    ["args", container.args ?? []],
-    ["command", container.command ?? []],
-  ] as const) {
-    for (let i = list.length - 1; i >= 0 && !fromFlag; i--) {
-      if (list[i] === flag || list[i].startsWith(`${flag}=`))
-        fromFlag = { value: list[i] === flag ? "true" : list[i].slice(flag.length + 1), at: [field, i], via: "flag" };
-    }
-    if (fromFlag) break;
-  }
+  // The last occurrence in args, else in command, read without building a list of the two.
+  const fromFlag = lastQuotaFlag(container.args ?? [], "args", flag) ?? lastQuotaFlag(container.command ?? [], "command", flag);
   if (fromFlag && (TRUE.test(fromFlag.value) || !BOOL.test(fromFlag.value))) return fromFlag;
   const env = findSetting(container, { env: S.quotaRequired.env });
   if (env?.value !== undefined) return { value: env.value, at: env.at, via: "env" };
   return fromFlag;
+}
+
+/** The last word of `words` that is `flag` or `flag=value`, as quotaRequired reads it. */
+function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag: string): { value: string; at: PropertyKey[]; via: "flag" } | undefined {
+  for (let i = words.length - 1; i >= 0; i--) {
+    if (words[i] === flag || words[i].startsWith(`${flag}=`))
+      return { value: words[i] === flag ? "true" : words[i].slice(flag.length + 1), at: [field, i], via: "flag" };
+  }
+  return undefined;
 }
 
 /** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-09, CR-10, G-05, G-06). */
@@ -186,6 +188,8 @@ const KNOWN_VARIABLES: string[] = [
   ...OTHER_RUNNER_VARIABLES,
   ...FORBIDDEN_SETTINGS.map((f) => f.env),
 ];
+/** The same names as a set: CR-20 asks once per variable of every container. */
+const KNOWN_VARIABLE_SET: ReadonlySet<string> = new Set(KNOWN_VARIABLES);
 
 /** One rule per requirement; each hit says what is wrong at which field. */
 export const compassRunnerRules: Rule[] = [
@@ -806,7 +810,7 @@ export const compassRunnerRules: Rule[] = [
           if (found && problem) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} ${problem}`));
         }
         (container.env ?? []).forEach((env, index) => {
-          if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
+          if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLE_SET.has(env.name)) return;
           // A did-you-mean only for names of a plausible length: the edit distance is quadratic.
           const near = env.name.length <= 64 ? closest(env.name, KNOWN_VARIABLES) : undefined;
           hits.push(
