@@ -1,8 +1,9 @@
 // The self-check's speed paths answer as the plain code they replace: the
 // flag reader without closures or a regex, the trailing-slash trim without a
 // regex, and CR-15 reading the Server's ports only when a gap asks for them.
+import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Container } from "kubernetes-types/core/v1";
+import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { compassRunnerRules } from "../../src/profiles/compass-runner/rules.ts";
 import { ObjectSet } from "../../src/rules/engine.ts";
@@ -205,6 +206,54 @@ describe("CR-20 judges integers and the quota flag as the plain readers do", () 
     for (const [container, paths] of cases) {
       const hits = judge({ env: [{ name: "COMPASS_MICROVM_RUNROOT", value: "/run/x" }], ...container }).filter((h) => h.includes("is not a boolean"));
       expect(hits.map((h) => h.split(": ")[0])).toEqual(paths);
+    }
+  });
+});
+
+describe("CR-03 and CR-11 remember path answers per path, and answer as posix does", () => {
+  const rule = (id: string) => compassRunnerRules.find((r) => r.id === id)!;
+  const runner = (fields: Record<string, unknown>, volumes: unknown[]) => {
+    const container = { name: "runner", ...fields } as Container;
+    const spec = { volumes, containers: [container] } as PodSpec;
+    const object = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "r", namespace: "n" }, spec: { template: { spec } } } as K8sObject;
+    return { object, spec, container };
+  };
+  const PATHS = ["/srv/s", "/srv/s/", "/srv//s", "/srv/./s", "/srv/x/../s", "/srv/s/v", "/srv/s/v/", "/srv/s//v", "/srv/s/./v/"];
+
+  /** Every pair twice (the second time from memory), then again after more paths than are kept. */
+  const rounds = () => {
+    const pairs: [string, string][] = [];
+    for (let round = 0; round < 2; round++) for (const a of PATHS) for (const b of PATHS) pairs.push([a, b]);
+    for (let i = 0; i < 1100; i++) pairs.push([`/many/${i}`, `/many/${i}/v`]);
+    for (const a of PATHS) for (const b of PATHS) pairs.push([a, b]);
+    return pairs;
+  };
+
+  it("CR-11: the volume root is the mount point itself exactly when posix says so", () => {
+    for (const [mountPath, root] of rounds()) {
+      const { object, spec, container } = runner({ volumeMounts: [{ name: "s", mountPath }], env: [{ name: "COMPASS_MICROVM_VOLUME_ROOT", value: root }] }, [
+        { name: "s", hostPath: { path: "/srv/s" } },
+      ]);
+      const held = mountHolding({ spec }, container, root);
+      const same = posix.normalize(root).replace(/\/$/, "") === posix.normalize(mountPath).replace(/\/$/, "");
+      const found = rule("CR-11")
+        .check(new ObjectSet("compass-runner", [object]))
+        .some((h) => h.message.includes("is the mount point itself"));
+      expect(found).toBe(held !== undefined && same);
+    }
+  });
+
+  it("CR-03: the token is where the token file says exactly when posix.join says so", () => {
+    for (const [mountPath, below] of rounds()) {
+      const tokenPath = `${below.slice(1)}/token`;
+      const file = `${mountPath.replace(/\/+$/, "")}/srv/s/token`;
+      const { object, spec, container } = runner({ volumeMounts: [{ name: "t", mountPath }], env: [{ name: "COMPASS_RUNNER_TOKEN_FILE", value: file }] }, [
+        { name: "t", projected: { sources: [{ serviceAccountToken: { audience: "compass-runner", path: tokenPath, expirationSeconds: 3600 } }] } },
+      ]);
+      const held = mountHolding({ spec }, container, file);
+      const hits = rule("CR-03").check(new ObjectSet("compass-runner", [object]));
+      const elsewhere = hits.some((h) => h.message.startsWith("the token is at"));
+      expect(elsewhere).toBe(held !== undefined && posix.join(mountPath, tokenPath) !== file);
     }
   });
 });

@@ -168,6 +168,43 @@ function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag
   return undefined;
 }
 
+/**
+ * Path answers remembered per path: the installations of a fleet share
+ * their mount paths and files, so CR-03 and CR-11 normalise each once
+ * rather than once per installation. Bounded: cleared when full.
+ */
+const normalizedDirs = new Map<string, string>();
+const joinedPaths = new Map<string, Map<string, string>>();
+const PATHS_KEPT = 1024;
+
+/** posix.normalize without one trailing slash (CR-11's comparison of the volume root with its mount). */
+function normalizedDir(path: string): string {
+  let known = normalizedDirs.get(path);
+  if (known === undefined) {
+    known = posix.normalize(path).replace(/\/$/, "");
+    if (normalizedDirs.size >= PATHS_KEPT) normalizedDirs.clear();
+    normalizedDirs.set(path, known);
+  }
+  return known;
+}
+
+/** posix.join of a mount path and a path below it (CR-03); anything but two strings goes to posix.join as it is. */
+function joinedPath(dir: string, file: string | undefined): string {
+  if (typeof dir !== "string" || typeof file !== "string") return posix.join(dir, file as string);
+  let byFile = joinedPaths.get(dir);
+  if (byFile === undefined) {
+    if (joinedPaths.size >= PATHS_KEPT) joinedPaths.clear();
+    joinedPaths.set(dir, (byFile = new Map()));
+  }
+  let known = byFile.get(file);
+  if (known === undefined) {
+    known = posix.join(dir, file);
+    if (byFile.size >= PATHS_KEPT) byFile.clear();
+    byFile.set(file, known);
+  }
+  return known;
+}
+
 /** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-09, CR-10, G-05, G-06). */
 function breaksInvariant(spec: PodSpec): boolean {
   const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
@@ -258,7 +295,7 @@ export const compassRunnerRules: Rule[] = [
         const where = [...path, "volumes", at.index, "projected", "sources", tokenAt, "serviceAccountToken"];
         if (token.audience !== RUNNER_AUDIENCE)
           hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
-        if (posix.join(at.mount.mountPath, token.path) !== file)
+        if (joinedPath(at.mount.mountPath, token.path) !== file)
           hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
         const seconds = token.expirationSeconds;
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
@@ -561,7 +598,7 @@ export const compassRunnerRules: Rule[] = [
         const at = mountOf(spec, container, found.value);
         const where = [...containerPath, ...found.at];
         if (!at?.volume?.hostPath) hits.push(hit(object, where, `the volume root ${found.value} is not on a host tree`));
-        else if (posix.normalize(found.value).replace(/\/$/, "") === posix.normalize(at.mount.mountPath).replace(/\/$/, "")) {
+        else if (normalizedDir(found.value) === normalizedDir(at.mount.mountPath)) {
           hits.push(hit(object, where, `the volume root ${found.value} is the mount point itself, not a subdirectory such as ${VOLUME_ROOT} (P8)`));
         }
       }
