@@ -225,10 +225,11 @@ export function volumeAt(pod: Pick<PodRef, "spec">, container: Container, dir: s
 export function mountHolding(pod: Pick<PodRef, "spec">, container: Container, file: string): MountedVolume | undefined {
   const mounts = list<VolumeMount>(container.volumeMounts);
   let best = -1;
+  let trimmed: string | undefined;
   mounts.forEach((m, i) => {
     if (typeof m?.mountPath !== "string") return;
     const at = trimSlash(m.mountPath);
-    if (trimSlash(file) !== at && !file.startsWith(at === "/" ? "/" : `${at}/`)) return;
+    if ((trimmed ??= trimSlash(file)) !== at && !file.startsWith(at === "/" ? "/" : `${at}/`)) return;
     if (best < 0 || m.mountPath.length > mounts[best].mountPath.length) best = i;
   });
   return best < 0 ? undefined : withVolume(pod, mounts[best], best);
@@ -317,39 +318,59 @@ export function flagOrEnv(container: Container, names: SettingNames): Setting {
  * paths first: every rule asks for settings, a dozen times per container.
  */
 export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
-  const bare = flag.replace(/^-+/, "");
+  // The flag's name without its leading dashes, read without a regex, and
+  // the words read without per-call closures: this runs a dozen times per
+  // container in every self-check. Measured with trimSlash's fast path and
+  // CR-15's lazy Server ports: a one-thread fleet render of 300 files
+  // (RIGGING_THREADS=1 node --single-threaded dist/rigging.cjs render IN -o OUT)
+  // took 0.70% fewer instructions (callgrind, 2,758.2 -> 2,738.8 million,
+  // two runs each; runs of one build differ by 0.03%).
+  let dashes = 0;
+  while (flag.charCodeAt(dashes) === 45) dashes++;
+  const bare = dashes === 0 ? flag : flag.slice(dashes);
   const command = list<unknown>(container.command);
   const args = list<unknown>(container.args);
   // The first word of an explicit command is the program itself.
   const fromCommand = Math.max(0, command.length - 1);
   const count = fromCommand + args.length;
-  const word = (i: number) => String(i < fromCommand ? command[i + 1] : args[i - fromCommand]);
-  const path = (i: number): PropertyKey[] => (i < fromCommand ? ["command", i + 1] : ["args", i - fromCommand]);
   let found: { value: string; path: PropertyKey[] } | undefined;
   for (let i = 0; i < count; i++) {
-    const text = word(i);
+    const text = wordAt(command, args, fromCommand, i);
     if (text === "--" || !text.startsWith("-") || text === "-") break;
     const body = text.slice(text.startsWith("--") ? 2 : 1);
     const eq = body.indexOf("=");
     const name = eq < 0 ? body : body.slice(0, eq);
     if (name !== bare) {
       // Another flag: skip its separate value when it takes one (a word not starting with -).
-      if (eq < 0 && i + 1 < count && !word(i + 1).startsWith("-")) i++;
+      if (eq < 0 && i + 1 < count && !wordAt(command, args, fromCommand, i + 1).startsWith("-")) i++;
       continue;
     }
-    if (eq >= 0) found = { value: body.slice(eq + 1), path: path(i) };
+    if (eq >= 0) found = { value: body.slice(eq + 1), path: pathAt(fromCommand, i) };
     else if (i + 1 < count) {
-      found = { value: word(i + 1), path: path(i + 1) };
+      found = { value: wordAt(command, args, fromCommand, i + 1), path: pathAt(fromCommand, i + 1) };
       i++;
-    } else found = { value: "", path: path(i) };
+    } else found = { value: "", path: pathAt(fromCommand, i) };
   }
   return found;
+}
+
+/** Word `i` of a container's command (after its first) and args, as flagValue reads them. */
+function wordAt(command: readonly unknown[], args: readonly unknown[], fromCommand: number, i: number): string {
+  return String(i < fromCommand ? command[i + 1] : args[i - fromCommand]);
+}
+
+/** The path inside the container of word `i`. */
+function pathAt(fromCommand: number, i: number): PropertyKey[] {
+  return i < fromCommand ? ["command", i + 1] : ["args", i - fromCommand];
 }
 
 // -------------------------------------------------------------------- helpers
 
 function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+  // Most paths end without a slash: answered without the regex (part of the
+  // 0.70% measured at flagValue).
+  if (path.length <= 1 || path.charCodeAt(path.length - 1) !== 47) return path;
+  return path.replace(/\/+$/, "");
 }
 
 export function list<T>(value: unknown): T[] {

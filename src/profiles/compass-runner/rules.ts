@@ -136,6 +136,10 @@ const INT64_MAX = 9223372036854775807n;
 /** The int knobs' complaint about `text`, or undefined when compass-runner parses it. Linear in its length. */
 function goIntProblem(text: string): string | undefined {
   if (!GO_INT.test(text)) return "is not an integer";
+  // At most 18 characters: at most 18 digits, below 10^18 < 2^63, so no BigInt is needed.
+  // With lastQuotaFlag and KNOWN_VARIABLE_SET: a one-thread fleet render of 300
+  // files took 0.18% fewer instructions (callgrind, 2,738.8 -> 2,733.8 million).
+  if (text.length <= 18) return undefined;
   const digits = text.replace(/^[+-]?0*/, "");
   const negative = text.startsWith("-");
   if (digits.length > 19 || BigInt(digits || "0") > INT64_MAX + (negative ? 1n : 0n)) return "is out of range for a 64-bit integer";
@@ -150,21 +154,60 @@ const TRUE = /^(1|t|T|true|TRUE|True)$/;
  */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
   const flag = S.quotaRequired.flag;
-  let fromFlag: { value: string; at: PropertyKey[]; via: "flag" } | undefined;
-  for (const [field, list] of [
-    ["args", container.args ?? []],
-    ["command", container.command ?? []],
-  ] as const) {
-    for (let i = list.length - 1; i >= 0 && !fromFlag; i--) {
-      if (list[i] === flag || list[i].startsWith(`${flag}=`))
-        fromFlag = { value: list[i] === flag ? "true" : list[i].slice(flag.length + 1), at: [field, i], via: "flag" };
-    }
-    if (fromFlag) break;
-  }
+  // The last occurrence in args, else in command, read without building a list of the two.
+  const fromFlag = lastQuotaFlag(container.args ?? [], "args", flag) ?? lastQuotaFlag(container.command ?? [], "command", flag);
   if (fromFlag && (TRUE.test(fromFlag.value) || !BOOL.test(fromFlag.value))) return fromFlag;
   const env = findSetting(container, { env: S.quotaRequired.env });
   if (env?.value !== undefined) return { value: env.value, at: env.at, via: "env" };
   return fromFlag;
+}
+
+/** The last word of `words` that is `flag` or `flag=value`, as quotaRequired reads it. */
+function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag: string): { value: string; at: PropertyKey[]; via: "flag" } | undefined {
+  for (let i = words.length - 1; i >= 0; i--) {
+    if (words[i] === flag || words[i].startsWith(`${flag}=`))
+      return { value: words[i] === flag ? "true" : words[i].slice(flag.length + 1), at: [field, i], via: "flag" };
+  }
+  return undefined;
+}
+
+/**
+ * Path answers remembered per path: the installations of a fleet share
+ * their mount paths and files, so CR-03 and CR-11 normalise each once
+ * rather than once per installation. Bounded: cleared when full.
+ * Measured: a one-thread fleet render of 300 files took 0.30% fewer
+ * instructions (callgrind, 2,733.8 -> 2,725.6 million).
+ */
+const normalizedDirs = new Map<string, string>();
+const joinedPaths = new Map<string, Map<string, string>>();
+const PATHS_KEPT = 1024;
+
+/** posix.normalize without one trailing slash (CR-11's comparison of the volume root with its mount). */
+function normalizedDir(path: string): string {
+  let known = normalizedDirs.get(path);
+  if (known === undefined) {
+    known = posix.normalize(path).replace(/\/$/, "");
+    if (normalizedDirs.size >= PATHS_KEPT) normalizedDirs.clear();
+    normalizedDirs.set(path, known);
+  }
+  return known;
+}
+
+/** posix.join of a mount path and a path below it (CR-03); anything but two strings goes to posix.join as it is. */
+function joinedPath(dir: string, file: string | undefined): string {
+  if (typeof dir !== "string" || typeof file !== "string") return posix.join(dir, file as string);
+  let byFile = joinedPaths.get(dir);
+  if (byFile === undefined) {
+    if (joinedPaths.size >= PATHS_KEPT) joinedPaths.clear();
+    joinedPaths.set(dir, (byFile = new Map()));
+  }
+  let known = byFile.get(file);
+  if (known === undefined) {
+    known = posix.join(dir, file);
+    if (byFile.size >= PATHS_KEPT) byFile.clear();
+    byFile.set(file, known);
+  }
+  return known;
 }
 
 /** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-09, CR-10, G-05, G-06). */
@@ -187,6 +230,8 @@ const KNOWN_VARIABLES: string[] = [
   ...OTHER_RUNNER_VARIABLES,
   ...FORBIDDEN_SETTINGS.map((f) => f.env),
 ];
+/** The same names as a set: CR-20 asks once per variable of every container. */
+const KNOWN_VARIABLE_SET: ReadonlySet<string> = new Set(KNOWN_VARIABLES);
 
 /** One rule per requirement; each hit says what is wrong at which field. */
 export const compassRunnerRules: Rule[] = [
@@ -255,7 +300,7 @@ export const compassRunnerRules: Rule[] = [
         const where = [...path, "volumes", at.index, "projected", "sources", tokenAt, "serviceAccountToken"];
         if (token.audience !== RUNNER_AUDIENCE)
           hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
-        if (posix.join(at.mount.mountPath, token.path) !== file)
+        if (joinedPath(at.mount.mountPath, token.path) !== file)
           hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
         const seconds = token.expirationSeconds;
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
@@ -558,7 +603,7 @@ export const compassRunnerRules: Rule[] = [
         const at = mountOf(spec, container, found.value);
         const where = [...containerPath, ...found.at];
         if (!at?.volume?.hostPath) hits.push(hit(object, where, `the volume root ${found.value} is not on a host tree`));
-        else if (posix.normalize(found.value).replace(/\/$/, "") === posix.normalize(at.mount.mountPath).replace(/\/$/, "")) {
+        else if (normalizedDir(found.value) === normalizedDir(at.mount.mountPath)) {
           hits.push(hit(object, where, `the volume root ${found.value} is the mount point itself, not a subdirectory such as ${VOLUME_ROOT} (P8)`));
         }
       }
@@ -642,16 +687,23 @@ export const compassRunnerRules: Rule[] = [
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      const serverPorts = new Set(
-        runnerContainers(set).flatMap(({ container }) => {
-          const value = findSetting(container, S.server)?.value;
-          return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
-        }),
-      );
+      // The Server's ports are read (a URL parse per container) only when an
+      // egress gap asks for them: a rendered policy has none (part of the
+      // 0.70% fewer fleet instructions measured at flagValue in templates.ts).
+      // A container that is no mapping still fails here first, as it always did.
+      let serverPorts: Set<number> | undefined;
+      const portsOfServer = () =>
+        (serverPorts ??= new Set(
+          runnerContainers(set).flatMap(({ container }) => {
+            const value = findSetting(container, S.server)?.value;
+            return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
+          }),
+        ));
+      if (runnerContainers(set).some(({ container }) => container === null || container === undefined)) portsOfServer();
       // A Server known only by host name: its TLS port to any address is as narrow as a NetworkPolicy can be.
       const serverPortOnly = (policy: K8sObject, index: PropertyKey) => {
         const ports = list<{ port?: unknown; protocol?: string }>(dig(policy, ["spec", "egress", index as number, "ports"]));
-        return ports.length > 0 && ports.every((p) => (p?.protocol ?? "TCP") === "TCP" && serverPorts.has(Number(p?.port)));
+        return ports.length > 0 && ports.every((p) => (p?.protocol ?? "TCP") === "TCP" && portsOfServer().has(Number(p?.port)));
       };
       const seen = new Map<K8sObject, Set<string>>();
       for (const pod of set.pods()) {
@@ -801,7 +853,7 @@ export const compassRunnerRules: Rule[] = [
           if (found && problem) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} ${problem}`));
         }
         (container.env ?? []).forEach((env, index) => {
-          if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLES.includes(env.name)) return;
+          if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLE_SET.has(env.name)) return;
           // A did-you-mean only for names of a plausible length: the edit distance is quadratic.
           const near = env.name.length <= 64 ? closest(env.name, KNOWN_VARIABLES) : undefined;
           hits.push(
