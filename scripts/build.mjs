@@ -152,7 +152,11 @@ const LAZY_SOURCES = {
   commands: ["explain", "schema", "init", "preflight", "pin", "completion"].map((name) => `src/cli/${name}.ts`),
   "cr06-judge": ["src/check/admission-judge.ts"],
 };
-Object.assign(KIND_CHUNKS, LAZY_SOURCES);
+/**
+ * The files made from the sources, each with the files it starts from: every
+ * kind's (KIND_CHUNKS) and LAZY_SOURCES, built and loaded alike.
+ */
+const CODE_CHUNKS = { ...KIND_CHUNKS, ...LAZY_SOURCES };
 /** An import's names when a file takes the whole module. */
 const ALL = Symbol("the whole module");
 /**
@@ -213,7 +217,7 @@ function importGraph() {
  */
 const IMPORTS = importGraph();
 /** The kind's file each file of one is in. */
-const OWNER = new Map(Object.entries(KIND_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
+const OWNER = new Map(Object.entries(CODE_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
 for (let changed = true; changed; ) {
   changed = false;
   for (const [file, by] of IMPORTS) {
@@ -222,16 +226,16 @@ for (let changed = true; changed; ) {
     const [chunk] = chunks;
     if (chunks.size === 1 && chunk !== undefined) {
       OWNER.set(file, chunk);
-      KIND_CHUNKS[chunk].push(file);
+      CODE_CHUNKS[chunk].push(file);
       changed = true;
     }
   }
 }
-const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS, ...KIND_CHUNKS };
+const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS, ...CODE_CHUNKS };
 /** The files of dist/bun/ beside main.js. */
 const BUN_CHUNKS = Object.keys(ALL_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk));
 /** The chunks made from the sources: each exports its files by path (a validator whole, a kind's file what the others take). */
-const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(KIND_CHUNKS)]);
+const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(CODE_CHUNKS)]);
 /**
  * The sources outside every chunk that a kind's file imports, by the kind's
  * file (or other file of LAZY_SOURCES): main.cjs exports them (__shared),
@@ -357,7 +361,7 @@ function lazyModules(chunkExports, loadedAtStart, self) {
               : asked.flatMap((a) => [...(a ?? [])]);
           return { contents: lazyStub([...new Set(names)], `require(${JSON.stringify(`node:${builtin}`)})`), loader: "js" };
         }
-        const names = Object.hasOwn(KIND_CHUNKS, chunk)
+        const names = Object.hasOwn(CODE_CHUNKS, chunk)
           ? await takenFromKind(args.path)
           : Object.hasOwn(SOURCE_CHUNKS, chunk)
             ? sourceExports.get(args.path)
@@ -428,7 +432,7 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   const whole = (s) => Object.hasOwn(SOURCE_CHUNKS, chunk) || (used.get(s) ?? ALL) === ALL;
   const from = (s) => JSON.stringify(FROM_SOURCES.has(chunk) ? `./${s}` : s);
   // A kind's file exports of each of its files what the others take, and nothing of one they do not import.
-  const taken = Object.hasOwn(KIND_CHUNKS, chunk) ? await Promise.all(specifiers.map(takenFromKind)) : undefined;
+  const taken = Object.hasOwn(CODE_CHUNKS, chunk) ? await Promise.all(specifiers.map(takenFromKind)) : undefined;
   const names = (s, i) => taken?.[i] ?? [...used.get(s)];
   const kept = [...specifiers.keys()].filter((i) => !taken || taken[i].length > 0);
   const imports = kept.map((i) =>
@@ -439,7 +443,7 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
     ...common,
     stdin: { contents: `${imports.join("")}module.exports={${exported.join(",")}};`, resolveDir: process.cwd(), sourcefile: `${chunk}.js` },
     outfile: file,
-    ...(Object.hasOwn(KIND_CHUNKS, chunk)
+    ...(Object.hasOwn(CODE_CHUNKS, chunk)
       ? {
           plugins: [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)],
           // The module URL is main's (the package root). The examples, for init (src/core/build-examples.ts).
@@ -450,7 +454,7 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
     external: ["pg-native"],
   });
   // A kind's file runs only with main.cjs loaded; its stub's names are sourceExports'.
-  if (!Object.hasOwn(KIND_CHUNKS, chunk)) chunkExports[chunk] = require(join(process.cwd(), file));
+  if (!Object.hasOwn(CODE_CHUNKS, chunk)) chunkExports[chunk] = require(join(process.cwd(), file));
 }
 
 // rigging itself, once for Node and once for Bun: the Node bundle is run by
@@ -489,7 +493,7 @@ await build(
     "dist/lib/main.cjs",
     "src/cli/main.ts",
     LOADED_AT_START,
-    Object.keys(KIND_CHUNKS),
+    Object.keys(CODE_CHUNKS),
   ),
 );
 
@@ -625,10 +629,10 @@ if (existsSync(bun)) {
         join(staging, "main.js"),
         "src/cli/render-main.ts",
         BUN_LOADED_AT_START,
-        Object.keys(KIND_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk)),
+        Object.keys(CODE_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk)),
       ),
     );
-    for (const chunk of BUN_CHUNKS) writeFileSync(join(staging, `${chunk}.js`), (Object.hasOwn(KIND_CHUNKS, chunk) ? requireChunk : "") + unwrapped[chunk]);
+    for (const chunk of BUN_CHUNKS) writeFileSync(join(staging, `${chunk}.js`), (Object.hasOwn(CODE_CHUNKS, chunk) ? requireChunk : "") + unwrapped[chunk]);
     const entries = ["main", ...BUN_CHUNKS].map((name) => join(staging, `${name}.js`));
     const built = spawnSync(
       bun,
