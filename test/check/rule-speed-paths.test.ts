@@ -219,6 +219,8 @@ describe("CR-03 and CR-11 remember path answers per path, and answer as posix do
     return { object, spec, container };
   };
   const PATHS = ["/srv/s", "/srv/s/", "/srv//s", "/srv/./s", "/srv/x/../s", "/srv/s/v", "/srv/s/v/", "/srv/s//v", "/srv/s/./v/"];
+  // Paths that hold NUL (a pair must never read as another pair), and paths too long to be kept.
+  PATHS.push("/x", "/x\u0000y", "/y\u0000z", "/z", `/${"l".repeat(600)}`, `/${"l".repeat(600)}/v`);
 
   /** Every pair twice (the second time from memory), then again after more paths than are kept. */
   const rounds = () => {

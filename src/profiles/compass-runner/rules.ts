@@ -174,16 +174,21 @@ function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag
 /**
  * Path answers remembered per path: the installations of a fleet share
  * their mount paths and files, so CR-03 and CR-11 normalise each once
- * rather than once per installation. Bounded: cleared when full.
+ * rather than once per installation. Bounded: at most PATHS_KEPT answers
+ * in each map (cleared when full), each for paths of at most PATH_KEPT_CHARS
+ * characters (a longer one is answered without being kept), so hostile
+ * input cannot make the cache hold more than a few megabytes.
  * Measured: a one-thread fleet render of 300 files took 0.30% fewer
  * instructions (callgrind, 2,733.8 -> 2,725.6 million).
  */
 const normalizedDirs = new Map<string, string>();
-const joinedPaths = new Map<string, Map<string, string>>();
+const joinedPaths = new Map<string, string>();
 const PATHS_KEPT = 1024;
+const PATH_KEPT_CHARS = 512;
 
 /** posix.normalize without one trailing slash (CR-11's comparison of the volume root with its mount). */
 function normalizedDir(path: string): string {
+  if (path.length > PATH_KEPT_CHARS) return posix.normalize(path).replace(/\/$/, "");
   let known = normalizedDirs.get(path);
   if (known === undefined) {
     known = posix.normalize(path).replace(/\/$/, "");
@@ -195,17 +200,13 @@ function normalizedDir(path: string): string {
 
 /** posix.join of a mount path and a path below it (CR-03); anything but two strings goes to posix.join as it is. */
 function joinedPath(dir: string, file: string | undefined): string {
-  if (typeof dir !== "string" || typeof file !== "string") return posix.join(dir, file as string);
-  let byFile = joinedPaths.get(dir);
-  if (byFile === undefined) {
-    if (joinedPaths.size >= PATHS_KEPT) joinedPaths.clear();
-    joinedPaths.set(dir, (byFile = new Map()));
-  }
-  let known = byFile.get(file);
+  if (typeof dir !== "string" || typeof file !== "string" || dir.length + file.length > PATH_KEPT_CHARS) return posix.join(dir, file as string);
+  const key = `${dir.length}:${dir}${file}`; // the length says where dir ends, whatever the paths hold
+  let known = joinedPaths.get(key);
   if (known === undefined) {
     known = posix.join(dir, file);
-    if (byFile.size >= PATHS_KEPT) byFile.clear();
-    byFile.set(file, known);
+    if (joinedPaths.size >= PATHS_KEPT) joinedPaths.clear();
+    joinedPaths.set(key, known);
   }
   return known;
 }
