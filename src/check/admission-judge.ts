@@ -16,8 +16,6 @@ import { isRecord, list } from "../rules/templates.ts";
 import { decider, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./admission-eval.ts";
 import { INFERRED_E } from "./admission-opinions.ts";
 
-export { ADMISSION_OPINIONS } from "./admission-opinions.ts";
-
 export interface AdmissionContext {
   /** The Runner namespace: it holds only Runner pods (CR-06b), which marks a pod on a CONNECT request. */
   namespace: string;

@@ -161,7 +161,8 @@ describe("the CEL engine loads only for sets that hold policies", () => {
 
 describe("admissionHits: the judge as a rule's hits", () => {
   it("errors stay errors; warnings name an opinion the CR-06 rule can list", async () => {
-    const { admissionHits, ADMISSION_OPINIONS } = await import("../../src/check/admission-judge.ts");
+    const { admissionHits } = await import("../../src/check/admission-judge.ts");
+    const { ADMISSION_OPINIONS } = await import("../../src/check/admission-opinions.ts");
     const { runRules, ObjectSet } = await import("../../src/rules/engine.ts");
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "true";
