@@ -11,7 +11,9 @@
 // Fleets write their output to the temp directory's disk and, where there is
 // one, to /dev/shm (memory): creating files costs more than rendering them on
 // a busy disk, and the two rows tell the costs apart. A fleet is rendered
-// with the default layout (`rigging render DIR -o OUT`, no option).
+// with the default layout (`rigging render DIR -o OUT`, no option). Beside
+// each check, bench/read-floor.mjs reads and parses the same files with
+// js-yaml alone: what no check of them can go below.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -131,6 +133,9 @@ async function main() {
       ">=",
       TARGET.checkPerStart,
     );
+    results.ratios[`check of the ${TARGET.fleetFiles} installations / reading and parsing their files alone (wall)`] = big.check?.wallMs
+      ? round2(big.check.wallMs / big.readFloor.wallMs)
+      : undefined;
   } else notes.push(`no fleet of ${what} on disk in BENCH_FLEETS: its targets are not measured`);
 
   writeFileSync("bench/results.json", `${JSON.stringify(results, null, 2)}\n`);
@@ -167,6 +172,8 @@ function fleet(size, place) {
   }
   const render = pick(renders);
   const check = measured([NODE, RIGGING, "check", output], [0, 1]);
+  // What check cannot go below: the same files read and parsed by js-yaml alone (bench/read-floor.mjs).
+  const floor = measured([NODE, "bench/read-floor.mjs", output]);
   base.push(...baseStarts());
   // Installations per `node -e 0`: how many a fleet renders in the time one bare start takes, starts taken around it.
   const startMs = median(base);
@@ -180,6 +187,7 @@ function fleet(size, place) {
   row.check = check.ok
     ? { wallMs: round1(check.ms), perSecond: Math.round(size / (check.ms / 1000)), perNodeStart: perStart(check.ms), peakRssMiB: check.rssMiB }
     : { skipped: `check ${output} exited ${check.status}: ${check.stderr.split("\n")[0]}` };
+  row.readFloor = { wallMs: round1(floor.ms), perNodeStart: perStart(floor.ms) };
   if (check.ok && check.status !== 0) notes.push(`check of the ${size}-file fleet exited 1 (findings)`);
   return row;
 }
@@ -234,15 +242,19 @@ function print() {
   }
   lines.push("", "| ratio | value |", "| --- | ---: |");
   for (const [name, value] of Object.entries(results.ratios)) lines.push(`| ${name} | ${value ?? "-"} |`);
-  lines.push("", "Fleets in one process (rigging render DIR -o OUT, then rigging check OUT)", "");
   lines.push(
-    "| output on | files | node -e 0 ms | render wall ms | renders/s | per node -e 0 | peak RSS MiB | check wall ms | checks/s | per node -e 0 | check peak RSS MiB |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "",
+    "Fleets in one process (rigging render DIR -o OUT, then rigging check OUT; the read floor is node bench/read-floor.mjs OUT: the files check reads, parsed by js-yaml alone)",
+    "",
+  );
+  lines.push(
+    "| output on | files | node -e 0 ms | render wall ms | renders/s | per node -e 0 | peak RSS MiB | check wall ms | checks/s | per node -e 0 | check peak RSS MiB | read floor wall ms | per node -e 0 |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
   for (const f of results.fleets) {
     const c = f.check && !f.check.skipped ? f.check : undefined;
     lines.push(
-      `| ${f.where} | ${f.files} | ${f.nodeStartMs} | ${f.render.wallMs} | ${f.render.perSecond} | ${f.render.perNodeStart} | ${f.render.peakRssMiB ?? "-"} | ${c?.wallMs ?? "-"} | ${c?.perSecond ?? "-"} | ${c?.perNodeStart ?? "-"} | ${c?.peakRssMiB ?? "-"} |`,
+      `| ${f.where} | ${f.files} | ${f.nodeStartMs} | ${f.render.wallMs} | ${f.render.perSecond} | ${f.render.perNodeStart} | ${f.render.peakRssMiB ?? "-"} | ${c?.wallMs ?? "-"} | ${c?.perSecond ?? "-"} | ${c?.perNodeStart ?? "-"} | ${c?.peakRssMiB ?? "-"} | ${f.readFloor.wallMs} | ${f.readFloor.perNodeStart} |`,
     );
   }
   for (const note of [...notes, ...results.fleets.filter((f) => f.check?.skipped).map((f) => f.check.skipped)]) lines.push(`note: ${note}`);
