@@ -862,7 +862,9 @@ function celData(value: unknown): unknown {
  * same keys, in the same order: Object.keys as Object.entries). Measured
  * gain: `valgrind --tool=callgrind node --single-threaded dist/rigging.cjs
  * check OUT` on 200 rendered installations of the bench's fleet, 7.75-7.78
- * -> 7.66-7.68 G instructions (-1.1%, two runs each, side by side).
+ * -> 7.65-7.68 G instructions (-1.2% to -1.4% in three pairs run side by
+ * side; two runs beside other builds gave 7.74 and 7.90 G, the spread of
+ * V8's optimizing compiler under load).
  */
 function engineData(value: unknown, depth: number, engine: Cel): unknown {
   if (depth > 200) return null;
