@@ -254,13 +254,27 @@ export interface Tests {
   group: Test[];
 }
 
-/** A name's answers to `tests`, as a string of 0s and 1s. */
+function passes(name: string, { op, value }: Test): boolean {
+  return op === "==" ? name === value : op === "startsWith" ? name.startsWith(value) : op === "endsWith" ? name.endsWith(value) : name.includes(value);
+}
+
+/**
+ * A name's answers to `tests`: for up to 31 tests, the number whose bit i
+ * is the answer to test i (in decimal); otherwise a string of 0s and 1s.
+ * Either way one text per set of answers, as the number of tests is the
+ * set's. Measured gain: `valgrind --tool=callgrind node --single-threaded
+ * dist/rigging.cjs check OUT` on 200 rendered installations of the bench's
+ * fleet, 7.66-7.67 -> 7.58 G instructions (-1.1%, -1.2%: two pairs run side
+ * by side); a test holds the keys' equalities to the strings of 0s and 1s.
+ */
 function answers(name: string, tests: readonly Test[]): string {
-  let out = "";
-  for (const { op, value } of tests) {
-    const yes = op === "==" ? name === value : op === "startsWith" ? name.startsWith(value) : op === "endsWith" ? name.endsWith(value) : name.includes(value);
-    out += yes ? "1" : "0";
+  if (tests.length <= 31) {
+    let bits = 0;
+    for (let i = 0; i < tests.length; i++) if (passes(name, tests[i])) bits |= 1 << i;
+    return String(bits >>> 0);
   }
+  let out = "";
+  for (const test of tests) out += passes(name, test) ? "1" : "0";
   return out;
 }
 

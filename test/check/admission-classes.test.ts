@@ -293,3 +293,33 @@ describe("the class path decides as the plain path", () => {
     expect(verdicts.size).toBeGreaterThan(1);
   });
 });
+
+describe("a class key", () => {
+  // The answers as a string of 0s and 1s, one per test, as the key held them before they became a number's bits.
+  const answered = (name: string, tests: Tests["user"]): string =>
+    tests
+      .map(({ op, value }) =>
+        (op === "==" ? name === value : op === "startsWith" ? name.startsWith(value) : op === "endsWith" ? name.endsWith(value) : name.includes(value))
+          ? "1"
+          : "0",
+      )
+      .join("");
+  const word = fc.stringMatching(/^[ab:-]{0,4}$/);
+  const test = fc.record({ op: fc.constantFrom("==" as const, "startsWith" as const, "endsWith" as const, "contains" as const), value: word });
+  const identity = fc.record({ user: word, groups: fc.option(fc.array(word, { maxLength: 3 }), { nil: undefined }) });
+
+  it("is the same for two identities exactly when their names answer every test alike, under 31 tests and over", () => {
+    fc.assert(
+      fc.property(fc.array(test, { maxLength: 40 }), fc.array(test, { maxLength: 40 }), identity, identity, (user, group, a, b) => {
+        const tests = { user, group };
+        const alike =
+          answered(a.user, user) === answered(b.user, user) &&
+          (a.groups === undefined) === (b.groups === undefined) &&
+          (a.groups ?? []).length === (b.groups ?? []).length &&
+          (a.groups ?? []).every((g, i) => answered(g, group) === answered(b.groups![i], group));
+        expect(classKey(tests, a.user, a.groups) === classKey(tests, b.user, b.groups)).toBe(alike);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
