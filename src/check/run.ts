@@ -15,6 +15,8 @@ import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
+import { defineJob } from "../core/jobs.ts";
+import { runOnThreads, threadsFor } from "../core/threads.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -70,6 +72,8 @@ export interface CheckReport {
   problems: string[];
   /** Entries of the directories given that are not regular files, not read (FIFOs, sockets, devices). */
   skippedInputs: string[];
+  /** Why a worker thread stopped before it was done, when one did: what it held was judged on the main thread. */
+  stoppedThread?: string;
 }
 
 export interface CheckOptions {
@@ -86,39 +90,75 @@ export interface CheckOptions {
 export const STDIN_NAME = "<stdin>";
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
-  const { files, problems, skipped } = expandArguments(args);
-  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
-  // One directory holds one installation (as `render -o` writes a fleet), so
-  // directories are loaded, judged and let go one at a time: memory holds
-  // one installation's documents however large the fleet is. One thread:
-  // on two cores, worker threads checked a fleet's output no faster (1,000
-  // installations: median wall 64.2 s on two threads, 63.1 s on one, with
-  // a fifth more CPU and 250 MiB peak RSS against 185 MiB; RIGGING_THREADS=1
-  // and 2 of `rigging check OUT`, three runs each), so they were removed.
-  // Tried again once CR-06 was remembered across installations (3,000
-  // installations, threads through src/core/threads.ts as a fleet render
-  // uses them): 19.2 and 20.8 s wall on two threads, 16.2 and 30.4 s on
-  // one; 19-20 s of CPU against 14-17 s, and 239-319 MB peak RSS against
-  // 178-183 MB. Not kept. A third time (3,000 installations, load average
-  // 4 to 6 from other work; RIGGING_THREADS=2 against 1, alternated, nine
-  // pairs): 17.6 to 29.2 s wall on two threads against 12.5 to 28.3 s on
-  // one, slower in seven pairs; 17.4-21.7 s of CPU against 12.2-17.1 s,
-  // 1.35x and 1.47x with both threads on one core (taskset -c 0); 256-258
-  // MB peak RSS against 172-177 MB, 206-226 MB with the worker's heap
-  // bounded (which stops it, out of memory, on a large directory). Not kept.
-  const byDirectory = new Map<string, string[]>();
-  for (const file of new Set(files)) {
-    const group = byDirectory.get(dirname(file));
-    if (group) group.push(file);
-    else byDirectory.set(dirname(file), [file]);
-  }
-  const groups = [...byDirectory.values()];
+  const { names, problems, skipped, groups } = inputGroups(args);
   return assemble(
     names,
     problems,
     skipped,
     groups.map((group) => judgeDirectory(group, options)),
   );
+}
+
+/**
+ * Directories from which `check` runs on worker threads, one per core up to
+ * four (src/core/threads.ts; RIGGING_THREADS=N caps them). Each thread
+ * starts its own copy of the engine, caches and optimized code (about 2.7 G
+ * instructions more, callgrind --single-threaded of 200 and 400
+ * installations on one and two threads: 7.79 and 11.85 G against 11.02 and
+ * 15.64 G), and on this two-core machine two busy threads each run slower,
+ * so a second thread pays only on long runs. `rigging check OUT` of the
+ * bench's fleet output, an idle machine, alternated, two threads against
+ * one: 2,000 installations 4.69-5.07 s against 4.99-5.56 s wall (four
+ * pairs, median ratio 0.96); 4,000: 7.81-7.97 s against 9.77-9.81 s (0.80x,
+ * two pairs); 10,000: 15.15-16.53 s against 20.28-20.40 s (0.75-0.81x, two
+ * pairs). The CPU is 1.25-1.36x, and the peak RSS 215-225 against 167-179
+ * MB at 4,000 and 311-326 against 209 MB at 10,000 (each thread has its
+ * own heap). Earlier measurements, each at a load average of 4 to 6 from
+ * other work (so with no core free for a second thread), found no gain:
+ * 1,000 and 3,000 installations, wall 0.9-1.2x of one thread.
+ */
+export const CHECK_THRESHOLD = 2000;
+
+/** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
+export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
+  const { names, problems, skipped, groups } = inputGroups(args);
+  // Counted here first: a shorter run never loads the threads' file (the fleet's).
+  const threads = groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.includes("-")) ? threadsFor(groups.length) : 1;
+  if (threads <= 1)
+    return assemble(
+      names,
+      problems,
+      skipped,
+      groups.map((group) => judgeDirectory(group, options)),
+    );
+  // A directory a worker did not finish (the worker failed) is judged here.
+  return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) => {
+    const report = assemble(
+      names,
+      problems,
+      skipped,
+      results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
+    );
+    if (stopped) report.stoppedThread = stopped;
+    return report;
+  });
+}
+
+const checkJob = defineJob("check", (group: string[], options: CheckOptions) => judgeDirectory(group, options));
+
+function inputGroups(args: readonly string[]): { names: string[]; problems: string[]; skipped: string[]; groups: string[][] } {
+  const { files, problems, skipped } = expandArguments(args);
+  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
+  // One directory holds one installation (as `render -o` writes a fleet), so
+  // directories are loaded, judged and let go one at a time: memory holds
+  // one installation's documents however large the fleet is.
+  const byDirectory = new Map<string, string[]>();
+  for (const file of new Set(files)) {
+    const group = byDirectory.get(dirname(file));
+    if (group) group.push(file);
+    else byDirectory.set(dirname(file), [file]);
+  }
+  return { names, problems, skipped, groups: [...byDirectory.values()] };
 }
 
 /** What one directory (or stream) holds, judged. */

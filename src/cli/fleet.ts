@@ -15,7 +15,8 @@ import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory } from "./directory.ts";
 import { paint, type Io } from "./io.ts";
-import { defineJob, runOnThreads, threadsFor } from "../core/threads.ts";
+import { defineJob } from "../core/jobs.ts";
+import { runOnThreads, threadsFor } from "../core/threads.ts";
 
 /** A progress line shows only on a terminal, and only for fleets this long. */
 export const PROGRESS_THRESHOLD = 50;

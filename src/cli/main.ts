@@ -9,7 +9,7 @@ import { type Command, exitWith, report, runCommand } from "./command.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
 import { EXPLAIN_HELP, explainCommand } from "./explain.ts";
 import { FN_HELP, fnCommand } from "./fn.ts";
-import { isThreadWorker, runThreadWorker } from "../core/threads.ts";
+import { isThreadWorker, runThreadWorker, threadJob } from "../core/threads.ts";
 import { INIT_HELP, initCommand } from "./init.ts";
 import { PIN_HELP, pinCommand } from "./pin.ts";
 import { PREFLIGHT_HELP, preflightCommand } from "./preflight.ts";
@@ -95,8 +95,14 @@ export function main(argv: string[]): void {
 
 /** Runs this process: a worker thread's share of a long run, or the command its arguments name. */
 export function start(): void {
-  if (mayBeWorkerThread() && isThreadWorker()) runThreadWorker();
-  else main(process.argv.slice(2));
+  if (mayBeWorkerThread() && isThreadWorker()) {
+    // A job is declared by its command's file: a fleet's by the threads' own
+    // file, check's by check's, which loads when the command is first asked
+    // for (late; scripts/build.mjs, LAZY_SOURCES).
+    const command = threadJob();
+    if (Object.hasOwn(COMMANDS, command)) void COMMANDS[command].help;
+    runThreadWorker();
+  } else main(process.argv.slice(2));
 }
 
 // The launcher (dist/rigging.cjs) and render.ts call in; the standalone

@@ -1,9 +1,9 @@
-// A long fleet to render is spread over worker threads. Measured gain on two
-// cores that other work kept busy: a 1,000-file fleet rendered into memory
-// in a median 15.5 s of wall time on two threads and 17.8 s on one (five
-// runs each of RIGGING_THREADS=2 and =1 node dist/rigging.mjs render DIR -o
-// /dev/shm/OUT). Checking a fleet's output did not pay: it runs on one thread
-// (src/check/run.ts).
+// A long fleet to render, or a long fleet's output to check, is spread over
+// worker threads. Measured gain on two cores that other work kept busy: a
+// 1,000-file fleet rendered into memory in a median 15.5 s of wall time on
+// two threads and 17.8 s on one (five runs each of RIGGING_THREADS=2 and =1
+// node dist/rigging.mjs render DIR -o /dev/shm/OUT). Checking pays only for
+// longer runs (src/check/run.ts, CHECK_THRESHOLD).
 //
 // Every thread, this one included, takes the next item off one shared
 // counter until none is left: a worker that starts late or meets slower
@@ -16,24 +16,11 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { BUILD } from "./build.ts";
+import { JOBS, type Job } from "./jobs.ts";
 
 /** Runs this long or longer are spread over threads, where there are cores for them. */
 export const PARALLEL_THRESHOLD = 200;
 const MAX_THREADS = 4;
-
-/** A named piece of work a worker thread can do: the name travels, the function is looked up. */
-export interface Job<T, C, R> {
-  name: string;
-  work(item: T, context: C): R;
-}
-
-const JOBS = new Map<string, (item: unknown, context: unknown) => unknown>();
-
-/** Declares a job; modules declare theirs when loaded, so a worker finds every one. */
-export function defineJob<T, C, R>(name: string, work: (item: T, context: C) => R): Job<T, C, R> {
-  JOBS.set(name, work as (item: unknown, context: unknown) => unknown);
-  return { name, work };
-}
 
 interface ThreadTask {
   rigging: "threads";
@@ -128,6 +115,11 @@ function workerEntry(): string | undefined {
   // so the worker starts from the same V8 code caches as the command did.
   const launcher = fileURLToPath(import.meta.url);
   return launcher.endsWith(".cjs") ? launcher : undefined;
+}
+
+/** The job a worker thread was started for (its name is its command's: render, check). */
+export function threadJob(): string {
+  return (workerData as ThreadTask).job;
 }
 
 /** In a worker thread started by `runOnThreads`. */

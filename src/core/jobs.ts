@@ -1,0 +1,17 @@
+// The jobs worker threads can do (threads.ts), apart from the threads
+// themselves: a command's file declares its job when it loads, without
+// loading the threads' file, which a short run never needs.
+
+/** A named piece of work a worker thread can do: the name travels, the function is looked up. */
+export interface Job<T, C, R> {
+  name: string;
+  work(item: T, context: C): R;
+}
+
+export const JOBS = new Map<string, (item: unknown, context: unknown) => unknown>();
+
+/** Declares a job; modules declare theirs when loaded, so a worker finds every one. */
+export function defineJob<T, C, R>(name: string, work: (item: T, context: C) => R): Job<T, C, R> {
+  JOBS.set(name, work as (item: unknown, context: unknown) => unknown);
+  return { name, work };
+}
