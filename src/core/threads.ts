@@ -57,7 +57,7 @@ export function runOnThreads<T, C, R>(
 ): Promise<ThreadResults<R>> {
   const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue };
-  const workers = Array.from({ length: threads - 1 }, () => inWorker(task));
+  const workers = Array.from({ length: threads - 1 }, () => inWorker(task, job.youngGenerationMb ?? 8));
   const mine = takeItems(task, progress);
   return Promise.all(workers).then((posted) => {
     const results: (R | undefined)[] = new Array(items.length);
@@ -84,7 +84,7 @@ function takeItems(task: ThreadTask, progress?: (done: number) => void): [number
   return done;
 }
 
-function inWorker(task: ThreadTask): Promise<{ done: [number, unknown][]; stopped?: string }> {
+function inWorker(task: ThreadTask, youngGenerationMb: number): Promise<{ done: [number, unknown][]; stopped?: string }> {
   return new Promise((resolve) => {
     // A bounded young generation: each file's garbage dies young, and a
     // worker's heap otherwise grows to tens of MiB of it (peak RSS of a
@@ -96,8 +96,9 @@ function inWorker(task: ThreadTask): Promise<{ done: [number, unknown][]; stoppe
     // main thread's, with V8's default, 4.5% to 6.9%. Peak RSS of a
     // 10,000-file fleet: 173 and 180 MiB with 4, 178 and 179 MiB with 8
     // (alternated runs; at 3,000 files 6 to 10 MiB more with 8); 16 cost
-    // 15 to 18 MiB more at 3,000 files for about 1% less.
-    const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    // 15 to 18 MiB more at 3,000 files for about 1% less. A job may ask
+    // for another size (check's, src/check/run.ts).
+    const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
     let done: [number, unknown][] | undefined;
     worker.once("message", (posted: [number, unknown][]) => (done = posted));
     worker.once("error", (error) => resolve(done ? { done } : { done: [], stopped: `a worker thread failed (${error.message})` }));
