@@ -90,13 +90,7 @@ export interface CheckOptions {
 export const STDIN_NAME = "<stdin>";
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
-  const { names, problems, skipped, groups } = inputGroups(args);
-  return assemble(
-    names,
-    problems,
-    skipped,
-    groups.map((group) => judgeDirectory(group, options)),
-  );
+  return judgedHere(inputGroups(args), options);
 }
 
 /**
@@ -121,16 +115,11 @@ export const CHECK_THRESHOLD = 2000;
 
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
 export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
-  const { names, problems, skipped, groups } = inputGroups(args);
+  const input = inputGroups(args);
+  const { names, problems, skipped, groups } = input;
   // Counted here first: a shorter run never loads the threads' file (the fleet's).
   const threads = groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.includes("-")) ? threadsFor(groups.length) : 1;
-  if (threads <= 1)
-    return assemble(
-      names,
-      problems,
-      skipped,
-      groups.map((group) => judgeDirectory(group, options)),
-    );
+  if (threads <= 1) return judgedHere(input, options);
   // A directory a worker did not finish (the worker failed) is judged here.
   return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) => {
     const report = assemble(
@@ -142,6 +131,16 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
     if (stopped) report.stoppedThread = stopped;
     return report;
   });
+}
+
+/** Every directory judged on this thread, one after the other. */
+function judgedHere({ names, problems, skipped, groups }: InputGroups, options: CheckOptions): CheckReport {
+  return assemble(
+    names,
+    problems,
+    skipped,
+    groups.map((group) => judgeDirectory(group, options)),
+  );
 }
 
 /**
@@ -160,7 +159,15 @@ const CHECK_YOUNG_GENERATION_MB = 16;
 
 const checkJob = defineJob("check", (group: string[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
 
-function inputGroups(args: readonly string[]): { names: string[]; problems: string[]; skipped: string[]; groups: string[][] } {
+/** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
+interface InputGroups {
+  names: string[];
+  problems: string[];
+  skipped: string[];
+  groups: string[][];
+}
+
+function inputGroups(args: readonly string[]): InputGroups {
   const { files, problems, skipped } = expandArguments(args);
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // One directory holds one installation (as `render -o` writes a fleet), so

@@ -15,5 +15,5 @@ export const JOBS = new Map<string, (item: unknown, context: unknown) => unknown
 /** Declares a job; modules declare theirs when loaded, so a worker finds every one. */
 export function defineJob<T, C, R>(name: string, work: (item: T, context: C) => R, youngGenerationMb?: number): Job<T, C, R> {
   JOBS.set(name, work as (item: unknown, context: unknown) => unknown);
-  return { name, work, ...(youngGenerationMb === undefined ? {} : { youngGenerationMb }) };
+  return { name, work, youngGenerationMb };
 }
