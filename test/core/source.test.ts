@@ -281,7 +281,9 @@ const edited = fc
 describe("the fast YAML path", () => {
   it("reads texts the yaml package writes in any scalar and collection style as the yaml package reads them, or falls back", () => {
     fastTaken = 0;
-    fc.assert(fc.property(written, expectAgreement), { numRuns: RUNS });
+    // The fast path takes about one text in three (mean 126 of 400, sd 9, over 200
+    // seeds): RUNS runs met 99 and 100, not over the floor below; RUNS * 2 keep it far off.
+    fc.assert(fc.property(written, expectAgreement), { numRuns: RUNS * 2 });
     // Not vacuous: most of these texts are read by js-yaml.
     expect(fastTaken).toBeGreaterThan(RUNS / 4);
   });
@@ -294,7 +296,9 @@ describe("the fast YAML path", () => {
 
   it("reads streams of documents, and texts edited into near misses, as the yaml package does, or falls back", () => {
     fastTaken = 0;
-    fc.assert(fc.property(fc.oneof(stream, edited), expectAgreement), { numRuns: RUNS });
+    // The fast path takes about one text in seven (mean 58 of 400, sd 7, min 42,
+    // over 200 seeds): RUNS runs kept the floor below 2.5 sd off, RUNS * 3 far off.
+    fc.assert(fc.property(fc.oneof(stream, edited), expectAgreement), { numRuns: RUNS * 3 });
     expect(fastTaken).toBeGreaterThan(RUNS / 10);
   });
 
