@@ -45,14 +45,22 @@ Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal e
  * for, not when this module loads: the build keeps each command but render
  * in a file that loads then (scripts/build.mjs, LAZY_SOURCES).
  */
-const late = (command: () => { run: Command; help: string }): { run: Command; help: string } => ({
+const late = (command: () => { run: Command; help: string }): CommandEntry => ({
   run: (args, io) => command().run(args, io),
   get help() {
     return command().help;
   },
+  load: command,
 });
 
-const COMMANDS: Record<string, { run: Command; help: string }> = {
+/** A command; `load` loads the file of a late one (a worker thread does, for the job that file declares). */
+interface CommandEntry {
+  run: Command;
+  help: string;
+  load?: () => unknown;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
   render: { run: renderCommand, help: RENDER_HELP },
   check: late(() => ({ run: checkCommand, help: CHECK_HELP })),
   explain: late(() => ({ run: explainCommand, help: EXPLAIN_HELP })),
@@ -78,7 +86,7 @@ export function run(argv: string[], io: Io = processIo()): number | Promise<numb
   }
 }
 
-function commandNamed(name: string): { run: Command; help: string } {
+function commandNamed(name: string): CommandEntry {
   if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
   if (name.startsWith("-")) {
     const near = closest(name, ["--help", "--version"]);
@@ -100,7 +108,7 @@ export function start(): void {
     // file, check's by check's, which loads when the command is first asked
     // for (late; scripts/build.mjs, LAZY_SOURCES).
     const command = threadJob();
-    if (Object.hasOwn(COMMANDS, command)) void COMMANDS[command].help;
+    if (Object.hasOwn(COMMANDS, command)) COMMANDS[command].load?.();
     runThreadWorker();
   } else main(process.argv.slice(2));
 }

@@ -21,6 +21,8 @@ import { JOBS, type Job } from "./jobs.ts";
 /** Runs this long or longer are spread over threads, where there are cores for them. */
 export const PARALLEL_THRESHOLD = 200;
 const MAX_THREADS = 4;
+/** A worker's young generation where its job names none (see `inWorker`). */
+const YOUNG_GENERATION_MB = 8;
 
 interface ThreadTask {
   rigging: "threads";
@@ -57,7 +59,7 @@ export function runOnThreads<T, C, R>(
 ): Promise<ThreadResults<R>> {
   const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue };
-  const workers = Array.from({ length: threads - 1 }, () => inWorker(task, job.youngGenerationMb ?? 8));
+  const workers = Array.from({ length: threads - 1 }, () => inWorker(task, job.youngGenerationMb ?? YOUNG_GENERATION_MB));
   const mine = takeItems(task, progress);
   return Promise.all(workers).then((posted) => {
     const results: (R | undefined)[] = new Array(items.length);
