@@ -15,7 +15,7 @@
 // that the committed module is what this writes.
 import { readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { writeGenerated } from "./write-generated.ts";
+import { CHECK_ONLY, writeGenerated } from "./write-generated.ts";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import Ajv from "ajv";
@@ -515,6 +515,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const name of readdirSync(dirname(GENERATED))) {
     const file = join(dirname(GENERATED), name);
     if (/^generated-.*\.ts$/.test(name) && !files.has(file)) {
+      if (CHECK_ONLY) {
+        console.error(`stale: ${relative(ROOT, file)} (its kind is gone)`);
+        process.exitCode = 1;
+        continue;
+      }
       rmSync(file);
       console.log(`removed ${relative(ROOT, file)}`);
     }
