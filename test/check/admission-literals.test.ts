@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "@bufbuild/cel";
 import fc from "fast-check";
+import { loopProperty } from "../support/breathe.ts";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
 import { programStats } from "../../src/check/admission-eval.ts";
@@ -84,15 +85,15 @@ describe("splitting an expression into its template and literals", () => {
 describe("a copied tree is the parser's tree", () => {
   const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 24 });
 
-  it("on every expression of the rendered policies and the corpus, with generated literal contents", () => {
+  it("on every expression of the rendered policies and the corpus, with generated literal contents", async () => {
     const templated = EXPRESSIONS.map((text) => ({ text, split: splitLiterals(text) })).filter((e) => e.split !== undefined);
     expect(templated.length).toBeGreaterThan(40);
     let compared = 0;
     for (const { text, split } of templated) {
       const template = templateOf(parse(text) as Parsed, split!);
       expect(template, text).toBeDefined();
-      fc.assert(
-        fc.property(fc.array(printable, { minLength: split!.literals.length, maxLength: split!.literals.length }), (raw) => {
+      await fc.assert(
+        loopProperty(fc.array(printable, { minLength: split!.literals.length, maxLength: split!.literals.length }), (raw) => {
           // A literal's content holds anything printable but its own quote and the backslash.
           const quotes = [...split!.template.matchAll(/""|''/g)].map((m) => m[0][0]);
           const contents = raw.map((c, i) => c.replaceAll(quotes[i], "").replaceAll("\\", ""));

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { breathe, loopProperty } from "../support/breathe.ts";
 import { stringify, parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
 import { programStats, withoutSpeedPaths } from "../../src/check/admission-eval.ts";
@@ -39,7 +40,7 @@ function judgedAlike(objects: K8sObject[]): Finding[] {
 const cr06 = (findings: Finding[]) => findings.filter((f) => f.id === "CR-06");
 
 describe("the fast path decides as the plain path", () => {
-  it("on every Runner set of the check corpus that holds admission policies", () => {
+  it("on every Runner set of the check corpus that holds admission policies", async () => {
     const files = ["", "broken", "warn"].flatMap((dir) =>
       readdirSync(join(CORPUS, dir))
         .filter((f) => f.endsWith(".yaml"))
@@ -48,13 +49,16 @@ describe("the fast path decides as the plain path", () => {
     const sets = files.map((f) => objectsOf(readFileSync(f, "utf8"))).filter((objects) => policiesOf(objects).length > 0);
     expect(sets.length).toBeGreaterThan(40);
     let withCr06 = 0;
-    for (const objects of sets) if (cr06(judgedAlike(objects)).length > 0) withCr06++;
+    for (const objects of sets) {
+      await breathe();
+      if (cr06(judgedAlike(objects)).length > 0) withCr06++;
+    }
     expect(withCr06).toBeGreaterThan(0);
   });
 
-  it("on rendered installations of generated values (a fleet: the caches carry over from one to the next)", () => {
-    fc.assert(
-      fc.property(validCompassRunner, (values) => {
+  it("on rendered installations of generated values (a fleet: the caches carry over from one to the next)", async () => {
+    await fc.assert(
+      loopProperty(validCompassRunner, (values) => {
         judgedAlike(render(stringify(values)));
       }),
       { numRuns: 12 },
@@ -140,15 +144,15 @@ describe("the fast path decides as the plain path", () => {
   it.each([
     ["rigging's own rendered policies", () => render(example())],
     ["the corpus's hand-written valid set", () => objectsOf(readFileSync(join(CORPUS, "valid.yaml"), "utf8"))],
-  ])("on mutated policies: %s", (_name, base) => {
+  ])("on mutated policies: %s", async (_name, base) => {
     const objects = base();
     const seen = new Set<string>();
     const verdict = (findings: ReturnType<typeof cr06>) =>
       findings.length === 0 ? "none" : findings.some((f) => f.severity === "error") ? "errors" : "warnings";
     // The set as it is, then mutated: most mutations break a policy, so the unmutated set is the case that passes.
     seen.add(verdict(cr06(judgedAlike(objects))));
-    fc.assert(
-      fc.property(fc.array(slot, { minLength: 1, maxLength: 3 }), fc.array(structural, { maxLength: 1 }), (slots, changes) => {
+    await fc.assert(
+      loopProperty(fc.array(slot, { minLength: 1, maxLength: 3 }), fc.array(structural, { maxLength: 1 }), (slots, changes) => {
         seen.add(verdict(cr06(judgedAlike(mutated(objects, slots, changes)))));
       }),
       { numRuns: 25 },

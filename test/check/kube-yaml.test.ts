@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { loopProperty } from "../support/breathe.ts";
 import { KUBECTL_YAML, parseManifests, readsDifferently, readsDifferentlyByWord } from "../../src/check/kube-yaml.ts";
 import { parseDocuments, parseDocumentsWithPositions } from "../../src/core/source.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
@@ -150,9 +151,9 @@ describe("the scan that picks the parse is conservative", () => {
     scalar.map((v) => `c: x # ${v}`),
   );
 
-  it("never says `same` where kubectl reads otherwise", () => {
-    fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
+  it("never says `same` where kubectl reads otherwise", async () => {
+    await fc.assert(
+      loopProperty(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
         const text = `${lines.map((l, i) => l.replace(/^(k|on|a1|f|m|c):/, `$1${i}:`)).join("\n")}\n`;
         let kubectl: unknown;
         try {
@@ -233,10 +234,10 @@ describe("the scan asks only the words that may read differently, and answers as
   ];
   const text = fc.array(fc.constantFrom(...pieces), { maxLength: 24 }).map((ps) => ps.join(""));
 
-  it("on generated near-miss texts", () => {
+  it("on generated near-miss texts", async () => {
     let differently = 0;
-    fc.assert(
-      fc.property(text, (t) => {
+    await fc.assert(
+      loopProperty(text, (t) => {
         const expected = readsDifferentlyByWord(t);
         expect(readsDifferently(t)).toBe(expected);
         if (expected) differently++;

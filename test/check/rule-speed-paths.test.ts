@@ -8,6 +8,7 @@ import type { K8sObject } from "../../src/core/objects.ts";
 import { compassRunnerRules } from "../../src/profiles/compass-runner/rules.ts";
 import { ObjectSet } from "../../src/rules/engine.ts";
 import { flagValue, list, mountHolding } from "../../src/rules/templates.ts";
+import { breathe } from "../support/breathe.ts";
 
 /** The plain flag reader: words and paths through closures, the bare name by a regex. */
 function plainFlagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
@@ -67,9 +68,10 @@ function lists(n: number): unknown[][] {
 }
 
 describe("flagValue reads what the plain reader reads", () => {
-  it("on every command and args of up to three words, split at every point, for every flag spelling", () => {
+  it("on every command and args of up to three words, split at every point, for every flag spelling", async () => {
     let compared = 0;
-    for (const words of lists(3)) {
+    for (const [index, words] of lists(3).entries()) {
+      if (index % 64 === 0) await breathe();
       for (let split = 0; split <= words.length; split++) {
         const container = { name: "c", command: ["/prog", ...words.slice(0, split)], args: words.slice(split) } as Container;
         const argsOnly = { name: "c", args: words } as Container;

@@ -3,6 +3,7 @@
 // (options, `--`, a mistake) must still reach parseArgs and its errors.
 import { parseArgs } from "node:util";
 import fc from "fast-check";
+import { loopProperty } from "../support/breathe.ts";
 import { describe, expect, it } from "vitest";
 import { renderArgs } from "../../src/cli/render.ts";
 
@@ -60,9 +61,9 @@ describe("renderArgs answers as util.parseArgs does", () => {
     expect(renderArgs(["values.yaml"])).toEqual({ values: { format: "yaml", quiet: false, "per-object": false, help: false }, positionals: ["values.yaml"] });
   });
 
-  it("for every list, options and mistakes included (generated)", () => {
-    fc.assert(
-      fc.property(fc.array(word, { maxLength: 5 }), (args) => {
+  it("for every list, options and mistakes included (generated)", async () => {
+    await fc.assert(
+      loopProperty(fc.array(word, { maxLength: 5 }), (args) => {
         expect(outcome(renderArgs, args)).toEqual(outcome(reference, args));
       }),
       { numRuns: 2000 },

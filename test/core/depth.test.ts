@@ -2,6 +2,7 @@
 // character-by-character count where that count cannot pass the limit: on
 // any text, mayNestDeeperThan answers exactly as the count does.
 import fc from "fast-check";
+import { loopProperty } from "../support/breathe.ts";
 import { describe, expect, it } from "vitest";
 import { countedDeeperThan, mayNestDeeperThan, nestsDeeperThan } from "../../src/core/depth.ts";
 
@@ -11,11 +12,11 @@ const RUNS = Number(process.env.SOURCE_PROPERTY_RUNS ?? 400);
 const markers = fc.array(fc.constantFrom("[", "{", "-", "?", "\n", "\n", "a", " ", "]", "- ", "? ", "\r"), { maxLength: 40 }).map((parts) => parts.join(""));
 
 describe("the nesting pre-test's cheap bound", () => {
-  it("answers as the count of every character does, on texts near the limit", () => {
+  it("answers as the count of every character does, on texts near the limit", async () => {
     let deeper = 0;
     let within = 0;
-    fc.assert(
-      fc.property(markers, fc.integer({ min: 0, max: 12 }), (text, limit) => {
+    await fc.assert(
+      loopProperty(markers, fc.integer({ min: 0, max: 12 }), (text, limit) => {
         const counted = countedDeeperThan(text, limit);
         expect(mayNestDeeperThan(text, limit)).toBe(counted);
         if (counted) deeper++;

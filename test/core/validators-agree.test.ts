@@ -6,6 +6,7 @@
 // order, defaults, transforms). A refusal always carries zod's own words.
 import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
+import { breathe, loopProperty } from "../support/breathe.ts";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
@@ -210,7 +211,7 @@ beforeAll(async () => {
 });
 
 describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, generated }) => {
-  it("agree on what they accept and on the values they return, and every refusal is zod's", () => {
+  it("agree on what they accept and on the values they return, and every refusal is zod's", async () => {
     const profile = profileOf(kind)!;
     const schema = profile.schema();
     const fast = validatorOf(kind)!;
@@ -218,8 +219,8 @@ describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, 
     const pool = leavesOf(starts);
     const start = generated ? fc.oneof(fc.constantFrom(...starts), generated) : fc.constantFrom(...starts);
     const seen = { accepted: 0, refused: 0 };
-    fc.assert(
-      fc.property(start, fc.array(change, { maxLength: 3 }), (values, changes) => {
+    await fc.assert(
+      loopProperty(start, fc.array(change, { maxLength: 3 }), (values, changes) => {
         const input = changes.reduce((v, c) => apply(v, c, pool), values);
         const reference = schema.safeParse(input);
         const result = fast(input);
@@ -260,7 +261,7 @@ describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, 
 });
 
 describe("through the CLI", () => {
-  it("a render prints byte for byte what it prints with zod alone: the same objects, the same refusals", () => {
+  it("a render prints byte for byte what it prints with zod alone: the same objects, the same refusals", async () => {
     const dir = tempDir();
     const files: string[] = [];
     KINDS.forEach(({ seeds }, k) => {
@@ -278,6 +279,7 @@ describe("through the CLI", () => {
     });
     const codes = new Set<number>();
     for (const file of files) {
+      await breathe();
       const built = runCli(["render", file]);
       zodOnly.on = true;
       let reference;

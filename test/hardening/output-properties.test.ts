@@ -5,6 +5,7 @@
 // rigging did not write is lost or changed; a write either succeeds and
 // leaves exactly the new files, or is refused and changes nothing.
 import fc from "fast-check";
+import { loopProperty } from "../support/breathe.ts";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,9 +92,9 @@ const writerPrior = fc.oneof(
 );
 
 describe("writeDirectory (-o DIR) over random prior contents", () => {
-  it("never loses or changes a foreign file; succeeds exactly when DIR is rigging's, leaving exactly the new files", () => {
-    fc.assert(
-      fc.property(writerPrior, foreignArb, filesArb, (prior, foreign, next) => {
+  it("never loses or changes a foreign file; succeeds exactly when DIR is rigging's, leaving exactly the new files", async () => {
+    await fc.assert(
+      loopProperty(writerPrior, foreignArb, filesArb, (prior, foreign, next) => {
         const root = freshRoot();
         const out = join(root, "out");
         let listed: string[] = [];
@@ -153,7 +154,7 @@ type Leftover =
   | "partial-new";
 
 describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () => {
-  it("never loses a foreign file nor touches another NAME; succeeds exactly when OUT/NAME is rigging's, leaving it exactly the new files and no leftover of its own", () => {
+  it("never loses a foreign file nor touches another NAME; succeeds exactly when OUT/NAME is rigging's, leaving it exactly the new files and no leftover of its own", async () => {
     const currentArb = fc.constantFrom<Current>(
       "absent",
       "ours",
@@ -182,11 +183,11 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
       ),
       n: fc.integer({ min: 1, max: 4 }),
     });
-    fc.assert(
+    await fc.assert(
       // readEarlier: OUT was read (fleetListing) before the prior contents
       // appeared, so the path for a new NAME is asked for and must hand over
       // to the general path whenever anything is in its way.
-      fc.property(currentArb, fc.array(leftoverArb, { maxLength: 4 }), filesArb, filesArb, fc.boolean(), (current, leftovers, old, next, readEarlier) => {
+      loopProperty(currentArb, fc.array(leftoverArb, { maxLength: 4 }), filesArb, filesArb, fc.boolean(), (current, leftovers, old, next, readEarlier) => {
         const root = freshRoot();
         const out = join(root, "out");
         mkdirSync(out);
@@ -288,15 +289,15 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
 });
 
 describe("a fleet's paths, made by concatenation where path.join would only add a separator", () => {
-  it("entryOf(out, name) and inside(join(out, name), file) are what path.join answers, for any OUT and name", () => {
+  it("entryOf(out, name) and inside(join(out, name), file) are what path.join answers, for any OUT and name", async () => {
     const segment = fc.constantFrom("", ".", "..", "a", "out", "/", "//", "b/", "./", "../", "x y", ".a.1");
     const out = fc.array(segment, { maxLength: 5 }).map((parts) => parts.join(""));
     const name = fc.oneof(
       fc.constantFrom("a", "v0", ".v0.1", ".rigging-output", "manifests.yaml", ".", "..", "", "a/b", "/a", "a/"),
       fc.string({ maxLength: 6 }),
     );
-    fc.assert(
-      fc.property(fc.array(fc.tuple(out, name, name), { minLength: 1, maxLength: 4 }), (cases) => {
+    await fc.assert(
+      loopProperty(fc.array(fc.tuple(out, name, name), { minLength: 1, maxLength: 4 }), (cases) => {
         // Several OUTs in a row: the kept prefix follows the OUT asked.
         for (const [dir, entry, file] of cases) {
           expect(entryOf(dir, entry)).toBe(join(dir, entry));

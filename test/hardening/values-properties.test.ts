@@ -3,6 +3,7 @@
 // schema validation and the rule catalog, or in a refusal that names a key
 // path. Nothing else may escape (no crash, no internal error).
 import fc from "fast-check";
+import { loopProperty } from "../support/breathe.ts";
 import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
@@ -46,19 +47,19 @@ function judge(values: unknown, asJson = false): Outcome {
 }
 
 describe("CompassRunner values, generated", () => {
-  it("valid values always render strict-valid objects that pass the catalog", () => {
-    fc.assert(
-      fc.property(validCompassRunner, fc.boolean(), (values, asJson) => {
+  it("valid values always render strict-valid objects that pass the catalog", async () => {
+    await fc.assert(
+      loopProperty(validCompassRunner, fc.boolean(), (values, asJson) => {
         expect(judge(values, asJson)).toEqual({ accepted: true });
       }),
       { numRuns: RUNS },
     );
   });
 
-  it("mutated values are either rendered cleanly or refused with a key path", () => {
+  it("mutated values are either rendered cleanly or refused with a key path", async () => {
     const seen = { accepted: 0, values: 0, usage: 0 };
-    fc.assert(
-      fc.property(validCompassRunner, fc.array(mutation, { minLength: 1, maxLength: 3 }), (values, mutations) => {
+    await fc.assert(
+      loopProperty(validCompassRunner, fc.array(mutation, { minLength: 1, maxLength: 3 }), (values, mutations) => {
         const outcome = judge(mutations.reduce(mutate, values));
         if (outcome.accepted) seen.accepted++;
         else if (outcome.usage) seen.usage++;
@@ -71,9 +72,9 @@ describe("CompassRunner values, generated", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it("a wrong type at any key is refused at that key", () => {
-    fc.assert(
-      fc.property(validCompassRunner, fc.nat(), (values, at) => {
+  it("a wrong type at any key is refused at that key", async () => {
+    await fc.assert(
+      loopProperty(validCompassRunner, fc.nat(), (values, at) => {
         const keys = Object.keys(values).filter((k) => k !== "kind");
         const key = keys[at % keys.length];
         const wrong = typeof values[key] === "number" || typeof values[key] === "object" ? "not-a-number-or-object" : 12345;
