@@ -38,15 +38,8 @@ const TOKEN = /[^\s,[\]{}'"#]+/g;
  * sign) that is `0` and one of `0-7_bBoOX`, or a digit and an `_` later in
  * the word. Every word `differs` takes starts so (a superset: each found
  * word is then asked as before). A word's characters are read once from
- * its start: linear in the text. Measured gain: the scan of one rendered
- * Runner installation's manifests.yaml (29 kB) went from 380-590 µs to
- * 60-75 µs of CPU (300 installations of the bench's fleet, five rounds);
- * the word-by-word scan was 5.8% of `check`'s CPU on 1,000 of them (node
- * --cpu-prof, unminified build). `rigging check` of those 1,000, the same
- * output: median wall 4.07 s against 4.22 s, user CPU 4.83 s against 4.91 s
- * (/usr/bin/time, five alternated pairs, load 1.5; in four of the five
- * pairs the new build took less of both); at load 4, user CPU 5.87-5.95 s
- * against 6.20-6.51 s (three pairs).
+ * its start: linear in the text. The engine passes over the words that
+ * cannot differ, each of which the word-by-word scan sliced and asked.
  */
 const WORD_START = String.raw`(?:[-+]?(?:0[0-7_bBoOX]|\d[^\s,[\]{}'"#_]*_)|(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|<<):?(?![^\s,[\]{}'"#]))`;
 const CANDIDATE = new RegExp(`[\\s,[\\]{}'"#]${WORD_START}`, "g");

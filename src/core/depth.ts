@@ -34,11 +34,8 @@ export function mayNestDeeperThan(text: string, limit: number): boolean {
  * most `-` on one line, plus the most `?` on one line, than the limit.
  * That sum is never less than the count countedDeeperThan takes at any
  * point, so a text it clears is one countedDeeperThan clears too; any
- * other text is counted as before. Measured on the bench fleet's
- * manifests.yaml (29 kB, 26 openers, at most a few `-` on a line): 10-19
- * µs against 71-85 µs for the count alone (300 files, five rounds of
- * process.cpuUsage); the count was 2% of a `check` of 1,000 of them
- * (node --cpu-prof, unminified build), the bound takes 0.3-0.4%.
+ * other text is counted as before. Rendered manifests hold few openers,
+ * so most are cleared by the native scans alone.
  */
 function fewMarkers(text: string, limit: number): boolean {
   let left = limit - occurrences(text, "[", limit) - occurrences(text, "{", limit);

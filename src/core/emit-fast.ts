@@ -13,10 +13,6 @@
 // a string a YAML reader would misread) is answered `undefined`, and the
 // caller writes the whole object with the reference path (emit.ts).
 // test/core/emit-fast.test.ts compares both byte for byte on generated data.
-//
-// Measured: 4.0x cheaper than the reference path on the 2,669 objects of
-// the examples and a 200-file fleet (warm, per round), and 4.0x on the first
-// emit of one render in a fresh process, `node bench/emit.mjs`.
 
 /**
  * js-yaml's form of one scalar, as it writes it alone at the top level of a
@@ -92,12 +88,8 @@ export function fastYaml(object: unknown, place: Place): string | undefined {
 /**
  * Whether the text node() answered last starts with a line break (a block
  * collection not written compact), for the caller to read right after the
- * call. Asking the text itself (`charCodeAt(0)`, as js-yaml does) makes V8
- * flatten it, built as it is from `+=` pieces: a copy of each level's text
- * at every level above it. Measured on a fleet of 1,000 files (`render DIR
- * -o OUT`, one thread): 462 -> 363 MB allocated (V8's sampling heap
- * profiler), the same instructions (callgrind), and 3.5% to 8% less CPU
- * for 3,000 files to disk (three series of alternated runs, 15 pairs).
+ * call. Asking the text itself (`charCodeAt(0)`, as js-yaml does) would make
+ * V8 flatten each level's `+=` pieces, a copy at every level above it.
  */
 let opensLine = false;
 
@@ -151,12 +143,8 @@ function scalar(text: string, level: number, place: Place): string {
 
 /**
  * Keys found plain, kept with what goes before a value of theirs (prefixOf):
- * a fleet's keys are mostly the same few hundred strings (the renderers'
- * literals), looked up far cheaper than tested (11 against about 50 ns per
- * key, on the keys of freshly rendered fleet installations; values gain
- * nothing: most are made per installation). Measured with fast-yaml.ts's
- * last scalar (added with it): a fleet of 1,000 files took 6.6% fewer
- * instructions (callgrind, 8.70 and 8.75 -> 8.14 and 8.18 billion).
+ * a fleet's keys are mostly the renderers' few hundred literals, cheaper to
+ * look up than to test again; values are not kept: most are made per installation.
  */
 const plainKeys = new Map<string, PlainKey>();
 
@@ -188,9 +176,7 @@ function askedKey(text: string, place: Place): string {
  * What goes before a value in a block mapping: a line break and the
  * indentation of `level` (but before the first pair of a compact mapping),
  * the key, and `:` with a space unless the value opens a line. Kept per
- * plain key, two concatenations per pair instead of five. Measured on a
- * fleet of 1,000 files: 351 -> 304 MB allocated, 8.12 -> 8.04 billion
- * instructions (callgrind).
+ * plain key, so that a pair allocates two concatenations instead of five.
  */
 function prefixOf(written: string, level: number, broken: boolean, opens: boolean, plain?: PlainKey): string {
   const variant = (level << 2) | (broken ? 2 : 0) | (opens ? 1 : 0);
@@ -202,11 +188,7 @@ function prefixOf(written: string, level: number, broken: boolean, opens: boolea
   return prefix;
 }
 
-/**
- * What goes before an item of a block sequence, as prefixOf for a key.
- * Measured on a fleet of 1,000 files: 8.04 -> 7.98 billion instructions
- * (callgrind), within the 1% that runs of one build differ by.
- */
+/** What goes before an item of a block sequence, kept per variant as prefixOf keeps it for a key. */
 const dashes: string[] = [];
 function dashOf(level: number, broken: boolean, opens: boolean): string {
   const variant = (level << 2) | (broken ? 2 : 0) | (opens ? 1 : 0);
@@ -229,9 +211,7 @@ function sequence(list: readonly unknown[], level: number, compact: boolean, pla
 function mapping(object: Record<string, unknown>, level: number, compact: boolean, place: Place): string {
   let text = "";
   let pairs = 0;
-  // for-in with hasOwn, not Object.keys: an array per mapping was 18 of
-  // the 351 MB a fleet of 1,000 files allocated (and see manifestOf in
-  // output-fleet.ts for the two measured together).
+  // for-in with hasOwn, not Object.keys: no array allocated per mapping.
   for (const name in object) {
     if (!hasOwn(object, name)) continue;
     const plain = plainKey(name);

@@ -142,11 +142,8 @@ export function toYamlReference(object: unknown): string {
  * string is never plain, never a block (no line break, no line width), and
  * never double-quoted (nothing to escape), so js-yaml's chooseScalarStyle
  * answers STYLE_SINGLE, and a quoted string is read as a string by every
- * reader. 14 of the 32 distinct strings of examples/compass-runner.yaml's
- * objects that are not certainly plain (CEL, JSON, flags) are placed so
- * without asking js-yaml. Measured: the first toYamlStream of a render in
- * a fresh process, 7.93 -> 7.46 ms of CPU under Node and 9.58 -> 8.82 ms
- * under Bun (medians of 14 alternated processes each, from the sources).
+ * reader. Many of the strings that are not certainly plain (CEL, JSON,
+ * flags) are such, and are placed without asking js-yaml.
  */
 const QUOTED_ANYWAY = /^[-?:,[\]{}#&*!|=>'"%@` ][\x20-\x7e]*$/;
 
@@ -156,11 +153,8 @@ const QUOTED_ANYWAY = /^[-?:,[\]{}#&*!|=>'"%@` ][\x20-\x7e]*$/;
  * then goes to the reference path, which quotes it). Kept per distinct
  * string, keys and values apart, within a budget of characters: a fleet
  * repeats most strings, and hostile input repeats long ones. Single-quoted
- * forms (QUOTED_ANYWAY) are kept too: about 20 per Runner installation
- * (the policies' CEL expressions and lists, 3.8 KB), tested and rebuilt
- * for each installation before. Measured: a fleet of 1,000 files on one
- * thread (callgrind, `node --single-threaded`, whose counts repeat within
- * 0.05%), 6,704 -> 6,611 million instructions (-1.4%).
+ * forms (QUOTED_ANYWAY) are kept too: the policies' CEL expressions and
+ * lists repeat in every Runner installation.
  */
 const placed = { key: new Map<string, string | null>(), value: new Map<string, string | null>() };
 const PLACED_BUDGET = 8 * 1024 * 1024;
@@ -197,9 +191,8 @@ function keyForm(text: string): string | null {
 
 /**
  * The YAML of one object: what toYamlReference writes, byte for byte
- * (test/core/emit-fast.test.ts), several times cheaper: most strings are
- * placed without asking js-yaml (emit-fast.ts). Measured: 4.0x cheaper on
- * a fleet's objects, warm or cold, `node bench/emit.mjs`.
+ * (test/core/emit-fast.test.ts), cheaper because most strings are placed
+ * without asking js-yaml (emit-fast.ts).
  */
 export function toYaml(object: unknown): string {
   return toYamlFast(object) ?? toYamlReference(object);

@@ -1,9 +1,6 @@
 // A long fleet to render, or a long fleet's output to check, is spread over
-// worker threads. Measured gain on two cores that other work kept busy: a
-// 1,000-file fleet rendered into memory in a median 15.5 s of wall time on
-// two threads and 17.8 s on one (five runs each of RIGGING_THREADS=2 and =1
-// node dist/rigging.mjs render DIR -o /dev/shm/OUT). Checking pays only for
-// longer runs (src/check/run.ts, CHECK_THRESHOLD).
+// worker threads, which finish it sooner where there are cores for them.
+// Checking pays only for longer runs (src/check/run.ts, CHECK_THRESHOLD).
 //
 // Every thread, this one included, takes the next item off one shared
 // counter until none is left: a worker that starts late or meets slower
@@ -89,17 +86,10 @@ function takeItems(task: ThreadTask, progress?: (done: number) => void): [number
 function inWorker(task: ThreadTask, youngGenerationMb: number): Promise<{ done: [number, unknown][]; stopped?: string }> {
   return new Promise((resolve) => {
     // A bounded young generation: each file's garbage dies young, and a
-    // worker's heap otherwise grows to tens of MiB of it (peak RSS of a
-    // 10,000-file fleet, docs/performance.md). 8 MiB rather than 4: with 4,
-    // each scavenge copied much of the file being rendered, and the garbage
-    // collector took 10.7% of the worker's CPU profile against 5.9% and
-    // 6.6% with 8 (3,000-file fleets, `node --cpu-prof`, a share within
-    // the worker's own profile, so the machine's load does not enter); the
-    // main thread's, with V8's default, 4.5% to 6.9%. Peak RSS of a
-    // 10,000-file fleet: 173 and 180 MiB with 4, 178 and 179 MiB with 8
-    // (alternated runs; at 3,000 files 6 to 10 MiB more with 8); 16 cost
-    // 15 to 18 MiB more at 3,000 files for about 1% less. A job may ask
-    // for another size (check's, src/check/run.ts).
+    // worker's heap would otherwise grow with it (peak RSS). A smaller one
+    // copies much of the file being rendered at each scavenge, a larger one
+    // costs RSS for little (docs/performance.md); a job may ask for another
+    // size (check's, src/check/run.ts).
     const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
     let done: [number, unknown][] | undefined;
     worker.once("message", (posted: [number, unknown][]) => (done = posted));

@@ -103,10 +103,8 @@ export function canWarn(rule: Rule): boolean {
 /**
  * The objects of one profile, as a rule sees them. The set never changes,
  * so its kinds, pods and containers are found once and shared by every
- * rule (frozen: a rule reads them, never edits them). Measured gain: the
- * render self-check of a Runner installation takes half the CPU it took
- * when every rule scanned the set anew (min 36-56 µs against 94-135 µs,
- * `npx tsx bench/check-speed.ts`, before and after this change).
+ * rule, rather than each rule scanning the set anew (frozen: a rule reads
+ * them, never edits them).
  */
 export class ObjectSet {
   #byKind?: Map<string, K8sObject[]>;
@@ -176,14 +174,9 @@ export class ObjectSet {
   /**
    * What `derive` answers for this set, computed by the first rule that
    * asks and shared by the others (`derive` is the key: pass a function
-   * declared once, never a new closure). Like pods and containers, the
-   * answer must not be edited. Measured with the Runner's own container
-   * list, which nine of its rules ask for (runnerContainers in
-   * src/profiles/compass-runner/rules.ts), together with containers()
-   * built without spreads and flagValue (templates.ts) reading the words
-   * in place: a fleet of 300 files on one thread took 1.7% fewer
-   * instructions per file (callgrind, 8.20 -> 8.06 million; runs of one
-   * build differ by 0.2%).
+   * declared once, never a new closure), so that a list many rules ask for
+   * (runnerContainers in src/profiles/compass-runner/rules.ts) is built
+   * once per set. Like pods and containers, the answer must not be edited.
    */
   derived<T>(derive: (set: ObjectSet) => T): T {
     const known = (this.#derived ??= new Map());

@@ -320,11 +320,7 @@ export function flagOrEnv(container: Container, names: SettingNames): Setting {
 export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
   // The flag's name without its leading dashes, read without a regex, and
   // the words read without per-call closures: this runs a dozen times per
-  // container in every self-check. Measured with trimSlash's fast path and
-  // CR-15's lazy Server ports: a one-thread fleet render of 300 files
-  // (RIGGING_THREADS=1 node --single-threaded dist/rigging.cjs render IN -o OUT)
-  // took 0.70% fewer instructions (callgrind, 2,758.2 -> 2,738.8 million,
-  // two runs each; runs of one build differ by 0.03%).
+  // container in every self-check.
   let dashes = 0;
   while (flag.charCodeAt(dashes) === 45) dashes++;
   const bare = dashes === 0 ? flag : flag.slice(dashes);
@@ -367,8 +363,7 @@ function pathAt(fromCommand: number, i: number): PropertyKey[] {
 // -------------------------------------------------------------------- helpers
 
 function trimSlash(path: string): string {
-  // Most paths end without a slash: answered without the regex (part of the
-  // 0.70% measured at flagValue).
+  // Most paths end without a slash: answered without the regex.
   if (path.length <= 1 || path.charCodeAt(path.length - 1) !== 47) return path;
   return path.replace(/\/+$/, "");
 }
