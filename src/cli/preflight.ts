@@ -14,7 +14,7 @@ import { decode } from "../preflight/exports.ts";
 import { argumentError } from "./args.ts";
 import type { Io } from "./io.ts";
 import { NATS_HELP, natsCommand } from "./preflight-nats.ts";
-import { COMMON_HELP, COMMON_OPTIONS, runChecks, usageCheck } from "./preflight-run.ts";
+import { COMMON_HELP, COMMON_OPTIONS, jsonOnFailure, runChecks, usageCheck } from "./preflight-run.ts";
 import { TLS_HELP, tlsCommand } from "./preflight-tls.ts";
 
 export const PREFLIGHT_HELP = `Usage: rigging preflight postgres|tls|nats [options]
@@ -88,29 +88,38 @@ function postgresCommand(args: string[], io: Io): number | Promise<number> {
   if (values.help) return io.out(POSTGRES_HELP), 0;
   usageCheck(positionals, 0, "rigging preflight postgres [--url-env NAME | --url-file FILE]");
   const format = parseFormat(values.format);
-  const timeout = parseTimeout(values.timeout);
   const env = values["url-env"];
   const file = values["url-file"];
-  if (env !== undefined && file !== undefined) throw new UsageError("give --url-env or --url-file, not both");
-  return runChecks(io, "the database", format, timeout, async (deadline, secrets) => {
-    const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
-    let url: string | undefined;
-    let from: string;
-    if (file !== undefined) {
-      from = printable(file);
-      url = decode(await readSecretFile(file, deadline), file)
-        .split(/\r?\n/)[0]
-        .trim();
-      if (!url) throw new UsageError(`${from}: holds no URL on its first line`);
-    } else {
-      const name = env ?? DATABASE_URL_ENV;
-      from = `$${printable(name)}`;
-      url = process.env[name]?.trim();
-      if (!url) throw new UsageError(`${from} is not set: export the database URL there, or use --url-env NAME or --url-file FILE`);
-    }
-    // The whole URL is a secret too: a driver may echo a part of it in any form.
-    secrets.push(...postgresSecrets(url));
-    checkPostgresUrl(url, from);
-    return judgePostgres(await readPostgresFacts(url, deadline));
+  const timeout = jsonOnFailure(io, format, "D3", () => {
+    if (env !== undefined && file !== undefined) throw new UsageError("give --url-env or --url-file, not both");
+    return parseTimeout(values.timeout);
   });
+  return runChecks(
+    io,
+    "the database",
+    format,
+    timeout,
+    async (deadline, secrets) => {
+      const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
+      let url: string | undefined;
+      let from: string;
+      if (file !== undefined) {
+        from = printable(file);
+        url = decode(await readSecretFile(file, deadline), file)
+          .split(/\r?\n/)[0]
+          .trim();
+        if (!url) throw new UsageError(`${from}: holds no URL on its first line`);
+      } else {
+        const name = env ?? DATABASE_URL_ENV;
+        from = `$${printable(name)}`;
+        url = process.env[name]?.trim();
+        if (!url) throw new UsageError(`${from} is not set: export the database URL there, or use --url-env NAME or --url-file FILE`);
+      }
+      // The whole URL is a secret too: a driver may echo a part of it in any form.
+      secrets.push(...postgresSecrets(url));
+      checkPostgresUrl(url, from);
+      return judgePostgres(await readPostgresFacts(url, deadline, secrets));
+    },
+    "D3",
+  );
 }
