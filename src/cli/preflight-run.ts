@@ -58,9 +58,12 @@ export async function runChecks(
   const output = new LibraryOutput().start();
   let results: CheckResult[] | undefined;
   let failure: UsageError | undefined;
+  let failedAt = "connection";
   try {
     results = await work(deadline, secrets, output);
   } catch (error) {
+    // A secret file or URL that is unfit is the input's fault; anything else, the server's or the network's.
+    if (error instanceof UsageError && !(error instanceof TimeoutError)) failedAt = "input";
     failure = failed(error, what, redactor(secrets));
   } finally {
     output.stop();
@@ -70,7 +73,7 @@ export async function runChecks(
   // A library's own words are for debugging, and shown only then; a failure they explain says so itself.
   if (process.env.RIGGING_DEBUG) for (const message of output.messages()) io.err(`debug ${bounded(redact(message))}\n`);
   if (failure) {
-    if (format === "json") io.out(formatResults([{ id: decision, check: "connection", outcome: "error", message: failure.message }], format, () => ""));
+    if (format === "json") io.out(formatResults([{ id: decision, check: failedAt, outcome: "error", message: failure.message }], format, () => ""));
     throw failure;
   }
   const redacted = results!.map((r) => ({ ...r, message: redact(r.message), ...(r.fix ? { fix: redact(r.fix) } : {}) }));

@@ -69,4 +69,11 @@ describe("preflight nats against a server answering CONNECT with a malformed lin
     expect(JSON.parse(r.out)).toHaveLength(1);
     expect(r.out + r.err).not.toContain(PASSWORD);
   });
+
+  it("RIGGING_DEBUG shows what the library printed, its report of the bad line, with the password removed", async () => {
+    const r = await runCliBounded(args("text"), { MY_NATS_PW: PASSWORD, RIGGING_DEBUG: "1" });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^debug reader closed Error: parse error \[0\]: WHAT\? you sent CONNECT .*"pass":"\*\*\*"/m);
+    expect(r.out + r.err).not.toContain(PASSWORD);
+  });
 });
