@@ -51,34 +51,27 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
   usageCheck(positionals, 1, usage);
   const format = parseFormat(values.format);
   const { timeout, url, user } = jsonOnFailure(io, format, "D5", () => natsOptions(values, positionals[0]));
-  return runChecks(
-    io,
-    `NATS at ${url.host}`,
-    format,
-    timeout,
-    async (deadline, secrets, output) => {
-      let password: string | undefined;
-      if (values.secret !== undefined) {
-        const exported = await readExport(values.secret, deadline);
-        password = exportKey(exported, values["secret-key"] ?? "password").toString("utf8");
-        secrets.push(password);
-      } else if (values["password-file"] !== undefined) {
-        const text = decode(await readSecretFile(values["password-file"], deadline), values["password-file"]);
-        secrets.push(text);
-        password = text.split(/\r?\n/)[0];
-      } else {
-        const name = values["password-env"]!;
-        password = process.env[name];
-        if (!password) throw new UsageError(`$${printable(name)} is not set: export the NATS password there, or use --secret FILE or --password-file FILE`);
-      }
+  return runChecks(io, { what: `NATS at ${url.host}`, decision: "D5" }, format, timeout, async (deadline, secrets, output) => {
+    let password: string | undefined;
+    if (values.secret !== undefined) {
+      const exported = await readExport(values.secret, deadline);
+      password = exportKey(exported, values["secret-key"] ?? "password").toString("utf8");
       secrets.push(password);
-      if (!password) throw new UsageError("the password is empty");
-      const ca = values.ca === undefined ? undefined : await readMaterial(values.ca, "ca.crt", deadline, secrets, false);
-      const { checkNats } = await import("../preflight/nats.ts");
-      return checkNats({ url, user, password, ca }, deadline, output);
-    },
-    "D5",
-  );
+    } else if (values["password-file"] !== undefined) {
+      const text = decode(await readSecretFile(values["password-file"], deadline), values["password-file"]);
+      secrets.push(text);
+      password = text.split(/\r?\n/)[0];
+    } else {
+      const name = values["password-env"]!;
+      password = process.env[name];
+      if (!password) throw new UsageError(`$${printable(name)} is not set: export the NATS password there, or use --secret FILE or --password-file FILE`);
+    }
+    secrets.push(password);
+    if (!password) throw new UsageError("the password is empty");
+    const ca = values.ca === undefined ? undefined : await readMaterial(values.ca, "ca.crt", deadline, secrets, false);
+    const { checkNats } = await import("../preflight/nats.ts");
+    return checkNats({ url, user, password, ca }, deadline, output);
+  });
 }
 
 /** The options a run needs, refused before it starts when they cannot make one. */

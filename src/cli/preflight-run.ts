@@ -43,16 +43,17 @@ export const COMMON_OPTIONS = {
  * Runs `work` under one deadline. Whatever it prints or throws, and whatever
  * the libraries it loads print on their own, passes through the redactor
  * of the secrets it collected on its way. With --format json, stdout holds
- * a JSON array on failure too: its one entry, outcome "error", is the error.
+ * a JSON array on failure too: its one entry, outcome "error", is the error,
+ * with the seed decision the check proves as its id (`subject.decision`).
  */
 export async function runChecks(
   io: Io,
-  what: string,
+  subject: string | { what: string; decision: string },
   format: "text" | "json",
   timeout: number,
   work: (deadline: Deadline, secrets: string[], output: LibraryOutput) => Promise<CheckResult[]>,
-  decision = "preflight",
 ): Promise<number> {
+  const { what, decision } = typeof subject === "string" ? { what: subject, decision: "preflight" } : subject;
   const deadline = new Deadline(timeout);
   const secrets: string[] = [];
   const output = new LibraryOutput().start();

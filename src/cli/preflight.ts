@@ -94,32 +94,25 @@ function postgresCommand(args: string[], io: Io): number | Promise<number> {
     if (env !== undefined && file !== undefined) throw new UsageError("give --url-env or --url-file, not both");
     return parseTimeout(values.timeout);
   });
-  return runChecks(
-    io,
-    "the database",
-    format,
-    timeout,
-    async (deadline, secrets) => {
-      const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
-      let url: string | undefined;
-      let from: string;
-      if (file !== undefined) {
-        from = printable(file);
-        url = decode(await readSecretFile(file, deadline), file)
-          .split(/\r?\n/)[0]
-          .trim();
-        if (!url) throw new UsageError(`${from}: holds no URL on its first line`);
-      } else {
-        const name = env ?? DATABASE_URL_ENV;
-        from = `$${printable(name)}`;
-        url = process.env[name]?.trim();
-        if (!url) throw new UsageError(`${from} is not set: export the database URL there, or use --url-env NAME or --url-file FILE`);
-      }
-      // The whole URL is a secret too: a driver may echo a part of it in any form.
-      secrets.push(...postgresSecrets(url));
-      checkPostgresUrl(url, from);
-      return judgePostgres(await readPostgresFacts(url, deadline, secrets));
-    },
-    "D3",
-  );
+  return runChecks(io, { what: "the database", decision: "D3" }, format, timeout, async (deadline, secrets) => {
+    const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
+    let url: string | undefined;
+    let from: string;
+    if (file !== undefined) {
+      from = printable(file);
+      url = decode(await readSecretFile(file, deadline), file)
+        .split(/\r?\n/)[0]
+        .trim();
+      if (!url) throw new UsageError(`${from}: holds no URL on its first line`);
+    } else {
+      const name = env ?? DATABASE_URL_ENV;
+      from = `$${printable(name)}`;
+      url = process.env[name]?.trim();
+      if (!url) throw new UsageError(`${from} is not set: export the database URL there, or use --url-env NAME or --url-file FILE`);
+    }
+    // The whole URL is a secret too: a driver may echo a part of it in any form.
+    secrets.push(...postgresSecrets(url));
+    checkPostgresUrl(url, from);
+    return judgePostgres(await readPostgresFacts(url, deadline, secrets));
+  });
 }
