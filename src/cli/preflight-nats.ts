@@ -6,7 +6,7 @@ import { UsageError } from "../core/errors.ts";
 import { parseFormat, parseTimeout, printable, readSecretFile } from "../preflight/common.ts";
 import { decode, exportKey, readExport } from "../preflight/exports.ts";
 import type { Io } from "./io.ts";
-import { COMMON_HELP, COMMON_OPTIONS, jsonOnFailure, readMaterial, runChecks, usageCheck } from "./preflight-run.ts";
+import { COMMON_HELP, COMMON_OPTIONS, readMaterial, runChecks, usageCheck } from "./preflight-run.ts";
 
 export const NATS_HELP = `Usage: rigging preflight nats URL [--user NAME]
          (--secret FILE [--secret-key KEY] | --password-file FILE | --password-env NAME) [options]
@@ -50,7 +50,16 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
   if (positionals.length === 0) throw new UsageError(`the NATS URL is missing; usage: ${usage}`);
   usageCheck(positionals, 1, usage);
   const format = parseFormat(values.format);
-  const { timeout, url, user } = jsonOnFailure(io, format, "D5", () => natsOptions(values, positionals[0]));
+  const timeout = parseTimeout(values.timeout);
+  const url = natsTarget(positionals[0]);
+  const sources = (["secret", "password-file", "password-env"] as const).filter((s) => values[s] !== undefined);
+  if (sources.length === 0)
+    throw new UsageError("the password is missing: give --secret FILE (a kubectl get secret -o yaml export), --password-file FILE or --password-env NAME");
+  if (sources.length > 1) throw new UsageError(`give one password source, not ${sources.map((s) => `--${s}`).join(" and ")}`);
+  if (values["secret-key"] !== undefined && values.secret === undefined) throw new UsageError("--secret-key needs --secret");
+  const user = values.user ?? "compass";
+  if (!/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/.test(user))
+    throw new UsageError(`--user ${JSON.stringify(printable(user))}: expected a NATS user name such as compass`);
   return runChecks(io, { what: `NATS at ${url.host}`, decision: "D5" }, format, timeout, async (deadline, secrets, output) => {
     let password: string | undefined;
     if (values.secret !== undefined) {
@@ -72,21 +81,6 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
     const { checkNats } = await import("../preflight/nats.ts");
     return checkNats({ url, user, password, ca }, deadline, output);
   });
-}
-
-/** The options a run needs, refused before it starts when they cannot make one. */
-function natsOptions(values: Record<string, string | boolean | undefined>, target: string): { timeout: number; url: URL; user: string } {
-  const timeout = parseTimeout(values.timeout as string | undefined);
-  const url = natsTarget(target);
-  const sources = (["secret", "password-file", "password-env"] as const).filter((s) => values[s] !== undefined);
-  if (sources.length === 0)
-    throw new UsageError("the password is missing: give --secret FILE (a kubectl get secret -o yaml export), --password-file FILE or --password-env NAME");
-  if (sources.length > 1) throw new UsageError(`give one password source, not ${sources.map((s) => `--${s}`).join(" and ")}`);
-  if (values["secret-key"] !== undefined && values.secret === undefined) throw new UsageError("--secret-key needs --secret");
-  const user = (values.user as string | undefined) ?? "compass";
-  if (!/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/.test(user))
-    throw new UsageError(`--user ${JSON.stringify(printable(user))}: expected a NATS user name such as compass`);
-  return { timeout, url, user };
 }
 
 /** The NATS URL: nats:// or tls://, a host, and no credentials on the command line. */

@@ -59,7 +59,7 @@ export async function runChecks(
   const output = new LibraryOutput().start();
   let results: CheckResult[] | undefined;
   let failure: UsageError | undefined;
-  let failedAt = "connection";
+  let failedAt: "input" | "connection" = "connection";
   try {
     results = await work(deadline, secrets, output);
   } catch (error) {
@@ -74,7 +74,7 @@ export async function runChecks(
   // A library's own words are for debugging, and shown only then; a failure they explain says so itself.
   if (process.env.RIGGING_DEBUG) for (const message of output.messages()) io.err(`debug ${bounded(redact(message))}\n`);
   if (failure) {
-    if (format === "json") io.out(formatResults([{ id: decision, check: failedAt, outcome: "error", message: failure.message }], format, () => ""));
+    if (format === "json") io.out(errorEntry(decision, failedAt, failure.message));
     throw failure;
   }
   const redacted = results!.map((r) => ({ ...r, message: redact(r.message), ...(r.fix ? { fix: redact(r.fix) } : {}) }));
@@ -88,15 +88,9 @@ export function failed(error: unknown, what: string, redact: (text: string) => s
   return new UsageError(`cannot check ${what}: ${describeError(error, redact)}`);
 }
 
-/** With --format json, a usage error met before the run is JSON on stdout too. */
-export function jsonOnFailure<T>(io: Io, format: "text" | "json", decision: string, step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    if (format === "json" && error instanceof UsageError)
-      io.out(formatResults([{ id: decision, check: "usage", outcome: "error", message: printable(error.message) }], format, () => ""));
-    throw error;
-  }
+/** The JSON a run that could not judge prints: one entry, outcome "error", the error line as its message. */
+export function errorEntry(decision: string, check: "usage" | "input" | "connection", message: string): string {
+  return formatResults([{ id: decision, check, outcome: "error", message }], "json", () => "");
 }
 
 /** The four-letter label of an outcome, coloured on a terminal. */

@@ -169,6 +169,20 @@ describe("rigging preflight's usage errors", () => {
     expect(r.err).not.toContain("pw");
   });
 
+  it.each([
+    [["postgres", "--format", "json", "--url-fil", "x"], "D3", "unknown option --url-fil for rigging preflight postgres (did you mean --url-file?)"],
+    [["postgres", "--format=json", "--url-env", "A", "--url-file", "f"], "D3", "give --url-env or --url-file, not both"],
+    [["tls", "-f", "json"], "D6", ""],
+    [["nats", "--format", "json", "--timeout", "0", "nats://127.0.0.1:4222"], "D5", "--timeout 0: expected seconds"],
+  ])("%j: a usage error is JSON on stdout too, when JSON is asked for", async (args, decision, message) => {
+    const r = await runAsync(["preflight", ...args]);
+    expect(r.code).toBe(2);
+    const [entry, ...more] = JSON.parse(r.out) as { id: string; check: string; outcome: string; message: string }[];
+    expect(more).toEqual([]);
+    expect(entry).toEqual({ id: decision, check: "usage", outcome: "error", message: expect.stringContaining(message) });
+    expect(r.err).toBe(`error ${entry.message}\n`);
+  });
+
   it("needs the thing to check, and suggests the nearest", async () => {
     const none = await runAsync(["preflight"]);
     expect(none.code).toBe(2);
