@@ -60,7 +60,7 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
   const user = values.user ?? "compass";
   if (!/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/.test(user))
     throw new UsageError(`--user ${JSON.stringify(printable(user))}: expected a NATS user name such as compass`);
-  return runChecks(io, `NATS at ${url.host}`, format, timeout, async (deadline, secrets) => {
+  return runChecks(io, { what: `NATS at ${url.host}`, decision: "D5" }, format, timeout, async (deadline, secrets, output) => {
     let password: string | undefined;
     if (values.secret !== undefined) {
       const exported = await readExport(values.secret, deadline);
@@ -79,7 +79,7 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
     if (!password) throw new UsageError("the password is empty");
     const ca = values.ca === undefined ? undefined : await readMaterial(values.ca, "ca.crt", deadline, secrets, false);
     const { checkNats } = await import("../preflight/nats.ts");
-    return checkNats({ url, user, password, ca }, deadline);
+    return checkNats({ url, user, password, ca }, deadline, output);
   });
 }
 

@@ -3,7 +3,9 @@
 // through the redactor of the secrets met on the way, and reading PEM from a
 // file or from a Secret or ConfigMap export.
 import { UsageError } from "../core/errors.ts";
+import { LibraryOutput } from "../preflight/capture.ts";
 import {
+  bounded,
   DEFAULT_TIMEOUT_SECONDS,
   Deadline,
   describeError,
@@ -26,8 +28,9 @@ export const COMMON_HELP = `Every preflight:
 
 Exit codes: 0 every check passes (warnings allowed); 1 a check fails;
 2 usage error, unreadable input, a server that cannot be reached or
-answers wrongly, or the deadline passed; 3 internal error. No secret is
-ever printed.
+answers wrongly, or the deadline passed; 3 internal error. With --format
+json, stdout is a JSON array on exit 2 too: one entry, outcome "error".
+No secret is ever printed, whatever a driver, library or server says.
 `;
 
 export const COMMON_OPTIONS = {
@@ -37,36 +40,64 @@ export const COMMON_OPTIONS = {
 } as const;
 
 /**
- * Runs `work` under one deadline. Whatever it prints or throws passes
- * through the redactor of the secrets it collected on its way.
+ * Runs `work` under one deadline. Whatever it prints or throws, and whatever
+ * the libraries it loads print on their own, passes through the redactor
+ * of the secrets it collected on its way. With --format json, stdout holds
+ * a JSON array on failure too: its one entry, outcome "error", is the error,
+ * with the seed decision the check proves as its id (`subject.decision`).
  */
 export async function runChecks(
   io: Io,
-  what: string,
+  subject: string | { what: string; decision: string },
   format: "text" | "json",
   timeout: number,
-  work: (deadline: Deadline, secrets: string[]) => Promise<CheckResult[]>,
+  work: (deadline: Deadline, secrets: string[], output: LibraryOutput) => Promise<CheckResult[]>,
 ): Promise<number> {
+  const { what, decision } = typeof subject === "string" ? { what: subject, decision: "preflight" } : subject;
   const deadline = new Deadline(timeout);
   const secrets: string[] = [];
+  const output = new LibraryOutput().start();
+  let results: CheckResult[] | undefined;
+  let failure: UsageError | undefined;
+  let failedAt: "input" | "connection" = "connection";
   try {
-    const redact = (text: string) => printable(redactor(secrets)(text));
-    const results = (await work(deadline, secrets)).map((r) => ({ ...r, message: redact(r.message), ...(r.fix ? { fix: redact(r.fix) } : {}) }));
-    io.out(redactor(secrets)(formatResults(results, format, (outcome) => label(outcome, io))));
-    return exitCode(results);
+    results = await work(deadline, secrets, output);
   } catch (error) {
-    const redact = redactor(secrets);
-    if (error instanceof TimeoutError) throw new UsageError(`cannot check ${what}: ${describeError(error, redact)}`);
-    if (error instanceof UsageError) throw new UsageError(describeError(error, redact));
-    throw new UsageError(`cannot check ${what}: ${describeError(error, redact)}`);
+    // A secret file or URL that is unfit is the input's fault; anything else, the server's or the network's.
+    if (error instanceof UsageError && !(error instanceof TimeoutError)) failedAt = "input";
+    failure = failed(error, what, redactor(secrets));
   } finally {
+    output.stop();
     deadline.end();
   }
+  const redact = (text: string) => printable(redactor(secrets)(text));
+  // A library's own words are for debugging, and shown only then; a failure they explain says so itself.
+  if (process.env.RIGGING_DEBUG) for (const message of output.messages()) io.err(`debug ${bounded(redact(message))}\n`);
+  if (failure) {
+    if (format === "json") io.out(errorEntry(decision, failedAt, failure.message));
+    throw failure;
+  }
+  const redacted = results!.map((r) => ({ ...r, message: redact(r.message), ...(r.fix ? { fix: redact(r.fix) } : {}) }));
+  io.out(redactor(secrets)(formatResults(redacted, format, (outcome) => label(outcome, io))));
+  return exitCode(redacted);
+}
+
+/** The one line (exit 2) a failed run ends with, the secrets removed. */
+export function failed(error: unknown, what: string, redact: (text: string) => string): UsageError {
+  if (error instanceof UsageError && !(error instanceof TimeoutError)) return new UsageError(describeError(error, redact));
+  return new UsageError(`cannot check ${what}: ${describeError(error, redact)}`);
+}
+
+/** The JSON a run that could not judge prints: one entry, outcome "error", the error line as its message. */
+export function errorEntry(decision: string, check: "usage" | "input" | "connection", message: string): string {
+  return formatResults([{ id: decision, check, outcome: "error", message }], "json", () => "");
 }
 
 /** The four-letter label of an outcome, coloured on a terminal. */
 export function label(outcome: Outcome, io: Io): string {
-  return outcome === "pass" ? paint(io, 32, "ok  ") : outcome === "warn" ? paint(io, 33, "warn") : outcome === "note" ? "note" : paint(io, 31, "FAIL");
+  if (outcome === "pass") return paint(io, 32, "ok  ");
+  if (outcome === "warn") return paint(io, 33, "warn");
+  return outcome === "note" ? "note" : paint(io, 31, outcome === "error" ? "ERR " : "FAIL");
 }
 
 export function usageCheck(positionals: string[], expected: number, usage: string): void {

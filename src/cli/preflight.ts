@@ -14,7 +14,7 @@ import { decode } from "../preflight/exports.ts";
 import { argumentError } from "./args.ts";
 import type { Io } from "./io.ts";
 import { NATS_HELP, natsCommand } from "./preflight-nats.ts";
-import { COMMON_HELP, COMMON_OPTIONS, runChecks, usageCheck } from "./preflight-run.ts";
+import { COMMON_HELP, COMMON_OPTIONS, errorEntry, runChecks, usageCheck } from "./preflight-run.ts";
 import { TLS_HELP, tlsCommand } from "./preflight-tls.ts";
 
 export const PREFLIGHT_HELP = `Usage: rigging preflight postgres|tls|nats [options]
@@ -53,12 +53,14 @@ ${COMMON_HELP}`;
 interface Subcommand {
   run(args: string[], io: Io): number | Promise<number>;
   help: string;
+  /** The seed decision it checks: the id of its JSON error entry. */
+  decision: string;
 }
 
 const CHECKS: Record<string, Subcommand> = {
-  postgres: { run: postgresCommand, help: POSTGRES_HELP },
-  tls: { run: tlsCommand, help: TLS_HELP },
-  nats: { run: natsCommand, help: NATS_HELP },
+  postgres: { run: postgresCommand, help: POSTGRES_HELP, decision: "D3" },
+  tls: { run: tlsCommand, help: TLS_HELP, decision: "D6" },
+  nats: { run: natsCommand, help: NATS_HELP, decision: "D5" },
 };
 
 export function preflightCommand(args: string[], io: Io): number | Promise<number> {
@@ -75,7 +77,18 @@ export function preflightCommand(args: string[], io: Io): number | Promise<numbe
     return check.run(rest, io);
   } catch (error) {
     // An option error names the check and its own options (--url-fil: did you mean --url-file?).
-    throw argumentError(error, `preflight ${what}`, check.help);
+    const refused = argumentError(error, `preflight ${what}`, check.help);
+    if (refused instanceof UsageError && asksForJson(rest)) io.out(errorEntry(check.decision, "usage", printable(refused.message)));
+    throw refused;
+  }
+}
+
+/** Whether `args` ask for --format json, read leniently: they may be what was just refused. */
+function asksForJson(args: string[]): boolean {
+  try {
+    return parseArgs({ args, strict: false, allowPositionals: true, options: COMMON_OPTIONS }).values.format === "json";
+  } catch {
+    return false;
   }
 }
 
@@ -92,7 +105,7 @@ function postgresCommand(args: string[], io: Io): number | Promise<number> {
   const env = values["url-env"];
   const file = values["url-file"];
   if (env !== undefined && file !== undefined) throw new UsageError("give --url-env or --url-file, not both");
-  return runChecks(io, "the database", format, timeout, async (deadline, secrets) => {
+  return runChecks(io, { what: "the database", decision: "D3" }, format, timeout, async (deadline, secrets) => {
     const { checkPostgresUrl, judgePostgres, postgresSecrets, readPostgresFacts } = await import("../preflight/postgres.ts");
     let url: string | undefined;
     let from: string;
@@ -111,6 +124,6 @@ function postgresCommand(args: string[], io: Io): number | Promise<number> {
     // The whole URL is a secret too: a driver may echo a part of it in any form.
     secrets.push(...postgresSecrets(url));
     checkPostgresUrl(url, from);
-    return judgePostgres(await readPostgresFacts(url, deadline));
+    return judgePostgres(await readPostgresFacts(url, deadline, secrets));
   });
 }

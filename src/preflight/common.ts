@@ -4,8 +4,11 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "../core/errors.ts";
 
-/** A note says what was left alone and why; only a failure sets exit 1. */
-export type Outcome = "pass" | "fail" | "warn" | "note";
+/**
+ * A note says what was left alone and why; only a failure sets exit 1. An
+ * error (exit 2, only in --format json) says the checks could not be run.
+ */
+export type Outcome = "pass" | "fail" | "warn" | "note" | "error";
 
 /** One judged fact; a failed one says how to fix it. */
 export interface CheckResult {
@@ -120,13 +123,21 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`).replace(/\n/g, "\\n");
 }
 
-/** An error's message, one printable line with the secrets removed. */
+/** The most of a server's or library's words a message quotes. */
+export const QUOTED_CHARACTERS = 1000;
+
+/** An error's message, one printable line with the secrets removed, cut (after the redactor) to a bound. */
 export function describeError(error: unknown, redact: (text: string) => string): string {
   const e = error as { message?: unknown; code?: unknown; errors?: unknown[] };
   let message = typeof e?.message === "string" && e.message ? e.message : String(error);
   // Node reports a refused dual-stack dial as an AggregateError without a message.
   if (!e?.message && Array.isArray(e?.errors) && e.errors.length > 0) message = (e.errors as { message?: string }[]).map((x) => x.message).join("; ");
-  return printable(redact(message));
+  return bounded(printable(redact(message)));
+}
+
+/** `text` up to QUOTED_CHARACTERS, saying how long it was when it is cut. */
+export function bounded(text: string): string {
+  return text.length <= QUOTED_CHARACTERS ? text : `${text.slice(0, QUOTED_CHARACTERS)}... (${text.length} characters in all)`;
 }
 
 /** The results as the user asked for them: text lines or a JSON array. */

@@ -5,6 +5,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
+import type { LibraryOutput } from "./capture.ts";
 import type { CheckResult, Deadline } from "./common.ts";
 
 export interface NatsTarget {
@@ -19,25 +20,36 @@ export interface NatsTarget {
  * The client keeps a socket whose server never says hello (it waits for
  * INFO past its own timeout), so the sockets it opens are collected as
  * Node announces them, and destroyed when a step fails or the run ends.
+ * When the server's bytes are no NATS protocol, the client's reader dies
+ * and says so only on the console (held by `output`), leaving its
+ * promises pending: that report fails the step at once.
  */
-export async function checkNats(target: NatsTarget, deadline: Deadline): Promise<CheckResult[]> {
+export async function checkNats(target: NatsTarget, deadline: Deadline, output?: LibraryOutput): Promise<CheckResult[]> {
   const sockets = new Set<Socket>();
   const track = (message: unknown) => void sockets.add((message as { socket: Socket }).socket);
   const release = () => sockets.forEach((socket) => socket.destroy());
+  let broken: (error: Error) => void = () => {};
+  const readerDied = new Promise<never>((_, reject) => (broken = reject));
+  readerDied.catch(() => {});
+  const unlisten = output?.onError((error) => broken(new Error(`the server's answer is not NATS protocol: ${error.message}`)));
+  const step = <T>(work: Promise<T>) => deadline.race(Promise.race([work, readerDied]), release);
   subscribe("net.client.socket", track);
   try {
-    return await judgeNats(target, deadline, release);
+    return await judgeNats(target, deadline, step);
   } finally {
+    unlisten?.();
     unsubscribe("net.client.socket", track);
     release();
   }
 }
 
-async function judgeNats(target: NatsTarget, deadline: Deadline, release: () => void): Promise<CheckResult[]> {
+type Step = <T>(work: Promise<T>) => Promise<T>;
+
+async function judgeNats(target: NatsTarget, deadline: Deadline, step: Step): Promise<CheckResult[]> {
   const { connect, AuthorizationError } = await import("@nats-io/transport-node");
   const { jetstreamManager } = await import("@nats-io/jetstream");
   const dial = (credentials: { user: string; pass: string } | undefined) =>
-    deadline.race(
+    step(
       connect({
         servers: target.url.href,
         ...credentials,
@@ -48,9 +60,8 @@ async function judgeNats(target: NatsTarget, deadline: Deadline, release: () => 
         ignoreClusterUpdates: true,
         ...(target.url.protocol === "tls:" ? { tls: target.ca ? { ca: target.ca } : {} } : {}),
       }),
-      release,
     );
-  const close = (nc: NatsConnection) => deadline.race(nc.close(), release).catch(() => {});
+  const close = (nc: NatsConnection) => step(nc.close()).catch(() => {});
   const refused = (error: unknown) => error instanceof AuthorizationError;
   const results: CheckResult[] = [];
 
@@ -83,8 +94,8 @@ async function judgeNats(target: NatsTarget, deadline: Deadline, release: () => 
   results.push({ id: "CS-07", check: "password", outcome: "pass", message: `NATS takes user ${user} with the password given` });
 
   try {
-    const jsm = await deadline.race(jetstreamManager(nc, { timeout: deadline.remainingMs() }), release);
-    const info = await deadline.race(jsm.getAccountInfo(), release);
+    const jsm = await step(jetstreamManager(nc, { timeout: deadline.remainingMs() }));
+    const info = await step(jsm.getAccountInfo());
     results.push({ id: "CS-13", check: "JetStream", outcome: "pass", message: `JetStream is enabled for user ${user} (${info.streams} stream(s))` });
   } catch (error) {
     if (!jetStreamMissing(error)) throw error;

@@ -3,8 +3,10 @@
 // postgres` asks the server itself. Reading the facts (one query, under the
 // run's one deadline) is kept apart from judging them, which is pure.
 import { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { UsageError } from "../core/errors.ts";
 import type { CheckResult, Deadline } from "./common.ts";
+import { guardAnswers } from "./postgres-wire.ts";
 
 /** PostgreSQL 16.0 as `server_version_num` writes it (D3's floor). */
 export const MIN_SERVER_VERSION_NUM = 160000;
@@ -95,14 +97,32 @@ export function checkPostgresUrl(url: string, from: string): void {
     throw new UsageError(`${from}: the URL names no host: write postgres://user:password@host:5432/database (two slashes, then the host)`);
 }
 
-/** The secrets a Postgres URL carries: its password, as written and decoded. */
-export function postgresSecrets(url: string): string[] {
+/**
+ * The secrets a Postgres URL carries, as written and decoded: its userinfo
+ * password, and the driver's `?password=` (read as a form reads it, + for a
+ * space), with $PGPASSWORD, which the driver reads when the URL has none.
+ */
+export function postgresSecrets(url: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const secrets: string[] = env.PGPASSWORD ? [env.PGPASSWORD] : [];
+  let parsed: URL;
   try {
-    const { password } = new URL(url);
-    return password ? [password, safeDecode(password)] : [];
+    parsed = new URL(url);
   } catch {
-    return [];
+    return secrets;
   }
+  if (parsed.password) secrets.push(parsed.password, safeDecode(parsed.password));
+  for (const [key, value] of parsed.searchParams) if (key === "password") secrets.push(value);
+  for (const pair of parsed.search.slice(1).split("&")) {
+    const equals = pair.indexOf("=");
+    if (equals > 0 && safeDecode(pair.slice(0, equals)) === "password") secrets.push(pair.slice(equals + 1), safeDecode(pair.slice(equals + 1)));
+  }
+  return secrets;
+}
+
+/** What the driver itself took for secrets: the password it resolved (a password file's among them), a client key. */
+function driverSecrets(client: unknown): string[] {
+  const c = client as { password?: unknown; connectionParameters?: { password?: unknown; ssl?: { key?: unknown } } };
+  return [c.password, c.connectionParameters?.password, c.connectionParameters?.ssl?.key].filter((s): s is string => typeof s === "string" && s !== "");
 }
 
 function safeDecode(text: string): string {
@@ -118,10 +138,12 @@ function safeDecode(text: string): string {
  * step (connect, query, close) runs under `deadline`; when a step fails or
  * the deadline passes, the sockets are destroyed rather than closed
  * politely, since a server that holds its end open would hold the run.
+ * What the driver resolved as secrets joins `secrets`, and the server's
+ * answers pass the guard (postgres-wire.ts) before the driver reads them.
  * The client is loaded here, not at start-up, so that no other command
  * pays for it.
  */
-export async function readPostgresFacts(url: string, deadline: Deadline): Promise<PostgresFacts> {
+export async function readPostgresFacts(url: string, deadline: Deadline, secrets: string[] = []): Promise<PostgresFacts> {
   const { default: pg } = await import("pg");
   const sockets: Socket[] = [];
   const client = new pg.Client({
@@ -133,6 +155,8 @@ export async function readPostgresFacts(url: string, deadline: Deadline): Promis
       return socket;
     },
   });
+  secrets.push(...driverSecrets(client));
+  guardConnection(client);
   // A late error (the server going away after the answer) has nothing left to fail.
   client.on("error", () => {});
   const release = () => {
@@ -153,6 +177,19 @@ export async function readPostgresFacts(url: string, deadline: Deadline): Promis
       owner: { name: String(row.owner), superuser: row.rolsuper === true, createRole: row.rolcreaterole === true, bypassRls: row.rolbypassrls === true },
     };
   } finally {
+    // A password file is read only when the server asks for a password.
+    secrets.push(...driverSecrets(client));
     release();
   }
+}
+
+/** Guards the stream the driver parses: the socket, or the TLS stream over it once SSL is negotiated. */
+function guardConnection(client: unknown): void {
+  const connection = (client as { connection?: { attachListeners?: (stream: Duplex) => void } }).connection;
+  const attach = connection?.attachListeners;
+  if (!connection || typeof attach !== "function") throw new Error("the PostgreSQL driver no longer has the connection rigging guards");
+  connection.attachListeners = (stream: Duplex) => {
+    guardAnswers(stream);
+    attach.call(connection, stream);
+  };
 }

@@ -106,6 +106,33 @@ describe("preflight nats against live nats-server", () => {
   });
 });
 
+describe("preflight nats --format json on failure: stdout is JSON still", () => {
+  const errorEntry = (message: RegExp) => [{ id: "D5", check: "connection", outcome: "error", message: expect.stringMatching(message) }];
+
+  it("nothing listens: one entry, outcome error, exit 2 (a process)", async () => {
+    const r = await runCliAsync(["preflight", "nats", "nats://127.0.0.1:1", "--password-env", "MY_NATS_PW", "--timeout", "2", "--format", "json"], {
+      MY_NATS_PW: PASSWORD,
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toEqual(errorEntry(/^cannot check NATS at 127\.0\.0\.1:1: /));
+    expect(r.err).toMatch(/^error cannot check NATS at 127\.0\.0\.1:1: /);
+    noSecret(r);
+  });
+
+  it("tls:// to the live nats-server, which speaks no TLS: the error as JSON", async () => {
+    const r = await nats(good.url.replace("nats://", "tls://"), "--secret", secretExport(PASSWORD), "--format", "json", "--timeout", "5");
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toEqual(errorEntry(/^cannot check NATS at 127\.0\.0\.1:\d+: /));
+    noSecret(r);
+  });
+
+  it("a usage error met before the run: JSON too", async () => {
+    const r = await nats(good.url, "--format", "json");
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toEqual([{ id: "D5", check: "usage", outcome: "error", message: expect.stringMatching(/^the password is missing: /) }]);
+  });
+});
+
 describe("preflight nats usage", () => {
   it.each([
     [

@@ -127,6 +127,26 @@ describe("rigging preflight postgres on both sides of the floor (CS-12, D3)", ()
     expect(closed.err).toContain("cannot check the database: connect ECONNREFUSED 127.0.0.1:1");
     for (const r of [missing, closed]) expect(r.out + r.err).not.toContain("s3cret-pw");
   });
+
+  it("with --format json, an unknown database or an unreachable server is JSON on stdout too", async () => {
+    const missing = await preflight(server.url("compass_owner", "nope", "s3cret-pw"), "--format", "json");
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.out)).toEqual([
+      { id: "D3", check: "connection", outcome: "error", message: 'cannot check the database: database "nope" does not exist' },
+    ]);
+    const closed = await runCliAsync(["preflight", "postgres", "--format", "json"], {
+      COMPASS_DATABASE_DSN: "postgres://compass_owner:s3cret-pw@127.0.0.1:1/compass_ok",
+    });
+    expect(closed.code).toBe(2);
+    expect(JSON.parse(closed.out)).toEqual([
+      { id: "D3", check: "connection", outcome: "error", message: expect.stringContaining("cannot check the database: connect ECONNREFUSED 127.0.0.1:1") },
+    ]);
+    const unset = await runAsync(["preflight", "postgres", "--format", "json"], { COMPASS_DATABASE_DSN: "" });
+    expect(JSON.parse(unset.out)).toEqual([
+      { id: "D3", check: "input", outcome: "error", message: expect.stringMatching(/^\$COMPASS_DATABASE_DSN is not set/) },
+    ]);
+    for (const r of [missing, closed]) expect(r.out + r.err).not.toContain("s3cret-pw");
+  });
 });
 
 describe("rigging preflight's usage errors", () => {
@@ -147,6 +167,20 @@ describe("rigging preflight's usage errors", () => {
     expect(r.out).toBe("");
     expect(r.err).toContain(message);
     expect(r.err).not.toContain("pw");
+  });
+
+  it.each([
+    [["postgres", "--format", "json", "--url-fil", "x"], "D3", "unknown option --url-fil for rigging preflight postgres (did you mean --url-file?)"],
+    [["postgres", "--format=json", "--url-env", "A", "--url-file", "f"], "D3", "give --url-env or --url-file, not both"],
+    [["tls", "-f", "json"], "D6", ""],
+    [["nats", "--format", "json", "--timeout", "0", "nats://127.0.0.1:4222"], "D5", "--timeout 0: expected seconds"],
+  ])("%j: a usage error is JSON on stdout too, when JSON is asked for", async (args, decision, message) => {
+    const r = await runAsync(["preflight", ...args]);
+    expect(r.code).toBe(2);
+    const [entry, ...more] = JSON.parse(r.out) as { id: string; check: string; outcome: string; message: string }[];
+    expect(more).toEqual([]);
+    expect(entry).toEqual({ id: decision, check: "usage", outcome: "error", message: expect.stringContaining(message) });
+    expect(r.err).toBe(`error ${entry.message}\n`);
   });
 
   it("needs the thing to check, and suggests the nearest", async () => {
