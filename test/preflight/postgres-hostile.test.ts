@@ -25,6 +25,8 @@ afterAll(async () => {
 
 const url = (port: number) => `postgres://compass:${PASSWORD}@127.0.0.1:${port}/compass`;
 const preflight = (port: number, ...args: string[]) => runCliAsync(["preflight", "postgres", "--timeout", "1", ...args], { COMPASS_DATABASE_DSN: url(port) });
+// A server that answers must end the run at once: a deadline far off, so a busy machine cannot reach it first.
+const answered = (port: number, ...args: string[]) => runCliAsync(["preflight", "postgres", "--timeout", "60", ...args], { COMPASS_DATABASE_DSN: url(port) });
 
 describe("preflight postgres against misbehaving servers on 127.0.0.1", () => {
   it("a server that accepts and says nothing: the deadline ends the run, exit 2", async () => {
@@ -39,7 +41,7 @@ describe("preflight postgres against misbehaving servers on 127.0.0.1", () => {
   });
 
   it("a server that sends FATAL quoting the password and keeps the socket open: exit 2 at once, the password removed", async () => {
-    const r = await preflight(servers.fatal!.port, "--format", "json");
+    const r = await answered(servers.fatal!.port, "--format", "json");
     expect(r.code).toBe(2);
     expect(JSON.parse(r.out)).toEqual([
       { id: "D3", check: "connection", outcome: "error", message: 'cannot check the database: password authentication failed for user "compass" (sent: ***)' },
@@ -52,7 +54,7 @@ describe("preflight postgres against misbehaving servers on 127.0.0.1", () => {
     const secret = "p@ss w/rd";
     const fatal = await startHostile("fatal-and-hold", `${secret} ${encodeURIComponent(secret)}`);
     try {
-      const r = await runCliAsync(["preflight", "postgres", "--timeout", "1"], {
+      const r = await runCliAsync(["preflight", "postgres", "--timeout", "60"], {
         COMPASS_DATABASE_DSN: `postgres://compass:${encodeURIComponent(secret)}@127.0.0.1:${fatal.port}/compass`,
       });
       expect(r.code).toBe(2);
