@@ -6,6 +6,7 @@ import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
 import { parseValuesFile, readText, type SourceDocument } from "./core/source.ts";
 import { validatorOf } from "./core/validators/generated.ts";
+import { valuesOf } from "./core/values-resource.ts";
 import { closest, validateValues } from "./core/values.ts";
 import { KINDS, PROFILES, profileOf } from "./profiles/index.ts";
 import type { Profile } from "./profiles/profile.ts";
@@ -33,7 +34,8 @@ export function renderFile(file: string, options?: RenderOptions): Rendered {
   return renderSource(parseValuesFile(readText(file), file === "-" ? "<stdin>" : file), options);
 }
 
-export function renderSource(source: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
+export function renderSource(file: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
+  const source = valuesOf(file);
   const profile = profileFor(source);
   const values = validateValues(() => profile.schema(), source, profile.kind, validatorOf(profile.kind));
   const objects = sortForApply(profile.render(values));

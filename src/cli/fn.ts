@@ -120,7 +120,8 @@ function readResourceList(text: string): ResourceList {
 
 /** Renders the values in `config` and adds the objects to the items. */
 function generate(list: ResourceList, config: Record<string, unknown>, io: Io): number {
-  const { apiVersion: _apiVersion, metadata, ...values } = config;
+  // apiVersion stays with the values: the pipeline checks it is rigging's.
+  const { metadata, ...values } = config;
   const meta = isRecord(metadata) ? metadata : {};
   // kpt names the config's file only when the config is in the package (fn render).
   const configFile = pathOf(meta);
