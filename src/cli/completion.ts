@@ -49,7 +49,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { long: "output", short: "o", value: "dirs" },
       { long: "per-object" },
-      { long: "format", short: "f", value: words(() => ["yaml", "json"]) },
+      { long: "values", short: "f", value: "files" },
+      { long: "set", value: "none" },
+      { long: "set-string", value: "none" },
+      { long: "format", value: words(() => ["yaml", "json"]) },
       { long: "quiet", short: "q" },
       HELP,
     ],
@@ -59,7 +62,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     name: "check",
     summary: "check existing manifests",
     options: [
-      { long: "format", short: "f", value: words(() => ["text", "json", "sarif", "junit"]) },
+      { long: "filename", short: "f", value: "files" },
+      { long: "format", value: words(() => ["text", "json", "sarif", "junit"]) },
       { long: "profile", short: "p", value: words(() => PROFILE_NAMES) },
       { long: "fail-on", value: words(() => ["error", "warning"]) },
       { long: "no-waivers" },
@@ -82,10 +86,16 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "pin",
     summary: "pin image tags to digests",
-    options: [{ long: "check" }, { long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+    options: [
+      { long: "check" },
+      { long: "values", short: "f", value: "files" },
+      { long: "format", value: words(() => ["text", "json"]) },
+      { long: "timeout", value: "none" },
+      HELP,
+    ],
     args: "files",
   },
-  { name: "fn", summary: "a KRM function for kpt and kustomize", options: [HELP], args: "none" },
+  { name: "fn", summary: "a KRM function for kpt and kustomize", options: [{ long: "values", short: "f", value: "files" }, HELP], args: "none" },
   { name: "completion", summary: "print a shell completion script", options: [HELP], args: words(() => SHELLS) },
 ];
 

@@ -32,6 +32,7 @@ export function schemaOf(kind: string): object {
 }
 
 const RESOURCE_PROPERTIES = {
+  base: { type: "string", description: "The values file this one builds on, relative to it: its values are layered under this file's (docs/fleet.md)" },
   apiVersion: {
     const: VALUES_API_VERSION,
     description: "Optional: makes the file a KRM resource, for kpt's --fn-config, a Kptfile configPath or a kustomize generator",

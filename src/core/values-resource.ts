@@ -23,6 +23,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function valuesOf(source: SourceDocument): SourceDocument {
   const data = source.data;
+  // core/layers.ts takes `base` out of every file it reads; what still holds it came another way.
+  if (isRecord(data) && Object.hasOwn(data, "base"))
+    throw new UsageError(
+      `${formatLocation(source.locate(["base"]))} base: a function config is read alone, without its base; render layered values with rigging render -f BASE -f FILE`,
+    );
   if (!isRecord(data) || !(Object.hasOwn(data, "apiVersion") || Object.hasOwn(data, "metadata"))) return source;
   const { apiVersion, metadata, ...values } = data;
   const where = (path: string[]) => formatLocation(source.locate(path));

@@ -57,7 +57,7 @@ describe("completion scripts", () => {
     expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...KINDS].sort());
     expect(await bashComplete(["rigging", "schema", "Root"])).toEqual(["RootpilotRunner"]);
     expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...PROFILE_NAMES].sort());
-    expect(await bashComplete(["rigging", "check", "-f", "s"])).toEqual(["sarif"]);
+    expect(await bashComplete(["rigging", "check", "--format", "s"])).toEqual(["sarif"]);
     expect(await bashComplete(["rigging", "check", "--pa"])).toEqual(["--passthrough"]);
     expect(await bashComplete(["rigging", "explain", "CR-0"])).toEqual(expect.arrayContaining(["CR-03", "CR-09"]));
     expect(await bashComplete(["rigging", "completion", ""])).toEqual(["bash", "zsh", "fish"]);
