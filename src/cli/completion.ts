@@ -186,7 +186,7 @@ function bash(): string {
       `    ${c.name})`,
       ...(valued.length > 0 ? ['      case "$prev" in', ...valued, "      esac"] : []),
       `      local opts="${optionWords(c).join(" ")}"`,
-      ...(subs.length > 0 ? ['      case "${COMP_WORDS[2]}" in', ...subs, "      esac"] : []),
+      ...(subs.length > 0 ? [`      case "\${COMP_WORDS[2]}" in`, ...subs, "      esac"] : []),
       `      if [[ "$cur" == -* ]]; then`,
       `        COMPREPLY=($(compgen -W "$opts" -- "$cur"))`,
       "      else",
@@ -221,7 +221,7 @@ function zsh(): string {
       `    ${c.name})`,
       ...(valued.length > 0 ? ["      case $prev in", ...valued, "      esac"] : []),
       `      local -a opts=(${optionWords(c).join(" ")})`,
-      ...(subs.length > 0 ? ["      case ${words[3]} in", ...subs, "      esac"] : []),
+      ...(subs.length > 0 ? [`      case \${words[3]} in`, ...subs, "      esac"] : []),
       `      if [[ $cur == -* ]]; then compadd -- $opts; else ${zshValues(c.args)}; fi`,
       "      ;;",
     ].join("\n");
