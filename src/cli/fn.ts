@@ -29,9 +29,9 @@ writes one on stdout, for kpt and kustomize.
   kpt fn eval pkg/ --exec "rigging fn" --fn-config values.yaml   render into pkg/
   kpt fn eval pkg/ --exec "rigging fn"                            check pkg/
 
-With a values file as functionConfig (the values, plus the apiVersion and
-metadata.name kpt asks of every function config, which rigging fn sets
-aside), the rendered objects are added to items, each in its own file
+With a values file as functionConfig (the values, plus the apiVersion
+rigging.dev/v1alpha1 and metadata.name kpt asks of every function config,
+as rigging init prints them; rigging fn sets them aside), the rendered objects are added to items, each in its own file
 NAME/NN-kind-name.yaml (config.kubernetes.io/path), NAME being the config's
 metadata.name. Items rigging rendered there before are replaced; an item
 rigging did not render is never changed or removed, and one with the same

@@ -145,6 +145,10 @@ function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): vo
 
 /** `render -f A -f B --set K=V`: one render of the layers (core/layers.ts). */
 function renderLayered(args: string[], positionals: string[], values: ReturnType<typeof renderArgs>["values"], io: Io): number {
+  if (positionals.length > 1)
+    throw new UsageError(
+      `${positionals.length} values files without -f are a fleet, each rendered alone; layer files with -f BASE -f FILE, or render the fleet without -f and --set`,
+    );
   const files = [...positionals, ...(values.values ?? [])];
   if (files.length === 0) throw new UsageError("--set sets values on top of a values file: give one with -f VALUES; see rigging render --help");
   for (const file of files)

@@ -71,9 +71,10 @@ export function loadValues(files: readonly string[], sets: readonly SetArgument[
 /** A file's layers: those of its base (and the base's base), then its own, without `base`. */
 function fileLayers(file: string, chain: readonly string[]): Layer[] {
   const doc = parseValuesFile(readText(file), name(file));
+  // The common case, a file without base, is its document as parsed.
+  if (!Object.hasOwn(doc.data as object, "base")) return [{ doc, label: doc.file }];
   const { base, ...data } = doc.data as Record<string, unknown>;
   const own: Layer = { doc: { file: doc.file, data, locate: (path, options) => doc.locate(path, options) }, label: doc.file };
-  if (base === undefined) return [own];
   const where = formatLocation(doc.locate(["base"]));
   const trail = [...chain, name(file)];
   if (typeof base !== "string" || base === "") throw new UsageError(`${where} base: expected the path of the values file this one builds on`);
