@@ -99,6 +99,22 @@ describe("rigging init's output is a KRM resource", () => {
     expect(parse(answer.out).items.map(withoutPlacement)).toEqual(objectsOf(plain.out));
   });
 
+  it("kubectl kustomize skips the exec generator without a word, as docs/integrations/kustomize.md says (use kustomize)", async () => {
+    const dir = join(work, "kubectl-kustomize");
+    mkdirSync(dir);
+    const config = values
+      .replace(/^ {4}# (config\.kubernetes\.io\/function: \|)$/m, "    $1")
+      .replace(/^ {4}# {3}(exec:)$/m, "      $1")
+      .replace(/^ {4}# {5}(path: .*)$/m, "        $1");
+    writeFileSync(join(dir, "runner.yaml"), config);
+    writeFileSync(join(dir, "rigging-fn"), "#!/bin/sh\nexec rigging fn\n");
+    chmodSync(join(dir, "rigging-fn"), 0o755);
+    writeFileSync(join(dir, "kustomization.yaml"), "generators:\n  - runner.yaml\n");
+    const r = await run("kubectl", ["kustomize", "--enable-alpha-plugins", dir], { cwd: dir, env });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toContain("kind: DaemonSet");
+  });
+
   it("refuses a file whose apiVersion is not rigging's, naming the expected one, under render and under kpt", async () => {
     const file = join(work, "other-group.yaml");
     writeFileSync(file, values.replace("apiVersion: rigging.dev/v1alpha1", "apiVersion: rigging/v1"));
