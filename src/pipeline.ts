@@ -4,8 +4,10 @@
 import { formatPath } from "./core/diagnostic.ts";
 import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
-import { parseValuesFile, readText, type SourceDocument } from "./core/source.ts";
+import { loadValues, type SetArgument } from "./core/layers.ts";
+import type { SourceDocument } from "./core/source.ts";
 import { validatorOf } from "./core/validators/generated.ts";
+import { valuesOf } from "./core/values-resource.ts";
 import { closest, validateValues } from "./core/values.ts";
 import { KINDS, PROFILES, profileOf } from "./profiles/index.ts";
 import type { Profile } from "./profiles/profile.ts";
@@ -30,10 +32,16 @@ export interface RenderOptions {
 }
 
 export function renderFile(file: string, options?: RenderOptions): Rendered {
-  return renderSource(parseValuesFile(readText(file), file === "-" ? "<stdin>" : file), options);
+  return renderSource(loadValues([file]), options);
 }
 
-export function renderSource(source: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
+/** The values of `files` layered in order, with `sets` on top (core/layers.ts). */
+export function renderLayers(files: readonly string[], sets: readonly SetArgument[], options?: RenderOptions): Rendered {
+  return renderSource(loadValues(files, sets), options);
+}
+
+export function renderSource(file: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
+  const source = valuesOf(file);
   const profile = profileFor(source);
   const values = validateValues(() => profile.schema(), source, profile.kind, validatorOf(profile.kind));
   const objects = sortForApply(profile.render(values));

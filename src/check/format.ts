@@ -115,7 +115,7 @@ export function formatSarif(report: CheckReport, version: string, category: stri
     ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId)! } : {}),
     level: f.severity,
     message: {
-      text: `${refOf(f.object)} ${f.path || "-"}: ${f.message} (fix: ${f.fix})${f.because ? ` [rigging's choice: ${f.because}]` : ""}${f.line === undefined ? " [the line is not known: the file holds a template]" : ""}`,
+      text: `${refOf(f.object)}${f.path ? ` ${f.path}` : ""}: ${f.message} (fix: ${f.fix})${f.because ? ` [rigging's choice: ${f.because}]` : ""}${f.line === undefined ? " [the line is not known: the file holds a template]" : ""}`,
     },
     locations: [
       {

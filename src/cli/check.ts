@@ -37,7 +37,8 @@ its object with an annotation naming the rule and the reason:
   rigging.dev/waive: "G-07: labels come from our chart library; G-09: private mirror"
 
 Options:
-  -f, --format FMT       text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
+  -f, --filename FILE    a FILE, directory or - (as kubectl -f); may repeat
+      --format FMT       text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
                          json: an array of findings; sarif: SARIF 2.1.0 for code scanning;
                          junit: JUnit XML for CI test reports (GitLab)
   -p, --profile NAME     check every object as ${PROFILE_NAMES.join(", ")}
@@ -57,11 +58,12 @@ Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findin
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals: given } = parseArgs({
     args,
     allowPositionals: true,
     options: {
-      format: { type: "string", short: "f", default: "text" },
+      filename: { type: "string", short: "f", multiple: true },
+      format: { type: "string", default: "text" },
       profile: { type: "string", short: "p" },
       "fail-on": { type: "string", default: "error" },
       "no-waivers": { type: "boolean", default: false },
@@ -72,6 +74,8 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     },
   });
   if (values.help) return io.out(CHECK_HELP), 0;
+  // -f FILE as kubectl reads it: one more input.
+  const positionals = [...given, ...(values.filename ?? [])];
   const format = values.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format ${values.format}: expected ${FORMATS.join(", ")}`);
   const profile = values.profile as ProfileName | undefined;

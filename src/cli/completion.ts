@@ -36,6 +36,8 @@ export interface CommandSpec {
   summary: string;
   options: Option[];
   args: Values;
+  /** Options of each subcommand (its first argument), offered after it besides `options`. */
+  subcommands?: Record<string, Option[]>;
 }
 
 const words = (list: () => readonly string[]): Values => ({ words: list });
@@ -49,7 +51,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { long: "output", short: "o", value: "dirs" },
       { long: "per-object" },
-      { long: "format", short: "f", value: words(() => ["yaml", "json"]) },
+      { long: "values", short: "f", value: "files" },
+      { long: "set", value: "none" },
+      { long: "set-string", value: "none" },
+      { long: "format", value: words(() => ["yaml", "json"]) },
       { long: "quiet", short: "q" },
       HELP,
     ],
@@ -59,7 +64,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     name: "check",
     summary: "check existing manifests",
     options: [
-      { long: "format", short: "f", value: words(() => ["text", "json", "sarif", "junit"]) },
+      { long: "filename", short: "f", value: "files" },
+      { long: "format", value: words(() => ["text", "json", "sarif", "junit"]) },
       { long: "profile", short: "p", value: words(() => PROFILE_NAMES) },
       { long: "fail-on", value: words(() => ["error", "warning"]) },
       { long: "no-waivers" },
@@ -78,14 +84,43 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     summary: "check the database, certificate or NATS live",
     options: [{ long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
     args: words(() => ["postgres", "tls", "nats"]),
+    subcommands: {
+      postgres: [
+        { long: "url-env", value: "none" },
+        { long: "url-file", value: "files" },
+      ],
+      tls: [
+        { long: "server-name", value: "none" },
+        { long: "secret", value: "files" },
+        { long: "cert", value: "files" },
+        { long: "key", value: "files" },
+        { long: "ca", value: "files" },
+        { long: "connect", value: "none" },
+        { long: "min-days", value: "none" },
+      ],
+      nats: [
+        { long: "secret", value: "files" },
+        { long: "secret-key", value: "none" },
+        { long: "password-file", value: "files" },
+        { long: "password-env", value: "none" },
+        { long: "user", value: "none" },
+        { long: "ca", value: "files" },
+      ],
+    },
   },
   {
     name: "pin",
     summary: "pin image tags to digests",
-    options: [{ long: "check" }, { long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+    options: [
+      { long: "check" },
+      { long: "values", short: "f", value: "files" },
+      { long: "format", value: words(() => ["text", "json"]) },
+      { long: "timeout", value: "none" },
+      HELP,
+    ],
     args: "files",
   },
-  { name: "fn", summary: "a KRM function for kpt and kustomize", options: [HELP], args: "none" },
+  { name: "fn", summary: "a KRM function for kpt and kustomize", options: [{ long: "values", short: "f", value: "files" }, HELP], args: "none" },
   { name: "completion", summary: "print a shell completion script", options: [HELP], args: words(() => SHELLS) },
 ];
 
@@ -111,6 +146,7 @@ function allWords(): string[] {
   return [
     ...TOP_LEVEL,
     ...COMMAND_SPECS.flatMap((c) => [c.name, ...optionWords(c), ...listOf(c.args), ...c.options.flatMap((o) => (o.value ? listOf(o.value) : []))]),
+    ...COMMAND_SPECS.flatMap((c) => Object.values(c.subcommands ?? {}).flatMap((options) => optionWords({ ...c, options }))),
   ];
 }
 
@@ -122,8 +158,10 @@ function optionWords(command: CommandSpec): string[] {
   return command.options.flatMap((o) => [...(o.short ? [`-${o.short}`] : []), `--${o.long}`]);
 }
 
+/** Options that take a value, the subcommands' included (one meaning per name across them). */
 function takesValue(command: CommandSpec): Option[] {
-  return command.options.filter((o) => o.value !== undefined);
+  const all = [...command.options, ...Object.values(command.subcommands ?? {}).flat()];
+  return [...new Map(all.filter((o) => o.value !== undefined).map((o) => [o.long, o])).values()];
 }
 
 function flags(o: Option, separator: string): string {
@@ -141,11 +179,16 @@ function bash(): string {
           : `${indent}COMPREPLY=($(compgen -W "${values.words().join(" ")}" -- "$cur"))`;
   const cases = COMMAND_SPECS.map((c) => {
     const valued = takesValue(c).map((o) => `        ${flags(o, "|")})\n${bashValues(o.value!, "          ")}\n          return ;;`);
+    const subs = Object.entries(c.subcommands ?? {}).map(
+      ([sub, options]) => `        ${sub}) opts="${[...optionWords({ ...c, options }), ...optionWords(c)].join(" ")}" ;;`,
+    );
     return [
       `    ${c.name})`,
       ...(valued.length > 0 ? ['      case "$prev" in', ...valued, "      esac"] : []),
+      `      local opts="${optionWords(c).join(" ")}"`,
+      ...(subs.length > 0 ? [`      case "\${COMP_WORDS[2]}" in`, ...subs, "      esac"] : []),
       `      if [[ "$cur" == -* ]]; then`,
-      `        COMPREPLY=($(compgen -W "${optionWords(c).join(" ")}" -- "$cur"))`,
+      `        COMPREPLY=($(compgen -W "$opts" -- "$cur"))`,
       "      else",
       bashValues(c.args, "        "),
       "      fi",
@@ -173,10 +216,13 @@ function zsh(): string {
     values === "files" ? "_files" : values === "dirs" ? "_files -/" : values === "none" ? "_message 'a value'" : `compadd -- ${values.words().join(" ")}`;
   const cases = COMMAND_SPECS.map((c) => {
     const valued = takesValue(c).map((o) => `        ${flags(o, "|")}) ${zshValues(o.value!)}; return ;;`);
+    const subs = Object.entries(c.subcommands ?? {}).map(([sub, options]) => `        ${sub}) opts+=(${optionWords({ ...c, options }).join(" ")}) ;;`);
     return [
       `    ${c.name})`,
       ...(valued.length > 0 ? ["      case $prev in", ...valued, "      esac"] : []),
-      `      if [[ $cur == -* ]]; then compadd -- ${optionWords(c).join(" ")}; else ${zshValues(c.args)}; fi`,
+      `      local -a opts=(${optionWords(c).join(" ")})`,
+      ...(subs.length > 0 ? [`      case \${words[3]} in`, ...subs, "      esac"] : []),
+      `      if [[ $cur == -* ]]; then compadd -- $opts; else ${zshValues(c.args)}; fi`,
       "      ;;",
     ].join("\n");
   });
@@ -223,6 +269,11 @@ function fish(): string {
     const when = `-n '__fish_seen_subcommand_from ${c.name}'`;
     for (const o of c.options)
       lines.push(`complete -c rigging ${when}${o.short ? ` -s ${o.short}` : ""} -l ${o.long}${o.value ? ` ${fishValues(o.value)}` : ""}`);
+    for (const [sub, options] of Object.entries(c.subcommands ?? {}))
+      for (const o of options)
+        lines.push(
+          `complete -c rigging -n '__fish_seen_subcommand_from ${c.name}; and __fish_seen_subcommand_from ${sub}' -l ${o.long}${o.value ? ` ${fishValues(o.value)}` : ""}`,
+        );
     if (c.args === "files") lines.push(`complete -c rigging ${when} -F`);
     else if (typeof c.args === "object") lines.push(`complete -c rigging ${when} -x -a '${c.args.words().join(" ")}'`);
   }

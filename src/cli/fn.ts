@@ -13,6 +13,7 @@ import { fileNameOf, SAFE_FILE_NAME, toYaml } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { MANAGED_BY } from "../core/labels.ts";
 import type { K8sObject } from "../core/objects.ts";
+import { loadValues } from "../core/layers.ts";
 import { parseDocuments, parseValuesFile, readText, type SourceDocument } from "../core/source.ts";
 import { renderSource } from "../pipeline.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
@@ -28,9 +29,9 @@ writes one on stdout, for kpt and kustomize.
   kpt fn eval pkg/ --exec "rigging fn" --fn-config values.yaml   render into pkg/
   kpt fn eval pkg/ --exec "rigging fn"                            check pkg/
 
-With a values file as functionConfig (the values, plus the apiVersion and
-metadata.name kpt asks of every function config, which rigging fn sets
-aside), the rendered objects are added to items, each in its own file
+With a values file as functionConfig (the values, plus the apiVersion
+rigging.dev/v1alpha1 and metadata.name kpt asks of every function config,
+as rigging init prints them; rigging fn sets them aside), the rendered objects are added to items, each in its own file
 NAME/NN-kind-name.yaml (config.kubernetes.io/path), NAME being the config's
 metadata.name. Items rigging rendered there before are replaced; an item
 rigging did not render is never changed or removed, and one with the same
@@ -43,12 +44,17 @@ finding becomes a result (severity, message, resourceRef, field, file).
 Items marked config.kubernetes.io/local-config (Kptfile, function configs)
 are not checked.
 
+With -f VALUES (may repeat: layered as rigging render -f layers them, base:
+included), those values stand for the functionConfig: a kustomize exec
+script or a kpt --exec can name the file instead of carrying it.
+
 Anything that is not a ResourceList, or a functionConfig of another kind
 than the values kinds (${KINDS.join(", ")}), is answered with a
 ResourceList whose result is the error.
 
 Options:
-  -h, --help   show this help
+  -f, --values FILE   values in place of the functionConfig
+  -h, --help          show this help
 
 Exit codes: 0 no error result; 1 an error result; 3 internal error.
 `;
@@ -80,12 +86,14 @@ interface ResourceList {
 
 export function fnCommand(args: string[], io: Io): number {
   if (args.includes("-h") || args.includes("--help")) return io.out(FN_HELP), 0;
-  if (args.length > 0) throw new UsageError("fn takes no arguments: it reads a ResourceList on stdin (see rigging fn --help)");
-  return fnAnswer(readText, io);
+  const files = args.flatMap((arg, i) => ((arg === "-f" || arg === "--values") && i % 2 === 0 ? [args[i + 1]] : []));
+  if (args.length !== files.length * 2 || files.some((f) => f === undefined || f === "-"))
+    throw new UsageError("fn takes only -f VALUES: it reads a ResourceList on stdin (see rigging fn --help)");
+  return fnAnswer(readText, io, files.length > 0 ? loadValues(files).data : undefined);
 }
 
-/** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text). */
-export function fnAnswer(read: (file: "-") => string, io: Io): number {
+/** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text); `values` stands for its functionConfig. */
+export function fnAnswer(read: (file: "-") => string, io: Io, values?: unknown): number {
   let list: ResourceList;
   try {
     list = readResourceList(read("-"));
@@ -93,7 +101,7 @@ export function fnAnswer(read: (file: "-") => string, io: Io): number {
     if (!(error instanceof UsageError)) throw error;
     return answer({ apiVersion: API_VERSION, kind: "ResourceList", items: [] }, [{ severity: "error", message: error.message }], io);
   }
-  const config = list.functionConfig;
+  const config = values ?? list.functionConfig;
   if (config === undefined || config === null || (isRecord(config) && Object.keys(config).length === 0)) return answer(list, validate(list.items), io);
   // What kpt sends when no config is given: a ConfigMap of the `-- key=value` arguments.
   if (isRecord(config) && config.kind === "ConfigMap" && config.apiVersion === "v1") return answer(list, validateWith(config.data, list.items), io);
@@ -120,7 +128,8 @@ function readResourceList(text: string): ResourceList {
 
 /** Renders the values in `config` and adds the objects to the items. */
 function generate(list: ResourceList, config: Record<string, unknown>, io: Io): number {
-  const { apiVersion: _apiVersion, metadata, ...values } = config;
+  // apiVersion stays with the values: the pipeline checks it is rigging's.
+  const { metadata, ...values } = config;
   const meta = isRecord(metadata) ? metadata : {};
   // kpt names the config's file only when the config is in the package (fn render).
   const configFile = pathOf(meta);

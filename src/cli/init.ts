@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { EXAMPLES } from "../core/build-examples.ts";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
+import { VALUES_API_VERSION } from "../core/values-resource.ts";
+import { closest } from "../core/values.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
 import { packageRoot, type Io } from "./io.ts";
 
@@ -13,6 +15,12 @@ export const INIT_HELP = `Usage: rigging init KIND > values.yaml
 
 Print a commented example values file that renders as is.
 Kinds: ${KINDS.join(", ")}
+
+The file is also a KRM resource (apiVersion: ${VALUES_API_VERSION}, kind,
+metadata.name), so the same file is what rigging render reads, kpt's
+--fn-config or a Kptfile configPath, and a kustomize generator's config
+(docs/integrations/kpt.md, kustomize.md). Its metadata is marked
+local-config, so that kpt and kustomize never apply the file itself.
 
 Its first line points editors that read yaml-language-server modelines
 (VS Code's YAML extension, Neovim, Helix) at ${SCHEMA_FILE}
@@ -30,10 +38,37 @@ export function initCommand(args: string[], io: Io): number {
   if (values.help) return io.out(INIT_HELP), 0;
   if (positionals.length !== 1) throw new UsageError(`init takes one KIND (${KINDS.join(", ")})`);
   const profile = profileOf(positionals[0]);
-  if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(positionals[0])}; expected one of ${KINDS.join(", ")}`);
+  if (!profile) {
+    const near = closest(positionals[0], KINDS);
+    throw new UsageError(`unknown kind ${JSON.stringify(positionals[0])}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
+  }
   // The bundled example is the one source: docs, tests and init share it.
-  io.out(`# yaml-language-server: $schema=${SCHEMA_FILE}\n${exampleText(profile.example)}`);
+  io.out(initText(profile.kind, exampleText(profile.example)));
   return 0;
+}
+
+/**
+ * An example as init prints it: the modeline on line 1 (yaml-language-server
+ * reads it there only), and the example's `kind:` line made a KRM header.
+ */
+export function initText(kind: string, example: string): string {
+  const name = /^name: ([a-z0-9][a-z0-9-]*)$/m.exec(example)?.[1] ?? kind.replace(/(?<=[a-z])(?=[A-Z])/g, "-").toLowerCase();
+  const header = [
+    `apiVersion: ${VALUES_API_VERSION}`,
+    `kind: ${kind}`,
+    "metadata:",
+    `  name: ${name}`,
+    "  annotations:",
+    '    config.kubernetes.io/local-config: "true"',
+    "    # As a kustomize generator's config (docs/integrations/kustomize.md):",
+    "    # config.kubernetes.io/function: |",
+    "    #   exec:",
+    "    #     path: ./rigging-fn",
+  ].join("\n");
+  const body = example
+    .replace(/^# Render: .*$/m, "# Render:  rigging render values.yaml   (this file, as init --help saves it)")
+    .replace(new RegExp(`^kind: ${kind}$`, "m"), header);
+  return `# yaml-language-server: $schema=${SCHEMA_FILE}\n${body}`;
 }
 
 /** An example by its path in the package: built into a bundle, read from the package otherwise. */

@@ -77,7 +77,8 @@ export function run(argv: string[], io: Io = processIo()): number | Promise<numb
   const [name, ...rest] = argv;
   try {
     if (name === undefined) return io.out(HELP), 2;
-    if (name === "help" && rest.length > 0) return io.out(commandNamed(rest[0]).help), 0;
+    // `help --help` and `help -h` ask about help itself: the overview says it.
+    if (name === "help" && rest.length > 0 && rest[0] !== "--help" && rest[0] !== "-h") return io.out(commandNamed(rest[0]).help), 0;
     if (name === "help" || name === "-h" || name === "--help") return io.out(HELP), 0;
     if (name === "--version" || name === "-V" || name === "version") return io.out(`rigging ${VERSION}\n`), 0;
     return runCommand(name, commandNamed(name), rest, io);

@@ -21,7 +21,7 @@ import { label } from "./preflight-run.ts";
 
 export const PIN_TIMEOUT_SECONDS = 30;
 
-export const PIN_HELP = `Usage: rigging pin VALUES [--check] [--format text|json] [--timeout SECS]
+export const PIN_HELP = `Usage: rigging pin VALUES|-f VALUES [--check] [--format text|json] [--timeout SECS]
 
 Follow every image tag in VALUES to its digest in the registry and write it
 beside the tag, in place: repo:tag becomes repo:tag@sha256:<digest> (seed
@@ -45,7 +45,8 @@ Options:
       --check          change nothing; fail when a recorded digest is no longer
                        its tag's, an image is not pinned, or its platforms are
                        wrong (for CI)
-  -f, --format FMT     text (default) or json
+  -f, --values FILE    the values file (the same as VALUES)
+      --format FMT     text (default) or json
       --timeout SECS   one deadline for all registry reads (default ${PIN_TIMEOUT_SECONDS})
   -h, --help           show this help
 
@@ -72,14 +73,16 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
     allowPositionals: true,
     options: {
       check: { type: "boolean", default: false },
-      format: { type: "string", short: "f" },
+      values: { type: "string", short: "f" },
+      format: { type: "string" },
       timeout: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) return io.out(PIN_HELP), 0;
-  if (positionals.length !== 1) throw new UsageError(`pin takes one values file, got ${positionals.length}; usage: rigging pin VALUES [--check]`);
-  const file = positionals[0];
+  const files = [...positionals, ...(values.values === undefined ? [] : [values.values])];
+  if (files.length !== 1) throw new UsageError(`pin takes one values file, got ${files.length}; usage: rigging pin VALUES [--check]`);
+  const file = files[0];
   if (file === "-") throw new UsageError("pin rewrites its values file in place: give a file, not -");
   const format = parseFormat(values.format);
   const timeout = parseTimeout(values.timeout, PIN_TIMEOUT_SECONDS);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../core/emit.ts";
@@ -6,13 +7,16 @@ import { writeDirectory } from "../core/output-dir.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../core/output-layout.ts";
 import { printable } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
-import { renderFile } from "../pipeline.ts";
+import type { SetArgument } from "../core/layers.ts";
+import { SetError } from "../core/set-values.ts";
+import { renderFile, renderLayers } from "../pipeline.ts";
 import { isDirectory } from "./directory.ts";
 import { renderFleet } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
 import { renderDirectoryStream } from "./render-stream.ts";
 
 export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR [--per-object]] [--format yaml|json] [--quiet]
+       rigging render -f BASE -f VALUES [--set KEY=VALUE]...   (layered values)
        rigging render VALUES... -o DIR      (a fleet: many files or a directory)
        rigging render DIR                   (every values file of DIR, one stream on stdout)
 
@@ -28,11 +32,27 @@ Options:
       --per-object   with -o: one file per object, named after its kind, and a
                      kustomization.yaml listing them in apply order, instead
                      of ${STREAM_FILE}; either layout replaces the other
-  -f, --format FMT   yaml (default) or json (a v1 List)
+  -f, --values FILE  a values file; several -f layer in order, as Helm's do
+      --set K=V      set a value on top of the files, as helm --set reads it:
+                     a.b=1,c[0]=x,d={x,y}; true, false, null and whole
+                     numbers are typed, anything else is a string
+      --set-string K=V  the same, every value a string
+      --format FMT   yaml (default) or json (a v1 List)
   -q, --quiet        do not print the post-render notes on stderr
   -h, --help         show this help
 
-VALUES is a YAML or JSON file with a top-level kind, or - for stdin.
+VALUES is a YAML or JSON file with a top-level kind, or - for stdin. It
+may also be a KRM resource (apiVersion: rigging.dev/v1alpha1, metadata), as
+rigging init prints it: those two keys are set aside.
+
+Layered values, with Helm's rules: VALUES (if given) and each -f file are
+merged in order; a later file wins, maps merge key by key, lists and
+scalars replace, and null removes a key an earlier file set. --set and
+--set-string apply on top, in order: an index may name an item or the end
+of a list, never past it. A file may name the file it builds on with
+base: PATH (relative to the file; bases chain, a cycle is refused). Every
+refusal names the file and line, or the --set argument, that set the
+value. All layers name one kind. See docs/fleet.md for a fleet's base.
 
 A fleet: with several VALUES, or a directory (its *.yaml, *.yml and *.json
 files, not its subdirectories), -o DIR is required and each file renders
@@ -61,7 +81,10 @@ rendered); 2 usage error; 3 internal error.
 
 const RENDER_OPTIONS = {
   output: { type: "string", short: "o" },
-  format: { type: "string", short: "f", default: "yaml" },
+  values: { type: "string", short: "f", multiple: true },
+  set: { type: "string", multiple: true },
+  "set-string": { type: "string", multiple: true },
+  format: { type: "string", default: "yaml" },
   quiet: { type: "boolean", short: "q", default: false },
   "per-object": { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -72,7 +95,7 @@ const parseRenderArgs = (args: string[]) => parseArgs({ args, allowPositionals: 
 /** What parseArgs answers for a list without options: every option's default. */
 const DEFAULTS = Object.fromEntries(
   Object.entries(RENDER_OPTIONS).flatMap(([name, option]) => ("default" in option ? [[name, option.default]] : [])),
-) as ReturnType<typeof parseRenderArgs>["values"];
+) as unknown as ReturnType<typeof parseRenderArgs>["values"];
 
 /**
  * The options and files of a render, as util.parseArgs reads them. A list
@@ -96,15 +119,13 @@ export function renderArgs(args: string[]): ReturnType<typeof parseRenderArgs> {
 export function renderCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = renderArgs(args);
   if (values.help) return io.out(RENDER_HELP), 0;
-  if (positionals.length === 0) throw new UsageError("render takes a values file; see rigging render --help");
-  if (values.format !== "yaml" && values.format !== "json") throw new UsageError(`--format ${values.format}: expected yaml or json`);
-  if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
-  if (values["per-object"] && values.output === undefined)
-    throw new UsageError("--per-object chooses the files -o DIR writes; without -o the objects go to stdout as one stream");
+  if (values.values || values.set || values["set-string"]) return renderLayered(args, positionals, values, io);
+  if (positionals.length === 0) throw new UsageError("render takes a values file (rigging render VALUES, or -f VALUES); see rigging render --help");
+  checkOutputOptions(values);
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
-  if (fleet && values.output === undefined && positionals.length === 1) return renderDirectoryStream(positionals[0], values.format, io);
+  if (fleet && values.output === undefined && positionals.length === 1) return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io);
   if (fleet) {
     if (values.output === undefined)
       throw new UsageError(
@@ -115,18 +136,66 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   return renderOne(positionals[0], values.output, layout, values.format, values.quiet, io);
 }
 
-function renderOne(file: string, output: string | undefined, layout: Layout, format: string, quiet: boolean, io: Io): number {
+function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): void {
+  if (values.format !== "yaml" && values.format !== "json") throw new UsageError(`--format ${values.format}: expected yaml or json`);
+  if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
+  if (values["per-object"] && values.output === undefined)
+    throw new UsageError("--per-object chooses the files -o DIR writes; without -o the objects go to stdout as one stream");
+}
+
+/** `render -f A -f B --set K=V`: one render of the layers (core/layers.ts). */
+function renderLayered(args: string[], positionals: string[], values: ReturnType<typeof renderArgs>["values"], io: Io): number {
+  if (positionals.length > 1)
+    throw new UsageError(
+      `${positionals.length} values files without -f are a fleet, each rendered alone; layer files with -f BASE -f FILE, or render the fleet without -f and --set`,
+    );
+  const files = [...positionals, ...(values.values ?? [])];
+  if (files.length === 0) throw new UsageError("--set sets values on top of a values file: give one with -f VALUES; see rigging render --help");
+  for (const file of files)
+    if (file !== "-" && isDirectory(file)) throw new UsageError(`${file}: -f takes a values file; a directory renders as a fleet: rigging render ${file}`);
+  for (const file of values.values ?? [])
+    if ((file === "yaml" || file === "json") && !existsSync(file))
+      throw new UsageError(`-f ${file}: -f is a values file, as in Helm; the output format is --format ${file}`);
+  if (files.filter((f) => f === "-").length > 1) throw new UsageError("- (stdin) can be read once");
+  checkOutputOptions(values);
+  const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
+  return renderOne(files, values.output, layout, values.format, values.quiet, io, setArguments(args));
+}
+
+/** The --set and --set-string arguments in the order given. */
+function setArguments(args: string[]): SetArgument[] {
+  const { tokens } = parseArgs({ args, allowPositionals: true, options: RENDER_OPTIONS, tokens: true });
+  return tokens.flatMap((t) =>
+    t.kind === "option" && (t.name === "set" || t.name === "set-string") ? [{ flag: `--${t.name}` as const, arg: t.value ?? "" }] : [],
+  );
+}
+
+function renderOne(
+  files: string | string[],
+  output: string | undefined,
+  layout: Layout,
+  format: string,
+  quiet: boolean,
+  io: Io,
+  sets: SetArgument[] = [],
+): number {
+  const list = typeof files === "string" ? [files] : files;
   let rendered;
   try {
-    rendered = renderFile(file);
+    rendered = sets.length === 0 && list.length === 1 ? renderFile(list[0]) : renderLayers(list, sets);
   } catch (error) {
+    if (error instanceof SetError) throw new UsageError(error.message);
     if (!(error instanceof ValuesError)) throw error;
     for (const d of error.diagnostics) io.err(`${paint(io, 31, "error")} ${formatDiagnostic(d)}\n`);
     io.err(`${error.diagnostics.length} error(s); nothing was rendered\n`);
     return 1;
   }
   if (output !== undefined) {
-    writeDirectory(output, layoutFiles(rendered.objects, layout), file === "-" ? [] : [file]);
+    writeDirectory(
+      output,
+      layoutFiles(rendered.objects, layout),
+      list.filter((f) => f !== "-"),
+    );
     const how = layout === "per-object" ? "one file each" : `in ${STREAM_FILE}`;
     io.err(`wrote ${rendered.objects.length} objects (${how}) and kustomization.yaml to ${printable(output)}\n`);
   } else {

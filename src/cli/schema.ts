@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
+import { VALUES_API_VERSION } from "../core/values-resource.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
 import type { Io } from "./io.ts";
 
@@ -24,8 +25,29 @@ export function schemaOf(kind: string): object {
   const profile = profileOf(kind);
   if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
   // "input": what a person writes (defaults optional, images as strings).
-  return z.toJSONSchema(profile.schema(), { io: "input", unrepresentable: "any", target: DRAFT });
+  const schema = z.toJSONSchema(profile.schema(), { io: "input", unrepresentable: "any", target: DRAFT }) as { properties?: Record<string, unknown> };
+  // A values file may also be a KRM resource; `render` sets these two aside (core/values-resource.ts).
+  schema.properties = { ...RESOURCE_PROPERTIES, ...schema.properties };
+  return schema;
 }
+
+const RESOURCE_PROPERTIES = {
+  base: { type: "string", description: "The values file this one builds on, relative to it: its values are layered under this file's (docs/fleet.md)" },
+  apiVersion: {
+    const: VALUES_API_VERSION,
+    description: "Optional: makes the file a KRM resource, for kpt's --fn-config, a Kptfile configPath or a kustomize generator",
+  },
+  metadata: {
+    type: "object",
+    description: "With apiVersion: the resource's metadata; name names the directory rigging fn renders into",
+    properties: {
+      name: { type: "string" },
+      namespace: { type: "string" },
+      labels: { type: "object", additionalProperties: { type: "string" } },
+      annotations: { type: "object", additionalProperties: { type: "string" } },
+    },
+  },
+};
 
 /** One schema for every kind: each kind's schema applies where `kind` names it. */
 export function allKindsSchema(): object {
@@ -40,7 +62,10 @@ export function allKindsSchema(): object {
     description: `A rigging values file; its top-level kind (${KINDS.join(", ")}) chooses the schema.`,
     type: "object",
     required: ["kind"],
-    properties: { kind: { type: "string", enum: [...KINDS], description: "The values kind: which system this file renders." } },
+    properties: {
+      kind: { type: "string", enum: [...KINDS], description: "The values kind: which system this file renders." },
+      ...RESOURCE_PROPERTIES,
+    },
     // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
     allOf: KINDS.map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
     $defs: defs,

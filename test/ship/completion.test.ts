@@ -57,10 +57,33 @@ describe("completion scripts", () => {
     expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...KINDS].sort());
     expect(await bashComplete(["rigging", "schema", "Root"])).toEqual(["RootpilotRunner"]);
     expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...PROFILE_NAMES].sort());
-    expect(await bashComplete(["rigging", "check", "-f", "s"])).toEqual(["sarif"]);
+    expect(await bashComplete(["rigging", "check", "--format", "s"])).toEqual(["sarif"]);
     expect(await bashComplete(["rigging", "check", "--pa"])).toEqual(["--passthrough"]);
     expect(await bashComplete(["rigging", "explain", "CR-0"])).toEqual(expect.arrayContaining(["CR-03", "CR-09"]));
     expect(await bashComplete(["rigging", "completion", ""])).toEqual(["bash", "zsh", "fish"]);
+  });
+
+  it("bash and fish offer a preflight check's own options after it: tls --secret and --server-name", async () => {
+    expect((await bashComplete(["rigging", "preflight", "tls", "--se"])).sort()).toEqual(["--secret", "--server-name"]);
+    expect(await bashComplete(["rigging", "preflight", "postgres", "--se"])).toEqual([]);
+    expect(await bashComplete(["rigging", "preflight", "tls", "--ti"])).toEqual(["--timeout"]);
+    const r = await run("fish", ["--no-config", "-c", `source ${saved("fish")}; complete -C 'rigging preflight tls --se'`]);
+    expect(r.code, r.err).toBe(0);
+    expect(
+      r.out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split("\t")[0])
+        .sort(),
+    ).toEqual(["--secret", "--server-name"]);
+  });
+
+  it.each(
+    Object.entries(COMMAND_SPECS.find((c) => c.name === "preflight")!.subcommands!),
+  )("every option offered for preflight %s is in its --help", (sub, options) => {
+    const help = runInProcess(["preflight", sub, "--help"]);
+    expect(help.code).toBe(0);
+    for (const option of options) expect(help.out, `--${option.long}`).toMatch(new RegExp(`--${option.long}\\b`));
   });
 
   it("fish completes kinds after init and formats after check --format", async () => {

@@ -123,7 +123,21 @@ describe("yaml-language-server on rigging init's output", () => {
     expect(diagnostics[0].source).toMatch(/^yaml-schema/);
   });
 
-  it.each(["CompassRunner", "RootpilotRunner"])("reports nothing on init %s as printed", async (kind) => {
+  it("reads the modeline on line 1 of init's output, above its KRM header: a typo of the header is diagnosed too", async () => {
+    const text = runInProcess(["init", "CompassRunner"]).out;
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("# yaml-language-server: $schema=rigging.schema.json");
+    const at = lines.findIndex((l) => l.startsWith("apiVersion: rigging.dev/v1alpha1"));
+    expect(at).toBeGreaterThan(0);
+    const diagnostics = await open("typo-header.yaml", text.replace("apiVersion: rigging.dev/v1alpha1", "apiVersion: rigging.dev/v1alpah1"));
+    expect(diagnostics.map((d) => d.range.start.line)).toEqual([at]);
+    expect(diagnostics[0].message).toMatch(/rigging\.dev\/v1alpha1/);
+    const metadataTypo = await open("typo-metadata.yaml", text.replace(/^ {2}name: compass-runner$/m, "  name: 7"));
+    expect(metadataTypo).toHaveLength(1);
+    expect(metadataTypo[0].message).toMatch(/string/i);
+  });
+
+  it.each(["CompassRunner", "CompassServer", "Compass", "RootpilotRunner"])("reports nothing on init %s as printed", async (kind) => {
     const diagnostics = await open(`${kind}.yaml`, runInProcess(["init", kind]).out);
     expect(diagnostics).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { run, type Run } from "./run.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8");
 /** kpt asks every function config for apiVersion and metadata.name; the rest is the values file. */
-const ENVELOPE = 'apiVersion: rigging/v1\nmetadata:\n  name: runner\n  annotations:\n    config.kubernetes.io/local-config: "true"\n';
+const ENVELOPE = 'apiVersion: rigging.dev/v1alpha1\nmetadata:\n  name: runner\n  annotations:\n    config.kubernetes.io/local-config: "true"\n';
 const CONFIG = ENVELOPE + EXAMPLE;
 /** The docs' pipeline: rigging renders the package's values.yaml, then checks the package. */
 const KPTFILE = `apiVersion: kpt.dev/v1
