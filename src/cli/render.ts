@@ -3,6 +3,7 @@ import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { writeDirectory } from "../core/output-dir.ts";
+import { listOf } from "../core/output-manifest.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../core/output-layout.ts";
 import { printable } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
@@ -12,7 +13,7 @@ import { renderFleet } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
 import { renderDirectoryStream } from "./render-stream.ts";
 
-export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR [--per-object]] [--format yaml|json] [--quiet]
+export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR [--per-object] [--force]] [--format yaml|json] [--quiet]
        rigging render VALUES... -o DIR      (a fleet: many files or a directory)
        rigging render DIR                   (every values file of DIR, one stream on stdout)
 
@@ -25,6 +26,10 @@ Options:
                      which must be absent, empty or an earlier rigging output
                      (DIR/.rigging-output lists rigging's files; no other file
                      is ever deleted; nothing changes on error)
+      --force        with -o: overwrite (or remove) files of an earlier output
+                     that were changed since rigging wrote them, naming them
+                     on stderr; without it such an output is refused, the
+                     changed files named, and nothing is written
       --per-object   with -o: one file per object, named after its kind, and a
                      kustomization.yaml listing them in apply order, instead
                      of ${STREAM_FILE}; either layout replaces the other
@@ -64,6 +69,7 @@ const RENDER_OPTIONS = {
   format: { type: "string", short: "f", default: "yaml" },
   quiet: { type: "boolean", short: "q", default: false },
   "per-object": { type: "boolean", default: false },
+  force: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -101,6 +107,8 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
   if (values["per-object"] && values.output === undefined)
     throw new UsageError("--per-object chooses the files -o DIR writes; without -o the objects go to stdout as one stream");
+  if (values.force && values.output === undefined)
+    throw new UsageError("--force lets -o DIR overwrite files changed by hand; without -o nothing is overwritten");
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
@@ -110,12 +118,14 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
       throw new UsageError(
         `rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`,
       );
+    if (values.force) throw new UsageError("--force applies to -o DIR of one values file; a fleet's OUT/NAME is not checked for edits");
     return renderFleet(positionals, values.output, io, layout);
   }
-  return renderOne(positionals[0], values.output, layout, values.format, values.quiet, io);
+  return renderOne(positionals[0], values.output, { layout, force: values.force }, values.format, values.quiet, io);
 }
 
-function renderOne(file: string, output: string | undefined, layout: Layout, format: string, quiet: boolean, io: Io): number {
+function renderOne(file: string, output: string | undefined, write: { layout: Layout; force: boolean }, format: string, quiet: boolean, io: Io): number {
+  const { layout } = write;
   let rendered;
   try {
     rendered = renderFile(file);
@@ -126,7 +136,16 @@ function renderOne(file: string, output: string | undefined, layout: Layout, for
     return 1;
   }
   if (output !== undefined) {
-    writeDirectory(output, layoutFiles(rendered.objects, layout), file === "-" ? [] : [file]);
+    const forced = writeDirectory(output, layoutFiles(rendered.objects, layout), file === "-" ? [] : [file], write.force);
+    const dir = output.endsWith("/") ? output : `${output}/`;
+    if (forced.replaced.length > 0)
+      io.err(
+        `${printable(dir)}: overwrote ${printable(listOf(forced.replaced))}, changed since rigging wrote ${forced.replaced.length === 1 ? "it" : "them"} (--force)\n`,
+      );
+    if (forced.removed.length > 0)
+      io.err(
+        `${printable(dir)}: removed ${printable(listOf(forced.removed))}, changed since rigging wrote ${forced.removed.length === 1 ? "it" : "them"} (--force)\n`,
+      );
     const how = layout === "per-object" ? "one file each" : `in ${STREAM_FILE}`;
     io.err(`wrote ${rendered.objects.length} objects (${how}) and kustomization.yaml to ${printable(output)}\n`);
   } else {
