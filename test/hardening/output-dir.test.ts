@@ -177,6 +177,16 @@ describe("-o DIR replaces rigging's own files", () => {
     expect(tree(out)).toEqual(expected(serverValues("a"), ["--per-object"]));
   });
 
+  it("such an output beside an empty manifest (a takeover by a rigging that created it in place, killed before writing it) is taken over", () => {
+    const out = join(root, "out");
+    const a = write("a.yaml", serverValues("a"));
+    expect(runInProcess(["render", a, "-o", out]).code).toBe(0);
+    writeFileSync(join(out, MANIFEST), "");
+    const r = runInProcess(["render", a, "-o", out, "-q"]);
+    expect(r.code, r.err).toBe(0);
+    expect(tree(out)).toEqual(expected(serverValues("a")));
+  });
+
   it("such an output whose kustomization.yaml was edited by hand is refused", () => {
     const out = join(root, "out");
     expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out]).code).toBe(0);
