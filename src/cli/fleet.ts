@@ -9,7 +9,7 @@ import { formatDiagnostic } from "../core/diagnostic.ts";
 import { SAFE_FILE_NAME } from "../core/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { fsReason, prepareOutputDirectory } from "../core/output-dir.ts";
-import { fleetListing, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
+import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../core/output-fleet.ts";
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../core/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
@@ -184,6 +184,10 @@ export function renderFleet(inputs: string[], output: string, io: Io, layout: La
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
+  for (const { file, name } of inputsFound) {
+    const reserved = reservedName(name);
+    if (reserved !== undefined) throw new UsageError(`${file}: ${JSON.stringify(name)} ${reserved}`);
+  }
   const { leftovers, names } = prepareFleetOutput(output);
   const entries = inputsFound.map(({ file, name }): FleetEntry => ({ file, name, leftovers: leftovers.get(hiddenBase(name)) ?? [], absent: !names.has(name) }));
   const context: FleetContext = { output, layout, color: io.color };

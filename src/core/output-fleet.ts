@@ -17,6 +17,15 @@ export function hiddenBase(name: string): string {
   return `${name.slice(0, 180)}-${createHash("sha256").update(name).digest("hex").slice(0, 12)}`;
 }
 
+/** The form hiddenBase gives a longer name: a NAME of this form would share that name's generations. */
+const LONG_BASE = /^[A-Za-z0-9][A-Za-z0-9._-]{179}-[0-9a-f]{12}$/;
+
+/** Why NAME cannot be a fleet member, or undefined: its hidden names may be another member's. */
+export function reservedName(name: string): string | undefined {
+  if (!LONG_BASE.test(name)) return undefined;
+  return "is named like the hidden generations of a name over 200 characters (its first 180, '-' and 12 hex digits), which that member's would share; rename the file";
+}
+
 /** A generation's suffix (`.NAME.3`), or the staging and backup of a rigging before generations. */
 const SUFFIX = /^(?:\d{1,15}|link|(?:old|new)-\d+-[0-9a-z]+)$/;
 
