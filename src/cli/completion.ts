@@ -49,6 +49,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { long: "output", short: "o", value: "dirs" },
       { long: "per-object" },
+      { long: "force" },
       { long: "format", short: "f", value: words(() => ["yaml", "json"]) },
       { long: "quiet", short: "q" },
       HELP,
