@@ -2,10 +2,9 @@ import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
-import { writeDirectory } from "../core/output-dir.ts";
-import { listOf } from "../core/output-manifest.ts";
+import { overwrittenLines, writeDirectory } from "../core/output-dir.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../core/output-layout.ts";
-import { printable } from "../core/printable.ts";
+import { printable, printableLines } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory } from "./directory.ts";
@@ -118,8 +117,7 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
       throw new UsageError(
         `rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`,
       );
-    if (values.force) throw new UsageError("--force applies to -o DIR of one values file; a fleet's OUT/NAME is not checked for edits");
-    return renderFleet(positionals, values.output, io, layout);
+    return renderFleet(positionals, values.output, io, layout, values.force);
   }
   return renderOne(positionals[0], values.output, { layout, force: values.force }, values.format, values.quiet, io);
 }
@@ -137,15 +135,8 @@ function renderOne(file: string, output: string | undefined, write: { layout: La
   }
   if (output !== undefined) {
     const forced = writeDirectory(output, layoutFiles(rendered.objects, layout), file === "-" ? [] : [file], write.force);
-    const dir = output.endsWith("/") ? output : `${output}/`;
-    if (forced.replaced.length > 0)
-      io.err(
-        `${printable(dir)}: overwrote ${printable(listOf(forced.replaced))}, changed since rigging wrote ${forced.replaced.length === 1 ? "it" : "them"} (--force)\n`,
-      );
-    if (forced.removed.length > 0)
-      io.err(
-        `${printable(dir)}: removed ${printable(listOf(forced.removed))}, changed since rigging wrote ${forced.removed.length === 1 ? "it" : "them"} (--force)\n`,
-      );
+    const lines = overwrittenLines(output, forced);
+    if (lines) io.err(printableLines(lines));
     const how = layout === "per-object" ? "one file each" : `in ${STREAM_FILE}`;
     io.err(`wrote ${rendered.objects.length} objects (${how}) and kustomization.yaml to ${printable(output)}\n`);
   } else {

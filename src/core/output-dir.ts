@@ -24,6 +24,7 @@ import { parse } from "yaml";
 import { kustomizationOf, SAFE_FILE_NAME } from "./emit.ts";
 import { UsageError } from "./errors.ts";
 import {
+  type Changes,
   type Checksums,
   changedFiles,
   listOf,
@@ -251,8 +252,7 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
   const found = ownership(dir, entries);
   if ("refusal" in found) throw new UsageError(`${shown(dir)}: ${found.refusal}; choose an empty directory`);
   const at = (name: string) => join(dir, name);
-  const changes = step(dir, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => readIfThere(at(name))));
-  if (!force) refuseChanges(dir, changes, found.manifest);
+  const changes = checkEdits(dir, dir, found, files, force);
 
   const old = found.listed;
   const names = [...files.keys()];
@@ -307,8 +307,35 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
   step(dir, "remove an old file", () => old.filter((name) => !files.has(name)).forEach((name) => removeFile(at(name))), mixed);
   const final = new Map([...written].map(([name, sum]) => [name, [sum]]));
   step(dir, `write ${MANIFEST}`, () => putManifest(dir, names, final), mixed);
+  return overwrittenBy(changes, files);
+}
+
+/** Rigging's output `found` in `dir`, as it may be replaced by `files`. */
+export type Owned = Exclude<Ownership, { refusal: string }>;
+
+/**
+ * Which files of `found` in `dir` writing `files` would overwrite or remove
+ * though they may hold someone's edit; a user error about `label` (what the
+ * user named) naming them, unless `force`.
+ */
+export function checkEdits(dir: string, label: string, found: Owned, files: ReadonlyMap<string, string>, force: boolean): Changes {
+  const changes = step(label, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => readIfThere(join(dir, name))));
+  if (!force) refuseChanges(label, changes, found.manifest);
+  return changes;
+}
+
+/** What `--force` overwrote or removed, of `changes`. */
+export function overwrittenBy(changes: Changes, files: ReadonlyMap<string, string>): Overwritten {
   const overwritten = [...changes.changed, ...changes.unrecorded];
   return { replaced: overwritten.filter((name) => files.has(name)), removed: overwritten.filter((name) => !files.has(name)) };
+}
+
+/** The line that names what `--force` overwrote in `dir`, or "" when nothing. */
+export function overwrittenLines(dir: string, { replaced, removed }: Overwritten): string {
+  const them = (names: string[]) => (names.length === 1 ? "it" : "them");
+  const line = (verb: string, names: string[]) =>
+    names.length === 0 ? "" : `${shown(dir)}: ${verb} ${listOf(names)}, changed since rigging wrote ${them(names)} (--force)\n`;
+  return line("overwrote", replaced) + line("removed", removed);
 }
 
 /** The files `--force` overwrote (`replaced`) or removed, that were changed since rigging wrote them or had no checksum. */
@@ -328,7 +355,7 @@ function readIfThere(path: string): Buffer | undefined {
 }
 
 /** A user error naming the files a render would overwrite though they may hold someone's edit. */
-function refuseChanges(dir: string, { changed, unrecorded }: ReturnType<typeof changedFiles>, manifest: boolean): void {
+function refuseChanges(dir: string, { changed, unrecorded }: Changes, manifest: boolean): void {
   const them = (names: string[], one: string, many: string) => (names.length === 1 ? one : many);
   if (changed.length > 0) {
     throw new UsageError(

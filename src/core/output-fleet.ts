@@ -8,8 +8,19 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "./errors.ts";
-import { fsReason, isFsError, MANIFEST, manifestText, ownership, removeOwnedDirectory } from "./output-dir.ts";
-import { sha256Of } from "./output-manifest.ts";
+import {
+  checkEdits,
+  fsReason,
+  isFsError,
+  MANIFEST,
+  manifestText,
+  type Owned,
+  type Overwritten,
+  overwrittenBy,
+  ownership,
+  removeOwnedDirectory,
+} from "./output-dir.ts";
+import { type Changes, sha256Of } from "./output-manifest.ts";
 
 /** NAME as it appears in hidden names: bounded, so `.NAME.<n>` fits 255 bytes. */
 export function hiddenBase(name: string): string {
@@ -60,10 +71,17 @@ function generationOf(base: string, name: string): number | undefined {
  * held neither NAME nor any of its hidden entries when it was read
  * (fleetListing), as in a new or empty OUT.
  */
-export function writeFleetMember(out: string, name: string, files: ReadonlyMap<string, string>, leftovers: readonly string[], absent = false): void {
+export function writeFleetMember(
+  out: string,
+  name: string,
+  files: ReadonlyMap<string, string>,
+  leftovers: readonly string[],
+  absent = false,
+  force = false,
+): Overwritten {
   const base = hiddenBase(name);
   if (absent && leftovers.length === 0) {
-    if (writeNewMember(out, name, files)) return;
+    if (writeNewMember(out, name, files)) return NOTHING;
     // Taken since OUT was read: what is there now decides, as for any NAME.
     leftovers = fleetListing(out).leftovers.get(base) ?? [];
   }
@@ -75,6 +93,7 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
   // What OUT/NAME is now: absent, rigging's link, or a directory of an older rigging's.
   let current: number | undefined;
   let directory = false;
+  let changes: Changes | undefined;
   let stat;
   try {
     stat = lstatSync(target);
@@ -86,9 +105,10 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
     current = generationOf(base, link);
     if (current === undefined) throw new UsageError(`${target}: is a symlink to ${link}, which rigging did not make; move it away`);
     // A file someone added to the current output would vanish from OUT/NAME with the swap.
-    if (lstatSync(join(out, link), { throwIfNoEntry: false })?.isDirectory()) refuseForeign(target, join(out, link));
+    const shown = join(out, link);
+    if (lstatSync(shown, { throwIfNoEntry: false })?.isDirectory()) changes = checkEdits(shown, target, refuseForeign(target, shown), files, force);
   } else if (stat?.isDirectory()) {
-    refuseForeign(target, target);
+    changes = checkEdits(target, target, refuseForeign(target, target), files, force);
     directory = true;
   } else if (stat) {
     throw new UsageError(`${target}: exists and is not a directory rigging wrote; move it away`);
@@ -126,7 +146,10 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
     ...[current, aside].filter((n) => n !== undefined).map((n) => `.${base}.${n}`),
   ]);
   for (const entry of stale) removeOwnedDirectory(join(out, entry));
+  return changes === undefined ? NOTHING : overwrittenBy(changes, files);
 }
+
+const NOTHING: Overwritten = { replaced: [], removed: [] };
 
 /**
  * Writes generation `name` (`.NAME.<n>`) at `staging`: the manifest first,
@@ -235,8 +258,8 @@ const isSegment = (name: string) => name.length > 0 && name !== "." && name !== 
 /** Thrown through writeNewMember when its name was taken after OUT was read. */
 const TAKEN = Symbol("taken");
 
-/** A user error when `dir` (what OUT/NAME shows) holds anything rigging did not write. */
-function refuseForeign(target: string, dir: string): void {
+/** What rigging wrote in `dir` (what OUT/NAME shows); a user error when it holds anything else. */
+function refuseForeign(target: string, dir: string): Owned {
   let found;
   try {
     found = ownership(dir, readdirSync(dir, { withFileTypes: true }));
@@ -245,6 +268,7 @@ function refuseForeign(target: string, dir: string): void {
     throw new UsageError(`${target}: cannot read it: ${fsReason(error)}`);
   }
   if ("refusal" in found) throw new UsageError(`${target}/: ${found.refusal}; move it away`);
+  return found;
 }
 
 /** Removes `.NAME.link` when it is a symlink to one of NAME's generations (a killed run's). */

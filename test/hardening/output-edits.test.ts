@@ -143,3 +143,31 @@ describe("an output from before rigging recorded what it wrote", () => {
     expect(tree(out)).toEqual(expected(serverValues("b")));
   });
 });
+
+describe("a fleet over OUT/NAME files changed since rigging wrote them", () => {
+  function fleet(run: string, flags: string[] = []) {
+    const dir = join(root, "in");
+    write("in/east.yaml", serverValues(`east-${run}`));
+    write("in/west.yaml", serverValues(`west-${run}`));
+    return runInProcess(["render", dir, "-o", join(root, "out"), ...flags]);
+  }
+
+  it.each(LAYOUTS)("%s: that member is not rendered (exit 1), its files named and kept; --force overwrites and names them", (_layout, flags) => {
+    expect(fleet("1", flags).code).toBe(0);
+    const file = flags.length === 0 ? "manifests.yaml" : "06-deployment-east-1.yaml";
+    edit(join(root, "out", "east", file));
+    const east = tree(join(root, "out", "east"));
+    const r = fleet("2", flags);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`out/east/: ${file.replaceAll(".", "\\.")} was changed since rigging wrote it; .*--force`));
+    expect(r.err).toMatch(/rendered 1 of 2 values files/);
+    expect(tree(join(root, "out", "east"))).toEqual(east);
+    expect(tree(join(root, "out", "west"))).toEqual(expected(serverValues("west-2"), flags));
+
+    const forced = fleet("2", [...flags, "--force"]);
+    expect(forced.code, forced.err).toBe(0);
+    const verb = flags.length === 0 ? "overwrote" : "removed";
+    expect(forced.err).toMatch(new RegExp(`out/east/: ${verb} ${file.replaceAll(".", "\\.")}, changed since rigging wrote it \\(--force\\)`));
+    expect(tree(join(root, "out", "east"))).toEqual(expected(serverValues("east-2"), flags));
+  });
+});
