@@ -6,19 +6,7 @@
 // DIR itself is never renamed, so a mount point works: each file is written
 // beside its final name and renamed over it, and at every step the manifest
 // lists every file of rigging's that DIR may hold.
-import {
-  type Dirent,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmdirSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { type Dirent, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "yaml";
 import { kustomizationOf, SAFE_FILE_NAME } from "./emit.ts";
@@ -27,6 +15,7 @@ import {
   type Changes,
   type Checksums,
   changedFiles,
+  fileSha256,
   listOf,
   MANIFEST,
   MANIFEST_NEXT,
@@ -319,7 +308,7 @@ export type Owned = Exclude<Ownership, { refusal: string }>;
  * user named) naming them, unless `force`.
  */
 export function checkEdits(dir: string, label: string, found: Owned, files: ReadonlyMap<string, string>, force: boolean): Changes {
-  const changes = step(label, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => readIfThere(join(dir, name))));
+  const changes = step(label, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => fileSha256(join(dir, name))));
   if (!force) refuseChanges(label, changes, found.manifest);
   return changes;
 }
@@ -342,16 +331,6 @@ export function overwrittenLines(dir: string, { replaced, removed }: Overwritten
 export interface Overwritten {
   replaced: string[];
   removed: string[];
-}
-
-/** A file's bytes, or undefined when it is not there. */
-function readIfThere(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }
 
 /** A user error naming the files a render would overwrite though they may hold someone's edit. */

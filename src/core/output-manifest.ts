@@ -4,7 +4,7 @@
 // a rigging from before the checksums lists names only: its files are
 // "unrecorded", judged against the new render instead (see changedFiles).
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { SAFE_FILE_NAME } from "./emit.ts";
 
 /** The manifest of an output directory: the files rigging wrote there. */
@@ -35,6 +35,25 @@ function listable(name: unknown): name is string {
 }
 
 export const sha256Of = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
+
+/** A file's SHA-256, read in chunks (a file made huge by hand costs time, not memory); undefined when it is not there. */
+export function fileSha256(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    const hash = createHash("sha256");
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
+    return hash.digest("hex");
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export function manifestText(files: readonly string[], sha256?: Checksums): string {
   const note =
@@ -92,21 +111,20 @@ export interface Changes {
 
 /**
  * Which of the `listed` files in `dir` a render of `files` would overwrite
- * or remove though they may hold someone's edit. `read` answers a file's
- * bytes, or undefined when it is not there (already removed: nothing to lose).
+ * or remove though they may hold someone's edit. `sumOf` answers a file's
+ * SHA-256, or undefined when it is not there (already removed: nothing to lose).
  */
 export function changedFiles(
   listed: readonly string[],
   sha256: Checksums | undefined,
   files: ReadonlyMap<string, string>,
-  read: (name: string) => Buffer | undefined,
+  sumOf: (name: string) => string | undefined,
 ): Changes {
   const changes: Changes = { changed: [], unrecorded: [], found: new Map() };
   for (const name of listed) {
     if (TEMP.test(name)) continue; // a killed run's, never the user's
-    const bytes = read(name);
-    if (bytes === undefined) continue;
-    const sum = sha256Of(bytes);
+    const sum = sumOf(name);
+    if (sum === undefined) continue;
     changes.found.set(name, sum);
     const recorded = sha256?.get(name);
     if (recorded !== undefined) {
