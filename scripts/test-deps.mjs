@@ -1,8 +1,8 @@
 // What the live tests start that npm does not ship: Debian's docker-registry,
 // nats-server and PostgreSQL 15 (a server below the CS-12 floor; PGlite,
 // from npm, is the one above it), and the openssl command that makes the
-// test certificates, and zsh and fish, whose parsers check the completion
-// scripts. `npm test` runs this first. What is missing is
+// test certificates, zsh and fish, whose parsers check the completion
+// scripts, and strace, which injects the kills of a takeover's kill test. `npm test` runs this first. What is missing is
 // installed when it runs as root on Debian; anywhere else it stops with the
 // one apt-get line to run. No live test is skipped for want of a server.
 import { spawnSync } from "node:child_process";
@@ -23,6 +23,7 @@ const NEEDS = [
   { what: "openssl", pkg: "openssl", present: () => onPath("openssl") },
   { what: "zsh", pkg: "zsh", present: () => onPath("zsh") },
   { what: "fish", pkg: "fish", present: () => onPath("fish") },
+  { what: "strace", pkg: "strace", present: () => onPath("strace") },
 ];
 
 const missing = () => NEEDS.filter((need) => !need.present());

@@ -54,6 +54,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { long: "values", short: "f", value: "files" },
       { long: "set", value: "none" },
       { long: "set-string", value: "none" },
+      { long: "force" },
       { long: "format", value: words(() => ["yaml", "json"]) },
       { long: "quiet", short: "q" },
       HELP,

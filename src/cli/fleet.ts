@@ -8,8 +8,8 @@ import { basename, extname, join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { SAFE_FILE_NAME } from "../core/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
-import { fsReason, prepareOutputDirectory } from "../core/output-dir.ts";
-import { fleetListing, hiddenBase, writeFleetMember } from "../core/output-fleet.ts";
+import { fsReason, overwrittenLines, prepareOutputDirectory } from "../core/output-dir.ts";
+import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../core/output-fleet.ts";
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../core/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
@@ -141,14 +141,16 @@ interface FleetContext {
   output: string;
   layout: Layout;
   color: boolean;
+  /** --force: overwrite files of OUT/NAME changed since rigging wrote them. */
+  force?: boolean;
 }
 
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
-function renderEntry(entry: FleetEntry, { output, layout, color }: FleetContext): Outcome {
+function renderEntry(entry: FleetEntry, { output, layout, color, force }: FleetContext): Outcome {
   try {
     const rendered = renderFile(entry.file, { notes: false });
-    writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? [], entry.absent);
-    return { exitCode: 0, report: "" };
+    const forced = writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? [], entry.absent, force);
+    return { exitCode: 0, report: printableLines(overwrittenLines(join(output, entry.name), forced)) };
   } catch (error) {
     let report = "";
     const exitCode = reportFileError(entry.file, error, { out: () => {}, err: (t) => void (report += t), color });
@@ -180,13 +182,17 @@ function reportFileError(file: string, error: unknown, io: Io): number {
  * is. A file that fails is reported and skipped; the exit code is the worst
  * outcome. Reports come in input order whatever thread rendered the file.
  */
-export function renderFleet(inputs: string[], output: string, io: Io, layout: Layout = DEFAULT_LAYOUT): number | Promise<number> {
+export function renderFleet(inputs: string[], output: string, io: Io, layout: Layout = DEFAULT_LAYOUT, force = false): number | Promise<number> {
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
+  for (const { file, name } of inputsFound) {
+    const reserved = reservedName(name);
+    if (reserved !== undefined) throw new UsageError(`${file}: ${JSON.stringify(name)} ${reserved}`);
+  }
   const { leftovers, names } = prepareFleetOutput(output);
   const entries = inputsFound.map(({ file, name }): FleetEntry => ({ file, name, leftovers: leftovers.get(hiddenBase(name)) ?? [], absent: !names.has(name) }));
-  const context: FleetContext = { output, layout, color: io.color };
+  const context: FleetContext = { output, layout, color: io.color, force };
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
@@ -208,10 +214,8 @@ function renderSequentially(entries: readonly FleetEntry[], context: FleetContex
   let lastProgress = 0;
   return entries.map((entry, index) => {
     const outcome = renderEntry(entry, context);
-    if (outcome.exitCode !== 0) {
-      failed++;
-      io.err((showProgress ? "\r\u001b[K" : "") + outcome.report);
-    }
+    if (outcome.exitCode !== 0) failed++;
+    if (outcome.report) io.err((showProgress ? "\r\u001b[K" : "") + outcome.report);
     if (showProgress && (Date.now() - lastProgress > 100 || index === entries.length - 1)) {
       lastProgress = Date.now();
       io.err(progressLine(index + 1, entries.length, failed));

@@ -4,6 +4,7 @@
 // the objects to `items` (a generator); without one it checks `items` with
 // the rule catalog and reports `results` (a validator). Whatever goes wrong
 // is answered with a ResourceList whose results say so, as kpt expects.
+import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { classify } from "../check/classify.ts";
 import { loadObjects } from "../check/load.ts";
@@ -11,7 +12,6 @@ import { skippedFor } from "../check/run.ts";
 import { formatPath } from "../core/diagnostic.ts";
 import { fileNameOf, SAFE_FILE_NAME, toYaml } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
-import { MANAGED_BY } from "../core/labels.ts";
 import type { K8sObject } from "../core/objects.ts";
 import { loadValues } from "../core/layers.ts";
 import { parseDocuments, parseValuesFile, readText, type SourceDocument } from "../core/source.ts";
@@ -33,9 +33,12 @@ With a values file as functionConfig (the values, plus the apiVersion
 rigging.dev/v1alpha1 and metadata.name kpt asks of every function config,
 as rigging init prints them; rigging fn sets them aside), the rendered objects are added to items, each in its own file
 NAME/NN-kind-name.yaml (config.kubernetes.io/path), NAME being the config's
-metadata.name. Items rigging rendered there before are replaced; an item
-rigging did not render is never changed or removed, and one with the same
-kind, namespace and name as a rendered object is an error.
+metadata.name, and carries rigging.dev/rendered-sha256, the checksum of
+what was rendered. Items rigging rendered there before and nobody changed
+since (their checksum matches) are replaced; every other item, whatever
+its labels or file, is never changed or removed, and one with the same
+kind, namespace and name as a rendered object is an error (so is an item
+rigging rendered and someone changed since).
 
 Without functionConfig (or with kpt's ConfigMap of -- key=value arguments,
 where profile=NAME checks every item as that profile, like check --profile),
@@ -64,7 +67,10 @@ const PATH = "config.kubernetes.io/path";
 const INDEX = "config.kubernetes.io/index";
 const INTERNAL_PATH = "internal.config.kubernetes.io/path";
 const LOCAL_CONFIG = "config.kubernetes.io/local-config";
-const MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+/** Annotations kpt and kustomize add to items, and fn to what it renders: not part of what was rendered. */
+const FN_ANNOTATION = /^(?:(?:internal\.)?config\.kubernetes\.io|config\.k8s\.io)\//;
+/** The checksum fn puts on each object it renders (renderedSum), to tell it from an item changed since. */
+const RENDERED_SHA256 = "rigging.dev/rendered-sha256";
 
 /** A result as the KRM function specification words it. */
 export interface FnResult {
@@ -168,25 +174,59 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
     if (error instanceof UsageError) return answer(list, [{ severity: "error", message: error.message, ...fileOf }], io);
     throw error;
   }
-  // What rigging rendered into NAME/ before goes; so does nothing else.
-  const kept = list.items.filter((item) => !(pathOf(metaOf(item))?.startsWith(`${dir}/`) && labelsOf(item)[MANAGED_BY_LABEL] === MANAGED_BY));
+  const sums = rendered.objects.map((object) => renderedSum(object as unknown as Record<string, unknown>));
+  // What rigging rendered into NAME/ before, unchanged since, goes; nothing else does.
+  const kept = list.items.filter((item) => !renderedBefore(item, dir, new Set(sums)));
   const taken = new Map(kept.map((item) => [identity(item), item]));
   const results: FnResult[] = [];
   const added = rendered.objects.map((object, index) => {
     const path = `${dir}/${fileNameOf(object, index)}`;
     const other = taken.get(identity(object));
-    if (other)
+    if (other) {
+      const changed = typeof annotationsOf(other)[RENDERED_SHA256] === "string";
+      const why = changed
+        ? "changed since rigging rendered it; put the change in the values, or remove the item to render it again"
+        : "and rigging did not render it there; rename or remove one of them";
       results.push({
         severity: "error",
-        message: `${object.kind} ${object.metadata.name} is already in the package (${pathOf(metaOf(other)) ?? "no file"}), and rigging did not render it there; rename or remove one of them`,
+        message: `${object.kind} ${object.metadata.name} is already in the package (${pathOf(metaOf(other)) ?? "no file"}), ${why}`,
         resourceRef: refOf(object),
         file: { path },
       });
-    object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0" };
+    }
+    object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0", [RENDERED_SHA256]: sums[index] };
     return object as unknown as Record<string, unknown>;
   });
   if (rendered.notes.length > 0) results.push({ severity: "info", message: rendered.notes.join("\n"), ...fileOf });
   return answer({ ...list, items: [...kept, ...added] }, results, io);
+}
+
+/**
+ * Whether `item` is what rigging rendered into `dir`/ and nobody changed
+ * since: its checksum annotation matches it, or (an older rigging's item,
+ * without one) it is what this render gives (`sums`), so nothing is lost.
+ */
+function renderedBefore(item: Record<string, unknown>, dir: string, sums: ReadonlySet<string>): boolean {
+  if (!pathOf(metaOf(item))?.startsWith(`${dir}/`)) return false;
+  const recorded = annotationsOf(item)[RENDERED_SHA256];
+  const sum = renderedSum(item);
+  return typeof recorded === "string" ? recorded === sum : sums.has(sum);
+}
+
+/** The SHA-256 of an item's data, its keys sorted, without the annotations kpt and fn add (paths, indexes, this checksum). */
+function renderedSum(item: Record<string, unknown>): string {
+  const annotations = Object.fromEntries(Object.entries(annotationsOf(item)).filter(([key]) => !FN_ANNOTATION.test(key) && key !== RENDERED_SHA256));
+  const { annotations: _annotations, ...meta } = metaOf(item);
+  const data = { ...item, metadata: Object.keys(annotations).length > 0 ? { ...meta, annotations } : meta };
+  const sorted = (_key: string, value: unknown) =>
+    isRecord(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, value[k]]),
+        )
+      : value;
+  return createHash("sha256").update(JSON.stringify(data, sorted)).digest("hex");
 }
 
 /** The values for the pipeline: the config as a values file (G-01's `__proto__` check included), its place named by file only. */
@@ -299,9 +339,9 @@ function metaOf(item: Record<string, unknown>): { name?: unknown; annotations?: 
   return isRecord(item.metadata) ? item.metadata : {};
 }
 
-function labelsOf(item: Record<string, unknown>): Record<string, unknown> {
-  const labels = metaOf(item).labels;
-  return isRecord(labels) ? labels : {};
+function annotationsOf(item: Record<string, unknown>): Record<string, unknown> {
+  const annotations = metaOf(item).annotations;
+  return isRecord(annotations) ? annotations : {};
 }
 
 function pathOf(meta: { annotations?: unknown }): string | undefined {

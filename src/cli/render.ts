@@ -3,9 +3,9 @@ import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
-import { writeDirectory } from "../core/output-dir.ts";
+import { overwrittenLines, writeDirectory } from "../core/output-dir.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../core/output-layout.ts";
-import { printable } from "../core/printable.ts";
+import { printable, printableLines } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
 import type { SetArgument } from "../core/layers.ts";
 import { SetError } from "../core/set-values.ts";
@@ -15,7 +15,7 @@ import { renderFleet } from "./fleet.ts";
 import { paint, type Io } from "./io.ts";
 import { renderDirectoryStream } from "./render-stream.ts";
 
-export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR [--per-object]] [--format yaml|json] [--quiet]
+export const RENDER_HELP = `Usage: rigging render VALUES [-o DIR [--per-object] [--force]] [--format yaml|json] [--quiet]
        rigging render -f BASE -f VALUES [--set KEY=VALUE]...   (layered values)
        rigging render VALUES... -o DIR      (a fleet: many files or a directory)
        rigging render DIR                   (every values file of DIR, one stream on stdout)
@@ -29,6 +29,10 @@ Options:
                      which must be absent, empty or an earlier rigging output
                      (DIR/.rigging-output lists rigging's files; no other file
                      is ever deleted; nothing changes on error)
+      --force        with -o: overwrite (or remove) files of an earlier output
+                     that were changed since rigging wrote them, naming them
+                     on stderr; without it such an output is refused, the
+                     changed files named, and nothing is written
       --per-object   with -o: one file per object, named after its kind, and a
                      kustomization.yaml listing them in apply order, instead
                      of ${STREAM_FILE}; either layout replaces the other
@@ -87,6 +91,7 @@ const RENDER_OPTIONS = {
   format: { type: "string", default: "yaml" },
   quiet: { type: "boolean", short: "q", default: false },
   "per-object": { type: "boolean", default: false },
+  force: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -131,9 +136,9 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
       throw new UsageError(
         `rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`,
       );
-    return renderFleet(positionals, values.output, io, layout);
+    return renderFleet(positionals, values.output, io, layout, values.force);
   }
-  return renderOne(positionals[0], values.output, layout, values.format, values.quiet, io);
+  return renderOne(positionals[0], values.output, { layout, force: values.force }, values.format, values.quiet, io);
 }
 
 function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): void {
@@ -141,6 +146,8 @@ function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): vo
   if (values.output !== undefined && values.format === "json") throw new UsageError("--format json writes to stdout; -o DIR always writes YAML files");
   if (values["per-object"] && values.output === undefined)
     throw new UsageError("--per-object chooses the files -o DIR writes; without -o the objects go to stdout as one stream");
+  if (values.force && values.output === undefined)
+    throw new UsageError("--force lets -o DIR overwrite files changed by hand; without -o nothing is overwritten");
 }
 
 /** `render -f A -f B --set K=V`: one render of the layers (core/layers.ts). */
@@ -159,7 +166,7 @@ function renderLayered(args: string[], positionals: string[], values: ReturnType
   if (files.filter((f) => f === "-").length > 1) throw new UsageError("- (stdin) can be read once");
   checkOutputOptions(values);
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
-  return renderOne(files, values.output, layout, values.format, values.quiet, io, setArguments(args));
+  return renderOne(files, values.output, { layout, force: values.force }, values.format, values.quiet, io, setArguments(args));
 }
 
 /** The --set and --set-string arguments in the order given. */
@@ -173,13 +180,14 @@ function setArguments(args: string[]): SetArgument[] {
 function renderOne(
   files: string | string[],
   output: string | undefined,
-  layout: Layout,
+  write: { layout: Layout; force: boolean },
   format: string,
   quiet: boolean,
   io: Io,
   sets: SetArgument[] = [],
 ): number {
   const list = typeof files === "string" ? [files] : files;
+  const { layout } = write;
   let rendered;
   try {
     rendered = sets.length === 0 && list.length === 1 ? renderFile(list[0]) : renderLayers(list, sets);
@@ -191,11 +199,14 @@ function renderOne(
     return 1;
   }
   if (output !== undefined) {
-    writeDirectory(
+    const forced = writeDirectory(
       output,
       layoutFiles(rendered.objects, layout),
       list.filter((f) => f !== "-"),
+      write.force,
     );
+    const lines = overwrittenLines(output, forced);
+    if (lines) io.err(printableLines(lines));
     const how = layout === "per-object" ? "one file each" : `in ${STREAM_FILE}`;
     io.err(`wrote ${rendered.objects.length} objects (${how}) and kustomization.yaml to ${printable(output)}\n`);
   } else {

@@ -6,77 +6,28 @@
 // DIR itself is never renamed, so a mount point works: each file is written
 // beside its final name and renamed over it, and at every step the manifest
 // lists every file of rigging's that DIR may hold.
-import {
-  type Dirent,
-  closeSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmdirSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { type Dirent, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "yaml";
 import { kustomizationOf, SAFE_FILE_NAME } from "./emit.ts";
 import { UsageError } from "./errors.ts";
+import {
+  type Changes,
+  type Checksums,
+  changedFiles,
+  fileSha256,
+  listOf,
+  MANIFEST,
+  MANIFEST_NEXT,
+  manifestText,
+  NAME_LIMIT,
+  readManifest,
+  readSmall,
+  sha256Of,
+  tempOf,
+} from "./output-manifest.ts";
 
-/** The manifest of an output directory: the files rigging wrote there. */
-export const MANIFEST = ".rigging-output";
-/** Where the next manifest is written before it is renamed over MANIFEST. */
-const MANIFEST_NEXT = `${MANIFEST}.new`;
-/** Manifests and kustomizations larger than this are not rigging's. */
-const READ_LIMIT = 1024 * 1024;
-/** A rendered file is written as `.NAME.tmp` and renamed to NAME. */
-const tempOf = (name: string) => `.${name}.tmp`;
-const TEMP = /^\.[A-Za-z0-9][A-Za-z0-9._-]*\.tmp$/;
-/** The longest name rigging writes (file systems allow 255 bytes). */
-const NAME_LIMIT = 250;
-
-/** A name a manifest may list: a rendered file or a writer's temporary file. */
-function listable(name: unknown): name is string {
-  return typeof name === "string" && name.length <= NAME_LIMIT && (SAFE_FILE_NAME.test(name) || TEMP.test(name));
-}
-
-export function manifestText(files: readonly string[]): string {
-  const note =
-    "The files rigging wrote in this directory. A later rigging render -o replaces and removes these files only, and refuses a directory that holds anything else.";
-  return `${JSON.stringify({ "rigging-output": 1, note, files }, null, 2)}\n`;
-}
-
-/** A small regular file's text, or undefined when it is larger than READ_LIMIT or unreadable. */
-function readSmall(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > READ_LIMIT) return undefined;
-    return readFileSync(fd, "utf8");
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** The files a manifest lists, or undefined when it is not a manifest rigging wrote. */
-export function readManifest(path: string): string[] | undefined {
-  const text = readSmall(path);
-  if (text === undefined) return undefined;
-  try {
-    const data = JSON.parse(text) as { "rigging-output"?: unknown; files?: unknown };
-    if (data?.["rigging-output"] !== 1 || !Array.isArray(data.files) || !data.files.every(listable)) return undefined;
-    return data.files as string[];
-  } catch {
-    return undefined;
-  }
-}
+export { MANIFEST, manifestText } from "./output-manifest.ts";
 
 /**
  * The files of an output written by a rigging without manifests: a
@@ -93,13 +44,21 @@ function olderOutput(dir: string, entries: ReadonlyMap<string, Dirent>): string[
   } catch {
     return undefined;
   }
-  if (!Array.isArray(resources) || !resources.every((r) => listable(r) && SAFE_FILE_NAME.test(r) && r !== "kustomization.yaml")) return undefined;
+  if (
+    !Array.isArray(resources) ||
+    !resources.every((r) => typeof r === "string" && r.length <= NAME_LIMIT && SAFE_FILE_NAME.test(r) && r !== "kustomization.yaml")
+  )
+    return undefined;
   if (kustomizationOf(resources) !== text) return undefined;
   return [...resources, "kustomization.yaml"];
 }
 
-/** What rigging may replace in a directory, or why the directory is not rigging's. */
-export type Ownership = { listed: string[]; manifest: boolean } | { refusal: string };
+/**
+ * What rigging may replace in a directory (`sha256`: what it wrote there,
+ * undefined for an output from before checksums), or why the directory is
+ * not rigging's.
+ */
+export type Ownership = { listed: string[]; manifest: boolean; sha256: Checksums | undefined } | { refusal: string };
 
 /**
  * Whether `dir` (with `entries`) is empty or an earlier rigging output, and
@@ -107,18 +66,29 @@ export type Ownership = { listed: string[]; manifest: boolean } | { refusal: str
  * directory, a symlink, even under a name rigging uses) makes it foreign.
  */
 export function ownership(dir: string, entries: readonly Dirent[]): Ownership {
-  if (entries.length === 0) return { listed: [], manifest: false };
+  if (entries.length === 0) return { listed: [], manifest: false, sha256: undefined };
   const byName = new Map(entries.map((e) => [e.name, e]));
-  const hasManifest = byName.has(MANIFEST);
+  let hasManifest = byName.has(MANIFEST);
   // A run killed as it began the directory leaves its manifest alone,
   // perhaps not yet written: nothing to keep.
-  if (entries.every((e) => (e.name === MANIFEST || e.name === MANIFEST_NEXT) && e.isFile())) return { listed: [], manifest: hasManifest };
-  const listed = hasManifest ? (byName.get(MANIFEST)!.isFile() ? readManifest(join(dir, MANIFEST)) : undefined) : olderOutput(dir, byName);
-  if (hasManifest && listed === undefined) return { refusal: `holds ${MANIFEST}, which is not a manifest rigging wrote` };
-  const owned = new Set([...(listed ?? []), ...(hasManifest ? [MANIFEST, MANIFEST_NEXT] : [])]);
+  if (entries.every((e) => (e.name === MANIFEST || e.name === MANIFEST_NEXT) && e.isFile())) return { listed: [], manifest: hasManifest, sha256: undefined };
+  let manifest = hasManifest && byName.get(MANIFEST)!.isFile() ? readManifest(join(dir, MANIFEST)) : undefined;
+  // An empty manifest beside an older output: a takeover by a rigging that
+  // created the manifest in place, killed before writing it.
+  if (hasManifest && manifest === undefined && byName.get(MANIFEST)!.isFile() && readSmall(join(dir, MANIFEST)) === "") {
+    const older = olderOutput(dir, byName);
+    if (older !== undefined) {
+      manifest = { files: older, sha256: undefined };
+      hasManifest = false;
+    }
+  }
+  if (hasManifest && manifest === undefined) return { refusal: `holds ${MANIFEST}, which is not a manifest rigging wrote` };
+  const listed = manifest?.files ?? olderOutput(dir, byName);
+  // The next manifest is rigging's name, whether a takeover's (no manifest yet) or a replacement's.
+  const owned = new Set([...(listed ?? []), ...(hasManifest || listed !== undefined ? [MANIFEST, MANIFEST_NEXT] : [])]);
   const foreign = entries.filter((e) => !owned.has(e.name) || !e.isFile()).map((e) => e.name);
   if (foreign.length > 0) return { refusal: `holds ${someOf(foreign)}, which rigging did not write` };
-  return { listed: listed ?? [], manifest: hasManifest };
+  return { listed: listed ?? [], manifest: hasManifest, sha256: manifest?.sha256 };
 }
 
 /** Up to three names, sorted, and how many more. */
@@ -253,8 +223,13 @@ function inputInside(dir: string, inputs: readonly string[]): string | undefined
  * disk, a read-only file system) removes what was written and restores the
  * manifest: DIR is as it was. A process killed at any point leaves complete
  * files only, each listed in the manifest, so the next run takes them over.
+ * The manifest is only ever replaced by rename, never written in place.
+ *
+ * Before anything is written, a listed file whose checksum is not one the
+ * manifest records (changed by hand), or that has none recorded and is not
+ * what this render writes, is refused unless `force`; answers those forced.
  */
-export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, inputs: readonly string[] = []): void {
+export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, inputs: readonly string[] = [], force = false): Overwritten {
   for (const name of files.keys()) {
     if (!SAFE_FILE_NAME.test(name) || name.length > NAME_LIMIT)
       throw new UsageError(`${dir}: refusing to write ${JSON.stringify(name)}: not a plain file name inside ${dir}`);
@@ -265,18 +240,31 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
   if (inside !== undefined) throw new UsageError(`${shown(dir)}: ${inside}; choose another directory`);
   const found = ownership(dir, entries);
   if ("refusal" in found) throw new UsageError(`${shown(dir)}: ${found.refusal}; choose an empty directory`);
+  const at = (name: string) => join(dir, name);
+  const changes = checkEdits(dir, dir, found, files, force);
 
   const old = found.listed;
   const names = [...files.keys()];
-  const at = (name: string) => join(dir, name);
+  const written = new Map(names.map((name) => [name, sha256Of(files.get(name)!)]));
+  // Each file may hold, until the last step, what it holds now or what is written.
+  const either = new Map<string, string[]>();
+  for (const name of new Set([...old, ...names])) {
+    const sums = [changes.found.get(name), written.get(name)].filter((s): s is string => s !== undefined);
+    if (sums.length > 0) either.set(name, [...new Set(sums)]);
+  }
   const intent = [...new Set([...old, ...names, ...names.map(tempOf)])];
   step(
     dir,
     `write ${MANIFEST}`,
     () => {
       try {
-        putManifest(dir, intent, found.manifest);
+        putManifest(dir, intent, either);
       } catch (error) {
+        try {
+          removeFile(at(MANIFEST_NEXT));
+        } catch {
+          // Listed nowhere, but rigging's name: the next run removes it.
+        }
         if (created) removeOwnedDirectory(dir);
         throw error;
       }
@@ -295,7 +283,7 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
     // Back to how it was: no temporary file, the old manifest (or none).
     try {
       for (const name of names) removeFile(at(tempOf(name)));
-      if (found.manifest) putManifest(dir, old, true);
+      if (found.manifest) putManifest(dir, old, found.sha256);
       else removeFile(at(MANIFEST));
       if (created) removeOwnedDirectory(dir);
     } catch {
@@ -306,21 +294,65 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
   const mixed = `; ${shown(dir)} holds complete files, old and new, all listed in ${MANIFEST}: render again`;
   step(dir, "write", () => names.forEach((name) => renameSync(at(tempOf(name)), at(name))), mixed);
   step(dir, "remove an old file", () => old.filter((name) => !files.has(name)).forEach((name) => removeFile(at(name))), mixed);
-  step(dir, `write ${MANIFEST}`, () => putManifest(dir, names, true), mixed);
+  const final = new Map([...written].map(([name, sum]) => [name, [sum]]));
+  step(dir, `write ${MANIFEST}`, () => putManifest(dir, names, final), mixed);
+  return overwrittenBy(changes, files);
 }
 
+/** Rigging's output `found` in `dir`, as it may be replaced by `files`. */
+export type Owned = Exclude<Ownership, { refusal: string }>;
+
 /**
- * Writes the manifest listing `files`: over the old one by rename when
- * there is one (`replace`), or as a new file.
+ * Which files of `found` in `dir` writing `files` would overwrite or remove
+ * though they may hold someone's edit; a user error about `label` (what the
+ * user named) naming them, unless `force`.
  */
-function putManifest(dir: string, files: readonly string[], replace: boolean): void {
-  const text = manifestText(files);
-  if (!replace) {
-    writeFileSync(join(dir, MANIFEST), text, { flag: "wx" });
-    return;
+export function checkEdits(dir: string, label: string, found: Owned, files: ReadonlyMap<string, string>, force: boolean): Changes {
+  const changes = step(label, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => fileSha256(join(dir, name))));
+  if (!force) refuseChanges(label, changes, found.manifest);
+  return changes;
+}
+
+/** What `--force` overwrote or removed, of `changes`. */
+export function overwrittenBy(changes: Changes, files: ReadonlyMap<string, string>): Overwritten {
+  const overwritten = [...changes.changed, ...changes.unrecorded];
+  return { replaced: overwritten.filter((name) => files.has(name)), removed: overwritten.filter((name) => !files.has(name)) };
+}
+
+/** The line that names what `--force` overwrote in `dir`, or "" when nothing. */
+export function overwrittenLines(dir: string, { replaced, removed }: Overwritten): string {
+  const them = (names: string[]) => (names.length === 1 ? "it" : "them");
+  const line = (verb: string, names: string[]) =>
+    names.length === 0 ? "" : `${shown(dir)}: ${verb} ${listOf(names)}, changed since rigging wrote ${them(names)} (--force)\n`;
+  return line("overwrote", replaced) + line("removed", removed);
+}
+
+/** The files `--force` overwrote (`replaced`) or removed, that were changed since rigging wrote them or had no checksum. */
+export interface Overwritten {
+  replaced: string[];
+  removed: string[];
+}
+
+/** A user error naming the files a render would overwrite though they may hold someone's edit. */
+function refuseChanges(dir: string, { changed, unrecorded }: Changes, manifest: boolean): void {
+  const them = (names: string[], one: string, many: string) => (names.length === 1 ? one : many);
+  if (changed.length > 0) {
+    throw new UsageError(
+      `${shown(dir)}: ${listOf(changed)} ${them(changed, "was", "were")} changed since rigging wrote ${them(changed, "it", "them")}; move the changes away, or render again with --force to overwrite ${them(changed, "it", "them")}`,
+    );
   }
+  if (unrecorded.length > 0) {
+    const record = manifest ? `${MANIFEST} (an older rigging's)` : `the older rigging that wrote ${shown(dir)}`;
+    throw new UsageError(
+      `${shown(dir)}: ${listOf(unrecorded)} ${them(unrecorded, "differs", "differ")} from what this render writes, and ${record} records no checksum to tell an edit by hand; check ${them(unrecorded, "it", "them")}, then render again with --force`,
+    );
+  }
+}
+
+/** Writes the manifest listing `files` (with their checksums) under MANIFEST_NEXT, then renames it over MANIFEST. */
+function putManifest(dir: string, files: readonly string[], sha256: Checksums | undefined): void {
   removeFile(join(dir, MANIFEST_NEXT));
-  writeFileSync(join(dir, MANIFEST_NEXT), text, { flag: "wx" });
+  writeFileSync(join(dir, MANIFEST_NEXT), manifestText(files, sha256), { flag: "wx" });
   renameSync(join(dir, MANIFEST_NEXT), join(dir, MANIFEST));
 }
 

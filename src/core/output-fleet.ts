@@ -8,12 +8,33 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "./errors.ts";
-import { fsReason, isFsError, MANIFEST, manifestText, ownership, removeOwnedDirectory } from "./output-dir.ts";
+import {
+  checkEdits,
+  fsReason,
+  isFsError,
+  MANIFEST,
+  manifestText,
+  type Owned,
+  type Overwritten,
+  overwrittenBy,
+  ownership,
+  removeOwnedDirectory,
+} from "./output-dir.ts";
+import { type Changes, sha256Of } from "./output-manifest.ts";
 
 /** NAME as it appears in hidden names: bounded, so `.NAME.<n>` fits 255 bytes. */
 export function hiddenBase(name: string): string {
   if (name.length <= 200) return name;
   return `${name.slice(0, 180)}-${createHash("sha256").update(name).digest("hex").slice(0, 12)}`;
+}
+
+/** The form hiddenBase gives a longer name: a NAME of this form would share that name's generations. */
+const LONG_BASE = /^[A-Za-z0-9][A-Za-z0-9._-]{179}-[0-9a-f]{12}$/;
+
+/** Why NAME cannot be a fleet member, or undefined: its hidden names may be another member's. */
+export function reservedName(name: string): string | undefined {
+  if (!LONG_BASE.test(name)) return undefined;
+  return "is named like the hidden generations of a name over 200 characters (its first 180, '-' and 12 hex digits), which that member's would share; rename the file";
 }
 
 /** A generation's suffix (`.NAME.3`), or the staging and backup of a rigging before generations. */
@@ -50,10 +71,17 @@ function generationOf(base: string, name: string): number | undefined {
  * held neither NAME nor any of its hidden entries when it was read
  * (fleetListing), as in a new or empty OUT.
  */
-export function writeFleetMember(out: string, name: string, files: ReadonlyMap<string, string>, leftovers: readonly string[], absent = false): void {
+export function writeFleetMember(
+  out: string,
+  name: string,
+  files: ReadonlyMap<string, string>,
+  leftovers: readonly string[],
+  absent = false,
+  force = false,
+): Overwritten {
   const base = hiddenBase(name);
   if (absent && leftovers.length === 0) {
-    if (writeNewMember(out, name, files)) return;
+    if (writeNewMember(out, name, files)) return NOTHING;
     // Taken since OUT was read: what is there now decides, as for any NAME.
     leftovers = fleetListing(out).leftovers.get(base) ?? [];
   }
@@ -65,6 +93,7 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
   // What OUT/NAME is now: absent, rigging's link, or a directory of an older rigging's.
   let current: number | undefined;
   let directory = false;
+  let changes: Changes | undefined;
   let stat;
   try {
     stat = lstatSync(target);
@@ -76,9 +105,10 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
     current = generationOf(base, link);
     if (current === undefined) throw new UsageError(`${target}: is a symlink to ${link}, which rigging did not make; move it away`);
     // A file someone added to the current output would vanish from OUT/NAME with the swap.
-    if (lstatSync(join(out, link), { throwIfNoEntry: false })?.isDirectory()) refuseForeign(target, join(out, link));
+    const shown = join(out, link);
+    if (lstatSync(shown, { throwIfNoEntry: false })?.isDirectory()) changes = checkEdits(shown, target, refuseForeign(target, shown), files, force);
   } else if (stat?.isDirectory()) {
-    refuseForeign(target, target);
+    changes = checkEdits(target, target, refuseForeign(target, target), files, force);
     directory = true;
   } else if (stat) {
     throw new UsageError(`${target}: exists and is not a directory rigging wrote; move it away`);
@@ -116,7 +146,10 @@ export function writeFleetMember(out: string, name: string, files: ReadonlyMap<s
     ...[current, aside].filter((n) => n !== undefined).map((n) => `.${base}.${n}`),
   ]);
   for (const entry of stale) removeOwnedDirectory(join(out, entry));
+  return changes === undefined ? NOTHING : overwrittenBy(changes, files);
 }
+
+const NOTHING: Overwritten = { replaced: [], removed: [] };
 
 /**
  * Writes generation `name` (`.NAME.<n>`) at `staging`: the manifest first,
@@ -151,26 +184,9 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
  */
 const NEW_TEXT_FILE = { flag: "wx", encoding: "utf8" } as const;
 
-/**
- * The manifest of a generation of `files`, kept for the names of the last
- * one: every installation of a fleet writes the same file names, and the
- * manifest's JSON was 0.5% of a fleet's CPU profile. Measured with
- * emit-fast.ts's keys walked by for-in: 0.5% fewer instructions for a
- * fleet of 1,000 files (callgrind, 8.16 -> 8.12 billion).
- */
-let lastManifest: { names: string[]; text: string } | undefined;
+/** The manifest of a generation of `files`, with what each holds, as `-o DIR` writes it. */
 function manifestOf(files: ReadonlyMap<string, string>): string {
-  if (lastManifest !== undefined && lastManifest.names.length === files.size && inOrder(lastManifest.names, files.keys())) return lastManifest.text;
-  const names = [...files.keys()];
-  lastManifest = { names, text: manifestText(names) };
-  return lastManifest.text;
-}
-
-/** Whether `keys` are `names`, in that order (their counts being equal). */
-function inOrder(names: readonly string[], keys: Iterable<string>): boolean {
-  let index = 0;
-  for (const name of keys) if (name !== names[index++]) return false;
-  return true;
+  return manifestText([...files.keys()], new Map([...files].map(([name, text]) => [name, [sha256Of(text)]])));
 }
 
 /**
@@ -242,8 +258,8 @@ const isSegment = (name: string) => name.length > 0 && name !== "." && name !== 
 /** Thrown through writeNewMember when its name was taken after OUT was read. */
 const TAKEN = Symbol("taken");
 
-/** A user error when `dir` (what OUT/NAME shows) holds anything rigging did not write. */
-function refuseForeign(target: string, dir: string): void {
+/** What rigging wrote in `dir` (what OUT/NAME shows); a user error when it holds anything else. */
+function refuseForeign(target: string, dir: string): Owned {
   let found;
   try {
     found = ownership(dir, readdirSync(dir, { withFileTypes: true }));
@@ -252,6 +268,7 @@ function refuseForeign(target: string, dir: string): void {
     throw new UsageError(`${target}: cannot read it: ${fsReason(error)}`);
   }
   if ("refusal" in found) throw new UsageError(`${target}/: ${found.refusal}; move it away`);
+  return found;
 }
 
 /** Removes `.NAME.link` when it is a symlink to one of NAME's generations (a killed run's). */

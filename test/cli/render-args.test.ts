@@ -20,6 +20,7 @@ function reference(args: string[]) {
       format: { type: "string", default: "yaml" },
       quiet: { type: "boolean", short: "q", default: false },
       "per-object": { type: "boolean", default: false },
+      force: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -50,6 +51,7 @@ const word = fc.oneof(
     "--set=a=1",
     "-fvalues.yaml",
     "--per-object",
+    "--force",
     "--quiet",
     "--help",
     "-x",
@@ -64,7 +66,10 @@ const word = fc.oneof(
 describe("renderArgs answers as util.parseArgs does", () => {
   it("for files alone, without parseArgs", () => {
     for (const args of [[], ["values.yaml"], ["-"], ["a", "-", "b"], [""], ["a b"]]) expect(outcome(renderArgs, args)).toEqual(outcome(reference, args));
-    expect(renderArgs(["values.yaml"])).toEqual({ values: { format: "yaml", quiet: false, "per-object": false, help: false }, positionals: ["values.yaml"] });
+    expect(renderArgs(["values.yaml"])).toEqual({
+      values: { format: "yaml", quiet: false, "per-object": false, force: false, help: false },
+      positionals: ["values.yaml"],
+    });
   });
 
   it("for every list, options and mistakes included (generated)", async () => {

@@ -156,11 +156,12 @@ describe("-o DIR replaces rigging's own files", () => {
     expect(parse(readFileSync(join(out, "kustomization.yaml"), "utf8")).resources).toEqual(listed.filter((f: string) => f !== "kustomization.yaml").sort());
   });
 
+  // Such an output records no checksum: files that differ from the new render need --force (output-edits.test.ts).
   it("an output written before manifests existed (its kustomization.yaml lists exactly the other files) is taken over", () => {
     const out = join(root, "out");
     expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out]).code).toBe(0);
     unlinkSync(join(out, MANIFEST));
-    expect(runInProcess(["render", write("b.yaml", serverValues("b")), "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", write("b.yaml", serverValues("b")), "-o", out, "--force"]).code).toBe(0);
     expect(tree(out)).toEqual(expected(serverValues("b")));
   });
 
@@ -169,11 +170,21 @@ describe("-o DIR replaces rigging's own files", () => {
     expect(runInProcess(["render", write("a.yaml", serverValues("a")), "-o", out, "--per-object"]).code).toBe(0);
     expect(Object.keys(tree(out)).length).toBeGreaterThan(10);
     unlinkSync(join(out, MANIFEST));
-    expect(runInProcess(["render", write("b.yaml", serverValues("b")), "-o", out]).code).toBe(0);
+    expect(runInProcess(["render", write("b.yaml", serverValues("b")), "-o", out, "--force"]).code).toBe(0);
     expect(tree(out)).toEqual(expected(serverValues("b")));
     expect(Object.keys(tree(out)).sort()).toEqual([MANIFEST, "kustomization.yaml", "manifests.yaml"]);
     expect(runInProcess(["render", join(root, "a.yaml"), "-o", out, "--per-object"]).code).toBe(0);
     expect(tree(out)).toEqual(expected(serverValues("a"), ["--per-object"]));
+  });
+
+  it("such an output beside an empty manifest (a takeover by a rigging that created it in place, killed before writing it) is taken over", () => {
+    const out = join(root, "out");
+    const a = write("a.yaml", serverValues("a"));
+    expect(runInProcess(["render", a, "-o", out]).code).toBe(0);
+    writeFileSync(join(out, MANIFEST), "");
+    const r = runInProcess(["render", a, "-o", out, "-q"]);
+    expect(r.code, r.err).toBe(0);
+    expect(tree(out)).toEqual(expected(serverValues("a")));
   });
 
   it("such an output whose kustomization.yaml was edited by hand is refused", () => {

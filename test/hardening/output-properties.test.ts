@@ -4,6 +4,7 @@
 // symlinks and symlinks out of the directory. Whatever was there, no file
 // rigging did not write is lost or changed; a write either succeeds and
 // leaves exactly the new files, or is refused and changes nothing.
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -48,6 +49,12 @@ const foreignArb = fc.array(
     .map((f) => (f.kind === "file" && f.name === MANIFEST ? { ...f, name: "notes.txt" } : f)),
   { maxLength: 3 },
 );
+
+/** The manifest of a complete output of `files`: their names and each one's SHA-256. */
+function manifestWith(files: ReadonlyMap<string, string>): string {
+  const sums = new Map([...files].map(([name, text]) => [name, [createHash("sha256").update(text).digest("hex")]]));
+  return manifestText([...files.keys()], sums);
+}
 
 /** An output as a rigging without manifests wrote it: a kustomization.yaml listing the other files. */
 function writeOlder(dir: string, files: ReadonlyMap<string, string>): string[] {
@@ -120,7 +127,8 @@ describe("writeDirectory (-o DIR) over random prior contents", () => {
 
         let error: unknown;
         try {
-          writeDirectory(out, next);
+          // --force: a prior's files may differ from `next` and carry no checksum.
+          writeDirectory(out, next, [], true);
         } catch (caught) {
           error = caught;
         }
@@ -131,7 +139,7 @@ describe("writeDirectory (-o DIR) over random prior contents", () => {
           expect(after).toEqual(before);
         } else {
           expect(error).toBeUndefined();
-          expect(tree(out)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestText([...next.keys()])]]));
+          expect(tree(out)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestWith(next)]]));
         }
       }),
       { numRuns: 300 },
@@ -251,8 +259,9 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
         let error: unknown;
         const listing = fleetListing(out);
         try {
-          if (readEarlier) writeFleetMember(out, "east", next, [], true);
-          else writeFleetMember(out, "east", next, listing.leftovers.get("east") ?? [], !listing.names.has("east"));
+          // --force: an older rigging's output may differ from `next` and carry no checksum.
+          if (readEarlier) writeFleetMember(out, "east", next, [], true, true);
+          else writeFleetMember(out, "east", next, listing.leftovers.get("east") ?? [], !listing.names.has("east"), true);
         } catch (caught) {
           error = caught;
         }
@@ -266,7 +275,7 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
           if (error !== undefined) {
             expect(error).toBeInstanceOf(UsageError);
             expect(after).toEqual(before);
-          } else expect(tree(east)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestText([...next.keys()])]]));
+          } else expect(tree(east)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestWith(next)]]));
           return;
         }
         if (refused) {
@@ -277,7 +286,7 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
         expect(error).toBeUndefined();
         const generation = readlinkSync(east);
         expect(generation).toMatch(/^\.east\.\d+$/);
-        expect(tree(east)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestText([...next.keys()])]]));
+        expect(tree(east)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestWith(next)]]));
         // East's hidden entries left: its generation and what is not rigging's.
         for (const path of Object.keys(after).filter((p) => /^out\/\.east\.[^/]+$/.test(p) && p !== `out/${generation}`)) {
           expect(isForeign(path), `${path} is rigging's and was left`).toBe(true);

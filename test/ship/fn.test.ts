@@ -67,9 +67,12 @@ async function rendered(): Promise<Record<string, any>[]> {
   return parseAllDocuments(renderedText).map((d) => d.toJS());
 }
 
+/** The checksum fn puts on each object it renders, to tell it from an item changed since. */
+const SUM = "rigging.dev/rendered-sha256";
+
 const withoutFnAnnotations = (item: Record<string, any>) => {
   const copy = structuredClone(item);
-  for (const key of ["config.kubernetes.io/path", "config.kubernetes.io/index"]) delete copy.metadata.annotations?.[key];
+  for (const key of ["config.kubernetes.io/path", "config.kubernetes.io/index", SUM]) delete copy.metadata.annotations?.[key];
   if (copy.metadata.annotations && Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
   return copy;
 };
@@ -138,6 +141,55 @@ describe("rigging fn: the protocol", () => {
     const second = await fn(resourceList(first.items, parse(CONFIG)));
     expect(second.code, second.err).toBe(0);
     expect(parse(second.out).items).toEqual(first.items);
+  });
+
+  it("keeps an item under NAME/ it did not render, whatever its labels: a NetworkPolicy copied from its own and renamed", async () => {
+    const first = parse((await fn(resourceList([], parse(CONFIG)))).out);
+    const policy = first.items.find((i: any) => i.kind === "NetworkPolicy");
+    const copy = structuredClone(policy);
+    copy.metadata.name = "compass-runner-extra";
+    copy.metadata.annotations["config.kubernetes.io/path"] = "runner/99-networkpolicy-extra.yaml";
+    const second = await fn(resourceList([...first.items, copy], parse(CONFIG)));
+    expect(second.code, second.err).toBe(0);
+    const items = parse(second.out).items;
+    expect(items).toContainEqual(copy);
+    expect(items).toHaveLength(first.items.length + 1);
+  });
+
+  it("an item it rendered and someone changed since is kept as it is, and the render that would replace it is an error naming it", async () => {
+    const first = parse((await fn(resourceList([], parse(CONFIG)))).out);
+    const edited = structuredClone(first.items);
+    const ds = edited.find((i: any) => i.kind === "DaemonSet");
+    ds.spec.template.spec.containers[0].resources.limits.memory = "2Gi";
+    const r = await fn(resourceList(edited, parse(CONFIG)));
+    expect(r.code).toBe(1);
+    const out = parse(r.out);
+    expect(out.items).toContainEqual(ds);
+    const errors = out.results.filter((x: any) => x.severity === "error");
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /^DaemonSet compass-runner is already in the package \(runner\/\d\d-daemonset-compass-runner\.yaml\), changed since rigging rendered it/,
+        ),
+      }),
+    ]);
+  });
+
+  it("items an older rigging fn rendered (no checksum): replaced where this render gives the same object, kept otherwise", async () => {
+    const first = parse((await fn(resourceList([], parse(CONFIG)))).out);
+    const older = first.items.map((item: any) => {
+      const copy = structuredClone(item);
+      delete copy.metadata.annotations[SUM];
+      return copy;
+    });
+    const same = await fn(resourceList(older, parse(CONFIG)));
+    expect(same.code, same.err).toBe(0);
+    expect(parse(same.out).items).toEqual(first.items);
+    const ds = older.find((i: any) => i.kind === "DaemonSet");
+    ds.spec.template.spec.containers[0].resources.limits.memory = "2Gi";
+    const changed = await fn(resourceList(older, parse(CONFIG)));
+    expect(changed.code).toBe(1);
+    expect(parse(changed.out).items).toContainEqual(ds);
   });
 
   it("refuses to overwrite an item rigging did not render", async () => {
@@ -219,10 +271,26 @@ describe("rigging fn under kpt", () => {
     const files = readdirSync(join(pkg, "runner")).sort();
     expect(files).toHaveLength(expected.length);
     const written = files.map((f) => parse(readFileSync(join(pkg, "runner", f), "utf8")));
-    expect(written).toEqual(expected); // kpt keeps the path in the file name, not in the object
+    expect(written.map(withoutFnAnnotations)).toEqual(expected); // kpt keeps the path in the file name, not in the object
     expect(readFileSync(join(pkg, "other.yaml"), "utf8")).toContain("name: other");
     const results = parse(readFileSync(join(work, "eval-results", "results.yaml"), "utf8"));
     expect(results).toMatchObject({ kind: "FunctionResultList", exitCode: 0 });
+  });
+
+  it("kpt fn eval again keeps a file the user copied into NAME/ from a rendered one and renamed, and its own output as it was", async () => {
+    const pkg = freshPackage("eval-kept");
+    writeFileSync(join(work, "values-kept.yaml"), CONFIG);
+    const evaluate = () => kpt(["fn", "eval", pkg, "--exec", "rigging fn", "--fn-config", join(work, "values-kept.yaml")]);
+    const first = await evaluate();
+    expect(first.code, first.err).toBe(0);
+    const policy = readdirSync(join(pkg, "runner")).find((f) => f.includes("-networkpolicy-"))!;
+    const text = readFileSync(join(pkg, "runner", policy), "utf8");
+    expect(text).toMatch(/^ {2}name: compass-runner$/m);
+    writeFileSync(join(pkg, "runner", "99-networkpolicy-extra.yaml"), text.replace(/^( {2})name: compass-runner$/m, "$1name: compass-runner-extra"));
+    const before = snapshot(pkg);
+    const again = await evaluate();
+    expect(again.code, again.err).toBe(0);
+    expect(snapshot(pkg)).toEqual(before);
   });
 
   // The DaemonSet is the Runner's 12th object: index 11 of manifests.yaml, or a file of its own.
@@ -259,7 +327,7 @@ describe("rigging fn under kpt", () => {
     const written = readdirSync(join(pkg, "runner"))
       .sort()
       .map((f) => parse(readFileSync(join(pkg, "runner", f), "utf8")));
-    expect(written).toEqual(expected);
+    expect(written.map(withoutFnAnnotations)).toEqual(expected);
     const results = parse(readFileSync(join(work, "render-results", "results.yaml"), "utf8"));
     expect(results.exitCode).toBe(0);
     expect(results.items).toHaveLength(2); // the mutator, then the validator
