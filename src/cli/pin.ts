@@ -51,8 +51,12 @@ Options:
 
 Exit codes: 0 every image pinned (or nothing to pin); 1 an image fails a
 check (nothing written); 2 usage error, or a registry that cannot be read
-(unreachable, garbage, too large, redirect loop, silent past the deadline).
+(unreachable, garbage, too large, redirect loop, silent past the deadline),
+or VALUES changed while pin ran (the edit is kept, nothing written).
 `;
+
+/** The `yaml` package's options for the values' places; its own duplicate-key check is quadratic. */
+const PLACES = { uniqueKeys: false, strict: true, prettyErrors: false } as const;
 
 export interface PinResult extends CheckResult {
   /** The image as written in VALUES. */
@@ -61,7 +65,7 @@ export interface PinResult extends CheckResult {
   digest?: string;
 }
 
-interface Edit {
+export interface Edit {
   site: ImageSite;
   value: string;
 }
@@ -84,6 +88,17 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   const format = parseFormat(values.format);
   const timeout = parseTimeout(values.timeout, PIN_TIMEOUT_SECONDS);
   const text = readText(file);
+  const { sites } = imagesOf(text, file);
+  if (sites.length === 0) {
+    io.err(`note: ${printable(file)} names no image to pin\n`);
+    if (format === "json") io.out("[]\n");
+    return 0;
+  }
+  return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
+}
+
+/** The images a values file names, where they stand in its text (its kind refused when not a values kind). */
+export function imagesOf(text: string, file: string): { kind: string; sites: ImageSite[] } {
   const source = parseValuesFile(text, file);
   const kind = (source.data as Record<string, unknown>).kind;
   if (typeof kind !== "string" || !profileOf(kind)) {
@@ -92,15 +107,10 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
       `${file}: ${kind === undefined ? "no top-level kind" : `kind ${JSON.stringify(printable(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
     );
   }
-  // The checks above bound size, depth and aliases; this parse keeps each value's place in the text.
-  const doc = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false });
-  const sites = imageSites(doc, kind);
-  if (sites.length === 0) {
-    io.err(`note: ${printable(file)} names no image to pin\n`);
-    if (format === "json") io.out("[]\n");
-    return 0;
-  }
-  return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
+  // The checks above bound size, depth and aliases and refused duplicate keys
+  // (in linear time, unlike the package's own check); this parse keeps each value's place.
+  const doc = parseDocument(text, PLACES);
+  return { kind, sites: imageSites(doc, kind) };
 }
 
 async function pinSites(
@@ -184,7 +194,7 @@ async function pinSites(
   const rewritten = applyEdits(run.text, edits, run.file);
   if (rewritten === run.text) io.err(`note: ${printable(run.file)} is pinned already: nothing to change\n`);
   else {
-    writeInPlace(run.file, rewritten);
+    writeInPlace(run.file, run.text, rewritten);
     const changed = edits.filter((e) => e.value !== e.site.text).length;
     io.err(`pinned ${changed} image(s) in ${printable(run.file)}\n`);
   }
@@ -249,7 +259,7 @@ function platformResult(site: ImageSite, ref: PinReference, manifest: Manifest):
  * was; everything else, comments included, is the file's own bytes. The
  * result is parsed again to prove that each image reads as written.
  */
-function applyEdits(text: string, edits: Edit[], file: string): string {
+export function applyEdits(text: string, edits: Edit[], file: string): string {
   let out = text;
   const ordered = [...edits].filter((e) => e.value !== e.site.text).sort((a, b) => b.site.node.range![0] - a.site.node.range![0]);
   for (const { site, value } of ordered) {
@@ -265,7 +275,7 @@ function applyEdits(text: string, edits: Edit[], file: string): string {
     if (quoted === undefined) throw new UsageError(`${printable(file)}: ${site.path} is a block scalar; write the image on one line to pin it`);
     out = out.slice(0, start) + quoted + out.slice(end);
   }
-  const again = parseDocument(out, { uniqueKeys: true, strict: true, prettyErrors: false });
+  const again = parseDocument(out, PLACES);
   for (const { site, value } of edits) {
     if (again.errors.length > 0 || again.getIn(site.keys) !== value) {
       throw new InternalError(`pin would not write ${site.path} as ${value} (a bug in rigging; nothing was written)`);
@@ -274,8 +284,12 @@ function applyEdits(text: string, edits: Edit[], file: string): string {
   return out;
 }
 
-/** Replaces the file at once (a new file renamed over it), keeping its mode; a symlink's target is replaced. */
-function writeInPlace(file: string, text: string): void {
+/**
+ * Replaces the file at once (a new file renamed over it), keeping its mode;
+ * a symlink's target is replaced. The file is read again just before the
+ * rename, and an edit made since `read` was read is kept: nothing is written.
+ */
+export function writeInPlace(file: string, read: string, text: string): void {
   let target: string;
   let temp: string | undefined;
   try {
@@ -284,9 +298,27 @@ function writeInPlace(file: string, text: string): void {
     temp = join(dirname(target), `.${basename(target)}.rigging-pin-${randomBytes(4).toString("hex")}`);
     writeFileSync(temp, text, { flag: "wx", mode });
     chmodSync(temp, mode);
+    if (readNow(target) !== read) {
+      rmSync(temp, { force: true });
+      temp = undefined;
+      throw new ChangedMeanwhile();
+    }
     renameSync(temp, target);
   } catch (error) {
     if (temp) rmSync(temp, { force: true });
+    if (error instanceof ChangedMeanwhile)
+      throw new UsageError(`${printable(file)} changed while pin read the registry: nothing written, the file is as it is now; run pin again`);
     throw new UsageError(`${printable(file)}: cannot write: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+class ChangedMeanwhile extends Error {}
+
+/** The file's text as `readText` gives it, or undefined when it is gone or unreadable now. */
+function readNow(file: string): string | undefined {
+  try {
+    return readText(file);
+  } catch {
+    return undefined;
   }
 }
