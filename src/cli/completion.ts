@@ -82,7 +82,15 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "pin",
     summary: "pin image tags to digests",
-    options: [{ long: "check" }, { long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+    options: [
+      { long: "check" },
+      { long: "update" },
+      { long: "dry-run" },
+      { long: "outdated" },
+      { long: "format", short: "f", value: words(() => ["text", "json"]) },
+      { long: "timeout", value: "none" },
+      HELP,
+    ],
     args: "files",
   },
   { name: "fn", summary: "a KRM function for kpt and kustomize", options: [HELP], args: "none" },

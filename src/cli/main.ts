@@ -30,7 +30,7 @@ Usage:
   rigging schema [KIND]                                 print a values JSON Schema (all kinds without KIND)
   rigging init KIND                                     print an example values file
   rigging preflight postgres|tls|nats                   check the database, certificate or NATS live
-  rigging pin VALUES [--check]                          pin image tags to digests (D8-D10)
+  rigging pin VALUES [--check|--update|--outdated]      pin tags to digests, or to the newest build (D8-D10)
   rigging fn < resource-list.yaml                       a KRM function for kpt and kustomize
   rigging completion bash|zsh|fish                      print a shell completion script
   rigging help [COMMAND] | --help | -V, --version

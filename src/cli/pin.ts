@@ -3,25 +3,26 @@
 // what it names, and only `repo:tag@sha256:...` is written (in place, the
 // file's comments and layout kept). D9: the registry is read anonymously.
 // D10: the digest holds the platforms the image's system runs on.
-import { randomBytes } from "node:crypto";
-import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { parseDocument, Scalar } from "yaml";
-import { InternalError, UsageError } from "../core/errors.ts";
+import { parseDocument } from "yaml";
+import { UsageError } from "../core/errors.ts";
 import { parseValuesFile, readText } from "../core/source.ts";
 import { closest } from "../core/values.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
-import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError, type CheckResult } from "../preflight/common.ts";
+import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError } from "../preflight/common.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
 import type { Manifest } from "../pin/registry.ts";
-import { imageSites, REQUIRED_PLATFORMS, ROLE_NAMES, type ImageSite } from "../pin/sites.ts";
+import { platformResult, type PinResult } from "../pin/platforms.ts";
+import { imageSites, type ImageSite } from "../pin/sites.ts";
+import { applyEdits, type Edit, PLACES, writeInPlace } from "../pin/write.ts";
 import type { Io } from "./io.ts";
 import { label } from "./preflight-run.ts";
 
 export const PIN_TIMEOUT_SECONDS = 30;
 
 export const PIN_HELP = `Usage: rigging pin VALUES [--check] [--format text|json] [--timeout SECS]
+       rigging pin --update VALUES [--dry-run]
+       rigging pin --outdated VALUES
 
 Follow every image tag in VALUES to its digest in the registry and write it
 beside the tag, in place: repo:tag becomes repo:tag@sha256:<digest> (seed
@@ -45,30 +46,27 @@ Options:
       --check          change nothing; fail when a recorded digest is no longer
                        its tag's, an image is not pinned, or its platforms are
                        wrong (for CI)
+      --update         move every image tagged main-<n>-<sha12> to the newest
+                       build: the highest n among the repository's paired
+                       tags (listed anonymously), if its digest passes D10;
+                       an image whose newest build fails D10 is not moved,
+                       and the table names the newest build that passes
+      --dry-run        with --update: print the table of what would move,
+                       from which build to which; write nothing
+      --outdated       print the same table, write nothing; exit 1 when an
+                       image has a newer build that passes D10 (for CI)
   -f, --format FMT     text (default) or json
       --timeout SECS   one deadline for all registry reads (default ${PIN_TIMEOUT_SECONDS})
   -h, --help           show this help
 
 Exit codes: 0 every image pinned (or nothing to pin); 1 an image fails a
-check (nothing written); 2 usage error, or a registry that cannot be read
+check (nothing written), or with --outdated an image can move; 2 usage error, or a registry that cannot be read
 (unreachable, garbage, too large, redirect loop, silent past the deadline),
 or VALUES changed while pin ran (the edit is kept, nothing written).
 `;
 
-/** The `yaml` package's options for the values' places; its own duplicate-key check is quadratic. */
-const PLACES = { uniqueKeys: false, strict: true, prettyErrors: false } as const;
-
-export interface PinResult extends CheckResult {
-  /** The image as written in VALUES. */
-  image?: string;
-  /** The digest its tag names now. */
-  digest?: string;
-}
-
-export interface Edit {
-  site: ImageSite;
-  value: string;
-}
+export type { PinResult };
+export { applyEdits };
 
 export function pinCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
@@ -76,6 +74,9 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
     allowPositionals: true,
     options: {
       check: { type: "boolean", default: false },
+      update: { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      outdated: { type: "boolean", default: false },
       format: { type: "string", short: "f" },
       timeout: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -85,6 +86,9 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`pin takes one values file, got ${positionals.length}; usage: rigging pin VALUES [--check]`);
   const file = positionals[0];
   if (file === "-") throw new UsageError("pin rewrites its values file in place: give a file, not -");
+  const modes = [values.check && "--check", values.update && "--update", values.outdated && "--outdated"].filter(Boolean);
+  if (modes.length > 1) throw new UsageError(`pin: ${modes.join(" and ")} exclude each other`);
+  if (values["dry-run"] && !values.update) throw new UsageError("pin: --dry-run goes with --update (pin --update --dry-run VALUES)");
   const format = parseFormat(values.format);
   const timeout = parseTimeout(values.timeout, PIN_TIMEOUT_SECONDS);
   const text = readText(file);
@@ -94,6 +98,8 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
     if (format === "json") io.out("[]\n");
     return 0;
   }
+  if (values.update || values.outdated)
+    return updateSites(sites, { file, text, mode: values.outdated ? "outdated" : values["dry-run"] ? "dry-run" : "write", format, timeout }, io);
   return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
 }
 
@@ -201,6 +207,49 @@ async function pinSites(
   return 0;
 }
 
+/** --update, --update --dry-run and --outdated: the table of builds, and the moves written (write) or judged (outdated). */
+async function updateSites(
+  sites: ImageSite[],
+  run: { file: string; text: string; mode: "write" | "dry-run" | "outdated"; format: "text" | "json"; timeout: number },
+  io: Io,
+): Promise<number> {
+  const { RegistryClient, RegistryError } = await import("../pin/registry.ts");
+  const { formatRows, planUpdate } = await import("../pin/update.ts");
+  const deadline = new Deadline(run.timeout);
+  const client = new RegistryClient(deadline);
+  const plans = [];
+  try {
+    for (const site of sites) plans.push({ site, ...(await planUpdate(site, client)) });
+  } catch (error) {
+    if (error instanceof TimeoutError) throw new UsageError(`cannot read the registry: ${describeError(error, (t) => t)}`);
+    if (error instanceof RegistryError) throw new UsageError(describeError(error, (t) => t));
+    throw error;
+  } finally {
+    client.close();
+    deadline.end();
+  }
+  io.out(
+    formatRows(
+      plans.map((p) => p.row),
+      run.format,
+    ),
+  );
+  const failed = plans.some((p) => p.row.state === "fail");
+  const edits: Edit[] = plans.flatMap((p) => (p.value === undefined ? [] : [{ site: p.site, value: p.value }]));
+  if (run.mode === "outdated") return failed || edits.length > 0 ? 1 : 0;
+  if (failed) {
+    io.err(`note: nothing written to ${printable(run.file)}: an image could not be followed\n`);
+    return 1;
+  }
+  if (run.mode === "dry-run" || edits.length === 0) {
+    io.err(`note: ${printable(run.file)} ${edits.length === 0 ? "has the newest builds that pass already" : "not written (--dry-run)"}\n`);
+    return 0;
+  }
+  writeInPlace(run.file, run.text, applyEdits(run.text, edits, run.file));
+  io.err(`moved ${edits.length} image(s) to a newer build in ${printable(run.file)}\n`);
+  return 0;
+}
+
 function tagResult(site: ImageSite, ref: PinReference, current: Manifest, check: boolean): PinResult {
   const shown = `${printable(ref.name)}:${printable(ref.tag!)}`;
   const base = { id: "D8", check: site.path, image: ref.text, digest: current.digest };
@@ -223,102 +272,4 @@ function tagResult(site: ImageSite, ref: PinReference, current: Manifest, check:
   }
   if (ref.digest === current.digest) return { ...base, outcome: "pass", message: `${shown} is pinned to ${current.digest} already, read anonymously` };
   return { ...base, outcome: "pass", message: `${shown} pinned to ${current.digest}${ref.digest ? `, was ${ref.digest}` : ""}, read anonymously` };
-}
-
-function platformResult(site: ImageSite, ref: PinReference, manifest: Manifest): PinResult {
-  const need = REQUIRED_PLATFORMS[site.role];
-  const who = ROLE_NAMES[site.role];
-  const shown = `${printable(ref.name)}@${manifest.digest}`;
-  const held = manifest.platforms.length > 0 ? manifest.platforms.map(printable).join(", ") : "no platform";
-  const base = { id: "D10", check: site.path, image: ref.text, digest: manifest.digest };
-  const missing = need.platforms.filter((p) => !manifest.platforms.includes(p));
-  const wanted = need.platforms.join(" and ");
-  const why =
-    site.role === "runner" ? "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)" : `${who} runs on amd64 and arm64 nodes (D10)`;
-  if (need.index && manifest.kind !== "index") {
-    return {
-      ...base,
-      outcome: "fail",
-      message: `${shown} is a single-platform image (${held}), not an image index: ${why}`,
-      fix: `publish ${who}'s image as an index with ${wanted} (docker buildx build --platform ${need.platforms.join(",")} --push)`,
-    };
-  }
-  if (missing.length > 0) {
-    return {
-      ...base,
-      outcome: "fail",
-      message: `${shown} lacks ${missing.join(" and ")} (it holds ${held}): ${why}`,
-      fix: `publish ${who}'s image with ${wanted}`,
-    };
-  }
-  return { ...base, outcome: "pass", message: `${shown} is ${manifest.kind === "index" ? "an image index" : "an image"} with ${wanted}: ${why}` };
-}
-
-/**
- * The text with each image's scalar replaced where it stands, quoted as it
- * was; everything else, comments included, is the file's own bytes. The
- * result is parsed again to prove that each image reads as written.
- */
-export function applyEdits(text: string, edits: Edit[], file: string): string {
-  let out = text;
-  const ordered = [...edits].filter((e) => e.value !== e.site.text).sort((a, b) => b.site.node.range![0] - a.site.node.range![0]);
-  for (const { site, value } of ordered) {
-    const [start, end] = site.node.range!;
-    const quoted =
-      site.node.type === Scalar.QUOTE_DOUBLE
-        ? `"${value}"`
-        : site.node.type === Scalar.QUOTE_SINGLE
-          ? `'${value}'`
-          : site.node.type === Scalar.PLAIN
-            ? value
-            : undefined;
-    if (quoted === undefined) throw new UsageError(`${printable(file)}: ${site.path} is a block scalar; write the image on one line to pin it`);
-    out = out.slice(0, start) + quoted + out.slice(end);
-  }
-  const again = parseDocument(out, PLACES);
-  for (const { site, value } of edits) {
-    if (again.errors.length > 0 || again.getIn(site.keys) !== value) {
-      throw new InternalError(`pin would not write ${site.path} as ${value} (a bug in rigging; nothing was written)`);
-    }
-  }
-  return out;
-}
-
-/**
- * Replaces the file at once (a new file renamed over it), keeping its mode;
- * a symlink's target is replaced. The file is read again just before the
- * rename, and an edit made since `read` was read is kept: nothing is written.
- */
-export function writeInPlace(file: string, read: string, text: string): void {
-  let target: string;
-  let temp: string | undefined;
-  try {
-    target = realpathSync(file);
-    const mode = statSync(target).mode & 0o7777;
-    temp = join(dirname(target), `.${basename(target)}.rigging-pin-${randomBytes(4).toString("hex")}`);
-    writeFileSync(temp, text, { flag: "wx", mode });
-    chmodSync(temp, mode);
-    if (readNow(target) !== read) {
-      rmSync(temp, { force: true });
-      temp = undefined;
-      throw new ChangedMeanwhile();
-    }
-    renameSync(temp, target);
-  } catch (error) {
-    if (temp) rmSync(temp, { force: true });
-    if (error instanceof ChangedMeanwhile)
-      throw new UsageError(`${printable(file)} changed while pin read the registry: nothing written, the file is as it is now; run pin again`);
-    throw new UsageError(`${printable(file)}: cannot write: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
-class ChangedMeanwhile extends Error {}
-
-/** The file's text as `readText` gives it, or undefined when it is gone or unreadable now. */
-function readNow(file: string): string | undefined {
-  try {
-    return readText(file);
-  } catch {
-    return undefined;
-  }
 }
