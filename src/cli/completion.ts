@@ -93,6 +93,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
     args: "files",
   },
+  {
+    name: "diff",
+    summary: "what applying NEW over OLD changes and restarts",
+    options: [{ long: "format", short: "f", value: words(() => ["text", "json"]) }, HELP],
+    args: "files",
+  },
   { name: "fn", summary: "a KRM function for kpt and kustomize", options: [HELP], args: "none" },
   { name: "completion", summary: "print a shell completion script", options: [HELP], args: words(() => SHELLS) },
 ];
