@@ -197,3 +197,21 @@ describe("diff: inputs and output", () => {
     });
   });
 });
+
+describe("render -o over an earlier output: the same summary on stderr", () => {
+  it("none for a first render; no change, then the consequences of a changed Runner", () => {
+    const dir = join(tempDir(), "out");
+    const first = runInProcess(["render", RUNNER, "-o", dir, "--quiet"]);
+    expect(first.err).not.toContain("changes against the earlier output");
+    expect(runInProcess(["render", RUNNER, "-o", dir, "--quiet"]).err).toContain("\nchanges against the earlier output: no change\n");
+    const values = readFileSync(join(ROOT, RUNNER), "utf8");
+    const changed = tempFile(values.replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 7200"), "compass-runner.yaml");
+    expect(readFileSync(changed, "utf8")).not.toBe(values);
+    const r = runInProcess(["render", changed, "-o", dir, "--quiet"]);
+    expect(r.code).toBe(0);
+    expect(r.err.split("\n").at(-2)).toBe(
+      "changes against the earlier output: 1 changed, 0 added, 0 removed: Runner restarts; enrollment breaks until both sides follow",
+    );
+  });
+});
+

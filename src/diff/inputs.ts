@@ -13,7 +13,8 @@ import { parseManifests } from "../check/kube-yaml.ts";
 import { loadObjects } from "../check/load.ts";
 import { renderSource } from "../pipeline.ts";
 import { profileOf } from "../profiles/index.ts";
-import { printable } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
+import { objectKeyOf as objectKey } from "./key.ts";
 
 export interface Side {
   /** The argument as given. */
@@ -21,13 +22,6 @@ export interface Side {
   how: "values" | "directory" | "stream";
   /** By identity (objectKey), in the order read. */
   objects: Map<string, K8sObject>;
-}
-
-/** group/kind namespace/name: the identity apply goes by (the version is not part of it). */
-export function objectKey(object: K8sObject): string {
-  const group = String(object.apiVersion ?? "").includes("/") ? String(object.apiVersion).split("/")[0] : "";
-  const ns = object.metadata?.namespace;
-  return `${group ? `${group}/` : ""}${object.kind} ${ns ? `${ns}/` : ""}${object.metadata?.name ?? ""}`;
 }
 
 export function readSide(arg: string, stdin?: string): Side {

@@ -1,7 +1,7 @@
 // `rigging diff`'s result: the objects added, removed and changed between
 // two sides, each with its fields and consequences, in one order (by
 // identity, by code point), and the text or JSON that shows it.
-import { printable } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import { byCodePoint, compareObjects } from "./compare.ts";
 import { type ObjectDiff, judge, SHORT } from "./consequences.ts";
 import type { Side } from "./inputs.ts";
