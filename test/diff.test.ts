@@ -214,4 +214,3 @@ describe("render -o over an earlier output: the same summary on stderr", () => {
     );
   });
 });
-
