@@ -149,7 +149,7 @@ const NOT_IN_BUN = new Set(["check", "commands"]);
 const LAZY_SOURCES = {
   fleet: ["src/cli/fleet.ts", "src/cli/render-stream.ts", "src/core/threads.ts"],
   check: ["src/cli/check.ts", "src/cli/fn.ts"],
-  commands: ["explain", "schema", "init", "preflight", "pin", "completion"].map((name) => `src/cli/${name}.ts`),
+  commands: ["explain", "schema", "init", "preflight", "pin", "diff", "completion"].map((name) => `src/cli/${name}.ts`),
   "cr06-judge": ["src/check/admission-judge.ts"],
 };
 /**

@@ -3,12 +3,13 @@
 // through the distribution API), a bearer-token front for the anonymous
 // token flow and private repositories, and registries that misbehave.
 // Expected digests are computed here from the bytes pushed, never by pin.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, tempFile } from "./support/cli.ts";
 import { startHostile, type HostileServer } from "./support/hostile.ts";
 import { pushImage, pushIndex, startBadRegistry, startBearerFront, startRegistry, type TestFront, type TestRegistry } from "./support/registry.ts";
+import { startFront } from "./support/registry-front.ts";
 import { runAsync, runCliAsync } from "./support/run-async.ts";
 
 const PAIRED = "main-1842-3f9c2a7d1b6e";
@@ -188,6 +189,23 @@ describe("rigging pin against a live registry", () => {
     const r = await pin(file);
     expect(r.out).toContain(`FAIL D8 image: ${R}/rigelbuild/compass-server:main-1-000000000000 is not in the registry (404)`);
     expect(r.code).toBe(1);
+  });
+
+  it("keeps an edit made while it waited for the registry: refuses, writes nothing (exit 2)", async () => {
+    let file = "";
+    let edited = "";
+    // The registry answers the manifest only after the user has saved an edit.
+    const slow = await startFront(R, (url) => {
+      if (url.pathname.includes("/manifests/") && edited === "") writeFileSync(file, (edited = `${readFileSync(file, "utf8")}# saved while pin waited\n`));
+      return false;
+    });
+    stops.push(slow.stop);
+    file = tempFile(`kind: CompassRunner\nimage: ${slow.host}/rigelbuild/compass-runner:${PAIRED}\n`, "runner.yaml");
+    const r = await runCliAsync(["pin", file]);
+    expect(r.err).toBe(`error ${file} changed while pin read the registry: nothing written, the file is as it is now; run pin again\n`);
+    expect(r.code).toBe(2);
+    expect(readFileSync(file, "utf8")).toBe(edited);
+    expect(edited).toContain("# saved while pin waited");
   });
 
   it("keeps a JSON values file JSON", async () => {

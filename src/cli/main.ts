@@ -5,6 +5,7 @@ import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
 import { KINDS } from "../profiles/index.ts";
 import { CHECK_HELP, checkCommand } from "./check.ts";
+import { DIFF_HELP, diffCommand } from "./diff.ts";
 import { type Command, exitWith, report, runCommand } from "./command.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
 import { EXPLAIN_HELP, explainCommand } from "./explain.ts";
@@ -30,7 +31,8 @@ Usage:
   rigging schema [KIND]                                 print a values JSON Schema (all kinds without KIND)
   rigging init KIND                                     print an example values file
   rigging preflight postgres|tls|nats                   check the database, certificate or NATS live
-  rigging pin VALUES [--check]                          pin image tags to digests (D8-D10)
+  rigging pin VALUES [--check|--update|--outdated]      pin tags to digests, or to the newest build (D8-D10)
+  rigging diff OLD NEW [--format text|json]             what applying NEW over OLD changes and restarts
   rigging fn < resource-list.yaml                       a KRM function for kpt and kustomize
   rigging completion bash|zsh|fish                      print a shell completion script
   rigging help [COMMAND] | --help | -V, --version
@@ -68,6 +70,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   init: late(() => ({ run: initCommand, help: INIT_HELP })),
   preflight: late(() => ({ run: preflightCommand, help: PREFLIGHT_HELP })),
   pin: late(() => ({ run: pinCommand, help: PIN_HELP })),
+  diff: late(() => ({ run: diffCommand, help: DIFF_HELP })),
   fn: late(() => ({ run: fnCommand, help: FN_HELP })),
   completion: late(() => ({ run: completionCommand, help: COMPLETION_HELP })),
 };

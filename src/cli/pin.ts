@@ -3,25 +3,26 @@
 // what it names, and only `repo:tag@sha256:...` is written (in place, the
 // file's comments and layout kept). D9: the registry is read anonymously.
 // D10: the digest holds the platforms the image's system runs on.
-import { randomBytes } from "node:crypto";
-import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { parseDocument, Scalar } from "yaml";
-import { InternalError, UsageError } from "../core/errors.ts";
+import { parseDocument } from "yaml";
+import { UsageError } from "../core/errors.ts";
 import { parseValuesFile, readText } from "../core/source.ts";
 import { closest } from "../core/values.ts";
 import { KINDS, profileOf } from "../profiles/index.ts";
-import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError, type CheckResult } from "../preflight/common.ts";
+import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError } from "../preflight/common.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
 import type { Manifest } from "../pin/registry.ts";
-import { imageSites, REQUIRED_PLATFORMS, ROLE_NAMES, type ImageSite } from "../pin/sites.ts";
+import { platformResult, type PinResult } from "../pin/platforms.ts";
+import { imageSites, type ImageSite } from "../pin/sites.ts";
+import { applyEdits, type Edit, PLACES, writeInPlace } from "../pin/write.ts";
 import type { Io } from "./io.ts";
 import { label } from "./preflight-run.ts";
 
 export const PIN_TIMEOUT_SECONDS = 30;
 
 export const PIN_HELP = `Usage: rigging pin VALUES|-f VALUES [--check] [--format text|json] [--timeout SECS]
+       rigging pin --update VALUES [--dry-run]
+       rigging pin --outdated VALUES
 
 Follow every image tag in VALUES to its digest in the registry and write it
 beside the tag, in place: repo:tag becomes repo:tag@sha256:<digest> (seed
@@ -46,26 +47,27 @@ Options:
                        its tag's, an image is not pinned, or its platforms are
                        wrong (for CI)
   -f, --values FILE    the values file (the same as VALUES)
+      --update         move every image tagged main-<n>-<sha12> to the newest
+                       build: the highest n among the repository's paired
+                       tags (listed anonymously), if its digest passes D10;
+                       an image whose newest build fails D10 is not moved,
+                       and the table names the newest build that passes
+      --dry-run        with --update: print the table of what would move,
+                       from which build to which; write nothing
+      --outdated       print the same table, write nothing; exit 1 when an
+                       image has a newer build that passes D10 (for CI)
       --format FMT     text (default) or json
       --timeout SECS   one deadline for all registry reads (default ${PIN_TIMEOUT_SECONDS})
   -h, --help           show this help
 
 Exit codes: 0 every image pinned (or nothing to pin); 1 an image fails a
-check (nothing written); 2 usage error, or a registry that cannot be read
-(unreachable, garbage, too large, redirect loop, silent past the deadline).
+check (nothing written), or with --outdated an image can move; 2 usage error, or a registry that cannot be read
+(unreachable, garbage, too large, redirect loop, silent past the deadline),
+or VALUES changed while pin ran (the edit is kept, nothing written).
 `;
 
-export interface PinResult extends CheckResult {
-  /** The image as written in VALUES. */
-  image?: string;
-  /** The digest its tag names now. */
-  digest?: string;
-}
-
-interface Edit {
-  site: ImageSite;
-  value: string;
-}
+export type { PinResult };
+export { applyEdits };
 
 export function pinCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
@@ -74,6 +76,9 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
     options: {
       check: { type: "boolean", default: false },
       values: { type: "string", short: "f" },
+      update: { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      outdated: { type: "boolean", default: false },
       format: { type: "string" },
       timeout: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -84,9 +89,25 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   if (files.length !== 1) throw new UsageError(`pin takes one values file, got ${files.length}; usage: rigging pin VALUES [--check]`);
   const file = files[0];
   if (file === "-") throw new UsageError("pin rewrites its values file in place: give a file, not -");
+  const modes = [values.check && "--check", values.update && "--update", values.outdated && "--outdated"].filter(Boolean);
+  if (modes.length > 1) throw new UsageError(`pin: ${modes.join(" and ")} exclude each other`);
+  if (values["dry-run"] && !values.update) throw new UsageError("pin: --dry-run goes with --update (pin --update --dry-run VALUES)");
   const format = parseFormat(values.format);
   const timeout = parseTimeout(values.timeout, PIN_TIMEOUT_SECONDS);
   const text = readText(file);
+  const { sites } = imagesOf(text, file);
+  if (sites.length === 0) {
+    io.err(`note: ${printable(file)} names no image to pin\n`);
+    if (format === "json") io.out("[]\n");
+    return 0;
+  }
+  if (values.update || values.outdated)
+    return updateSites(sites, { file, text, mode: values.outdated ? "outdated" : values["dry-run"] ? "dry-run" : "write", format, timeout }, io);
+  return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
+}
+
+/** The images a values file names, where they stand in its text (its kind refused when not a values kind). */
+export function imagesOf(text: string, file: string): { kind: string; sites: ImageSite[] } {
   const source = parseValuesFile(text, file);
   const kind = (source.data as Record<string, unknown>).kind;
   if (typeof kind !== "string" || !profileOf(kind)) {
@@ -95,15 +116,10 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
       `${file}: ${kind === undefined ? "no top-level kind" : `kind ${JSON.stringify(printable(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
     );
   }
-  // The checks above bound size, depth and aliases; this parse keeps each value's place in the text.
-  const doc = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false });
-  const sites = imageSites(doc, kind);
-  if (sites.length === 0) {
-    io.err(`note: ${printable(file)} names no image to pin\n`);
-    if (format === "json") io.out("[]\n");
-    return 0;
-  }
-  return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
+  // The checks above bound size, depth and aliases and refused duplicate keys
+  // (in linear time, unlike the package's own check); this parse keeps each value's place.
+  const doc = parseDocument(text, PLACES);
+  return { kind, sites: imageSites(doc, kind) };
 }
 
 async function pinSites(
@@ -187,10 +203,53 @@ async function pinSites(
   const rewritten = applyEdits(run.text, edits, run.file);
   if (rewritten === run.text) io.err(`note: ${printable(run.file)} is pinned already: nothing to change\n`);
   else {
-    writeInPlace(run.file, rewritten);
+    writeInPlace(run.file, run.text, rewritten);
     const changed = edits.filter((e) => e.value !== e.site.text).length;
     io.err(`pinned ${changed} image(s) in ${printable(run.file)}\n`);
   }
+  return 0;
+}
+
+/** --update, --update --dry-run and --outdated: the table of builds, and the moves written (write) or judged (outdated). */
+async function updateSites(
+  sites: ImageSite[],
+  run: { file: string; text: string; mode: "write" | "dry-run" | "outdated"; format: "text" | "json"; timeout: number },
+  io: Io,
+): Promise<number> {
+  const { RegistryClient, RegistryError } = await import("../pin/registry.ts");
+  const { formatRows, planUpdate } = await import("../pin/update.ts");
+  const deadline = new Deadline(run.timeout);
+  const client = new RegistryClient(deadline);
+  const plans = [];
+  try {
+    for (const site of sites) plans.push({ site, ...(await planUpdate(site, client)) });
+  } catch (error) {
+    if (error instanceof TimeoutError) throw new UsageError(`cannot read the registry: ${describeError(error, (t) => t)}`);
+    if (error instanceof RegistryError) throw new UsageError(describeError(error, (t) => t));
+    throw error;
+  } finally {
+    client.close();
+    deadline.end();
+  }
+  io.out(
+    formatRows(
+      plans.map((p) => p.row),
+      run.format,
+    ),
+  );
+  const failed = plans.some((p) => p.row.state === "fail");
+  const edits: Edit[] = plans.flatMap((p) => (p.value === undefined ? [] : [{ site: p.site, value: p.value }]));
+  if (run.mode === "outdated") return failed || edits.length > 0 ? 1 : 0;
+  if (failed) {
+    io.err(`note: nothing written to ${printable(run.file)}: an image could not be followed\n`);
+    return 1;
+  }
+  if (run.mode === "dry-run" || edits.length === 0) {
+    io.err(`note: ${printable(run.file)} ${edits.length === 0 ? "has the newest builds that pass already" : "not written (--dry-run)"}\n`);
+    return 0;
+  }
+  writeInPlace(run.file, run.text, applyEdits(run.text, edits, run.file));
+  io.err(`moved ${edits.length} image(s) to a newer build in ${printable(run.file)}\n`);
   return 0;
 }
 
@@ -216,80 +275,4 @@ function tagResult(site: ImageSite, ref: PinReference, current: Manifest, check:
   }
   if (ref.digest === current.digest) return { ...base, outcome: "pass", message: `${shown} is pinned to ${current.digest} already, read anonymously` };
   return { ...base, outcome: "pass", message: `${shown} pinned to ${current.digest}${ref.digest ? `, was ${ref.digest}` : ""}, read anonymously` };
-}
-
-function platformResult(site: ImageSite, ref: PinReference, manifest: Manifest): PinResult {
-  const need = REQUIRED_PLATFORMS[site.role];
-  const who = ROLE_NAMES[site.role];
-  const shown = `${printable(ref.name)}@${manifest.digest}`;
-  const held = manifest.platforms.length > 0 ? manifest.platforms.map(printable).join(", ") : "no platform";
-  const base = { id: "D10", check: site.path, image: ref.text, digest: manifest.digest };
-  const missing = need.platforms.filter((p) => !manifest.platforms.includes(p));
-  const wanted = need.platforms.join(" and ");
-  const why =
-    site.role === "runner" ? "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)" : `${who} runs on amd64 and arm64 nodes (D10)`;
-  if (need.index && manifest.kind !== "index") {
-    return {
-      ...base,
-      outcome: "fail",
-      message: `${shown} is a single-platform image (${held}), not an image index: ${why}`,
-      fix: `publish ${who}'s image as an index with ${wanted} (docker buildx build --platform ${need.platforms.join(",")} --push)`,
-    };
-  }
-  if (missing.length > 0) {
-    return {
-      ...base,
-      outcome: "fail",
-      message: `${shown} lacks ${missing.join(" and ")} (it holds ${held}): ${why}`,
-      fix: `publish ${who}'s image with ${wanted}`,
-    };
-  }
-  return { ...base, outcome: "pass", message: `${shown} is ${manifest.kind === "index" ? "an image index" : "an image"} with ${wanted}: ${why}` };
-}
-
-/**
- * The text with each image's scalar replaced where it stands, quoted as it
- * was; everything else, comments included, is the file's own bytes. The
- * result is parsed again to prove that each image reads as written.
- */
-function applyEdits(text: string, edits: Edit[], file: string): string {
-  let out = text;
-  const ordered = [...edits].filter((e) => e.value !== e.site.text).sort((a, b) => b.site.node.range![0] - a.site.node.range![0]);
-  for (const { site, value } of ordered) {
-    const [start, end] = site.node.range!;
-    const quoted =
-      site.node.type === Scalar.QUOTE_DOUBLE
-        ? `"${value}"`
-        : site.node.type === Scalar.QUOTE_SINGLE
-          ? `'${value}'`
-          : site.node.type === Scalar.PLAIN
-            ? value
-            : undefined;
-    if (quoted === undefined) throw new UsageError(`${printable(file)}: ${site.path} is a block scalar; write the image on one line to pin it`);
-    out = out.slice(0, start) + quoted + out.slice(end);
-  }
-  const again = parseDocument(out, { uniqueKeys: true, strict: true, prettyErrors: false });
-  for (const { site, value } of edits) {
-    if (again.errors.length > 0 || again.getIn(site.keys) !== value) {
-      throw new InternalError(`pin would not write ${site.path} as ${value} (a bug in rigging; nothing was written)`);
-    }
-  }
-  return out;
-}
-
-/** Replaces the file at once (a new file renamed over it), keeping its mode; a symlink's target is replaced. */
-function writeInPlace(file: string, text: string): void {
-  let target: string;
-  let temp: string | undefined;
-  try {
-    target = realpathSync(file);
-    const mode = statSync(target).mode & 0o7777;
-    temp = join(dirname(target), `.${basename(target)}.rigging-pin-${randomBytes(4).toString("hex")}`);
-    writeFileSync(temp, text, { flag: "wx", mode });
-    chmodSync(temp, mode);
-    renameSync(temp, target);
-  } catch (error) {
-    if (temp) rmSync(temp, { force: true });
-    throw new UsageError(`${printable(file)}: cannot write: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
 }

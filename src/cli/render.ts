@@ -4,6 +4,7 @@ import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../core/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { overwrittenLines, writeDirectory } from "../core/output-dir.ts";
+import { earlierOutput, renderSummary } from "../diff/summary.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../core/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { LIMITS_TEXT } from "../core/source.ts";
@@ -199,6 +200,7 @@ function renderOne(
     return 1;
   }
   if (output !== undefined) {
+    const before = earlierOutput(output);
     const forced = writeDirectory(
       output,
       layoutFiles(rendered.objects, layout),
@@ -209,6 +211,7 @@ function renderOne(
     if (lines) io.err(printableLines(lines));
     const how = layout === "per-object" ? "one file each" : `in ${STREAM_FILE}`;
     io.err(`wrote ${rendered.objects.length} objects (${how}) and kustomization.yaml to ${printable(output)}\n`);
+    if (before) io.err(renderSummary(before, rendered.objects));
   } else {
     io.out(format === "json" ? toJsonList(rendered.objects) : toYamlStream(rendered.objects));
   }

@@ -117,14 +117,8 @@ export class RegistryClient {
     );
   }
 
-  /** A GET that follows redirects and one anonymous token challenge, with the body read up to `limit`. */
-  private async get(
-    ref: PinReference,
-    path: string,
-    accept: string,
-    limit: number,
-    what: string,
-  ): Promise<{ body: Buffer; header(name: string): string | undefined }> {
+  /** A GET of `path` (with its query) that follows redirects and one anonymous token challenge, the body read up to `limit`. */
+  async get(ref: PinReference, path: string, accept: string, limit: number, what: string): Promise<{ body: Buffer; header(name: string): string | undefined }> {
     let url = new URL(ref.apiBase + path);
     const key = `${ref.apiBase} ${ref.repository}`;
     let challenged = false;
@@ -298,7 +292,7 @@ function sha256(bytes: Buffer): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-function parseJson(bytes: Buffer, problem: string): unknown {
+export function parseJson(bytes: Buffer, problem: string): unknown {
   try {
     return JSON.parse(bytes.toString("utf8"));
   } catch {

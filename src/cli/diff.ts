@@ -1,0 +1,55 @@
+// `rigging diff OLD NEW`: what applying NEW over OLD changes, object by
+// object and field by field, and what each change does to the Runner and
+// the Server (src/diff/).
+import { parseArgs } from "node:util";
+import { UsageError } from "../core/errors.ts";
+import { readSide } from "../diff/inputs.ts";
+import { diffSides, formatDiff } from "../diff/run.ts";
+import { parseFormat } from "../preflight/common.ts";
+import type { Io } from "./io.ts";
+
+export const DIFF_HELP = `Usage: rigging diff OLD NEW [--format text|json]
+
+Compare two sets of objects, as applying NEW over OLD would change them.
+OLD and NEW are each a values file (rendered here), a directory of
+manifests (a render -o output), or a manifest stream: a file, or - for
+stdin, which also takes the live objects as kubectl get -o yaml prints them.
+
+Objects are matched by kind, namespace and name, and compared field by
+field as apply does: what only the API server writes (status,
+managedFields, uid, resourceVersion) is never compared, and when one side
+is live, only the fields the other side sets are, so defaults the API
+server filled in are not changes. Named list items (containers, volumes,
+env) are matched by name.
+
+Every change gets its consequence:
+  the Runner DaemonSet's pod template   restarts the Runner on its node(s);
+                                        sessions are reaped within the grace period
+  the Server Deployment under Recreate  downtime until the new pod is ready
+  the Runner's token audience/lifetime  enrollment breaks until the Server's
+                                        cluster entry follows (and back)
+  an admission policy or binding        takes effect at once
+  the runner-clusters file              takes effect after the Server restarts
+
+Options:
+  -f, --format FMT   text (default) or json
+  -h, --help         show this help
+
+Exit codes: 0 no change; 1 changes; 2 an error (an input that cannot be
+read, or the same object twice on one side).
+`;
+
+export function diffCommand(args: string[], io: Io): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+  });
+  if (values.help) return io.out(DIFF_HELP), 0;
+  if (positionals.length !== 2) throw new UsageError(`diff takes OLD and NEW, got ${positionals.length} argument(s); usage: rigging diff OLD NEW`);
+  if (positionals[0] === "-" && positionals[1] === "-") throw new UsageError("diff: only one side can be - (stdin)");
+  const format = parseFormat(values.format);
+  const diffs = diffSides(readSide(positionals[0]), readSide(positionals[1]));
+  io.out(formatDiff(diffs, format));
+  return diffs.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,220 @@
+// What a change does, in these systems' terms: which pods restart and
+// where, what is down and for how long, what takes effect at once and
+// what waits for a restart, and what breaks until the other half of a
+// Server and Runner pair follows. Judged per object, with the pair judged
+// across both sides' objects.
+import { parse } from "yaml";
+import type { K8sObject } from "../core/objects.ts";
+import type { FieldChange } from "./compare.ts";
+
+export type ConsequenceId = "runner-restart" | "server-downtime" | "rollout" | "token-pair" | "admission" | "runner-clusters" | "removed" | "added";
+
+export interface Consequence {
+  id: ConsequenceId;
+  /** One line a person reads. */
+  message: string;
+  /** Its few words in the summary, when not SHORT's. */
+  short?: string;
+}
+
+export interface ObjectDiff {
+  key: string;
+  change: "added" | "removed" | "changed";
+  old?: K8sObject;
+  new?: K8sObject;
+  fields: FieldChange[];
+  consequences: Consequence[];
+}
+
+const ADMISSION_KINDS = new Set([
+  "ValidatingAdmissionPolicy",
+  "ValidatingAdmissionPolicyBinding",
+  "ValidatingWebhookConfiguration",
+  "MutatingWebhookConfiguration",
+]);
+
+/** The consequences of each object's change, the pair's included; `diffs` is changed in place. */
+export function judge(diffs: ObjectDiff[], sides: BothSides): void {
+  for (const diff of diffs) diff.consequences = objectConsequences(diff);
+  pairConsequences(diffs, sides);
+  const server = diffs.find((d) => (d.new ?? d.old)!.kind === "Deployment" && isServer((d.new ?? d.old)!));
+  const serverRestarts = server?.consequences.some((c) => c.id === "server-downtime" || c.id === "rollout");
+  for (const diff of diffs) {
+    const entry = diff.consequences.find((c) => c.id === "runner-clusters");
+    if (!entry) continue;
+    const where = diff.old?.metadata.namespace ?? diff.new?.metadata.namespace;
+    entry.message += serverRestarts
+      ? "; the Server's pod template changes in the same apply, so the Server restarts with it"
+      : `; nothing here restarts it: kubectl rollout restart deployment/${server ? (server.new ?? server.old)!.metadata.name : "compass-server"}${where ? ` -n ${where}` : ""}`;
+  }
+}
+
+/** The few words of each consequence, for a one-line summary. */
+export const SHORT: Record<ConsequenceId, string> = {
+  "runner-restart": "Runner restarts",
+  "server-downtime": "downtime (Recreate)",
+  rollout: "rollout",
+  "token-pair": "enrollment breaks until both sides follow",
+  admission: "admission changes at once",
+  "runner-clusters": "runner-clusters waits for a Server restart",
+  removed: "removal",
+  added: "addition",
+};
+
+function objectConsequences(diff: ObjectDiff): Consequence[] {
+  const object = (diff.new ?? diff.old)!;
+  const out: Consequence[] = [];
+  const template = diff.change === "changed" && diff.fields.some((f) => f.path.startsWith("spec.template."));
+  if (object.kind === "DaemonSet" && isRunner(object) && template) out.push({ id: "runner-restart", message: runnerRestart(object) });
+  if (object.kind === "Deployment" && template) {
+    const strategy = (object.spec as { strategy?: { type?: string } } | undefined)?.strategy?.type ?? "RollingUpdate";
+    const who = isServer(object) ? "the Compass Server" : `${object.metadata.name}`;
+    if (strategy === "Recreate")
+      out.push({
+        id: "server-downtime",
+        message: `downtime: under Recreate ${who}'s pod stops before its new pod starts, so ${who} is down until the new pod is ready`,
+      });
+    else out.push({ id: "rollout", message: `${who} rolls out new pods (${strategy})` });
+  }
+  if (ADMISSION_KINDS.has(object.kind))
+    out.push({
+      id: "admission",
+      message: `takes effect at once, for every request the API server admits from then on, no restart needed${diff.change === "removed" ? "; removed, it stops guarding at once" : ""}`,
+    });
+  if (isRunnerClusters(object) && diff.change !== "added")
+    out.push({ id: "runner-clusters", message: "the Server reads its runner-clusters file at boot: the change takes effect only after the Server restarts" });
+  if (diff.change === "removed" && object.kind === "DaemonSet" && isRunner(object))
+    out.push({ id: "removed", message: "the Runner stops on every node, and the sessions there are reaped within the grace period" });
+  if (diff.change === "removed" && object.kind === "Deployment" && isServer(object))
+    out.push({ id: "removed", message: "the Compass Server stops: downtime until it is applied again" });
+  return out;
+}
+
+function runnerRestart(ds: K8sObject): string {
+  const spec = (ds.spec ?? {}) as {
+    updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: unknown } };
+    template?: { spec?: { nodeSelector?: Record<string, string>; terminationGracePeriodSeconds?: number } };
+  };
+  const pod = spec.template?.spec ?? {};
+  const host = pod.nodeSelector?.["kubernetes.io/hostname"];
+  const where = host ? `on its node ${host}` : pod.nodeSelector ? `on each node its nodeSelector picks` : "on every node";
+  const grace = pod.terminationGracePeriodSeconds ?? 30;
+  const pace =
+    spec.updateStrategy?.type === "OnDelete"
+      ? " when each pod is deleted (OnDelete)"
+      : `, ${String(spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1)} node at a time`;
+  return `restarts the Runner ${where}${pace}; the sessions there are reaped within the grace period (terminationGracePeriodSeconds ${grace} s)`;
+}
+
+/** Every object of each side, for the pair's other half. */
+export interface BothSides {
+  old: readonly K8sObject[];
+  new: readonly K8sObject[];
+}
+interface Token {
+  audience?: string;
+  expirationSeconds?: number;
+}
+interface Entry {
+  audience?: string;
+  maxTokenLifetime?: number;
+}
+
+function pairConsequences(diffs: ObjectDiff[], sides: BothSides): void {
+  const ds = diffs.find((d) => d.change === "changed" && isRunnerDaemonSet(d.new!));
+  const cm = diffs.find((d) => d.change === "changed" && isRunnerClusters(d.new!));
+  const token = { old: ds?.old && tokenOf(ds.old), new: tokenOf(sides.new.find(isRunnerDaemonSet)) };
+  const clustersObject = sides.new.find(isRunnerClusters);
+  const entries = clustersObject && entriesOf(clustersObject);
+  const runnerMoved = ds !== undefined && !sameToken(token.old, token.new);
+  if (runnerMoved && ds) {
+    const change = `the Runner's token changes (${describeToken(token.old)} to ${describeToken(token.new)})`;
+    const accepted = token.new !== undefined && entries?.some((e) => accepts(e, token.new!));
+    const message = !entries
+      ? `${change}: enrollment breaks until the Server's cluster entry (its runner-clusters file, audience and maxTokenLifetime) follows and the Server restarts`
+      : !accepted
+        ? `${change} and no cluster entry of the Server accepts it: enrollment breaks until the Server's cluster entry follows and the Server restarts`
+        : cm
+          ? `${change} and the Server's cluster entry follows in the same apply: enrollment breaks from the Runner's restart until the Server has restarted with the new entry`
+          : `${change}; the Server's cluster entry accepts it already`;
+    ds.consequences.push({ id: "token-pair", message, ...(accepted && !cm ? { short: "token accepted as it is" } : {}) });
+  }
+  if (cm && !runnerMoved && JSON.stringify(entriesOf(cm.old!)) !== JSON.stringify(entries)) {
+    const message = !token.new
+      ? "the Server's cluster entries change (audience or token lifetime): a Runner whose token they refuse cannot enroll, once the Server restarts, until its DaemonSet follows"
+      : entries?.some((e) => accepts(e, token.new!))
+        ? `the Server's cluster entries change and still accept the Runner's token (${describeToken(token.new)})`
+        : `the Server's cluster entries change and refuse the Runner's token (${describeToken(token.new)}): enrollment breaks, once the Server restarts, until the Runner's DaemonSet follows`;
+    const fine = token.new !== undefined && entries?.some((e) => accepts(e, token.new!));
+    cm.consequences.push({ id: "token-pair", message, ...(fine ? { short: "token accepted as it is" } : {}) });
+  }
+}
+
+function isRunnerDaemonSet(object: K8sObject | undefined): boolean {
+  return object?.kind === "DaemonSet" && isRunner(object);
+}
+
+function accepts(entry: Entry, token: Token): boolean {
+  return (entry.audience ?? "compass-runner") === (token.audience ?? "") && (entry.maxTokenLifetime ?? 600) >= (token.expirationSeconds ?? 3600);
+}
+
+function sameToken(a: Token | undefined, b: Token | undefined): boolean {
+  return a?.audience === b?.audience && a?.expirationSeconds === b?.expirationSeconds;
+}
+
+function describeToken(token: Token | undefined): string {
+  return token ? `audience ${token.audience ?? "(none)"}, ${token.expirationSeconds ?? 3600} s` : "no token";
+}
+
+/** The projected serviceAccountToken of the Runner's pod template. */
+function tokenOf(ds: K8sObject | undefined): Token | undefined {
+  if (!ds) return undefined;
+  const volumes = ((ds.spec as { template?: { spec?: { volumes?: unknown[] } } })?.template?.spec?.volumes ?? []) as {
+    projected?: { sources?: { serviceAccountToken?: Token }[] };
+  }[];
+  for (const volume of volumes) for (const source of volume.projected?.sources ?? []) if (source.serviceAccountToken) return source.serviceAccountToken;
+  return undefined;
+}
+
+/** The runner-clusters file's entries: audience and the longest token lifetime, in seconds. */
+function entriesOf(cm: K8sObject): Entry[] | undefined {
+  const text = Object.values((cm.data ?? {}) as Record<string, unknown>).find((v) => typeof v === "string");
+  if (typeof text !== "string") return undefined;
+  try {
+    const doc = parse(text, { uniqueKeys: false }) as { clusters?: { audience?: unknown; maxTokenLifetime?: unknown }[] };
+    return (doc?.clusters ?? []).map((c) => ({
+      audience: typeof c.audience === "string" ? c.audience : undefined,
+      maxTokenLifetime: seconds(c.maxTokenLifetime),
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Go duration (86400s, 24h, 1h30m) in seconds; undefined when it is none. */
+export function seconds(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string" || value.length > 64 || !/^(\d+(\.\d+)?(h|m|s|ms))+$/.test(value)) return undefined;
+  const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  let total = 0;
+  for (const [, n, , u] of value.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) total += Number(n) * unit[u];
+  return total;
+}
+
+function labels(object: K8sObject): Record<string, string> {
+  return (object.metadata?.labels ?? {}) as Record<string, string>;
+}
+
+function isRunner(object: K8sObject): boolean {
+  const l = labels(object);
+  return l["app.kubernetes.io/component"] === "runner" || l["app.kubernetes.io/name"] === "compass-runner";
+}
+
+function isServer(object: K8sObject): boolean {
+  const l = labels(object);
+  return l["app.kubernetes.io/component"] === "server" || l["app.kubernetes.io/name"] === "compass-server";
+}
+
+function isRunnerClusters(object: K8sObject): boolean {
+  return object.kind === "ConfigMap" && (object.metadata.name.endsWith("runner-clusters") || Object.hasOwn((object.data ?? {}) as object, "clusters.yaml"));
+}

@@ -1,0 +1,81 @@
+// One side of `rigging diff`: a values file (rendered here), a directory of
+// manifests (a render -o output), or a manifest stream (a file, or - for
+// stdin, `kubectl get -o yaml` output among them: a List is opened into
+// its items). Every object is named by kind, namespace and name; the same
+// name twice on one side is an error that names it.
+import { statSync } from "node:fs";
+import { UsageError, ValuesError } from "../core/errors.ts";
+import type { K8sObject } from "../core/objects.ts";
+import { readText } from "../core/source.ts";
+import { parseValuesFile } from "../core/source.ts";
+import { expandArguments } from "../check/inputs.ts";
+import { parseManifests } from "../check/kube-yaml.ts";
+import { loadObjects } from "../check/load.ts";
+import { renderSource } from "../pipeline.ts";
+import { profileOf } from "../profiles/index.ts";
+import { printable } from "../core/printable.ts";
+import { objectKeyOf as objectKey } from "./key.ts";
+
+export interface Side {
+  /** The argument as given. */
+  label: string;
+  how: "values" | "directory" | "stream";
+  /** By identity (objectKey), in the order read. */
+  objects: Map<string, K8sObject>;
+}
+
+export function readSide(arg: string, stdin?: string): Side {
+  if (arg !== "-" && isDirectory(arg)) return directorySide(arg);
+  const text = arg === "-" ? (stdin ?? readText("-")) : readText(arg);
+  const docs = parseManifests(text, arg === "-" ? "<stdin>" : arg);
+  const only = docs.length === 1 ? (docs[0].data as { kind?: unknown } | null) : undefined;
+  if (only && typeof only.kind === "string" && profileOf(only.kind)) return valuesSide(arg, text);
+  return streamSide(arg, docs, "stream");
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function valuesSide(arg: string, text: string): Side {
+  const file = arg === "-" ? "<stdin>" : arg;
+  try {
+    const rendered = renderSource(parseValuesFile(text, file), { notes: false });
+    return { label: arg, how: "values", objects: keyed(arg, rendered.objects) };
+  } catch (error) {
+    if (error instanceof ValuesError)
+      throw new UsageError(
+        `${printable(file)}: the values do not render (${error.diagnostics.length} problem(s)); run rigging render ${printable(file)} for them`,
+      );
+    throw error;
+  }
+}
+
+function directorySide(dir: string): Side {
+  const { files, problems } = expandArguments([dir]);
+  if (problems.length > 0) throw new UsageError(problems.map(printable).join("; "));
+  const docs = files.flatMap((file) => parseManifests(readText(file), file));
+  return streamSide(dir, docs, "directory");
+}
+
+function streamSide(arg: string, docs: ReturnType<typeof parseManifests>, how: Side["how"]): Side {
+  const loaded = loadObjects(docs);
+  if (loaded.problems.length > 0) throw new UsageError(printable(loaded.problems[0]));
+  return { label: arg, how, objects: keyed(arg, loaded.objects) };
+}
+
+function keyed(arg: string, objects: readonly K8sObject[]): Map<string, K8sObject> {
+  const map = new Map<string, K8sObject>();
+  for (const object of objects) {
+    if (typeof object.kind !== "string" || typeof object.metadata?.name !== "string")
+      throw new UsageError(`${printable(arg)}: an object without a kind and a metadata.name; diff compares objects by kind, namespace and name`);
+    const key = objectKey(object);
+    if (map.has(key)) throw new UsageError(`${printable(arg)}: ${printable(key)} appears twice; diff compares one object per kind, namespace and name`);
+    map.set(key, object);
+  }
+  return map;
+}

@@ -1,0 +1,77 @@
+// `rigging diff`'s result: the objects added, removed and changed between
+// two sides, each with its fields and consequences, in one order (by
+// identity, by code point), and the text or JSON that shows it.
+import { printable } from "../core/printable.ts";
+import { byCodePoint, compareObjects } from "./compare.ts";
+import { type ObjectDiff, judge, SHORT } from "./consequences.ts";
+import type { Side } from "./inputs.ts";
+
+export function diffSides(old: Side, next: Side): ObjectDiff[] {
+  const keys = new Set([...old.objects.keys(), ...next.objects.keys()]);
+  const diffs: ObjectDiff[] = [];
+  for (const key of [...keys].sort(byCodePoint)) {
+    const a = old.objects.get(key);
+    const b = next.objects.get(key);
+    if (a && b) {
+      const fields = compareObjects(a, b);
+      if (fields.length > 0) diffs.push({ key, change: "changed", old: a, new: b, fields, consequences: [] });
+    } else diffs.push({ key, change: a ? "removed" : "added", old: a, new: b, fields: [], consequences: [] });
+  }
+  judge(diffs, { old: [...old.objects.values()], new: [...next.objects.values()] });
+  return diffs;
+}
+
+/** One line: how many objects, and what they do. */
+export function summaryLine(diffs: readonly ObjectDiff[]): string {
+  if (diffs.length === 0) return "no change";
+  const count = (c: ObjectDiff["change"]) => diffs.filter((d) => d.change === c).length;
+  const what = [...new Set(diffs.flatMap((d) => d.consequences.map((c) => c.short ?? SHORT[c.id])))];
+  return `${count("changed")} changed, ${count("added")} added, ${count("removed")} removed${what.length > 0 ? `: ${what.join("; ")}` : ""}`;
+}
+
+const SIGN = { added: "+", removed: "-", changed: "~" } as const;
+const SHOWN = 200;
+const MAX_LINES = 40;
+
+export function formatDiff(diffs: readonly ObjectDiff[], format: "text" | "json"): string {
+  if (format === "json") {
+    const changes = diffs.map((d) => ({ object: d.key, change: d.change, fields: d.fields, consequences: d.consequences }));
+    return `${JSON.stringify({ summary: summaryLine(diffs), changes }, null, 2)}\n`;
+  }
+  const lines: string[] = [];
+  for (const d of diffs) {
+    lines.push(`${SIGN[d.change]} ${printable(d.key)}`);
+    for (const f of d.fields) {
+      if (typeof f.old === "string" && typeof f.new === "string" && (f.old.includes("\n") || f.new.includes("\n")))
+        lines.push(`    ${printable(f.path)}:`, ...changedLines(f.old, f.new));
+      else lines.push(`    ${printable(f.path)}: ${shown(f.old)} -> ${shown(f.new)}`);
+    }
+    for (const c of d.consequences) lines.push(`  consequence: ${printable(c.message)}`);
+  }
+  lines.push(`summary: ${summaryLine(diffs)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The lines between the common first and last lines of two texts, each side's marked. */
+function changedLines(old: string, next: string): string[] {
+  const a = old.split("\n");
+  const b = next.split("\n");
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const cut = (lines: string[], sign: string) => {
+    const middle = lines.slice(start, lines.length - end);
+    const out = middle.slice(0, MAX_LINES).map((line) => `      ${sign} ${printable(line.length > SHOWN ? `${line.slice(0, SHOWN)}...` : line)}`);
+    if (middle.length > MAX_LINES) out.push(`      ${sign} ... (${middle.length - MAX_LINES} more lines)`);
+    return out;
+  };
+  return [...cut(a, "-"), ...cut(b, "+")];
+}
+
+/** A value as JSON, cut at a bound with its length said. */
+function shown(value: unknown): string {
+  if (value === undefined) return "(none)";
+  const text = JSON.stringify(value);
+  return printable(text.length > SHOWN ? `${text.slice(0, SHOWN)}... (${text.length} characters)` : text);
+}

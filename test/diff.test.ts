@@ -1,0 +1,216 @@
+// `rigging diff OLD NEW`: apply semantics against a live-state fixture (a
+// rendered set with what the API server adds: test/support/live-state.ts),
+// one test per consequence with one field of the fixture changed, and the
+// inputs diff takes (values, a render -o directory, stdin, a List).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { K8sObject } from "../src/core/objects.ts";
+import { parseValuesFile } from "../src/core/source.ts";
+import { renderSource } from "../src/pipeline.ts";
+import { BUN, ROOT, runCli, runInProcess, runProcess, tempDir, tempFile } from "./support/cli.ts";
+import { liveYaml } from "./support/live-state.ts";
+import { stringify } from "yaml";
+
+const COMPASS = "examples/compass.yaml";
+const RUNNER = "examples/compass-runner.yaml";
+const SERVER = "examples/compass-server.yaml";
+const rendered = (file: string) => renderSource(parseValuesFile(readFileSync(join(ROOT, file), "utf8"), file)).objects;
+const diff = (...args: string[]) => runInProcess(["diff", ...args]);
+
+type Edit = (o: Record<string, any>) => void;
+
+/** `file`'s rendered objects, with `edit` applied to one of them (by kind and name). */
+function editedObjects(file: string, kind?: string, name?: string, edit?: Edit): K8sObject[] {
+  const objects = structuredClone(rendered(file)) as K8sObject[];
+  if (kind) {
+    const target = objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+    if (!target) throw new Error(`no ${kind} ${name ?? ""} in ${file}`);
+    edit!(target as Record<string, any>);
+  }
+  return objects;
+}
+
+/** The live state of `file`'s render, one object edited first. */
+const live = (file: string, kind?: string, name?: string, edit?: Edit) => tempFile(liveYaml(editedObjects(file, kind, name, edit)), "live.yaml");
+
+/** `file`'s render as a manifest stream, edited by hand in one object. */
+const handEdited = (file: string, kind: string, name: string, edit: Edit) =>
+  tempFile(
+    editedObjects(file, kind, name, edit)
+      .map((o) => stringify(o))
+      .join("---\n"),
+    "edited.yaml",
+  );
+
+const tokenOf = (d: Record<string, any>) =>
+  d.spec.template.spec.volumes.find((v: any) => v.projected).projected.sources.find((s: any) => s.serviceAccountToken).serviceAccountToken;
+
+const consequences = (out: string) => out.split("\n").filter((l) => l.startsWith("  consequence: "));
+
+describe("diff: apply semantics against the live state", () => {
+  it.each([COMPASS, RUNNER, SERVER])("the live state of %s (status, managedFields, defaults) equals its rendered set, both ways", (file) => {
+    const state = live(file);
+    expect(diff(state, file)).toEqual({ code: 0, out: "summary: no change\n", err: "" });
+    expect(diff(file, state)).toEqual({ code: 0, out: "summary: no change\n", err: "" });
+  });
+
+  it("kubectl get -o yaml on stdin, and a render -o directory", () => {
+    const dir = join(tempDir(), "out");
+    expect(runInProcess(["render", COMPASS, "-o", dir]).code).toBe(0);
+    expect(diff(dir, COMPASS)).toEqual({ code: 0, out: "summary: no change\n", err: "" });
+    const r = runCli(["diff", "-", dir], readFileSync(live(COMPASS), "utf8"));
+    expect(r).toEqual({ code: 0, out: "summary: no change\n", err: "" });
+  });
+
+  it("a field the live side changed is a change; one the server only added is not", () => {
+    const state = live(COMPASS, "Deployment", "compass-server", (d) => {
+      d.spec.template.spec.containers[0].imagePullPolicy = "Always";
+    });
+    const r = diff(state, COMPASS);
+    // The rendered set does not set imagePullPolicy: applying it leaves the live value.
+    expect(r).toEqual({ code: 0, out: "summary: no change\n", err: "" });
+    const changed = live(COMPASS, "Deployment", "compass-server", (d) => {
+      d.spec.template.spec.containers[0].args.push("--extra");
+    });
+    expect(diff(changed, COMPASS).code).toBe(1);
+  });
+});
+
+describe("diff: the consequence of each change", () => {
+  it("the Runner DaemonSet's pod template: restarts the Runner on its node, sessions reaped within the grace period", () => {
+    const state = live(COMPASS, "DaemonSet", "compass-runner", (d) => {
+      d.spec.template.spec.containers[0].image = `registry.example.com/rigelbuild/compass-runner@sha256:${"1".repeat(64)}`;
+    });
+    const r = diff(state, COMPASS);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("~ apps/DaemonSet compass-runner/compass-runner\n    spec.template.spec.containers[compass-runner].image: ");
+    expect(consequences(r.out)).toEqual([
+      "  consequence: restarts the Runner on its node kvm-node-1, 1 node at a time; the sessions there are reaped within the grace period (terminationGracePeriodSeconds 720 s)",
+    ]);
+    expect(r.out.endsWith("summary: 1 changed, 0 added, 0 removed: Runner restarts\n")).toBe(true);
+  });
+
+  it("the Server Deployment under Recreate: downtime", () => {
+    const state = live(SERVER, "Deployment", "compass-server", (d) => {
+      d.spec.template.spec.containers[0].env = [...(d.spec.template.spec.containers[0].env ?? []), { name: "OLD", value: "1" }];
+    });
+    const r = diff(state, SERVER);
+    expect(r.out).toContain("    spec.template.spec.containers[server].env[OLD]: ");
+    expect(consequences(r.out)).toEqual([
+      "  consequence: downtime: under Recreate the Compass Server's pod stops before its new pod starts, so the Compass Server is down until the new pod is ready",
+    ]);
+    expect(r.code).toBe(1);
+  });
+
+  it("the Runner's token audience, Runner side alone: enrollment breaks until the Server's cluster entry follows", () => {
+    const state = live(RUNNER, "DaemonSet", "compass-runner", (d) => {
+      tokenOf(d).audience = "old-audience";
+    });
+    const r = diff(state, RUNNER);
+    expect(consequences(r.out)).toContain(
+      "  consequence: the Runner's token changes (audience old-audience, 3600 s to audience compass-runner, 3600 s): enrollment breaks until the Server's cluster entry (its runner-clusters file, audience and maxTokenLifetime) follows and the Server restarts",
+    );
+  });
+
+  it("a token lifetime beyond the Server's maxTokenLifetime, both sides present: no entry accepts it", () => {
+    const longer = handEdited(COMPASS, "DaemonSet", "compass-runner", (d) => {
+      tokenOf(d).expirationSeconds = 172800;
+    });
+    const r = diff(live(COMPASS), longer);
+    expect(consequences(r.out)).toContain(
+      "  consequence: the Runner's token changes (audience compass-runner, 3600 s to audience compass-runner, 172800 s) and no cluster entry of the Server accepts it: enrollment breaks until the Server's cluster entry follows and the Server restarts",
+    );
+  });
+
+  it("an admission policy: takes effect at once", () => {
+    const state = live(RUNNER, "ValidatingAdmissionPolicy", "compass-runner.compass-runner-token", (p) => {
+      p.spec.validations[0].expression = "true";
+    });
+    const r = diff(state, RUNNER);
+    expect(r.out).toContain(
+      '~ admissionregistration.k8s.io/ValidatingAdmissionPolicy compass-runner.compass-runner-token\n    spec.validations[0].expression: "true" -> ',
+    );
+    expect(consequences(r.out)).toEqual(["  consequence: takes effect at once, for every request the API server admits from then on, no restart needed"]);
+  });
+
+  it("the runner-clusters file alone: takes effect only after the Server restarts, which nothing here does", () => {
+    const state = live(SERVER, "ConfigMap", "compass-server-runner-clusters", (c) => {
+      c.data["clusters.yaml"] = c.data["clusters.yaml"].replace("maxTokenLifetime: 86400s", "maxTokenLifetime: 3600s");
+    });
+    const r = diff(state, SERVER);
+    expect(r.out).toContain("    data.clusters.yaml:\n      -     maxTokenLifetime: 3600s\n      +     maxTokenLifetime: 86400s\n");
+    expect(consequences(r.out)).toEqual([
+      "  consequence: the Server reads its runner-clusters file at boot: the change takes effect only after the Server restarts; nothing here restarts it: kubectl rollout restart deployment/compass-server -n compass",
+      "  consequence: the Server's cluster entries change (audience or token lifetime): a Runner whose token they refuse cannot enroll, once the Server restarts, until its DaemonSet follows",
+    ]);
+  });
+
+  it("the Server's cluster entry alone refuses the Runner's token: enrollment breaks until the Runner follows", () => {
+    const shorter = handEdited(COMPASS, "ConfigMap", "compass-server-runner-clusters", (c) => {
+      c.data["clusters.yaml"] = c.data["clusters.yaml"].replace("maxTokenLifetime: 86400s", "maxTokenLifetime: 30m");
+    });
+    const r = diff(live(COMPASS), shorter);
+    expect(consequences(r.out)).toContain(
+      "  consequence: the Server's cluster entries change and refuse the Runner's token (audience compass-runner, 3600 s): enrollment breaks, once the Server restarts, until the Runner's DaemonSet follows",
+    );
+  });
+});
+
+describe("diff: inputs and output", () => {
+  it("names an object that appears twice on one side (exit 2)", () => {
+    const text = readFileSync(live(RUNNER), "utf8");
+    const doubled = tempFile(`${text}---\n${text}`, "twice.yaml");
+    const r = diff(doubled, RUNNER);
+    expect(r.err).toBe(`error ${doubled}: Namespace compass-runner appears twice; diff compares one object per kind, namespace and name\n`);
+    expect(r.code).toBe(2);
+  });
+
+  it("two systems compared object by object, each judged as its own", () => {
+    const r = diff(RUNNER, SERVER);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("- apps/DaemonSet compass-runner/compass-runner\n  consequence: the Runner stops on every node");
+    expect(r.out).toContain("+ apps/Deployment compass/compass-server\n");
+  });
+
+  it("usage: two sides, one stdin at most, exit 2", () => {
+    expect(diff(RUNNER).code).toBe(2);
+    expect(diff("-", "-").err).toBe("error diff: only one side can be - (stdin)\n");
+    expect(diff(RUNNER, "/nonexistent.yaml").code).toBe(2);
+  });
+
+  it("JSON and text are the same bytes under Node and Bun", () => {
+    const state = live(COMPASS, "DaemonSet", "compass-runner", (d) => {
+      d.spec.template.spec.terminationGracePeriodSeconds = 30;
+    });
+    for (const format of ["text", "json"]) {
+      const node = runCli(["diff", state, COMPASS, "--format", format]);
+      const bun = runProcess(BUN, [join(ROOT, "dist", "rigging.mjs"), "diff", state, COMPASS, "--format", format]);
+      expect(node.code).toBe(1);
+      expect(bun).toEqual(node);
+    }
+    const json = JSON.parse(runCli(["diff", state, COMPASS, "--format", "json"]).out);
+    expect(json.changes[0]).toMatchObject({
+      object: "apps/DaemonSet compass-runner/compass-runner",
+      change: "changed",
+      fields: [{ path: "spec.template.spec.terminationGracePeriodSeconds", old: 30, new: 720 }],
+    });
+  });
+});
+
+describe("render -o over an earlier output: the same summary on stderr", () => {
+  it("none for a first render; no change, then the consequences of a changed Runner", () => {
+    const dir = join(tempDir(), "out");
+    const first = runInProcess(["render", RUNNER, "-o", dir, "--quiet"]);
+    expect(first.err).not.toContain("changes against the earlier output");
+    expect(runInProcess(["render", RUNNER, "-o", dir, "--quiet"]).err).toContain("\nchanges against the earlier output: no change\n");
+    const values = readFileSync(join(ROOT, RUNNER), "utf8");
+    const changed = tempFile(values.replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 7200"), "compass-runner.yaml");
+    expect(readFileSync(changed, "utf8")).not.toBe(values);
+    const r = runInProcess(["render", changed, "-o", dir, "--quiet"]);
+    expect(r.code).toBe(0);
+    expect(r.err.split("\n").at(-2)).toBe(
+      "changes against the earlier output: 1 changed, 0 added, 0 removed: Runner restarts; enrollment breaks until both sides follow",
+    );
+  });
+});
