@@ -23,6 +23,29 @@ export interface RunnerClusterInput {
   caFile?: { configMap: string; key: string };
 }
 
+/**
+ * The cluster's own API server as issuer (compass-interfaces §7 R5): it is
+ * served with the cluster CA, and its discovery and JWKS need credentials
+ * the Server does not send unless the cluster opens them (CS-15).
+ */
+export function inClusterIssuer(issuer: string): boolean {
+  if (issuer.length > 2048 || !URL.canParse(issuer)) return false;
+  return /^kubernetes(\.default(\.svc(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?)?$/.test(new URL(issuer).hostname);
+}
+
+/** The cluster CA every namespace holds (the root CA ConfigMap publisher). */
+export const KUBE_ROOT_CA = { configMap: "kube-root-ca.crt", key: "ca.crt" } as const;
+/** The ClusterRole that reads issuer discovery and JWKS, bound by default to service accounts only. */
+export const ISSUER_DISCOVERY_ROLE = "system:service-account-issuer-discovery";
+export const UNAUTHENTICATED_GROUP = "system:unauthenticated";
+/** The path the installer reads the cluster's keys from, for a jwksFile. */
+export const JWKS_PATH = "/openid/v1/jwks";
+
+/** An entry as the Server gets it: an in-cluster issuer trusts the cluster CA unless the entry names its own caFile. */
+export function withClusterCa<T extends Pick<RunnerClusterInput, "issuer" | "caFile">>(entry: T): T {
+  return entry.caFile === undefined && inClusterIssuer(entry.issuer) ? { ...entry, caFile: { ...KUBE_ROOT_CA } } : entry;
+}
+
 /** Where an entry's jwksFile and caFile are mounted in the Server's pod. */
 export function clusterFilePath(entry: Pick<RunnerClusterInput, "name">, which: "jwksFile" | "caFile"): string {
   return `${RUNNER_CLUSTER_FILES_DIR}/${clusterFileItem(entry, which)}`;
