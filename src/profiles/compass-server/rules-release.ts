@@ -16,7 +16,10 @@ export const releaseRules: Rule[] = [
     summary: "A designed flag (P4 --admin-token-file) needs a Compass Server with that task: the released Server exits 2 on it",
     fix: "run a Compass Server with P4, or remove --admin-token-file: the released Server mints <state-dir>/admin-token",
     why: "Seed 001 designs P4 and lists it as todo; no located compass-server (main.go@f71f2ba4 the newest) declares --admin-token-file, and Go's flag package exits 2 on an unknown flag (compass-interfaces §7 R2)",
-    source: { from: "upstream", says: "no released compass-server (main.go@f71f2ba4) reads --admin-token-file: a Server without P4 exits 2 on it" },
+    source: {
+      from: "rigging",
+      says: "a manifest does not say which Compass release runs it: a Server with P4 reads --admin-token-file, the released one (main.go@f71f2ba4) exits 2 on it",
+    },
     severity: "warning",
     profiles: SERVER,
     check(set) {
