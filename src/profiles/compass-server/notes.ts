@@ -83,7 +83,7 @@ function clusterLines(v: ServerFields, given: ClusterEntry): string[] {
     lines.push(`  [ ] cluster ${c.name}'s CA from ConfigMap ${c.caFile.configMap}, key ${c.caFile.key}, in namespace ${v.namespace} (CS-15)`);
   if (c.allowUnauthenticatedDiscovery)
     lines.push(
-      `note: CS-15: cluster ${c.name}: the rendered ClusterRoleBinding lets ${UNAUTHENTICATED_GROUP} read ${ISSUER_DISCOVERY_ROLE}'s discovery and keys, for anyone who reaches the API server (docs/compass-server.md)`,
+      `note: CS-15: cluster ${c.name}: the rendered ClusterRoleBinding (ClusterRole ${ISSUER_DISCOVERY_ROLE}) lets ${UNAUTHENTICATED_GROUP} read the issuer's discovery and keys: anyone who reaches the API server can, without credentials (docs/compass-server.md)`,
     );
   return lines;
 }
