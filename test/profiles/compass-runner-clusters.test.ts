@@ -94,7 +94,9 @@ describe("an in-cluster issuer with discovery opened, opted in", () => {
   });
 
   it("states the trade-off in the notes", () => {
-    expect(notes.join("\n")).toMatch(/lets system:unauthenticated read the issuer's discovery and keys: anyone who reaches the API server can, without credentials/);
+    expect(notes.join("\n")).toMatch(
+      /lets system:unauthenticated read the issuer's discovery and keys: anyone who reaches the API server can, without credentials/,
+    );
   });
 
   it("is strict-valid, passes the catalog, and check finds nothing once the binding is there", () => {
