@@ -2,7 +2,8 @@
 // a render carries (CR-07, CR-15). `render` prints them on stderr after a
 // successful render; the docs carry the same list.
 import { admissionChecklist } from "./admission-notes.ts";
-import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-server/runner-clusters.ts";
+// The Server's contract file, in the command's head: no Server chunk loads for a Runner render.
+import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-server/runtime.ts";
 import { DEFAULT_TOKEN_SECONDS, HOSTNAME_LABEL, RUNNER_AUDIENCE, SESSIONS_MOUNT, VOLUME_ROOT } from "./runtime.ts";
 import { serverReach, type RunnerFields, type ServerCluster } from "./values.ts";
 

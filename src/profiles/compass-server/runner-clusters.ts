@@ -5,7 +5,9 @@
 // The renderer writes with it; the rules and the tests read with it.
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
 import { toYaml } from "../../core/emit.ts";
-import { RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
+import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
+
+export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runtime.ts";
 
 /** A cluster entry as values give it (see clusterEntrySchema in values.ts). */
 export interface RunnerClusterInput {
@@ -22,24 +24,6 @@ export interface RunnerClusterInput {
   /** A ConfigMap key mounted as the PEM CA of a private issuer. */
   caFile?: { configMap: string; key: string };
 }
-
-/**
- * The cluster's own API server as issuer (compass-interfaces §7 R5): it is
- * served with the cluster CA, and its discovery and JWKS need credentials
- * the Server does not send unless the cluster opens them (CS-15).
- */
-export function inClusterIssuer(issuer: string): boolean {
-  if (issuer.length > 2048 || !URL.canParse(issuer)) return false;
-  return /^kubernetes(\.default(\.svc(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?)?$/.test(new URL(issuer).hostname);
-}
-
-/** The cluster CA every namespace holds (the root CA ConfigMap publisher). */
-export const KUBE_ROOT_CA = { configMap: "kube-root-ca.crt", key: "ca.crt" } as const;
-/** The ClusterRole that reads issuer discovery and JWKS, bound by default to service accounts only. */
-export const ISSUER_DISCOVERY_ROLE = "system:service-account-issuer-discovery";
-export const UNAUTHENTICATED_GROUP = "system:unauthenticated";
-/** The path the installer reads the cluster's keys from, for a jwksFile. */
-export const JWKS_PATH = "/openid/v1/jwks";
 
 /** An entry as the Server gets it: an in-cluster issuer trusts the cluster CA unless the entry names its own caFile. */
 export function withClusterCa<T extends Pick<RunnerClusterInput, "issuer" | "caFile">>(entry: T): T {

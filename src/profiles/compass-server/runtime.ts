@@ -420,3 +420,21 @@ export const RUNNER_CLUSTERS_SCHEMA = {
   minLifetimeSeconds: 600,
 } as const;
 export type RunnerClusterKey = (typeof RUNNER_CLUSTERS_SCHEMA.keys)[number];
+
+/**
+ * The cluster's own API server as issuer (compass-interfaces §7 R5): it is
+ * served with the cluster CA, and its discovery and JWKS need credentials
+ * the Server does not send unless the cluster opens them (CS-15).
+ */
+export function inClusterIssuer(issuer: string): boolean {
+  if (issuer.length > 2048 || !URL.canParse(issuer)) return false;
+  return /^kubernetes(\.default(\.svc(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?)?$/.test(new URL(issuer).hostname);
+}
+
+/** The cluster CA every namespace holds (the root CA ConfigMap publisher). */
+export const KUBE_ROOT_CA = { configMap: "kube-root-ca.crt", key: "ca.crt" } as const;
+/** The ClusterRole that reads issuer discovery and JWKS, bound by default to service accounts only. */
+export const ISSUER_DISCOVERY_ROLE = "system:service-account-issuer-discovery";
+export const UNAUTHENTICATED_GROUP = "system:unauthenticated";
+/** The path the installer reads the cluster's keys from, for a jwksFile. */
+export const JWKS_PATH = "/openid/v1/jwks";
