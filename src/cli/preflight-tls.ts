@@ -12,7 +12,7 @@ import type { TlsExpectations } from "../preflight/tls.ts";
 import type { Io } from "./io.ts";
 import { COMMON_HELP, COMMON_OPTIONS, readMaterial, runChecks, usageCheck } from "./preflight-run.ts";
 
-export const TLS_HELP = `Usage: rigging preflight tls --server-name NAME [--ca FILE]
+export const TLS_HELP = `Usage: rigging preflight tls --server-name NAME [--service-host HOST] [--ca FILE]
          [--cert FILE [--key FILE] | --secret FILE] [--connect URL] [options]
 
 Check the certificate the Server terminates TLS with (D6, CS-08) as the
@@ -21,6 +21,9 @@ serverName, it is valid now and for --min-days more, and the key belongs
 to it. With --connect, dial the live Server with SNI serverName and judge
 the certificate it presents the same way; the Server's minimum is TLS 1.3,
 so an endpoint that speaks TLS 1.2 is something else in front of it.
+With --service-host, the certificate must name that host too: a Runner
+without P9 (--server-name) dials the Server's in-cluster Service and
+verifies the certificate for the Service host (CS-14).
 
   kubectl get secret compass-server-tls -n compass -o yaml > /dev/shm/tls.yaml
   rigging preflight tls --secret /dev/shm/tls.yaml --ca runner-ca.pem \\
@@ -28,6 +31,8 @@ so an endpoint that speaks TLS 1.2 is something else in front of it.
 
 Options:
       --server-name NAME  the name the Runner verifies (its serverName)
+      --service-host HOST the Service host a Runner without P9 dials and
+                          verifies, such as compass-server.compass.svc
       --ca FILE           the Runner's serverCA: PEM, or a ConfigMap or Secret
                           export (key ca.crt); without it, the system's roots
       --cert FILE         the Server's certificate chain (PEM, leaf first)
@@ -45,6 +50,7 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
     options: {
       ...COMMON_OPTIONS,
       "server-name": { type: "string" },
+      "service-host": { type: "string" },
       ca: { type: "string" },
       cert: { type: "string" },
       key: { type: "string" },
@@ -54,7 +60,11 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
     },
   });
   if (values.help) return io.out(TLS_HELP), 0;
-  usageCheck(positionals, 0, "rigging preflight tls --server-name NAME [--ca FILE] [--cert FILE [--key FILE] | --secret FILE] [--connect URL]");
+  usageCheck(
+    positionals,
+    0,
+    "rigging preflight tls --server-name NAME [--service-host HOST] [--ca FILE] [--cert FILE [--key FILE] | --secret FILE] [--connect URL]",
+  );
   const format = parseFormat(values.format);
   const timeout = parseTimeout(values.timeout);
   const serverName = values["server-name"];
@@ -62,6 +72,9 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
     throw new UsageError("--server-name NAME is required: the name the Runner verifies (its serverName, or the Server's publicHost)");
   if (!(ipFamily(serverName) || (serverName.length <= 253 && DNS1123_SUBDOMAIN.test(serverName.toLowerCase()))))
     throw new UsageError(`--server-name ${JSON.stringify(printable(serverName))}: expected a DNS name or an IP address`);
+  const serviceHost = values["service-host"];
+  if (serviceHost !== undefined && !(serviceHost.length <= 253 && DNS1123_SUBDOMAIN.test(serviceHost)))
+    throw new UsageError(`--service-host ${JSON.stringify(printable(serviceHost))}: expected a lowercase DNS name such as compass-server.compass.svc`);
   if (values.secret !== undefined && (values.cert !== undefined || values.key !== undefined))
     throw new UsageError("give --secret, or --cert and --key, not both");
   if (values.key !== undefined && values.cert === undefined) throw new UsageError("--key needs --cert: the certificate the key belongs to");
@@ -72,7 +85,7 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
   const connect = values.connect === undefined ? undefined : httpsTarget(values.connect);
   return runChecks(io, connect ? `https://${connect.host}` : "the certificate", format, timeout, async (deadline, secrets) => {
     const { handshake, judgeChain, judgeProtocol, parseCertificates } = await import("../preflight/tls.ts");
-    const expect: TlsExpectations = { serverName, minDays, now: new Date() };
+    const expect: TlsExpectations = { serverName, minDays, now: new Date(), ...(serviceHost !== undefined ? { serviceHost } : {}) };
     if (values.ca !== undefined) expect.ca = parseCertificates(await readMaterial(values.ca, "ca.crt", deadline, secrets, false), values.ca);
     let chain;
     if (values.secret !== undefined) {

@@ -14,6 +14,8 @@ export interface InterfaceRow {
   source: string;
   status: "implemented" | "designed";
   rendered?: string;
+  /** For a designed row: the seed 001 task it needs. */
+  task?: string;
 }
 
 /** Contract tables by name; a profile with a contract file adds its own. */
@@ -34,7 +36,8 @@ export function interfaceTable(name: string): string {
     "| flag | variable | rendered by rigging | meaning | upstream source | status |",
     "| --- | --- | --- | --- | --- | --- |",
     ...rows().map(
-      (r) => `| ${[code(r.flag), code(r.env), r.rendered ? code(r.rendered) : "not set", r.meaning, code(r.source), r.status].map(cell).join(" | ")} |`,
+      (r) =>
+        `| ${[code(r.flag), code(r.env), r.rendered ? code(r.rendered) : "not set", r.meaning, code(r.source), r.task ? `${r.status} (${r.task})` : r.status].map(cell).join(" | ")} |`,
     ),
   ];
   return lines.join("\n");

@@ -18,6 +18,8 @@ const MAX_CHAIN = 10;
 
 export interface TlsExpectations {
   serverName: string;
+  /** The in-cluster Service host a Runner without P9 dials and verifies (CS-14). */
+  serviceHost?: string;
   /** The Runner's serverCA; undefined means the system's roots, as the Runner does without one. */
   ca?: X509Certificate[];
   /** The Secret's key, when given: it must belong to the certificate. */
@@ -80,6 +82,8 @@ export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpecta
         },
   );
 
+  if (expect.serviceHost !== undefined && expect.serviceHost !== expect.serverName) results.push(serviceHostResult(leaf, expect.serviceHost, who, prefix));
+
   const from = new Date(leaf.validFrom);
   const to = new Date(leaf.validTo);
   const daysLeft = Math.floor((to.getTime() - expect.now.getTime()) / DAY_MS);
@@ -139,6 +143,19 @@ export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpecta
     );
   }
   return results;
+}
+
+/** CS-14: without P9 the Runner verifies the host it dials, so the certificate names it too. */
+function serviceHostResult(leaf: X509Certificate, host: string, who: string, prefix: string): CheckResult {
+  if (leaf.checkHost(host, { subject: "never" }) !== undefined)
+    return { id: "CS-14", check: `${prefix}service host`, outcome: "pass", message: `${who} names ${printable(host)}, the Service a Runner without P9 dials` };
+  return {
+    id: "CS-14",
+    check: `${prefix}service host`,
+    outcome: "fail",
+    message: `${who} names ${namesOf(leaf)}, not ${printable(host)}: a Runner without P9 dials that Service and verifies the certificate for it`,
+    fix: `issue the certificate with ${printable(host)} among its DNS names too, or run a Runner with P9 (designed.P9, --server-name)`,
+  };
 }
 
 /** Why `chain` does not reach one of `anchors`, or undefined when it does. */

@@ -93,8 +93,8 @@ describe("scalars as kubectl reads them", () => {
 });
 
 describe("an octal defaultMode judged as kubectl applies it", () => {
-  // A Compass Server reads its admin token from a Secret volume mounted 0400 (CS-06).
-  const server = join(ROOT, "test", "fixtures", "check", "compass-server", "valid.yaml");
+  // A Compass Server with P4 reads its admin token from a Secret volume mounted 0400 (CS-06).
+  const server = join(ROOT, "test", "fixtures", "check", "compass-server", "warn", "CS-14.yaml");
   const text = readFileSync(server, "utf8");
 
   it("the corpus writes 0400 in octal and passes", () => {

@@ -52,21 +52,21 @@ describe("Secret and ConfigMap keys follow Kubernetes' rule (apimachinery IsConf
 
 describe("URL values with control characters or white space are refused", () => {
   it.each([
-    ["a newline at the end", "https://vault.example.com\n", "a line break (U+000A)"],
-    ["a tab inside", "https://vault.\texample.com", "a tab (U+0009)"],
-    ["a carriage return", "https://vault.example.com/\r", "a line break (U+000D)"],
-    ["a space at the start", " https://vault.example.com", "a space"],
-    ["an escape", "https://vault.example.com/\u001b[2J", "a control character (U+001B)"],
+    ["a newline at the end", "https://compass.example.com\n", "a line break (U+000A)"],
+    ["a tab inside", "https://compass.\texample.com", "a tab (U+0009)"],
+    ["a carriage return", "https://compass.example.com/\r", "a line break (U+000D)"],
+    ["a space at the start", " https://compass.example.com", "a space"],
+    ["an escape", "https://compass.example.com/\u001b[2J", "a control character (U+001B)"],
   ])("%s", (_, url, what) => {
-    // The URL parser reads each of these as https://vault.example.com (or near it).
+    // The URL parser reads each of these as https://compass.example.com (or near it).
     expect(() => new URL(url)).not.toThrow();
-    const diagnostics = diagnosticsOf(exampleWith("examples/rootpilot-gke.yaml", ["secretStore", "address"], url));
+    const diagnostics = diagnosticsOf(exampleWith("examples/compass-runner.yaml", ["serverAddr"], url));
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ id: "RP-07", path: "secretStore.address" });
+    expect(diagnostics[0]).toMatchObject({ id: "CR-02", path: "serverAddr" });
     expect(diagnostics[0].message).toContain(`holds ${what}`);
   });
 
   it("the same URL without them renders", () => {
-    expect(diagnosticsOf(exampleWith("examples/rootpilot-gke.yaml", ["secretStore", "address"], "https://vault.example.com"))).toEqual([]);
+    expect(diagnosticsOf(exampleWith("examples/compass-runner.yaml", ["serverAddr"], "https://compass.example.com"))).toEqual([]);
   });
 });

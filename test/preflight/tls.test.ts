@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempFile } from "../support/cli.ts";
 import { runAsync, runCliAsync } from "../support/run-async.ts";
-import { makePki, SERVER_NAME, startTlsServer, tlsSecretExport, type Pem, type TestPki, type TestTlsServer } from "../support/tls.ts";
+import { makePki, SERVER_NAME, SERVICE_HOST, startTlsServer, tlsSecretExport, type Pem, type TestPki, type TestTlsServer } from "../support/tls.ts";
 
 let pki: TestPki;
 const servers: TestTlsServer[] = [];
@@ -152,6 +152,38 @@ describe("preflight tls --connect, against live TLS servers on 127.0.0.1", () =>
   it("ends with exit 2 when nothing listens, or nothing answers within --timeout", async () => {
     const closed = await tls("--connect", "https://127.0.0.1:1");
     expect(closed).toEqual({ code: 2, out: "", err: "error cannot check https://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n" });
+  });
+});
+
+describe("preflight tls --service-host: the host a Runner without P9 dials (CS-14)", () => {
+  it("passes a certificate that names the Service host too, on file and live", async () => {
+    const r = await tls(...files(pki.withService), "--service-host", SERVICE_HOST, "--connect", await serve(pki.withService));
+    expect(r.out).toMatch(/^ok {3}CS-14 service host: the certificate names compass-server\.compass\.svc, the Service a Runner without P9 dials$/m);
+    expect(r.out).toMatch(/^ok {3}CS-14 live service host: the live Server's certificate names compass-server\.compass\.svc, /m);
+    expect(lines(r.out, "FAIL")).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
+  it("fails a certificate that names only the public host, on file and live, and says how to fix it", async () => {
+    const r = await tls(...files(pki.good), "--service-host", SERVICE_HOST, "--connect", await serve(pki.good));
+    expect(r.out).toMatch(
+      /^FAIL CS-14 service host: the certificate names compass\.example\.com, not compass-server\.compass\.svc: a Runner without P9 dials that Service and verifies the certificate for it \(fix: issue the certificate with compass-server\.compass\.svc among its DNS names too, or run a Runner with P9/m,
+    );
+    expect(r.out).toMatch(/^FAIL CS-14 live service host: the live Server's certificate names compass\.example\.com, not compass-server\.compass\.svc/m);
+    expect(lines(r.out, "FAIL")).toHaveLength(2);
+    expect(r.code).toBe(1);
+  });
+
+  it("checks no Service host unless asked: the same certificate passes without --service-host", async () => {
+    const r = await tls(...files(pki.good));
+    expect(r.out).not.toMatch(/service host/);
+    expect(r.code).toBe(0);
+  });
+
+  it("refuses a --service-host that is not a DNS name, exit 2", async () => {
+    const r = await tls("--service-host", "https://x", ...files(pki.good));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--service-host "https://x": expected a lowercase DNS name');
   });
 });
 

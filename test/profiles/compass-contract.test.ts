@@ -7,7 +7,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../src/core/objects.ts";
+import { parse } from "yaml";
 import { FORBIDDEN_SETTINGS, RUNNER_SETTINGS, type Setting } from "../../src/profiles/compass-runner/runtime.ts";
+import { type InterfaceName, SERVER_INTERFACE, SERVER_SECRETS } from "../../src/profiles/compass-server/runtime.ts";
 import { ROOT } from "../support/cli.ts";
 import { render } from "../support/values.ts";
 
@@ -69,5 +71,66 @@ describe("the Compass Runner contract (CR-20)", () => {
       for (const c of runnerContainers(render(readFileSync(file, "utf8")))) for (const name of namesOf(c)) expect(forbidden).not.toContain(name);
     }
     for (const name of forbidden) expect(rowsNaming(name).length, name).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * CS-14: every flag and variable of every Compass container rendered from
+ * the examples and the upstream values file is in a released row of its
+ * contract (implemented at compass-server f71f2ba4 / compass-runner
+ * c0c4e3c5). A designed row carries its task and appears only when the
+ * values opt into that task.
+ */
+describe("the rendered Compass containers name only released rows, unless a task is opted into (CS-14)", () => {
+  type Row = { flag?: string; env?: string; status: string; task?: string };
+  const rows: Row[] = [
+    ...Object.values(SERVER_INTERFACE as Record<string, InterfaceName>),
+    ...Object.values(RUNNER_SETTINGS as Record<string, Setting>),
+    ...SERVER_SECRETS,
+  ];
+  const rowOf = (name: string) => rows.find((r) => r.flag === name || r.env === name);
+  const compassContainers = (objects: K8sObject[]) =>
+    objects
+      .filter(
+        (o) => (o.kind === "DaemonSet" || o.kind === "Deployment") && /^compass-(server|runner)$/.test(o.metadata.labels?.["app.kubernetes.io/name"] ?? ""),
+      )
+      .flatMap((o) => (o.spec as any).template.spec.containers as { env?: { name: string }[]; args?: string[]; command?: string[] }[]);
+
+  /** The names rendered from values, each with the row it must be. */
+  function judged(values: string | object, opted: readonly string[]): string[] {
+    const problems: string[] = [];
+    const containers = compassContainers(render(values));
+    expect(containers.length).toBeGreaterThan(0);
+    for (const c of containers)
+      for (const name of namesOf(c)) {
+        const row = rowOf(name);
+        if (!row) problems.push(`${name}: in no contract row`);
+        else if (row.status === "designed" && !(row.task && opted.includes(row.task)))
+          problems.push(`${name}: designed (${row.task ?? "no task"}), not opted in`);
+        else if (row.status !== "designed" && row.status !== "implemented") problems.push(`${name}: ${row.status}`);
+      }
+    return problems;
+  }
+
+  it("every designed row names its task", () => {
+    for (const row of rows.filter((r) => r.status === "designed")) expect(row.task, row.flag ?? row.env).toMatch(/^P\d+$/);
+  });
+
+  it.each(inputs.filter((f) => /compass[-a-z]*\.yaml$|values\.example\.json$/.test(f)))("%s renders only released names", (file) => {
+    expect(judged(readFileSync(file, "utf8"), [])).toEqual([]);
+  });
+
+  it("with P4 and P9 opted in, the designed names appear, and only they", () => {
+    const v = parse(readFileSync(join(ROOT, "examples/compass.yaml"), "utf8"));
+    v.server.designed = { P4: true };
+    v.server.adminToken = { name: "compass-admin-token" };
+    v.runner.designed = { P9: true };
+    expect(judged(v, ["P4", "P9"])).toEqual([]);
+    expect(judged(v, []).sort()).toEqual(["--admin-token-file: designed (P4), not opted in", "--server-name: designed (P9), not opted in"]);
+  });
+
+  it("the removed forge flag is in no row, and its successor is released (§7 R1)", () => {
+    for (const name of ["--forge-enforce-scopes", "COMPASS_FORGE_ENFORCE_SCOPES"]) expect(rowOf(name), name).toBeUndefined();
+    expect(rowOf("--forge-disable-scope-enforcement")).toMatchObject({ status: "implemented", env: "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT" });
   });
 });

@@ -105,9 +105,9 @@ describe("the Compass Runner example", () => {
     expect(podSpec(objects).containers[0].args).toContain("--egress-allow=api.github.com");
   });
 
-  it("passes --server-name, the CA and the Server address by the names compass-runner reads (CR-02, CR-14, P9)", () => {
+  it("passes the CA and the Server address by the names compass-runner reads, and no --server-name without P9 (CR-02, CR-14, CS-14)", () => {
     const container = podSpec(objects).containers[0];
-    expect(container.args.slice(0, 2)).toEqual(["--server-name", "compass.example.com"]);
+    expect(container.args).not.toContain("--server-name");
     expect(envOf(objects).COMPASS_RUNNER_CA).toBe("/etc/compass/server-ca/ca.crt");
     expect(envOf(objects).COMPASS_SERVER_ADDR).toBe("https://compass-server.compass.svc");
   });

@@ -37,11 +37,22 @@ describe("compass-server corpus", () => {
     });
   }
 
+  const warned = readdirSync(join(DIR, "warn")).filter((f) => f.endsWith(".yaml"));
+
+  for (const file of warned) {
+    const id = /^([A-Z]+-\d+)/.exec(file)![1];
+    it(`warn/${file} raises exactly ${id}, as warnings`, () => {
+      const findings = checkObjects(load(join(DIR, "warn", file)));
+      expect([...new Set(findings.map((f) => f.id))]).toEqual([id]);
+      expect(findings.every((f) => f.severity === "warning")).toBe(true);
+    });
+  }
+
   it("covers every CS rule that manifests can show, and G-04, G-05, G-06", () => {
     const judged = allRules()
       .filter((r) => r.id.startsWith("CS-") && !r.judgedFrom)
       .map((r) => r.id);
-    const covered = new Set(broken.map((f) => /^([A-Z]+-\d+)/.exec(f)![1]));
+    const covered = new Set([...broken, ...warned].map((f) => /^([A-Z]+-\d+)/.exec(f)![1]));
     for (const id of [...judged, "G-04", "G-05", "G-06"]) expect(covered, id).toContain(id);
   });
 

@@ -17,15 +17,19 @@ const FACTS = readFileSync("test/fixtures/compass-interfaces.md", "utf8");
 const EXAMPLE = () => parse(readFileSync("examples/compass-server.yaml", "utf8")) as Record<string, any>;
 const CONTRACT = Object.values(SERVER_INTERFACE as Record<string, InterfaceName>);
 
-/** The example with every optional Server feature on: reviewer App, repos, key files. */
+/** The example with every optional Server feature on: reviewer App, repos, scope grants, key files, P4. */
 function fullValues(): Record<string, any> {
   const v = EXAMPLE();
+  v.designed = { P4: true };
+  v.adminToken = { name: "compass-admin-token" };
   v.forge = {
     ...v.forge,
     repos: ["rigelbuild/compass"],
     reviewerAppId: 42,
     reviewerAppInstallationId: 43,
     reviewerAppKeySecret: { name: "compass-reviewer-app" },
+    scopeGrants: ["alice:github:github.com:rigelbuild/compass"],
+    disableScopeEnforcement: true,
   };
   v.runnerClusters = [
     v.runnerClusters[0],
@@ -64,11 +68,10 @@ describe("every flag and variable of a rendered Server container is in the contr
       const flags = new Set(CONTRACT.flatMap((n) => (n.flag ? [n.flag] : [])));
       const env = new Set(CONTRACT.flatMap((n) => (n.env ? [n.env] : [])));
       const args = container.args!;
-      // The renderer writes `--flag value` pairs: even places are flags.
-      expect(args.length % 2).toBe(0);
-      for (let i = 0; i < args.length; i += 2) {
-        expect(args[i], `argument ${i}`).toMatch(/^--[a-z][-a-z]*$/);
-        expect(flags.has(args[i]), `${args[i]} is not in runtime.ts`).toBe(true);
+      // The renderer writes `--flag value` pairs, and `--flag=true` for a boolean: one token.
+      for (let i = 0; i < args.length; i += args[i].includes("=") ? 1 : 2) {
+        expect(args[i], `argument ${i}`).toMatch(/^--[a-z][-a-z]*(=true)?$/);
+        expect(flags.has(args[i].split("=")[0]), `${args[i]} is not in runtime.ts`).toBe(true);
       }
       for (const e of container.env ?? []) expect(env.has(e.name), `${e.name} is not in runtime.ts`).toBe(true);
       expect(container.command).toBeUndefined();
@@ -77,7 +80,7 @@ describe("every flag and variable of a rendered Server container is in the contr
 
   it("the rendered names are those the contract marks rendered, and no other", () => {
     const container = serverPod(render(fullValues())).containers[0];
-    const used = new Set([...container.args!.filter((a) => a.startsWith("--")), ...(container.env ?? []).map((e) => e.name)]);
+    const used = new Set([...container.args!.filter((a) => a.startsWith("--")).map((a) => a.split("=")[0]), ...(container.env ?? []).map((e) => e.name)]);
     const marked = CONTRACT.filter((n) => n.rendered !== undefined).map((n) => (n.flag && used.has(n.flag) ? n.flag : (n.env ?? n.flag!)));
     expect([...used].sort()).toEqual(marked.sort());
   });
@@ -235,9 +238,9 @@ describe("the docs table of the Server's interface is generated from the contrac
     const table = interfaceTable("compass-server");
     const rows = table.split("\n").slice(2);
     expect(rows).toHaveLength(CONTRACT.length + SERVER_SECRETS.length);
-    expect(rows.find((r) => r.startsWith("| `--admin-token-file` |"))).toMatch(/\| `seed 001, P4[^|]*` \| designed \|$/);
+    expect(rows.find((r) => r.startsWith("| `--admin-token-file` |"))).toMatch(/\| `seed 001, P4[^|]*` \| designed \(P4\) \|$/);
     expect(rows.find((r) => r.startsWith("| `--database` |"))).toMatch(
-      /^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `go\/cmd\/compass-server\/main.go@599af8e2` \| implemented \|$/,
+      /^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `go\/cmd\/compass-server\/main.go@f71f2ba4` \| implemented \|$/,
     );
     expect(readFileSync("docs/compass-server.md", "utf8")).toContain(table);
   });

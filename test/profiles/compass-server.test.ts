@@ -90,9 +90,9 @@ describe("examples/compass-server.yaml", () => {
     expect(JSON.stringify(container.env)).not.toMatch(/MASTER/);
   });
 
-  it("CS-06: --admin-token-file names a 0400 file of a Secret volume", () => {
-    expect(flag(args, "--admin-token-file")).toBe("/var/run/secrets/compass/admin-token/token");
-    expect(volume("admin-token").secret).toEqual({ secretName: "compass-admin-token", defaultMode: 256, items: [{ key: "token", path: "token" }] });
+  it("CS-06, CS-14: without P4 no --admin-token-file and no admin token volume: the released Server mints its own", () => {
+    expect(args).not.toContain("--admin-token-file");
+    expect(container.volumeMounts!.map((m) => m.name)).not.toContain("admin-token");
     expect(JSON.stringify(container.env)).not.toMatch(/ADMIN/);
   });
 
@@ -149,6 +149,8 @@ describe("examples/compass-server.yaml", () => {
           namespace: "compass-runner",
           serviceAccount: "compass-runner",
           maxTokenLifetime: "86400s",
+          jwksFile: "/etc/compass/runner-cluster-files/local/jwks.json",
+          caFile: "/etc/compass/runner-cluster-files/local/ca.crt",
         },
       ],
     });
@@ -180,13 +182,19 @@ describe("examples/compass-server.yaml", () => {
     expect(JSON.stringify(server)).not.toContain("kubernetes.io/arch");
   });
 
-  it("CS-11: ingress only on 8443; egress to DNS, Postgres, NATS, the forge and the issuers", () => {
+  it("CS-11: ingress only on 8443; egress to DNS, Postgres, NATS and the forge (the keys are in a jwksFile: no issuer egress)", () => {
     const policy = find(objects, "NetworkPolicy")[0] as NetworkPolicy & K8sObject;
     expect(policy.spec!.ingress).toEqual([{ ports: [{ protocol: "TCP", port: 8443 }] }]);
     const ports = policy.spec!.egress!.map((rule) => rule.ports!.map((p) => p.port));
-    expect(ports).toEqual([[53, 53], [5432], [4222], [443], [443], [443], [6443]]);
+    expect(ports).toEqual([[53, 53], [5432], [4222], [443], [443]]);
     expect(policy.spec!.egress![1].to).toEqual([{ ipBlock: { cidr: "10.20.0.15/32" } }]);
-    expect(policy.spec!.egress![6].to).toEqual([{ ipBlock: { cidr: "172.18.0.2/32" } }]);
+  });
+
+  it("CS-11: egress to the issuers when an entry fetches its keys", () => {
+    const { jwksFile: _, ...entry } = { ...example().runnerClusters[0], issuer: "https://oidc.example.com" };
+    const issuerEgress = [{ cidr: "172.18.0.2/32", ports: [{ port: 6443 }] }];
+    const policy = find(render({ ...example(), runnerClusters: [entry], issuerEgress }), "NetworkPolicy")[0] as NetworkPolicy & K8sObject;
+    expect(policy.spec!.egress!.at(-1)).toEqual({ to: [{ ipBlock: { cidr: "172.18.0.2/32" } }], ports: [{ protocol: "TCP", port: 6443 }] });
   });
 
   it("G-10: the Namespace is restricted", () => {
@@ -316,8 +324,8 @@ describe("CompassServer values are refused", () => {
   it("an unknown key in a cluster entry (G-01)", () =>
     expectRefused({ ...example(), runnerClusters: [{ ...cluster(), audiences: ["compass-runner"] }] }, "G-01", "runnerClusters[0].audiences"));
   it("no issuer egress while the Server fetches keys (CS-11)", () => {
-    const { issuerEgress: _, ...values } = example();
-    expectRefused(values, "CS-11", "issuerEgress");
+    const { jwksFile: _, ...entry } = { ...example().runnerClusters[0], issuer: "https://oidc.example.com" };
+    expectRefused({ ...example(), runnerClusters: [entry] }, "CS-11", "issuerEgress");
   });
   it("an architecture pin (CS-10)", () =>
     expectRefused({ ...example(), nodeSelector: { "kubernetes.io/arch": "arm64" } }, "CS-10", 'nodeSelector["kubernetes.io/arch"]'));

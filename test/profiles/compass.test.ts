@@ -65,11 +65,11 @@ describe("examples/compass.yaml", () => {
     expect(entry.issuer).toBe(example().server.cluster.issuer);
   });
 
-  it("the Runner dials the in-cluster Service and verifies the public host (P9)", () => {
+  it("the Runner dials the in-cluster Service, without --server-name unless P9 is asked for (CS-14)", () => {
     const runner = objects.find((o) => o.kind === "DaemonSet") as DaemonSet & K8sObject;
     const container = runner.spec!.template.spec!.containers[0];
     expect(container.env).toContainEqual({ name: "COMPASS_SERVER_ADDR", value: "https://compass-server.compass.svc" });
-    expect(container.args).toEqual(["--server-name", "compass.example.com"]);
+    expect(container.args).toBeUndefined();
     const service = objects.find((o) => o.kind === "Service" && app(o) === "compass-server")!;
     expect(`${service.metadata.name}.${service.metadata.namespace}`).toBe("compass-server.compass");
     // The Runner's NetworkPolicy lets it reach the Server pods on their TLS port.
@@ -91,6 +91,8 @@ describe("examples/compass.yaml", () => {
       audience: "compass-runner",
       maxTokenLifetimeSeconds: 600,
       issuer: "https://kubernetes.default.svc.cluster.local",
+      jwksFile: "/etc/compass/runner-cluster-files/local/jwks.json",
+      caFile: "/etc/compass/runner-cluster-files/local/ca.crt",
     });
   });
 });

@@ -133,19 +133,18 @@ describe("rendered GKE runner", () => {
     expect(checkObjects(inTmp)).toEqual([]);
   });
 
-  it("writes the secret store and OTLP endpoint into the environment", () => {
-    const vault = envOf(
-      render({ ...GKE, secretStore: { mode: "vault", address: "https://vault.example.com:8200", role: "runner" }, otel: { endpoint: "http://otel.obs:4318" } }),
-    );
-    expect(vault).toMatchObject({
-      RUNNER_SECRET_STORE_MODE: "vault",
-      RUNNER_VAULT_ADDR: "https://vault.example.com:8200",
-      RUNNER_VAULT_KV_MOUNT: "secret",
-      RUNNER_VAULT_ROLE: "runner",
-      OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel.obs:4318",
-    });
+  it("writes the secret store and OTLP endpoint into the environment, and store settings by the names given", () => {
+    const settings = { VAULT_ADDR: "https://vault.example.com:8200", MY_STORE_ROLE: "runner" };
+    const vault = envOf(render({ ...GKE, secretStore: { mode: "vault", settings }, otel: { endpoint: "http://otel.obs:4318" } }));
+    expect(vault).toMatchObject({ RUNNER_SECRET_STORE_MODE: "vault", ...settings, OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel.obs:4318" });
     expect(envOf(objects)).not.toHaveProperty("OTEL_EXPORTER_OTLP_ENDPOINT");
     expect(envOf(objects)).not.toHaveProperty("RUNNER_SECRET_STORE_MODE");
+  });
+
+  it("invents no store variable: vault mode alone writes RUNNER_SECRET_STORE_MODE and nothing else of the store (RP-07)", () => {
+    const env = Object.keys(envOf(render({ ...GKE, secretStore: { mode: "vault" } })));
+    expect(env).toContain("RUNNER_SECRET_STORE_MODE");
+    expect(env.filter((n) => /VAULT|STORE/.test(n))).toEqual(["RUNNER_SECRET_STORE_MODE"]);
   });
 
   it("renders no Namespace when createNamespace is false", () => {
@@ -241,11 +240,25 @@ describe("refused values", () => {
     expectRefused({ ...EKS, attestation: { ...EKS.attestation, secretAccessKey: "x" } }, "RP-07", "attestation.secretAccessKey");
     expectRefused({ ...EKS, secretStore: { mode: "aws", accessKeyId: "AKIAIOSFODNN7EXAMPLE" } }, "RP-07", "secretStore.accessKeyId");
     expectRefused({ ...GKE, env: { AWS_SECRET_ACCESS_KEY: "x" } }, "RP-07", "env.AWS_SECRET_ACCESS_KEY");
-    expectRefused({ ...GKE, secretStore: { mode: "vault", address: "https://vault.example.com", role: "r", token: "hvs.x" } }, "RP-07", "secretStore.token");
+    expectRefused({ ...GKE, secretStore: { mode: "vault", token: "hvs.x" } }, "RP-07", "secretStore.token");
+  });
+
+  it("store keys the seed names no variable for, and settings that are not variable names (RP-07)", () => {
+    for (const key of ["address", "mount", "role"])
+      expect(expectRefused({ ...GKE, secretStore: { mode: "vault", [key]: "x" } }, "RP-07", `secretStore.${key}`).fix).toMatch(/secretStore\.settings/);
+    expectRefused({ ...GKE, secretStore: { mode: "vault", settings: { "VAULT-ADDR": "x" } } }, "RP-07", "secretStore.settings.VAULT-ADDR");
+    expectRefused({ ...GKE, secretStore: { mode: "vault", settings: { "1ADDR": "x" } } }, "RP-07", 'secretStore.settings["1ADDR"]');
+    expectRefused({ ...GKE, secretStore: { mode: "vault", settings: { PORT: 8200 } } }, "RP-07", "secretStore.settings.PORT");
+    expectRefused(
+      { ...GKE, secretStore: { mode: "vault", settings: { RUNNER_SECRET_STORE_MODE: "aws" } } },
+      "RP-07",
+      "secretStore.settings.RUNNER_SECRET_STORE_MODE",
+    );
+    expectRefused({ ...GKE, secretStore: { mode: "vault", settings: { VAULT_TOKEN: "hvs.x" } } }, "G-04", "secretStore.settings.VAULT_TOKEN");
   });
 
   it("a secret store that cannot resolve through workload identity (RP-07)", () => {
-    expectRefused({ ...GKE, secretStore: { mode: "vault", address: "http://vault.example.com", role: "r" } }, "RP-07", "secretStore.address");
+    expectRefused({ ...GKE, secretStore: { mode: "aws", settings: { AWS_ACCESS_KEY_ID: "x" } } }, "RP-07", "secretStore.settings.AWS_ACCESS_KEY_ID");
     expectRefused({ ...GKE, secretStore: { mode: "aws" } }, "RP-07", "secretStore.mode");
     expectRefused({ ...GKE, secretStore: { mode: "kubernetes" } }, "RP-07", "secretStore.mode");
   });

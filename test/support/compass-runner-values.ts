@@ -86,7 +86,8 @@ export const validCompassRunner = fc
       serviceAccount: g.serviceAccount,
       image: `${g.repository}${g.pairedTag ? `:${g.pairedTag}` : ""}@sha256:${g.digest}`,
       serverAddr: g.server.address,
-      ...(g.serverName ? { serverName: g.serverName } : {}),
+      // A server name is P9's: it comes with the opt-in (CS-14).
+      ...(g.serverName ? { designed: { P9: true }, serverName: g.serverName } : {}),
       ...(g.ca ? { serverCA: { [g.ca]: { name: "compass-server-ca", key: "ca.crt" } } } : {}),
       tokenExpirationSeconds,
       maxTokenLifetimeSeconds: g.maxTokenLifetime,

@@ -11,6 +11,8 @@ import { tempDir } from "./cli.ts";
 const exec = promisify(execFile);
 
 export const SERVER_NAME = "compass.example.com";
+/** The in-cluster Service host a Runner without P9 dials (kind: Compass's default serverAddr). */
+export const SERVICE_HOST = "compass-server.compass.svc";
 
 export interface Pem {
   cert: string;
@@ -27,6 +29,8 @@ export interface TestPki {
   intermediate: Pem;
   /** Leaf + intermediate, for compass.example.com, 90 days. */
   good: Pem;
+  /** Like good, naming the Service host as well. */
+  withService: Pem;
   /** Another good one (its own key): what a Server serves after a renewal. */
   renewed: Pem;
   wrongName: Pem;
@@ -105,8 +109,14 @@ export async function makePki(): Promise<TestPki> {
   const leaf = async (name: string, dns: string, issuer: string, days: number) => {
     await key(name);
     const ext = join(dir, `${name}.ext`);
-    writeFileSync(ext, `subjectAltName=DNS:${dns}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`);
-    await openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${dns}`]);
+    writeFileSync(
+      ext,
+      `subjectAltName=${dns
+        .split(",")
+        .map((n) => `DNS:${n}`)
+        .join(",")}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n`,
+    );
+    await openssl(dir, ["req", "-new", "-key", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${dns.split(",")[0]}`]);
     await openssl(dir, [
       "x509",
       "-req",
@@ -131,6 +141,7 @@ export async function makePki(): Promise<TestPki> {
   for (const [name, dns, days] of [
     ["good", SERVER_NAME, 90],
     ["renewed", SERVER_NAME, 90],
+    ["with-service", `${SERVER_NAME},${SERVICE_HOST}`, 90],
     ["wrong-name", "other.example.org", 90],
     ["expired", SERVER_NAME, -1],
     ["expiring", SERVER_NAME, 5],
@@ -147,6 +158,7 @@ export async function makePki(): Promise<TestPki> {
     intermediate,
     good: pem("good", [intermediate.cert]),
     renewed: pem("renewed", [intermediate.cert]),
+    withService: pem("with-service", [intermediate.cert]),
     wrongName: pem("wrong-name", [intermediate.cert]),
     expired: pem("expired", [intermediate.cert]),
     expiring: pem("expiring", [intermediate.cert]),

@@ -7,11 +7,12 @@ import type { FastValidator } from "../values.ts";
 export function buildCompassRunner(calls): FastValidator {
   const { attempt, copyDefault, gaveUp, giveUp, sink, validator, checkCidr, checkCompassRunner, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkObjectKey, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys, imageOf, isLabelKey, isLabelValue } = calls;
   // The structural checks (ajv standalone code of the JSON Schemas zod exports).
-  const s0 = validate10;const schema11 = {"type":"object","properties":{"kind":{"type":"string","const":"CompassRunner"},"name":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"createNamespace":{"type":"boolean"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"image":{"type":"string"},"serverAddr":{"type":"string"},"serverName":{"type":"string","maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"serverCA":{"anyOf":[{"type":"object","properties":{"pem":{"type":"string"}},"required":["pem"],"additionalProperties":false},{"type":"object","properties":{"configMap":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["configMap"],"additionalProperties":false},{"type":"object","properties":{"secret":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["secret"],"additionalProperties":false}]},"nodeSelector":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","minLength":1}},"required":["key","value"],"additionalProperties":false},"toleration":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","minLength":1},"effect":{"type":"string","enum":["NoSchedule","PreferNoSchedule","NoExecute"]}},"required":["key","value","effect"],"additionalProperties":false},"kvmResourceName":{"type":"string"},"seccompProfilePath":{"type":"string"},"sessionCapacity":{"type":"integer","minimum":1,"maximum":9007199254740991},"guestMemoryMiB":{"type":"integer","minimum":1,"maximum":9007199254740991},"guestCpus":{"type":"integer","minimum":1,"maximum":9007199254740991},"runnerOverheadMiB":{"type":"integer","minimum":0,"maximum":9007199254740991},"hostPaths":{"type":"object","properties":{"sessionVolumeRoot":{"type":"string"},"runtimeRoot":{"type":"string"},"sessions":{"not":{}},"runtime":{"not":{}}},"required":["sessionVolumeRoot","runtimeRoot"],"additionalProperties":false},"tokenExpirationSeconds":{"type":"integer","minimum":600,"maximum":4294967296},"maxTokenLifetimeSeconds":{"type":"integer","minimum":600,"maximum":4294967296},"admission":{"type":"object","properties":{"controllers":{"minItems":1,"type":"array","items":{"type":"string"}},"deployers":{"minItems":1,"type":"array","items":{"type":"string"}},"breakGlassGroups":{"minItems":1,"type":"array","items":{"type":"string"}}},"required":["controllers","deployers"],"additionalProperties":false},"maxUnavailable":{"type":"number","const":1},"perSessionReapSeconds":{"type":"integer","minimum":1,"maximum":9007199254740991},"priorityClassValue":{"type":"integer","minimum":0,"maximum":1000000000},"egressAllow":{"type":"array","items":{"type":"object","properties":{"host":{"type":"string"},"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"additionalProperties":false}},"otel":{"type":"object","properties":{"endpoint":{"type":"string"}},"required":["endpoint"],"additionalProperties":false},"arch":{"type":"string","const":"amd64"},"server":{"not":{}},"tolerations":{"not":{}},"resources":{"not":{}},"runnerId":{"not":{}},"runnerTokenSecret":{"not":{}},"agentImage":{"not":{}},"hostUsers":{"not":{}},"extraObjects":{"not":{}},"rbac":{"not":{}},"automountServiceAccountToken":{"not":{}},"securityContext":{"not":{}},"podSecurityContext":{"not":{}},"privileged":{"not":{}},"capabilities":{"not":{}},"imagePullSecrets":{"not":{}},"namespaceLabels":{"not":{}},"podSecurityLevel":{"not":{}},"serverCluster":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9-]{1,40}$"},"issuer":{"type":"string"},"jwksURI":{"type":"string"},"jwksFile":{"type":"string","pattern":"^\\/.*"},"caFile":{"type":"string","pattern":"^\\/.*"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"audience":{"type":"string","minLength":1},"maxTokenLifetime":{"not":{}}},"additionalProperties":false}},"required":["image","serverAddr","nodeSelector","kvmResourceName","sessionCapacity","guestMemoryMiB","guestCpus","runnerOverheadMiB","hostPaths","admission","perSessionReapSeconds","priorityClassValue"],"additionalProperties":false};const func2 = Object.prototype.hasOwnProperty;const pattern0 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "");const pattern2 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "");const pattern6 = new RegExp("^[a-z0-9-]{1,40}$", "");const pattern7 = new RegExp("^\\/.*", "");function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((((((((((((data.image === undefined) && (missing0 = "image")) || ((data.serverAddr === undefined) && (missing0 = "serverAddr"))) || ((data.nodeSelector === undefined) && (missing0 = "nodeSelector"))) || ((data.kvmResourceName === undefined) && (missing0 = "kvmResourceName"))) || ((data.sessionCapacity === undefined) && (missing0 = "sessionCapacity"))) || ((data.guestMemoryMiB === undefined) && (missing0 = "guestMemoryMiB"))) || ((data.guestCpus === undefined) && (missing0 = "guestCpus"))) || ((data.runnerOverheadMiB === undefined) && (missing0 = "runnerOverheadMiB"))) || ((data.hostPaths === undefined) && (missing0 = "hostPaths"))) || ((data.admission === undefined) && (missing0 = "admission"))) || ((data.perSessionReapSeconds === undefined) && (missing0 = "perSessionReapSeconds"))) || ((data.priorityClassValue === undefined) && (missing0 = "priorityClassValue"))){validate10.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(func2.call(schema11.properties, key0))){validate10.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.kind !== undefined){let data0 = data.kind;const _errs2 = errors;if(typeof data0 !== "string"){validate10.errors = [{}];return false;}if("CompassRunner" !== data0){validate10.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.name !== undefined){let data1 = data.name;const _errs4 = errors;if(errors === _errs4){if(typeof data1 === "string"){if(data1.length > 63){validate10.errors = [{}];return false;}else {if(!pattern0.test(data1)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.namespace !== undefined){let data2 = data.namespace;const _errs6 = errors;if(errors === _errs6){if(typeof data2 === "string"){if(data2.length > 63){validate10.errors = [{}];return false;}else {if(!pattern0.test(data2)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.createNamespace !== undefined){const _errs8 = errors;if(typeof data.createNamespace !== "boolean"){validate10.errors = [{}];return false;}var valid0 = _errs8 === errors;}else {var valid0 = true;}if(valid0){if(data.serviceAccount !== undefined){let data4 = data.serviceAccount;const _errs10 = errors;if(errors === _errs10){if(typeof data4 === "string"){if(data4.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data4)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.image !== undefined){const _errs12 = errors;if(typeof data.image !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.serverAddr !== undefined){const _errs14 = errors;if(typeof data.serverAddr !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data.serverName !== undefined){let data7 = data.serverName;const _errs16 = errors;if(errors === _errs16){if(typeof data7 === "string"){if(data7.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data7)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs16 === errors;}else {var valid0 = true;}if(valid0){if(data.serverCA !== undefined){let data8 = data.serverCA;const _errs18 = errors;const _errs19 = errors;let valid1 = false;const _errs20 = errors;if(errors === _errs20){if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing1;if((data8.pem === undefined) && (missing1 = "pem")){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}else {const _errs22 = errors;for(const key1 in data8){if(!(key1 === "pem")){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;break;}}if(_errs22 === errors){if(data8.pem !== undefined){if(typeof data8.pem !== "string"){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}}}else {const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}var _valid0 = _errs20 === errors;valid1 = valid1 || _valid0;if(!valid1){const _errs25 = errors;if(errors === _errs25){if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing2;if((data8.configMap === undefined) && (missing2 = "configMap")){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}else {const _errs27 = errors;for(const key2 in data8){if(!(key2 === "configMap")){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;break;}}if(_errs27 === errors){if(data8.configMap !== undefined){let data10 = data8.configMap;const _errs28 = errors;if(errors === _errs28){if(data10 && typeof data10 == "object" && !Array.isArray(data10)){let missing3;if((data10.name === undefined) && (missing3 = "name")){const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}else {const _errs30 = errors;for(const key3 in data10){if(!((key3 === "name") || (key3 === "key"))){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;break;}}if(_errs30 === errors){if(data10.name !== undefined){let data11 = data10.name;const _errs31 = errors;if(errors === _errs31){if(typeof data11 === "string"){if(!pattern2.test(data11)){const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}else {const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}var valid4 = _errs31 === errors;}else {var valid4 = true;}if(valid4){if(data10.key !== undefined){const _errs33 = errors;if(typeof data10.key !== "string"){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}var valid4 = _errs33 === errors;}else {var valid4 = true;}}}}}else {const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}}}}}else {const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}var _valid0 = _errs25 === errors;valid1 = valid1 || _valid0;if(!valid1){const _errs35 = errors;if(errors === _errs35){if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing4;if((data8.secret === undefined) && (missing4 = "secret")){const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}else {const _errs37 = errors;for(const key4 in data8){if(!(key4 === "secret")){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;break;}}if(_errs37 === errors){if(data8.secret !== undefined){let data13 = data8.secret;const _errs38 = errors;if(errors === _errs38){if(data13 && typeof data13 == "object" && !Array.isArray(data13)){let missing5;if((data13.name === undefined) && (missing5 = "name")){const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}else {const _errs40 = errors;for(const key5 in data13){if(!((key5 === "name") || (key5 === "key"))){const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;break;}}if(_errs40 === errors){if(data13.name !== undefined){let data14 = data13.name;const _errs41 = errors;if(errors === _errs41){if(typeof data14 === "string"){if(!pattern2.test(data14)){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}else {const err18 = {};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}var valid6 = _errs41 === errors;}else {var valid6 = true;}if(valid6){if(data13.key !== undefined){const _errs43 = errors;if(typeof data13.key !== "string"){const err19 = {};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}var valid6 = _errs43 === errors;}else {var valid6 = true;}}}}}else {const err20 = {};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}}}}}else {const err21 = {};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}}var _valid0 = _errs35 === errors;valid1 = valid1 || _valid0;}}if(!valid1){const err22 = {};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs19;if(vErrors !== null){if(_errs19){vErrors.length = _errs19;}else {vErrors = null;}}}var valid0 = _errs18 === errors;}else {var valid0 = true;}if(valid0){if(data.nodeSelector !== undefined){let data16 = data.nodeSelector;const _errs45 = errors;if(errors === _errs45){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){let missing6;if(((data16.key === undefined) && (missing6 = "key")) || ((data16.value === undefined) && (missing6 = "value"))){validate10.errors = [{}];return false;}else {const _errs47 = errors;for(const key6 in data16){if(!((key6 === "key") || (key6 === "value"))){validate10.errors = [{}];return false;break;}}if(_errs47 === errors){if(data16.key !== undefined){const _errs48 = errors;if(typeof data16.key !== "string"){validate10.errors = [{}];return false;}var valid7 = _errs48 === errors;}else {var valid7 = true;}if(valid7){if(data16.value !== undefined){let data18 = data16.value;const _errs50 = errors;if(errors === _errs50){if(typeof data18 === "string"){if(data18.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid7 = _errs50 === errors;}else {var valid7 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs45 === errors;}else {var valid0 = true;}if(valid0){if(data.toleration !== undefined){let data19 = data.toleration;const _errs52 = errors;if(errors === _errs52){if(data19 && typeof data19 == "object" && !Array.isArray(data19)){let missing7;if((((data19.key === undefined) && (missing7 = "key")) || ((data19.value === undefined) && (missing7 = "value"))) || ((data19.effect === undefined) && (missing7 = "effect"))){validate10.errors = [{}];return false;}else {const _errs54 = errors;for(const key7 in data19){if(!(((key7 === "key") || (key7 === "value")) || (key7 === "effect"))){validate10.errors = [{}];return false;break;}}if(_errs54 === errors){if(data19.key !== undefined){const _errs55 = errors;if(typeof data19.key !== "string"){validate10.errors = [{}];return false;}var valid8 = _errs55 === errors;}else {var valid8 = true;}if(valid8){if(data19.value !== undefined){let data21 = data19.value;const _errs57 = errors;if(errors === _errs57){if(typeof data21 === "string"){if(data21.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid8 = _errs57 === errors;}else {var valid8 = true;}if(valid8){if(data19.effect !== undefined){let data22 = data19.effect;const _errs59 = errors;if(typeof data22 !== "string"){validate10.errors = [{}];return false;}if(!(((data22 === "NoSchedule") || (data22 === "PreferNoSchedule")) || (data22 === "NoExecute"))){validate10.errors = [{}];return false;}var valid8 = _errs59 === errors;}else {var valid8 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs52 === errors;}else {var valid0 = true;}if(valid0){if(data.kvmResourceName !== undefined){const _errs61 = errors;if(typeof data.kvmResourceName !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs61 === errors;}else {var valid0 = true;}if(valid0){if(data.seccompProfilePath !== undefined){const _errs63 = errors;if(typeof data.seccompProfilePath !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs63 === errors;}else {var valid0 = true;}if(valid0){if(data.sessionCapacity !== undefined){let data25 = data.sessionCapacity;const _errs65 = errors;if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){validate10.errors = [{}];return false;}if(errors === _errs65){if((typeof data25 == "number") && (isFinite(data25))){if(data25 > 9007199254740991 || isNaN(data25)){validate10.errors = [{}];return false;}else {if(data25 < 1 || isNaN(data25)){validate10.errors = [{}];return false;}}}}var valid0 = _errs65 === errors;}else {var valid0 = true;}if(valid0){if(data.guestMemoryMiB !== undefined){let data26 = data.guestMemoryMiB;const _errs67 = errors;if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){validate10.errors = [{}];return false;}if(errors === _errs67){if((typeof data26 == "number") && (isFinite(data26))){if(data26 > 9007199254740991 || isNaN(data26)){validate10.errors = [{}];return false;}else {if(data26 < 1 || isNaN(data26)){validate10.errors = [{}];return false;}}}}var valid0 = _errs67 === errors;}else {var valid0 = true;}if(valid0){if(data.guestCpus !== undefined){let data27 = data.guestCpus;const _errs69 = errors;if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){validate10.errors = [{}];return false;}if(errors === _errs69){if((typeof data27 == "number") && (isFinite(data27))){if(data27 > 9007199254740991 || isNaN(data27)){validate10.errors = [{}];return false;}else {if(data27 < 1 || isNaN(data27)){validate10.errors = [{}];return false;}}}}var valid0 = _errs69 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerOverheadMiB !== undefined){let data28 = data.runnerOverheadMiB;const _errs71 = errors;if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){validate10.errors = [{}];return false;}if(errors === _errs71){if((typeof data28 == "number") && (isFinite(data28))){if(data28 > 9007199254740991 || isNaN(data28)){validate10.errors = [{}];return false;}else {if(data28 < 0 || isNaN(data28)){validate10.errors = [{}];return false;}}}}var valid0 = _errs71 === errors;}else {var valid0 = true;}if(valid0){if(data.hostPaths !== undefined){let data29 = data.hostPaths;const _errs73 = errors;if(errors === _errs73){if(data29 && typeof data29 == "object" && !Array.isArray(data29)){let missing8;if(((data29.sessionVolumeRoot === undefined) && (missing8 = "sessionVolumeRoot")) || ((data29.runtimeRoot === undefined) && (missing8 = "runtimeRoot"))){validate10.errors = [{}];return false;}else {const _errs75 = errors;for(const key8 in data29){if(!((((key8 === "sessionVolumeRoot") || (key8 === "runtimeRoot")) || (key8 === "sessions")) || (key8 === "runtime"))){validate10.errors = [{}];return false;break;}}if(_errs75 === errors){if(data29.sessionVolumeRoot !== undefined){const _errs76 = errors;if(typeof data29.sessionVolumeRoot !== "string"){validate10.errors = [{}];return false;}var valid9 = _errs76 === errors;}else {var valid9 = true;}if(valid9){if(data29.runtimeRoot !== undefined){const _errs78 = errors;if(typeof data29.runtimeRoot !== "string"){validate10.errors = [{}];return false;}var valid9 = _errs78 === errors;}else {var valid9 = true;}if(valid9){if(data29.sessions !== undefined){const _errs80 = errors;validate10.errors = [{}];return false;var valid9 = _errs80 === errors;}else {var valid9 = true;}if(valid9){if(data29.runtime !== undefined){const _errs82 = errors;validate10.errors = [{}];return false;var valid9 = _errs82 === errors;}else {var valid9 = true;}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs73 === errors;}else {var valid0 = true;}if(valid0){if(data.tokenExpirationSeconds !== undefined){let data34 = data.tokenExpirationSeconds;const _errs84 = errors;if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){validate10.errors = [{}];return false;}if(errors === _errs84){if((typeof data34 == "number") && (isFinite(data34))){if(data34 > 4294967296 || isNaN(data34)){validate10.errors = [{}];return false;}else {if(data34 < 600 || isNaN(data34)){validate10.errors = [{}];return false;}}}}var valid0 = _errs84 === errors;}else {var valid0 = true;}if(valid0){if(data.maxTokenLifetimeSeconds !== undefined){let data35 = data.maxTokenLifetimeSeconds;const _errs86 = errors;if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){validate10.errors = [{}];return false;}if(errors === _errs86){if((typeof data35 == "number") && (isFinite(data35))){if(data35 > 4294967296 || isNaN(data35)){validate10.errors = [{}];return false;}else {if(data35 < 600 || isNaN(data35)){validate10.errors = [{}];return false;}}}}var valid0 = _errs86 === errors;}else {var valid0 = true;}if(valid0){if(data.admission !== undefined){let data36 = data.admission;const _errs88 = errors;if(errors === _errs88){if(data36 && typeof data36 == "object" && !Array.isArray(data36)){let missing9;if(((data36.controllers === undefined) && (missing9 = "controllers")) || ((data36.deployers === undefined) && (missing9 = "deployers"))){validate10.errors = [{}];return false;}else {const _errs90 = errors;for(const key9 in data36){if(!(((key9 === "controllers") || (key9 === "deployers")) || (key9 === "breakGlassGroups"))){validate10.errors = [{}];return false;break;}}if(_errs90 === errors){if(data36.controllers !== undefined){let data37 = data36.controllers;const _errs91 = errors;if(errors === _errs91){if(Array.isArray(data37)){if(data37.length < 1){validate10.errors = [{}];return false;}else {var valid11 = true;const len0 = data37.length;for(let i0=0; i0<len0; i0++){const _errs93 = errors;if(typeof data37[i0] !== "string"){validate10.errors = [{}];return false;}var valid11 = _errs93 === errors;if(!valid11){break;}}}}else {validate10.errors = [{}];return false;}}var valid10 = _errs91 === errors;}else {var valid10 = true;}if(valid10){if(data36.deployers !== undefined){let data39 = data36.deployers;const _errs95 = errors;if(errors === _errs95){if(Array.isArray(data39)){if(data39.length < 1){validate10.errors = [{}];return false;}else {var valid12 = true;const len1 = data39.length;for(let i1=0; i1<len1; i1++){const _errs97 = errors;if(typeof data39[i1] !== "string"){validate10.errors = [{}];return false;}var valid12 = _errs97 === errors;if(!valid12){break;}}}}else {validate10.errors = [{}];return false;}}var valid10 = _errs95 === errors;}else {var valid10 = true;}if(valid10){if(data36.breakGlassGroups !== undefined){let data41 = data36.breakGlassGroups;const _errs99 = errors;if(errors === _errs99){if(Array.isArray(data41)){if(data41.length < 1){validate10.errors = [{}];return false;}else {var valid13 = true;const len2 = data41.length;for(let i2=0; i2<len2; i2++){const _errs101 = errors;if(typeof data41[i2] !== "string"){validate10.errors = [{}];return false;}var valid13 = _errs101 === errors;if(!valid13){break;}}}}else {validate10.errors = [{}];return false;}}var valid10 = _errs99 === errors;}else {var valid10 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs88 === errors;}else {var valid0 = true;}if(valid0){if(data.maxUnavailable !== undefined){let data43 = data.maxUnavailable;const _errs103 = errors;if(!((typeof data43 == "number") && (isFinite(data43)))){validate10.errors = [{}];return false;}if(1 !== data43){validate10.errors = [{}];return false;}var valid0 = _errs103 === errors;}else {var valid0 = true;}if(valid0){if(data.perSessionReapSeconds !== undefined){let data44 = data.perSessionReapSeconds;const _errs105 = errors;if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){validate10.errors = [{}];return false;}if(errors === _errs105){if((typeof data44 == "number") && (isFinite(data44))){if(data44 > 9007199254740991 || isNaN(data44)){validate10.errors = [{}];return false;}else {if(data44 < 1 || isNaN(data44)){validate10.errors = [{}];return false;}}}}var valid0 = _errs105 === errors;}else {var valid0 = true;}if(valid0){if(data.priorityClassValue !== undefined){let data45 = data.priorityClassValue;const _errs107 = errors;if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){validate10.errors = [{}];return false;}if(errors === _errs107){if((typeof data45 == "number") && (isFinite(data45))){if(data45 > 1000000000 || isNaN(data45)){validate10.errors = [{}];return false;}else {if(data45 < 0 || isNaN(data45)){validate10.errors = [{}];return false;}}}}var valid0 = _errs107 === errors;}else {var valid0 = true;}if(valid0){if(data.egressAllow !== undefined){let data46 = data.egressAllow;const _errs109 = errors;if(errors === _errs109){if(Array.isArray(data46)){var valid14 = true;const len3 = data46.length;for(let i3=0; i3<len3; i3++){let data47 = data46[i3];const _errs111 = errors;if(errors === _errs111){if(data47 && typeof data47 == "object" && !Array.isArray(data47)){const _errs113 = errors;for(const key10 in data47){if(!(((key10 === "host") || (key10 === "cidr")) || (key10 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs113 === errors){if(data47.host !== undefined){const _errs114 = errors;if(typeof data47.host !== "string"){validate10.errors = [{}];return false;}var valid15 = _errs114 === errors;}else {var valid15 = true;}if(valid15){if(data47.cidr !== undefined){const _errs116 = errors;if(typeof data47.cidr !== "string"){validate10.errors = [{}];return false;}var valid15 = _errs116 === errors;}else {var valid15 = true;}if(valid15){if(data47.ports !== undefined){let data50 = data47.ports;const _errs118 = errors;if(errors === _errs118){if(Array.isArray(data50)){if(data50.length < 1){validate10.errors = [{}];return false;}else {var valid16 = true;const len4 = data50.length;for(let i4=0; i4<len4; i4++){let data51 = data50[i4];const _errs120 = errors;if(errors === _errs120){if(data51 && typeof data51 == "object" && !Array.isArray(data51)){let missing10;if((data51.port === undefined) && (missing10 = "port")){validate10.errors = [{}];return false;}else {const _errs122 = errors;for(const key11 in data51){if(!((key11 === "port") || (key11 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs122 === errors){if(data51.port !== undefined){let data52 = data51.port;const _errs123 = errors;if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){validate10.errors = [{}];return false;}if(errors === _errs123){if((typeof data52 == "number") && (isFinite(data52))){if(data52 > 65535 || isNaN(data52)){validate10.errors = [{}];return false;}else {if(data52 < 1 || isNaN(data52)){validate10.errors = [{}];return false;}}}}var valid17 = _errs123 === errors;}else {var valid17 = true;}if(valid17){if(data51.protocol !== undefined){let data53 = data51.protocol;const _errs125 = errors;if(typeof data53 !== "string"){validate10.errors = [{}];return false;}if(!(((data53 === "TCP") || (data53 === "UDP")) || (data53 === "SCTP"))){validate10.errors = [{}];return false;}var valid17 = _errs125 === errors;}else {var valid17 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid16 = _errs120 === errors;if(!valid16){break;}}}}else {validate10.errors = [{}];return false;}}var valid15 = _errs118 === errors;}else {var valid15 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid14 = _errs111 === errors;if(!valid14){break;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs109 === errors;}else {var valid0 = true;}if(valid0){if(data.otel !== undefined){let data54 = data.otel;const _errs127 = errors;if(errors === _errs127){if(data54 && typeof data54 == "object" && !Array.isArray(data54)){let missing11;if((data54.endpoint === undefined) && (missing11 = "endpoint")){validate10.errors = [{}];return false;}else {const _errs129 = errors;for(const key12 in data54){if(!(key12 === "endpoint")){validate10.errors = [{}];return false;break;}}if(_errs129 === errors){if(data54.endpoint !== undefined){if(typeof data54.endpoint !== "string"){validate10.errors = [{}];return false;}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs127 === errors;}else {var valid0 = true;}if(valid0){if(data.arch !== undefined){let data56 = data.arch;const _errs132 = errors;if(typeof data56 !== "string"){validate10.errors = [{}];return false;}if("amd64" !== data56){validate10.errors = [{}];return false;}var valid0 = _errs132 === errors;}else {var valid0 = true;}if(valid0){if(data.server !== undefined){const _errs134 = errors;validate10.errors = [{}];return false;var valid0 = _errs134 === errors;}else {var valid0 = true;}if(valid0){if(data.tolerations !== undefined){const _errs136 = errors;validate10.errors = [{}];return false;var valid0 = _errs136 === errors;}else {var valid0 = true;}if(valid0){if(data.resources !== undefined){const _errs138 = errors;validate10.errors = [{}];return false;var valid0 = _errs138 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerId !== undefined){const _errs140 = errors;validate10.errors = [{}];return false;var valid0 = _errs140 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerTokenSecret !== undefined){const _errs142 = errors;validate10.errors = [{}];return false;var valid0 = _errs142 === errors;}else {var valid0 = true;}if(valid0){if(data.agentImage !== undefined){const _errs144 = errors;validate10.errors = [{}];return false;var valid0 = _errs144 === errors;}else {var valid0 = true;}if(valid0){if(data.hostUsers !== undefined){const _errs146 = errors;validate10.errors = [{}];return false;var valid0 = _errs146 === errors;}else {var valid0 = true;}if(valid0){if(data.extraObjects !== undefined){const _errs148 = errors;validate10.errors = [{}];return false;var valid0 = _errs148 === errors;}else {var valid0 = true;}if(valid0){if(data.rbac !== undefined){const _errs150 = errors;validate10.errors = [{}];return false;var valid0 = _errs150 === errors;}else {var valid0 = true;}if(valid0){if(data.automountServiceAccountToken !== undefined){const _errs152 = errors;validate10.errors = [{}];return false;var valid0 = _errs152 === errors;}else {var valid0 = true;}if(valid0){if(data.securityContext !== undefined){const _errs154 = errors;validate10.errors = [{}];return false;var valid0 = _errs154 === errors;}else {var valid0 = true;}if(valid0){if(data.podSecurityContext !== undefined){const _errs156 = errors;validate10.errors = [{}];return false;var valid0 = _errs156 === errors;}else {var valid0 = true;}if(valid0){if(data.privileged !== undefined){const _errs158 = errors;validate10.errors = [{}];return false;var valid0 = _errs158 === errors;}else {var valid0 = true;}if(valid0){if(data.capabilities !== undefined){const _errs160 = errors;validate10.errors = [{}];return false;var valid0 = _errs160 === errors;}else {var valid0 = true;}if(valid0){if(data.imagePullSecrets !== undefined){const _errs162 = errors;validate10.errors = [{}];return false;var valid0 = _errs162 === errors;}else {var valid0 = true;}if(valid0){if(data.namespaceLabels !== undefined){const _errs164 = errors;validate10.errors = [{}];return false;var valid0 = _errs164 === errors;}else {var valid0 = true;}if(valid0){if(data.podSecurityLevel !== undefined){const _errs166 = errors;validate10.errors = [{}];return false;var valid0 = _errs166 === errors;}else {var valid0 = true;}if(valid0){if(data.serverCluster !== undefined){let data74 = data.serverCluster;const _errs168 = errors;if(errors === _errs168){if(data74 && typeof data74 == "object" && !Array.isArray(data74)){const _errs170 = errors;for(const key13 in data74){if(!(func2.call(schema11.properties.serverCluster.properties, key13))){validate10.errors = [{}];return false;break;}}if(_errs170 === errors){if(data74.name !== undefined){let data75 = data74.name;const _errs171 = errors;if(errors === _errs171){if(typeof data75 === "string"){if(!pattern6.test(data75)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid19 = _errs171 === errors;}else {var valid19 = true;}if(valid19){if(data74.issuer !== undefined){const _errs173 = errors;if(typeof data74.issuer !== "string"){validate10.errors = [{}];return false;}var valid19 = _errs173 === errors;}else {var valid19 = true;}if(valid19){if(data74.jwksURI !== undefined){const _errs175 = errors;if(typeof data74.jwksURI !== "string"){validate10.errors = [{}];return false;}var valid19 = _errs175 === errors;}else {var valid19 = true;}if(valid19){if(data74.jwksFile !== undefined){let data78 = data74.jwksFile;const _errs177 = errors;if(errors === _errs177){if(typeof data78 === "string"){if(!pattern7.test(data78)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid19 = _errs177 === errors;}else {var valid19 = true;}if(valid19){if(data74.caFile !== undefined){let data79 = data74.caFile;const _errs179 = errors;if(errors === _errs179){if(typeof data79 === "string"){if(!pattern7.test(data79)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid19 = _errs179 === errors;}else {var valid19 = true;}if(valid19){if(data74.namespace !== undefined){let data80 = data74.namespace;const _errs181 = errors;if(errors === _errs181){if(typeof data80 === "string"){if(data80.length > 63){validate10.errors = [{}];return false;}else {if(!pattern0.test(data80)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid19 = _errs181 === errors;}else {var valid19 = true;}if(valid19){if(data74.serviceAccount !== undefined){let data81 = data74.serviceAccount;const _errs183 = errors;if(errors === _errs183){if(typeof data81 === "string"){if(data81.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data81)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid19 = _errs183 === errors;}else {var valid19 = true;}if(valid19){if(data74.audience !== undefined){let data82 = data74.audience;const _errs185 = errors;if(errors === _errs185){if(typeof data82 === "string"){if(data82.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid19 = _errs185 === errors;}else {var valid19 = true;}if(valid19){if(data74.maxTokenLifetime !== undefined){const _errs187 = errors;validate10.errors = [{}];return false;var valid19 = _errs187 === errors;}else {var valid19 = true;}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs168 === errors;}else {var valid0 = true;}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}validate10.errors = vErrors;return errors === 0;}const s1 = validate11;const schema12 = {"type":"object","properties":{"pem":{"type":"string"}},"required":["pem"],"additionalProperties":false};function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.pem === undefined) && (missing0 = "pem")){validate11.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "pem")){validate11.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.pem !== undefined){if(typeof data.pem !== "string"){validate11.errors = [{}];return false;}}}}}else {validate11.errors = [{}];return false;}}validate11.errors = vErrors;return errors === 0;}const s2 = validate12;const schema13 = {"type":"object","properties":{"configMap":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["configMap"],"additionalProperties":false};function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.configMap === undefined) && (missing0 = "configMap")){validate12.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "configMap")){validate12.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.configMap !== undefined){let data0 = data.configMap;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate12.errors = [{}];return false;}else {const _errs4 = errors;for(const key1 in data0){if(!((key1 === "name") || (key1 === "key"))){validate12.errors = [{}];return false;break;}}if(_errs4 === errors){if(data0.name !== undefined){let data1 = data0.name;const _errs5 = errors;if(errors === _errs5){if(typeof data1 === "string"){if(!pattern2.test(data1)){validate12.errors = [{}];return false;}}else {validate12.errors = [{}];return false;}}var valid1 = _errs5 === errors;}else {var valid1 = true;}if(valid1){if(data0.key !== undefined){const _errs7 = errors;if(typeof data0.key !== "string"){validate12.errors = [{}];return false;}var valid1 = _errs7 === errors;}else {var valid1 = true;}}}}}else {validate12.errors = [{}];return false;}}}}}}else {validate12.errors = [{}];return false;}}validate12.errors = vErrors;return errors === 0;}const s3 = validate13;const schema14 = {"type":"object","properties":{"secret":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["secret"],"additionalProperties":false};function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.secret === undefined) && (missing0 = "secret")){validate13.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "secret")){validate13.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.secret !== undefined){let data0 = data.secret;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate13.errors = [{}];return false;}else {const _errs4 = errors;for(const key1 in data0){if(!((key1 === "name") || (key1 === "key"))){validate13.errors = [{}];return false;break;}}if(_errs4 === errors){if(data0.name !== undefined){let data1 = data0.name;const _errs5 = errors;if(errors === _errs5){if(typeof data1 === "string"){if(!pattern2.test(data1)){validate13.errors = [{}];return false;}}else {validate13.errors = [{}];return false;}}var valid1 = _errs5 === errors;}else {var valid1 = true;}if(valid1){if(data0.key !== undefined){const _errs7 = errors;if(typeof data0.key !== "string"){validate13.errors = [{}];return false;}var valid1 = _errs7 === errors;}else {var valid1 = true;}}}}}else {validate13.errors = [{}];return false;}}}}}}else {validate13.errors = [{}];return false;}}validate13.errors = vErrors;return errors === 0;}
+  const s0 = validate10;const schema11 = {"type":"object","properties":{"kind":{"type":"string","const":"CompassRunner"},"name":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"createNamespace":{"type":"boolean"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"image":{"type":"string"},"serverAddr":{"type":"string"},"designed":{"type":"object","properties":{"P9":{"type":"boolean"}},"additionalProperties":false},"serverName":{"type":"string","maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"serverCA":{"anyOf":[{"type":"object","properties":{"pem":{"type":"string"}},"required":["pem"],"additionalProperties":false},{"type":"object","properties":{"configMap":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["configMap"],"additionalProperties":false},{"type":"object","properties":{"secret":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["secret"],"additionalProperties":false}]},"nodeSelector":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","minLength":1}},"required":["key","value"],"additionalProperties":false},"toleration":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","minLength":1},"effect":{"type":"string","enum":["NoSchedule","PreferNoSchedule","NoExecute"]}},"required":["key","value","effect"],"additionalProperties":false},"kvmResourceName":{"type":"string"},"seccompProfilePath":{"type":"string"},"sessionCapacity":{"type":"integer","minimum":1,"maximum":9007199254740991},"guestMemoryMiB":{"type":"integer","minimum":1,"maximum":9007199254740991},"guestCpus":{"type":"integer","minimum":1,"maximum":9007199254740991},"runnerOverheadMiB":{"type":"integer","minimum":0,"maximum":9007199254740991},"hostPaths":{"type":"object","properties":{"sessionVolumeRoot":{"type":"string"},"runtimeRoot":{"type":"string"},"sessions":{"not":{}},"runtime":{"not":{}}},"required":["sessionVolumeRoot","runtimeRoot"],"additionalProperties":false},"tokenExpirationSeconds":{"type":"integer","minimum":600,"maximum":4294967296},"maxTokenLifetimeSeconds":{"type":"integer","minimum":600,"maximum":4294967296},"admission":{"type":"object","properties":{"controllers":{"minItems":1,"type":"array","items":{"type":"string"}},"deployers":{"minItems":1,"type":"array","items":{"type":"string"}},"breakGlassGroups":{"minItems":1,"type":"array","items":{"type":"string"}}},"required":["controllers","deployers"],"additionalProperties":false},"maxUnavailable":{"type":"number","const":1},"perSessionReapSeconds":{"type":"integer","minimum":1,"maximum":9007199254740991},"priorityClassValue":{"type":"integer","minimum":0,"maximum":1000000000},"egressAllow":{"type":"array","items":{"type":"object","properties":{"host":{"type":"string"},"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"additionalProperties":false}},"otel":{"type":"object","properties":{"endpoint":{"type":"string"}},"required":["endpoint"],"additionalProperties":false},"arch":{"type":"string","const":"amd64"},"server":{"not":{}},"tolerations":{"not":{}},"resources":{"not":{}},"runnerId":{"not":{}},"runnerTokenSecret":{"not":{}},"agentImage":{"not":{}},"hostUsers":{"not":{}},"extraObjects":{"not":{}},"rbac":{"not":{}},"automountServiceAccountToken":{"not":{}},"securityContext":{"not":{}},"podSecurityContext":{"not":{}},"privileged":{"not":{}},"capabilities":{"not":{}},"imagePullSecrets":{"not":{}},"namespaceLabels":{"not":{}},"podSecurityLevel":{"not":{}},"serverCluster":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9-]{1,40}$"},"issuer":{"type":"string"},"jwksURI":{"type":"string"},"jwksFile":{"type":"string","pattern":"^\\/.*"},"caFile":{"type":"string","pattern":"^\\/.*"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"audience":{"type":"string","minLength":1},"maxTokenLifetime":{"not":{}}},"additionalProperties":false}},"required":["image","serverAddr","nodeSelector","kvmResourceName","sessionCapacity","guestMemoryMiB","guestCpus","runnerOverheadMiB","hostPaths","admission","perSessionReapSeconds","priorityClassValue"],"additionalProperties":false};const func2 = Object.prototype.hasOwnProperty;const pattern0 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "");const pattern2 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "");const pattern6 = new RegExp("^[a-z0-9-]{1,40}$", "");const pattern7 = new RegExp("^\\/.*", "");function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((((((((((((data.image === undefined) && (missing0 = "image")) || ((data.serverAddr === undefined) && (missing0 = "serverAddr"))) || ((data.nodeSelector === undefined) && (missing0 = "nodeSelector"))) || ((data.kvmResourceName === undefined) && (missing0 = "kvmResourceName"))) || ((data.sessionCapacity === undefined) && (missing0 = "sessionCapacity"))) || ((data.guestMemoryMiB === undefined) && (missing0 = "guestMemoryMiB"))) || ((data.guestCpus === undefined) && (missing0 = "guestCpus"))) || ((data.runnerOverheadMiB === undefined) && (missing0 = "runnerOverheadMiB"))) || ((data.hostPaths === undefined) && (missing0 = "hostPaths"))) || ((data.admission === undefined) && (missing0 = "admission"))) || ((data.perSessionReapSeconds === undefined) && (missing0 = "perSessionReapSeconds"))) || ((data.priorityClassValue === undefined) && (missing0 = "priorityClassValue"))){validate10.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(func2.call(schema11.properties, key0))){validate10.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.kind !== undefined){let data0 = data.kind;const _errs2 = errors;if(typeof data0 !== "string"){validate10.errors = [{}];return false;}if("CompassRunner" !== data0){validate10.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.name !== undefined){let data1 = data.name;const _errs4 = errors;if(errors === _errs4){if(typeof data1 === "string"){if(data1.length > 63){validate10.errors = [{}];return false;}else {if(!pattern0.test(data1)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.namespace !== undefined){let data2 = data.namespace;const _errs6 = errors;if(errors === _errs6){if(typeof data2 === "string"){if(data2.length > 63){validate10.errors = [{}];return false;}else {if(!pattern0.test(data2)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.createNamespace !== undefined){const _errs8 = errors;if(typeof data.createNamespace !== "boolean"){validate10.errors = [{}];return false;}var valid0 = _errs8 === errors;}else {var valid0 = true;}if(valid0){if(data.serviceAccount !== undefined){let data4 = data.serviceAccount;const _errs10 = errors;if(errors === _errs10){if(typeof data4 === "string"){if(data4.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data4)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.image !== undefined){const _errs12 = errors;if(typeof data.image !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.serverAddr !== undefined){const _errs14 = errors;if(typeof data.serverAddr !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data.designed !== undefined){let data7 = data.designed;const _errs16 = errors;if(errors === _errs16){if(data7 && typeof data7 == "object" && !Array.isArray(data7)){const _errs18 = errors;for(const key1 in data7){if(!(key1 === "P9")){validate10.errors = [{}];return false;break;}}if(_errs18 === errors){if(data7.P9 !== undefined){if(typeof data7.P9 !== "boolean"){validate10.errors = [{}];return false;}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs16 === errors;}else {var valid0 = true;}if(valid0){if(data.serverName !== undefined){let data9 = data.serverName;const _errs21 = errors;if(errors === _errs21){if(typeof data9 === "string"){if(data9.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data9)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs21 === errors;}else {var valid0 = true;}if(valid0){if(data.serverCA !== undefined){let data10 = data.serverCA;const _errs23 = errors;const _errs24 = errors;let valid2 = false;const _errs25 = errors;if(errors === _errs25){if(data10 && typeof data10 == "object" && !Array.isArray(data10)){let missing1;if((data10.pem === undefined) && (missing1 = "pem")){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}else {const _errs27 = errors;for(const key2 in data10){if(!(key2 === "pem")){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;break;}}if(_errs27 === errors){if(data10.pem !== undefined){if(typeof data10.pem !== "string"){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}}}else {const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}var _valid0 = _errs25 === errors;valid2 = valid2 || _valid0;if(!valid2){const _errs30 = errors;if(errors === _errs30){if(data10 && typeof data10 == "object" && !Array.isArray(data10)){let missing2;if((data10.configMap === undefined) && (missing2 = "configMap")){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}else {const _errs32 = errors;for(const key3 in data10){if(!(key3 === "configMap")){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;break;}}if(_errs32 === errors){if(data10.configMap !== undefined){let data12 = data10.configMap;const _errs33 = errors;if(errors === _errs33){if(data12 && typeof data12 == "object" && !Array.isArray(data12)){let missing3;if((data12.name === undefined) && (missing3 = "name")){const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}else {const _errs35 = errors;for(const key4 in data12){if(!((key4 === "name") || (key4 === "key"))){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;break;}}if(_errs35 === errors){if(data12.name !== undefined){let data13 = data12.name;const _errs36 = errors;if(errors === _errs36){if(typeof data13 === "string"){if(!pattern2.test(data13)){const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}else {const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}var valid5 = _errs36 === errors;}else {var valid5 = true;}if(valid5){if(data12.key !== undefined){const _errs38 = errors;if(typeof data12.key !== "string"){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}var valid5 = _errs38 === errors;}else {var valid5 = true;}}}}}else {const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}}}}}else {const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}var _valid0 = _errs30 === errors;valid2 = valid2 || _valid0;if(!valid2){const _errs40 = errors;if(errors === _errs40){if(data10 && typeof data10 == "object" && !Array.isArray(data10)){let missing4;if((data10.secret === undefined) && (missing4 = "secret")){const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}else {const _errs42 = errors;for(const key5 in data10){if(!(key5 === "secret")){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;break;}}if(_errs42 === errors){if(data10.secret !== undefined){let data15 = data10.secret;const _errs43 = errors;if(errors === _errs43){if(data15 && typeof data15 == "object" && !Array.isArray(data15)){let missing5;if((data15.name === undefined) && (missing5 = "name")){const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}else {const _errs45 = errors;for(const key6 in data15){if(!((key6 === "name") || (key6 === "key"))){const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;break;}}if(_errs45 === errors){if(data15.name !== undefined){let data16 = data15.name;const _errs46 = errors;if(errors === _errs46){if(typeof data16 === "string"){if(!pattern2.test(data16)){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}else {const err18 = {};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}var valid7 = _errs46 === errors;}else {var valid7 = true;}if(valid7){if(data15.key !== undefined){const _errs48 = errors;if(typeof data15.key !== "string"){const err19 = {};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}var valid7 = _errs48 === errors;}else {var valid7 = true;}}}}}else {const err20 = {};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}}}}}else {const err21 = {};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}}var _valid0 = _errs40 === errors;valid2 = valid2 || _valid0;}}if(!valid2){const err22 = {};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs24;if(vErrors !== null){if(_errs24){vErrors.length = _errs24;}else {vErrors = null;}}}var valid0 = _errs23 === errors;}else {var valid0 = true;}if(valid0){if(data.nodeSelector !== undefined){let data18 = data.nodeSelector;const _errs50 = errors;if(errors === _errs50){if(data18 && typeof data18 == "object" && !Array.isArray(data18)){let missing6;if(((data18.key === undefined) && (missing6 = "key")) || ((data18.value === undefined) && (missing6 = "value"))){validate10.errors = [{}];return false;}else {const _errs52 = errors;for(const key7 in data18){if(!((key7 === "key") || (key7 === "value"))){validate10.errors = [{}];return false;break;}}if(_errs52 === errors){if(data18.key !== undefined){const _errs53 = errors;if(typeof data18.key !== "string"){validate10.errors = [{}];return false;}var valid8 = _errs53 === errors;}else {var valid8 = true;}if(valid8){if(data18.value !== undefined){let data20 = data18.value;const _errs55 = errors;if(errors === _errs55){if(typeof data20 === "string"){if(data20.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid8 = _errs55 === errors;}else {var valid8 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs50 === errors;}else {var valid0 = true;}if(valid0){if(data.toleration !== undefined){let data21 = data.toleration;const _errs57 = errors;if(errors === _errs57){if(data21 && typeof data21 == "object" && !Array.isArray(data21)){let missing7;if((((data21.key === undefined) && (missing7 = "key")) || ((data21.value === undefined) && (missing7 = "value"))) || ((data21.effect === undefined) && (missing7 = "effect"))){validate10.errors = [{}];return false;}else {const _errs59 = errors;for(const key8 in data21){if(!(((key8 === "key") || (key8 === "value")) || (key8 === "effect"))){validate10.errors = [{}];return false;break;}}if(_errs59 === errors){if(data21.key !== undefined){const _errs60 = errors;if(typeof data21.key !== "string"){validate10.errors = [{}];return false;}var valid9 = _errs60 === errors;}else {var valid9 = true;}if(valid9){if(data21.value !== undefined){let data23 = data21.value;const _errs62 = errors;if(errors === _errs62){if(typeof data23 === "string"){if(data23.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid9 = _errs62 === errors;}else {var valid9 = true;}if(valid9){if(data21.effect !== undefined){let data24 = data21.effect;const _errs64 = errors;if(typeof data24 !== "string"){validate10.errors = [{}];return false;}if(!(((data24 === "NoSchedule") || (data24 === "PreferNoSchedule")) || (data24 === "NoExecute"))){validate10.errors = [{}];return false;}var valid9 = _errs64 === errors;}else {var valid9 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs57 === errors;}else {var valid0 = true;}if(valid0){if(data.kvmResourceName !== undefined){const _errs66 = errors;if(typeof data.kvmResourceName !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs66 === errors;}else {var valid0 = true;}if(valid0){if(data.seccompProfilePath !== undefined){const _errs68 = errors;if(typeof data.seccompProfilePath !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs68 === errors;}else {var valid0 = true;}if(valid0){if(data.sessionCapacity !== undefined){let data27 = data.sessionCapacity;const _errs70 = errors;if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){validate10.errors = [{}];return false;}if(errors === _errs70){if((typeof data27 == "number") && (isFinite(data27))){if(data27 > 9007199254740991 || isNaN(data27)){validate10.errors = [{}];return false;}else {if(data27 < 1 || isNaN(data27)){validate10.errors = [{}];return false;}}}}var valid0 = _errs70 === errors;}else {var valid0 = true;}if(valid0){if(data.guestMemoryMiB !== undefined){let data28 = data.guestMemoryMiB;const _errs72 = errors;if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){validate10.errors = [{}];return false;}if(errors === _errs72){if((typeof data28 == "number") && (isFinite(data28))){if(data28 > 9007199254740991 || isNaN(data28)){validate10.errors = [{}];return false;}else {if(data28 < 1 || isNaN(data28)){validate10.errors = [{}];return false;}}}}var valid0 = _errs72 === errors;}else {var valid0 = true;}if(valid0){if(data.guestCpus !== undefined){let data29 = data.guestCpus;const _errs74 = errors;if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){validate10.errors = [{}];return false;}if(errors === _errs74){if((typeof data29 == "number") && (isFinite(data29))){if(data29 > 9007199254740991 || isNaN(data29)){validate10.errors = [{}];return false;}else {if(data29 < 1 || isNaN(data29)){validate10.errors = [{}];return false;}}}}var valid0 = _errs74 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerOverheadMiB !== undefined){let data30 = data.runnerOverheadMiB;const _errs76 = errors;if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){validate10.errors = [{}];return false;}if(errors === _errs76){if((typeof data30 == "number") && (isFinite(data30))){if(data30 > 9007199254740991 || isNaN(data30)){validate10.errors = [{}];return false;}else {if(data30 < 0 || isNaN(data30)){validate10.errors = [{}];return false;}}}}var valid0 = _errs76 === errors;}else {var valid0 = true;}if(valid0){if(data.hostPaths !== undefined){let data31 = data.hostPaths;const _errs78 = errors;if(errors === _errs78){if(data31 && typeof data31 == "object" && !Array.isArray(data31)){let missing8;if(((data31.sessionVolumeRoot === undefined) && (missing8 = "sessionVolumeRoot")) || ((data31.runtimeRoot === undefined) && (missing8 = "runtimeRoot"))){validate10.errors = [{}];return false;}else {const _errs80 = errors;for(const key9 in data31){if(!((((key9 === "sessionVolumeRoot") || (key9 === "runtimeRoot")) || (key9 === "sessions")) || (key9 === "runtime"))){validate10.errors = [{}];return false;break;}}if(_errs80 === errors){if(data31.sessionVolumeRoot !== undefined){const _errs81 = errors;if(typeof data31.sessionVolumeRoot !== "string"){validate10.errors = [{}];return false;}var valid10 = _errs81 === errors;}else {var valid10 = true;}if(valid10){if(data31.runtimeRoot !== undefined){const _errs83 = errors;if(typeof data31.runtimeRoot !== "string"){validate10.errors = [{}];return false;}var valid10 = _errs83 === errors;}else {var valid10 = true;}if(valid10){if(data31.sessions !== undefined){const _errs85 = errors;validate10.errors = [{}];return false;var valid10 = _errs85 === errors;}else {var valid10 = true;}if(valid10){if(data31.runtime !== undefined){const _errs87 = errors;validate10.errors = [{}];return false;var valid10 = _errs87 === errors;}else {var valid10 = true;}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs78 === errors;}else {var valid0 = true;}if(valid0){if(data.tokenExpirationSeconds !== undefined){let data36 = data.tokenExpirationSeconds;const _errs89 = errors;if(!(((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36))) && (isFinite(data36)))){validate10.errors = [{}];return false;}if(errors === _errs89){if((typeof data36 == "number") && (isFinite(data36))){if(data36 > 4294967296 || isNaN(data36)){validate10.errors = [{}];return false;}else {if(data36 < 600 || isNaN(data36)){validate10.errors = [{}];return false;}}}}var valid0 = _errs89 === errors;}else {var valid0 = true;}if(valid0){if(data.maxTokenLifetimeSeconds !== undefined){let data37 = data.maxTokenLifetimeSeconds;const _errs91 = errors;if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){validate10.errors = [{}];return false;}if(errors === _errs91){if((typeof data37 == "number") && (isFinite(data37))){if(data37 > 4294967296 || isNaN(data37)){validate10.errors = [{}];return false;}else {if(data37 < 600 || isNaN(data37)){validate10.errors = [{}];return false;}}}}var valid0 = _errs91 === errors;}else {var valid0 = true;}if(valid0){if(data.admission !== undefined){let data38 = data.admission;const _errs93 = errors;if(errors === _errs93){if(data38 && typeof data38 == "object" && !Array.isArray(data38)){let missing9;if(((data38.controllers === undefined) && (missing9 = "controllers")) || ((data38.deployers === undefined) && (missing9 = "deployers"))){validate10.errors = [{}];return false;}else {const _errs95 = errors;for(const key10 in data38){if(!(((key10 === "controllers") || (key10 === "deployers")) || (key10 === "breakGlassGroups"))){validate10.errors = [{}];return false;break;}}if(_errs95 === errors){if(data38.controllers !== undefined){let data39 = data38.controllers;const _errs96 = errors;if(errors === _errs96){if(Array.isArray(data39)){if(data39.length < 1){validate10.errors = [{}];return false;}else {var valid12 = true;const len0 = data39.length;for(let i0=0; i0<len0; i0++){const _errs98 = errors;if(typeof data39[i0] !== "string"){validate10.errors = [{}];return false;}var valid12 = _errs98 === errors;if(!valid12){break;}}}}else {validate10.errors = [{}];return false;}}var valid11 = _errs96 === errors;}else {var valid11 = true;}if(valid11){if(data38.deployers !== undefined){let data41 = data38.deployers;const _errs100 = errors;if(errors === _errs100){if(Array.isArray(data41)){if(data41.length < 1){validate10.errors = [{}];return false;}else {var valid13 = true;const len1 = data41.length;for(let i1=0; i1<len1; i1++){const _errs102 = errors;if(typeof data41[i1] !== "string"){validate10.errors = [{}];return false;}var valid13 = _errs102 === errors;if(!valid13){break;}}}}else {validate10.errors = [{}];return false;}}var valid11 = _errs100 === errors;}else {var valid11 = true;}if(valid11){if(data38.breakGlassGroups !== undefined){let data43 = data38.breakGlassGroups;const _errs104 = errors;if(errors === _errs104){if(Array.isArray(data43)){if(data43.length < 1){validate10.errors = [{}];return false;}else {var valid14 = true;const len2 = data43.length;for(let i2=0; i2<len2; i2++){const _errs106 = errors;if(typeof data43[i2] !== "string"){validate10.errors = [{}];return false;}var valid14 = _errs106 === errors;if(!valid14){break;}}}}else {validate10.errors = [{}];return false;}}var valid11 = _errs104 === errors;}else {var valid11 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs93 === errors;}else {var valid0 = true;}if(valid0){if(data.maxUnavailable !== undefined){let data45 = data.maxUnavailable;const _errs108 = errors;if(!((typeof data45 == "number") && (isFinite(data45)))){validate10.errors = [{}];return false;}if(1 !== data45){validate10.errors = [{}];return false;}var valid0 = _errs108 === errors;}else {var valid0 = true;}if(valid0){if(data.perSessionReapSeconds !== undefined){let data46 = data.perSessionReapSeconds;const _errs110 = errors;if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){validate10.errors = [{}];return false;}if(errors === _errs110){if((typeof data46 == "number") && (isFinite(data46))){if(data46 > 9007199254740991 || isNaN(data46)){validate10.errors = [{}];return false;}else {if(data46 < 1 || isNaN(data46)){validate10.errors = [{}];return false;}}}}var valid0 = _errs110 === errors;}else {var valid0 = true;}if(valid0){if(data.priorityClassValue !== undefined){let data47 = data.priorityClassValue;const _errs112 = errors;if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){validate10.errors = [{}];return false;}if(errors === _errs112){if((typeof data47 == "number") && (isFinite(data47))){if(data47 > 1000000000 || isNaN(data47)){validate10.errors = [{}];return false;}else {if(data47 < 0 || isNaN(data47)){validate10.errors = [{}];return false;}}}}var valid0 = _errs112 === errors;}else {var valid0 = true;}if(valid0){if(data.egressAllow !== undefined){let data48 = data.egressAllow;const _errs114 = errors;if(errors === _errs114){if(Array.isArray(data48)){var valid15 = true;const len3 = data48.length;for(let i3=0; i3<len3; i3++){let data49 = data48[i3];const _errs116 = errors;if(errors === _errs116){if(data49 && typeof data49 == "object" && !Array.isArray(data49)){const _errs118 = errors;for(const key11 in data49){if(!(((key11 === "host") || (key11 === "cidr")) || (key11 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs118 === errors){if(data49.host !== undefined){const _errs119 = errors;if(typeof data49.host !== "string"){validate10.errors = [{}];return false;}var valid16 = _errs119 === errors;}else {var valid16 = true;}if(valid16){if(data49.cidr !== undefined){const _errs121 = errors;if(typeof data49.cidr !== "string"){validate10.errors = [{}];return false;}var valid16 = _errs121 === errors;}else {var valid16 = true;}if(valid16){if(data49.ports !== undefined){let data52 = data49.ports;const _errs123 = errors;if(errors === _errs123){if(Array.isArray(data52)){if(data52.length < 1){validate10.errors = [{}];return false;}else {var valid17 = true;const len4 = data52.length;for(let i4=0; i4<len4; i4++){let data53 = data52[i4];const _errs125 = errors;if(errors === _errs125){if(data53 && typeof data53 == "object" && !Array.isArray(data53)){let missing10;if((data53.port === undefined) && (missing10 = "port")){validate10.errors = [{}];return false;}else {const _errs127 = errors;for(const key12 in data53){if(!((key12 === "port") || (key12 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs127 === errors){if(data53.port !== undefined){let data54 = data53.port;const _errs128 = errors;if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){validate10.errors = [{}];return false;}if(errors === _errs128){if((typeof data54 == "number") && (isFinite(data54))){if(data54 > 65535 || isNaN(data54)){validate10.errors = [{}];return false;}else {if(data54 < 1 || isNaN(data54)){validate10.errors = [{}];return false;}}}}var valid18 = _errs128 === errors;}else {var valid18 = true;}if(valid18){if(data53.protocol !== undefined){let data55 = data53.protocol;const _errs130 = errors;if(typeof data55 !== "string"){validate10.errors = [{}];return false;}if(!(((data55 === "TCP") || (data55 === "UDP")) || (data55 === "SCTP"))){validate10.errors = [{}];return false;}var valid18 = _errs130 === errors;}else {var valid18 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid17 = _errs125 === errors;if(!valid17){break;}}}}else {validate10.errors = [{}];return false;}}var valid16 = _errs123 === errors;}else {var valid16 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid15 = _errs116 === errors;if(!valid15){break;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs114 === errors;}else {var valid0 = true;}if(valid0){if(data.otel !== undefined){let data56 = data.otel;const _errs132 = errors;if(errors === _errs132){if(data56 && typeof data56 == "object" && !Array.isArray(data56)){let missing11;if((data56.endpoint === undefined) && (missing11 = "endpoint")){validate10.errors = [{}];return false;}else {const _errs134 = errors;for(const key13 in data56){if(!(key13 === "endpoint")){validate10.errors = [{}];return false;break;}}if(_errs134 === errors){if(data56.endpoint !== undefined){if(typeof data56.endpoint !== "string"){validate10.errors = [{}];return false;}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs132 === errors;}else {var valid0 = true;}if(valid0){if(data.arch !== undefined){let data58 = data.arch;const _errs137 = errors;if(typeof data58 !== "string"){validate10.errors = [{}];return false;}if("amd64" !== data58){validate10.errors = [{}];return false;}var valid0 = _errs137 === errors;}else {var valid0 = true;}if(valid0){if(data.server !== undefined){const _errs139 = errors;validate10.errors = [{}];return false;var valid0 = _errs139 === errors;}else {var valid0 = true;}if(valid0){if(data.tolerations !== undefined){const _errs141 = errors;validate10.errors = [{}];return false;var valid0 = _errs141 === errors;}else {var valid0 = true;}if(valid0){if(data.resources !== undefined){const _errs143 = errors;validate10.errors = [{}];return false;var valid0 = _errs143 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerId !== undefined){const _errs145 = errors;validate10.errors = [{}];return false;var valid0 = _errs145 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerTokenSecret !== undefined){const _errs147 = errors;validate10.errors = [{}];return false;var valid0 = _errs147 === errors;}else {var valid0 = true;}if(valid0){if(data.agentImage !== undefined){const _errs149 = errors;validate10.errors = [{}];return false;var valid0 = _errs149 === errors;}else {var valid0 = true;}if(valid0){if(data.hostUsers !== undefined){const _errs151 = errors;validate10.errors = [{}];return false;var valid0 = _errs151 === errors;}else {var valid0 = true;}if(valid0){if(data.extraObjects !== undefined){const _errs153 = errors;validate10.errors = [{}];return false;var valid0 = _errs153 === errors;}else {var valid0 = true;}if(valid0){if(data.rbac !== undefined){const _errs155 = errors;validate10.errors = [{}];return false;var valid0 = _errs155 === errors;}else {var valid0 = true;}if(valid0){if(data.automountServiceAccountToken !== undefined){const _errs157 = errors;validate10.errors = [{}];return false;var valid0 = _errs157 === errors;}else {var valid0 = true;}if(valid0){if(data.securityContext !== undefined){const _errs159 = errors;validate10.errors = [{}];return false;var valid0 = _errs159 === errors;}else {var valid0 = true;}if(valid0){if(data.podSecurityContext !== undefined){const _errs161 = errors;validate10.errors = [{}];return false;var valid0 = _errs161 === errors;}else {var valid0 = true;}if(valid0){if(data.privileged !== undefined){const _errs163 = errors;validate10.errors = [{}];return false;var valid0 = _errs163 === errors;}else {var valid0 = true;}if(valid0){if(data.capabilities !== undefined){const _errs165 = errors;validate10.errors = [{}];return false;var valid0 = _errs165 === errors;}else {var valid0 = true;}if(valid0){if(data.imagePullSecrets !== undefined){const _errs167 = errors;validate10.errors = [{}];return false;var valid0 = _errs167 === errors;}else {var valid0 = true;}if(valid0){if(data.namespaceLabels !== undefined){const _errs169 = errors;validate10.errors = [{}];return false;var valid0 = _errs169 === errors;}else {var valid0 = true;}if(valid0){if(data.podSecurityLevel !== undefined){const _errs171 = errors;validate10.errors = [{}];return false;var valid0 = _errs171 === errors;}else {var valid0 = true;}if(valid0){if(data.serverCluster !== undefined){let data76 = data.serverCluster;const _errs173 = errors;if(errors === _errs173){if(data76 && typeof data76 == "object" && !Array.isArray(data76)){const _errs175 = errors;for(const key14 in data76){if(!(func2.call(schema11.properties.serverCluster.properties, key14))){validate10.errors = [{}];return false;break;}}if(_errs175 === errors){if(data76.name !== undefined){let data77 = data76.name;const _errs176 = errors;if(errors === _errs176){if(typeof data77 === "string"){if(!pattern6.test(data77)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid20 = _errs176 === errors;}else {var valid20 = true;}if(valid20){if(data76.issuer !== undefined){const _errs178 = errors;if(typeof data76.issuer !== "string"){validate10.errors = [{}];return false;}var valid20 = _errs178 === errors;}else {var valid20 = true;}if(valid20){if(data76.jwksURI !== undefined){const _errs180 = errors;if(typeof data76.jwksURI !== "string"){validate10.errors = [{}];return false;}var valid20 = _errs180 === errors;}else {var valid20 = true;}if(valid20){if(data76.jwksFile !== undefined){let data80 = data76.jwksFile;const _errs182 = errors;if(errors === _errs182){if(typeof data80 === "string"){if(!pattern7.test(data80)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid20 = _errs182 === errors;}else {var valid20 = true;}if(valid20){if(data76.caFile !== undefined){let data81 = data76.caFile;const _errs184 = errors;if(errors === _errs184){if(typeof data81 === "string"){if(!pattern7.test(data81)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid20 = _errs184 === errors;}else {var valid20 = true;}if(valid20){if(data76.namespace !== undefined){let data82 = data76.namespace;const _errs186 = errors;if(errors === _errs186){if(typeof data82 === "string"){if(data82.length > 63){validate10.errors = [{}];return false;}else {if(!pattern0.test(data82)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid20 = _errs186 === errors;}else {var valid20 = true;}if(valid20){if(data76.serviceAccount !== undefined){let data83 = data76.serviceAccount;const _errs188 = errors;if(errors === _errs188){if(typeof data83 === "string"){if(data83.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data83)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid20 = _errs188 === errors;}else {var valid20 = true;}if(valid20){if(data76.audience !== undefined){let data84 = data76.audience;const _errs190 = errors;if(errors === _errs190){if(typeof data84 === "string"){if(data84.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid20 = _errs190 === errors;}else {var valid20 = true;}if(valid20){if(data76.maxTokenLifetime !== undefined){const _errs192 = errors;validate10.errors = [{}];return false;var valid20 = _errs192 === errors;}else {var valid20 = true;}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs173 === errors;}else {var valid0 = true;}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}validate10.errors = vErrors;return errors === 0;}const s1 = validate11;const schema12 = {"type":"object","properties":{"pem":{"type":"string"}},"required":["pem"],"additionalProperties":false};function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.pem === undefined) && (missing0 = "pem")){validate11.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "pem")){validate11.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.pem !== undefined){if(typeof data.pem !== "string"){validate11.errors = [{}];return false;}}}}}else {validate11.errors = [{}];return false;}}validate11.errors = vErrors;return errors === 0;}const s2 = validate12;const schema13 = {"type":"object","properties":{"configMap":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["configMap"],"additionalProperties":false};function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.configMap === undefined) && (missing0 = "configMap")){validate12.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "configMap")){validate12.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.configMap !== undefined){let data0 = data.configMap;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate12.errors = [{}];return false;}else {const _errs4 = errors;for(const key1 in data0){if(!((key1 === "name") || (key1 === "key"))){validate12.errors = [{}];return false;break;}}if(_errs4 === errors){if(data0.name !== undefined){let data1 = data0.name;const _errs5 = errors;if(errors === _errs5){if(typeof data1 === "string"){if(!pattern2.test(data1)){validate12.errors = [{}];return false;}}else {validate12.errors = [{}];return false;}}var valid1 = _errs5 === errors;}else {var valid1 = true;}if(valid1){if(data0.key !== undefined){const _errs7 = errors;if(typeof data0.key !== "string"){validate12.errors = [{}];return false;}var valid1 = _errs7 === errors;}else {var valid1 = true;}}}}}else {validate12.errors = [{}];return false;}}}}}}else {validate12.errors = [{}];return false;}}validate12.errors = vErrors;return errors === 0;}const s3 = validate13;const schema14 = {"type":"object","properties":{"secret":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["secret"],"additionalProperties":false};function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.secret === undefined) && (missing0 = "secret")){validate13.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "secret")){validate13.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.secret !== undefined){let data0 = data.secret;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate13.errors = [{}];return false;}else {const _errs4 = errors;for(const key1 in data0){if(!((key1 === "name") || (key1 === "key"))){validate13.errors = [{}];return false;break;}}if(_errs4 === errors){if(data0.name !== undefined){let data1 = data0.name;const _errs5 = errors;if(errors === _errs5){if(typeof data1 === "string"){if(!pattern2.test(data1)){validate13.errors = [{}];return false;}}else {validate13.errors = [{}];return false;}}var valid1 = _errs5 === errors;}else {var valid1 = true;}if(valid1){if(data0.key !== undefined){const _errs7 = errors;if(typeof data0.key !== "string"){validate13.errors = [{}];return false;}var valid1 = _errs7 === errors;}else {var valid1 = true;}}}}}else {validate13.errors = [{}];return false;}}}}}}else {validate13.errors = [{}];return false;}}validate13.errors = vErrors;return errors === 0;}
 
   // The builds of the values zod returns.
-  const d0 = ["system:masters"];
-  const d1 = [];
+  const d0 = {"P9":false};
+  const d1 = ["system:masters"];
+  const d2 = [];
   function b0(v) {
     if (v === undefined) return "compass-runner";
     return v;
@@ -29,221 +30,217 @@ export function buildCompassRunner(calls): FastValidator {
     return v;
   }
   function b4(v) {
-    checkPem(v, sink);
+    if (v === undefined) return false;
     return v;
   }
   function b5(v) {
     const out = {};
-    if ("pem" in v) out["pem"] = b4(v["pem"]); else giveUp();
+    if ("P9" in v) out["P9"] = b4(v["P9"]); else out["P9"] = b4(undefined);
     v = out;
     return v;
   }
   function b6(v) {
-    checkObjectKey(v, sink, "CR-14", "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt");
+    if (v === undefined) return copyDefault(d0);
+    v = b5(v);
+    if (v === undefined) v = copyDefault(d0);
     return v;
   }
   function b7(v) {
-    if (v === undefined) return "ca.crt";
-    v = b6(v);
-    if (v === undefined) v = "ca.crt";
+    checkPem(v, sink);
     return v;
   }
   function b8(v) {
     const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b7(v["key"]); else out["key"] = b7(undefined);
+    if ("pem" in v) out["pem"] = b7(v["pem"]); else giveUp();
     v = out;
     return v;
   }
   function b9(v) {
-    const out = {};
-    if ("configMap" in v) out["configMap"] = b8(v["configMap"]); else giveUp();
-    v = out;
+    checkObjectKey(v, sink, "CR-14", "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt");
     return v;
   }
   function b10(v) {
-    const out = {};
-    if ("secret" in v) out["secret"] = b8(v["secret"]); else giveUp();
-    v = out;
+    if (v === undefined) return "ca.crt";
+    v = b9(v);
+    if (v === undefined) v = "ca.crt";
     return v;
   }
   function b11(v) {
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b10(v["key"]); else out["key"] = b10(undefined);
+    v = out;
+    return v;
+  }
+  function b12(v) {
+    const out = {};
+    if ("configMap" in v) out["configMap"] = b11(v["configMap"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b13(v) {
+    const out = {};
+    if ("secret" in v) out["secret"] = b11(v["secret"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b14(v) {
     member: {
-      if (s1(v)) { const r = attempt(b5, v); if (!gaveUp(r)) { v = r; break member; } }
-      if (s2(v)) { const r = attempt(b9, v); if (!gaveUp(r)) { v = r; break member; } }
-      if (s3(v)) { const r = attempt(b10, v); if (!gaveUp(r)) { v = r; break member; } }
+      if (s1(v)) { const r = attempt(b8, v); if (!gaveUp(r)) { v = r; break member; } }
+      if (s2(v)) { const r = attempt(b12, v); if (!gaveUp(r)) { v = r; break member; } }
+      if (s3(v)) { const r = attempt(b13, v); if (!gaveUp(r)) { v = r; break member; } }
       giveUp();
     }
     return v;
   }
-  function b12(v) {
-    if (v === undefined) return undefined;
-    v = b11(v);
-    return v;
-  }
-  function b13(v) {
-    if (!isLabelKey(v)) giveUp();
-    return v;
-  }
-  function b14(v) {
-    if (!isLabelValue(v)) giveUp();
-    return v;
-  }
   function b15(v) {
-    const out = {};
-    if ("key" in v) out["key"] = b13(v["key"]); else giveUp();
-    if ("value" in v) out["value"] = b14(v["value"]); else giveUp();
-    v = out;
+    if (v === undefined) return undefined;
+    v = b14(v);
     return v;
   }
   function b16(v) {
+    if (!isLabelKey(v)) giveUp();
+    return v;
+  }
+  function b17(v) {
+    if (!isLabelValue(v)) giveUp();
+    return v;
+  }
+  function b18(v) {
     const out = {};
-    if ("key" in v) out["key"] = b13(v["key"]); else giveUp();
-    if ("value" in v) out["value"] = b14(v["value"]); else giveUp();
+    if ("key" in v) out["key"] = b16(v["key"]); else giveUp();
+    if ("value" in v) out["value"] = b17(v["value"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b19(v) {
+    const out = {};
+    if ("key" in v) out["key"] = b16(v["key"]); else giveUp();
+    if ("value" in v) out["value"] = b17(v["value"]); else giveUp();
     if ("effect" in v) out["effect"] = v["effect"]; else giveUp();
     v = out;
     return v;
   }
-  function b17(v) {
-    if (v === undefined) return undefined;
-    v = b16(v);
-    return v;
-  }
-  function b18(v) {
-    checkResourceName(v, sink);
-    return v;
-  }
-  function b19(v) {
-    checkSeccompProfilePath(v, sink);
-    return v;
-  }
   function b20(v) {
-    if (v === undefined) return "profiles/compass-runner.json";
+    if (v === undefined) return undefined;
     v = b19(v);
-    if (v === undefined) v = "profiles/compass-runner.json";
     return v;
   }
   function b21(v) {
-    checkHostPath(v, sink);
+    checkResourceName(v, sink);
     return v;
   }
   function b22(v) {
-    giveUp();
+    checkSeccompProfilePath(v, sink);
     return v;
   }
   function b23(v) {
-    if (v === undefined) return undefined;
+    if (v === undefined) return "profiles/compass-runner.json";
     v = b22(v);
+    if (v === undefined) v = "profiles/compass-runner.json";
     return v;
   }
   function b24(v) {
-    const out = {};
-    if ("sessionVolumeRoot" in v) out["sessionVolumeRoot"] = b21(v["sessionVolumeRoot"]); else giveUp();
-    if ("runtimeRoot" in v) out["runtimeRoot"] = b21(v["runtimeRoot"]); else giveUp();
-    if ("sessions" in v) out["sessions"] = b23(v["sessions"]);
-    if ("runtime" in v) out["runtime"] = b23(v["runtime"]);
-    v = out;
+    checkHostPath(v, sink);
     return v;
   }
   function b25(v) {
-    if (v === undefined) return 600;
+    giveUp();
     return v;
   }
   function b26(v) {
-    checkIdentity(v, sink, "controllers");
+    if (v === undefined) return undefined;
+    v = b25(v);
     return v;
   }
   function b27(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b26(v[i]);
+    const out = {};
+    if ("sessionVolumeRoot" in v) out["sessionVolumeRoot"] = b24(v["sessionVolumeRoot"]); else giveUp();
+    if ("runtimeRoot" in v) out["runtimeRoot"] = b24(v["runtimeRoot"]); else giveUp();
+    if ("sessions" in v) out["sessions"] = b26(v["sessions"]);
+    if ("runtime" in v) out["runtime"] = b26(v["runtime"]);
     v = out;
     return v;
   }
   function b28(v) {
-    checkIdentity(v, sink, "deployers");
+    if (v === undefined) return 600;
     return v;
   }
   function b29(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b28(v[i]);
-    v = out;
+    checkIdentity(v, sink, "controllers");
     return v;
   }
   function b30(v) {
-    checkIdentity(v, sink, "breakGlassGroups");
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b29(v[i]);
+    v = out;
     return v;
   }
   function b31(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b30(v[i]);
-    v = out;
+    checkIdentity(v, sink, "deployers");
     return v;
   }
   function b32(v) {
-    if (v === undefined) return copyDefault(d0);
-    v = b31(v);
-    if (v === undefined) v = copyDefault(d0);
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b31(v[i]);
+    v = out;
     return v;
   }
   function b33(v) {
-    const out = {};
-    if ("controllers" in v) out["controllers"] = b27(v["controllers"]); else giveUp();
-    if ("deployers" in v) out["deployers"] = b29(v["deployers"]); else giveUp();
-    if ("breakGlassGroups" in v) out["breakGlassGroups"] = b32(v["breakGlassGroups"]); else out["breakGlassGroups"] = b32(undefined);
-    v = out;
+    checkIdentity(v, sink, "breakGlassGroups");
     return v;
   }
   function b34(v) {
-    if (v === undefined) return 1;
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b33(v[i]);
+    v = out;
     return v;
   }
   function b35(v) {
-    checkEgressHost(v, sink);
+    if (v === undefined) return copyDefault(d1);
+    v = b34(v);
+    if (v === undefined) v = copyDefault(d1);
     return v;
   }
   function b36(v) {
-    if (v === undefined) return undefined;
-    v = b35(v);
+    const out = {};
+    if ("controllers" in v) out["controllers"] = b30(v["controllers"]); else giveUp();
+    if ("deployers" in v) out["deployers"] = b32(v["deployers"]); else giveUp();
+    if ("breakGlassGroups" in v) out["breakGlassGroups"] = b35(v["breakGlassGroups"]); else out["breakGlassGroups"] = b35(undefined);
+    v = out;
     return v;
   }
   function b37(v) {
-    checkCidr(v, sink, "CR-15", "give an IP range in CIDR notation such as 203.0.113.0/24");
+    if (v === undefined) return 1;
     return v;
   }
   function b38(v) {
-    if (v === undefined) return undefined;
-    v = b37(v);
+    checkEgressHost(v, sink);
     return v;
   }
   function b39(v) {
-    if (v === undefined) return "TCP";
+    if (v === undefined) return undefined;
+    v = b38(v);
     return v;
   }
   function b40(v) {
-    const out = {};
-    if ("port" in v) out["port"] = v["port"]; else giveUp();
-    if ("protocol" in v) out["protocol"] = b39(v["protocol"]); else out["protocol"] = b39(undefined);
-    v = out;
+    checkCidr(v, sink, "CR-15", "give an IP range in CIDR notation such as 203.0.113.0/24");
     return v;
   }
   function b41(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b40(v[i]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b40(v);
     return v;
   }
   function b42(v) {
-    if (v === undefined) return undefined;
-    v = b41(v);
+    if (v === undefined) return "TCP";
     return v;
   }
   function b43(v) {
     const out = {};
-    if ("host" in v) out["host"] = b36(v["host"]);
-    if ("cidr" in v) out["cidr"] = b38(v["cidr"]);
-    if ("ports" in v) out["ports"] = b42(v["ports"]);
+    if ("port" in v) out["port"] = v["port"]; else giveUp();
+    if ("protocol" in v) out["protocol"] = b42(v["protocol"]); else out["protocol"] = b42(undefined);
     v = out;
-    checkEgressRule(v, sink);
     return v;
   }
   function b44(v) {
@@ -253,73 +250,93 @@ export function buildCompassRunner(calls): FastValidator {
     return v;
   }
   function b45(v) {
-    if (v === undefined) return copyDefault(d1);
+    if (v === undefined) return undefined;
     v = b44(v);
-    if (v === undefined) v = copyDefault(d1);
     return v;
   }
   function b46(v) {
-    checkEndpointUrl(v, sink, "CR-16", "otel.endpoint");
+    const out = {};
+    if ("host" in v) out["host"] = b39(v["host"]);
+    if ("cidr" in v) out["cidr"] = b41(v["cidr"]);
+    if ("ports" in v) out["ports"] = b45(v["ports"]);
+    v = out;
+    checkEgressRule(v, sink);
     return v;
   }
   function b47(v) {
-    const out = {};
-    if ("endpoint" in v) out["endpoint"] = b46(v["endpoint"]); else giveUp();
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b46(v[i]);
     v = out;
     return v;
   }
   function b48(v) {
-    if (v === undefined) return undefined;
+    if (v === undefined) return copyDefault(d2);
     v = b47(v);
+    if (v === undefined) v = copyDefault(d2);
     return v;
   }
   function b49(v) {
-    if (v === undefined) return "amd64";
+    checkEndpointUrl(v, sink, "CR-16", "otel.endpoint");
     return v;
   }
   function b50(v) {
-    if (v === undefined) return "local";
+    const out = {};
+    if ("endpoint" in v) out["endpoint"] = b49(v["endpoint"]); else giveUp();
+    v = out;
     return v;
   }
   function b51(v) {
-    checkHttpsUrl(v, sink, "CS-09", "serverCluster.issuer");
+    if (v === undefined) return undefined;
+    v = b50(v);
     return v;
   }
   function b52(v) {
-    if (v === undefined) return undefined;
-    v = b51(v);
+    if (v === undefined) return "amd64";
     return v;
   }
   function b53(v) {
-    checkHttpsUrl(v, sink, "CS-09", "serverCluster.jwksURI");
+    if (v === undefined) return "local";
     return v;
   }
   function b54(v) {
-    if (v === undefined) return undefined;
-    v = b53(v);
+    checkHttpsUrl(v, sink, "CS-09", "serverCluster.issuer");
     return v;
   }
   function b55(v) {
+    if (v === undefined) return undefined;
+    v = b54(v);
+    return v;
+  }
+  function b56(v) {
+    checkHttpsUrl(v, sink, "CS-09", "serverCluster.jwksURI");
+    return v;
+  }
+  function b57(v) {
+    if (v === undefined) return undefined;
+    v = b56(v);
+    return v;
+  }
+  function b58(v) {
     const out = {};
-    if ("name" in v) out["name"] = b50(v["name"]); else out["name"] = b50(undefined);
-    if ("issuer" in v) out["issuer"] = b52(v["issuer"]);
-    if ("jwksURI" in v) out["jwksURI"] = b54(v["jwksURI"]);
+    if ("name" in v) out["name"] = b53(v["name"]); else out["name"] = b53(undefined);
+    if ("issuer" in v) out["issuer"] = b55(v["issuer"]);
+    if ("jwksURI" in v) out["jwksURI"] = b57(v["jwksURI"]);
     if ("jwksFile" in v) out["jwksFile"] = v["jwksFile"];
     if ("caFile" in v) out["caFile"] = v["caFile"];
     if ("namespace" in v) out["namespace"] = v["namespace"];
     if ("serviceAccount" in v) out["serviceAccount"] = v["serviceAccount"];
     if ("audience" in v) out["audience"] = v["audience"];
-    if ("maxTokenLifetime" in v) out["maxTokenLifetime"] = b23(v["maxTokenLifetime"]);
+    if ("maxTokenLifetime" in v) out["maxTokenLifetime"] = b26(v["maxTokenLifetime"]);
     v = out;
     checkServerClusterKeys(v, sink);
     return v;
   }
-  function b56(v) {
+  function b59(v) {
     if (v === undefined) return undefined;
-    v = b55(v);
+    v = b58(v);
     return v;
   }
-  function b57(v) {
+  function b60(v) {
     const out = {};
     if ("kind" in v) out["kind"] = v["kind"];
     if ("name" in v) out["name"] = b0(v["name"]); else out["name"] = b0(undefined);
@@ -328,48 +345,49 @@ export function buildCompassRunner(calls): FastValidator {
     if ("serviceAccount" in v) out["serviceAccount"] = b0(v["serviceAccount"]); else out["serviceAccount"] = b0(undefined);
     if ("image" in v) out["image"] = b2(v["image"]); else giveUp();
     if ("serverAddr" in v) out["serverAddr"] = b3(v["serverAddr"]); else giveUp();
+    if ("designed" in v) out["designed"] = b6(v["designed"]); else out["designed"] = b6(undefined);
     if ("serverName" in v) out["serverName"] = v["serverName"];
-    if ("serverCA" in v) out["serverCA"] = b12(v["serverCA"]);
-    if ("nodeSelector" in v) out["nodeSelector"] = b15(v["nodeSelector"]); else giveUp();
-    if ("toleration" in v) out["toleration"] = b17(v["toleration"]);
-    if ("kvmResourceName" in v) out["kvmResourceName"] = b18(v["kvmResourceName"]); else giveUp();
-    if ("seccompProfilePath" in v) out["seccompProfilePath"] = b20(v["seccompProfilePath"]); else out["seccompProfilePath"] = b20(undefined);
+    if ("serverCA" in v) out["serverCA"] = b15(v["serverCA"]);
+    if ("nodeSelector" in v) out["nodeSelector"] = b18(v["nodeSelector"]); else giveUp();
+    if ("toleration" in v) out["toleration"] = b20(v["toleration"]);
+    if ("kvmResourceName" in v) out["kvmResourceName"] = b21(v["kvmResourceName"]); else giveUp();
+    if ("seccompProfilePath" in v) out["seccompProfilePath"] = b23(v["seccompProfilePath"]); else out["seccompProfilePath"] = b23(undefined);
     if ("sessionCapacity" in v) out["sessionCapacity"] = v["sessionCapacity"]; else giveUp();
     if ("guestMemoryMiB" in v) out["guestMemoryMiB"] = v["guestMemoryMiB"]; else giveUp();
     if ("guestCpus" in v) out["guestCpus"] = v["guestCpus"]; else giveUp();
     if ("runnerOverheadMiB" in v) out["runnerOverheadMiB"] = v["runnerOverheadMiB"]; else giveUp();
-    if ("hostPaths" in v) out["hostPaths"] = b24(v["hostPaths"]); else giveUp();
-    if ("tokenExpirationSeconds" in v) out["tokenExpirationSeconds"] = b25(v["tokenExpirationSeconds"]); else out["tokenExpirationSeconds"] = b25(undefined);
-    if ("maxTokenLifetimeSeconds" in v) out["maxTokenLifetimeSeconds"] = b25(v["maxTokenLifetimeSeconds"]); else out["maxTokenLifetimeSeconds"] = b25(undefined);
-    if ("admission" in v) out["admission"] = b33(v["admission"]); else giveUp();
-    if ("maxUnavailable" in v) out["maxUnavailable"] = b34(v["maxUnavailable"]); else out["maxUnavailable"] = b34(undefined);
+    if ("hostPaths" in v) out["hostPaths"] = b27(v["hostPaths"]); else giveUp();
+    if ("tokenExpirationSeconds" in v) out["tokenExpirationSeconds"] = b28(v["tokenExpirationSeconds"]); else out["tokenExpirationSeconds"] = b28(undefined);
+    if ("maxTokenLifetimeSeconds" in v) out["maxTokenLifetimeSeconds"] = b28(v["maxTokenLifetimeSeconds"]); else out["maxTokenLifetimeSeconds"] = b28(undefined);
+    if ("admission" in v) out["admission"] = b36(v["admission"]); else giveUp();
+    if ("maxUnavailable" in v) out["maxUnavailable"] = b37(v["maxUnavailable"]); else out["maxUnavailable"] = b37(undefined);
     if ("perSessionReapSeconds" in v) out["perSessionReapSeconds"] = v["perSessionReapSeconds"]; else giveUp();
     if ("priorityClassValue" in v) out["priorityClassValue"] = v["priorityClassValue"]; else giveUp();
-    if ("egressAllow" in v) out["egressAllow"] = b45(v["egressAllow"]); else out["egressAllow"] = b45(undefined);
-    if ("otel" in v) out["otel"] = b48(v["otel"]);
-    if ("arch" in v) out["arch"] = b49(v["arch"]); else out["arch"] = b49(undefined);
-    if ("server" in v) out["server"] = b23(v["server"]);
-    if ("tolerations" in v) out["tolerations"] = b23(v["tolerations"]);
-    if ("resources" in v) out["resources"] = b23(v["resources"]);
-    if ("runnerId" in v) out["runnerId"] = b23(v["runnerId"]);
-    if ("runnerTokenSecret" in v) out["runnerTokenSecret"] = b23(v["runnerTokenSecret"]);
-    if ("agentImage" in v) out["agentImage"] = b23(v["agentImage"]);
-    if ("hostUsers" in v) out["hostUsers"] = b23(v["hostUsers"]);
-    if ("extraObjects" in v) out["extraObjects"] = b23(v["extraObjects"]);
-    if ("rbac" in v) out["rbac"] = b23(v["rbac"]);
-    if ("automountServiceAccountToken" in v) out["automountServiceAccountToken"] = b23(v["automountServiceAccountToken"]);
-    if ("securityContext" in v) out["securityContext"] = b23(v["securityContext"]);
-    if ("podSecurityContext" in v) out["podSecurityContext"] = b23(v["podSecurityContext"]);
-    if ("privileged" in v) out["privileged"] = b23(v["privileged"]);
-    if ("capabilities" in v) out["capabilities"] = b23(v["capabilities"]);
-    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b23(v["imagePullSecrets"]);
-    if ("namespaceLabels" in v) out["namespaceLabels"] = b23(v["namespaceLabels"]);
-    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b23(v["podSecurityLevel"]);
-    if ("serverCluster" in v) out["serverCluster"] = b56(v["serverCluster"]);
+    if ("egressAllow" in v) out["egressAllow"] = b48(v["egressAllow"]); else out["egressAllow"] = b48(undefined);
+    if ("otel" in v) out["otel"] = b51(v["otel"]);
+    if ("arch" in v) out["arch"] = b52(v["arch"]); else out["arch"] = b52(undefined);
+    if ("server" in v) out["server"] = b26(v["server"]);
+    if ("tolerations" in v) out["tolerations"] = b26(v["tolerations"]);
+    if ("resources" in v) out["resources"] = b26(v["resources"]);
+    if ("runnerId" in v) out["runnerId"] = b26(v["runnerId"]);
+    if ("runnerTokenSecret" in v) out["runnerTokenSecret"] = b26(v["runnerTokenSecret"]);
+    if ("agentImage" in v) out["agentImage"] = b26(v["agentImage"]);
+    if ("hostUsers" in v) out["hostUsers"] = b26(v["hostUsers"]);
+    if ("extraObjects" in v) out["extraObjects"] = b26(v["extraObjects"]);
+    if ("rbac" in v) out["rbac"] = b26(v["rbac"]);
+    if ("automountServiceAccountToken" in v) out["automountServiceAccountToken"] = b26(v["automountServiceAccountToken"]);
+    if ("securityContext" in v) out["securityContext"] = b26(v["securityContext"]);
+    if ("podSecurityContext" in v) out["podSecurityContext"] = b26(v["podSecurityContext"]);
+    if ("privileged" in v) out["privileged"] = b26(v["privileged"]);
+    if ("capabilities" in v) out["capabilities"] = b26(v["capabilities"]);
+    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b26(v["imagePullSecrets"]);
+    if ("namespaceLabels" in v) out["namespaceLabels"] = b26(v["namespaceLabels"]);
+    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b26(v["podSecurityLevel"]);
+    if ("serverCluster" in v) out["serverCluster"] = b59(v["serverCluster"]);
     v = out;
     checkCompassRunner(v, sink);
     return v;
   }
 
-  return validator(s0, b57);
+  return validator(s0, b60);
 }

@@ -5,11 +5,13 @@ import type { FastValidator } from "../values.ts";
 import { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator } from "./runtime.ts";
 import { checkIdentity } from "../../profiles/compass-runner/admission-identity.ts";
 import { checkCompassRunner, checkEgressHost, checkEgressRule, checkHostPath, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys } from "../../profiles/compass-runner/values.ts";
+import { checkReviewerApp } from "../../profiles/compass-server/forge.ts";
 import { checkNatsEgress } from "../../profiles/compass-server/nats.ts";
-import { checkCompassServer, checkJwksSource, checkReviewerApp } from "../../profiles/compass-server/values.ts";
+import { checkCompassServer, checkJwksSource } from "../../profiles/compass-server/values.ts";
 import { checkCompass } from "../../profiles/compass/values.ts";
 import { checkRegionAllowed, checkTokenPath, isEnrollAudience } from "../../profiles/rootpilot-runner/attestation.ts";
 import { refuseEnv } from "../../profiles/rootpilot-runner/guards.ts";
+import { checkStoreSettings } from "../../profiles/rootpilot-runner/secret-store.ts";
 import { checkLearnedStorePath, checkRootpilotRunner } from "../../profiles/rootpilot-runner/values.ts";
 import { checkCidr, checkEndpointUrl, checkHttpsUrl, checkToleration, quantityText } from "../common-values.ts";
 import { imageOf } from "../image.ts";
@@ -29,7 +31,7 @@ const BUILDS: Record<string, () => FastValidator> = {
   "CompassRunner": () => buildCompassRunner({ attempt, copyDefault, gaveUp, giveUp, sink, validator, checkCidr, checkCompassRunner, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkObjectKey, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys, imageOf, isLabelKey, isLabelValue }),
   "CompassServer": () => buildCompassServer({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText }),
   "Compass": () => buildCompass({ attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText }),
-  "RootpilotRunner": () => buildRootpilotRunner({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkEndpointUrl, checkHttpsUrl, checkLearnedStorePath, checkRegionAllowed, checkRootpilotRunner, checkTokenPath, checkToleration, imageOf, isEnrollAudience, isLabelKey, isLabelValue, quantityText, refuseEnv }),
+  "RootpilotRunner": () => buildRootpilotRunner({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkEndpointUrl, checkLearnedStorePath, checkRegionAllowed, checkRootpilotRunner, checkStoreSettings, checkTokenPath, checkToleration, imageOf, isEnrollAudience, isLabelKey, isLabelValue, quantityText, refuseEnv }),
 };
 
 const validators: Record<string, FastValidator> = {};

@@ -145,7 +145,8 @@ function runnerContainer(v: RunnerFields): Container {
   if (v.serverCA) env.push({ name: S.ca.env, value: CA_PATH });
   if (v.otel) env.push({ name: S.otel.env, value: v.otel.endpoint });
   const args: string[] = [];
-  if (v.serverName) args.push(S.serverName.flag, v.serverName);
+  // CS-14: P9's flag only when asked for; the released Runner exits 2 on it.
+  if (v.designed.P9 && v.serverName) args.push(S.serverName.flag, v.serverName);
   const hosts = egressHosts(v);
   if (hosts.length > 0) args.push(`${S.egressAllow.flag}=${hosts.join(",")}`);
   const mounts: VolumeMount[] = [

@@ -660,6 +660,13 @@ export const compassRunnerRules: Rule[] = [
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
     why: 'Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
     source: { from: "seed", says: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
+    opinions: {
+      "designed-flag": {
+        summary: "--server-name is P9's, designed: a Runner without P9 exits 2 on it (CS-14)",
+        because:
+          "no located compass-runner (main.go@c0c4e3c5 the newest) declares --server-name, and Go's flag package exits 2 on an unknown flag; a Runner built with P9 reads it (compass-interfaces §7 R3)",
+      },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -675,6 +682,8 @@ export const compassRunnerRules: Rule[] = [
         const found = findSetting(container, S.serverName);
         if (found?.value !== undefined && !DNS1123_SUBDOMAIN.test(found.value))
           hits.push(hit(object, [...containerPath, ...found.at], `--server-name ${JSON.stringify(found.value)} is not a DNS name`));
+        if (found)
+          hits.push(hit(object, [...containerPath, ...found.at], "--server-name is P9's (designed): the released Runner exits 2 on it", "designed-flag"));
       }
       return hits;
     },

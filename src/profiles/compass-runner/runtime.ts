@@ -11,6 +11,8 @@ export interface Source {
   /** Upstream file and commit, or the seed that designs it. */
   from: string;
   status: "implemented" | "designed";
+  /** For a designed name: the seed 001 task it needs; rendered only when its value opts in (CS-14). */
+  task?: "P4" | "P8" | "P9";
 }
 
 /** One setting the Runner reads: by flag, by variable, or by either (a non-empty flag wins). */
@@ -51,11 +53,12 @@ export const RUNNER_SETTINGS = {
     status: "implemented",
   },
   serverName: {
-    rendered: "serverName",
+    rendered: "serverName, only with designed.P9",
     flag: "--server-name",
     meaning: "TLS name the Runner verifies, when it differs from the host dialled (CR-14, P9)",
     from: "seed 001, P9",
     status: "designed",
+    task: "P9",
   },
   egressAllow: {
     rendered: "the hosts of egressAllow",

@@ -286,6 +286,39 @@ export function checkSeccompProfilePath(path: string, ctx: IssueSink): void {
     });
 }
 
+/** Opt-ins to what seed 001 designs and no released Runner reads (CS-14): one per task. */
+export const designedRunnerSchema = once(() =>
+  z
+    .strictObject({
+      P9: z
+        .boolean(req("CS-14", "designed.P9 is true or false"))
+        .default(false)
+        .meta({ description: "P9: pass serverName as --server-name. Needs a Compass Runner with P9; the released one exits 2 on the flag" }),
+    })
+    .default({ P9: false })
+    .meta({ description: "rigging: designed interfaces of seed 001, each opted into by its task; off by default, so the released Runner starts (CS-14)" }),
+);
+
+/** P9 is opted into by designed.P9, and needs the name it passes (CS-14). */
+export function checkServerName(v: { designed: { P9: boolean }; serverName?: string }, ctx: IssueSink, at: PropertyKey[] = []): void {
+  if (v.designed.P9 && v.serverName === undefined)
+    fail(
+      ctx,
+      [...at, "serverName"],
+      "CS-14",
+      "is missing, but designed.P9 asks for --server-name",
+      "give serverName, the DNS name the Server's certificate carries (such as compass.example.com), or remove designed.P9",
+    );
+  else if (!v.designed.P9 && v.serverName !== undefined)
+    fail(
+      ctx,
+      [...at, "serverName"],
+      "CS-14",
+      "is passed only as --server-name, which no released Runner reads (P9)",
+      "set designed.P9: true for a Compass Runner with P9, or remove serverName: the released Runner verifies the host of serverAddr, which the certificate must name",
+    );
+}
+
 const MOVED = (to: string) => `this key is written ${to} in the upstream format rigging reads`;
 
 /** Every key of a CompassRunner values file except `kind` and `serverCluster`. */
@@ -298,7 +331,10 @@ export const runnerFields = once(() => ({
     .meta({ description: "rigging: the Runner's ServiceAccount, without RBAC (CR-05)" }),
   image: imageSchema(),
   serverAddr: httpsUrl("CR-02", "serverAddr").meta({ description: "The Server address, an absolute https:// URL (CR-02): COMPASS_SERVER_ADDR" }),
-  serverName: hostName("CR-14", "serverName").optional().meta({ description: "rigging: TLS name the Runner verifies (--server-name, P9)" }),
+  designed: designedRunnerSchema(),
+  serverName: hostName("CR-14", "serverName").optional().meta({
+    description: "rigging, with designed.P9 only: the TLS name the Runner verifies (--server-name, CR-14). Without P9 it verifies the host of serverAddr",
+  }),
   serverCA: serverCASchema().optional(),
   nodeSelector: z
     .strictObject(labelPair("CR-12", "nodeSelector"))
@@ -378,6 +414,7 @@ export const runnerFields = once(() => ({
 
 /** Checks that need more than one key; run once the shape is right. */
 export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
+  checkServerName(v, ctx, at);
   if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64")
     fail(
       ctx,

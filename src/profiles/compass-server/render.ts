@@ -6,13 +6,14 @@ import { createHash } from "node:crypto";
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, EnvVar, PodSpec, Service, ServiceAccount, Volume, VolumeMount, VolumeProjection } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
+import type { ClusterRoleBinding } from "kubernetes-types/rbac/v1";
 import { pinned } from "../../core/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../core/labels.ts";
 import type { K8sObject } from "../../core/objects.ts";
 import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../core/workload.ts";
 import { natsEgress, natsUrlSecret, renderNats } from "./nats.ts";
 import { PRIVATE_MODE, podSecurityContext, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
-import { clusterFileItem, runnerClustersFile } from "./runner-clusters.ts";
+import { clusterFileItem, ISSUER_DISCOVERY_ROLE, runnerClustersFile, UNAUTHENTICATED_GROUP, withClusterCa } from "./runner-clusters.ts";
 import {
   ADMIN_TOKEN_DIR,
   ADMIN_TOKEN_FILE,
@@ -45,7 +46,9 @@ export function renderCompassServer(v: CompassServerValues): K8sObject[] {
 }
 
 /** The Server's objects for the given cluster entries (given, or derived from a Runner). */
-export function renderServer(v: ServerFields, clusters: readonly ClusterEntry[]): K8sObject[] {
+export function renderServer(v: ServerFields, given: readonly ClusterEntry[]): K8sObject[] {
+  // CS-15: the cluster's own API server is trusted through its CA.
+  const clusters = given.map(withClusterCa);
   const app = serverIdentity(v);
   const labels = recommendedLabels(app);
   const objects: K8sObject[] = [];
@@ -72,7 +75,24 @@ export function renderServer(v: ServerFields, clusters: readonly ClusterEntry[])
     networkPolicy(v, clusters, app, labels),
   );
   if (v.nats.mode === "bundled") objects.push(...renderNats({ name: v.name, namespace: v.namespace, serverSelector: selectorLabels(app), nats: v.nats }));
+  if (clusters.some((c) => c.allowUnauthenticatedDiscovery)) objects.push(discoveryBinding(v, labels));
   return objects;
+}
+
+/** The name of the opt-in binding: cluster-scoped, so it carries the namespace. */
+export function discoveryBindingName(v: Pick<ServerFields, "name" | "namespace">): string {
+  return `${v.name}.${v.namespace}-issuer-discovery`;
+}
+
+/** CS-15, opted in: issuer discovery and keys readable without credentials, as the Server fetches them. */
+function discoveryBinding(v: ServerFields, labels: Record<string, string>): ClusterRoleBinding & K8sObject {
+  return {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+    metadata: { name: discoveryBindingName(v), labels },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: ISSUER_DISCOVERY_ROLE },
+    subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: UNAUTHENTICATED_GROUP }],
+  };
 }
 
 function deployment(
@@ -131,11 +151,11 @@ export function serverArgs(v: ServerFields): string[] {
     SECRET_PROVIDER_URI,
     F.runnerClusters.flag,
     F.runnerClusters.rendered,
-    F.adminTokenFile.flag,
-    ADMIN_TOKEN_FILE,
     F.publicUrl.flag,
     `https://${v.publicHost}`,
   ];
+  // CS-14: P4's flag only when asked for; the released Server exits 2 on it.
+  if (v.designed.P4) args.push(F.adminTokenFile.flag, ADMIN_TOKEN_FILE);
   const forge = v.forge;
   if (forge) {
     args.push(F.forgeHost.flag, forge.host);
@@ -146,6 +166,9 @@ export function serverArgs(v: ServerFields): string[] {
       args.push(F.forgeReviewerAppId.flag, String(forge.reviewerAppId), F.forgeReviewerAppInstallationId.flag, String(forge.reviewerAppInstallationId));
       args.push(F.forgeReviewerAppKeySecret.flag, FORGE_SECRET_NAMES.reviewerAppKey);
     }
+    if (forge.scopeGrants && forge.scopeGrants.length > 0) args.push(F.forgeScopeGrants.flag, forge.scopeGrants.join(","));
+    // `=`: one token, read alike whether the Server declares it a bool flag or a string.
+    if (forge.disableScopeEnforcement) args.push(`${F.forgeDisableScopeEnforcement.flag}=true`);
   }
   return args;
 }
@@ -165,7 +188,7 @@ function podSpec(v: ServerFields, clusters: readonly ClusterEntry[]): PodSpec {
     // CS-05: SecretSpec's file provider refuses symbolic links under its
     // root, and a Secret volume is made of them: each file is bound alone.
     ...secrets.map((s) => ({ name: "secretspec", mountPath: secretspecFile(s.name), subPath: s.name, readOnly: true })),
-    { name: "admin-token", mountPath: ADMIN_TOKEN_DIR, readOnly: true },
+    ...(v.adminToken && v.designed.P4 ? [{ name: "admin-token", mountPath: ADMIN_TOKEN_DIR, readOnly: true }] : []),
     { name: "run", mountPath: RUN_VOLUME_DIR },
     { name: "state", mountPath: STATE_VOLUME_DIR },
     { name: "tmp", mountPath: "/tmp" },
@@ -191,8 +214,10 @@ function podSpec(v: ServerFields, clusters: readonly ClusterEntry[]): PodSpec {
         sources: secrets.map((s) => ({ secret: { name: s.secret.name, items: [{ key: s.secret.key, path: s.name }] } })),
       },
     },
-    // CS-06 (P4): the admin token, a 0400 file passed by path.
-    { name: "admin-token", secret: { secretName: v.adminToken.name, defaultMode: PRIVATE_MODE, items: [{ key: v.adminToken.key, path: "token" }] } },
+    // CS-06 (P4, opted in): the admin token, a 0400 file passed by path.
+    ...(v.adminToken && v.designed.P4
+      ? [{ name: "admin-token", secret: { secretName: v.adminToken.name, defaultMode: PRIVATE_MODE, items: [{ key: v.adminToken.key, path: "token" }] } }]
+      : []),
     // CS-13: the socket's and the state's trees, writable under the read-only root.
     { name: "run", emptyDir: { medium: "Memory", sizeLimit: "1Mi" } },
     { name: "state", emptyDir: { sizeLimit: "16Mi" } },

@@ -12,7 +12,8 @@ import { NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID
 import { isolates, isolationGaps, list, policiesSelecting } from "../../rules/templates.ts";
 import { configMapFile, isNats, isServer, serverContainers, serverPods } from "./objects.ts";
 import { readRunnerClusters } from "./runner-clusters.ts";
-import { MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, NOT_READ, RUNNER_CLUSTERS_SCHEMA, SECRETSPEC, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
+import { releaseRules } from "./rules-release.ts";
+import { GO_BOOL, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, NOT_READ, RUNNER_CLUSTERS_SCHEMA, SECRETSPEC, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
 import { fromSecret, isSecretVolume, listenPort, mountOver, parseFlags, resolve, writableAt, type Resolved } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
@@ -258,9 +259,10 @@ export const compassServerRules: Rule[] = [
   },
   {
     id: "CS-06",
-    summary: "The admin token is a 0400 file of a Secret volume, passed as --admin-token-file (P4: designed; a Server without P4 mints it under --state-dir)",
-    fix: "mount the admin token's Secret with defaultMode: 0400 (256) and pass --admin-token-file <path>; remove any admin token variable; run a Compass release with P4",
-    why: `P4: the Server reads its admin token from a private file of a Secret volume. Without P4 it mints <state-dir>/${MINTED_ADMIN_TOKEN} and will not reuse a Secret-volume file (a symbolic link) there (G8)`,
+    summary:
+      "The admin token never travels in a variable; passed as --admin-token-file (P4), it is a 0400 file of a Secret volume. Without P4 the Server mints it under --state-dir",
+    fix: "remove any admin token variable; with a P4 Server, mount the admin token's Secret with defaultMode: 0400 (256) and pass --admin-token-file <path>",
+    why: `P4: the Server reads its admin token from a private file of a Secret volume. The released Server has no --admin-token-file: it mints <state-dir>/${MINTED_ADMIN_TOKEN} (mode 0600) and will not reuse a Secret-volume file (a symbolic link) there (G8, compass-interfaces §7 R2)`,
     severity: "error",
     profiles: SERVER,
     check(set) {
@@ -270,6 +272,8 @@ export const compassServerRules: Rule[] = [
           if (/ADMIN_?TOKEN/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name))
             hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the admin token through the environment`));
         });
+        // The released Server takes no such flag and mints its token: nothing more to judge.
+        if (!parseFlags(ref.container).some((f) => f.flag === F.adminTokenFile.flag)) continue;
         const found = secretFileFlag(ref, F.adminTokenFile.flag, "the admin token", hits);
         if (!found) continue;
         const mode = fileMode(found.volume, found.rest);
@@ -538,6 +542,11 @@ export const compassServerRules: Rule[] = [
           if (unread === undefined) return;
           hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${name}${unread ? `; it reads ${unread}` : ""}`));
         });
+        const scopes = resolve(container, F.forgeDisableScopeEnforcement);
+        if (scopes?.value !== undefined && !GO_BOOL.test(scopes.value))
+          hits.push(
+            hit(object, at(ref, scopes, "args"), `${scopes.name} ${JSON.stringify(scopes.value)} is not a boolean (ParseBool): the Server fails to start`),
+          );
         for (const [name, what] of [
           [F.socket, "its Unix socket"],
           [F.stateDir, "its admin token and SecretSpec manifests"],
@@ -580,4 +589,5 @@ export const compassServerRules: Rule[] = [
       return hits;
     },
   },
+  ...releaseRules,
 ];

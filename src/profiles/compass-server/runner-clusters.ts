@@ -5,7 +5,9 @@
 // The renderer writes with it; the rules and the tests read with it.
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
 import { toYaml } from "../../core/emit.ts";
-import { RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
+import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
+
+export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runtime.ts";
 
 /** A cluster entry as values give it (see clusterEntrySchema in values.ts). */
 export interface RunnerClusterInput {
@@ -21,6 +23,11 @@ export interface RunnerClusterInput {
   jwksFile?: { configMap: string; key: string };
   /** A ConfigMap key mounted as the PEM CA of a private issuer. */
   caFile?: { configMap: string; key: string };
+}
+
+/** An entry as the Server gets it: an in-cluster issuer trusts the cluster CA unless the entry names its own caFile. */
+export function withClusterCa<T extends Pick<RunnerClusterInput, "issuer" | "caFile">>(entry: T): T {
+  return entry.caFile === undefined && inClusterIssuer(entry.issuer) ? { ...entry, caFile: { ...KUBE_ROOT_CA } } : entry;
 }
 
 /** Where an entry's jwksFile and caFile are mounted in the Server's pod. */

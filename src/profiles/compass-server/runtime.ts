@@ -7,6 +7,8 @@
 // has implemented it or only a design (seed 001) describes it.
 
 export type InterfaceStatus = "implemented" | "designed";
+/** The seed 001 task a designed name needs; rendered only when its value opts in (CS-14). */
+export type CompassTask = "P4" | "P8" | "P9";
 
 export interface InterfaceName {
   /** The flag, as the Server's Go `flag` set declares it (one or two dashes both parse). */
@@ -21,9 +23,12 @@ export interface InterfaceName {
   rendered?: string;
   /** A bool flag: `--flag` alone means true, so it takes no separate value. */
   bool?: true;
+  /** For a designed name: the task it needs, and the value that opts into it. */
+  task?: CompassTask;
 }
 
-const MAIN = "go/cmd/compass-server/main.go@599af8e2";
+// The released Server (compass-interfaces §7 R1): the flags of 599af8e2, with the forge scope flag renamed.
+const MAIN = "go/cmd/compass-server/main.go@f71f2ba4";
 const SEED_P4 = "seed 001, P4 (the Server-on-Kubernetes design)";
 
 /** compass-server's own uid and gid, the distroless nonroot user (CS-02). */
@@ -59,7 +64,7 @@ export const SOCKET_PATH = `${RUN_VOLUME_DIR}/server/server.sock`;
 export const STATE_VOLUME_DIR = "/var/lib/compass";
 export const STATE_DIR = `${STATE_VOLUME_DIR}/server`;
 
-/** P4: the admin token from a Secret volume, mounted 0400 (CS-06). */
+/** P4 (designed, opted in by designed.P4): the admin token from a Secret volume, mounted 0400 (CS-06). */
 export const ADMIN_TOKEN_DIR = "/var/run/secrets/compass/admin-token";
 export const ADMIN_TOKEN_FILE = `${ADMIN_TOKEN_DIR}/token`;
 /** Without P4 the Server mints its admin token here, under --state-dir (G8). */
@@ -171,7 +176,8 @@ export const SERVER_INTERFACE = {
     meaning: "read the admin token from a mounted Secret file instead of minting one under --state-dir",
     source: SEED_P4,
     status: "designed",
-    rendered: ADMIN_TOKEN_FILE,
+    task: "P4",
+    rendered: `${ADMIN_TOKEN_FILE}, only with designed.P4`,
   },
   adminHandle: { flag: "--admin-handle", meaning: "bootstrap admin handle (default admin)", source: MAIN, status: "implemented" },
   corsAllowedOrigin: {
@@ -324,26 +330,21 @@ export const SERVER_INTERFACE = {
     source: MAIN,
     status: "implemented",
   },
-  forgeEnforceScopes: {
-    flag: "--forge-enforce-scopes",
-    env: "COMPASS_FORGE_ENFORCE_SCOPES",
-    meaning: "gate agent forge writes on scope grants (superseded by --forge-disable-scope-enforcement)",
-    source: MAIN,
-    status: "implemented",
-  },
   forgeDisableScopeEnforcement: {
     flag: "--forge-disable-scope-enforcement",
     env: "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT",
-    meaning: "renamed opt-out: scope enforcement is on unless this is true",
-    source: "go/cmd/compass-server/main_forge_test.go (newer than 599af8e2); docs/self-host.md",
+    meaning: "a ParseBool: true turns scope enforcement off (on by default); an invalid value fails startup",
+    source: MAIN,
     status: "implemented",
+    rendered: "true, only with forge.disableScopeEnforcement",
   },
   forgeScopeGrants: {
     flag: "--forge-scope-grants",
     env: "COMPASS_FORGE_SCOPE_GRANTS",
-    meaning: "comma-separated account:provider:host:repo grants seeded at boot",
+    meaning: "comma-separated account:provider:host:repo grants seeded at boot; agent forge writes need one while enforcement is on",
     source: MAIN,
     status: "implemented",
+    rendered: "forge.scopeGrants, joined with commas",
   },
 } as const satisfies Record<string, InterfaceName>;
 
@@ -397,7 +398,14 @@ export const NOT_READ: Readonly<Record<string, string>> = {
   COMPASS_LISTEN: "--listen (no variable)",
   COMPASS_STATE_DIR: "--state-dir (no variable)",
   COMPASS_SOCKET: "--socket (no variable)",
+  "--forge-enforce-scopes":
+    "--forge-disable-scope-enforcement (removed at f71f2ba4: enforcement is on by default, and agent forge writes need --forge-scope-grants)",
+  COMPASS_FORGE_ENFORCE_SCOPES:
+    "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT (removed at f71f2ba4: enforcement is on by default, and agent forge writes need COMPASS_FORGE_SCOPE_GRANTS)",
 };
+
+/** strconv.ParseBool's accepted spellings: anything else fails the Server's start (§7 R1). */
+export const GO_BOOL = /^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/;
 
 /** The --runner-clusters file (go/internal/auth/runner_clusters.go@7bc5d536). */
 export const RUNNER_CLUSTERS_SCHEMA = {
@@ -412,3 +420,21 @@ export const RUNNER_CLUSTERS_SCHEMA = {
   minLifetimeSeconds: 600,
 } as const;
 export type RunnerClusterKey = (typeof RUNNER_CLUSTERS_SCHEMA.keys)[number];
+
+/**
+ * The cluster's own API server as issuer (compass-interfaces §7 R5): it is
+ * served with the cluster CA, and its discovery and JWKS need credentials
+ * the Server does not send unless the cluster opens them (CS-15).
+ */
+export function inClusterIssuer(issuer: string): boolean {
+  if (issuer.length > 2048 || !URL.canParse(issuer)) return false;
+  return /^kubernetes(\.default(\.svc(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?)?$/.test(new URL(issuer).hostname);
+}
+
+/** The cluster CA every namespace holds (the root CA ConfigMap publisher). */
+export const KUBE_ROOT_CA = { configMap: "kube-root-ca.crt", key: "ca.crt" } as const;
+/** The ClusterRole that reads issuer discovery and JWKS, bound by default to service accounts only. */
+export const ISSUER_DISCOVERY_ROLE = "system:service-account-issuer-discovery";
+export const UNAUTHENTICATED_GROUP = "system:unauthenticated";
+/** The path the installer reads the cluster's keys from, for a jwksFile. */
+export const JWKS_PATH = "/openid/v1/jwks";

@@ -5,7 +5,9 @@ import { egressRuleSchema, cidrSchema, hardeningGuards, httpsUrl, nodeSelectorSc
 import { imageSchema } from "../../core/image.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
 import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
+import { checkForgeWrites, forgeSchema } from "./forge.ts";
 import { natsSchema } from "./nats.ts";
+import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
 import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./runtime.ts";
 import { secretKeyReference, secretReference } from "./secret-refs.ts";
 
@@ -47,6 +49,7 @@ const configMapFile = (what: string, defaultKey: string) =>
       configMap: dnsSubdomain("CS-09", `the ConfigMap holding ${what}`),
       key: z
         .string()
+        .max(253, req("CS-09", "a ConfigMap key is at most 253 of [-._a-zA-Z0-9]"))
         .regex(/^[-._a-zA-Z0-9]+$/, req("CS-09", "a ConfigMap key is made of [-._a-zA-Z0-9]", "is not a ConfigMap key"))
         .default(defaultKey),
     })
@@ -77,7 +80,13 @@ export const clusterEntryFields = once(() => ({
     .meta({ description: "Upper bound on a Runner token's exp - iat, in seconds (written as a Go duration such as 86400s)" }),
   jwksURI: httpsUrl("CS-09", "jwksURI").optional().meta({ description: "An https:// JWKS URL in place of the issuer's discovery; excludes jwksFile" }),
   jwksFile: configMapFile("a static JWKS (every key rotation is a Server rollout)", "jwks.json").optional(),
-  caFile: configMapFile("the PEM CA of a private issuer", "ca.crt").optional(),
+  caFile: configMapFile("the PEM CA of a private issuer (default for the cluster's own API server: kube-root-ca.crt)", "ca.crt").optional(),
+  allowUnauthenticatedDiscovery: z
+    .boolean(req("CS-15", "allowUnauthenticatedDiscovery is true or false"))
+    .default(false)
+    .meta({
+      description: `For the cluster's own API server as issuer: render a ClusterRoleBinding of ${ISSUER_DISCOVERY_ROLE} to ${UNAUTHENTICATED_GROUP}, so the Server can fetch discovery and keys without credentials (anyone who reaches the API server can then read them). The other way is jwksFile`,
+    }),
 }));
 
 /** One entry of the Server's --runner-clusters file (CS-09), in the Server's own keys. */
@@ -91,68 +100,17 @@ export function checkJwksSource(entry: { jwksURI?: string; jwksFile?: object }, 
 
 export type ClusterEntry = z.output<ReturnType<typeof clusterEntrySchema>>;
 
-const appId = (what: string) =>
+/** Opt-ins to what seed 001 designs and no released Server reads (CS-14): one per task. */
+export const designedSchema = once(() =>
   z
-    .number(req("CS-04", `${what} is the App's numeric ID, such as 123456 (a number, not a string)`))
-    .int(req("CS-04", `${what} is a whole number`))
-    .min(1, req("CS-04", `${what} is a positive number`))
-    .max(Number.MAX_SAFE_INTEGER, req("CS-04", `${what} is at most ${Number.MAX_SAFE_INTEGER}`));
-
-const REPO = /^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\/[-A-Za-z0-9_.]{1,100}$/;
-
-export const forgeSchema = once(() =>
-  refineBy(
-    z.strictObject({
-      host: z
-        .string()
-        .max(253, req("CS-04", "forge.host is a DNS name"))
-        .regex(DNS1123_SUBDOMAIN, req("CS-04", "forge.host is github.com or your GitHub Enterprise Server host, without a scheme", "is not a host name"))
-        .default("github.com")
-        .meta({ description: "--forge-host: github.com or a GitHub Enterprise Server host" }),
-      repos: z
-        .array(z.string().regex(REPO, req("CS-04", "a repository is owner/name, such as rigelbuild/compass", "is not owner/name")))
-        .optional()
-        .meta({ description: "--forge-repos: owner/name repositories seeded for board ingestion (insert-only)" }),
-      appId: appId("forge.appId").meta({ description: "--forge-app-id: the primary GitHub App's ID" }),
-      installationId: appId("forge.installationId").meta({ description: "--forge-installation-id: the primary App's installation ID" }),
-      appKeySecret: secretKeyReference("CS-04", "the primary App's private key", "private-key.pem").meta({
-        description: "The Secret key holding the primary App's PEM key; --forge-app-key-secret names it in SecretSpec",
+    .strictObject({
+      P4: z.boolean(req("CS-14", "designed.P4 is true or false")).default(false).meta({
+        description: "P4: read the admin token from a Secret volume (--admin-token-file). Needs a Compass Server with P4; the released one exits 2 on the flag",
       }),
-      appWebhookSecret: secretKeyReference("CS-04", "the primary App's webhook secret", "webhook-secret").meta({
-        description: "The Secret key holding the webhook signing secret; --forge-app-webhook-secret names it in SecretSpec",
-      }),
-      reviewerAppId: appId("forge.reviewerAppId").optional().meta({ description: "--forge-reviewer-app-id: the reviewer App (forge writes need both Apps)" }),
-      reviewerAppInstallationId: appId("forge.reviewerAppInstallationId").optional().meta({ description: "--forge-reviewer-app-installation-id" }),
-      reviewerAppKeySecret: secretKeyReference("CS-04", "the reviewer App's private key", "private-key.pem")
-        .optional()
-        .meta({ description: "The Secret key holding the reviewer App's PEM key; --forge-reviewer-app-key-secret names it" }),
-      egress: z.array(egressRuleSchema("CS-11")).min(1, req("CS-11", "list the forge's address ranges, such as {cidr: 140.82.112.0/20, ports: [{port: 443}]}")),
-      app: refused(
-        "CS-13",
-        "the Server takes the App as forge.appId, forge.installationId, forge.appKeySecret and forge.appWebhookSecret (its --forge-* flags)",
-      ),
-      reviewerApp: refused("CS-13", "the Server takes the reviewer App as forge.reviewerAppId, forge.reviewerAppInstallationId and forge.reviewerAppKeySecret"),
-      url: refused("CS-13", "the Server takes a host, not a URL: set forge.host (--forge-host), such as github.com"),
-      provider: refused("CS-13", "the Server's forge is GitHub (Apps); remove provider"),
-    }),
-    checkReviewerApp,
-  ),
+    })
+    .default({ P4: false })
+    .meta({ description: "Designed interfaces of seed 001, each opted into by its task; off by default, so the released Server starts (CS-14)" }),
 );
-
-/** The reviewer App is given whole or not at all (CS-04). */
-export function checkReviewerApp(f: { reviewerAppId?: number; reviewerAppInstallationId?: number; reviewerAppKeySecret?: object }, ctx: IssueSink): void {
-  const reviewer = [f.reviewerAppId, f.reviewerAppInstallationId, f.reviewerAppKeySecret];
-  if (reviewer.some((x) => x !== undefined) && reviewer.some((x) => x === undefined)) {
-    const missing = (["reviewerAppId", "reviewerAppInstallationId", "reviewerAppKeySecret"] as const).find((k) => f[k] === undefined)!;
-    fail(
-      ctx,
-      [missing],
-      "CS-04",
-      "is missing while the reviewer App is configured",
-      "give the reviewer App's ID, installation ID and key Secret together, or none of them",
-    );
-  }
-}
 
 const FROM_PROVIDER_FIX = (what: string) =>
   `${what} reaches the Server through --secret-provider as a file of a Secret volume, never through an environment variable: give {name, key} of its Secret`;
@@ -212,12 +170,18 @@ export const serverFields = once(() => ({
     description:
       "The Secret key holding the master key (64 hex characters), mounted 0400 as the SecretSpec secret COMPASS_MASTER_KEY that --secret-provider reads (CS-05)",
   }),
+  designed: designedSchema(),
   adminToken: secretKeyReference("CS-06", "the admin token", "token", {
     env: refused(
       "CS-06",
       "the admin token is a 0400 file of a Secret volume passed as --admin-token-file (P4), never an environment variable: give {name, key} of its Secret",
     ),
-  }).meta({ description: "The Secret key holding the admin token, mounted 0400 and passed as --admin-token-file (CS-06, P4: designed)" }),
+  })
+    .optional()
+    .meta({
+      description:
+        "With designed.P4 only: the Secret key holding the admin token, mounted 0400 and passed as --admin-token-file (CS-06). Without P4 the Server mints <state-dir>/admin-token",
+    }),
   nats: natsSchema(),
   forge: forgeSchema().optional(),
   issuerEgress: z.array(egressRuleSchema("CS-11")).optional().meta({
@@ -247,6 +211,8 @@ export type CompassServerValues = ServerFields & { runnerClusters: ClusterEntry[
 
 /** Checks that need more than one key; `at` prefixes paths in a combined file. */
 export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
+  checkAdminToken(v, ctx, at);
+  if (v.forge) checkForgeWrites(v.forge, ctx, [...at, "forge"]);
   for (const label of ARCH_LABELS) {
     if (v.nodeSelector[label] !== undefined)
       fail(
@@ -257,6 +223,57 @@ export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] =
         "remove it: the Server image is multi-arch (D10) and runs on amd64 and arm64 nodes",
       );
   }
+}
+
+/**
+ * CS-15: the Server fetches keys with the system roots (or caFile) and no
+ * credentials. The cluster's own API server needs its CA, which rigging
+ * mounts from kube-root-ca.crt, and either a static jwksFile or discovery
+ * opened to unauthenticated readers (compass-interfaces §7 R4, R5).
+ */
+export function checkKeySource(
+  c: Pick<ClusterEntry, "issuer" | "jwksURI" | "jwksFile" | "allowUnauthenticatedDiscovery">,
+  path: (key: string) => PropertyKey[],
+  ctx: IssueSink,
+): void {
+  const local = inClusterIssuer(c.issuer);
+  const fetchesLocally = c.jwksFile === undefined && (c.jwksURI === undefined || inClusterIssuer(c.jwksURI));
+  if (local && fetchesLocally && !c.allowUnauthenticatedDiscovery)
+    fail(
+      ctx,
+      path("issuer"),
+      "CS-15",
+      "is this cluster's API server, whose discovery and keys need credentials the Server does not send",
+      `give jwksFile: {configMap: <name>} and fill it from kubectl get --raw ${JWKS_PATH}, or set allowUnauthenticatedDiscovery: true to bind ${ISSUER_DISCOVERY_ROLE} to ${UNAUTHENTICATED_GROUP}`,
+    );
+  else if (!local && c.allowUnauthenticatedDiscovery)
+    fail(
+      ctx,
+      path("allowUnauthenticatedDiscovery"),
+      "CS-15",
+      "opens this cluster's issuer discovery, but the issuer is not this cluster's API server",
+      "remove it: a public issuer serves its discovery and keys to anyone",
+    );
+}
+
+/** P4 is opted into by designed.P4, and needs the Secret it reads (CS-14, CS-06). */
+export function checkAdminToken(v: Pick<ServerFields, "designed" | "adminToken">, ctx: IssueSink, at: PropertyKey[] = []): void {
+  if (v.designed.P4 && v.adminToken === undefined)
+    fail(
+      ctx,
+      [...at, "adminToken"],
+      "CS-14",
+      "is missing, but designed.P4 asks for --admin-token-file",
+      "give adminToken: {name, key} of the Secret holding the admin token, or remove designed.P4",
+    );
+  else if (!v.designed.P4 && v.adminToken !== undefined)
+    fail(
+      ctx,
+      [...at, "adminToken"],
+      "CS-14",
+      "is read only through --admin-token-file, which no released Server has (P4)",
+      "set designed.P4: true for a Compass Server with P4, or remove adminToken: the released Server mints <state-dir>/admin-token",
+    );
 }
 
 /**
@@ -296,6 +313,7 @@ export function checkClusters(
         "give each cluster its own issuer (compared without a trailing /): the Server refuses a shared one, which would let one cluster mint another's Runner IDs",
       );
     else issuers.set(issuer, cluster.name);
+    checkKeySource(cluster, (key) => path(index, key), ctx);
   });
   const fetches = clusters.some((c) => c.jwksFile === undefined);
   if (server && fetches && (server.issuerEgress ?? []).length === 0) {

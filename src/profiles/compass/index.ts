@@ -5,13 +5,13 @@ import { nodeChecklist } from "../compass-runner/checklist.ts";
 import { serverChecklist } from "../compass-server/notes.ts";
 import { defineProfile } from "../profile.ts";
 import { renderCompass } from "./render.ts";
-import { clusterOf, compassSchema, runnerOf, serverOf } from "./values.ts";
+import { clusterOf, compassSchema, dialledHost, runnerOf, serverOf } from "./values.ts";
 
 export const compassProfile = defineProfile({
   kind: "Compass",
   summary: "The Compass Server and its Runner in one file; the Server's cluster entry is derived from the Runner",
   schema: () => compassSchema(),
   render: (v) => renderCompass(v),
-  notes: (v) => [...serverChecklist(serverOf(v), [clusterOf(v)]), ...nodeChecklist(runnerOf(v))],
+  notes: (v) => [...serverChecklist(serverOf(v), [clusterOf(v)], { host: dialledHost(v), p9: v.runner.designed.P9 }), ...nodeChecklist(runnerOf(v))],
   example: "examples/compass.yaml",
 });

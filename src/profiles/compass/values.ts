@@ -21,7 +21,7 @@ import {
 const DERIVED = "is derived from the runner section (namespace, serviceAccount, audience compass-runner, maxTokenLifetimeSeconds); remove it";
 
 const clusterSchema = once(() => {
-  const { name, issuer, jwksURI, jwksFile, caFile } = clusterEntryFields();
+  const { name, issuer, jwksURI, jwksFile, caFile, allowUnauthenticatedDiscovery } = clusterEntryFields();
   return refineBy(
     z.strictObject({
       name: name.default("local"),
@@ -29,6 +29,7 @@ const clusterSchema = once(() => {
       jwksURI,
       jwksFile,
       caFile,
+      allowUnauthenticatedDiscovery,
       maxTokenLifetime: refused("CS-09", `server.cluster.maxTokenLifetime ${DERIVED}; set runner.maxTokenLifetimeSeconds`),
       namespace: refused("CS-09", `server.cluster.namespace ${DERIVED}`),
       serviceAccount: refused("CS-09", `server.cluster.serviceAccount ${DERIVED}`),
@@ -57,7 +58,7 @@ const compassObject = once(() =>
         .meta({ description: "Default: the Server's in-cluster Service, https://<server.name>.<server.namespace>.svc" }),
       serverName: hostName("CR-14", "runner.serverName")
         .optional()
-        .meta({ description: "Default: server.publicHost, the name on the Server's certificate (P9)" }),
+        .meta({ description: "With runner.designed.P9 only (--server-name); default then: server.publicHost, the name on the Server's certificate" }),
       serverCluster: refused("CS-09", "in a kind: Compass file the Server's cluster entry is derived from this section; set server.cluster.{name, issuer}"),
     }),
   }),
@@ -87,10 +88,11 @@ export function checkCompass(v: CompassValues, ctx: IssueSink): void {
 
 /** The Server's cluster entry, from the Runner (CS-09): the two cannot disagree. */
 export function clusterOf(v: CompassValues): ClusterEntry {
-  const { name, issuer, jwksURI, jwksFile, caFile } = v.server.cluster;
+  const { name, issuer, jwksURI, jwksFile, caFile, allowUnauthenticatedDiscovery } = v.server.cluster;
   return {
     name,
     issuer,
+    allowUnauthenticatedDiscovery,
     audience: RUNNER_AUDIENCE,
     namespace: v.runner.namespace,
     serviceAccount: v.runner.serviceAccount,
@@ -106,10 +108,20 @@ export function serverServiceUrl(server: Pick<ServerFields, "name" | "namespace"
   return `https://${server.name}.${server.namespace}.svc`;
 }
 
-/** The Runner's values with the Server's address and name filled in. */
+/**
+ * The Runner's values with the Server's address filled in, and with P9 the
+ * name it verifies (default: the public host). Without P9 the Runner
+ * verifies the host it dials, the Service's by default (CS-14).
+ */
 export function runnerOf(v: CompassValues): RunnerFields {
-  const { serverCluster: _unused, ...runner } = v.runner;
-  return { ...runner, serverAddr: v.runner.serverAddr ?? serverServiceUrl(v.server), serverName: v.runner.serverName ?? v.server.publicHost };
+  const { serverCluster: _unused, serverName, ...runner } = v.runner;
+  const name = serverName ?? (v.runner.designed.P9 ? v.server.publicHost : undefined);
+  return { ...runner, serverAddr: v.runner.serverAddr ?? serverServiceUrl(v.server), ...(name !== undefined ? { serverName: name } : {}) };
+}
+
+/** The host the Runner dials, which its certificate check names when P9 is off. */
+export function dialledHost(v: CompassValues): string {
+  return new URL(runnerOf(v).serverAddr).hostname;
 }
 
 export function serverOf(v: CompassValues): ServerFields {

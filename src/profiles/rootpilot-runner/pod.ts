@@ -35,16 +35,10 @@ function environment(v: RootpilotRunnerValues): EnvVar[] {
   env.push({ name: ENV.flushInterval, value: String(v.learnedFlushIntervalMs) });
   if (v.learnedStorePath) env.push({ name: ENV.learnedStorePath, value: v.learnedStorePath });
   const store = v.secretStore;
-  if (store?.mode === "aws") {
-    env.push({ name: ENV.secretStoreMode, value: "aws" }, { name: ENV.awsCredMode, value: "chain" });
-  } else if (store?.mode === "vault") {
-    env.push(
-      { name: ENV.secretStoreMode, value: "vault" },
-      { name: ENV.vaultAddr, value: store.address },
-      { name: ENV.vaultKvMount, value: store.mount },
-      { name: ENV.vaultRole, value: store.role },
-    );
-  }
+  if (store?.mode === "aws") env.push({ name: ENV.secretStoreMode, value: "aws" }, { name: ENV.awsCredMode, value: "chain" });
+  else if (store?.mode === "vault") env.push({ name: ENV.secretStoreMode, value: "vault" });
+  // RP-07: settings the seed does not name, as the installer names them.
+  for (const [name, value] of Object.entries(store?.settings ?? {})) env.push({ name, value });
   if (v.otel) env.push({ name: ENV.otelEndpoint, value: v.otel.endpoint });
   return env;
 }

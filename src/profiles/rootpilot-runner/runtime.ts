@@ -45,11 +45,6 @@ export const ENV = {
   learnedStorePath: "RUNNER_LEARNED_STORE_PATH",
   secretStoreMode: "RUNNER_SECRET_STORE_MODE",
   awsCredMode: "RUNNER_AWS_CRED_MODE",
-  // The Vault variables are this renderer's interface (inferred): the seed
-  // names Vault KV v2 as a store but not the variables that configure it.
-  vaultAddr: "RUNNER_VAULT_ADDR",
-  vaultKvMount: "RUNNER_VAULT_KV_MOUNT",
-  vaultRole: "RUNNER_VAULT_ROLE",
   otelEndpoint: "OTEL_EXPORTER_OTLP_ENDPOINT",
 } as const;
 

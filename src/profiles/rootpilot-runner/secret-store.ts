@@ -1,9 +1,14 @@
 // Secret stores (RP-07): the secret manager the operator already runs,
 // reached through workload identity, never through static keys.
 import { z } from "zod";
-import { httpsUrl } from "../../core/common-values.ts";
-import { once, req, tagged } from "../../core/values.ts";
+import { once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
 import { staticKeyGuards } from "./guards.ts";
+import { ENV, STATIC_AWS_ENV } from "./runtime.ts";
+
+/** An environment variable name as a shell and the runner's process read it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Names rigging writes itself, and the static credentials no setting may carry. */
+const RESERVED = [...Object.values(ENV), ...STATIC_AWS_ENV];
 
 const NO_TOKEN = "remove it: the runner authenticates to Vault through workload identity (the role), never with a token in values (G-04)";
 
@@ -11,32 +16,68 @@ export const awsSecretStore = once(() =>
   z
     .strictObject({
       mode: z.literal("aws"),
+      settings: storeSettings(),
       ...staticKeyGuards(),
     })
     .meta({ description: "AWS Secrets Manager: RUNNER_SECRET_STORE_MODE=aws, RUNNER_AWS_CRED_MODE=chain (IRSA resolves the credentials)" }),
 );
 
+/**
+ * Store settings the seed does not name (the Vault address, mount, role...):
+ * passed as the installer writes them, each an environment variable name
+ * of its own. rigging names none of them (compass-interfaces §7 R7).
+ */
+export const storeSettings = once(() =>
+  refineBy(
+    z.record(
+      z
+        .string()
+        .max(128, req("RP-07", "a variable name is at most 128 characters"))
+        .regex(ENV_NAME, req("RP-07", "a variable name is letters, digits and _, not starting with a digit, such as VAULT_ADDR", "is not a variable name")),
+      z
+        .string(req("RP-07", "give each setting's value as a string; quote numbers and booleans", "expected a string"))
+        .max(4096, req("RP-07", "a setting is at most 4096 characters")),
+    ),
+    checkStoreSettings,
+  )
+    .optional()
+    .meta({
+      description:
+        "Variables the runner's secret store reads that seed 002 does not name (such as your Vault address or role), by the names your runner reads: written to the pod as given. No credential: the store resolves through workload identity",
+    }),
+);
+
+/** The variables rigging writes itself may not be set twice (RP-07). */
+export function checkStoreSettings(settings: Record<string, string>, ctx: IssueSink): void {
+  for (const name of Object.keys(settings)) {
+    if ((RESERVED as readonly string[]).includes(name))
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: tagged(
+          "RP-07",
+          "is a variable rigging writes from other values keys",
+          "remove it here: set it through its own values key (rigging schema RootpilotRunner)",
+        ),
+      });
+  }
+}
+
+const NO_INVENTED = (what: string) =>
+  `seed 002 names no variable for the Vault ${what}: put the one your runner reads in secretStore.settings, such as settings: {<NAME>: <value>}`;
+
 export const vaultSecretStore = once(() =>
   z
     .strictObject({
       mode: z.literal("vault"),
-      address: httpsUrl("RP-07", "secretStore.address").meta({ description: "The Vault server, https:// (RUNNER_VAULT_ADDR)" }),
-      mount: z
-        .string()
-        .regex(
-          /^[A-Za-z0-9][-A-Za-z0-9_.]*(\/[A-Za-z0-9][-A-Za-z0-9_.]*)*$/,
-          req("RP-07", "the KV v2 mount path, such as secret or kv/rootpilot, without leading or trailing /", "is not a Vault mount path"),
-        )
-        .default("secret")
-        .meta({ description: "The KV v2 secrets engine mount (RUNNER_VAULT_KV_MOUNT)" }),
-      role: z
-        .string(req("RP-07", "set secretStore.role to the Vault role bound to the runner's workload identity"))
-        .regex(/^[A-Za-z0-9][-A-Za-z0-9_.@]*$/, req("RP-07", "a Vault role name is made of letters, digits and -_.@", "is not a Vault role name"))
-        .meta({ description: "The Vault role the runner logs in as through workload identity (RUNNER_VAULT_ROLE)" }),
+      settings: storeSettings(),
+      address: refused("RP-07", NO_INVENTED("address")),
+      mount: refused("RP-07", NO_INVENTED("KV mount")),
+      role: refused("RP-07", NO_INVENTED("role")),
       token: z.never(req("RP-07", NO_TOKEN, "is a static Vault token")).optional(),
       ...staticKeyGuards(),
     })
-    .meta({ description: "HashiCorp Vault KV v2: RUNNER_SECRET_STORE_MODE=vault" }),
+    .meta({ description: "HashiCorp Vault KV v2: RUNNER_SECRET_STORE_MODE=vault, with the settings your runner reads" }),
 );
 
 export const secretStoreSchema = once(() =>
