@@ -4,7 +4,13 @@ import { z } from "zod";
 import { refineBy, req, tagged, type IssueSink } from "./values.ts";
 
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/**
+ * Labels joined by dots, written without a repeated group: the engine keeps
+ * a backtrack entry per repetition of a group, and a few MiB of `a.a.a`
+ * overflowed the stack. The same language: alphanumerics at both ends,
+ * only `[-a-z0-9.]` between, no `..`, `.-` or `-.`.
+ */
+export const DNS1123_SUBDOMAIN = /^(?![^]*(?:\.\.|\.-|-\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
