@@ -10,7 +10,7 @@ export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * overflowed the stack. The same language: alphanumerics at both ends,
  * only `[-a-z0-9.]` between, no `..`, `.-` or `-.`.
  */
-export const DNS1123_SUBDOMAIN = /^(?![^]*(?:\.\.|\.-|-\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/;
+export const DNS1123_SUBDOMAIN = /^(?!.*(?:\.\.|\.-|-\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 

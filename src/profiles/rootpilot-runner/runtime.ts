@@ -62,7 +62,7 @@ export const MISSING_REGION_ERROR = "RUNNER_ATTESTATION_MODE=aws-sts requires AW
 
 /** IAM role ARN: partition, 12-digit account, optional path, role name of up to 64 characters. */
 // The path's segments without a repeated group (each repetition took stack): no empty segment, name last.
-export const ROLE_ARN = /^arn:aws(-cn|-us-gov)?:iam::\d{12}:role\/(?!\/|[^]*\/\/)(?:[\w+=,.@/-]*\/)?[\w+=,.@-]{1,64}$/;
+export const ROLE_ARN = /^arn:aws(-cn|-us-gov)?:iam::\d{12}:role\/(?!\/|.*\/\/)(?:[\w+=,.@/-]*\/)?[\w+=,.@-]{1,64}$/;
 /** AWS region names such as us-east-1, eu-central-2, us-gov-west-1, cn-north-1. */
 export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/;
 

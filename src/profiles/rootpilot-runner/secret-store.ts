@@ -24,7 +24,7 @@ export const vaultSecretStore = once(() =>
       mount: z
         .string()
         .regex(
-          /^(?![^]*\/(?![A-Za-z0-9]))[A-Za-z0-9][-A-Za-z0-9_./]*$/,
+          /^(?!.*\/(?![A-Za-z0-9]))[A-Za-z0-9][-A-Za-z0-9_./]*$/,
           req("RP-07", "the KV v2 mount path, such as secret or kv/rootpilot, without leading or trailing /", "is not a Vault mount path"),
         )
         .default("secret")
