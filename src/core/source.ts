@@ -13,7 +13,6 @@ import {
   isMap,
   isScalar,
   isSeq,
-  visit,
   type CST,
   type DocumentOptions,
   type Node,
@@ -22,6 +21,7 @@ import {
   type YAMLMap,
 } from "yaml";
 import { nestsDeeperThan } from "./depth.ts";
+import { type DuplicateKey, firstDuplicateKey, mayRepeatAsYaml11 } from "./duplicate-keys.ts";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
@@ -217,7 +217,8 @@ export function parseDocumentsWithPositions(text: string, file: string, schema: 
 /** Options of the `yaml` package: strict YAML (duplicate keys: `firstDuplicateKey`). */
 const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, logLevel: "error" } as const;
 
-function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
+/** `yaml11Keys`: two keys YAML 1.1 reads as one are refused too (values files, duplicate-keys.ts). */
+function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}, yaml11Keys = false): SourceDocument[] {
   const lineCounter = new LineCounter();
   let docs: Document.Parsed[];
   try {
@@ -236,11 +237,8 @@ function positionedDocuments(text: string, file: string, schema: DocumentOptions
       const { line, col } = lineCounter.linePos(problem.pos[0]);
       throw new UsageError(`${file}:${line}:${col} not valid YAML: ${firstLine(problem.message)}`);
     }
-    const duplicate = guardDepth(file, () => firstDuplicateKey(doc));
-    if (duplicate) {
-      const { line, col } = lineCounter.linePos(duplicate.range?.[0] ?? doc.range[0]);
-      throw new UsageError(`${file}:${line}:${col} not valid YAML: Map keys must be unique`);
-    }
+    const duplicate = guardDepth(file, () => firstDuplicateKey(doc, yaml11Keys));
+    if (duplicate) throw duplicateKeyError(file, duplicate, lineCounter, doc.range[0]);
     if (doc.contents === null) continue; // `---` with nothing after it
     out.push(toSource(doc, file, lineCounter));
   }
@@ -298,11 +296,11 @@ function* untilErrorToken(tokens: Iterable<CST.Token>): Generator<CST.Token> {
 export function parseValuesFile(text: string, file: string): SourceDocument {
   refuseDeepNesting(text, file);
   const fast = parseFast(text, LIMITS.depth);
-  if (isMapping(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file)[0]);
+  if (isMapping(fast) && !mayRepeatAsYaml11(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file, {}, true)[0]);
   // js-yaml read one document the way the `yaml` package would: not a mapping.
-  if (fast !== undefined) throw notMapping(file);
+  if (fast !== undefined && !isMapping(fast)) throw notMapping(file);
   // Everything else, including every error, is the `yaml` package's to word.
-  const docs = positionedDocuments(text, file);
+  const docs = positionedDocuments(text, file, {}, true);
   if (docs.length === 0) throw new UsageError(`${file}: is empty, expected a values mapping with a top-level kind`);
   if (docs.length > 1) throw new UsageError(`${file}: holds ${docs.length} YAML documents, a values file holds one`);
   const doc = docs[0];
@@ -401,31 +399,6 @@ function pairsOf(map: YAMLMap): Map<string, Pair> {
   return index;
 }
 
-/**
- * The first key that repeats one before it in its mapping, in document
- * order. The `yaml` package's own check (`uniqueKeys`) compares each key
- * with every key before it, which is quadratic in a mapping's size; keys
- * are equal here exactly when they are there: scalars of the same value.
- */
-function firstDuplicateKey(doc: Document.Parsed): Node | undefined {
-  let found: Node | undefined;
-  visit(doc, {
-    Map(_, map) {
-      const seen = new Set<unknown>();
-      for (const { key } of map.items) {
-        if (!isScalar(key) || Number.isNaN(key.value)) continue; // NaN equals nothing, as there
-        if (seen.has(key.value)) {
-          found = key;
-          return visit.BREAK;
-        }
-        seen.add(key.value);
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
-
 function depthOf(value: unknown, depth: number): number {
   if (value === null || typeof value !== "object" || depth > LIMITS.depth) return depth;
   let max = depth;
@@ -444,6 +417,21 @@ function guardDepth<T>(file: string, parse: () => T): T {
     if (error instanceof RangeError) throw tooDeep(file);
     throw error;
   }
+}
+
+/** Both keys' positions; each as written, up to a bound. */
+function duplicateKeyError(file: string, { first, second, yaml11 }: DuplicateKey, lines: LineCounter, fallback: number): UsageError {
+  const at = (node: Node) => lines.linePos(node.range?.[0] ?? fallback);
+  const shown = (node: Node) => {
+    const text = isScalar(node) && typeof node.source === "string" && node.type === "PLAIN" ? node.source : JSON.stringify(isScalar(node) ? node.value : null);
+    return text.length > 64 ? `${text.slice(0, 64)}… (${text.length} characters)` : text;
+  };
+  const { line, col } = at(second);
+  const before = at(first);
+  const how = yaml11 ? ", which YAML 1.1 (kubectl) reads as the same key" : ", the same key";
+  return new UsageError(
+    `${file}:${line}:${col} not valid YAML: Map keys must be unique: ${shown(second)} repeats ${shown(first)} of line ${before.line}, column ${before.col}${how}`,
+  );
 }
 
 function tooDeep(file: string): UsageError {
