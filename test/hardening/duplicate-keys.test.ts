@@ -39,7 +39,12 @@ describe.each([
 ])("%s", (_, keys, message) => {
   it("in a values file", () => {
     expect(refusal(() => parseValuesFile(`kind: CompassRunner\nlabels:\n${keys.replace(/^/gm, "  ")}`, "v.yaml"))).toMatch(
-      new RegExp(`^v\\.yaml:${message.replace(/^(\d+):(\d+)/, (_, l, c) => `${Number(l) + 2}:${Number(c) + 2}`).replace(/line 1, column 1/, "line 3, column 3").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      new RegExp(
+        `^v\\.yaml:${message
+          .replace(/^(\d+):(\d+)/, (_, l, c) => `${Number(l) + 2}:${Number(c) + 2}`)
+          .replace(/line 1, column 1/, "line 3, column 3")
+          .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+      ),
     );
   });
 
