@@ -5,7 +5,7 @@ import type { FastValidator } from "../values.ts";
 
 /** The validator of CompassServer; `calls` are the functions it calls (generated.ts hands them over). */
 export function buildCompassServer(calls): FastValidator {
-  const { copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText } = calls;
+  const { copyDefault, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText } = calls;
   // The structural checks (ajv standalone code of the JSON Schemas zod exports).
   const s0 = validate10;const schema11 = {"type":"object","properties":{"kind":{"type":"string","const":"CompassServer"},"name":{"type":"string","maxLength":40,"pattern":"^[a-z]([-a-z0-9]*[a-z0-9])?$"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"createNamespace":{"type":"boolean"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"image":{"type":"string"},"replicas":{"type":"number","const":1},"strategy":{"type":"string","const":"Recreate"},"publicHost":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"tls":{"type":"object","properties":{"secretName":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"}},"required":["secretName"],"additionalProperties":false},"service":{"type":"object","properties":{"type":{"type":"string","enum":["ClusterIP","LoadBalancer","NodePort"]},"annotations":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string"}}},"additionalProperties":false},"database":{"type":"object","properties":{"dsnSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"cidr":{"type":"string"},"port":{"type":"integer","minimum":1,"maximum":65535},"urlSecret":{"not":{}},"bundled":{"not":{}},"image":{"not":{}}},"required":["dsnSecret","cidr"],"additionalProperties":false},"masterKey":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"},"env":{"not":{}}},"required":["name"],"additionalProperties":false},"adminToken":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"},"env":{"not":{}}},"required":["name"],"additionalProperties":false},"nats":{"oneOf":[{"type":"object","properties":{"mode":{"type":"string","const":"bundled"},"image":{"type":"string"},"user":{"type":"string","pattern":"^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$"},"passwordSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"jetstream":{"type":"object","properties":{"maxFileStoreMiB":{"type":"integer","minimum":16,"maximum":1048576},"maxMemoryStoreMiB":{"type":"integer","minimum":0,"maximum":1048576}},"additionalProperties":false},"resources":{"type":"object","properties":{"requests":{"type":"object","properties":{"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["cpu","memory"],"additionalProperties":false},"limits":{"type":"object","properties":{"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["memory"],"additionalProperties":false}},"required":["requests","limits"],"additionalProperties":false}},"required":["mode","image","passwordSecret"],"additionalProperties":false},{"type":"object","properties":{"mode":{"type":"string","const":"external"},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"cidr":{"type":"string"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"port":{"type":"integer","minimum":1,"maximum":65535},"url":{"not":{}},"user":{"not":{}},"passwordSecret":{"not":{}}},"required":["mode","urlSecret"],"additionalProperties":false}]},"forge":{"type":"object","properties":{"host":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"repos":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\\/[-A-Za-z0-9_.]{1,100}$"}},"appId":{"type":"integer","minimum":1,"maximum":9007199254740991},"installationId":{"type":"integer","minimum":1,"maximum":9007199254740991},"appKeySecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"appWebhookSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"reviewerAppId":{"type":"integer","minimum":1,"maximum":9007199254740991},"reviewerAppInstallationId":{"type":"integer","minimum":1,"maximum":9007199254740991},"reviewerAppKeySecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"egress":{"minItems":1,"type":"array","items":{"type":"object","properties":{"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"required":["cidr"],"additionalProperties":false}},"app":{"not":{}},"reviewerApp":{"not":{}},"url":{"not":{}},"provider":{"not":{}}},"required":["appId","installationId","appKeySecret","appWebhookSecret","egress"],"additionalProperties":false},"issuerEgress":{"type":"array","items":{"type":"object","properties":{"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"required":["cidr"],"additionalProperties":false}},"nodeSelector":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"operator":{"type":"string","enum":["Exists","Equal"]},"value":{"type":"string"},"effect":{"type":"string","enum":["NoSchedule","PreferNoSchedule","NoExecute"]},"tolerationSeconds":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"additionalProperties":false}},"resources":{"type":"object","properties":{"requests":{"type":"object","properties":{"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["cpu","memory"],"additionalProperties":false},"limits":{"type":"object","properties":{"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["memory"],"additionalProperties":false}},"required":["requests","limits"],"additionalProperties":false},"postgres":{"not":{}},"initContainers":{"not":{}},"migrations":{"not":{}},"ingress":{"not":{}},"config":{"not":{}},"securityContext":{"not":{}},"podSecurityContext":{"not":{}},"privileged":{"not":{}},"capabilities":{"not":{}},"imagePullSecrets":{"not":{}},"namespaceLabels":{"not":{}},"podSecurityLevel":{"not":{}},"arch":{"not":{}},"runnerClusters":{"minItems":1,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9-]{1,40}$"},"issuer":{"type":"string"},"audience":{"type":"string","const":"compass-runner"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"maxTokenLifetime":{"type":"integer","minimum":600,"maximum":4294967296},"jwksURI":{"type":"string"},"jwksFile":{"type":"object","properties":{"configMap":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string","pattern":"^[-._a-zA-Z0-9]+$"}},"required":["configMap"],"additionalProperties":false},"caFile":{"type":"object","properties":{"configMap":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string","pattern":"^[-._a-zA-Z0-9]+$"}},"required":["configMap"],"additionalProperties":false}},"required":["name","issuer","namespace","serviceAccount"],"additionalProperties":false}},"clusters":{"not":{}}},"required":["kind","image","publicHost","tls","database","masterKey","adminToken","nats","runnerClusters"],"additionalProperties":false};const func2 = Object.prototype.hasOwnProperty;const pattern0 = new RegExp("^[a-z]([-a-z0-9]*[a-z0-9])?$", "");const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "");const pattern2 = new RegExp("^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$", "");const pattern8 = new RegExp("^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$", "");const pattern11 = new RegExp("^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$", "");const pattern18 = new RegExp("^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\\/[-A-Za-z0-9_.]{1,100}$", "");const pattern26 = new RegExp("^[a-z0-9-]{1,40}$", "");const pattern30 = new RegExp("^[-._a-zA-Z0-9]+$", "");function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((((((((((data.kind === undefined) && (missing0 = "kind")) || ((data.image === undefined) && (missing0 = "image"))) || ((data.publicHost === undefined) && (missing0 = "publicHost"))) || ((data.tls === undefined) && (missing0 = "tls"))) || ((data.database === undefined) && (missing0 = "database"))) || ((data.masterKey === undefined) && (missing0 = "masterKey"))) || ((data.adminToken === undefined) && (missing0 = "adminToken"))) || ((data.nats === undefined) && (missing0 = "nats"))) || ((data.runnerClusters === undefined) && (missing0 = "runnerClusters"))){validate10.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(func2.call(schema11.properties, key0))){validate10.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.kind !== undefined){let data0 = data.kind;const _errs2 = errors;if(typeof data0 !== "string"){validate10.errors = [{}];return false;}if("CompassServer" !== data0){validate10.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.name !== undefined){let data1 = data.name;const _errs4 = errors;if(errors === _errs4){if(typeof data1 === "string"){if(data1.length > 40){validate10.errors = [{}];return false;}else {if(!pattern0.test(data1)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.namespace !== undefined){let data2 = data.namespace;const _errs6 = errors;if(errors === _errs6){if(typeof data2 === "string"){if(data2.length > 63){validate10.errors = [{}];return false;}else {if(!pattern1.test(data2)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.createNamespace !== undefined){const _errs8 = errors;if(typeof data.createNamespace !== "boolean"){validate10.errors = [{}];return false;}var valid0 = _errs8 === errors;}else {var valid0 = true;}if(valid0){if(data.serviceAccount !== undefined){let data4 = data.serviceAccount;const _errs10 = errors;if(errors === _errs10){if(typeof data4 === "string"){if(data4.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data4)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.image !== undefined){const _errs12 = errors;if(typeof data.image !== "string"){validate10.errors = [{}];return false;}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.replicas !== undefined){let data6 = data.replicas;const _errs14 = errors;if(!((typeof data6 == "number") && (isFinite(data6)))){validate10.errors = [{}];return false;}if(1 !== data6){validate10.errors = [{}];return false;}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data.strategy !== undefined){let data7 = data.strategy;const _errs16 = errors;if(typeof data7 !== "string"){validate10.errors = [{}];return false;}if("Recreate" !== data7){validate10.errors = [{}];return false;}var valid0 = _errs16 === errors;}else {var valid0 = true;}if(valid0){if(data.publicHost !== undefined){let data8 = data.publicHost;const _errs18 = errors;if(errors === _errs18){if(typeof data8 === "string"){if(data8.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data8)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs18 === errors;}else {var valid0 = true;}if(valid0){if(data.tls !== undefined){let data9 = data.tls;const _errs20 = errors;if(errors === _errs20){if(data9 && typeof data9 == "object" && !Array.isArray(data9)){let missing1;if((data9.secretName === undefined) && (missing1 = "secretName")){validate10.errors = [{}];return false;}else {const _errs22 = errors;for(const key1 in data9){if(!(key1 === "secretName")){validate10.errors = [{}];return false;break;}}if(_errs22 === errors){if(data9.secretName !== undefined){let data10 = data9.secretName;const _errs23 = errors;if(errors === _errs23){if(typeof data10 === "string"){if(data10.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data10)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs20 === errors;}else {var valid0 = true;}if(valid0){if(data.service !== undefined){let data11 = data.service;const _errs25 = errors;if(errors === _errs25){if(data11 && typeof data11 == "object" && !Array.isArray(data11)){const _errs27 = errors;for(const key2 in data11){if(!((key2 === "type") || (key2 === "annotations"))){validate10.errors = [{}];return false;break;}}if(_errs27 === errors){if(data11.type !== undefined){let data12 = data11.type;const _errs28 = errors;if(typeof data12 !== "string"){validate10.errors = [{}];return false;}if(!(((data12 === "ClusterIP") || (data12 === "LoadBalancer")) || (data12 === "NodePort"))){validate10.errors = [{}];return false;}var valid2 = _errs28 === errors;}else {var valid2 = true;}if(valid2){if(data11.annotations !== undefined){let data13 = data11.annotations;const _errs30 = errors;if(errors === _errs30){if(data13 && typeof data13 == "object" && !Array.isArray(data13)){for(const key3 in data13){const _errs32 = errors;if(typeof key3 !== "string"){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}var valid3 = _errs32 === errors;if(!valid3){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;validate10.errors = vErrors;return false;break;}}if(valid3){for(const key4 in data13){const _errs35 = errors;if(typeof data13[key4] !== "string"){validate10.errors = [{}];return false;}var valid4 = _errs35 === errors;if(!valid4){break;}}}}else {validate10.errors = [{}];return false;}}var valid2 = _errs30 === errors;}else {var valid2 = true;}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs25 === errors;}else {var valid0 = true;}if(valid0){if(data.database !== undefined){let data15 = data.database;const _errs37 = errors;if(errors === _errs37){if(data15 && typeof data15 == "object" && !Array.isArray(data15)){let missing2;if(((data15.dsnSecret === undefined) && (missing2 = "dsnSecret")) || ((data15.cidr === undefined) && (missing2 = "cidr"))){validate10.errors = [{}];return false;}else {const _errs39 = errors;for(const key5 in data15){if(!((((((key5 === "dsnSecret") || (key5 === "cidr")) || (key5 === "port")) || (key5 === "urlSecret")) || (key5 === "bundled")) || (key5 === "image"))){validate10.errors = [{}];return false;break;}}if(_errs39 === errors){if(data15.dsnSecret !== undefined){let data16 = data15.dsnSecret;const _errs40 = errors;if(errors === _errs40){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){let missing3;if((data16.name === undefined) && (missing3 = "name")){validate10.errors = [{}];return false;}else {const _errs42 = errors;for(const key6 in data16){if(!((key6 === "name") || (key6 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs42 === errors){if(data16.name !== undefined){let data17 = data16.name;const _errs43 = errors;if(errors === _errs43){if(typeof data17 === "string"){if(data17.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data17)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid6 = _errs43 === errors;}else {var valid6 = true;}if(valid6){if(data16.key !== undefined){const _errs45 = errors;if(typeof data16.key !== "string"){validate10.errors = [{}];return false;}var valid6 = _errs45 === errors;}else {var valid6 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid5 = _errs40 === errors;}else {var valid5 = true;}if(valid5){if(data15.cidr !== undefined){const _errs47 = errors;if(typeof data15.cidr !== "string"){validate10.errors = [{}];return false;}var valid5 = _errs47 === errors;}else {var valid5 = true;}if(valid5){if(data15.port !== undefined){let data20 = data15.port;const _errs49 = errors;if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){validate10.errors = [{}];return false;}if(errors === _errs49){if((typeof data20 == "number") && (isFinite(data20))){if(data20 > 65535 || isNaN(data20)){validate10.errors = [{}];return false;}else {if(data20 < 1 || isNaN(data20)){validate10.errors = [{}];return false;}}}}var valid5 = _errs49 === errors;}else {var valid5 = true;}if(valid5){if(data15.urlSecret !== undefined){const _errs51 = errors;validate10.errors = [{}];return false;var valid5 = _errs51 === errors;}else {var valid5 = true;}if(valid5){if(data15.bundled !== undefined){const _errs53 = errors;validate10.errors = [{}];return false;var valid5 = _errs53 === errors;}else {var valid5 = true;}if(valid5){if(data15.image !== undefined){const _errs55 = errors;validate10.errors = [{}];return false;var valid5 = _errs55 === errors;}else {var valid5 = true;}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs37 === errors;}else {var valid0 = true;}if(valid0){if(data.masterKey !== undefined){let data24 = data.masterKey;const _errs57 = errors;if(errors === _errs57){if(data24 && typeof data24 == "object" && !Array.isArray(data24)){let missing4;if((data24.name === undefined) && (missing4 = "name")){validate10.errors = [{}];return false;}else {const _errs59 = errors;for(const key7 in data24){if(!(((key7 === "name") || (key7 === "key")) || (key7 === "env"))){validate10.errors = [{}];return false;break;}}if(_errs59 === errors){if(data24.name !== undefined){let data25 = data24.name;const _errs60 = errors;if(errors === _errs60){if(typeof data25 === "string"){if(data25.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data25)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid7 = _errs60 === errors;}else {var valid7 = true;}if(valid7){if(data24.key !== undefined){const _errs62 = errors;if(typeof data24.key !== "string"){validate10.errors = [{}];return false;}var valid7 = _errs62 === errors;}else {var valid7 = true;}if(valid7){if(data24.env !== undefined){const _errs64 = errors;validate10.errors = [{}];return false;var valid7 = _errs64 === errors;}else {var valid7 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs57 === errors;}else {var valid0 = true;}if(valid0){if(data.adminToken !== undefined){let data28 = data.adminToken;const _errs66 = errors;if(errors === _errs66){if(data28 && typeof data28 == "object" && !Array.isArray(data28)){let missing5;if((data28.name === undefined) && (missing5 = "name")){validate10.errors = [{}];return false;}else {const _errs68 = errors;for(const key8 in data28){if(!(((key8 === "name") || (key8 === "key")) || (key8 === "env"))){validate10.errors = [{}];return false;break;}}if(_errs68 === errors){if(data28.name !== undefined){let data29 = data28.name;const _errs69 = errors;if(errors === _errs69){if(typeof data29 === "string"){if(data29.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data29)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid8 = _errs69 === errors;}else {var valid8 = true;}if(valid8){if(data28.key !== undefined){const _errs71 = errors;if(typeof data28.key !== "string"){validate10.errors = [{}];return false;}var valid8 = _errs71 === errors;}else {var valid8 = true;}if(valid8){if(data28.env !== undefined){const _errs73 = errors;validate10.errors = [{}];return false;var valid8 = _errs73 === errors;}else {var valid8 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs66 === errors;}else {var valid0 = true;}if(valid0){if(data.nats !== undefined){let data32 = data.nats;const _errs75 = errors;const _errs76 = errors;let valid9 = false;let passing0 = null;const _errs77 = errors;if(errors === _errs77){if(data32 && typeof data32 == "object" && !Array.isArray(data32)){let missing6;if((((data32.mode === undefined) && (missing6 = "mode")) || ((data32.image === undefined) && (missing6 = "image"))) || ((data32.passwordSecret === undefined) && (missing6 = "passwordSecret"))){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}else {const _errs79 = errors;for(const key9 in data32){if(!(((((((key9 === "mode") || (key9 === "image")) || (key9 === "user")) || (key9 === "passwordSecret")) || (key9 === "urlSecret")) || (key9 === "jetstream")) || (key9 === "resources"))){const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;break;}}if(_errs79 === errors){if(data32.mode !== undefined){let data33 = data32.mode;const _errs80 = errors;if(typeof data33 !== "string"){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}if("bundled" !== data33){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}var valid10 = _errs80 === errors;}else {var valid10 = true;}if(valid10){if(data32.image !== undefined){const _errs82 = errors;if(typeof data32.image !== "string"){const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}var valid10 = _errs82 === errors;}else {var valid10 = true;}if(valid10){if(data32.user !== undefined){let data35 = data32.user;const _errs84 = errors;if(errors === _errs84){if(typeof data35 === "string"){if(!pattern8.test(data35)){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}else {const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}var valid10 = _errs84 === errors;}else {var valid10 = true;}if(valid10){if(data32.passwordSecret !== undefined){let data36 = data32.passwordSecret;const _errs86 = errors;if(errors === _errs86){if(data36 && typeof data36 == "object" && !Array.isArray(data36)){let missing7;if((data36.name === undefined) && (missing7 = "name")){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}else {const _errs88 = errors;for(const key10 in data36){if(!((key10 === "name") || (key10 === "key"))){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;break;}}if(_errs88 === errors){if(data36.name !== undefined){let data37 = data36.name;const _errs89 = errors;if(errors === _errs89){if(typeof data37 === "string"){if(data37.length > 253){const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}else {if(!pattern2.test(data37)){const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}}else {const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}var valid11 = _errs89 === errors;}else {var valid11 = true;}if(valid11){if(data36.key !== undefined){const _errs91 = errors;if(typeof data36.key !== "string"){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}var valid11 = _errs91 === errors;}else {var valid11 = true;}}}}}else {const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}var valid10 = _errs86 === errors;}else {var valid10 = true;}if(valid10){if(data32.urlSecret !== undefined){let data39 = data32.urlSecret;const _errs93 = errors;if(errors === _errs93){if(data39 && typeof data39 == "object" && !Array.isArray(data39)){let missing8;if((data39.name === undefined) && (missing8 = "name")){const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}else {const _errs95 = errors;for(const key11 in data39){if(!((key11 === "name") || (key11 === "key"))){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;break;}}if(_errs95 === errors){if(data39.name !== undefined){let data40 = data39.name;const _errs96 = errors;if(errors === _errs96){if(typeof data40 === "string"){if(data40.length > 253){const err18 = {};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}else {if(!pattern2.test(data40)){const err19 = {};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}}else {const err20 = {};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}var valid12 = _errs96 === errors;}else {var valid12 = true;}if(valid12){if(data39.key !== undefined){const _errs98 = errors;if(typeof data39.key !== "string"){const err21 = {};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}var valid12 = _errs98 === errors;}else {var valid12 = true;}}}}}else {const err22 = {};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}}var valid10 = _errs93 === errors;}else {var valid10 = true;}if(valid10){if(data32.jetstream !== undefined){let data42 = data32.jetstream;const _errs100 = errors;if(errors === _errs100){if(data42 && typeof data42 == "object" && !Array.isArray(data42)){const _errs102 = errors;for(const key12 in data42){if(!((key12 === "maxFileStoreMiB") || (key12 === "maxMemoryStoreMiB"))){const err23 = {};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;break;}}if(_errs102 === errors){if(data42.maxFileStoreMiB !== undefined){let data43 = data42.maxFileStoreMiB;const _errs103 = errors;if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){const err24 = {};if(vErrors === null){vErrors = [err24];}else {vErrors.push(err24);}errors++;}if(errors === _errs103){if((typeof data43 == "number") && (isFinite(data43))){if(data43 > 1048576 || isNaN(data43)){const err25 = {};if(vErrors === null){vErrors = [err25];}else {vErrors.push(err25);}errors++;}else {if(data43 < 16 || isNaN(data43)){const err26 = {};if(vErrors === null){vErrors = [err26];}else {vErrors.push(err26);}errors++;}}}}var valid13 = _errs103 === errors;}else {var valid13 = true;}if(valid13){if(data42.maxMemoryStoreMiB !== undefined){let data44 = data42.maxMemoryStoreMiB;const _errs105 = errors;if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){const err27 = {};if(vErrors === null){vErrors = [err27];}else {vErrors.push(err27);}errors++;}if(errors === _errs105){if((typeof data44 == "number") && (isFinite(data44))){if(data44 > 1048576 || isNaN(data44)){const err28 = {};if(vErrors === null){vErrors = [err28];}else {vErrors.push(err28);}errors++;}else {if(data44 < 0 || isNaN(data44)){const err29 = {};if(vErrors === null){vErrors = [err29];}else {vErrors.push(err29);}errors++;}}}}var valid13 = _errs105 === errors;}else {var valid13 = true;}}}}else {const err30 = {};if(vErrors === null){vErrors = [err30];}else {vErrors.push(err30);}errors++;}}var valid10 = _errs100 === errors;}else {var valid10 = true;}if(valid10){if(data32.resources !== undefined){let data45 = data32.resources;const _errs107 = errors;if(errors === _errs107){if(data45 && typeof data45 == "object" && !Array.isArray(data45)){let missing9;if(((data45.requests === undefined) && (missing9 = "requests")) || ((data45.limits === undefined) && (missing9 = "limits"))){const err31 = {};if(vErrors === null){vErrors = [err31];}else {vErrors.push(err31);}errors++;}else {const _errs109 = errors;for(const key13 in data45){if(!((key13 === "requests") || (key13 === "limits"))){const err32 = {};if(vErrors === null){vErrors = [err32];}else {vErrors.push(err32);}errors++;break;}}if(_errs109 === errors){if(data45.requests !== undefined){let data46 = data45.requests;const _errs110 = errors;if(errors === _errs110){if(data46 && typeof data46 == "object" && !Array.isArray(data46)){let missing10;if(((data46.cpu === undefined) && (missing10 = "cpu")) || ((data46.memory === undefined) && (missing10 = "memory"))){const err33 = {};if(vErrors === null){vErrors = [err33];}else {vErrors.push(err33);}errors++;}else {const _errs112 = errors;for(const key14 in data46){if(!((key14 === "cpu") || (key14 === "memory"))){const err34 = {};if(vErrors === null){vErrors = [err34];}else {vErrors.push(err34);}errors++;break;}}if(_errs112 === errors){if(data46.cpu !== undefined){let data47 = data46.cpu;const _errs113 = errors;const _errs114 = errors;let valid16 = false;const _errs115 = errors;if(errors === _errs115){if(typeof data47 === "string"){if(!pattern11.test(data47)){const err35 = {};if(vErrors === null){vErrors = [err35];}else {vErrors.push(err35);}errors++;}}else {const err36 = {};if(vErrors === null){vErrors = [err36];}else {vErrors.push(err36);}errors++;}}var _valid1 = _errs115 === errors;valid16 = valid16 || _valid1;if(!valid16){const _errs117 = errors;if(errors === _errs117){if((typeof data47 == "number") && (isFinite(data47))){if(data47 < 0 || isNaN(data47)){const err37 = {};if(vErrors === null){vErrors = [err37];}else {vErrors.push(err37);}errors++;}}else {const err38 = {};if(vErrors === null){vErrors = [err38];}else {vErrors.push(err38);}errors++;}}var _valid1 = _errs117 === errors;valid16 = valid16 || _valid1;}if(!valid16){const err39 = {};if(vErrors === null){vErrors = [err39];}else {vErrors.push(err39);}errors++;}else {errors = _errs114;if(vErrors !== null){if(_errs114){vErrors.length = _errs114;}else {vErrors = null;}}}var valid15 = _errs113 === errors;}else {var valid15 = true;}if(valid15){if(data46.memory !== undefined){let data48 = data46.memory;const _errs119 = errors;const _errs120 = errors;let valid17 = false;const _errs121 = errors;if(errors === _errs121){if(typeof data48 === "string"){if(!pattern11.test(data48)){const err40 = {};if(vErrors === null){vErrors = [err40];}else {vErrors.push(err40);}errors++;}}else {const err41 = {};if(vErrors === null){vErrors = [err41];}else {vErrors.push(err41);}errors++;}}var _valid2 = _errs121 === errors;valid17 = valid17 || _valid2;if(!valid17){const _errs123 = errors;if(errors === _errs123){if((typeof data48 == "number") && (isFinite(data48))){if(data48 < 0 || isNaN(data48)){const err42 = {};if(vErrors === null){vErrors = [err42];}else {vErrors.push(err42);}errors++;}}else {const err43 = {};if(vErrors === null){vErrors = [err43];}else {vErrors.push(err43);}errors++;}}var _valid2 = _errs123 === errors;valid17 = valid17 || _valid2;}if(!valid17){const err44 = {};if(vErrors === null){vErrors = [err44];}else {vErrors.push(err44);}errors++;}else {errors = _errs120;if(vErrors !== null){if(_errs120){vErrors.length = _errs120;}else {vErrors = null;}}}var valid15 = _errs119 === errors;}else {var valid15 = true;}}}}}else {const err45 = {};if(vErrors === null){vErrors = [err45];}else {vErrors.push(err45);}errors++;}}var valid14 = _errs110 === errors;}else {var valid14 = true;}if(valid14){if(data45.limits !== undefined){let data49 = data45.limits;const _errs125 = errors;if(errors === _errs125){if(data49 && typeof data49 == "object" && !Array.isArray(data49)){let missing11;if((data49.memory === undefined) && (missing11 = "memory")){const err46 = {};if(vErrors === null){vErrors = [err46];}else {vErrors.push(err46);}errors++;}else {const _errs127 = errors;for(const key15 in data49){if(!((key15 === "memory") || (key15 === "cpu"))){const err47 = {};if(vErrors === null){vErrors = [err47];}else {vErrors.push(err47);}errors++;break;}}if(_errs127 === errors){if(data49.memory !== undefined){let data50 = data49.memory;const _errs128 = errors;const _errs129 = errors;let valid19 = false;const _errs130 = errors;if(errors === _errs130){if(typeof data50 === "string"){if(!pattern11.test(data50)){const err48 = {};if(vErrors === null){vErrors = [err48];}else {vErrors.push(err48);}errors++;}}else {const err49 = {};if(vErrors === null){vErrors = [err49];}else {vErrors.push(err49);}errors++;}}var _valid3 = _errs130 === errors;valid19 = valid19 || _valid3;if(!valid19){const _errs132 = errors;if(errors === _errs132){if((typeof data50 == "number") && (isFinite(data50))){if(data50 < 0 || isNaN(data50)){const err50 = {};if(vErrors === null){vErrors = [err50];}else {vErrors.push(err50);}errors++;}}else {const err51 = {};if(vErrors === null){vErrors = [err51];}else {vErrors.push(err51);}errors++;}}var _valid3 = _errs132 === errors;valid19 = valid19 || _valid3;}if(!valid19){const err52 = {};if(vErrors === null){vErrors = [err52];}else {vErrors.push(err52);}errors++;}else {errors = _errs129;if(vErrors !== null){if(_errs129){vErrors.length = _errs129;}else {vErrors = null;}}}var valid18 = _errs128 === errors;}else {var valid18 = true;}if(valid18){if(data49.cpu !== undefined){let data51 = data49.cpu;const _errs134 = errors;const _errs135 = errors;let valid20 = false;const _errs136 = errors;if(errors === _errs136){if(typeof data51 === "string"){if(!pattern11.test(data51)){const err53 = {};if(vErrors === null){vErrors = [err53];}else {vErrors.push(err53);}errors++;}}else {const err54 = {};if(vErrors === null){vErrors = [err54];}else {vErrors.push(err54);}errors++;}}var _valid4 = _errs136 === errors;valid20 = valid20 || _valid4;if(!valid20){const _errs138 = errors;if(errors === _errs138){if((typeof data51 == "number") && (isFinite(data51))){if(data51 < 0 || isNaN(data51)){const err55 = {};if(vErrors === null){vErrors = [err55];}else {vErrors.push(err55);}errors++;}}else {const err56 = {};if(vErrors === null){vErrors = [err56];}else {vErrors.push(err56);}errors++;}}var _valid4 = _errs138 === errors;valid20 = valid20 || _valid4;}if(!valid20){const err57 = {};if(vErrors === null){vErrors = [err57];}else {vErrors.push(err57);}errors++;}else {errors = _errs135;if(vErrors !== null){if(_errs135){vErrors.length = _errs135;}else {vErrors = null;}}}var valid18 = _errs134 === errors;}else {var valid18 = true;}}}}}else {const err58 = {};if(vErrors === null){vErrors = [err58];}else {vErrors.push(err58);}errors++;}}var valid14 = _errs125 === errors;}else {var valid14 = true;}}}}}else {const err59 = {};if(vErrors === null){vErrors = [err59];}else {vErrors.push(err59);}errors++;}}var valid10 = _errs107 === errors;}else {var valid10 = true;}}}}}}}}}}else {const err60 = {};if(vErrors === null){vErrors = [err60];}else {vErrors.push(err60);}errors++;}}var _valid0 = _errs77 === errors;if(_valid0){valid9 = true;passing0 = 0;}const _errs140 = errors;if(errors === _errs140){if(data32 && typeof data32 == "object" && !Array.isArray(data32)){let missing12;if(((data32.mode === undefined) && (missing12 = "mode")) || ((data32.urlSecret === undefined) && (missing12 = "urlSecret"))){const err61 = {};if(vErrors === null){vErrors = [err61];}else {vErrors.push(err61);}errors++;}else {const _errs142 = errors;for(const key16 in data32){if(!((((((((key16 === "mode") || (key16 === "urlSecret")) || (key16 === "cidr")) || (key16 === "namespace")) || (key16 === "port")) || (key16 === "url")) || (key16 === "user")) || (key16 === "passwordSecret"))){const err62 = {};if(vErrors === null){vErrors = [err62];}else {vErrors.push(err62);}errors++;break;}}if(_errs142 === errors){if(data32.mode !== undefined){let data52 = data32.mode;const _errs143 = errors;if(typeof data52 !== "string"){const err63 = {};if(vErrors === null){vErrors = [err63];}else {vErrors.push(err63);}errors++;}if("external" !== data52){const err64 = {};if(vErrors === null){vErrors = [err64];}else {vErrors.push(err64);}errors++;}var valid21 = _errs143 === errors;}else {var valid21 = true;}if(valid21){if(data32.urlSecret !== undefined){let data53 = data32.urlSecret;const _errs145 = errors;if(errors === _errs145){if(data53 && typeof data53 == "object" && !Array.isArray(data53)){let missing13;if((data53.name === undefined) && (missing13 = "name")){const err65 = {};if(vErrors === null){vErrors = [err65];}else {vErrors.push(err65);}errors++;}else {const _errs147 = errors;for(const key17 in data53){if(!((key17 === "name") || (key17 === "key"))){const err66 = {};if(vErrors === null){vErrors = [err66];}else {vErrors.push(err66);}errors++;break;}}if(_errs147 === errors){if(data53.name !== undefined){let data54 = data53.name;const _errs148 = errors;if(errors === _errs148){if(typeof data54 === "string"){if(data54.length > 253){const err67 = {};if(vErrors === null){vErrors = [err67];}else {vErrors.push(err67);}errors++;}else {if(!pattern2.test(data54)){const err68 = {};if(vErrors === null){vErrors = [err68];}else {vErrors.push(err68);}errors++;}}}else {const err69 = {};if(vErrors === null){vErrors = [err69];}else {vErrors.push(err69);}errors++;}}var valid22 = _errs148 === errors;}else {var valid22 = true;}if(valid22){if(data53.key !== undefined){const _errs150 = errors;if(typeof data53.key !== "string"){const err70 = {};if(vErrors === null){vErrors = [err70];}else {vErrors.push(err70);}errors++;}var valid22 = _errs150 === errors;}else {var valid22 = true;}}}}}else {const err71 = {};if(vErrors === null){vErrors = [err71];}else {vErrors.push(err71);}errors++;}}var valid21 = _errs145 === errors;}else {var valid21 = true;}if(valid21){if(data32.cidr !== undefined){const _errs152 = errors;if(typeof data32.cidr !== "string"){const err72 = {};if(vErrors === null){vErrors = [err72];}else {vErrors.push(err72);}errors++;}var valid21 = _errs152 === errors;}else {var valid21 = true;}if(valid21){if(data32.namespace !== undefined){let data57 = data32.namespace;const _errs154 = errors;if(errors === _errs154){if(typeof data57 === "string"){if(data57.length > 63){const err73 = {};if(vErrors === null){vErrors = [err73];}else {vErrors.push(err73);}errors++;}else {if(!pattern1.test(data57)){const err74 = {};if(vErrors === null){vErrors = [err74];}else {vErrors.push(err74);}errors++;}}}else {const err75 = {};if(vErrors === null){vErrors = [err75];}else {vErrors.push(err75);}errors++;}}var valid21 = _errs154 === errors;}else {var valid21 = true;}if(valid21){if(data32.port !== undefined){let data58 = data32.port;const _errs156 = errors;if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){const err76 = {};if(vErrors === null){vErrors = [err76];}else {vErrors.push(err76);}errors++;}if(errors === _errs156){if((typeof data58 == "number") && (isFinite(data58))){if(data58 > 65535 || isNaN(data58)){const err77 = {};if(vErrors === null){vErrors = [err77];}else {vErrors.push(err77);}errors++;}else {if(data58 < 1 || isNaN(data58)){const err78 = {};if(vErrors === null){vErrors = [err78];}else {vErrors.push(err78);}errors++;}}}}var valid21 = _errs156 === errors;}else {var valid21 = true;}if(valid21){if(data32.url !== undefined){const _errs158 = errors;const err79 = {};if(vErrors === null){vErrors = [err79];}else {vErrors.push(err79);}errors++;var valid21 = _errs158 === errors;}else {var valid21 = true;}if(valid21){if(data32.user !== undefined){const _errs160 = errors;const err80 = {};if(vErrors === null){vErrors = [err80];}else {vErrors.push(err80);}errors++;var valid21 = _errs160 === errors;}else {var valid21 = true;}if(valid21){if(data32.passwordSecret !== undefined){const _errs162 = errors;const err81 = {};if(vErrors === null){vErrors = [err81];}else {vErrors.push(err81);}errors++;var valid21 = _errs162 === errors;}else {var valid21 = true;}}}}}}}}}}}else {const err82 = {};if(vErrors === null){vErrors = [err82];}else {vErrors.push(err82);}errors++;}}var _valid0 = _errs140 === errors;if(_valid0 && valid9){valid9 = false;passing0 = [passing0, 1];}else {if(_valid0){valid9 = true;passing0 = 1;}}if(!valid9){const err83 = {};if(vErrors === null){vErrors = [err83];}else {vErrors.push(err83);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs76;if(vErrors !== null){if(_errs76){vErrors.length = _errs76;}else {vErrors = null;}}}var valid0 = _errs75 === errors;}else {var valid0 = true;}if(valid0){if(data.forge !== undefined){let data62 = data.forge;const _errs164 = errors;if(errors === _errs164){if(data62 && typeof data62 == "object" && !Array.isArray(data62)){let missing14;if((((((data62.appId === undefined) && (missing14 = "appId")) || ((data62.installationId === undefined) && (missing14 = "installationId"))) || ((data62.appKeySecret === undefined) && (missing14 = "appKeySecret"))) || ((data62.appWebhookSecret === undefined) && (missing14 = "appWebhookSecret"))) || ((data62.egress === undefined) && (missing14 = "egress"))){validate10.errors = [{}];return false;}else {const _errs166 = errors;for(const key18 in data62){if(!(func2.call(schema11.properties.forge.properties, key18))){validate10.errors = [{}];return false;break;}}if(_errs166 === errors){if(data62.host !== undefined){let data63 = data62.host;const _errs167 = errors;if(errors === _errs167){if(typeof data63 === "string"){if(data63.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data63)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid23 = _errs167 === errors;}else {var valid23 = true;}if(valid23){if(data62.repos !== undefined){let data64 = data62.repos;const _errs169 = errors;if(errors === _errs169){if(Array.isArray(data64)){var valid24 = true;const len0 = data64.length;for(let i0=0; i0<len0; i0++){let data65 = data64[i0];const _errs171 = errors;if(errors === _errs171){if(typeof data65 === "string"){if(!pattern18.test(data65)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid24 = _errs171 === errors;if(!valid24){break;}}}else {validate10.errors = [{}];return false;}}var valid23 = _errs169 === errors;}else {var valid23 = true;}if(valid23){if(data62.appId !== undefined){let data66 = data62.appId;const _errs173 = errors;if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){validate10.errors = [{}];return false;}if(errors === _errs173){if((typeof data66 == "number") && (isFinite(data66))){if(data66 > 9007199254740991 || isNaN(data66)){validate10.errors = [{}];return false;}else {if(data66 < 1 || isNaN(data66)){validate10.errors = [{}];return false;}}}}var valid23 = _errs173 === errors;}else {var valid23 = true;}if(valid23){if(data62.installationId !== undefined){let data67 = data62.installationId;const _errs175 = errors;if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){validate10.errors = [{}];return false;}if(errors === _errs175){if((typeof data67 == "number") && (isFinite(data67))){if(data67 > 9007199254740991 || isNaN(data67)){validate10.errors = [{}];return false;}else {if(data67 < 1 || isNaN(data67)){validate10.errors = [{}];return false;}}}}var valid23 = _errs175 === errors;}else {var valid23 = true;}if(valid23){if(data62.appKeySecret !== undefined){let data68 = data62.appKeySecret;const _errs177 = errors;if(errors === _errs177){if(data68 && typeof data68 == "object" && !Array.isArray(data68)){let missing15;if((data68.name === undefined) && (missing15 = "name")){validate10.errors = [{}];return false;}else {const _errs179 = errors;for(const key19 in data68){if(!((key19 === "name") || (key19 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs179 === errors){if(data68.name !== undefined){let data69 = data68.name;const _errs180 = errors;if(errors === _errs180){if(typeof data69 === "string"){if(data69.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data69)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid25 = _errs180 === errors;}else {var valid25 = true;}if(valid25){if(data68.key !== undefined){const _errs182 = errors;if(typeof data68.key !== "string"){validate10.errors = [{}];return false;}var valid25 = _errs182 === errors;}else {var valid25 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid23 = _errs177 === errors;}else {var valid23 = true;}if(valid23){if(data62.appWebhookSecret !== undefined){let data71 = data62.appWebhookSecret;const _errs184 = errors;if(errors === _errs184){if(data71 && typeof data71 == "object" && !Array.isArray(data71)){let missing16;if((data71.name === undefined) && (missing16 = "name")){validate10.errors = [{}];return false;}else {const _errs186 = errors;for(const key20 in data71){if(!((key20 === "name") || (key20 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs186 === errors){if(data71.name !== undefined){let data72 = data71.name;const _errs187 = errors;if(errors === _errs187){if(typeof data72 === "string"){if(data72.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data72)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid26 = _errs187 === errors;}else {var valid26 = true;}if(valid26){if(data71.key !== undefined){const _errs189 = errors;if(typeof data71.key !== "string"){validate10.errors = [{}];return false;}var valid26 = _errs189 === errors;}else {var valid26 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid23 = _errs184 === errors;}else {var valid23 = true;}if(valid23){if(data62.reviewerAppId !== undefined){let data74 = data62.reviewerAppId;const _errs191 = errors;if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){validate10.errors = [{}];return false;}if(errors === _errs191){if((typeof data74 == "number") && (isFinite(data74))){if(data74 > 9007199254740991 || isNaN(data74)){validate10.errors = [{}];return false;}else {if(data74 < 1 || isNaN(data74)){validate10.errors = [{}];return false;}}}}var valid23 = _errs191 === errors;}else {var valid23 = true;}if(valid23){if(data62.reviewerAppInstallationId !== undefined){let data75 = data62.reviewerAppInstallationId;const _errs193 = errors;if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){validate10.errors = [{}];return false;}if(errors === _errs193){if((typeof data75 == "number") && (isFinite(data75))){if(data75 > 9007199254740991 || isNaN(data75)){validate10.errors = [{}];return false;}else {if(data75 < 1 || isNaN(data75)){validate10.errors = [{}];return false;}}}}var valid23 = _errs193 === errors;}else {var valid23 = true;}if(valid23){if(data62.reviewerAppKeySecret !== undefined){let data76 = data62.reviewerAppKeySecret;const _errs195 = errors;if(errors === _errs195){if(data76 && typeof data76 == "object" && !Array.isArray(data76)){let missing17;if((data76.name === undefined) && (missing17 = "name")){validate10.errors = [{}];return false;}else {const _errs197 = errors;for(const key21 in data76){if(!((key21 === "name") || (key21 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs197 === errors){if(data76.name !== undefined){let data77 = data76.name;const _errs198 = errors;if(errors === _errs198){if(typeof data77 === "string"){if(data77.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data77)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid27 = _errs198 === errors;}else {var valid27 = true;}if(valid27){if(data76.key !== undefined){const _errs200 = errors;if(typeof data76.key !== "string"){validate10.errors = [{}];return false;}var valid27 = _errs200 === errors;}else {var valid27 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid23 = _errs195 === errors;}else {var valid23 = true;}if(valid23){if(data62.egress !== undefined){let data79 = data62.egress;const _errs202 = errors;if(errors === _errs202){if(Array.isArray(data79)){if(data79.length < 1){validate10.errors = [{}];return false;}else {var valid28 = true;const len1 = data79.length;for(let i1=0; i1<len1; i1++){let data80 = data79[i1];const _errs204 = errors;if(errors === _errs204){if(data80 && typeof data80 == "object" && !Array.isArray(data80)){let missing18;if((data80.cidr === undefined) && (missing18 = "cidr")){validate10.errors = [{}];return false;}else {const _errs206 = errors;for(const key22 in data80){if(!((key22 === "cidr") || (key22 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs206 === errors){if(data80.cidr !== undefined){const _errs207 = errors;if(typeof data80.cidr !== "string"){validate10.errors = [{}];return false;}var valid29 = _errs207 === errors;}else {var valid29 = true;}if(valid29){if(data80.ports !== undefined){let data82 = data80.ports;const _errs209 = errors;if(errors === _errs209){if(Array.isArray(data82)){if(data82.length < 1){validate10.errors = [{}];return false;}else {var valid30 = true;const len2 = data82.length;for(let i2=0; i2<len2; i2++){let data83 = data82[i2];const _errs211 = errors;if(errors === _errs211){if(data83 && typeof data83 == "object" && !Array.isArray(data83)){let missing19;if((data83.port === undefined) && (missing19 = "port")){validate10.errors = [{}];return false;}else {const _errs213 = errors;for(const key23 in data83){if(!((key23 === "port") || (key23 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs213 === errors){if(data83.port !== undefined){let data84 = data83.port;const _errs214 = errors;if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){validate10.errors = [{}];return false;}if(errors === _errs214){if((typeof data84 == "number") && (isFinite(data84))){if(data84 > 65535 || isNaN(data84)){validate10.errors = [{}];return false;}else {if(data84 < 1 || isNaN(data84)){validate10.errors = [{}];return false;}}}}var valid31 = _errs214 === errors;}else {var valid31 = true;}if(valid31){if(data83.protocol !== undefined){let data85 = data83.protocol;const _errs216 = errors;if(typeof data85 !== "string"){validate10.errors = [{}];return false;}if(!(((data85 === "TCP") || (data85 === "UDP")) || (data85 === "SCTP"))){validate10.errors = [{}];return false;}var valid31 = _errs216 === errors;}else {var valid31 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid30 = _errs211 === errors;if(!valid30){break;}}}}else {validate10.errors = [{}];return false;}}var valid29 = _errs209 === errors;}else {var valid29 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid28 = _errs204 === errors;if(!valid28){break;}}}}else {validate10.errors = [{}];return false;}}var valid23 = _errs202 === errors;}else {var valid23 = true;}if(valid23){if(data62.app !== undefined){const _errs218 = errors;validate10.errors = [{}];return false;var valid23 = _errs218 === errors;}else {var valid23 = true;}if(valid23){if(data62.reviewerApp !== undefined){const _errs220 = errors;validate10.errors = [{}];return false;var valid23 = _errs220 === errors;}else {var valid23 = true;}if(valid23){if(data62.url !== undefined){const _errs222 = errors;validate10.errors = [{}];return false;var valid23 = _errs222 === errors;}else {var valid23 = true;}if(valid23){if(data62.provider !== undefined){const _errs224 = errors;validate10.errors = [{}];return false;var valid23 = _errs224 === errors;}else {var valid23 = true;}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs164 === errors;}else {var valid0 = true;}if(valid0){if(data.issuerEgress !== undefined){let data90 = data.issuerEgress;const _errs226 = errors;if(errors === _errs226){if(Array.isArray(data90)){var valid32 = true;const len3 = data90.length;for(let i3=0; i3<len3; i3++){let data91 = data90[i3];const _errs228 = errors;if(errors === _errs228){if(data91 && typeof data91 == "object" && !Array.isArray(data91)){let missing20;if((data91.cidr === undefined) && (missing20 = "cidr")){validate10.errors = [{}];return false;}else {const _errs230 = errors;for(const key24 in data91){if(!((key24 === "cidr") || (key24 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs230 === errors){if(data91.cidr !== undefined){const _errs231 = errors;if(typeof data91.cidr !== "string"){validate10.errors = [{}];return false;}var valid33 = _errs231 === errors;}else {var valid33 = true;}if(valid33){if(data91.ports !== undefined){let data93 = data91.ports;const _errs233 = errors;if(errors === _errs233){if(Array.isArray(data93)){if(data93.length < 1){validate10.errors = [{}];return false;}else {var valid34 = true;const len4 = data93.length;for(let i4=0; i4<len4; i4++){let data94 = data93[i4];const _errs235 = errors;if(errors === _errs235){if(data94 && typeof data94 == "object" && !Array.isArray(data94)){let missing21;if((data94.port === undefined) && (missing21 = "port")){validate10.errors = [{}];return false;}else {const _errs237 = errors;for(const key25 in data94){if(!((key25 === "port") || (key25 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs237 === errors){if(data94.port !== undefined){let data95 = data94.port;const _errs238 = errors;if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){validate10.errors = [{}];return false;}if(errors === _errs238){if((typeof data95 == "number") && (isFinite(data95))){if(data95 > 65535 || isNaN(data95)){validate10.errors = [{}];return false;}else {if(data95 < 1 || isNaN(data95)){validate10.errors = [{}];return false;}}}}var valid35 = _errs238 === errors;}else {var valid35 = true;}if(valid35){if(data94.protocol !== undefined){let data96 = data94.protocol;const _errs240 = errors;if(typeof data96 !== "string"){validate10.errors = [{}];return false;}if(!(((data96 === "TCP") || (data96 === "UDP")) || (data96 === "SCTP"))){validate10.errors = [{}];return false;}var valid35 = _errs240 === errors;}else {var valid35 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid34 = _errs235 === errors;if(!valid34){break;}}}}else {validate10.errors = [{}];return false;}}var valid33 = _errs233 === errors;}else {var valid33 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid32 = _errs228 === errors;if(!valid32){break;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs226 === errors;}else {var valid0 = true;}if(valid0){if(data.nodeSelector !== undefined){let data97 = data.nodeSelector;const _errs242 = errors;if(errors === _errs242){if(data97 && typeof data97 == "object" && !Array.isArray(data97)){for(const key26 in data97){const _errs244 = errors;if(typeof key26 !== "string"){const err84 = {};if(vErrors === null){vErrors = [err84];}else {vErrors.push(err84);}errors++;}var valid36 = _errs244 === errors;if(!valid36){const err85 = {};if(vErrors === null){vErrors = [err85];}else {vErrors.push(err85);}errors++;validate10.errors = vErrors;return false;break;}}if(valid36){for(const key27 in data97){const _errs247 = errors;if(typeof data97[key27] !== "string"){validate10.errors = [{}];return false;}var valid37 = _errs247 === errors;if(!valid37){break;}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs242 === errors;}else {var valid0 = true;}if(valid0){if(data.tolerations !== undefined){let data99 = data.tolerations;const _errs249 = errors;if(errors === _errs249){if(Array.isArray(data99)){var valid38 = true;const len5 = data99.length;for(let i5=0; i5<len5; i5++){let data100 = data99[i5];const _errs251 = errors;if(errors === _errs251){if(data100 && typeof data100 == "object" && !Array.isArray(data100)){const _errs253 = errors;for(const key28 in data100){if(!(((((key28 === "key") || (key28 === "operator")) || (key28 === "value")) || (key28 === "effect")) || (key28 === "tolerationSeconds"))){validate10.errors = [{}];return false;break;}}if(_errs253 === errors){if(data100.key !== undefined){const _errs254 = errors;if(typeof data100.key !== "string"){validate10.errors = [{}];return false;}var valid39 = _errs254 === errors;}else {var valid39 = true;}if(valid39){if(data100.operator !== undefined){let data102 = data100.operator;const _errs256 = errors;if(typeof data102 !== "string"){validate10.errors = [{}];return false;}if(!((data102 === "Exists") || (data102 === "Equal"))){validate10.errors = [{}];return false;}var valid39 = _errs256 === errors;}else {var valid39 = true;}if(valid39){if(data100.value !== undefined){const _errs258 = errors;if(typeof data100.value !== "string"){validate10.errors = [{}];return false;}var valid39 = _errs258 === errors;}else {var valid39 = true;}if(valid39){if(data100.effect !== undefined){let data104 = data100.effect;const _errs260 = errors;if(typeof data104 !== "string"){validate10.errors = [{}];return false;}if(!(((data104 === "NoSchedule") || (data104 === "PreferNoSchedule")) || (data104 === "NoExecute"))){validate10.errors = [{}];return false;}var valid39 = _errs260 === errors;}else {var valid39 = true;}if(valid39){if(data100.tolerationSeconds !== undefined){let data105 = data100.tolerationSeconds;const _errs262 = errors;if(!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))){validate10.errors = [{}];return false;}if(errors === _errs262){if((typeof data105 == "number") && (isFinite(data105))){if(data105 > 9007199254740991 || isNaN(data105)){validate10.errors = [{}];return false;}else {if(data105 < -9007199254740991 || isNaN(data105)){validate10.errors = [{}];return false;}}}}var valid39 = _errs262 === errors;}else {var valid39 = true;}}}}}}}else {validate10.errors = [{}];return false;}}var valid38 = _errs251 === errors;if(!valid38){break;}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs249 === errors;}else {var valid0 = true;}if(valid0){if(data.resources !== undefined){let data106 = data.resources;const _errs264 = errors;if(errors === _errs264){if(data106 && typeof data106 == "object" && !Array.isArray(data106)){let missing22;if(((data106.requests === undefined) && (missing22 = "requests")) || ((data106.limits === undefined) && (missing22 = "limits"))){validate10.errors = [{}];return false;}else {const _errs266 = errors;for(const key29 in data106){if(!((key29 === "requests") || (key29 === "limits"))){validate10.errors = [{}];return false;break;}}if(_errs266 === errors){if(data106.requests !== undefined){let data107 = data106.requests;const _errs267 = errors;if(errors === _errs267){if(data107 && typeof data107 == "object" && !Array.isArray(data107)){let missing23;if(((data107.cpu === undefined) && (missing23 = "cpu")) || ((data107.memory === undefined) && (missing23 = "memory"))){validate10.errors = [{}];return false;}else {const _errs269 = errors;for(const key30 in data107){if(!((key30 === "cpu") || (key30 === "memory"))){validate10.errors = [{}];return false;break;}}if(_errs269 === errors){if(data107.cpu !== undefined){let data108 = data107.cpu;const _errs270 = errors;const _errs271 = errors;let valid42 = false;const _errs272 = errors;if(errors === _errs272){if(typeof data108 === "string"){if(!pattern11.test(data108)){const err86 = {};if(vErrors === null){vErrors = [err86];}else {vErrors.push(err86);}errors++;}}else {const err87 = {};if(vErrors === null){vErrors = [err87];}else {vErrors.push(err87);}errors++;}}var _valid5 = _errs272 === errors;valid42 = valid42 || _valid5;if(!valid42){const _errs274 = errors;if(errors === _errs274){if((typeof data108 == "number") && (isFinite(data108))){if(data108 < 0 || isNaN(data108)){const err88 = {};if(vErrors === null){vErrors = [err88];}else {vErrors.push(err88);}errors++;}}else {const err89 = {};if(vErrors === null){vErrors = [err89];}else {vErrors.push(err89);}errors++;}}var _valid5 = _errs274 === errors;valid42 = valid42 || _valid5;}if(!valid42){const err90 = {};if(vErrors === null){vErrors = [err90];}else {vErrors.push(err90);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs271;if(vErrors !== null){if(_errs271){vErrors.length = _errs271;}else {vErrors = null;}}}var valid41 = _errs270 === errors;}else {var valid41 = true;}if(valid41){if(data107.memory !== undefined){let data109 = data107.memory;const _errs276 = errors;const _errs277 = errors;let valid43 = false;const _errs278 = errors;if(errors === _errs278){if(typeof data109 === "string"){if(!pattern11.test(data109)){const err91 = {};if(vErrors === null){vErrors = [err91];}else {vErrors.push(err91);}errors++;}}else {const err92 = {};if(vErrors === null){vErrors = [err92];}else {vErrors.push(err92);}errors++;}}var _valid6 = _errs278 === errors;valid43 = valid43 || _valid6;if(!valid43){const _errs280 = errors;if(errors === _errs280){if((typeof data109 == "number") && (isFinite(data109))){if(data109 < 0 || isNaN(data109)){const err93 = {};if(vErrors === null){vErrors = [err93];}else {vErrors.push(err93);}errors++;}}else {const err94 = {};if(vErrors === null){vErrors = [err94];}else {vErrors.push(err94);}errors++;}}var _valid6 = _errs280 === errors;valid43 = valid43 || _valid6;}if(!valid43){const err95 = {};if(vErrors === null){vErrors = [err95];}else {vErrors.push(err95);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs277;if(vErrors !== null){if(_errs277){vErrors.length = _errs277;}else {vErrors = null;}}}var valid41 = _errs276 === errors;}else {var valid41 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid40 = _errs267 === errors;}else {var valid40 = true;}if(valid40){if(data106.limits !== undefined){let data110 = data106.limits;const _errs282 = errors;if(errors === _errs282){if(data110 && typeof data110 == "object" && !Array.isArray(data110)){let missing24;if((data110.memory === undefined) && (missing24 = "memory")){validate10.errors = [{}];return false;}else {const _errs284 = errors;for(const key31 in data110){if(!((key31 === "memory") || (key31 === "cpu"))){validate10.errors = [{}];return false;break;}}if(_errs284 === errors){if(data110.memory !== undefined){let data111 = data110.memory;const _errs285 = errors;const _errs286 = errors;let valid45 = false;const _errs287 = errors;if(errors === _errs287){if(typeof data111 === "string"){if(!pattern11.test(data111)){const err96 = {};if(vErrors === null){vErrors = [err96];}else {vErrors.push(err96);}errors++;}}else {const err97 = {};if(vErrors === null){vErrors = [err97];}else {vErrors.push(err97);}errors++;}}var _valid7 = _errs287 === errors;valid45 = valid45 || _valid7;if(!valid45){const _errs289 = errors;if(errors === _errs289){if((typeof data111 == "number") && (isFinite(data111))){if(data111 < 0 || isNaN(data111)){const err98 = {};if(vErrors === null){vErrors = [err98];}else {vErrors.push(err98);}errors++;}}else {const err99 = {};if(vErrors === null){vErrors = [err99];}else {vErrors.push(err99);}errors++;}}var _valid7 = _errs289 === errors;valid45 = valid45 || _valid7;}if(!valid45){const err100 = {};if(vErrors === null){vErrors = [err100];}else {vErrors.push(err100);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs286;if(vErrors !== null){if(_errs286){vErrors.length = _errs286;}else {vErrors = null;}}}var valid44 = _errs285 === errors;}else {var valid44 = true;}if(valid44){if(data110.cpu !== undefined){let data112 = data110.cpu;const _errs291 = errors;const _errs292 = errors;let valid46 = false;const _errs293 = errors;if(errors === _errs293){if(typeof data112 === "string"){if(!pattern11.test(data112)){const err101 = {};if(vErrors === null){vErrors = [err101];}else {vErrors.push(err101);}errors++;}}else {const err102 = {};if(vErrors === null){vErrors = [err102];}else {vErrors.push(err102);}errors++;}}var _valid8 = _errs293 === errors;valid46 = valid46 || _valid8;if(!valid46){const _errs295 = errors;if(errors === _errs295){if((typeof data112 == "number") && (isFinite(data112))){if(data112 < 0 || isNaN(data112)){const err103 = {};if(vErrors === null){vErrors = [err103];}else {vErrors.push(err103);}errors++;}}else {const err104 = {};if(vErrors === null){vErrors = [err104];}else {vErrors.push(err104);}errors++;}}var _valid8 = _errs295 === errors;valid46 = valid46 || _valid8;}if(!valid46){const err105 = {};if(vErrors === null){vErrors = [err105];}else {vErrors.push(err105);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs292;if(vErrors !== null){if(_errs292){vErrors.length = _errs292;}else {vErrors = null;}}}var valid44 = _errs291 === errors;}else {var valid44 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid40 = _errs282 === errors;}else {var valid40 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs264 === errors;}else {var valid0 = true;}if(valid0){if(data.postgres !== undefined){const _errs297 = errors;validate10.errors = [{}];return false;var valid0 = _errs297 === errors;}else {var valid0 = true;}if(valid0){if(data.initContainers !== undefined){const _errs299 = errors;validate10.errors = [{}];return false;var valid0 = _errs299 === errors;}else {var valid0 = true;}if(valid0){if(data.migrations !== undefined){const _errs301 = errors;validate10.errors = [{}];return false;var valid0 = _errs301 === errors;}else {var valid0 = true;}if(valid0){if(data.ingress !== undefined){const _errs303 = errors;validate10.errors = [{}];return false;var valid0 = _errs303 === errors;}else {var valid0 = true;}if(valid0){if(data.config !== undefined){const _errs305 = errors;validate10.errors = [{}];return false;var valid0 = _errs305 === errors;}else {var valid0 = true;}if(valid0){if(data.securityContext !== undefined){const _errs307 = errors;validate10.errors = [{}];return false;var valid0 = _errs307 === errors;}else {var valid0 = true;}if(valid0){if(data.podSecurityContext !== undefined){const _errs309 = errors;validate10.errors = [{}];return false;var valid0 = _errs309 === errors;}else {var valid0 = true;}if(valid0){if(data.privileged !== undefined){const _errs311 = errors;validate10.errors = [{}];return false;var valid0 = _errs311 === errors;}else {var valid0 = true;}if(valid0){if(data.capabilities !== undefined){const _errs313 = errors;validate10.errors = [{}];return false;var valid0 = _errs313 === errors;}else {var valid0 = true;}if(valid0){if(data.imagePullSecrets !== undefined){const _errs315 = errors;validate10.errors = [{}];return false;var valid0 = _errs315 === errors;}else {var valid0 = true;}if(valid0){if(data.namespaceLabels !== undefined){const _errs317 = errors;validate10.errors = [{}];return false;var valid0 = _errs317 === errors;}else {var valid0 = true;}if(valid0){if(data.podSecurityLevel !== undefined){const _errs319 = errors;validate10.errors = [{}];return false;var valid0 = _errs319 === errors;}else {var valid0 = true;}if(valid0){if(data.arch !== undefined){const _errs321 = errors;validate10.errors = [{}];return false;var valid0 = _errs321 === errors;}else {var valid0 = true;}if(valid0){if(data.runnerClusters !== undefined){let data126 = data.runnerClusters;const _errs323 = errors;if(errors === _errs323){if(Array.isArray(data126)){if(data126.length < 1){validate10.errors = [{}];return false;}else {var valid47 = true;const len6 = data126.length;for(let i6=0; i6<len6; i6++){let data127 = data126[i6];const _errs325 = errors;if(errors === _errs325){if(data127 && typeof data127 == "object" && !Array.isArray(data127)){let missing25;if(((((data127.name === undefined) && (missing25 = "name")) || ((data127.issuer === undefined) && (missing25 = "issuer"))) || ((data127.namespace === undefined) && (missing25 = "namespace"))) || ((data127.serviceAccount === undefined) && (missing25 = "serviceAccount"))){validate10.errors = [{}];return false;}else {const _errs327 = errors;for(const key32 in data127){if(!(func2.call(schema11.properties.runnerClusters.items.properties, key32))){validate10.errors = [{}];return false;break;}}if(_errs327 === errors){if(data127.name !== undefined){let data128 = data127.name;const _errs328 = errors;if(errors === _errs328){if(typeof data128 === "string"){if(!pattern26.test(data128)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid48 = _errs328 === errors;}else {var valid48 = true;}if(valid48){if(data127.issuer !== undefined){const _errs330 = errors;if(typeof data127.issuer !== "string"){validate10.errors = [{}];return false;}var valid48 = _errs330 === errors;}else {var valid48 = true;}if(valid48){if(data127.audience !== undefined){let data130 = data127.audience;const _errs332 = errors;if(typeof data130 !== "string"){validate10.errors = [{}];return false;}if("compass-runner" !== data130){validate10.errors = [{}];return false;}var valid48 = _errs332 === errors;}else {var valid48 = true;}if(valid48){if(data127.namespace !== undefined){let data131 = data127.namespace;const _errs334 = errors;if(errors === _errs334){if(typeof data131 === "string"){if(data131.length > 63){validate10.errors = [{}];return false;}else {if(!pattern1.test(data131)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid48 = _errs334 === errors;}else {var valid48 = true;}if(valid48){if(data127.serviceAccount !== undefined){let data132 = data127.serviceAccount;const _errs336 = errors;if(errors === _errs336){if(typeof data132 === "string"){if(data132.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data132)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid48 = _errs336 === errors;}else {var valid48 = true;}if(valid48){if(data127.maxTokenLifetime !== undefined){let data133 = data127.maxTokenLifetime;const _errs338 = errors;if(!(((typeof data133 == "number") && (!(data133 % 1) && !isNaN(data133))) && (isFinite(data133)))){validate10.errors = [{}];return false;}if(errors === _errs338){if((typeof data133 == "number") && (isFinite(data133))){if(data133 > 4294967296 || isNaN(data133)){validate10.errors = [{}];return false;}else {if(data133 < 600 || isNaN(data133)){validate10.errors = [{}];return false;}}}}var valid48 = _errs338 === errors;}else {var valid48 = true;}if(valid48){if(data127.jwksURI !== undefined){const _errs340 = errors;if(typeof data127.jwksURI !== "string"){validate10.errors = [{}];return false;}var valid48 = _errs340 === errors;}else {var valid48 = true;}if(valid48){if(data127.jwksFile !== undefined){let data135 = data127.jwksFile;const _errs342 = errors;if(errors === _errs342){if(data135 && typeof data135 == "object" && !Array.isArray(data135)){let missing26;if((data135.configMap === undefined) && (missing26 = "configMap")){validate10.errors = [{}];return false;}else {const _errs344 = errors;for(const key33 in data135){if(!((key33 === "configMap") || (key33 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs344 === errors){if(data135.configMap !== undefined){let data136 = data135.configMap;const _errs345 = errors;if(errors === _errs345){if(typeof data136 === "string"){if(data136.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data136)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid49 = _errs345 === errors;}else {var valid49 = true;}if(valid49){if(data135.key !== undefined){let data137 = data135.key;const _errs347 = errors;if(errors === _errs347){if(typeof data137 === "string"){if(!pattern30.test(data137)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid49 = _errs347 === errors;}else {var valid49 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid48 = _errs342 === errors;}else {var valid48 = true;}if(valid48){if(data127.caFile !== undefined){let data138 = data127.caFile;const _errs349 = errors;if(errors === _errs349){if(data138 && typeof data138 == "object" && !Array.isArray(data138)){let missing27;if((data138.configMap === undefined) && (missing27 = "configMap")){validate10.errors = [{}];return false;}else {const _errs351 = errors;for(const key34 in data138){if(!((key34 === "configMap") || (key34 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs351 === errors){if(data138.configMap !== undefined){let data139 = data138.configMap;const _errs352 = errors;if(errors === _errs352){if(typeof data139 === "string"){if(data139.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data139)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid50 = _errs352 === errors;}else {var valid50 = true;}if(valid50){if(data138.key !== undefined){let data140 = data138.key;const _errs354 = errors;if(errors === _errs354){if(typeof data140 === "string"){if(!pattern30.test(data140)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid50 = _errs354 === errors;}else {var valid50 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid48 = _errs349 === errors;}else {var valid48 = true;}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid47 = _errs325 === errors;if(!valid47){break;}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs323 === errors;}else {var valid0 = true;}if(valid0){if(data.clusters !== undefined){const _errs356 = errors;validate10.errors = [{}];return false;var valid0 = _errs356 === errors;}else {var valid0 = true;}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}validate10.errors = vErrors;return errors === 0;}const s1 = validate11;const schema12 = {"type":"object","properties":{"mode":{"type":"string","const":"bundled"},"image":{"type":"string"},"user":{"type":"string","pattern":"^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$"},"passwordSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"jetstream":{"type":"object","properties":{"maxFileStoreMiB":{"type":"integer","minimum":16,"maximum":1048576},"maxMemoryStoreMiB":{"type":"integer","minimum":0,"maximum":1048576}},"additionalProperties":false},"resources":{"type":"object","properties":{"requests":{"type":"object","properties":{"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["cpu","memory"],"additionalProperties":false},"limits":{"type":"object","properties":{"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["memory"],"additionalProperties":false}},"required":["requests","limits"],"additionalProperties":false}},"required":["mode","image","passwordSecret"],"additionalProperties":false};function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((((data.mode === undefined) && (missing0 = "mode")) || ((data.image === undefined) && (missing0 = "image"))) || ((data.passwordSecret === undefined) && (missing0 = "passwordSecret"))){validate11.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(((((((key0 === "mode") || (key0 === "image")) || (key0 === "user")) || (key0 === "passwordSecret")) || (key0 === "urlSecret")) || (key0 === "jetstream")) || (key0 === "resources"))){validate11.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.mode !== undefined){let data0 = data.mode;const _errs2 = errors;if(typeof data0 !== "string"){validate11.errors = [{}];return false;}if("bundled" !== data0){validate11.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.image !== undefined){const _errs4 = errors;if(typeof data.image !== "string"){validate11.errors = [{}];return false;}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.user !== undefined){let data2 = data.user;const _errs6 = errors;if(errors === _errs6){if(typeof data2 === "string"){if(!pattern8.test(data2)){validate11.errors = [{}];return false;}}else {validate11.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.passwordSecret !== undefined){let data3 = data.passwordSecret;const _errs8 = errors;if(errors === _errs8){if(data3 && typeof data3 == "object" && !Array.isArray(data3)){let missing1;if((data3.name === undefined) && (missing1 = "name")){validate11.errors = [{}];return false;}else {const _errs10 = errors;for(const key1 in data3){if(!((key1 === "name") || (key1 === "key"))){validate11.errors = [{}];return false;break;}}if(_errs10 === errors){if(data3.name !== undefined){let data4 = data3.name;const _errs11 = errors;if(errors === _errs11){if(typeof data4 === "string"){if(data4.length > 253){validate11.errors = [{}];return false;}else {if(!pattern2.test(data4)){validate11.errors = [{}];return false;}}}else {validate11.errors = [{}];return false;}}var valid1 = _errs11 === errors;}else {var valid1 = true;}if(valid1){if(data3.key !== undefined){const _errs13 = errors;if(typeof data3.key !== "string"){validate11.errors = [{}];return false;}var valid1 = _errs13 === errors;}else {var valid1 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs8 === errors;}else {var valid0 = true;}if(valid0){if(data.urlSecret !== undefined){let data6 = data.urlSecret;const _errs15 = errors;if(errors === _errs15){if(data6 && typeof data6 == "object" && !Array.isArray(data6)){let missing2;if((data6.name === undefined) && (missing2 = "name")){validate11.errors = [{}];return false;}else {const _errs17 = errors;for(const key2 in data6){if(!((key2 === "name") || (key2 === "key"))){validate11.errors = [{}];return false;break;}}if(_errs17 === errors){if(data6.name !== undefined){let data7 = data6.name;const _errs18 = errors;if(errors === _errs18){if(typeof data7 === "string"){if(data7.length > 253){validate11.errors = [{}];return false;}else {if(!pattern2.test(data7)){validate11.errors = [{}];return false;}}}else {validate11.errors = [{}];return false;}}var valid2 = _errs18 === errors;}else {var valid2 = true;}if(valid2){if(data6.key !== undefined){const _errs20 = errors;if(typeof data6.key !== "string"){validate11.errors = [{}];return false;}var valid2 = _errs20 === errors;}else {var valid2 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.jetstream !== undefined){let data9 = data.jetstream;const _errs22 = errors;if(errors === _errs22){if(data9 && typeof data9 == "object" && !Array.isArray(data9)){const _errs24 = errors;for(const key3 in data9){if(!((key3 === "maxFileStoreMiB") || (key3 === "maxMemoryStoreMiB"))){validate11.errors = [{}];return false;break;}}if(_errs24 === errors){if(data9.maxFileStoreMiB !== undefined){let data10 = data9.maxFileStoreMiB;const _errs25 = errors;if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){validate11.errors = [{}];return false;}if(errors === _errs25){if((typeof data10 == "number") && (isFinite(data10))){if(data10 > 1048576 || isNaN(data10)){validate11.errors = [{}];return false;}else {if(data10 < 16 || isNaN(data10)){validate11.errors = [{}];return false;}}}}var valid3 = _errs25 === errors;}else {var valid3 = true;}if(valid3){if(data9.maxMemoryStoreMiB !== undefined){let data11 = data9.maxMemoryStoreMiB;const _errs27 = errors;if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){validate11.errors = [{}];return false;}if(errors === _errs27){if((typeof data11 == "number") && (isFinite(data11))){if(data11 > 1048576 || isNaN(data11)){validate11.errors = [{}];return false;}else {if(data11 < 0 || isNaN(data11)){validate11.errors = [{}];return false;}}}}var valid3 = _errs27 === errors;}else {var valid3 = true;}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs22 === errors;}else {var valid0 = true;}if(valid0){if(data.resources !== undefined){let data12 = data.resources;const _errs29 = errors;if(errors === _errs29){if(data12 && typeof data12 == "object" && !Array.isArray(data12)){let missing3;if(((data12.requests === undefined) && (missing3 = "requests")) || ((data12.limits === undefined) && (missing3 = "limits"))){validate11.errors = [{}];return false;}else {const _errs31 = errors;for(const key4 in data12){if(!((key4 === "requests") || (key4 === "limits"))){validate11.errors = [{}];return false;break;}}if(_errs31 === errors){if(data12.requests !== undefined){let data13 = data12.requests;const _errs32 = errors;if(errors === _errs32){if(data13 && typeof data13 == "object" && !Array.isArray(data13)){let missing4;if(((data13.cpu === undefined) && (missing4 = "cpu")) || ((data13.memory === undefined) && (missing4 = "memory"))){validate11.errors = [{}];return false;}else {const _errs34 = errors;for(const key5 in data13){if(!((key5 === "cpu") || (key5 === "memory"))){validate11.errors = [{}];return false;break;}}if(_errs34 === errors){if(data13.cpu !== undefined){let data14 = data13.cpu;const _errs35 = errors;const _errs36 = errors;let valid6 = false;const _errs37 = errors;if(errors === _errs37){if(typeof data14 === "string"){if(!pattern11.test(data14)){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}else {const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}var _valid0 = _errs37 === errors;valid6 = valid6 || _valid0;if(!valid6){const _errs39 = errors;if(errors === _errs39){if((typeof data14 == "number") && (isFinite(data14))){if(data14 < 0 || isNaN(data14)){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}else {const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}var _valid0 = _errs39 === errors;valid6 = valid6 || _valid0;}if(!valid6){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs36;if(vErrors !== null){if(_errs36){vErrors.length = _errs36;}else {vErrors = null;}}}var valid5 = _errs35 === errors;}else {var valid5 = true;}if(valid5){if(data13.memory !== undefined){let data15 = data13.memory;const _errs41 = errors;const _errs42 = errors;let valid7 = false;const _errs43 = errors;if(errors === _errs43){if(typeof data15 === "string"){if(!pattern11.test(data15)){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}else {const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}var _valid1 = _errs43 === errors;valid7 = valid7 || _valid1;if(!valid7){const _errs45 = errors;if(errors === _errs45){if((typeof data15 == "number") && (isFinite(data15))){if(data15 < 0 || isNaN(data15)){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}else {const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}var _valid1 = _errs45 === errors;valid7 = valid7 || _valid1;}if(!valid7){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs42;if(vErrors !== null){if(_errs42){vErrors.length = _errs42;}else {vErrors = null;}}}var valid5 = _errs41 === errors;}else {var valid5 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid4 = _errs32 === errors;}else {var valid4 = true;}if(valid4){if(data12.limits !== undefined){let data16 = data12.limits;const _errs47 = errors;if(errors === _errs47){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){let missing5;if((data16.memory === undefined) && (missing5 = "memory")){validate11.errors = [{}];return false;}else {const _errs49 = errors;for(const key6 in data16){if(!((key6 === "memory") || (key6 === "cpu"))){validate11.errors = [{}];return false;break;}}if(_errs49 === errors){if(data16.memory !== undefined){let data17 = data16.memory;const _errs50 = errors;const _errs51 = errors;let valid9 = false;const _errs52 = errors;if(errors === _errs52){if(typeof data17 === "string"){if(!pattern11.test(data17)){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}else {const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}var _valid2 = _errs52 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs54 = errors;if(errors === _errs54){if((typeof data17 == "number") && (isFinite(data17))){if(data17 < 0 || isNaN(data17)){const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}else {const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}var _valid2 = _errs54 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs51;if(vErrors !== null){if(_errs51){vErrors.length = _errs51;}else {vErrors = null;}}}var valid8 = _errs50 === errors;}else {var valid8 = true;}if(valid8){if(data16.cpu !== undefined){let data18 = data16.cpu;const _errs56 = errors;const _errs57 = errors;let valid10 = false;const _errs58 = errors;if(errors === _errs58){if(typeof data18 === "string"){if(!pattern11.test(data18)){const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}else {const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}var _valid3 = _errs58 === errors;valid10 = valid10 || _valid3;if(!valid10){const _errs60 = errors;if(errors === _errs60){if((typeof data18 == "number") && (isFinite(data18))){if(data18 < 0 || isNaN(data18)){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}else {const err18 = {};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}var _valid3 = _errs60 === errors;valid10 = valid10 || _valid3;}if(!valid10){const err19 = {};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs57;if(vErrors !== null){if(_errs57){vErrors.length = _errs57;}else {vErrors = null;}}}var valid8 = _errs56 === errors;}else {var valid8 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid4 = _errs47 === errors;}else {var valid4 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs29 === errors;}else {var valid0 = true;}}}}}}}}}}else {validate11.errors = [{}];return false;}}validate11.errors = vErrors;return errors === 0;}const s2 = validate12;const schema13 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate12.errors = [{}];return false;}}else {validate12.errors = [{}];return false;}}validate12.errors = vErrors;return errors === 0;}const s3 = validate13;const schema14 = {"type":"number","minimum":0};function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate13.errors = [{}];return false;}}else {validate13.errors = [{}];return false;}}validate13.errors = vErrors;return errors === 0;}const s4 = validate14;const schema15 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate14.errors = [{}];return false;}}else {validate14.errors = [{}];return false;}}validate14.errors = vErrors;return errors === 0;}const s5 = validate15;const schema16 = {"type":"number","minimum":0};function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate15.errors = [{}];return false;}}else {validate15.errors = [{}];return false;}}validate15.errors = vErrors;return errors === 0;}const s6 = validate16;const schema17 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate16.errors = [{}];return false;}}else {validate16.errors = [{}];return false;}}validate16.errors = vErrors;return errors === 0;}const s7 = validate17;const schema18 = {"type":"number","minimum":0};function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate17.errors = [{}];return false;}}else {validate17.errors = [{}];return false;}}validate17.errors = vErrors;return errors === 0;}const s8 = validate18;const schema19 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate18.errors = [{}];return false;}}else {validate18.errors = [{}];return false;}}validate18.errors = vErrors;return errors === 0;}const s9 = validate19;const schema20 = {"type":"number","minimum":0};function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate19.errors = [{}];return false;}}else {validate19.errors = [{}];return false;}}validate19.errors = vErrors;return errors === 0;}const s10 = validate20;const schema21 = {"type":"object","properties":{"mode":{"type":"string","const":"external"},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"cidr":{"type":"string"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"port":{"type":"integer","minimum":1,"maximum":65535},"url":{"not":{}},"user":{"not":{}},"passwordSecret":{"not":{}}},"required":["mode","urlSecret"],"additionalProperties":false};function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((data.mode === undefined) && (missing0 = "mode")) || ((data.urlSecret === undefined) && (missing0 = "urlSecret"))){validate20.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!((((((((key0 === "mode") || (key0 === "urlSecret")) || (key0 === "cidr")) || (key0 === "namespace")) || (key0 === "port")) || (key0 === "url")) || (key0 === "user")) || (key0 === "passwordSecret"))){validate20.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.mode !== undefined){let data0 = data.mode;const _errs2 = errors;if(typeof data0 !== "string"){validate20.errors = [{}];return false;}if("external" !== data0){validate20.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.urlSecret !== undefined){let data1 = data.urlSecret;const _errs4 = errors;if(errors === _errs4){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){let missing1;if((data1.name === undefined) && (missing1 = "name")){validate20.errors = [{}];return false;}else {const _errs6 = errors;for(const key1 in data1){if(!((key1 === "name") || (key1 === "key"))){validate20.errors = [{}];return false;break;}}if(_errs6 === errors){if(data1.name !== undefined){let data2 = data1.name;const _errs7 = errors;if(errors === _errs7){if(typeof data2 === "string"){if(data2.length > 253){validate20.errors = [{}];return false;}else {if(!pattern2.test(data2)){validate20.errors = [{}];return false;}}}else {validate20.errors = [{}];return false;}}var valid1 = _errs7 === errors;}else {var valid1 = true;}if(valid1){if(data1.key !== undefined){const _errs9 = errors;if(typeof data1.key !== "string"){validate20.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}}}else {validate20.errors = [{}];return false;}}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.cidr !== undefined){const _errs11 = errors;if(typeof data.cidr !== "string"){validate20.errors = [{}];return false;}var valid0 = _errs11 === errors;}else {var valid0 = true;}if(valid0){if(data.namespace !== undefined){let data5 = data.namespace;const _errs13 = errors;if(errors === _errs13){if(typeof data5 === "string"){if(data5.length > 63){validate20.errors = [{}];return false;}else {if(!pattern1.test(data5)){validate20.errors = [{}];return false;}}}else {validate20.errors = [{}];return false;}}var valid0 = _errs13 === errors;}else {var valid0 = true;}if(valid0){if(data.port !== undefined){let data6 = data.port;const _errs15 = errors;if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){validate20.errors = [{}];return false;}if(errors === _errs15){if((typeof data6 == "number") && (isFinite(data6))){if(data6 > 65535 || isNaN(data6)){validate20.errors = [{}];return false;}else {if(data6 < 1 || isNaN(data6)){validate20.errors = [{}];return false;}}}}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.url !== undefined){const _errs17 = errors;validate20.errors = [{}];return false;var valid0 = _errs17 === errors;}else {var valid0 = true;}if(valid0){if(data.user !== undefined){const _errs19 = errors;validate20.errors = [{}];return false;var valid0 = _errs19 === errors;}else {var valid0 = true;}if(valid0){if(data.passwordSecret !== undefined){const _errs21 = errors;validate20.errors = [{}];return false;var valid0 = _errs21 === errors;}else {var valid0 = true;}}}}}}}}}}}else {validate20.errors = [{}];return false;}}validate20.errors = vErrors;return errors === 0;}const s11 = validate21;const schema22 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate21.errors = [{}];return false;}}else {validate21.errors = [{}];return false;}}validate21.errors = vErrors;return errors === 0;}const s12 = validate22;const schema23 = {"type":"number","minimum":0};function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate22.errors = [{}];return false;}}else {validate22.errors = [{}];return false;}}validate22.errors = vErrors;return errors === 0;}const s13 = validate23;const schema24 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}validate23.errors = vErrors;return errors === 0;}const s14 = validate24;const schema25 = {"type":"number","minimum":0};function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}validate24.errors = vErrors;return errors === 0;}const s15 = validate25;const schema26 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate25.errors = [{}];return false;}}else {validate25.errors = [{}];return false;}}validate25.errors = vErrors;return errors === 0;}const s16 = validate26;const schema27 = {"type":"number","minimum":0};function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate26.errors = [{}];return false;}}else {validate26.errors = [{}];return false;}}validate26.errors = vErrors;return errors === 0;}const s17 = validate27;const schema28 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate27.errors = [{}];return false;}}else {validate27.errors = [{}];return false;}}validate27.errors = vErrors;return errors === 0;}const s18 = validate28;const schema29 = {"type":"number","minimum":0};function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}validate28.errors = vErrors;return errors === 0;}
 
@@ -51,168 +51,173 @@ export function buildCompassServer(calls): FastValidator {
     return v;
   }
   function b8(v) {
-    const out = {};
-    for (const key of recordKeys(v)) { if (key !== "__proto__") out[key] = v[key]; }
-    v = out;
+    if (!isAnnotationKey(v)) giveUp();
     return v;
   }
   function b9(v) {
-    if (v === undefined) return copyDefault(d1);
-    v = b8(v);
-    if (v === undefined) v = copyDefault(d1);
+    const out = {};
+    for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = b8(key); if (k === "__proto__") continue; out[k] = v[key]; }
+    v = out;
+    checkAnnotationsSize(v, sink, "CS-08");
     return v;
   }
   function b10(v) {
-    const out = {};
-    if ("type" in v) out["type"] = b7(v["type"]); else out["type"] = b7(undefined);
-    if ("annotations" in v) out["annotations"] = b9(v["annotations"]); else out["annotations"] = b9(undefined);
-    v = out;
+    if (v === undefined) return copyDefault(d1);
+    v = b9(v);
+    if (v === undefined) v = copyDefault(d1);
     return v;
   }
   function b11(v) {
-    if (v === undefined) return copyDefault(d0);
-    v = b10(v);
-    if (v === undefined) v = copyDefault(d0);
+    const out = {};
+    if ("type" in v) out["type"] = b7(v["type"]); else out["type"] = b7(undefined);
+    if ("annotations" in v) out["annotations"] = b10(v["annotations"]); else out["annotations"] = b10(undefined);
+    v = out;
     return v;
   }
   function b12(v) {
-    checkObjectKey(v, sink, "CS-03", "name the key of the Secret that holds the value");
+    if (v === undefined) return copyDefault(d0);
+    v = b11(v);
+    if (v === undefined) v = copyDefault(d0);
     return v;
   }
   function b13(v) {
-    if (v === undefined) return "dsn";
-    v = b12(v);
-    if (v === undefined) v = "dsn";
+    checkObjectKey(v, sink, "CS-03", "name the key of the Secret that holds the value");
     return v;
   }
   function b14(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b13(v["key"]); else out["key"] = b13(undefined);
-    v = out;
+    if (v === undefined) return "dsn";
+    v = b13(v);
+    if (v === undefined) v = "dsn";
     return v;
   }
   function b15(v) {
-    checkCidr(v, sink, "CS-11", "give Postgres's address range in CIDR notation, such as 10.0.5.10/32");
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b14(v["key"]); else out["key"] = b14(undefined);
+    v = out;
     return v;
   }
   function b16(v) {
-    if (v === undefined) return 5432;
+    checkCidr(v, sink, "CS-11", "give Postgres's address range in CIDR notation, such as 10.0.5.10/32");
     return v;
   }
   function b17(v) {
-    giveUp();
+    if (v === undefined) return 5432;
     return v;
   }
   function b18(v) {
-    if (v === undefined) return undefined;
-    v = b17(v);
+    giveUp();
     return v;
   }
   function b19(v) {
-    const out = {};
-    if ("dsnSecret" in v) out["dsnSecret"] = b14(v["dsnSecret"]); else giveUp();
-    if ("cidr" in v) out["cidr"] = b15(v["cidr"]); else giveUp();
-    if ("port" in v) out["port"] = b16(v["port"]); else out["port"] = b16(undefined);
-    if ("urlSecret" in v) out["urlSecret"] = b18(v["urlSecret"]);
-    if ("bundled" in v) out["bundled"] = b18(v["bundled"]);
-    if ("image" in v) out["image"] = b18(v["image"]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b18(v);
     return v;
   }
   function b20(v) {
-    checkObjectKey(v, sink, "CS-05", "name the key of the Secret that holds the value");
+    const out = {};
+    if ("dsnSecret" in v) out["dsnSecret"] = b15(v["dsnSecret"]); else giveUp();
+    if ("cidr" in v) out["cidr"] = b16(v["cidr"]); else giveUp();
+    if ("port" in v) out["port"] = b17(v["port"]); else out["port"] = b17(undefined);
+    if ("urlSecret" in v) out["urlSecret"] = b19(v["urlSecret"]);
+    if ("bundled" in v) out["bundled"] = b19(v["bundled"]);
+    if ("image" in v) out["image"] = b19(v["image"]);
+    v = out;
     return v;
   }
   function b21(v) {
-    if (v === undefined) return "master-key";
-    v = b20(v);
-    if (v === undefined) v = "master-key";
+    checkObjectKey(v, sink, "CS-05", "name the key of the Secret that holds the value");
     return v;
   }
   function b22(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b21(v["key"]); else out["key"] = b21(undefined);
-    if ("env" in v) out["env"] = b18(v["env"]);
-    v = out;
+    if (v === undefined) return "master-key";
+    v = b21(v);
+    if (v === undefined) v = "master-key";
     return v;
   }
   function b23(v) {
-    checkObjectKey(v, sink, "CS-06", "name the key of the Secret that holds the value");
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b22(v["key"]); else out["key"] = b22(undefined);
+    if ("env" in v) out["env"] = b19(v["env"]);
+    v = out;
     return v;
   }
   function b24(v) {
-    if (v === undefined) return "token";
-    v = b23(v);
-    if (v === undefined) v = "token";
+    checkObjectKey(v, sink, "CS-06", "name the key of the Secret that holds the value");
     return v;
   }
   function b25(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b24(v["key"]); else out["key"] = b24(undefined);
-    if ("env" in v) out["env"] = b18(v["env"]);
-    v = out;
+    if (v === undefined) return "token";
+    v = b24(v);
+    if (v === undefined) v = "token";
     return v;
   }
   function b26(v) {
-    checkObjectKey(v, sink, "CS-07", "name the key of the Secret that holds the value");
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b25(v["key"]); else out["key"] = b25(undefined);
+    if ("env" in v) out["env"] = b19(v["env"]);
+    v = out;
     return v;
   }
   function b27(v) {
-    if (v === undefined) return "password";
-    v = b26(v);
-    if (v === undefined) v = "password";
+    checkObjectKey(v, sink, "CS-07", "name the key of the Secret that holds the value");
     return v;
   }
   function b28(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b27(v["key"]); else out["key"] = b27(undefined);
-    v = out;
+    if (v === undefined) return "password";
+    v = b27(v);
+    if (v === undefined) v = "password";
     return v;
   }
   function b29(v) {
-    if (v === undefined) return "url";
-    v = b26(v);
-    if (v === undefined) v = "url";
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b28(v["key"]); else out["key"] = b28(undefined);
+    v = out;
     return v;
   }
   function b30(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b29(v["key"]); else out["key"] = b29(undefined);
-    v = out;
+    if (v === undefined) return "url";
+    v = b27(v);
+    if (v === undefined) v = "url";
     return v;
   }
   function b31(v) {
-    if (v === undefined) return undefined;
-    v = b30(v);
-    return v;
-  }
-  function b32(v) {
-    if (v === undefined) return 1024;
-    return v;
-  }
-  function b33(v) {
-    if (v === undefined) return 64;
-    return v;
-  }
-  function b34(v) {
     const out = {};
-    if ("maxFileStoreMiB" in v) out["maxFileStoreMiB"] = b32(v["maxFileStoreMiB"]); else out["maxFileStoreMiB"] = b32(undefined);
-    if ("maxMemoryStoreMiB" in v) out["maxMemoryStoreMiB"] = b33(v["maxMemoryStoreMiB"]); else out["maxMemoryStoreMiB"] = b33(undefined);
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b30(v["key"]); else out["key"] = b30(undefined);
     v = out;
     return v;
   }
+  function b32(v) {
+    if (v === undefined) return undefined;
+    v = b31(v);
+    return v;
+  }
+  function b33(v) {
+    if (v === undefined) return 1024;
+    return v;
+  }
+  function b34(v) {
+    if (v === undefined) return 64;
+    return v;
+  }
   function b35(v) {
-    if (v === undefined) return copyDefault(d2);
-    v = b34(v);
-    if (v === undefined) v = copyDefault(d2);
+    const out = {};
+    if ("maxFileStoreMiB" in v) out["maxFileStoreMiB"] = b33(v["maxFileStoreMiB"]); else out["maxFileStoreMiB"] = b33(undefined);
+    if ("maxMemoryStoreMiB" in v) out["maxMemoryStoreMiB"] = b34(v["maxMemoryStoreMiB"]); else out["maxMemoryStoreMiB"] = b34(undefined);
+    v = out;
     return v;
   }
   function b36(v) {
+    if (v === undefined) return copyDefault(d2);
+    v = b35(v);
+    if (v === undefined) v = copyDefault(d2);
+    return v;
+  }
+  function b37(v) {
     member: {
       if (s2(v)) break member;
       if (s3(v)) break member;
@@ -220,15 +225,15 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b37(v) {
+  function b38(v) {
     v = quantityText(v, sink);
     return v;
   }
-  function b38(v) {
-    v = b37(b36(v));
+  function b39(v) {
+    v = b38(b37(v));
     return v;
   }
-  function b39(v) {
+  function b40(v) {
     member: {
       if (s4(v)) break member;
       if (s5(v)) break member;
@@ -236,18 +241,18 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b40(v) {
-    v = b37(b39(v));
-    return v;
-  }
   function b41(v) {
-    const out = {};
-    if ("cpu" in v) out["cpu"] = b38(v["cpu"]); else giveUp();
-    if ("memory" in v) out["memory"] = b40(v["memory"]); else giveUp();
-    v = out;
+    v = b38(b40(v));
     return v;
   }
   function b42(v) {
+    const out = {};
+    if ("cpu" in v) out["cpu"] = b39(v["cpu"]); else giveUp();
+    if ("memory" in v) out["memory"] = b41(v["memory"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b43(v) {
     member: {
       if (s6(v)) break member;
       if (s7(v)) break member;
@@ -255,11 +260,11 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b43(v) {
-    v = b37(b42(v));
+  function b44(v) {
+    v = b38(b43(v));
     return v;
   }
-  function b44(v) {
+  function b45(v) {
     member: {
       if (s8(v)) break member;
       if (s9(v)) break member;
@@ -267,260 +272,260 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b45(v) {
-    v = b37(b44(v));
-    return v;
-  }
   function b46(v) {
-    if (v === undefined) return undefined;
-    v = b45(v);
+    v = b38(b45(v));
     return v;
   }
   function b47(v) {
-    const out = {};
-    if ("memory" in v) out["memory"] = b43(v["memory"]); else giveUp();
-    if ("cpu" in v) out["cpu"] = b46(v["cpu"]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b46(v);
     return v;
   }
   function b48(v) {
     const out = {};
-    if ("requests" in v) out["requests"] = b41(v["requests"]); else giveUp();
-    if ("limits" in v) out["limits"] = b47(v["limits"]); else giveUp();
+    if ("memory" in v) out["memory"] = b44(v["memory"]); else giveUp();
+    if ("cpu" in v) out["cpu"] = b47(v["cpu"]);
     v = out;
     return v;
   }
   function b49(v) {
-    if (v === undefined) return copyDefault(d3);
-    v = b48(v);
-    if (v === undefined) v = copyDefault(d3);
+    const out = {};
+    if ("requests" in v) out["requests"] = b42(v["requests"]); else giveUp();
+    if ("limits" in v) out["limits"] = b48(v["limits"]); else giveUp();
+    v = out;
     return v;
   }
   function b50(v) {
+    if (v === undefined) return copyDefault(d3);
+    v = b49(v);
+    if (v === undefined) v = copyDefault(d3);
+    return v;
+  }
+  function b51(v) {
     const out = {};
     if ("mode" in v) out["mode"] = v["mode"]; else giveUp();
     if ("image" in v) out["image"] = b3(v["image"]); else giveUp();
     if ("user" in v) out["user"] = b1(v["user"]); else out["user"] = b1(undefined);
-    if ("passwordSecret" in v) out["passwordSecret"] = b28(v["passwordSecret"]); else giveUp();
-    if ("urlSecret" in v) out["urlSecret"] = b31(v["urlSecret"]);
-    if ("jetstream" in v) out["jetstream"] = b35(v["jetstream"]); else out["jetstream"] = b35(undefined);
-    if ("resources" in v) out["resources"] = b49(v["resources"]); else out["resources"] = b49(undefined);
+    if ("passwordSecret" in v) out["passwordSecret"] = b29(v["passwordSecret"]); else giveUp();
+    if ("urlSecret" in v) out["urlSecret"] = b32(v["urlSecret"]);
+    if ("jetstream" in v) out["jetstream"] = b36(v["jetstream"]); else out["jetstream"] = b36(undefined);
+    if ("resources" in v) out["resources"] = b50(v["resources"]); else out["resources"] = b50(undefined);
     v = out;
-    return v;
-  }
-  function b51(v) {
-    checkCidr(v, sink, "CS-11", "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names");
     return v;
   }
   function b52(v) {
-    if (v === undefined) return undefined;
-    v = b51(v);
+    checkCidr(v, sink, "CS-11", "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names");
     return v;
   }
   function b53(v) {
-    if (v === undefined) return 4222;
+    if (v === undefined) return undefined;
+    v = b52(v);
     return v;
   }
   function b54(v) {
-    const out = {};
-    if ("mode" in v) out["mode"] = v["mode"]; else giveUp();
-    if ("urlSecret" in v) out["urlSecret"] = b30(v["urlSecret"]); else giveUp();
-    if ("cidr" in v) out["cidr"] = b52(v["cidr"]);
-    if ("namespace" in v) out["namespace"] = v["namespace"];
-    if ("port" in v) out["port"] = b53(v["port"]); else out["port"] = b53(undefined);
-    if ("url" in v) out["url"] = b18(v["url"]);
-    if ("user" in v) out["user"] = b18(v["user"]);
-    if ("passwordSecret" in v) out["passwordSecret"] = b18(v["passwordSecret"]);
-    v = out;
+    if (v === undefined) return 4222;
     return v;
   }
   function b55(v) {
+    const out = {};
+    if ("mode" in v) out["mode"] = v["mode"]; else giveUp();
+    if ("urlSecret" in v) out["urlSecret"] = b31(v["urlSecret"]); else giveUp();
+    if ("cidr" in v) out["cidr"] = b53(v["cidr"]);
+    if ("namespace" in v) out["namespace"] = v["namespace"];
+    if ("port" in v) out["port"] = b54(v["port"]); else out["port"] = b54(undefined);
+    if ("url" in v) out["url"] = b19(v["url"]);
+    if ("user" in v) out["user"] = b19(v["user"]);
+    if ("passwordSecret" in v) out["passwordSecret"] = b19(v["passwordSecret"]);
+    v = out;
+    return v;
+  }
+  function b56(v) {
     member: {
       const tag = v["mode"];
-      if (tag === "bundled") { if (!s1(v)) giveUp(); v = b50(v); break member; }
-      if (tag === "external") { if (!s10(v)) giveUp(); v = b54(v); break member; }
+      if (tag === "bundled") { if (!s1(v)) giveUp(); v = b51(v); break member; }
+      if (tag === "external") { if (!s10(v)) giveUp(); v = b55(v); break member; }
       giveUp();
     }
     checkNatsEgress(v, sink);
     return v;
   }
-  function b56(v) {
+  function b57(v) {
     if (v === undefined) return "github.com";
     return v;
   }
-  function b57(v) {
+  function b58(v) {
     const out = new Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = v[i];
     v = out;
     return v;
   }
-  function b58(v) {
-    if (v === undefined) return undefined;
-    v = b57(v);
-    return v;
-  }
   function b59(v) {
-    checkObjectKey(v, sink, "CS-04", "name the key of the Secret that holds the value");
+    if (v === undefined) return undefined;
+    v = b58(v);
     return v;
   }
   function b60(v) {
-    if (v === undefined) return "private-key.pem";
-    v = b59(v);
-    if (v === undefined) v = "private-key.pem";
+    checkObjectKey(v, sink, "CS-04", "name the key of the Secret that holds the value");
     return v;
   }
   function b61(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b60(v["key"]); else out["key"] = b60(undefined);
-    v = out;
+    if (v === undefined) return "private-key.pem";
+    v = b60(v);
+    if (v === undefined) v = "private-key.pem";
     return v;
   }
   function b62(v) {
-    if (v === undefined) return "webhook-secret";
-    v = b59(v);
-    if (v === undefined) v = "webhook-secret";
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b61(v["key"]); else out["key"] = b61(undefined);
+    v = out;
     return v;
   }
   function b63(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b62(v["key"]); else out["key"] = b62(undefined);
-    v = out;
+    if (v === undefined) return "webhook-secret";
+    v = b60(v);
+    if (v === undefined) v = "webhook-secret";
     return v;
   }
   function b64(v) {
-    if (v === undefined) return undefined;
-    v = b61(v);
-    return v;
-  }
-  function b65(v) {
-    checkCidr(v, sink, "CS-11", "give an IP range in CIDR notation; NetworkPolicy cannot match host names");
-    return v;
-  }
-  function b66(v) {
-    if (v === undefined) return "TCP";
-    return v;
-  }
-  function b67(v) {
     const out = {};
-    if ("port" in v) out["port"] = v["port"]; else giveUp();
-    if ("protocol" in v) out["protocol"] = b66(v["protocol"]); else out["protocol"] = b66(undefined);
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b63(v["key"]); else out["key"] = b63(undefined);
     v = out;
     return v;
   }
+  function b65(v) {
+    if (v === undefined) return undefined;
+    v = b62(v);
+    return v;
+  }
+  function b66(v) {
+    checkCidr(v, sink, "CS-11", "give an IP range in CIDR notation; NetworkPolicy cannot match host names");
+    return v;
+  }
+  function b67(v) {
+    if (v === undefined) return "TCP";
+    return v;
+  }
   function b68(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b67(v[i]);
+    const out = {};
+    if ("port" in v) out["port"] = v["port"]; else giveUp();
+    if ("protocol" in v) out["protocol"] = b67(v["protocol"]); else out["protocol"] = b67(undefined);
     v = out;
     return v;
   }
   function b69(v) {
-    if (v === undefined) return undefined;
-    v = b68(v);
-    return v;
-  }
-  function b70(v) {
-    const out = {};
-    if ("cidr" in v) out["cidr"] = b65(v["cidr"]); else giveUp();
-    if ("ports" in v) out["ports"] = b69(v["ports"]);
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b68(v[i]);
     v = out;
     return v;
   }
+  function b70(v) {
+    if (v === undefined) return undefined;
+    v = b69(v);
+    return v;
+  }
   function b71(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b70(v[i]);
+    const out = {};
+    if ("cidr" in v) out["cidr"] = b66(v["cidr"]); else giveUp();
+    if ("ports" in v) out["ports"] = b70(v["ports"]);
     v = out;
     return v;
   }
   function b72(v) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b71(v[i]);
+    v = out;
+    return v;
+  }
+  function b73(v) {
     const out = {};
-    if ("host" in v) out["host"] = b56(v["host"]); else out["host"] = b56(undefined);
-    if ("repos" in v) out["repos"] = b58(v["repos"]);
+    if ("host" in v) out["host"] = b57(v["host"]); else out["host"] = b57(undefined);
+    if ("repos" in v) out["repos"] = b59(v["repos"]);
     if ("appId" in v) out["appId"] = v["appId"]; else giveUp();
     if ("installationId" in v) out["installationId"] = v["installationId"]; else giveUp();
-    if ("appKeySecret" in v) out["appKeySecret"] = b61(v["appKeySecret"]); else giveUp();
-    if ("appWebhookSecret" in v) out["appWebhookSecret"] = b63(v["appWebhookSecret"]); else giveUp();
+    if ("appKeySecret" in v) out["appKeySecret"] = b62(v["appKeySecret"]); else giveUp();
+    if ("appWebhookSecret" in v) out["appWebhookSecret"] = b64(v["appWebhookSecret"]); else giveUp();
     if ("reviewerAppId" in v) out["reviewerAppId"] = v["reviewerAppId"];
     if ("reviewerAppInstallationId" in v) out["reviewerAppInstallationId"] = v["reviewerAppInstallationId"];
-    if ("reviewerAppKeySecret" in v) out["reviewerAppKeySecret"] = b64(v["reviewerAppKeySecret"]);
-    if ("egress" in v) out["egress"] = b71(v["egress"]); else giveUp();
-    if ("app" in v) out["app"] = b18(v["app"]);
-    if ("reviewerApp" in v) out["reviewerApp"] = b18(v["reviewerApp"]);
-    if ("url" in v) out["url"] = b18(v["url"]);
-    if ("provider" in v) out["provider"] = b18(v["provider"]);
+    if ("reviewerAppKeySecret" in v) out["reviewerAppKeySecret"] = b65(v["reviewerAppKeySecret"]);
+    if ("egress" in v) out["egress"] = b72(v["egress"]); else giveUp();
+    if ("app" in v) out["app"] = b19(v["app"]);
+    if ("reviewerApp" in v) out["reviewerApp"] = b19(v["reviewerApp"]);
+    if ("url" in v) out["url"] = b19(v["url"]);
+    if ("provider" in v) out["provider"] = b19(v["provider"]);
     v = out;
     checkReviewerApp(v, sink);
     return v;
   }
-  function b73(v) {
+  function b74(v) {
+    if (v === undefined) return undefined;
+    v = b73(v);
+    return v;
+  }
+  function b75(v) {
     if (v === undefined) return undefined;
     v = b72(v);
     return v;
   }
-  function b74(v) {
-    if (v === undefined) return undefined;
-    v = b71(v);
-    return v;
-  }
-  function b75(v) {
+  function b76(v) {
     if (!isLabelKey(v)) giveUp();
     return v;
   }
-  function b76(v) {
+  function b77(v) {
     if (!isLabelValue(v)) giveUp();
     return v;
   }
-  function b77(v) {
+  function b78(v) {
     const out = {};
-    for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = b75(key); if (k === "__proto__") continue; out[k] = b76(v[key]); }
+    for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = b76(key); if (k === "__proto__") continue; out[k] = b77(v[key]); }
     v = out;
     return v;
   }
-  function b78(v) {
+  function b79(v) {
     if (v === undefined) return copyDefault(d1);
-    v = b77(v);
+    v = b78(v);
     if (v === undefined) v = copyDefault(d1);
     return v;
   }
-  function b79(v) {
-    if (v === undefined) return undefined;
-    v = b75(v);
-    return v;
-  }
   function b80(v) {
-    if (v === undefined) return "Equal";
-    return v;
-  }
-  function b81(v) {
     if (v === undefined) return undefined;
     v = b76(v);
     return v;
   }
+  function b81(v) {
+    if (v === undefined) return "Equal";
+    return v;
+  }
   function b82(v) {
+    if (v === undefined) return undefined;
+    v = b77(v);
+    return v;
+  }
+  function b83(v) {
     const out = {};
-    if ("key" in v) out["key"] = b79(v["key"]);
-    if ("operator" in v) out["operator"] = b80(v["operator"]); else out["operator"] = b80(undefined);
-    if ("value" in v) out["value"] = b81(v["value"]);
+    if ("key" in v) out["key"] = b80(v["key"]);
+    if ("operator" in v) out["operator"] = b81(v["operator"]); else out["operator"] = b81(undefined);
+    if ("value" in v) out["value"] = b82(v["value"]);
     if ("effect" in v) out["effect"] = v["effect"];
     if ("tolerationSeconds" in v) out["tolerationSeconds"] = v["tolerationSeconds"];
     v = out;
     checkToleration(v, sink, "CS-10");
     return v;
   }
-  function b83(v) {
+  function b84(v) {
     const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b82(v[i]);
+    for (let i = 0; i < v.length; i++) out[i] = b83(v[i]);
     v = out;
     return v;
   }
-  function b84(v) {
+  function b85(v) {
     if (v === undefined) return copyDefault(d4);
-    v = b83(v);
+    v = b84(v);
     if (v === undefined) v = copyDefault(d4);
     return v;
   }
-  function b85(v) {
+  function b86(v) {
     member: {
       if (s11(v)) break member;
       if (s12(v)) break member;
@@ -528,11 +533,11 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b86(v) {
-    v = b37(b85(v));
+  function b87(v) {
+    v = b38(b86(v));
     return v;
   }
-  function b87(v) {
+  function b88(v) {
     member: {
       if (s13(v)) break member;
       if (s14(v)) break member;
@@ -540,18 +545,18 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b88(v) {
-    v = b37(b87(v));
-    return v;
-  }
   function b89(v) {
-    const out = {};
-    if ("cpu" in v) out["cpu"] = b86(v["cpu"]); else giveUp();
-    if ("memory" in v) out["memory"] = b88(v["memory"]); else giveUp();
-    v = out;
+    v = b38(b88(v));
     return v;
   }
   function b90(v) {
+    const out = {};
+    if ("cpu" in v) out["cpu"] = b87(v["cpu"]); else giveUp();
+    if ("memory" in v) out["memory"] = b89(v["memory"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b91(v) {
     member: {
       if (s15(v)) break member;
       if (s16(v)) break member;
@@ -559,11 +564,11 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b91(v) {
-    v = b37(b90(v));
+  function b92(v) {
+    v = b38(b91(v));
     return v;
   }
-  function b92(v) {
+  function b93(v) {
     member: {
       if (s17(v)) break member;
       if (s18(v)) break member;
@@ -571,110 +576,110 @@ export function buildCompassServer(calls): FastValidator {
     }
     return v;
   }
-  function b93(v) {
-    v = b37(b92(v));
-    return v;
-  }
   function b94(v) {
-    if (v === undefined) return undefined;
-    v = b93(v);
+    v = b38(b93(v));
     return v;
   }
   function b95(v) {
-    const out = {};
-    if ("memory" in v) out["memory"] = b91(v["memory"]); else giveUp();
-    if ("cpu" in v) out["cpu"] = b94(v["cpu"]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b94(v);
     return v;
   }
   function b96(v) {
     const out = {};
-    if ("requests" in v) out["requests"] = b89(v["requests"]); else giveUp();
-    if ("limits" in v) out["limits"] = b95(v["limits"]); else giveUp();
+    if ("memory" in v) out["memory"] = b92(v["memory"]); else giveUp();
+    if ("cpu" in v) out["cpu"] = b95(v["cpu"]);
     v = out;
     return v;
   }
   function b97(v) {
-    if (v === undefined) return copyDefault(d5);
-    v = b96(v);
-    if (v === undefined) v = copyDefault(d5);
+    const out = {};
+    if ("requests" in v) out["requests"] = b90(v["requests"]); else giveUp();
+    if ("limits" in v) out["limits"] = b96(v["limits"]); else giveUp();
+    v = out;
     return v;
   }
   function b98(v) {
-    checkHttpsUrl(v, sink, "CS-09", "issuer");
+    if (v === undefined) return copyDefault(d5);
+    v = b97(v);
+    if (v === undefined) v = copyDefault(d5);
     return v;
   }
   function b99(v) {
-    if (v === undefined) return "compass-runner";
+    checkHttpsUrl(v, sink, "CS-09", "issuer");
     return v;
   }
   function b100(v) {
-    if (v === undefined) return 600;
+    if (v === undefined) return "compass-runner";
     return v;
   }
   function b101(v) {
-    checkHttpsUrl(v, sink, "CS-09", "jwksURI");
+    if (v === undefined) return 600;
     return v;
   }
   function b102(v) {
-    if (v === undefined) return undefined;
-    v = b101(v);
+    checkHttpsUrl(v, sink, "CS-09", "jwksURI");
     return v;
   }
   function b103(v) {
-    if (v === undefined) return "jwks.json";
+    if (v === undefined) return undefined;
+    v = b102(v);
     return v;
   }
   function b104(v) {
-    const out = {};
-    if ("configMap" in v) out["configMap"] = v["configMap"]; else giveUp();
-    if ("key" in v) out["key"] = b103(v["key"]); else out["key"] = b103(undefined);
-    v = out;
+    if (v === undefined) return "jwks.json";
     return v;
   }
   function b105(v) {
-    if (v === undefined) return undefined;
-    v = b104(v);
-    return v;
-  }
-  function b106(v) {
-    if (v === undefined) return "ca.crt";
-    return v;
-  }
-  function b107(v) {
     const out = {};
     if ("configMap" in v) out["configMap"] = v["configMap"]; else giveUp();
-    if ("key" in v) out["key"] = b106(v["key"]); else out["key"] = b106(undefined);
+    if ("key" in v) out["key"] = b104(v["key"]); else out["key"] = b104(undefined);
     v = out;
     return v;
   }
-  function b108(v) {
+  function b106(v) {
     if (v === undefined) return undefined;
-    v = b107(v);
+    v = b105(v);
+    return v;
+  }
+  function b107(v) {
+    if (v === undefined) return "ca.crt";
+    return v;
+  }
+  function b108(v) {
+    const out = {};
+    if ("configMap" in v) out["configMap"] = v["configMap"]; else giveUp();
+    if ("key" in v) out["key"] = b107(v["key"]); else out["key"] = b107(undefined);
+    v = out;
     return v;
   }
   function b109(v) {
+    if (v === undefined) return undefined;
+    v = b108(v);
+    return v;
+  }
+  function b110(v) {
     const out = {};
     if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("issuer" in v) out["issuer"] = b98(v["issuer"]); else giveUp();
-    if ("audience" in v) out["audience"] = b99(v["audience"]); else out["audience"] = b99(undefined);
+    if ("issuer" in v) out["issuer"] = b99(v["issuer"]); else giveUp();
+    if ("audience" in v) out["audience"] = b100(v["audience"]); else out["audience"] = b100(undefined);
     if ("namespace" in v) out["namespace"] = v["namespace"]; else giveUp();
     if ("serviceAccount" in v) out["serviceAccount"] = v["serviceAccount"]; else giveUp();
-    if ("maxTokenLifetime" in v) out["maxTokenLifetime"] = b100(v["maxTokenLifetime"]); else out["maxTokenLifetime"] = b100(undefined);
-    if ("jwksURI" in v) out["jwksURI"] = b102(v["jwksURI"]);
-    if ("jwksFile" in v) out["jwksFile"] = b105(v["jwksFile"]);
-    if ("caFile" in v) out["caFile"] = b108(v["caFile"]);
+    if ("maxTokenLifetime" in v) out["maxTokenLifetime"] = b101(v["maxTokenLifetime"]); else out["maxTokenLifetime"] = b101(undefined);
+    if ("jwksURI" in v) out["jwksURI"] = b103(v["jwksURI"]);
+    if ("jwksFile" in v) out["jwksFile"] = b106(v["jwksFile"]);
+    if ("caFile" in v) out["caFile"] = b109(v["caFile"]);
     v = out;
     checkJwksSource(v, sink);
     return v;
   }
-  function b110(v) {
+  function b111(v) {
     const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b109(v[i]);
+    for (let i = 0; i < v.length; i++) out[i] = b110(v[i]);
     v = out;
     return v;
   }
-  function b111(v) {
+  function b112(v) {
     const out = {};
     if ("kind" in v) out["kind"] = v["kind"]; else giveUp();
     if ("name" in v) out["name"] = b0(v["name"]); else out["name"] = b0(undefined);
@@ -686,35 +691,35 @@ export function buildCompassServer(calls): FastValidator {
     if ("strategy" in v) out["strategy"] = b5(v["strategy"]); else out["strategy"] = b5(undefined);
     if ("publicHost" in v) out["publicHost"] = v["publicHost"]; else giveUp();
     if ("tls" in v) out["tls"] = b6(v["tls"]); else giveUp();
-    if ("service" in v) out["service"] = b11(v["service"]); else out["service"] = b11(undefined);
-    if ("database" in v) out["database"] = b19(v["database"]); else giveUp();
-    if ("masterKey" in v) out["masterKey"] = b22(v["masterKey"]); else giveUp();
-    if ("adminToken" in v) out["adminToken"] = b25(v["adminToken"]); else giveUp();
-    if ("nats" in v) out["nats"] = b55(v["nats"]); else giveUp();
-    if ("forge" in v) out["forge"] = b73(v["forge"]);
-    if ("issuerEgress" in v) out["issuerEgress"] = b74(v["issuerEgress"]);
-    if ("nodeSelector" in v) out["nodeSelector"] = b78(v["nodeSelector"]); else out["nodeSelector"] = b78(undefined);
-    if ("tolerations" in v) out["tolerations"] = b84(v["tolerations"]); else out["tolerations"] = b84(undefined);
-    if ("resources" in v) out["resources"] = b97(v["resources"]); else out["resources"] = b97(undefined);
-    if ("postgres" in v) out["postgres"] = b18(v["postgres"]);
-    if ("initContainers" in v) out["initContainers"] = b18(v["initContainers"]);
-    if ("migrations" in v) out["migrations"] = b18(v["migrations"]);
-    if ("ingress" in v) out["ingress"] = b18(v["ingress"]);
-    if ("config" in v) out["config"] = b18(v["config"]);
-    if ("securityContext" in v) out["securityContext"] = b18(v["securityContext"]);
-    if ("podSecurityContext" in v) out["podSecurityContext"] = b18(v["podSecurityContext"]);
-    if ("privileged" in v) out["privileged"] = b18(v["privileged"]);
-    if ("capabilities" in v) out["capabilities"] = b18(v["capabilities"]);
-    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b18(v["imagePullSecrets"]);
-    if ("namespaceLabels" in v) out["namespaceLabels"] = b18(v["namespaceLabels"]);
-    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b18(v["podSecurityLevel"]);
-    if ("arch" in v) out["arch"] = b18(v["arch"]);
-    if ("runnerClusters" in v) out["runnerClusters"] = b110(v["runnerClusters"]); else giveUp();
-    if ("clusters" in v) out["clusters"] = b18(v["clusters"]);
+    if ("service" in v) out["service"] = b12(v["service"]); else out["service"] = b12(undefined);
+    if ("database" in v) out["database"] = b20(v["database"]); else giveUp();
+    if ("masterKey" in v) out["masterKey"] = b23(v["masterKey"]); else giveUp();
+    if ("adminToken" in v) out["adminToken"] = b26(v["adminToken"]); else giveUp();
+    if ("nats" in v) out["nats"] = b56(v["nats"]); else giveUp();
+    if ("forge" in v) out["forge"] = b74(v["forge"]);
+    if ("issuerEgress" in v) out["issuerEgress"] = b75(v["issuerEgress"]);
+    if ("nodeSelector" in v) out["nodeSelector"] = b79(v["nodeSelector"]); else out["nodeSelector"] = b79(undefined);
+    if ("tolerations" in v) out["tolerations"] = b85(v["tolerations"]); else out["tolerations"] = b85(undefined);
+    if ("resources" in v) out["resources"] = b98(v["resources"]); else out["resources"] = b98(undefined);
+    if ("postgres" in v) out["postgres"] = b19(v["postgres"]);
+    if ("initContainers" in v) out["initContainers"] = b19(v["initContainers"]);
+    if ("migrations" in v) out["migrations"] = b19(v["migrations"]);
+    if ("ingress" in v) out["ingress"] = b19(v["ingress"]);
+    if ("config" in v) out["config"] = b19(v["config"]);
+    if ("securityContext" in v) out["securityContext"] = b19(v["securityContext"]);
+    if ("podSecurityContext" in v) out["podSecurityContext"] = b19(v["podSecurityContext"]);
+    if ("privileged" in v) out["privileged"] = b19(v["privileged"]);
+    if ("capabilities" in v) out["capabilities"] = b19(v["capabilities"]);
+    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b19(v["imagePullSecrets"]);
+    if ("namespaceLabels" in v) out["namespaceLabels"] = b19(v["namespaceLabels"]);
+    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b19(v["podSecurityLevel"]);
+    if ("arch" in v) out["arch"] = b19(v["arch"]);
+    if ("runnerClusters" in v) out["runnerClusters"] = b111(v["runnerClusters"]); else giveUp();
+    if ("clusters" in v) out["clusters"] = b19(v["clusters"]);
     v = out;
     checkCompassServer(v, sink);
     return v;
   }
 
-  return validator(s0, b111);
+  return validator(s0, b112);
 }

@@ -5,7 +5,7 @@ import type { FastValidator } from "../values.ts";
 
 /** The validator of Compass; `calls` are the functions it calls (generated.ts hands them over). */
 export function buildCompass(calls): FastValidator {
-  const { attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText } = calls;
+  const { attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText } = calls;
   // The structural checks (ajv standalone code of the JSON Schemas zod exports).
   const s0 = validate10;const schema11 = {"type":"object","properties":{"kind":{"type":"string","const":"Compass"},"server":{"type":"object","properties":{"name":{"type":"string","maxLength":40,"pattern":"^[a-z]([-a-z0-9]*[a-z0-9])?$"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"createNamespace":{"type":"boolean"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"image":{"type":"string"},"replicas":{"type":"number","const":1},"strategy":{"type":"string","const":"Recreate"},"publicHost":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"tls":{"type":"object","properties":{"secretName":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"}},"required":["secretName"],"additionalProperties":false},"service":{"type":"object","properties":{"type":{"type":"string","enum":["ClusterIP","LoadBalancer","NodePort"]},"annotations":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string"}}},"additionalProperties":false},"database":{"type":"object","properties":{"dsnSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"cidr":{"type":"string"},"port":{"type":"integer","minimum":1,"maximum":65535},"urlSecret":{"not":{}},"bundled":{"not":{}},"image":{"not":{}}},"required":["dsnSecret","cidr"],"additionalProperties":false},"masterKey":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"},"env":{"not":{}}},"required":["name"],"additionalProperties":false},"adminToken":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"},"env":{"not":{}}},"required":["name"],"additionalProperties":false},"nats":{"oneOf":[{"type":"object","properties":{"mode":{"type":"string","const":"bundled"},"image":{"type":"string"},"user":{"type":"string","pattern":"^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$"},"passwordSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"jetstream":{"type":"object","properties":{"maxFileStoreMiB":{"type":"integer","minimum":16,"maximum":1048576},"maxMemoryStoreMiB":{"type":"integer","minimum":0,"maximum":1048576}},"additionalProperties":false},"resources":{"type":"object","properties":{"requests":{"type":"object","properties":{"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["cpu","memory"],"additionalProperties":false},"limits":{"type":"object","properties":{"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["memory"],"additionalProperties":false}},"required":["requests","limits"],"additionalProperties":false}},"required":["mode","image","passwordSecret"],"additionalProperties":false},{"type":"object","properties":{"mode":{"type":"string","const":"external"},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"cidr":{"type":"string"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"port":{"type":"integer","minimum":1,"maximum":65535},"url":{"not":{}},"user":{"not":{}},"passwordSecret":{"not":{}}},"required":["mode","urlSecret"],"additionalProperties":false}]},"forge":{"type":"object","properties":{"host":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"repos":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\\/[-A-Za-z0-9_.]{1,100}$"}},"appId":{"type":"integer","minimum":1,"maximum":9007199254740991},"installationId":{"type":"integer","minimum":1,"maximum":9007199254740991},"appKeySecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"appWebhookSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"reviewerAppId":{"type":"integer","minimum":1,"maximum":9007199254740991},"reviewerAppInstallationId":{"type":"integer","minimum":1,"maximum":9007199254740991},"reviewerAppKeySecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"egress":{"minItems":1,"type":"array","items":{"type":"object","properties":{"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"required":["cidr"],"additionalProperties":false}},"app":{"not":{}},"reviewerApp":{"not":{}},"url":{"not":{}},"provider":{"not":{}}},"required":["appId","installationId","appKeySecret","appWebhookSecret","egress"],"additionalProperties":false},"issuerEgress":{"type":"array","items":{"type":"object","properties":{"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"required":["cidr"],"additionalProperties":false}},"nodeSelector":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string"}},"tolerations":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"operator":{"type":"string","enum":["Exists","Equal"]},"value":{"type":"string"},"effect":{"type":"string","enum":["NoSchedule","PreferNoSchedule","NoExecute"]},"tolerationSeconds":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"additionalProperties":false}},"resources":{"type":"object","properties":{"requests":{"type":"object","properties":{"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["cpu","memory"],"additionalProperties":false},"limits":{"type":"object","properties":{"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["memory"],"additionalProperties":false}},"required":["requests","limits"],"additionalProperties":false},"postgres":{"not":{}},"initContainers":{"not":{}},"migrations":{"not":{}},"ingress":{"not":{}},"config":{"not":{}},"securityContext":{"not":{}},"podSecurityContext":{"not":{}},"privileged":{"not":{}},"capabilities":{"not":{}},"imagePullSecrets":{"not":{}},"namespaceLabels":{"not":{}},"podSecurityLevel":{"not":{}},"arch":{"not":{}},"cluster":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9-]{1,40}$"},"issuer":{"type":"string"},"jwksURI":{"type":"string"},"jwksFile":{"type":"object","properties":{"configMap":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string","pattern":"^[-._a-zA-Z0-9]+$"}},"required":["configMap"],"additionalProperties":false},"caFile":{"type":"object","properties":{"configMap":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string","pattern":"^[-._a-zA-Z0-9]+$"}},"required":["configMap"],"additionalProperties":false},"maxTokenLifetime":{"not":{}},"namespace":{"not":{}},"serviceAccount":{"not":{}},"audience":{"not":{}}},"required":["issuer"],"additionalProperties":false},"runnerClusters":{"not":{}},"clusters":{"not":{}}},"required":["image","publicHost","tls","database","masterKey","adminToken","nats","cluster"],"additionalProperties":false},"runner":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"createNamespace":{"type":"boolean"},"serviceAccount":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"image":{"type":"string"},"serverAddr":{"type":"string"},"serverName":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"serverCA":{"anyOf":[{"type":"object","properties":{"pem":{"type":"string"}},"required":["pem"],"additionalProperties":false},{"type":"object","properties":{"configMap":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["configMap"],"additionalProperties":false},{"type":"object","properties":{"secret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["secret"],"additionalProperties":false}]},"nodeSelector":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","minLength":1}},"required":["key","value"],"additionalProperties":false},"toleration":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"string","minLength":1},"effect":{"type":"string","enum":["NoSchedule","PreferNoSchedule","NoExecute"]}},"required":["key","value","effect"],"additionalProperties":false},"kvmResourceName":{"type":"string"},"seccompProfilePath":{"type":"string"},"sessionCapacity":{"type":"integer","minimum":1,"maximum":9007199254740991},"guestMemoryMiB":{"type":"integer","minimum":1,"maximum":9007199254740991},"guestCpus":{"type":"integer","minimum":1,"maximum":9007199254740991},"runnerOverheadMiB":{"type":"integer","minimum":0,"maximum":9007199254740991},"hostPaths":{"type":"object","properties":{"sessionVolumeRoot":{"type":"string"},"runtimeRoot":{"type":"string"},"sessions":{"not":{}},"runtime":{"not":{}}},"required":["sessionVolumeRoot","runtimeRoot"],"additionalProperties":false},"tokenExpirationSeconds":{"type":"integer","minimum":600,"maximum":4294967296},"maxTokenLifetimeSeconds":{"type":"integer","minimum":600,"maximum":4294967296},"admission":{"type":"object","properties":{"controllers":{"minItems":1,"type":"array","items":{"type":"string"}},"deployers":{"minItems":1,"type":"array","items":{"type":"string"}},"breakGlassGroups":{"minItems":1,"type":"array","items":{"type":"string"}}},"required":["controllers","deployers"],"additionalProperties":false},"maxUnavailable":{"type":"number","const":1},"perSessionReapSeconds":{"type":"integer","minimum":1,"maximum":9007199254740991},"priorityClassValue":{"type":"integer","minimum":0,"maximum":1000000000},"egressAllow":{"type":"array","items":{"type":"object","properties":{"host":{"type":"string"},"cidr":{"type":"string"},"ports":{"minItems":1,"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535},"protocol":{"type":"string","enum":["TCP","UDP","SCTP"]}},"required":["port"],"additionalProperties":false}}},"additionalProperties":false}},"otel":{"type":"object","properties":{"endpoint":{"type":"string"}},"required":["endpoint"],"additionalProperties":false},"arch":{"type":"string","const":"amd64"},"server":{"not":{}},"tolerations":{"not":{}},"resources":{"not":{}},"runnerId":{"not":{}},"runnerTokenSecret":{"not":{}},"agentImage":{"not":{}},"hostUsers":{"not":{}},"extraObjects":{"not":{}},"rbac":{"not":{}},"automountServiceAccountToken":{"not":{}},"securityContext":{"not":{}},"podSecurityContext":{"not":{}},"privileged":{"not":{}},"capabilities":{"not":{}},"imagePullSecrets":{"not":{}},"namespaceLabels":{"not":{}},"podSecurityLevel":{"not":{}},"serverCluster":{"not":{}}},"required":["image","nodeSelector","kvmResourceName","sessionCapacity","guestMemoryMiB","guestCpus","runnerOverheadMiB","hostPaths","admission","perSessionReapSeconds","priorityClassValue"],"additionalProperties":false}},"required":["kind","server","runner"],"additionalProperties":false};const func2 = Object.prototype.hasOwnProperty;const pattern0 = new RegExp("^[a-z]([-a-z0-9]*[a-z0-9])?$", "");const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "");const pattern2 = new RegExp("^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$", "");const pattern8 = new RegExp("^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$", "");const pattern11 = new RegExp("^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$", "");const pattern18 = new RegExp("^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\\/[-A-Za-z0-9_.]{1,100}$", "");const pattern26 = new RegExp("^[a-z0-9-]{1,40}$", "");const pattern28 = new RegExp("^[-._a-zA-Z0-9]+$", "");function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((((data.kind === undefined) && (missing0 = "kind")) || ((data.server === undefined) && (missing0 = "server"))) || ((data.runner === undefined) && (missing0 = "runner"))){validate10.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(((key0 === "kind") || (key0 === "server")) || (key0 === "runner"))){validate10.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.kind !== undefined){let data0 = data.kind;const _errs2 = errors;if(typeof data0 !== "string"){validate10.errors = [{}];return false;}if("Compass" !== data0){validate10.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.server !== undefined){let data1 = data.server;const _errs4 = errors;if(errors === _errs4){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){let missing1;if(((((((((data1.image === undefined) && (missing1 = "image")) || ((data1.publicHost === undefined) && (missing1 = "publicHost"))) || ((data1.tls === undefined) && (missing1 = "tls"))) || ((data1.database === undefined) && (missing1 = "database"))) || ((data1.masterKey === undefined) && (missing1 = "masterKey"))) || ((data1.adminToken === undefined) && (missing1 = "adminToken"))) || ((data1.nats === undefined) && (missing1 = "nats"))) || ((data1.cluster === undefined) && (missing1 = "cluster"))){validate10.errors = [{}];return false;}else {const _errs6 = errors;for(const key1 in data1){if(!(func2.call(schema11.properties.server.properties, key1))){validate10.errors = [{}];return false;break;}}if(_errs6 === errors){if(data1.name !== undefined){let data2 = data1.name;const _errs7 = errors;if(errors === _errs7){if(typeof data2 === "string"){if(data2.length > 40){validate10.errors = [{}];return false;}else {if(!pattern0.test(data2)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs7 === errors;}else {var valid1 = true;}if(valid1){if(data1.namespace !== undefined){let data3 = data1.namespace;const _errs9 = errors;if(errors === _errs9){if(typeof data3 === "string"){if(data3.length > 63){validate10.errors = [{}];return false;}else {if(!pattern1.test(data3)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs9 === errors;}else {var valid1 = true;}if(valid1){if(data1.createNamespace !== undefined){const _errs11 = errors;if(typeof data1.createNamespace !== "boolean"){validate10.errors = [{}];return false;}var valid1 = _errs11 === errors;}else {var valid1 = true;}if(valid1){if(data1.serviceAccount !== undefined){let data5 = data1.serviceAccount;const _errs13 = errors;if(errors === _errs13){if(typeof data5 === "string"){if(data5.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data5)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs13 === errors;}else {var valid1 = true;}if(valid1){if(data1.image !== undefined){const _errs15 = errors;if(typeof data1.image !== "string"){validate10.errors = [{}];return false;}var valid1 = _errs15 === errors;}else {var valid1 = true;}if(valid1){if(data1.replicas !== undefined){let data7 = data1.replicas;const _errs17 = errors;if(!((typeof data7 == "number") && (isFinite(data7)))){validate10.errors = [{}];return false;}if(1 !== data7){validate10.errors = [{}];return false;}var valid1 = _errs17 === errors;}else {var valid1 = true;}if(valid1){if(data1.strategy !== undefined){let data8 = data1.strategy;const _errs19 = errors;if(typeof data8 !== "string"){validate10.errors = [{}];return false;}if("Recreate" !== data8){validate10.errors = [{}];return false;}var valid1 = _errs19 === errors;}else {var valid1 = true;}if(valid1){if(data1.publicHost !== undefined){let data9 = data1.publicHost;const _errs21 = errors;if(errors === _errs21){if(typeof data9 === "string"){if(data9.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data9)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs21 === errors;}else {var valid1 = true;}if(valid1){if(data1.tls !== undefined){let data10 = data1.tls;const _errs23 = errors;if(errors === _errs23){if(data10 && typeof data10 == "object" && !Array.isArray(data10)){let missing2;if((data10.secretName === undefined) && (missing2 = "secretName")){validate10.errors = [{}];return false;}else {const _errs25 = errors;for(const key2 in data10){if(!(key2 === "secretName")){validate10.errors = [{}];return false;break;}}if(_errs25 === errors){if(data10.secretName !== undefined){let data11 = data10.secretName;const _errs26 = errors;if(errors === _errs26){if(typeof data11 === "string"){if(data11.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data11)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs23 === errors;}else {var valid1 = true;}if(valid1){if(data1.service !== undefined){let data12 = data1.service;const _errs28 = errors;if(errors === _errs28){if(data12 && typeof data12 == "object" && !Array.isArray(data12)){const _errs30 = errors;for(const key3 in data12){if(!((key3 === "type") || (key3 === "annotations"))){validate10.errors = [{}];return false;break;}}if(_errs30 === errors){if(data12.type !== undefined){let data13 = data12.type;const _errs31 = errors;if(typeof data13 !== "string"){validate10.errors = [{}];return false;}if(!(((data13 === "ClusterIP") || (data13 === "LoadBalancer")) || (data13 === "NodePort"))){validate10.errors = [{}];return false;}var valid3 = _errs31 === errors;}else {var valid3 = true;}if(valid3){if(data12.annotations !== undefined){let data14 = data12.annotations;const _errs33 = errors;if(errors === _errs33){if(data14 && typeof data14 == "object" && !Array.isArray(data14)){for(const key4 in data14){const _errs35 = errors;if(typeof key4 !== "string"){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}var valid4 = _errs35 === errors;if(!valid4){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;validate10.errors = vErrors;return false;break;}}if(valid4){for(const key5 in data14){const _errs38 = errors;if(typeof data14[key5] !== "string"){validate10.errors = [{}];return false;}var valid5 = _errs38 === errors;if(!valid5){break;}}}}else {validate10.errors = [{}];return false;}}var valid3 = _errs33 === errors;}else {var valid3 = true;}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs28 === errors;}else {var valid1 = true;}if(valid1){if(data1.database !== undefined){let data16 = data1.database;const _errs40 = errors;if(errors === _errs40){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){let missing3;if(((data16.dsnSecret === undefined) && (missing3 = "dsnSecret")) || ((data16.cidr === undefined) && (missing3 = "cidr"))){validate10.errors = [{}];return false;}else {const _errs42 = errors;for(const key6 in data16){if(!((((((key6 === "dsnSecret") || (key6 === "cidr")) || (key6 === "port")) || (key6 === "urlSecret")) || (key6 === "bundled")) || (key6 === "image"))){validate10.errors = [{}];return false;break;}}if(_errs42 === errors){if(data16.dsnSecret !== undefined){let data17 = data16.dsnSecret;const _errs43 = errors;if(errors === _errs43){if(data17 && typeof data17 == "object" && !Array.isArray(data17)){let missing4;if((data17.name === undefined) && (missing4 = "name")){validate10.errors = [{}];return false;}else {const _errs45 = errors;for(const key7 in data17){if(!((key7 === "name") || (key7 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs45 === errors){if(data17.name !== undefined){let data18 = data17.name;const _errs46 = errors;if(errors === _errs46){if(typeof data18 === "string"){if(data18.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data18)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid7 = _errs46 === errors;}else {var valid7 = true;}if(valid7){if(data17.key !== undefined){const _errs48 = errors;if(typeof data17.key !== "string"){validate10.errors = [{}];return false;}var valid7 = _errs48 === errors;}else {var valid7 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid6 = _errs43 === errors;}else {var valid6 = true;}if(valid6){if(data16.cidr !== undefined){const _errs50 = errors;if(typeof data16.cidr !== "string"){validate10.errors = [{}];return false;}var valid6 = _errs50 === errors;}else {var valid6 = true;}if(valid6){if(data16.port !== undefined){let data21 = data16.port;const _errs52 = errors;if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){validate10.errors = [{}];return false;}if(errors === _errs52){if((typeof data21 == "number") && (isFinite(data21))){if(data21 > 65535 || isNaN(data21)){validate10.errors = [{}];return false;}else {if(data21 < 1 || isNaN(data21)){validate10.errors = [{}];return false;}}}}var valid6 = _errs52 === errors;}else {var valid6 = true;}if(valid6){if(data16.urlSecret !== undefined){const _errs54 = errors;validate10.errors = [{}];return false;var valid6 = _errs54 === errors;}else {var valid6 = true;}if(valid6){if(data16.bundled !== undefined){const _errs56 = errors;validate10.errors = [{}];return false;var valid6 = _errs56 === errors;}else {var valid6 = true;}if(valid6){if(data16.image !== undefined){const _errs58 = errors;validate10.errors = [{}];return false;var valid6 = _errs58 === errors;}else {var valid6 = true;}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs40 === errors;}else {var valid1 = true;}if(valid1){if(data1.masterKey !== undefined){let data25 = data1.masterKey;const _errs60 = errors;if(errors === _errs60){if(data25 && typeof data25 == "object" && !Array.isArray(data25)){let missing5;if((data25.name === undefined) && (missing5 = "name")){validate10.errors = [{}];return false;}else {const _errs62 = errors;for(const key8 in data25){if(!(((key8 === "name") || (key8 === "key")) || (key8 === "env"))){validate10.errors = [{}];return false;break;}}if(_errs62 === errors){if(data25.name !== undefined){let data26 = data25.name;const _errs63 = errors;if(errors === _errs63){if(typeof data26 === "string"){if(data26.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data26)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid8 = _errs63 === errors;}else {var valid8 = true;}if(valid8){if(data25.key !== undefined){const _errs65 = errors;if(typeof data25.key !== "string"){validate10.errors = [{}];return false;}var valid8 = _errs65 === errors;}else {var valid8 = true;}if(valid8){if(data25.env !== undefined){const _errs67 = errors;validate10.errors = [{}];return false;var valid8 = _errs67 === errors;}else {var valid8 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs60 === errors;}else {var valid1 = true;}if(valid1){if(data1.adminToken !== undefined){let data29 = data1.adminToken;const _errs69 = errors;if(errors === _errs69){if(data29 && typeof data29 == "object" && !Array.isArray(data29)){let missing6;if((data29.name === undefined) && (missing6 = "name")){validate10.errors = [{}];return false;}else {const _errs71 = errors;for(const key9 in data29){if(!(((key9 === "name") || (key9 === "key")) || (key9 === "env"))){validate10.errors = [{}];return false;break;}}if(_errs71 === errors){if(data29.name !== undefined){let data30 = data29.name;const _errs72 = errors;if(errors === _errs72){if(typeof data30 === "string"){if(data30.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data30)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid9 = _errs72 === errors;}else {var valid9 = true;}if(valid9){if(data29.key !== undefined){const _errs74 = errors;if(typeof data29.key !== "string"){validate10.errors = [{}];return false;}var valid9 = _errs74 === errors;}else {var valid9 = true;}if(valid9){if(data29.env !== undefined){const _errs76 = errors;validate10.errors = [{}];return false;var valid9 = _errs76 === errors;}else {var valid9 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs69 === errors;}else {var valid1 = true;}if(valid1){if(data1.nats !== undefined){let data33 = data1.nats;const _errs78 = errors;const _errs79 = errors;let valid10 = false;let passing0 = null;const _errs80 = errors;if(errors === _errs80){if(data33 && typeof data33 == "object" && !Array.isArray(data33)){let missing7;if((((data33.mode === undefined) && (missing7 = "mode")) || ((data33.image === undefined) && (missing7 = "image"))) || ((data33.passwordSecret === undefined) && (missing7 = "passwordSecret"))){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}else {const _errs82 = errors;for(const key10 in data33){if(!(((((((key10 === "mode") || (key10 === "image")) || (key10 === "user")) || (key10 === "passwordSecret")) || (key10 === "urlSecret")) || (key10 === "jetstream")) || (key10 === "resources"))){const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;break;}}if(_errs82 === errors){if(data33.mode !== undefined){let data34 = data33.mode;const _errs83 = errors;if(typeof data34 !== "string"){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}if("bundled" !== data34){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}var valid11 = _errs83 === errors;}else {var valid11 = true;}if(valid11){if(data33.image !== undefined){const _errs85 = errors;if(typeof data33.image !== "string"){const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}var valid11 = _errs85 === errors;}else {var valid11 = true;}if(valid11){if(data33.user !== undefined){let data36 = data33.user;const _errs87 = errors;if(errors === _errs87){if(typeof data36 === "string"){if(!pattern8.test(data36)){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}else {const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}var valid11 = _errs87 === errors;}else {var valid11 = true;}if(valid11){if(data33.passwordSecret !== undefined){let data37 = data33.passwordSecret;const _errs89 = errors;if(errors === _errs89){if(data37 && typeof data37 == "object" && !Array.isArray(data37)){let missing8;if((data37.name === undefined) && (missing8 = "name")){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}else {const _errs91 = errors;for(const key11 in data37){if(!((key11 === "name") || (key11 === "key"))){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;break;}}if(_errs91 === errors){if(data37.name !== undefined){let data38 = data37.name;const _errs92 = errors;if(errors === _errs92){if(typeof data38 === "string"){if(data38.length > 253){const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}else {if(!pattern2.test(data38)){const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}}else {const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}var valid12 = _errs92 === errors;}else {var valid12 = true;}if(valid12){if(data37.key !== undefined){const _errs94 = errors;if(typeof data37.key !== "string"){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}var valid12 = _errs94 === errors;}else {var valid12 = true;}}}}}else {const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}var valid11 = _errs89 === errors;}else {var valid11 = true;}if(valid11){if(data33.urlSecret !== undefined){let data40 = data33.urlSecret;const _errs96 = errors;if(errors === _errs96){if(data40 && typeof data40 == "object" && !Array.isArray(data40)){let missing9;if((data40.name === undefined) && (missing9 = "name")){const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}else {const _errs98 = errors;for(const key12 in data40){if(!((key12 === "name") || (key12 === "key"))){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;break;}}if(_errs98 === errors){if(data40.name !== undefined){let data41 = data40.name;const _errs99 = errors;if(errors === _errs99){if(typeof data41 === "string"){if(data41.length > 253){const err18 = {};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}else {if(!pattern2.test(data41)){const err19 = {};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}}else {const err20 = {};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}var valid13 = _errs99 === errors;}else {var valid13 = true;}if(valid13){if(data40.key !== undefined){const _errs101 = errors;if(typeof data40.key !== "string"){const err21 = {};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}var valid13 = _errs101 === errors;}else {var valid13 = true;}}}}}else {const err22 = {};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}}var valid11 = _errs96 === errors;}else {var valid11 = true;}if(valid11){if(data33.jetstream !== undefined){let data43 = data33.jetstream;const _errs103 = errors;if(errors === _errs103){if(data43 && typeof data43 == "object" && !Array.isArray(data43)){const _errs105 = errors;for(const key13 in data43){if(!((key13 === "maxFileStoreMiB") || (key13 === "maxMemoryStoreMiB"))){const err23 = {};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;break;}}if(_errs105 === errors){if(data43.maxFileStoreMiB !== undefined){let data44 = data43.maxFileStoreMiB;const _errs106 = errors;if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){const err24 = {};if(vErrors === null){vErrors = [err24];}else {vErrors.push(err24);}errors++;}if(errors === _errs106){if((typeof data44 == "number") && (isFinite(data44))){if(data44 > 1048576 || isNaN(data44)){const err25 = {};if(vErrors === null){vErrors = [err25];}else {vErrors.push(err25);}errors++;}else {if(data44 < 16 || isNaN(data44)){const err26 = {};if(vErrors === null){vErrors = [err26];}else {vErrors.push(err26);}errors++;}}}}var valid14 = _errs106 === errors;}else {var valid14 = true;}if(valid14){if(data43.maxMemoryStoreMiB !== undefined){let data45 = data43.maxMemoryStoreMiB;const _errs108 = errors;if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){const err27 = {};if(vErrors === null){vErrors = [err27];}else {vErrors.push(err27);}errors++;}if(errors === _errs108){if((typeof data45 == "number") && (isFinite(data45))){if(data45 > 1048576 || isNaN(data45)){const err28 = {};if(vErrors === null){vErrors = [err28];}else {vErrors.push(err28);}errors++;}else {if(data45 < 0 || isNaN(data45)){const err29 = {};if(vErrors === null){vErrors = [err29];}else {vErrors.push(err29);}errors++;}}}}var valid14 = _errs108 === errors;}else {var valid14 = true;}}}}else {const err30 = {};if(vErrors === null){vErrors = [err30];}else {vErrors.push(err30);}errors++;}}var valid11 = _errs103 === errors;}else {var valid11 = true;}if(valid11){if(data33.resources !== undefined){let data46 = data33.resources;const _errs110 = errors;if(errors === _errs110){if(data46 && typeof data46 == "object" && !Array.isArray(data46)){let missing10;if(((data46.requests === undefined) && (missing10 = "requests")) || ((data46.limits === undefined) && (missing10 = "limits"))){const err31 = {};if(vErrors === null){vErrors = [err31];}else {vErrors.push(err31);}errors++;}else {const _errs112 = errors;for(const key14 in data46){if(!((key14 === "requests") || (key14 === "limits"))){const err32 = {};if(vErrors === null){vErrors = [err32];}else {vErrors.push(err32);}errors++;break;}}if(_errs112 === errors){if(data46.requests !== undefined){let data47 = data46.requests;const _errs113 = errors;if(errors === _errs113){if(data47 && typeof data47 == "object" && !Array.isArray(data47)){let missing11;if(((data47.cpu === undefined) && (missing11 = "cpu")) || ((data47.memory === undefined) && (missing11 = "memory"))){const err33 = {};if(vErrors === null){vErrors = [err33];}else {vErrors.push(err33);}errors++;}else {const _errs115 = errors;for(const key15 in data47){if(!((key15 === "cpu") || (key15 === "memory"))){const err34 = {};if(vErrors === null){vErrors = [err34];}else {vErrors.push(err34);}errors++;break;}}if(_errs115 === errors){if(data47.cpu !== undefined){let data48 = data47.cpu;const _errs116 = errors;const _errs117 = errors;let valid17 = false;const _errs118 = errors;if(errors === _errs118){if(typeof data48 === "string"){if(!pattern11.test(data48)){const err35 = {};if(vErrors === null){vErrors = [err35];}else {vErrors.push(err35);}errors++;}}else {const err36 = {};if(vErrors === null){vErrors = [err36];}else {vErrors.push(err36);}errors++;}}var _valid1 = _errs118 === errors;valid17 = valid17 || _valid1;if(!valid17){const _errs120 = errors;if(errors === _errs120){if((typeof data48 == "number") && (isFinite(data48))){if(data48 < 0 || isNaN(data48)){const err37 = {};if(vErrors === null){vErrors = [err37];}else {vErrors.push(err37);}errors++;}}else {const err38 = {};if(vErrors === null){vErrors = [err38];}else {vErrors.push(err38);}errors++;}}var _valid1 = _errs120 === errors;valid17 = valid17 || _valid1;}if(!valid17){const err39 = {};if(vErrors === null){vErrors = [err39];}else {vErrors.push(err39);}errors++;}else {errors = _errs117;if(vErrors !== null){if(_errs117){vErrors.length = _errs117;}else {vErrors = null;}}}var valid16 = _errs116 === errors;}else {var valid16 = true;}if(valid16){if(data47.memory !== undefined){let data49 = data47.memory;const _errs122 = errors;const _errs123 = errors;let valid18 = false;const _errs124 = errors;if(errors === _errs124){if(typeof data49 === "string"){if(!pattern11.test(data49)){const err40 = {};if(vErrors === null){vErrors = [err40];}else {vErrors.push(err40);}errors++;}}else {const err41 = {};if(vErrors === null){vErrors = [err41];}else {vErrors.push(err41);}errors++;}}var _valid2 = _errs124 === errors;valid18 = valid18 || _valid2;if(!valid18){const _errs126 = errors;if(errors === _errs126){if((typeof data49 == "number") && (isFinite(data49))){if(data49 < 0 || isNaN(data49)){const err42 = {};if(vErrors === null){vErrors = [err42];}else {vErrors.push(err42);}errors++;}}else {const err43 = {};if(vErrors === null){vErrors = [err43];}else {vErrors.push(err43);}errors++;}}var _valid2 = _errs126 === errors;valid18 = valid18 || _valid2;}if(!valid18){const err44 = {};if(vErrors === null){vErrors = [err44];}else {vErrors.push(err44);}errors++;}else {errors = _errs123;if(vErrors !== null){if(_errs123){vErrors.length = _errs123;}else {vErrors = null;}}}var valid16 = _errs122 === errors;}else {var valid16 = true;}}}}}else {const err45 = {};if(vErrors === null){vErrors = [err45];}else {vErrors.push(err45);}errors++;}}var valid15 = _errs113 === errors;}else {var valid15 = true;}if(valid15){if(data46.limits !== undefined){let data50 = data46.limits;const _errs128 = errors;if(errors === _errs128){if(data50 && typeof data50 == "object" && !Array.isArray(data50)){let missing12;if((data50.memory === undefined) && (missing12 = "memory")){const err46 = {};if(vErrors === null){vErrors = [err46];}else {vErrors.push(err46);}errors++;}else {const _errs130 = errors;for(const key16 in data50){if(!((key16 === "memory") || (key16 === "cpu"))){const err47 = {};if(vErrors === null){vErrors = [err47];}else {vErrors.push(err47);}errors++;break;}}if(_errs130 === errors){if(data50.memory !== undefined){let data51 = data50.memory;const _errs131 = errors;const _errs132 = errors;let valid20 = false;const _errs133 = errors;if(errors === _errs133){if(typeof data51 === "string"){if(!pattern11.test(data51)){const err48 = {};if(vErrors === null){vErrors = [err48];}else {vErrors.push(err48);}errors++;}}else {const err49 = {};if(vErrors === null){vErrors = [err49];}else {vErrors.push(err49);}errors++;}}var _valid3 = _errs133 === errors;valid20 = valid20 || _valid3;if(!valid20){const _errs135 = errors;if(errors === _errs135){if((typeof data51 == "number") && (isFinite(data51))){if(data51 < 0 || isNaN(data51)){const err50 = {};if(vErrors === null){vErrors = [err50];}else {vErrors.push(err50);}errors++;}}else {const err51 = {};if(vErrors === null){vErrors = [err51];}else {vErrors.push(err51);}errors++;}}var _valid3 = _errs135 === errors;valid20 = valid20 || _valid3;}if(!valid20){const err52 = {};if(vErrors === null){vErrors = [err52];}else {vErrors.push(err52);}errors++;}else {errors = _errs132;if(vErrors !== null){if(_errs132){vErrors.length = _errs132;}else {vErrors = null;}}}var valid19 = _errs131 === errors;}else {var valid19 = true;}if(valid19){if(data50.cpu !== undefined){let data52 = data50.cpu;const _errs137 = errors;const _errs138 = errors;let valid21 = false;const _errs139 = errors;if(errors === _errs139){if(typeof data52 === "string"){if(!pattern11.test(data52)){const err53 = {};if(vErrors === null){vErrors = [err53];}else {vErrors.push(err53);}errors++;}}else {const err54 = {};if(vErrors === null){vErrors = [err54];}else {vErrors.push(err54);}errors++;}}var _valid4 = _errs139 === errors;valid21 = valid21 || _valid4;if(!valid21){const _errs141 = errors;if(errors === _errs141){if((typeof data52 == "number") && (isFinite(data52))){if(data52 < 0 || isNaN(data52)){const err55 = {};if(vErrors === null){vErrors = [err55];}else {vErrors.push(err55);}errors++;}}else {const err56 = {};if(vErrors === null){vErrors = [err56];}else {vErrors.push(err56);}errors++;}}var _valid4 = _errs141 === errors;valid21 = valid21 || _valid4;}if(!valid21){const err57 = {};if(vErrors === null){vErrors = [err57];}else {vErrors.push(err57);}errors++;}else {errors = _errs138;if(vErrors !== null){if(_errs138){vErrors.length = _errs138;}else {vErrors = null;}}}var valid19 = _errs137 === errors;}else {var valid19 = true;}}}}}else {const err58 = {};if(vErrors === null){vErrors = [err58];}else {vErrors.push(err58);}errors++;}}var valid15 = _errs128 === errors;}else {var valid15 = true;}}}}}else {const err59 = {};if(vErrors === null){vErrors = [err59];}else {vErrors.push(err59);}errors++;}}var valid11 = _errs110 === errors;}else {var valid11 = true;}}}}}}}}}}else {const err60 = {};if(vErrors === null){vErrors = [err60];}else {vErrors.push(err60);}errors++;}}var _valid0 = _errs80 === errors;if(_valid0){valid10 = true;passing0 = 0;}const _errs143 = errors;if(errors === _errs143){if(data33 && typeof data33 == "object" && !Array.isArray(data33)){let missing13;if(((data33.mode === undefined) && (missing13 = "mode")) || ((data33.urlSecret === undefined) && (missing13 = "urlSecret"))){const err61 = {};if(vErrors === null){vErrors = [err61];}else {vErrors.push(err61);}errors++;}else {const _errs145 = errors;for(const key17 in data33){if(!((((((((key17 === "mode") || (key17 === "urlSecret")) || (key17 === "cidr")) || (key17 === "namespace")) || (key17 === "port")) || (key17 === "url")) || (key17 === "user")) || (key17 === "passwordSecret"))){const err62 = {};if(vErrors === null){vErrors = [err62];}else {vErrors.push(err62);}errors++;break;}}if(_errs145 === errors){if(data33.mode !== undefined){let data53 = data33.mode;const _errs146 = errors;if(typeof data53 !== "string"){const err63 = {};if(vErrors === null){vErrors = [err63];}else {vErrors.push(err63);}errors++;}if("external" !== data53){const err64 = {};if(vErrors === null){vErrors = [err64];}else {vErrors.push(err64);}errors++;}var valid22 = _errs146 === errors;}else {var valid22 = true;}if(valid22){if(data33.urlSecret !== undefined){let data54 = data33.urlSecret;const _errs148 = errors;if(errors === _errs148){if(data54 && typeof data54 == "object" && !Array.isArray(data54)){let missing14;if((data54.name === undefined) && (missing14 = "name")){const err65 = {};if(vErrors === null){vErrors = [err65];}else {vErrors.push(err65);}errors++;}else {const _errs150 = errors;for(const key18 in data54){if(!((key18 === "name") || (key18 === "key"))){const err66 = {};if(vErrors === null){vErrors = [err66];}else {vErrors.push(err66);}errors++;break;}}if(_errs150 === errors){if(data54.name !== undefined){let data55 = data54.name;const _errs151 = errors;if(errors === _errs151){if(typeof data55 === "string"){if(data55.length > 253){const err67 = {};if(vErrors === null){vErrors = [err67];}else {vErrors.push(err67);}errors++;}else {if(!pattern2.test(data55)){const err68 = {};if(vErrors === null){vErrors = [err68];}else {vErrors.push(err68);}errors++;}}}else {const err69 = {};if(vErrors === null){vErrors = [err69];}else {vErrors.push(err69);}errors++;}}var valid23 = _errs151 === errors;}else {var valid23 = true;}if(valid23){if(data54.key !== undefined){const _errs153 = errors;if(typeof data54.key !== "string"){const err70 = {};if(vErrors === null){vErrors = [err70];}else {vErrors.push(err70);}errors++;}var valid23 = _errs153 === errors;}else {var valid23 = true;}}}}}else {const err71 = {};if(vErrors === null){vErrors = [err71];}else {vErrors.push(err71);}errors++;}}var valid22 = _errs148 === errors;}else {var valid22 = true;}if(valid22){if(data33.cidr !== undefined){const _errs155 = errors;if(typeof data33.cidr !== "string"){const err72 = {};if(vErrors === null){vErrors = [err72];}else {vErrors.push(err72);}errors++;}var valid22 = _errs155 === errors;}else {var valid22 = true;}if(valid22){if(data33.namespace !== undefined){let data58 = data33.namespace;const _errs157 = errors;if(errors === _errs157){if(typeof data58 === "string"){if(data58.length > 63){const err73 = {};if(vErrors === null){vErrors = [err73];}else {vErrors.push(err73);}errors++;}else {if(!pattern1.test(data58)){const err74 = {};if(vErrors === null){vErrors = [err74];}else {vErrors.push(err74);}errors++;}}}else {const err75 = {};if(vErrors === null){vErrors = [err75];}else {vErrors.push(err75);}errors++;}}var valid22 = _errs157 === errors;}else {var valid22 = true;}if(valid22){if(data33.port !== undefined){let data59 = data33.port;const _errs159 = errors;if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){const err76 = {};if(vErrors === null){vErrors = [err76];}else {vErrors.push(err76);}errors++;}if(errors === _errs159){if((typeof data59 == "number") && (isFinite(data59))){if(data59 > 65535 || isNaN(data59)){const err77 = {};if(vErrors === null){vErrors = [err77];}else {vErrors.push(err77);}errors++;}else {if(data59 < 1 || isNaN(data59)){const err78 = {};if(vErrors === null){vErrors = [err78];}else {vErrors.push(err78);}errors++;}}}}var valid22 = _errs159 === errors;}else {var valid22 = true;}if(valid22){if(data33.url !== undefined){const _errs161 = errors;const err79 = {};if(vErrors === null){vErrors = [err79];}else {vErrors.push(err79);}errors++;var valid22 = _errs161 === errors;}else {var valid22 = true;}if(valid22){if(data33.user !== undefined){const _errs163 = errors;const err80 = {};if(vErrors === null){vErrors = [err80];}else {vErrors.push(err80);}errors++;var valid22 = _errs163 === errors;}else {var valid22 = true;}if(valid22){if(data33.passwordSecret !== undefined){const _errs165 = errors;const err81 = {};if(vErrors === null){vErrors = [err81];}else {vErrors.push(err81);}errors++;var valid22 = _errs165 === errors;}else {var valid22 = true;}}}}}}}}}}}else {const err82 = {};if(vErrors === null){vErrors = [err82];}else {vErrors.push(err82);}errors++;}}var _valid0 = _errs143 === errors;if(_valid0 && valid10){valid10 = false;passing0 = [passing0, 1];}else {if(_valid0){valid10 = true;passing0 = 1;}}if(!valid10){const err83 = {};if(vErrors === null){vErrors = [err83];}else {vErrors.push(err83);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs79;if(vErrors !== null){if(_errs79){vErrors.length = _errs79;}else {vErrors = null;}}}var valid1 = _errs78 === errors;}else {var valid1 = true;}if(valid1){if(data1.forge !== undefined){let data63 = data1.forge;const _errs167 = errors;if(errors === _errs167){if(data63 && typeof data63 == "object" && !Array.isArray(data63)){let missing15;if((((((data63.appId === undefined) && (missing15 = "appId")) || ((data63.installationId === undefined) && (missing15 = "installationId"))) || ((data63.appKeySecret === undefined) && (missing15 = "appKeySecret"))) || ((data63.appWebhookSecret === undefined) && (missing15 = "appWebhookSecret"))) || ((data63.egress === undefined) && (missing15 = "egress"))){validate10.errors = [{}];return false;}else {const _errs169 = errors;for(const key19 in data63){if(!(func2.call(schema11.properties.server.properties.forge.properties, key19))){validate10.errors = [{}];return false;break;}}if(_errs169 === errors){if(data63.host !== undefined){let data64 = data63.host;const _errs170 = errors;if(errors === _errs170){if(typeof data64 === "string"){if(data64.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data64)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid24 = _errs170 === errors;}else {var valid24 = true;}if(valid24){if(data63.repos !== undefined){let data65 = data63.repos;const _errs172 = errors;if(errors === _errs172){if(Array.isArray(data65)){var valid25 = true;const len0 = data65.length;for(let i0=0; i0<len0; i0++){let data66 = data65[i0];const _errs174 = errors;if(errors === _errs174){if(typeof data66 === "string"){if(!pattern18.test(data66)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid25 = _errs174 === errors;if(!valid25){break;}}}else {validate10.errors = [{}];return false;}}var valid24 = _errs172 === errors;}else {var valid24 = true;}if(valid24){if(data63.appId !== undefined){let data67 = data63.appId;const _errs176 = errors;if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){validate10.errors = [{}];return false;}if(errors === _errs176){if((typeof data67 == "number") && (isFinite(data67))){if(data67 > 9007199254740991 || isNaN(data67)){validate10.errors = [{}];return false;}else {if(data67 < 1 || isNaN(data67)){validate10.errors = [{}];return false;}}}}var valid24 = _errs176 === errors;}else {var valid24 = true;}if(valid24){if(data63.installationId !== undefined){let data68 = data63.installationId;const _errs178 = errors;if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){validate10.errors = [{}];return false;}if(errors === _errs178){if((typeof data68 == "number") && (isFinite(data68))){if(data68 > 9007199254740991 || isNaN(data68)){validate10.errors = [{}];return false;}else {if(data68 < 1 || isNaN(data68)){validate10.errors = [{}];return false;}}}}var valid24 = _errs178 === errors;}else {var valid24 = true;}if(valid24){if(data63.appKeySecret !== undefined){let data69 = data63.appKeySecret;const _errs180 = errors;if(errors === _errs180){if(data69 && typeof data69 == "object" && !Array.isArray(data69)){let missing16;if((data69.name === undefined) && (missing16 = "name")){validate10.errors = [{}];return false;}else {const _errs182 = errors;for(const key20 in data69){if(!((key20 === "name") || (key20 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs182 === errors){if(data69.name !== undefined){let data70 = data69.name;const _errs183 = errors;if(errors === _errs183){if(typeof data70 === "string"){if(data70.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data70)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid26 = _errs183 === errors;}else {var valid26 = true;}if(valid26){if(data69.key !== undefined){const _errs185 = errors;if(typeof data69.key !== "string"){validate10.errors = [{}];return false;}var valid26 = _errs185 === errors;}else {var valid26 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid24 = _errs180 === errors;}else {var valid24 = true;}if(valid24){if(data63.appWebhookSecret !== undefined){let data72 = data63.appWebhookSecret;const _errs187 = errors;if(errors === _errs187){if(data72 && typeof data72 == "object" && !Array.isArray(data72)){let missing17;if((data72.name === undefined) && (missing17 = "name")){validate10.errors = [{}];return false;}else {const _errs189 = errors;for(const key21 in data72){if(!((key21 === "name") || (key21 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs189 === errors){if(data72.name !== undefined){let data73 = data72.name;const _errs190 = errors;if(errors === _errs190){if(typeof data73 === "string"){if(data73.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data73)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid27 = _errs190 === errors;}else {var valid27 = true;}if(valid27){if(data72.key !== undefined){const _errs192 = errors;if(typeof data72.key !== "string"){validate10.errors = [{}];return false;}var valid27 = _errs192 === errors;}else {var valid27 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid24 = _errs187 === errors;}else {var valid24 = true;}if(valid24){if(data63.reviewerAppId !== undefined){let data75 = data63.reviewerAppId;const _errs194 = errors;if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){validate10.errors = [{}];return false;}if(errors === _errs194){if((typeof data75 == "number") && (isFinite(data75))){if(data75 > 9007199254740991 || isNaN(data75)){validate10.errors = [{}];return false;}else {if(data75 < 1 || isNaN(data75)){validate10.errors = [{}];return false;}}}}var valid24 = _errs194 === errors;}else {var valid24 = true;}if(valid24){if(data63.reviewerAppInstallationId !== undefined){let data76 = data63.reviewerAppInstallationId;const _errs196 = errors;if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){validate10.errors = [{}];return false;}if(errors === _errs196){if((typeof data76 == "number") && (isFinite(data76))){if(data76 > 9007199254740991 || isNaN(data76)){validate10.errors = [{}];return false;}else {if(data76 < 1 || isNaN(data76)){validate10.errors = [{}];return false;}}}}var valid24 = _errs196 === errors;}else {var valid24 = true;}if(valid24){if(data63.reviewerAppKeySecret !== undefined){let data77 = data63.reviewerAppKeySecret;const _errs198 = errors;if(errors === _errs198){if(data77 && typeof data77 == "object" && !Array.isArray(data77)){let missing18;if((data77.name === undefined) && (missing18 = "name")){validate10.errors = [{}];return false;}else {const _errs200 = errors;for(const key22 in data77){if(!((key22 === "name") || (key22 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs200 === errors){if(data77.name !== undefined){let data78 = data77.name;const _errs201 = errors;if(errors === _errs201){if(typeof data78 === "string"){if(data78.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data78)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid28 = _errs201 === errors;}else {var valid28 = true;}if(valid28){if(data77.key !== undefined){const _errs203 = errors;if(typeof data77.key !== "string"){validate10.errors = [{}];return false;}var valid28 = _errs203 === errors;}else {var valid28 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid24 = _errs198 === errors;}else {var valid24 = true;}if(valid24){if(data63.egress !== undefined){let data80 = data63.egress;const _errs205 = errors;if(errors === _errs205){if(Array.isArray(data80)){if(data80.length < 1){validate10.errors = [{}];return false;}else {var valid29 = true;const len1 = data80.length;for(let i1=0; i1<len1; i1++){let data81 = data80[i1];const _errs207 = errors;if(errors === _errs207){if(data81 && typeof data81 == "object" && !Array.isArray(data81)){let missing19;if((data81.cidr === undefined) && (missing19 = "cidr")){validate10.errors = [{}];return false;}else {const _errs209 = errors;for(const key23 in data81){if(!((key23 === "cidr") || (key23 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs209 === errors){if(data81.cidr !== undefined){const _errs210 = errors;if(typeof data81.cidr !== "string"){validate10.errors = [{}];return false;}var valid30 = _errs210 === errors;}else {var valid30 = true;}if(valid30){if(data81.ports !== undefined){let data83 = data81.ports;const _errs212 = errors;if(errors === _errs212){if(Array.isArray(data83)){if(data83.length < 1){validate10.errors = [{}];return false;}else {var valid31 = true;const len2 = data83.length;for(let i2=0; i2<len2; i2++){let data84 = data83[i2];const _errs214 = errors;if(errors === _errs214){if(data84 && typeof data84 == "object" && !Array.isArray(data84)){let missing20;if((data84.port === undefined) && (missing20 = "port")){validate10.errors = [{}];return false;}else {const _errs216 = errors;for(const key24 in data84){if(!((key24 === "port") || (key24 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs216 === errors){if(data84.port !== undefined){let data85 = data84.port;const _errs217 = errors;if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){validate10.errors = [{}];return false;}if(errors === _errs217){if((typeof data85 == "number") && (isFinite(data85))){if(data85 > 65535 || isNaN(data85)){validate10.errors = [{}];return false;}else {if(data85 < 1 || isNaN(data85)){validate10.errors = [{}];return false;}}}}var valid32 = _errs217 === errors;}else {var valid32 = true;}if(valid32){if(data84.protocol !== undefined){let data86 = data84.protocol;const _errs219 = errors;if(typeof data86 !== "string"){validate10.errors = [{}];return false;}if(!(((data86 === "TCP") || (data86 === "UDP")) || (data86 === "SCTP"))){validate10.errors = [{}];return false;}var valid32 = _errs219 === errors;}else {var valid32 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid31 = _errs214 === errors;if(!valid31){break;}}}}else {validate10.errors = [{}];return false;}}var valid30 = _errs212 === errors;}else {var valid30 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid29 = _errs207 === errors;if(!valid29){break;}}}}else {validate10.errors = [{}];return false;}}var valid24 = _errs205 === errors;}else {var valid24 = true;}if(valid24){if(data63.app !== undefined){const _errs221 = errors;validate10.errors = [{}];return false;var valid24 = _errs221 === errors;}else {var valid24 = true;}if(valid24){if(data63.reviewerApp !== undefined){const _errs223 = errors;validate10.errors = [{}];return false;var valid24 = _errs223 === errors;}else {var valid24 = true;}if(valid24){if(data63.url !== undefined){const _errs225 = errors;validate10.errors = [{}];return false;var valid24 = _errs225 === errors;}else {var valid24 = true;}if(valid24){if(data63.provider !== undefined){const _errs227 = errors;validate10.errors = [{}];return false;var valid24 = _errs227 === errors;}else {var valid24 = true;}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs167 === errors;}else {var valid1 = true;}if(valid1){if(data1.issuerEgress !== undefined){let data91 = data1.issuerEgress;const _errs229 = errors;if(errors === _errs229){if(Array.isArray(data91)){var valid33 = true;const len3 = data91.length;for(let i3=0; i3<len3; i3++){let data92 = data91[i3];const _errs231 = errors;if(errors === _errs231){if(data92 && typeof data92 == "object" && !Array.isArray(data92)){let missing21;if((data92.cidr === undefined) && (missing21 = "cidr")){validate10.errors = [{}];return false;}else {const _errs233 = errors;for(const key25 in data92){if(!((key25 === "cidr") || (key25 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs233 === errors){if(data92.cidr !== undefined){const _errs234 = errors;if(typeof data92.cidr !== "string"){validate10.errors = [{}];return false;}var valid34 = _errs234 === errors;}else {var valid34 = true;}if(valid34){if(data92.ports !== undefined){let data94 = data92.ports;const _errs236 = errors;if(errors === _errs236){if(Array.isArray(data94)){if(data94.length < 1){validate10.errors = [{}];return false;}else {var valid35 = true;const len4 = data94.length;for(let i4=0; i4<len4; i4++){let data95 = data94[i4];const _errs238 = errors;if(errors === _errs238){if(data95 && typeof data95 == "object" && !Array.isArray(data95)){let missing22;if((data95.port === undefined) && (missing22 = "port")){validate10.errors = [{}];return false;}else {const _errs240 = errors;for(const key26 in data95){if(!((key26 === "port") || (key26 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs240 === errors){if(data95.port !== undefined){let data96 = data95.port;const _errs241 = errors;if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){validate10.errors = [{}];return false;}if(errors === _errs241){if((typeof data96 == "number") && (isFinite(data96))){if(data96 > 65535 || isNaN(data96)){validate10.errors = [{}];return false;}else {if(data96 < 1 || isNaN(data96)){validate10.errors = [{}];return false;}}}}var valid36 = _errs241 === errors;}else {var valid36 = true;}if(valid36){if(data95.protocol !== undefined){let data97 = data95.protocol;const _errs243 = errors;if(typeof data97 !== "string"){validate10.errors = [{}];return false;}if(!(((data97 === "TCP") || (data97 === "UDP")) || (data97 === "SCTP"))){validate10.errors = [{}];return false;}var valid36 = _errs243 === errors;}else {var valid36 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid35 = _errs238 === errors;if(!valid35){break;}}}}else {validate10.errors = [{}];return false;}}var valid34 = _errs236 === errors;}else {var valid34 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid33 = _errs231 === errors;if(!valid33){break;}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs229 === errors;}else {var valid1 = true;}if(valid1){if(data1.nodeSelector !== undefined){let data98 = data1.nodeSelector;const _errs245 = errors;if(errors === _errs245){if(data98 && typeof data98 == "object" && !Array.isArray(data98)){for(const key27 in data98){const _errs247 = errors;if(typeof key27 !== "string"){const err84 = {};if(vErrors === null){vErrors = [err84];}else {vErrors.push(err84);}errors++;}var valid37 = _errs247 === errors;if(!valid37){const err85 = {};if(vErrors === null){vErrors = [err85];}else {vErrors.push(err85);}errors++;validate10.errors = vErrors;return false;break;}}if(valid37){for(const key28 in data98){const _errs250 = errors;if(typeof data98[key28] !== "string"){validate10.errors = [{}];return false;}var valid38 = _errs250 === errors;if(!valid38){break;}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs245 === errors;}else {var valid1 = true;}if(valid1){if(data1.tolerations !== undefined){let data100 = data1.tolerations;const _errs252 = errors;if(errors === _errs252){if(Array.isArray(data100)){var valid39 = true;const len5 = data100.length;for(let i5=0; i5<len5; i5++){let data101 = data100[i5];const _errs254 = errors;if(errors === _errs254){if(data101 && typeof data101 == "object" && !Array.isArray(data101)){const _errs256 = errors;for(const key29 in data101){if(!(((((key29 === "key") || (key29 === "operator")) || (key29 === "value")) || (key29 === "effect")) || (key29 === "tolerationSeconds"))){validate10.errors = [{}];return false;break;}}if(_errs256 === errors){if(data101.key !== undefined){const _errs257 = errors;if(typeof data101.key !== "string"){validate10.errors = [{}];return false;}var valid40 = _errs257 === errors;}else {var valid40 = true;}if(valid40){if(data101.operator !== undefined){let data103 = data101.operator;const _errs259 = errors;if(typeof data103 !== "string"){validate10.errors = [{}];return false;}if(!((data103 === "Exists") || (data103 === "Equal"))){validate10.errors = [{}];return false;}var valid40 = _errs259 === errors;}else {var valid40 = true;}if(valid40){if(data101.value !== undefined){const _errs261 = errors;if(typeof data101.value !== "string"){validate10.errors = [{}];return false;}var valid40 = _errs261 === errors;}else {var valid40 = true;}if(valid40){if(data101.effect !== undefined){let data105 = data101.effect;const _errs263 = errors;if(typeof data105 !== "string"){validate10.errors = [{}];return false;}if(!(((data105 === "NoSchedule") || (data105 === "PreferNoSchedule")) || (data105 === "NoExecute"))){validate10.errors = [{}];return false;}var valid40 = _errs263 === errors;}else {var valid40 = true;}if(valid40){if(data101.tolerationSeconds !== undefined){let data106 = data101.tolerationSeconds;const _errs265 = errors;if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){validate10.errors = [{}];return false;}if(errors === _errs265){if((typeof data106 == "number") && (isFinite(data106))){if(data106 > 9007199254740991 || isNaN(data106)){validate10.errors = [{}];return false;}else {if(data106 < -9007199254740991 || isNaN(data106)){validate10.errors = [{}];return false;}}}}var valid40 = _errs265 === errors;}else {var valid40 = true;}}}}}}}else {validate10.errors = [{}];return false;}}var valid39 = _errs254 === errors;if(!valid39){break;}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs252 === errors;}else {var valid1 = true;}if(valid1){if(data1.resources !== undefined){let data107 = data1.resources;const _errs267 = errors;if(errors === _errs267){if(data107 && typeof data107 == "object" && !Array.isArray(data107)){let missing23;if(((data107.requests === undefined) && (missing23 = "requests")) || ((data107.limits === undefined) && (missing23 = "limits"))){validate10.errors = [{}];return false;}else {const _errs269 = errors;for(const key30 in data107){if(!((key30 === "requests") || (key30 === "limits"))){validate10.errors = [{}];return false;break;}}if(_errs269 === errors){if(data107.requests !== undefined){let data108 = data107.requests;const _errs270 = errors;if(errors === _errs270){if(data108 && typeof data108 == "object" && !Array.isArray(data108)){let missing24;if(((data108.cpu === undefined) && (missing24 = "cpu")) || ((data108.memory === undefined) && (missing24 = "memory"))){validate10.errors = [{}];return false;}else {const _errs272 = errors;for(const key31 in data108){if(!((key31 === "cpu") || (key31 === "memory"))){validate10.errors = [{}];return false;break;}}if(_errs272 === errors){if(data108.cpu !== undefined){let data109 = data108.cpu;const _errs273 = errors;const _errs274 = errors;let valid43 = false;const _errs275 = errors;if(errors === _errs275){if(typeof data109 === "string"){if(!pattern11.test(data109)){const err86 = {};if(vErrors === null){vErrors = [err86];}else {vErrors.push(err86);}errors++;}}else {const err87 = {};if(vErrors === null){vErrors = [err87];}else {vErrors.push(err87);}errors++;}}var _valid5 = _errs275 === errors;valid43 = valid43 || _valid5;if(!valid43){const _errs277 = errors;if(errors === _errs277){if((typeof data109 == "number") && (isFinite(data109))){if(data109 < 0 || isNaN(data109)){const err88 = {};if(vErrors === null){vErrors = [err88];}else {vErrors.push(err88);}errors++;}}else {const err89 = {};if(vErrors === null){vErrors = [err89];}else {vErrors.push(err89);}errors++;}}var _valid5 = _errs277 === errors;valid43 = valid43 || _valid5;}if(!valid43){const err90 = {};if(vErrors === null){vErrors = [err90];}else {vErrors.push(err90);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs274;if(vErrors !== null){if(_errs274){vErrors.length = _errs274;}else {vErrors = null;}}}var valid42 = _errs273 === errors;}else {var valid42 = true;}if(valid42){if(data108.memory !== undefined){let data110 = data108.memory;const _errs279 = errors;const _errs280 = errors;let valid44 = false;const _errs281 = errors;if(errors === _errs281){if(typeof data110 === "string"){if(!pattern11.test(data110)){const err91 = {};if(vErrors === null){vErrors = [err91];}else {vErrors.push(err91);}errors++;}}else {const err92 = {};if(vErrors === null){vErrors = [err92];}else {vErrors.push(err92);}errors++;}}var _valid6 = _errs281 === errors;valid44 = valid44 || _valid6;if(!valid44){const _errs283 = errors;if(errors === _errs283){if((typeof data110 == "number") && (isFinite(data110))){if(data110 < 0 || isNaN(data110)){const err93 = {};if(vErrors === null){vErrors = [err93];}else {vErrors.push(err93);}errors++;}}else {const err94 = {};if(vErrors === null){vErrors = [err94];}else {vErrors.push(err94);}errors++;}}var _valid6 = _errs283 === errors;valid44 = valid44 || _valid6;}if(!valid44){const err95 = {};if(vErrors === null){vErrors = [err95];}else {vErrors.push(err95);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs280;if(vErrors !== null){if(_errs280){vErrors.length = _errs280;}else {vErrors = null;}}}var valid42 = _errs279 === errors;}else {var valid42 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid41 = _errs270 === errors;}else {var valid41 = true;}if(valid41){if(data107.limits !== undefined){let data111 = data107.limits;const _errs285 = errors;if(errors === _errs285){if(data111 && typeof data111 == "object" && !Array.isArray(data111)){let missing25;if((data111.memory === undefined) && (missing25 = "memory")){validate10.errors = [{}];return false;}else {const _errs287 = errors;for(const key32 in data111){if(!((key32 === "memory") || (key32 === "cpu"))){validate10.errors = [{}];return false;break;}}if(_errs287 === errors){if(data111.memory !== undefined){let data112 = data111.memory;const _errs288 = errors;const _errs289 = errors;let valid46 = false;const _errs290 = errors;if(errors === _errs290){if(typeof data112 === "string"){if(!pattern11.test(data112)){const err96 = {};if(vErrors === null){vErrors = [err96];}else {vErrors.push(err96);}errors++;}}else {const err97 = {};if(vErrors === null){vErrors = [err97];}else {vErrors.push(err97);}errors++;}}var _valid7 = _errs290 === errors;valid46 = valid46 || _valid7;if(!valid46){const _errs292 = errors;if(errors === _errs292){if((typeof data112 == "number") && (isFinite(data112))){if(data112 < 0 || isNaN(data112)){const err98 = {};if(vErrors === null){vErrors = [err98];}else {vErrors.push(err98);}errors++;}}else {const err99 = {};if(vErrors === null){vErrors = [err99];}else {vErrors.push(err99);}errors++;}}var _valid7 = _errs292 === errors;valid46 = valid46 || _valid7;}if(!valid46){const err100 = {};if(vErrors === null){vErrors = [err100];}else {vErrors.push(err100);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs289;if(vErrors !== null){if(_errs289){vErrors.length = _errs289;}else {vErrors = null;}}}var valid45 = _errs288 === errors;}else {var valid45 = true;}if(valid45){if(data111.cpu !== undefined){let data113 = data111.cpu;const _errs294 = errors;const _errs295 = errors;let valid47 = false;const _errs296 = errors;if(errors === _errs296){if(typeof data113 === "string"){if(!pattern11.test(data113)){const err101 = {};if(vErrors === null){vErrors = [err101];}else {vErrors.push(err101);}errors++;}}else {const err102 = {};if(vErrors === null){vErrors = [err102];}else {vErrors.push(err102);}errors++;}}var _valid8 = _errs296 === errors;valid47 = valid47 || _valid8;if(!valid47){const _errs298 = errors;if(errors === _errs298){if((typeof data113 == "number") && (isFinite(data113))){if(data113 < 0 || isNaN(data113)){const err103 = {};if(vErrors === null){vErrors = [err103];}else {vErrors.push(err103);}errors++;}}else {const err104 = {};if(vErrors === null){vErrors = [err104];}else {vErrors.push(err104);}errors++;}}var _valid8 = _errs298 === errors;valid47 = valid47 || _valid8;}if(!valid47){const err105 = {};if(vErrors === null){vErrors = [err105];}else {vErrors.push(err105);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs295;if(vErrors !== null){if(_errs295){vErrors.length = _errs295;}else {vErrors = null;}}}var valid45 = _errs294 === errors;}else {var valid45 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid41 = _errs285 === errors;}else {var valid41 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs267 === errors;}else {var valid1 = true;}if(valid1){if(data1.postgres !== undefined){const _errs300 = errors;validate10.errors = [{}];return false;var valid1 = _errs300 === errors;}else {var valid1 = true;}if(valid1){if(data1.initContainers !== undefined){const _errs302 = errors;validate10.errors = [{}];return false;var valid1 = _errs302 === errors;}else {var valid1 = true;}if(valid1){if(data1.migrations !== undefined){const _errs304 = errors;validate10.errors = [{}];return false;var valid1 = _errs304 === errors;}else {var valid1 = true;}if(valid1){if(data1.ingress !== undefined){const _errs306 = errors;validate10.errors = [{}];return false;var valid1 = _errs306 === errors;}else {var valid1 = true;}if(valid1){if(data1.config !== undefined){const _errs308 = errors;validate10.errors = [{}];return false;var valid1 = _errs308 === errors;}else {var valid1 = true;}if(valid1){if(data1.securityContext !== undefined){const _errs310 = errors;validate10.errors = [{}];return false;var valid1 = _errs310 === errors;}else {var valid1 = true;}if(valid1){if(data1.podSecurityContext !== undefined){const _errs312 = errors;validate10.errors = [{}];return false;var valid1 = _errs312 === errors;}else {var valid1 = true;}if(valid1){if(data1.privileged !== undefined){const _errs314 = errors;validate10.errors = [{}];return false;var valid1 = _errs314 === errors;}else {var valid1 = true;}if(valid1){if(data1.capabilities !== undefined){const _errs316 = errors;validate10.errors = [{}];return false;var valid1 = _errs316 === errors;}else {var valid1 = true;}if(valid1){if(data1.imagePullSecrets !== undefined){const _errs318 = errors;validate10.errors = [{}];return false;var valid1 = _errs318 === errors;}else {var valid1 = true;}if(valid1){if(data1.namespaceLabels !== undefined){const _errs320 = errors;validate10.errors = [{}];return false;var valid1 = _errs320 === errors;}else {var valid1 = true;}if(valid1){if(data1.podSecurityLevel !== undefined){const _errs322 = errors;validate10.errors = [{}];return false;var valid1 = _errs322 === errors;}else {var valid1 = true;}if(valid1){if(data1.arch !== undefined){const _errs324 = errors;validate10.errors = [{}];return false;var valid1 = _errs324 === errors;}else {var valid1 = true;}if(valid1){if(data1.cluster !== undefined){let data127 = data1.cluster;const _errs326 = errors;if(errors === _errs326){if(data127 && typeof data127 == "object" && !Array.isArray(data127)){let missing26;if((data127.issuer === undefined) && (missing26 = "issuer")){validate10.errors = [{}];return false;}else {const _errs328 = errors;for(const key33 in data127){if(!(func2.call(schema11.properties.server.properties.cluster.properties, key33))){validate10.errors = [{}];return false;break;}}if(_errs328 === errors){if(data127.name !== undefined){let data128 = data127.name;const _errs329 = errors;if(errors === _errs329){if(typeof data128 === "string"){if(!pattern26.test(data128)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid48 = _errs329 === errors;}else {var valid48 = true;}if(valid48){if(data127.issuer !== undefined){const _errs331 = errors;if(typeof data127.issuer !== "string"){validate10.errors = [{}];return false;}var valid48 = _errs331 === errors;}else {var valid48 = true;}if(valid48){if(data127.jwksURI !== undefined){const _errs333 = errors;if(typeof data127.jwksURI !== "string"){validate10.errors = [{}];return false;}var valid48 = _errs333 === errors;}else {var valid48 = true;}if(valid48){if(data127.jwksFile !== undefined){let data131 = data127.jwksFile;const _errs335 = errors;if(errors === _errs335){if(data131 && typeof data131 == "object" && !Array.isArray(data131)){let missing27;if((data131.configMap === undefined) && (missing27 = "configMap")){validate10.errors = [{}];return false;}else {const _errs337 = errors;for(const key34 in data131){if(!((key34 === "configMap") || (key34 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs337 === errors){if(data131.configMap !== undefined){let data132 = data131.configMap;const _errs338 = errors;if(errors === _errs338){if(typeof data132 === "string"){if(data132.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data132)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid49 = _errs338 === errors;}else {var valid49 = true;}if(valid49){if(data131.key !== undefined){let data133 = data131.key;const _errs340 = errors;if(errors === _errs340){if(typeof data133 === "string"){if(!pattern28.test(data133)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid49 = _errs340 === errors;}else {var valid49 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid48 = _errs335 === errors;}else {var valid48 = true;}if(valid48){if(data127.caFile !== undefined){let data134 = data127.caFile;const _errs342 = errors;if(errors === _errs342){if(data134 && typeof data134 == "object" && !Array.isArray(data134)){let missing28;if((data134.configMap === undefined) && (missing28 = "configMap")){validate10.errors = [{}];return false;}else {const _errs344 = errors;for(const key35 in data134){if(!((key35 === "configMap") || (key35 === "key"))){validate10.errors = [{}];return false;break;}}if(_errs344 === errors){if(data134.configMap !== undefined){let data135 = data134.configMap;const _errs345 = errors;if(errors === _errs345){if(typeof data135 === "string"){if(data135.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data135)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid50 = _errs345 === errors;}else {var valid50 = true;}if(valid50){if(data134.key !== undefined){let data136 = data134.key;const _errs347 = errors;if(errors === _errs347){if(typeof data136 === "string"){if(!pattern28.test(data136)){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid50 = _errs347 === errors;}else {var valid50 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid48 = _errs342 === errors;}else {var valid48 = true;}if(valid48){if(data127.maxTokenLifetime !== undefined){const _errs349 = errors;validate10.errors = [{}];return false;var valid48 = _errs349 === errors;}else {var valid48 = true;}if(valid48){if(data127.namespace !== undefined){const _errs351 = errors;validate10.errors = [{}];return false;var valid48 = _errs351 === errors;}else {var valid48 = true;}if(valid48){if(data127.serviceAccount !== undefined){const _errs353 = errors;validate10.errors = [{}];return false;var valid48 = _errs353 === errors;}else {var valid48 = true;}if(valid48){if(data127.audience !== undefined){const _errs355 = errors;validate10.errors = [{}];return false;var valid48 = _errs355 === errors;}else {var valid48 = true;}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid1 = _errs326 === errors;}else {var valid1 = true;}if(valid1){if(data1.runnerClusters !== undefined){const _errs357 = errors;validate10.errors = [{}];return false;var valid1 = _errs357 === errors;}else {var valid1 = true;}if(valid1){if(data1.clusters !== undefined){const _errs359 = errors;validate10.errors = [{}];return false;var valid1 = _errs359 === errors;}else {var valid1 = true;}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.runner !== undefined){let data143 = data.runner;const _errs361 = errors;if(errors === _errs361){if(data143 && typeof data143 == "object" && !Array.isArray(data143)){let missing29;if((((((((((((data143.image === undefined) && (missing29 = "image")) || ((data143.nodeSelector === undefined) && (missing29 = "nodeSelector"))) || ((data143.kvmResourceName === undefined) && (missing29 = "kvmResourceName"))) || ((data143.sessionCapacity === undefined) && (missing29 = "sessionCapacity"))) || ((data143.guestMemoryMiB === undefined) && (missing29 = "guestMemoryMiB"))) || ((data143.guestCpus === undefined) && (missing29 = "guestCpus"))) || ((data143.runnerOverheadMiB === undefined) && (missing29 = "runnerOverheadMiB"))) || ((data143.hostPaths === undefined) && (missing29 = "hostPaths"))) || ((data143.admission === undefined) && (missing29 = "admission"))) || ((data143.perSessionReapSeconds === undefined) && (missing29 = "perSessionReapSeconds"))) || ((data143.priorityClassValue === undefined) && (missing29 = "priorityClassValue"))){validate10.errors = [{}];return false;}else {const _errs363 = errors;for(const key36 in data143){if(!(func2.call(schema11.properties.runner.properties, key36))){validate10.errors = [{}];return false;break;}}if(_errs363 === errors){if(data143.name !== undefined){let data144 = data143.name;const _errs364 = errors;if(errors === _errs364){if(typeof data144 === "string"){if(data144.length > 63){validate10.errors = [{}];return false;}else {if(!pattern1.test(data144)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs364 === errors;}else {var valid51 = true;}if(valid51){if(data143.namespace !== undefined){let data145 = data143.namespace;const _errs366 = errors;if(errors === _errs366){if(typeof data145 === "string"){if(data145.length > 63){validate10.errors = [{}];return false;}else {if(!pattern1.test(data145)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs366 === errors;}else {var valid51 = true;}if(valid51){if(data143.createNamespace !== undefined){const _errs368 = errors;if(typeof data143.createNamespace !== "boolean"){validate10.errors = [{}];return false;}var valid51 = _errs368 === errors;}else {var valid51 = true;}if(valid51){if(data143.serviceAccount !== undefined){let data147 = data143.serviceAccount;const _errs370 = errors;if(errors === _errs370){if(typeof data147 === "string"){if(data147.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data147)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs370 === errors;}else {var valid51 = true;}if(valid51){if(data143.image !== undefined){const _errs372 = errors;if(typeof data143.image !== "string"){validate10.errors = [{}];return false;}var valid51 = _errs372 === errors;}else {var valid51 = true;}if(valid51){if(data143.serverAddr !== undefined){const _errs374 = errors;if(typeof data143.serverAddr !== "string"){validate10.errors = [{}];return false;}var valid51 = _errs374 === errors;}else {var valid51 = true;}if(valid51){if(data143.serverName !== undefined){let data150 = data143.serverName;const _errs376 = errors;if(errors === _errs376){if(typeof data150 === "string"){if(data150.length > 253){validate10.errors = [{}];return false;}else {if(!pattern2.test(data150)){validate10.errors = [{}];return false;}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs376 === errors;}else {var valid51 = true;}if(valid51){if(data143.serverCA !== undefined){let data151 = data143.serverCA;const _errs378 = errors;const _errs379 = errors;let valid52 = false;const _errs380 = errors;if(errors === _errs380){if(data151 && typeof data151 == "object" && !Array.isArray(data151)){let missing30;if((data151.pem === undefined) && (missing30 = "pem")){const err106 = {};if(vErrors === null){vErrors = [err106];}else {vErrors.push(err106);}errors++;}else {const _errs382 = errors;for(const key37 in data151){if(!(key37 === "pem")){const err107 = {};if(vErrors === null){vErrors = [err107];}else {vErrors.push(err107);}errors++;break;}}if(_errs382 === errors){if(data151.pem !== undefined){if(typeof data151.pem !== "string"){const err108 = {};if(vErrors === null){vErrors = [err108];}else {vErrors.push(err108);}errors++;}}}}}else {const err109 = {};if(vErrors === null){vErrors = [err109];}else {vErrors.push(err109);}errors++;}}var _valid9 = _errs380 === errors;valid52 = valid52 || _valid9;if(!valid52){const _errs385 = errors;if(errors === _errs385){if(data151 && typeof data151 == "object" && !Array.isArray(data151)){let missing31;if((data151.configMap === undefined) && (missing31 = "configMap")){const err110 = {};if(vErrors === null){vErrors = [err110];}else {vErrors.push(err110);}errors++;}else {const _errs387 = errors;for(const key38 in data151){if(!(key38 === "configMap")){const err111 = {};if(vErrors === null){vErrors = [err111];}else {vErrors.push(err111);}errors++;break;}}if(_errs387 === errors){if(data151.configMap !== undefined){let data153 = data151.configMap;const _errs388 = errors;if(errors === _errs388){if(data153 && typeof data153 == "object" && !Array.isArray(data153)){let missing32;if((data153.name === undefined) && (missing32 = "name")){const err112 = {};if(vErrors === null){vErrors = [err112];}else {vErrors.push(err112);}errors++;}else {const _errs390 = errors;for(const key39 in data153){if(!((key39 === "name") || (key39 === "key"))){const err113 = {};if(vErrors === null){vErrors = [err113];}else {vErrors.push(err113);}errors++;break;}}if(_errs390 === errors){if(data153.name !== undefined){let data154 = data153.name;const _errs391 = errors;if(errors === _errs391){if(typeof data154 === "string"){if(data154.length > 253){const err114 = {};if(vErrors === null){vErrors = [err114];}else {vErrors.push(err114);}errors++;}else {if(!pattern2.test(data154)){const err115 = {};if(vErrors === null){vErrors = [err115];}else {vErrors.push(err115);}errors++;}}}else {const err116 = {};if(vErrors === null){vErrors = [err116];}else {vErrors.push(err116);}errors++;}}var valid55 = _errs391 === errors;}else {var valid55 = true;}if(valid55){if(data153.key !== undefined){const _errs393 = errors;if(typeof data153.key !== "string"){const err117 = {};if(vErrors === null){vErrors = [err117];}else {vErrors.push(err117);}errors++;}var valid55 = _errs393 === errors;}else {var valid55 = true;}}}}}else {const err118 = {};if(vErrors === null){vErrors = [err118];}else {vErrors.push(err118);}errors++;}}}}}}else {const err119 = {};if(vErrors === null){vErrors = [err119];}else {vErrors.push(err119);}errors++;}}var _valid9 = _errs385 === errors;valid52 = valid52 || _valid9;if(!valid52){const _errs395 = errors;if(errors === _errs395){if(data151 && typeof data151 == "object" && !Array.isArray(data151)){let missing33;if((data151.secret === undefined) && (missing33 = "secret")){const err120 = {};if(vErrors === null){vErrors = [err120];}else {vErrors.push(err120);}errors++;}else {const _errs397 = errors;for(const key40 in data151){if(!(key40 === "secret")){const err121 = {};if(vErrors === null){vErrors = [err121];}else {vErrors.push(err121);}errors++;break;}}if(_errs397 === errors){if(data151.secret !== undefined){let data156 = data151.secret;const _errs398 = errors;if(errors === _errs398){if(data156 && typeof data156 == "object" && !Array.isArray(data156)){let missing34;if((data156.name === undefined) && (missing34 = "name")){const err122 = {};if(vErrors === null){vErrors = [err122];}else {vErrors.push(err122);}errors++;}else {const _errs400 = errors;for(const key41 in data156){if(!((key41 === "name") || (key41 === "key"))){const err123 = {};if(vErrors === null){vErrors = [err123];}else {vErrors.push(err123);}errors++;break;}}if(_errs400 === errors){if(data156.name !== undefined){let data157 = data156.name;const _errs401 = errors;if(errors === _errs401){if(typeof data157 === "string"){if(data157.length > 253){const err124 = {};if(vErrors === null){vErrors = [err124];}else {vErrors.push(err124);}errors++;}else {if(!pattern2.test(data157)){const err125 = {};if(vErrors === null){vErrors = [err125];}else {vErrors.push(err125);}errors++;}}}else {const err126 = {};if(vErrors === null){vErrors = [err126];}else {vErrors.push(err126);}errors++;}}var valid57 = _errs401 === errors;}else {var valid57 = true;}if(valid57){if(data156.key !== undefined){const _errs403 = errors;if(typeof data156.key !== "string"){const err127 = {};if(vErrors === null){vErrors = [err127];}else {vErrors.push(err127);}errors++;}var valid57 = _errs403 === errors;}else {var valid57 = true;}}}}}else {const err128 = {};if(vErrors === null){vErrors = [err128];}else {vErrors.push(err128);}errors++;}}}}}}else {const err129 = {};if(vErrors === null){vErrors = [err129];}else {vErrors.push(err129);}errors++;}}var _valid9 = _errs395 === errors;valid52 = valid52 || _valid9;}}if(!valid52){const err130 = {};if(vErrors === null){vErrors = [err130];}else {vErrors.push(err130);}errors++;validate10.errors = vErrors;return false;}else {errors = _errs379;if(vErrors !== null){if(_errs379){vErrors.length = _errs379;}else {vErrors = null;}}}var valid51 = _errs378 === errors;}else {var valid51 = true;}if(valid51){if(data143.nodeSelector !== undefined){let data159 = data143.nodeSelector;const _errs405 = errors;if(errors === _errs405){if(data159 && typeof data159 == "object" && !Array.isArray(data159)){let missing35;if(((data159.key === undefined) && (missing35 = "key")) || ((data159.value === undefined) && (missing35 = "value"))){validate10.errors = [{}];return false;}else {const _errs407 = errors;for(const key42 in data159){if(!((key42 === "key") || (key42 === "value"))){validate10.errors = [{}];return false;break;}}if(_errs407 === errors){if(data159.key !== undefined){const _errs408 = errors;if(typeof data159.key !== "string"){validate10.errors = [{}];return false;}var valid58 = _errs408 === errors;}else {var valid58 = true;}if(valid58){if(data159.value !== undefined){let data161 = data159.value;const _errs410 = errors;if(errors === _errs410){if(typeof data161 === "string"){if(data161.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid58 = _errs410 === errors;}else {var valid58 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs405 === errors;}else {var valid51 = true;}if(valid51){if(data143.toleration !== undefined){let data162 = data143.toleration;const _errs412 = errors;if(errors === _errs412){if(data162 && typeof data162 == "object" && !Array.isArray(data162)){let missing36;if((((data162.key === undefined) && (missing36 = "key")) || ((data162.value === undefined) && (missing36 = "value"))) || ((data162.effect === undefined) && (missing36 = "effect"))){validate10.errors = [{}];return false;}else {const _errs414 = errors;for(const key43 in data162){if(!(((key43 === "key") || (key43 === "value")) || (key43 === "effect"))){validate10.errors = [{}];return false;break;}}if(_errs414 === errors){if(data162.key !== undefined){const _errs415 = errors;if(typeof data162.key !== "string"){validate10.errors = [{}];return false;}var valid59 = _errs415 === errors;}else {var valid59 = true;}if(valid59){if(data162.value !== undefined){let data164 = data162.value;const _errs417 = errors;if(errors === _errs417){if(typeof data164 === "string"){if(data164.length < 1){validate10.errors = [{}];return false;}}else {validate10.errors = [{}];return false;}}var valid59 = _errs417 === errors;}else {var valid59 = true;}if(valid59){if(data162.effect !== undefined){let data165 = data162.effect;const _errs419 = errors;if(typeof data165 !== "string"){validate10.errors = [{}];return false;}if(!(((data165 === "NoSchedule") || (data165 === "PreferNoSchedule")) || (data165 === "NoExecute"))){validate10.errors = [{}];return false;}var valid59 = _errs419 === errors;}else {var valid59 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs412 === errors;}else {var valid51 = true;}if(valid51){if(data143.kvmResourceName !== undefined){const _errs421 = errors;if(typeof data143.kvmResourceName !== "string"){validate10.errors = [{}];return false;}var valid51 = _errs421 === errors;}else {var valid51 = true;}if(valid51){if(data143.seccompProfilePath !== undefined){const _errs423 = errors;if(typeof data143.seccompProfilePath !== "string"){validate10.errors = [{}];return false;}var valid51 = _errs423 === errors;}else {var valid51 = true;}if(valid51){if(data143.sessionCapacity !== undefined){let data168 = data143.sessionCapacity;const _errs425 = errors;if(!(((typeof data168 == "number") && (!(data168 % 1) && !isNaN(data168))) && (isFinite(data168)))){validate10.errors = [{}];return false;}if(errors === _errs425){if((typeof data168 == "number") && (isFinite(data168))){if(data168 > 9007199254740991 || isNaN(data168)){validate10.errors = [{}];return false;}else {if(data168 < 1 || isNaN(data168)){validate10.errors = [{}];return false;}}}}var valid51 = _errs425 === errors;}else {var valid51 = true;}if(valid51){if(data143.guestMemoryMiB !== undefined){let data169 = data143.guestMemoryMiB;const _errs427 = errors;if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){validate10.errors = [{}];return false;}if(errors === _errs427){if((typeof data169 == "number") && (isFinite(data169))){if(data169 > 9007199254740991 || isNaN(data169)){validate10.errors = [{}];return false;}else {if(data169 < 1 || isNaN(data169)){validate10.errors = [{}];return false;}}}}var valid51 = _errs427 === errors;}else {var valid51 = true;}if(valid51){if(data143.guestCpus !== undefined){let data170 = data143.guestCpus;const _errs429 = errors;if(!(((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170))) && (isFinite(data170)))){validate10.errors = [{}];return false;}if(errors === _errs429){if((typeof data170 == "number") && (isFinite(data170))){if(data170 > 9007199254740991 || isNaN(data170)){validate10.errors = [{}];return false;}else {if(data170 < 1 || isNaN(data170)){validate10.errors = [{}];return false;}}}}var valid51 = _errs429 === errors;}else {var valid51 = true;}if(valid51){if(data143.runnerOverheadMiB !== undefined){let data171 = data143.runnerOverheadMiB;const _errs431 = errors;if(!(((typeof data171 == "number") && (!(data171 % 1) && !isNaN(data171))) && (isFinite(data171)))){validate10.errors = [{}];return false;}if(errors === _errs431){if((typeof data171 == "number") && (isFinite(data171))){if(data171 > 9007199254740991 || isNaN(data171)){validate10.errors = [{}];return false;}else {if(data171 < 0 || isNaN(data171)){validate10.errors = [{}];return false;}}}}var valid51 = _errs431 === errors;}else {var valid51 = true;}if(valid51){if(data143.hostPaths !== undefined){let data172 = data143.hostPaths;const _errs433 = errors;if(errors === _errs433){if(data172 && typeof data172 == "object" && !Array.isArray(data172)){let missing37;if(((data172.sessionVolumeRoot === undefined) && (missing37 = "sessionVolumeRoot")) || ((data172.runtimeRoot === undefined) && (missing37 = "runtimeRoot"))){validate10.errors = [{}];return false;}else {const _errs435 = errors;for(const key44 in data172){if(!((((key44 === "sessionVolumeRoot") || (key44 === "runtimeRoot")) || (key44 === "sessions")) || (key44 === "runtime"))){validate10.errors = [{}];return false;break;}}if(_errs435 === errors){if(data172.sessionVolumeRoot !== undefined){const _errs436 = errors;if(typeof data172.sessionVolumeRoot !== "string"){validate10.errors = [{}];return false;}var valid60 = _errs436 === errors;}else {var valid60 = true;}if(valid60){if(data172.runtimeRoot !== undefined){const _errs438 = errors;if(typeof data172.runtimeRoot !== "string"){validate10.errors = [{}];return false;}var valid60 = _errs438 === errors;}else {var valid60 = true;}if(valid60){if(data172.sessions !== undefined){const _errs440 = errors;validate10.errors = [{}];return false;var valid60 = _errs440 === errors;}else {var valid60 = true;}if(valid60){if(data172.runtime !== undefined){const _errs442 = errors;validate10.errors = [{}];return false;var valid60 = _errs442 === errors;}else {var valid60 = true;}}}}}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs433 === errors;}else {var valid51 = true;}if(valid51){if(data143.tokenExpirationSeconds !== undefined){let data177 = data143.tokenExpirationSeconds;const _errs444 = errors;if(!(((typeof data177 == "number") && (!(data177 % 1) && !isNaN(data177))) && (isFinite(data177)))){validate10.errors = [{}];return false;}if(errors === _errs444){if((typeof data177 == "number") && (isFinite(data177))){if(data177 > 4294967296 || isNaN(data177)){validate10.errors = [{}];return false;}else {if(data177 < 600 || isNaN(data177)){validate10.errors = [{}];return false;}}}}var valid51 = _errs444 === errors;}else {var valid51 = true;}if(valid51){if(data143.maxTokenLifetimeSeconds !== undefined){let data178 = data143.maxTokenLifetimeSeconds;const _errs446 = errors;if(!(((typeof data178 == "number") && (!(data178 % 1) && !isNaN(data178))) && (isFinite(data178)))){validate10.errors = [{}];return false;}if(errors === _errs446){if((typeof data178 == "number") && (isFinite(data178))){if(data178 > 4294967296 || isNaN(data178)){validate10.errors = [{}];return false;}else {if(data178 < 600 || isNaN(data178)){validate10.errors = [{}];return false;}}}}var valid51 = _errs446 === errors;}else {var valid51 = true;}if(valid51){if(data143.admission !== undefined){let data179 = data143.admission;const _errs448 = errors;if(errors === _errs448){if(data179 && typeof data179 == "object" && !Array.isArray(data179)){let missing38;if(((data179.controllers === undefined) && (missing38 = "controllers")) || ((data179.deployers === undefined) && (missing38 = "deployers"))){validate10.errors = [{}];return false;}else {const _errs450 = errors;for(const key45 in data179){if(!(((key45 === "controllers") || (key45 === "deployers")) || (key45 === "breakGlassGroups"))){validate10.errors = [{}];return false;break;}}if(_errs450 === errors){if(data179.controllers !== undefined){let data180 = data179.controllers;const _errs451 = errors;if(errors === _errs451){if(Array.isArray(data180)){if(data180.length < 1){validate10.errors = [{}];return false;}else {var valid62 = true;const len6 = data180.length;for(let i6=0; i6<len6; i6++){const _errs453 = errors;if(typeof data180[i6] !== "string"){validate10.errors = [{}];return false;}var valid62 = _errs453 === errors;if(!valid62){break;}}}}else {validate10.errors = [{}];return false;}}var valid61 = _errs451 === errors;}else {var valid61 = true;}if(valid61){if(data179.deployers !== undefined){let data182 = data179.deployers;const _errs455 = errors;if(errors === _errs455){if(Array.isArray(data182)){if(data182.length < 1){validate10.errors = [{}];return false;}else {var valid63 = true;const len7 = data182.length;for(let i7=0; i7<len7; i7++){const _errs457 = errors;if(typeof data182[i7] !== "string"){validate10.errors = [{}];return false;}var valid63 = _errs457 === errors;if(!valid63){break;}}}}else {validate10.errors = [{}];return false;}}var valid61 = _errs455 === errors;}else {var valid61 = true;}if(valid61){if(data179.breakGlassGroups !== undefined){let data184 = data179.breakGlassGroups;const _errs459 = errors;if(errors === _errs459){if(Array.isArray(data184)){if(data184.length < 1){validate10.errors = [{}];return false;}else {var valid64 = true;const len8 = data184.length;for(let i8=0; i8<len8; i8++){const _errs461 = errors;if(typeof data184[i8] !== "string"){validate10.errors = [{}];return false;}var valid64 = _errs461 === errors;if(!valid64){break;}}}}else {validate10.errors = [{}];return false;}}var valid61 = _errs459 === errors;}else {var valid61 = true;}}}}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs448 === errors;}else {var valid51 = true;}if(valid51){if(data143.maxUnavailable !== undefined){let data186 = data143.maxUnavailable;const _errs463 = errors;if(!((typeof data186 == "number") && (isFinite(data186)))){validate10.errors = [{}];return false;}if(1 !== data186){validate10.errors = [{}];return false;}var valid51 = _errs463 === errors;}else {var valid51 = true;}if(valid51){if(data143.perSessionReapSeconds !== undefined){let data187 = data143.perSessionReapSeconds;const _errs465 = errors;if(!(((typeof data187 == "number") && (!(data187 % 1) && !isNaN(data187))) && (isFinite(data187)))){validate10.errors = [{}];return false;}if(errors === _errs465){if((typeof data187 == "number") && (isFinite(data187))){if(data187 > 9007199254740991 || isNaN(data187)){validate10.errors = [{}];return false;}else {if(data187 < 1 || isNaN(data187)){validate10.errors = [{}];return false;}}}}var valid51 = _errs465 === errors;}else {var valid51 = true;}if(valid51){if(data143.priorityClassValue !== undefined){let data188 = data143.priorityClassValue;const _errs467 = errors;if(!(((typeof data188 == "number") && (!(data188 % 1) && !isNaN(data188))) && (isFinite(data188)))){validate10.errors = [{}];return false;}if(errors === _errs467){if((typeof data188 == "number") && (isFinite(data188))){if(data188 > 1000000000 || isNaN(data188)){validate10.errors = [{}];return false;}else {if(data188 < 0 || isNaN(data188)){validate10.errors = [{}];return false;}}}}var valid51 = _errs467 === errors;}else {var valid51 = true;}if(valid51){if(data143.egressAllow !== undefined){let data189 = data143.egressAllow;const _errs469 = errors;if(errors === _errs469){if(Array.isArray(data189)){var valid65 = true;const len9 = data189.length;for(let i9=0; i9<len9; i9++){let data190 = data189[i9];const _errs471 = errors;if(errors === _errs471){if(data190 && typeof data190 == "object" && !Array.isArray(data190)){const _errs473 = errors;for(const key46 in data190){if(!(((key46 === "host") || (key46 === "cidr")) || (key46 === "ports"))){validate10.errors = [{}];return false;break;}}if(_errs473 === errors){if(data190.host !== undefined){const _errs474 = errors;if(typeof data190.host !== "string"){validate10.errors = [{}];return false;}var valid66 = _errs474 === errors;}else {var valid66 = true;}if(valid66){if(data190.cidr !== undefined){const _errs476 = errors;if(typeof data190.cidr !== "string"){validate10.errors = [{}];return false;}var valid66 = _errs476 === errors;}else {var valid66 = true;}if(valid66){if(data190.ports !== undefined){let data193 = data190.ports;const _errs478 = errors;if(errors === _errs478){if(Array.isArray(data193)){if(data193.length < 1){validate10.errors = [{}];return false;}else {var valid67 = true;const len10 = data193.length;for(let i10=0; i10<len10; i10++){let data194 = data193[i10];const _errs480 = errors;if(errors === _errs480){if(data194 && typeof data194 == "object" && !Array.isArray(data194)){let missing39;if((data194.port === undefined) && (missing39 = "port")){validate10.errors = [{}];return false;}else {const _errs482 = errors;for(const key47 in data194){if(!((key47 === "port") || (key47 === "protocol"))){validate10.errors = [{}];return false;break;}}if(_errs482 === errors){if(data194.port !== undefined){let data195 = data194.port;const _errs483 = errors;if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){validate10.errors = [{}];return false;}if(errors === _errs483){if((typeof data195 == "number") && (isFinite(data195))){if(data195 > 65535 || isNaN(data195)){validate10.errors = [{}];return false;}else {if(data195 < 1 || isNaN(data195)){validate10.errors = [{}];return false;}}}}var valid68 = _errs483 === errors;}else {var valid68 = true;}if(valid68){if(data194.protocol !== undefined){let data196 = data194.protocol;const _errs485 = errors;if(typeof data196 !== "string"){validate10.errors = [{}];return false;}if(!(((data196 === "TCP") || (data196 === "UDP")) || (data196 === "SCTP"))){validate10.errors = [{}];return false;}var valid68 = _errs485 === errors;}else {var valid68 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid67 = _errs480 === errors;if(!valid67){break;}}}}else {validate10.errors = [{}];return false;}}var valid66 = _errs478 === errors;}else {var valid66 = true;}}}}}else {validate10.errors = [{}];return false;}}var valid65 = _errs471 === errors;if(!valid65){break;}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs469 === errors;}else {var valid51 = true;}if(valid51){if(data143.otel !== undefined){let data197 = data143.otel;const _errs487 = errors;if(errors === _errs487){if(data197 && typeof data197 == "object" && !Array.isArray(data197)){let missing40;if((data197.endpoint === undefined) && (missing40 = "endpoint")){validate10.errors = [{}];return false;}else {const _errs489 = errors;for(const key48 in data197){if(!(key48 === "endpoint")){validate10.errors = [{}];return false;break;}}if(_errs489 === errors){if(data197.endpoint !== undefined){if(typeof data197.endpoint !== "string"){validate10.errors = [{}];return false;}}}}}else {validate10.errors = [{}];return false;}}var valid51 = _errs487 === errors;}else {var valid51 = true;}if(valid51){if(data143.arch !== undefined){let data199 = data143.arch;const _errs492 = errors;if(typeof data199 !== "string"){validate10.errors = [{}];return false;}if("amd64" !== data199){validate10.errors = [{}];return false;}var valid51 = _errs492 === errors;}else {var valid51 = true;}if(valid51){if(data143.server !== undefined){const _errs494 = errors;validate10.errors = [{}];return false;var valid51 = _errs494 === errors;}else {var valid51 = true;}if(valid51){if(data143.tolerations !== undefined){const _errs496 = errors;validate10.errors = [{}];return false;var valid51 = _errs496 === errors;}else {var valid51 = true;}if(valid51){if(data143.resources !== undefined){const _errs498 = errors;validate10.errors = [{}];return false;var valid51 = _errs498 === errors;}else {var valid51 = true;}if(valid51){if(data143.runnerId !== undefined){const _errs500 = errors;validate10.errors = [{}];return false;var valid51 = _errs500 === errors;}else {var valid51 = true;}if(valid51){if(data143.runnerTokenSecret !== undefined){const _errs502 = errors;validate10.errors = [{}];return false;var valid51 = _errs502 === errors;}else {var valid51 = true;}if(valid51){if(data143.agentImage !== undefined){const _errs504 = errors;validate10.errors = [{}];return false;var valid51 = _errs504 === errors;}else {var valid51 = true;}if(valid51){if(data143.hostUsers !== undefined){const _errs506 = errors;validate10.errors = [{}];return false;var valid51 = _errs506 === errors;}else {var valid51 = true;}if(valid51){if(data143.extraObjects !== undefined){const _errs508 = errors;validate10.errors = [{}];return false;var valid51 = _errs508 === errors;}else {var valid51 = true;}if(valid51){if(data143.rbac !== undefined){const _errs510 = errors;validate10.errors = [{}];return false;var valid51 = _errs510 === errors;}else {var valid51 = true;}if(valid51){if(data143.automountServiceAccountToken !== undefined){const _errs512 = errors;validate10.errors = [{}];return false;var valid51 = _errs512 === errors;}else {var valid51 = true;}if(valid51){if(data143.securityContext !== undefined){const _errs514 = errors;validate10.errors = [{}];return false;var valid51 = _errs514 === errors;}else {var valid51 = true;}if(valid51){if(data143.podSecurityContext !== undefined){const _errs516 = errors;validate10.errors = [{}];return false;var valid51 = _errs516 === errors;}else {var valid51 = true;}if(valid51){if(data143.privileged !== undefined){const _errs518 = errors;validate10.errors = [{}];return false;var valid51 = _errs518 === errors;}else {var valid51 = true;}if(valid51){if(data143.capabilities !== undefined){const _errs520 = errors;validate10.errors = [{}];return false;var valid51 = _errs520 === errors;}else {var valid51 = true;}if(valid51){if(data143.imagePullSecrets !== undefined){const _errs522 = errors;validate10.errors = [{}];return false;var valid51 = _errs522 === errors;}else {var valid51 = true;}if(valid51){if(data143.namespaceLabels !== undefined){const _errs524 = errors;validate10.errors = [{}];return false;var valid51 = _errs524 === errors;}else {var valid51 = true;}if(valid51){if(data143.podSecurityLevel !== undefined){const _errs526 = errors;validate10.errors = [{}];return false;var valid51 = _errs526 === errors;}else {var valid51 = true;}if(valid51){if(data143.serverCluster !== undefined){const _errs528 = errors;validate10.errors = [{}];return false;var valid51 = _errs528 === errors;}else {var valid51 = true;}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}else {validate10.errors = [{}];return false;}}var valid0 = _errs361 === errors;}else {var valid0 = true;}}}}}}else {validate10.errors = [{}];return false;}}validate10.errors = vErrors;return errors === 0;}const s1 = validate11;const schema12 = {"type":"object","properties":{"mode":{"type":"string","const":"bundled"},"image":{"type":"string"},"user":{"type":"string","pattern":"^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$"},"passwordSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"jetstream":{"type":"object","properties":{"maxFileStoreMiB":{"type":"integer","minimum":16,"maximum":1048576},"maxMemoryStoreMiB":{"type":"integer","minimum":0,"maximum":1048576}},"additionalProperties":false},"resources":{"type":"object","properties":{"requests":{"type":"object","properties":{"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["cpu","memory"],"additionalProperties":false},"limits":{"type":"object","properties":{"memory":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]},"cpu":{"anyOf":[{"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"},{"type":"number","minimum":0}]}},"required":["memory"],"additionalProperties":false}},"required":["requests","limits"],"additionalProperties":false}},"required":["mode","image","passwordSecret"],"additionalProperties":false};function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((((data.mode === undefined) && (missing0 = "mode")) || ((data.image === undefined) && (missing0 = "image"))) || ((data.passwordSecret === undefined) && (missing0 = "passwordSecret"))){validate11.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(((((((key0 === "mode") || (key0 === "image")) || (key0 === "user")) || (key0 === "passwordSecret")) || (key0 === "urlSecret")) || (key0 === "jetstream")) || (key0 === "resources"))){validate11.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.mode !== undefined){let data0 = data.mode;const _errs2 = errors;if(typeof data0 !== "string"){validate11.errors = [{}];return false;}if("bundled" !== data0){validate11.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.image !== undefined){const _errs4 = errors;if(typeof data.image !== "string"){validate11.errors = [{}];return false;}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.user !== undefined){let data2 = data.user;const _errs6 = errors;if(errors === _errs6){if(typeof data2 === "string"){if(!pattern8.test(data2)){validate11.errors = [{}];return false;}}else {validate11.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.passwordSecret !== undefined){let data3 = data.passwordSecret;const _errs8 = errors;if(errors === _errs8){if(data3 && typeof data3 == "object" && !Array.isArray(data3)){let missing1;if((data3.name === undefined) && (missing1 = "name")){validate11.errors = [{}];return false;}else {const _errs10 = errors;for(const key1 in data3){if(!((key1 === "name") || (key1 === "key"))){validate11.errors = [{}];return false;break;}}if(_errs10 === errors){if(data3.name !== undefined){let data4 = data3.name;const _errs11 = errors;if(errors === _errs11){if(typeof data4 === "string"){if(data4.length > 253){validate11.errors = [{}];return false;}else {if(!pattern2.test(data4)){validate11.errors = [{}];return false;}}}else {validate11.errors = [{}];return false;}}var valid1 = _errs11 === errors;}else {var valid1 = true;}if(valid1){if(data3.key !== undefined){const _errs13 = errors;if(typeof data3.key !== "string"){validate11.errors = [{}];return false;}var valid1 = _errs13 === errors;}else {var valid1 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs8 === errors;}else {var valid0 = true;}if(valid0){if(data.urlSecret !== undefined){let data6 = data.urlSecret;const _errs15 = errors;if(errors === _errs15){if(data6 && typeof data6 == "object" && !Array.isArray(data6)){let missing2;if((data6.name === undefined) && (missing2 = "name")){validate11.errors = [{}];return false;}else {const _errs17 = errors;for(const key2 in data6){if(!((key2 === "name") || (key2 === "key"))){validate11.errors = [{}];return false;break;}}if(_errs17 === errors){if(data6.name !== undefined){let data7 = data6.name;const _errs18 = errors;if(errors === _errs18){if(typeof data7 === "string"){if(data7.length > 253){validate11.errors = [{}];return false;}else {if(!pattern2.test(data7)){validate11.errors = [{}];return false;}}}else {validate11.errors = [{}];return false;}}var valid2 = _errs18 === errors;}else {var valid2 = true;}if(valid2){if(data6.key !== undefined){const _errs20 = errors;if(typeof data6.key !== "string"){validate11.errors = [{}];return false;}var valid2 = _errs20 === errors;}else {var valid2 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.jetstream !== undefined){let data9 = data.jetstream;const _errs22 = errors;if(errors === _errs22){if(data9 && typeof data9 == "object" && !Array.isArray(data9)){const _errs24 = errors;for(const key3 in data9){if(!((key3 === "maxFileStoreMiB") || (key3 === "maxMemoryStoreMiB"))){validate11.errors = [{}];return false;break;}}if(_errs24 === errors){if(data9.maxFileStoreMiB !== undefined){let data10 = data9.maxFileStoreMiB;const _errs25 = errors;if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){validate11.errors = [{}];return false;}if(errors === _errs25){if((typeof data10 == "number") && (isFinite(data10))){if(data10 > 1048576 || isNaN(data10)){validate11.errors = [{}];return false;}else {if(data10 < 16 || isNaN(data10)){validate11.errors = [{}];return false;}}}}var valid3 = _errs25 === errors;}else {var valid3 = true;}if(valid3){if(data9.maxMemoryStoreMiB !== undefined){let data11 = data9.maxMemoryStoreMiB;const _errs27 = errors;if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){validate11.errors = [{}];return false;}if(errors === _errs27){if((typeof data11 == "number") && (isFinite(data11))){if(data11 > 1048576 || isNaN(data11)){validate11.errors = [{}];return false;}else {if(data11 < 0 || isNaN(data11)){validate11.errors = [{}];return false;}}}}var valid3 = _errs27 === errors;}else {var valid3 = true;}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs22 === errors;}else {var valid0 = true;}if(valid0){if(data.resources !== undefined){let data12 = data.resources;const _errs29 = errors;if(errors === _errs29){if(data12 && typeof data12 == "object" && !Array.isArray(data12)){let missing3;if(((data12.requests === undefined) && (missing3 = "requests")) || ((data12.limits === undefined) && (missing3 = "limits"))){validate11.errors = [{}];return false;}else {const _errs31 = errors;for(const key4 in data12){if(!((key4 === "requests") || (key4 === "limits"))){validate11.errors = [{}];return false;break;}}if(_errs31 === errors){if(data12.requests !== undefined){let data13 = data12.requests;const _errs32 = errors;if(errors === _errs32){if(data13 && typeof data13 == "object" && !Array.isArray(data13)){let missing4;if(((data13.cpu === undefined) && (missing4 = "cpu")) || ((data13.memory === undefined) && (missing4 = "memory"))){validate11.errors = [{}];return false;}else {const _errs34 = errors;for(const key5 in data13){if(!((key5 === "cpu") || (key5 === "memory"))){validate11.errors = [{}];return false;break;}}if(_errs34 === errors){if(data13.cpu !== undefined){let data14 = data13.cpu;const _errs35 = errors;const _errs36 = errors;let valid6 = false;const _errs37 = errors;if(errors === _errs37){if(typeof data14 === "string"){if(!pattern11.test(data14)){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}else {const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}var _valid0 = _errs37 === errors;valid6 = valid6 || _valid0;if(!valid6){const _errs39 = errors;if(errors === _errs39){if((typeof data14 == "number") && (isFinite(data14))){if(data14 < 0 || isNaN(data14)){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}else {const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}var _valid0 = _errs39 === errors;valid6 = valid6 || _valid0;}if(!valid6){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs36;if(vErrors !== null){if(_errs36){vErrors.length = _errs36;}else {vErrors = null;}}}var valid5 = _errs35 === errors;}else {var valid5 = true;}if(valid5){if(data13.memory !== undefined){let data15 = data13.memory;const _errs41 = errors;const _errs42 = errors;let valid7 = false;const _errs43 = errors;if(errors === _errs43){if(typeof data15 === "string"){if(!pattern11.test(data15)){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}else {const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}var _valid1 = _errs43 === errors;valid7 = valid7 || _valid1;if(!valid7){const _errs45 = errors;if(errors === _errs45){if((typeof data15 == "number") && (isFinite(data15))){if(data15 < 0 || isNaN(data15)){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}else {const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}var _valid1 = _errs45 === errors;valid7 = valid7 || _valid1;}if(!valid7){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs42;if(vErrors !== null){if(_errs42){vErrors.length = _errs42;}else {vErrors = null;}}}var valid5 = _errs41 === errors;}else {var valid5 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid4 = _errs32 === errors;}else {var valid4 = true;}if(valid4){if(data12.limits !== undefined){let data16 = data12.limits;const _errs47 = errors;if(errors === _errs47){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){let missing5;if((data16.memory === undefined) && (missing5 = "memory")){validate11.errors = [{}];return false;}else {const _errs49 = errors;for(const key6 in data16){if(!((key6 === "memory") || (key6 === "cpu"))){validate11.errors = [{}];return false;break;}}if(_errs49 === errors){if(data16.memory !== undefined){let data17 = data16.memory;const _errs50 = errors;const _errs51 = errors;let valid9 = false;const _errs52 = errors;if(errors === _errs52){if(typeof data17 === "string"){if(!pattern11.test(data17)){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}else {const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}var _valid2 = _errs52 === errors;valid9 = valid9 || _valid2;if(!valid9){const _errs54 = errors;if(errors === _errs54){if((typeof data17 == "number") && (isFinite(data17))){if(data17 < 0 || isNaN(data17)){const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}else {const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}var _valid2 = _errs54 === errors;valid9 = valid9 || _valid2;}if(!valid9){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs51;if(vErrors !== null){if(_errs51){vErrors.length = _errs51;}else {vErrors = null;}}}var valid8 = _errs50 === errors;}else {var valid8 = true;}if(valid8){if(data16.cpu !== undefined){let data18 = data16.cpu;const _errs56 = errors;const _errs57 = errors;let valid10 = false;const _errs58 = errors;if(errors === _errs58){if(typeof data18 === "string"){if(!pattern11.test(data18)){const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}else {const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}var _valid3 = _errs58 === errors;valid10 = valid10 || _valid3;if(!valid10){const _errs60 = errors;if(errors === _errs60){if((typeof data18 == "number") && (isFinite(data18))){if(data18 < 0 || isNaN(data18)){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}else {const err18 = {};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}var _valid3 = _errs60 === errors;valid10 = valid10 || _valid3;}if(!valid10){const err19 = {};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;validate11.errors = vErrors;return false;}else {errors = _errs57;if(vErrors !== null){if(_errs57){vErrors.length = _errs57;}else {vErrors = null;}}}var valid8 = _errs56 === errors;}else {var valid8 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid4 = _errs47 === errors;}else {var valid4 = true;}}}}}else {validate11.errors = [{}];return false;}}var valid0 = _errs29 === errors;}else {var valid0 = true;}}}}}}}}}}else {validate11.errors = [{}];return false;}}validate11.errors = vErrors;return errors === 0;}const s2 = validate12;const schema13 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate12.errors = [{}];return false;}}else {validate12.errors = [{}];return false;}}validate12.errors = vErrors;return errors === 0;}const s3 = validate13;const schema14 = {"type":"number","minimum":0};function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate13.errors = [{}];return false;}}else {validate13.errors = [{}];return false;}}validate13.errors = vErrors;return errors === 0;}const s4 = validate14;const schema15 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate14.errors = [{}];return false;}}else {validate14.errors = [{}];return false;}}validate14.errors = vErrors;return errors === 0;}const s5 = validate15;const schema16 = {"type":"number","minimum":0};function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate15.errors = [{}];return false;}}else {validate15.errors = [{}];return false;}}validate15.errors = vErrors;return errors === 0;}const s6 = validate16;const schema17 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate16.errors = [{}];return false;}}else {validate16.errors = [{}];return false;}}validate16.errors = vErrors;return errors === 0;}const s7 = validate17;const schema18 = {"type":"number","minimum":0};function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate17.errors = [{}];return false;}}else {validate17.errors = [{}];return false;}}validate17.errors = vErrors;return errors === 0;}const s8 = validate18;const schema19 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate18.errors = [{}];return false;}}else {validate18.errors = [{}];return false;}}validate18.errors = vErrors;return errors === 0;}const s9 = validate19;const schema20 = {"type":"number","minimum":0};function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate19.errors = [{}];return false;}}else {validate19.errors = [{}];return false;}}validate19.errors = vErrors;return errors === 0;}const s10 = validate20;const schema21 = {"type":"object","properties":{"mode":{"type":"string","const":"external"},"urlSecret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false},"cidr":{"type":"string"},"namespace":{"type":"string","maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"port":{"type":"integer","minimum":1,"maximum":65535},"url":{"not":{}},"user":{"not":{}},"passwordSecret":{"not":{}}},"required":["mode","urlSecret"],"additionalProperties":false};function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((data.mode === undefined) && (missing0 = "mode")) || ((data.urlSecret === undefined) && (missing0 = "urlSecret"))){validate20.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!((((((((key0 === "mode") || (key0 === "urlSecret")) || (key0 === "cidr")) || (key0 === "namespace")) || (key0 === "port")) || (key0 === "url")) || (key0 === "user")) || (key0 === "passwordSecret"))){validate20.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.mode !== undefined){let data0 = data.mode;const _errs2 = errors;if(typeof data0 !== "string"){validate20.errors = [{}];return false;}if("external" !== data0){validate20.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.urlSecret !== undefined){let data1 = data.urlSecret;const _errs4 = errors;if(errors === _errs4){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){let missing1;if((data1.name === undefined) && (missing1 = "name")){validate20.errors = [{}];return false;}else {const _errs6 = errors;for(const key1 in data1){if(!((key1 === "name") || (key1 === "key"))){validate20.errors = [{}];return false;break;}}if(_errs6 === errors){if(data1.name !== undefined){let data2 = data1.name;const _errs7 = errors;if(errors === _errs7){if(typeof data2 === "string"){if(data2.length > 253){validate20.errors = [{}];return false;}else {if(!pattern2.test(data2)){validate20.errors = [{}];return false;}}}else {validate20.errors = [{}];return false;}}var valid1 = _errs7 === errors;}else {var valid1 = true;}if(valid1){if(data1.key !== undefined){const _errs9 = errors;if(typeof data1.key !== "string"){validate20.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}}}else {validate20.errors = [{}];return false;}}var valid0 = _errs4 === errors;}else {var valid0 = true;}if(valid0){if(data.cidr !== undefined){const _errs11 = errors;if(typeof data.cidr !== "string"){validate20.errors = [{}];return false;}var valid0 = _errs11 === errors;}else {var valid0 = true;}if(valid0){if(data.namespace !== undefined){let data5 = data.namespace;const _errs13 = errors;if(errors === _errs13){if(typeof data5 === "string"){if(data5.length > 63){validate20.errors = [{}];return false;}else {if(!pattern1.test(data5)){validate20.errors = [{}];return false;}}}else {validate20.errors = [{}];return false;}}var valid0 = _errs13 === errors;}else {var valid0 = true;}if(valid0){if(data.port !== undefined){let data6 = data.port;const _errs15 = errors;if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){validate20.errors = [{}];return false;}if(errors === _errs15){if((typeof data6 == "number") && (isFinite(data6))){if(data6 > 65535 || isNaN(data6)){validate20.errors = [{}];return false;}else {if(data6 < 1 || isNaN(data6)){validate20.errors = [{}];return false;}}}}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.url !== undefined){const _errs17 = errors;validate20.errors = [{}];return false;var valid0 = _errs17 === errors;}else {var valid0 = true;}if(valid0){if(data.user !== undefined){const _errs19 = errors;validate20.errors = [{}];return false;var valid0 = _errs19 === errors;}else {var valid0 = true;}if(valid0){if(data.passwordSecret !== undefined){const _errs21 = errors;validate20.errors = [{}];return false;var valid0 = _errs21 === errors;}else {var valid0 = true;}}}}}}}}}}}else {validate20.errors = [{}];return false;}}validate20.errors = vErrors;return errors === 0;}const s11 = validate21;const schema22 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate21.errors = [{}];return false;}}else {validate21.errors = [{}];return false;}}validate21.errors = vErrors;return errors === 0;}const s12 = validate22;const schema23 = {"type":"number","minimum":0};function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate22.errors = [{}];return false;}}else {validate22.errors = [{}];return false;}}validate22.errors = vErrors;return errors === 0;}const s13 = validate23;const schema24 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}validate23.errors = vErrors;return errors === 0;}const s14 = validate24;const schema25 = {"type":"number","minimum":0};function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}validate24.errors = vErrors;return errors === 0;}const s15 = validate25;const schema26 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate25.errors = [{}];return false;}}else {validate25.errors = [{}];return false;}}validate25.errors = vErrors;return errors === 0;}const s16 = validate26;const schema27 = {"type":"number","minimum":0};function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate26.errors = [{}];return false;}}else {validate26.errors = [{}];return false;}}validate26.errors = vErrors;return errors === 0;}const s17 = validate27;const schema28 = {"type":"string","pattern":"^[+]?(\\d+(\\.\\d*)?|\\.\\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]?\\d+)?$"};function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(typeof data === "string"){if(!pattern11.test(data)){validate27.errors = [{}];return false;}}else {validate27.errors = [{}];return false;}}validate27.errors = vErrors;return errors === 0;}const s18 = validate28;const schema29 = {"type":"number","minimum":0};function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if((typeof data == "number") && (isFinite(data))){if(data < 0 || isNaN(data)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}validate28.errors = vErrors;return errors === 0;}const s19 = validate29;const schema30 = {"type":"object","properties":{"pem":{"type":"string"}},"required":["pem"],"additionalProperties":false};function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.pem === undefined) && (missing0 = "pem")){validate29.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "pem")){validate29.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.pem !== undefined){if(typeof data.pem !== "string"){validate29.errors = [{}];return false;}}}}}else {validate29.errors = [{}];return false;}}validate29.errors = vErrors;return errors === 0;}const s20 = validate30;const schema31 = {"type":"object","properties":{"configMap":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["configMap"],"additionalProperties":false};function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.configMap === undefined) && (missing0 = "configMap")){validate30.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "configMap")){validate30.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.configMap !== undefined){let data0 = data.configMap;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate30.errors = [{}];return false;}else {const _errs4 = errors;for(const key1 in data0){if(!((key1 === "name") || (key1 === "key"))){validate30.errors = [{}];return false;break;}}if(_errs4 === errors){if(data0.name !== undefined){let data1 = data0.name;const _errs5 = errors;if(errors === _errs5){if(typeof data1 === "string"){if(data1.length > 253){validate30.errors = [{}];return false;}else {if(!pattern2.test(data1)){validate30.errors = [{}];return false;}}}else {validate30.errors = [{}];return false;}}var valid1 = _errs5 === errors;}else {var valid1 = true;}if(valid1){if(data0.key !== undefined){const _errs7 = errors;if(typeof data0.key !== "string"){validate30.errors = [{}];return false;}var valid1 = _errs7 === errors;}else {var valid1 = true;}}}}}else {validate30.errors = [{}];return false;}}}}}}else {validate30.errors = [{}];return false;}}validate30.errors = vErrors;return errors === 0;}const s21 = validate31;const schema32 = {"type":"object","properties":{"secret":{"type":"object","properties":{"name":{"type":"string","maxLength":253,"pattern":"^(?!.*(?:\\.\\.|\\.-|-\\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$"},"key":{"type":"string"}},"required":["name"],"additionalProperties":false}},"required":["secret"],"additionalProperties":false};function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.secret === undefined) && (missing0 = "secret")){validate31.errors = [{}];return false;}else {const _errs1 = errors;for(const key0 in data){if(!(key0 === "secret")){validate31.errors = [{}];return false;break;}}if(_errs1 === errors){if(data.secret !== undefined){let data0 = data.secret;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate31.errors = [{}];return false;}else {const _errs4 = errors;for(const key1 in data0){if(!((key1 === "name") || (key1 === "key"))){validate31.errors = [{}];return false;break;}}if(_errs4 === errors){if(data0.name !== undefined){let data1 = data0.name;const _errs5 = errors;if(errors === _errs5){if(typeof data1 === "string"){if(data1.length > 253){validate31.errors = [{}];return false;}else {if(!pattern2.test(data1)){validate31.errors = [{}];return false;}}}else {validate31.errors = [{}];return false;}}var valid1 = _errs5 === errors;}else {var valid1 = true;}if(valid1){if(data0.key !== undefined){const _errs7 = errors;if(typeof data0.key !== "string"){validate31.errors = [{}];return false;}var valid1 = _errs7 === errors;}else {var valid1 = true;}}}}}else {validate31.errors = [{}];return false;}}}}}}else {validate31.errors = [{}];return false;}}validate31.errors = vErrors;return errors === 0;}
 
@@ -52,168 +52,173 @@ export function buildCompass(calls): FastValidator {
     return v;
   }
   function b8(v) {
-    const out = {};
-    for (const key of recordKeys(v)) { if (key !== "__proto__") out[key] = v[key]; }
-    v = out;
+    if (!isAnnotationKey(v)) giveUp();
     return v;
   }
   function b9(v) {
-    if (v === undefined) return copyDefault(d1);
-    v = b8(v);
-    if (v === undefined) v = copyDefault(d1);
+    const out = {};
+    for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = b8(key); if (k === "__proto__") continue; out[k] = v[key]; }
+    v = out;
+    checkAnnotationsSize(v, sink, "CS-08");
     return v;
   }
   function b10(v) {
-    const out = {};
-    if ("type" in v) out["type"] = b7(v["type"]); else out["type"] = b7(undefined);
-    if ("annotations" in v) out["annotations"] = b9(v["annotations"]); else out["annotations"] = b9(undefined);
-    v = out;
+    if (v === undefined) return copyDefault(d1);
+    v = b9(v);
+    if (v === undefined) v = copyDefault(d1);
     return v;
   }
   function b11(v) {
-    if (v === undefined) return copyDefault(d0);
-    v = b10(v);
-    if (v === undefined) v = copyDefault(d0);
+    const out = {};
+    if ("type" in v) out["type"] = b7(v["type"]); else out["type"] = b7(undefined);
+    if ("annotations" in v) out["annotations"] = b10(v["annotations"]); else out["annotations"] = b10(undefined);
+    v = out;
     return v;
   }
   function b12(v) {
-    checkObjectKey(v, sink, "CS-03", "name the key of the Secret that holds the value");
+    if (v === undefined) return copyDefault(d0);
+    v = b11(v);
+    if (v === undefined) v = copyDefault(d0);
     return v;
   }
   function b13(v) {
-    if (v === undefined) return "dsn";
-    v = b12(v);
-    if (v === undefined) v = "dsn";
+    checkObjectKey(v, sink, "CS-03", "name the key of the Secret that holds the value");
     return v;
   }
   function b14(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b13(v["key"]); else out["key"] = b13(undefined);
-    v = out;
+    if (v === undefined) return "dsn";
+    v = b13(v);
+    if (v === undefined) v = "dsn";
     return v;
   }
   function b15(v) {
-    checkCidr(v, sink, "CS-11", "give Postgres's address range in CIDR notation, such as 10.0.5.10/32");
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b14(v["key"]); else out["key"] = b14(undefined);
+    v = out;
     return v;
   }
   function b16(v) {
-    if (v === undefined) return 5432;
+    checkCidr(v, sink, "CS-11", "give Postgres's address range in CIDR notation, such as 10.0.5.10/32");
     return v;
   }
   function b17(v) {
-    giveUp();
+    if (v === undefined) return 5432;
     return v;
   }
   function b18(v) {
-    if (v === undefined) return undefined;
-    v = b17(v);
+    giveUp();
     return v;
   }
   function b19(v) {
-    const out = {};
-    if ("dsnSecret" in v) out["dsnSecret"] = b14(v["dsnSecret"]); else giveUp();
-    if ("cidr" in v) out["cidr"] = b15(v["cidr"]); else giveUp();
-    if ("port" in v) out["port"] = b16(v["port"]); else out["port"] = b16(undefined);
-    if ("urlSecret" in v) out["urlSecret"] = b18(v["urlSecret"]);
-    if ("bundled" in v) out["bundled"] = b18(v["bundled"]);
-    if ("image" in v) out["image"] = b18(v["image"]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b18(v);
     return v;
   }
   function b20(v) {
-    checkObjectKey(v, sink, "CS-05", "name the key of the Secret that holds the value");
+    const out = {};
+    if ("dsnSecret" in v) out["dsnSecret"] = b15(v["dsnSecret"]); else giveUp();
+    if ("cidr" in v) out["cidr"] = b16(v["cidr"]); else giveUp();
+    if ("port" in v) out["port"] = b17(v["port"]); else out["port"] = b17(undefined);
+    if ("urlSecret" in v) out["urlSecret"] = b19(v["urlSecret"]);
+    if ("bundled" in v) out["bundled"] = b19(v["bundled"]);
+    if ("image" in v) out["image"] = b19(v["image"]);
+    v = out;
     return v;
   }
   function b21(v) {
-    if (v === undefined) return "master-key";
-    v = b20(v);
-    if (v === undefined) v = "master-key";
+    checkObjectKey(v, sink, "CS-05", "name the key of the Secret that holds the value");
     return v;
   }
   function b22(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b21(v["key"]); else out["key"] = b21(undefined);
-    if ("env" in v) out["env"] = b18(v["env"]);
-    v = out;
+    if (v === undefined) return "master-key";
+    v = b21(v);
+    if (v === undefined) v = "master-key";
     return v;
   }
   function b23(v) {
-    checkObjectKey(v, sink, "CS-06", "name the key of the Secret that holds the value");
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b22(v["key"]); else out["key"] = b22(undefined);
+    if ("env" in v) out["env"] = b19(v["env"]);
+    v = out;
     return v;
   }
   function b24(v) {
-    if (v === undefined) return "token";
-    v = b23(v);
-    if (v === undefined) v = "token";
+    checkObjectKey(v, sink, "CS-06", "name the key of the Secret that holds the value");
     return v;
   }
   function b25(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b24(v["key"]); else out["key"] = b24(undefined);
-    if ("env" in v) out["env"] = b18(v["env"]);
-    v = out;
+    if (v === undefined) return "token";
+    v = b24(v);
+    if (v === undefined) v = "token";
     return v;
   }
   function b26(v) {
-    checkObjectKey(v, sink, "CS-07", "name the key of the Secret that holds the value");
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b25(v["key"]); else out["key"] = b25(undefined);
+    if ("env" in v) out["env"] = b19(v["env"]);
+    v = out;
     return v;
   }
   function b27(v) {
-    if (v === undefined) return "password";
-    v = b26(v);
-    if (v === undefined) v = "password";
+    checkObjectKey(v, sink, "CS-07", "name the key of the Secret that holds the value");
     return v;
   }
   function b28(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b27(v["key"]); else out["key"] = b27(undefined);
-    v = out;
+    if (v === undefined) return "password";
+    v = b27(v);
+    if (v === undefined) v = "password";
     return v;
   }
   function b29(v) {
-    if (v === undefined) return "url";
-    v = b26(v);
-    if (v === undefined) v = "url";
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b28(v["key"]); else out["key"] = b28(undefined);
+    v = out;
     return v;
   }
   function b30(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b29(v["key"]); else out["key"] = b29(undefined);
-    v = out;
+    if (v === undefined) return "url";
+    v = b27(v);
+    if (v === undefined) v = "url";
     return v;
   }
   function b31(v) {
-    if (v === undefined) return undefined;
-    v = b30(v);
-    return v;
-  }
-  function b32(v) {
-    if (v === undefined) return 1024;
-    return v;
-  }
-  function b33(v) {
-    if (v === undefined) return 64;
-    return v;
-  }
-  function b34(v) {
     const out = {};
-    if ("maxFileStoreMiB" in v) out["maxFileStoreMiB"] = b32(v["maxFileStoreMiB"]); else out["maxFileStoreMiB"] = b32(undefined);
-    if ("maxMemoryStoreMiB" in v) out["maxMemoryStoreMiB"] = b33(v["maxMemoryStoreMiB"]); else out["maxMemoryStoreMiB"] = b33(undefined);
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b30(v["key"]); else out["key"] = b30(undefined);
     v = out;
     return v;
   }
+  function b32(v) {
+    if (v === undefined) return undefined;
+    v = b31(v);
+    return v;
+  }
+  function b33(v) {
+    if (v === undefined) return 1024;
+    return v;
+  }
+  function b34(v) {
+    if (v === undefined) return 64;
+    return v;
+  }
   function b35(v) {
-    if (v === undefined) return copyDefault(d2);
-    v = b34(v);
-    if (v === undefined) v = copyDefault(d2);
+    const out = {};
+    if ("maxFileStoreMiB" in v) out["maxFileStoreMiB"] = b33(v["maxFileStoreMiB"]); else out["maxFileStoreMiB"] = b33(undefined);
+    if ("maxMemoryStoreMiB" in v) out["maxMemoryStoreMiB"] = b34(v["maxMemoryStoreMiB"]); else out["maxMemoryStoreMiB"] = b34(undefined);
+    v = out;
     return v;
   }
   function b36(v) {
+    if (v === undefined) return copyDefault(d2);
+    v = b35(v);
+    if (v === undefined) v = copyDefault(d2);
+    return v;
+  }
+  function b37(v) {
     member: {
       if (s2(v)) break member;
       if (s3(v)) break member;
@@ -221,15 +226,15 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b37(v) {
+  function b38(v) {
     v = quantityText(v, sink);
     return v;
   }
-  function b38(v) {
-    v = b37(b36(v));
+  function b39(v) {
+    v = b38(b37(v));
     return v;
   }
-  function b39(v) {
+  function b40(v) {
     member: {
       if (s4(v)) break member;
       if (s5(v)) break member;
@@ -237,18 +242,18 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b40(v) {
-    v = b37(b39(v));
-    return v;
-  }
   function b41(v) {
-    const out = {};
-    if ("cpu" in v) out["cpu"] = b38(v["cpu"]); else giveUp();
-    if ("memory" in v) out["memory"] = b40(v["memory"]); else giveUp();
-    v = out;
+    v = b38(b40(v));
     return v;
   }
   function b42(v) {
+    const out = {};
+    if ("cpu" in v) out["cpu"] = b39(v["cpu"]); else giveUp();
+    if ("memory" in v) out["memory"] = b41(v["memory"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b43(v) {
     member: {
       if (s6(v)) break member;
       if (s7(v)) break member;
@@ -256,11 +261,11 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b43(v) {
-    v = b37(b42(v));
+  function b44(v) {
+    v = b38(b43(v));
     return v;
   }
-  function b44(v) {
+  function b45(v) {
     member: {
       if (s8(v)) break member;
       if (s9(v)) break member;
@@ -268,260 +273,260 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b45(v) {
-    v = b37(b44(v));
-    return v;
-  }
   function b46(v) {
-    if (v === undefined) return undefined;
-    v = b45(v);
+    v = b38(b45(v));
     return v;
   }
   function b47(v) {
-    const out = {};
-    if ("memory" in v) out["memory"] = b43(v["memory"]); else giveUp();
-    if ("cpu" in v) out["cpu"] = b46(v["cpu"]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b46(v);
     return v;
   }
   function b48(v) {
     const out = {};
-    if ("requests" in v) out["requests"] = b41(v["requests"]); else giveUp();
-    if ("limits" in v) out["limits"] = b47(v["limits"]); else giveUp();
+    if ("memory" in v) out["memory"] = b44(v["memory"]); else giveUp();
+    if ("cpu" in v) out["cpu"] = b47(v["cpu"]);
     v = out;
     return v;
   }
   function b49(v) {
-    if (v === undefined) return copyDefault(d3);
-    v = b48(v);
-    if (v === undefined) v = copyDefault(d3);
+    const out = {};
+    if ("requests" in v) out["requests"] = b42(v["requests"]); else giveUp();
+    if ("limits" in v) out["limits"] = b48(v["limits"]); else giveUp();
+    v = out;
     return v;
   }
   function b50(v) {
+    if (v === undefined) return copyDefault(d3);
+    v = b49(v);
+    if (v === undefined) v = copyDefault(d3);
+    return v;
+  }
+  function b51(v) {
     const out = {};
     if ("mode" in v) out["mode"] = v["mode"]; else giveUp();
     if ("image" in v) out["image"] = b3(v["image"]); else giveUp();
     if ("user" in v) out["user"] = b1(v["user"]); else out["user"] = b1(undefined);
-    if ("passwordSecret" in v) out["passwordSecret"] = b28(v["passwordSecret"]); else giveUp();
-    if ("urlSecret" in v) out["urlSecret"] = b31(v["urlSecret"]);
-    if ("jetstream" in v) out["jetstream"] = b35(v["jetstream"]); else out["jetstream"] = b35(undefined);
-    if ("resources" in v) out["resources"] = b49(v["resources"]); else out["resources"] = b49(undefined);
+    if ("passwordSecret" in v) out["passwordSecret"] = b29(v["passwordSecret"]); else giveUp();
+    if ("urlSecret" in v) out["urlSecret"] = b32(v["urlSecret"]);
+    if ("jetstream" in v) out["jetstream"] = b36(v["jetstream"]); else out["jetstream"] = b36(undefined);
+    if ("resources" in v) out["resources"] = b50(v["resources"]); else out["resources"] = b50(undefined);
     v = out;
-    return v;
-  }
-  function b51(v) {
-    checkCidr(v, sink, "CS-11", "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names");
     return v;
   }
   function b52(v) {
-    if (v === undefined) return undefined;
-    v = b51(v);
+    checkCidr(v, sink, "CS-11", "give the NATS servers' address range in CIDR notation; NetworkPolicy cannot match host names");
     return v;
   }
   function b53(v) {
-    if (v === undefined) return 4222;
+    if (v === undefined) return undefined;
+    v = b52(v);
     return v;
   }
   function b54(v) {
-    const out = {};
-    if ("mode" in v) out["mode"] = v["mode"]; else giveUp();
-    if ("urlSecret" in v) out["urlSecret"] = b30(v["urlSecret"]); else giveUp();
-    if ("cidr" in v) out["cidr"] = b52(v["cidr"]);
-    if ("namespace" in v) out["namespace"] = v["namespace"];
-    if ("port" in v) out["port"] = b53(v["port"]); else out["port"] = b53(undefined);
-    if ("url" in v) out["url"] = b18(v["url"]);
-    if ("user" in v) out["user"] = b18(v["user"]);
-    if ("passwordSecret" in v) out["passwordSecret"] = b18(v["passwordSecret"]);
-    v = out;
+    if (v === undefined) return 4222;
     return v;
   }
   function b55(v) {
+    const out = {};
+    if ("mode" in v) out["mode"] = v["mode"]; else giveUp();
+    if ("urlSecret" in v) out["urlSecret"] = b31(v["urlSecret"]); else giveUp();
+    if ("cidr" in v) out["cidr"] = b53(v["cidr"]);
+    if ("namespace" in v) out["namespace"] = v["namespace"];
+    if ("port" in v) out["port"] = b54(v["port"]); else out["port"] = b54(undefined);
+    if ("url" in v) out["url"] = b19(v["url"]);
+    if ("user" in v) out["user"] = b19(v["user"]);
+    if ("passwordSecret" in v) out["passwordSecret"] = b19(v["passwordSecret"]);
+    v = out;
+    return v;
+  }
+  function b56(v) {
     member: {
       const tag = v["mode"];
-      if (tag === "bundled") { if (!s1(v)) giveUp(); v = b50(v); break member; }
-      if (tag === "external") { if (!s10(v)) giveUp(); v = b54(v); break member; }
+      if (tag === "bundled") { if (!s1(v)) giveUp(); v = b51(v); break member; }
+      if (tag === "external") { if (!s10(v)) giveUp(); v = b55(v); break member; }
       giveUp();
     }
     checkNatsEgress(v, sink);
     return v;
   }
-  function b56(v) {
+  function b57(v) {
     if (v === undefined) return "github.com";
     return v;
   }
-  function b57(v) {
+  function b58(v) {
     const out = new Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = v[i];
     v = out;
     return v;
   }
-  function b58(v) {
-    if (v === undefined) return undefined;
-    v = b57(v);
-    return v;
-  }
   function b59(v) {
-    checkObjectKey(v, sink, "CS-04", "name the key of the Secret that holds the value");
+    if (v === undefined) return undefined;
+    v = b58(v);
     return v;
   }
   function b60(v) {
-    if (v === undefined) return "private-key.pem";
-    v = b59(v);
-    if (v === undefined) v = "private-key.pem";
+    checkObjectKey(v, sink, "CS-04", "name the key of the Secret that holds the value");
     return v;
   }
   function b61(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b60(v["key"]); else out["key"] = b60(undefined);
-    v = out;
+    if (v === undefined) return "private-key.pem";
+    v = b60(v);
+    if (v === undefined) v = "private-key.pem";
     return v;
   }
   function b62(v) {
-    if (v === undefined) return "webhook-secret";
-    v = b59(v);
-    if (v === undefined) v = "webhook-secret";
+    const out = {};
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b61(v["key"]); else out["key"] = b61(undefined);
+    v = out;
     return v;
   }
   function b63(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b62(v["key"]); else out["key"] = b62(undefined);
-    v = out;
+    if (v === undefined) return "webhook-secret";
+    v = b60(v);
+    if (v === undefined) v = "webhook-secret";
     return v;
   }
   function b64(v) {
-    if (v === undefined) return undefined;
-    v = b61(v);
-    return v;
-  }
-  function b65(v) {
-    checkCidr(v, sink, "CS-11", "give an IP range in CIDR notation; NetworkPolicy cannot match host names");
-    return v;
-  }
-  function b66(v) {
-    if (v === undefined) return "TCP";
-    return v;
-  }
-  function b67(v) {
     const out = {};
-    if ("port" in v) out["port"] = v["port"]; else giveUp();
-    if ("protocol" in v) out["protocol"] = b66(v["protocol"]); else out["protocol"] = b66(undefined);
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b63(v["key"]); else out["key"] = b63(undefined);
     v = out;
     return v;
   }
+  function b65(v) {
+    if (v === undefined) return undefined;
+    v = b62(v);
+    return v;
+  }
+  function b66(v) {
+    checkCidr(v, sink, "CS-11", "give an IP range in CIDR notation; NetworkPolicy cannot match host names");
+    return v;
+  }
+  function b67(v) {
+    if (v === undefined) return "TCP";
+    return v;
+  }
   function b68(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b67(v[i]);
+    const out = {};
+    if ("port" in v) out["port"] = v["port"]; else giveUp();
+    if ("protocol" in v) out["protocol"] = b67(v["protocol"]); else out["protocol"] = b67(undefined);
     v = out;
     return v;
   }
   function b69(v) {
-    if (v === undefined) return undefined;
-    v = b68(v);
-    return v;
-  }
-  function b70(v) {
-    const out = {};
-    if ("cidr" in v) out["cidr"] = b65(v["cidr"]); else giveUp();
-    if ("ports" in v) out["ports"] = b69(v["ports"]);
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b68(v[i]);
     v = out;
     return v;
   }
+  function b70(v) {
+    if (v === undefined) return undefined;
+    v = b69(v);
+    return v;
+  }
   function b71(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b70(v[i]);
+    const out = {};
+    if ("cidr" in v) out["cidr"] = b66(v["cidr"]); else giveUp();
+    if ("ports" in v) out["ports"] = b70(v["ports"]);
     v = out;
     return v;
   }
   function b72(v) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b71(v[i]);
+    v = out;
+    return v;
+  }
+  function b73(v) {
     const out = {};
-    if ("host" in v) out["host"] = b56(v["host"]); else out["host"] = b56(undefined);
-    if ("repos" in v) out["repos"] = b58(v["repos"]);
+    if ("host" in v) out["host"] = b57(v["host"]); else out["host"] = b57(undefined);
+    if ("repos" in v) out["repos"] = b59(v["repos"]);
     if ("appId" in v) out["appId"] = v["appId"]; else giveUp();
     if ("installationId" in v) out["installationId"] = v["installationId"]; else giveUp();
-    if ("appKeySecret" in v) out["appKeySecret"] = b61(v["appKeySecret"]); else giveUp();
-    if ("appWebhookSecret" in v) out["appWebhookSecret"] = b63(v["appWebhookSecret"]); else giveUp();
+    if ("appKeySecret" in v) out["appKeySecret"] = b62(v["appKeySecret"]); else giveUp();
+    if ("appWebhookSecret" in v) out["appWebhookSecret"] = b64(v["appWebhookSecret"]); else giveUp();
     if ("reviewerAppId" in v) out["reviewerAppId"] = v["reviewerAppId"];
     if ("reviewerAppInstallationId" in v) out["reviewerAppInstallationId"] = v["reviewerAppInstallationId"];
-    if ("reviewerAppKeySecret" in v) out["reviewerAppKeySecret"] = b64(v["reviewerAppKeySecret"]);
-    if ("egress" in v) out["egress"] = b71(v["egress"]); else giveUp();
-    if ("app" in v) out["app"] = b18(v["app"]);
-    if ("reviewerApp" in v) out["reviewerApp"] = b18(v["reviewerApp"]);
-    if ("url" in v) out["url"] = b18(v["url"]);
-    if ("provider" in v) out["provider"] = b18(v["provider"]);
+    if ("reviewerAppKeySecret" in v) out["reviewerAppKeySecret"] = b65(v["reviewerAppKeySecret"]);
+    if ("egress" in v) out["egress"] = b72(v["egress"]); else giveUp();
+    if ("app" in v) out["app"] = b19(v["app"]);
+    if ("reviewerApp" in v) out["reviewerApp"] = b19(v["reviewerApp"]);
+    if ("url" in v) out["url"] = b19(v["url"]);
+    if ("provider" in v) out["provider"] = b19(v["provider"]);
     v = out;
     checkReviewerApp(v, sink);
     return v;
   }
-  function b73(v) {
+  function b74(v) {
+    if (v === undefined) return undefined;
+    v = b73(v);
+    return v;
+  }
+  function b75(v) {
     if (v === undefined) return undefined;
     v = b72(v);
     return v;
   }
-  function b74(v) {
-    if (v === undefined) return undefined;
-    v = b71(v);
-    return v;
-  }
-  function b75(v) {
+  function b76(v) {
     if (!isLabelKey(v)) giveUp();
     return v;
   }
-  function b76(v) {
+  function b77(v) {
     if (!isLabelValue(v)) giveUp();
     return v;
   }
-  function b77(v) {
+  function b78(v) {
     const out = {};
-    for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = b75(key); if (k === "__proto__") continue; out[k] = b76(v[key]); }
+    for (const key of recordKeys(v)) { if (key === "__proto__") continue; const k = b76(key); if (k === "__proto__") continue; out[k] = b77(v[key]); }
     v = out;
     return v;
   }
-  function b78(v) {
+  function b79(v) {
     if (v === undefined) return copyDefault(d1);
-    v = b77(v);
+    v = b78(v);
     if (v === undefined) v = copyDefault(d1);
     return v;
   }
-  function b79(v) {
-    if (v === undefined) return undefined;
-    v = b75(v);
-    return v;
-  }
   function b80(v) {
-    if (v === undefined) return "Equal";
-    return v;
-  }
-  function b81(v) {
     if (v === undefined) return undefined;
     v = b76(v);
     return v;
   }
+  function b81(v) {
+    if (v === undefined) return "Equal";
+    return v;
+  }
   function b82(v) {
+    if (v === undefined) return undefined;
+    v = b77(v);
+    return v;
+  }
+  function b83(v) {
     const out = {};
-    if ("key" in v) out["key"] = b79(v["key"]);
-    if ("operator" in v) out["operator"] = b80(v["operator"]); else out["operator"] = b80(undefined);
-    if ("value" in v) out["value"] = b81(v["value"]);
+    if ("key" in v) out["key"] = b80(v["key"]);
+    if ("operator" in v) out["operator"] = b81(v["operator"]); else out["operator"] = b81(undefined);
+    if ("value" in v) out["value"] = b82(v["value"]);
     if ("effect" in v) out["effect"] = v["effect"];
     if ("tolerationSeconds" in v) out["tolerationSeconds"] = v["tolerationSeconds"];
     v = out;
     checkToleration(v, sink, "CS-10");
     return v;
   }
-  function b83(v) {
+  function b84(v) {
     const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b82(v[i]);
+    for (let i = 0; i < v.length; i++) out[i] = b83(v[i]);
     v = out;
     return v;
   }
-  function b84(v) {
+  function b85(v) {
     if (v === undefined) return copyDefault(d4);
-    v = b83(v);
+    v = b84(v);
     if (v === undefined) v = copyDefault(d4);
     return v;
   }
-  function b85(v) {
+  function b86(v) {
     member: {
       if (s11(v)) break member;
       if (s12(v)) break member;
@@ -529,11 +534,11 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b86(v) {
-    v = b37(b85(v));
+  function b87(v) {
+    v = b38(b86(v));
     return v;
   }
-  function b87(v) {
+  function b88(v) {
     member: {
       if (s13(v)) break member;
       if (s14(v)) break member;
@@ -541,18 +546,18 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b88(v) {
-    v = b37(b87(v));
-    return v;
-  }
   function b89(v) {
-    const out = {};
-    if ("cpu" in v) out["cpu"] = b86(v["cpu"]); else giveUp();
-    if ("memory" in v) out["memory"] = b88(v["memory"]); else giveUp();
-    v = out;
+    v = b38(b88(v));
     return v;
   }
   function b90(v) {
+    const out = {};
+    if ("cpu" in v) out["cpu"] = b87(v["cpu"]); else giveUp();
+    if ("memory" in v) out["memory"] = b89(v["memory"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b91(v) {
     member: {
       if (s15(v)) break member;
       if (s16(v)) break member;
@@ -560,11 +565,11 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b91(v) {
-    v = b37(b90(v));
+  function b92(v) {
+    v = b38(b91(v));
     return v;
   }
-  function b92(v) {
+  function b93(v) {
     member: {
       if (s17(v)) break member;
       if (s18(v)) break member;
@@ -572,100 +577,100 @@ export function buildCompass(calls): FastValidator {
     }
     return v;
   }
-  function b93(v) {
-    v = b37(b92(v));
-    return v;
-  }
   function b94(v) {
-    if (v === undefined) return undefined;
-    v = b93(v);
+    v = b38(b93(v));
     return v;
   }
   function b95(v) {
-    const out = {};
-    if ("memory" in v) out["memory"] = b91(v["memory"]); else giveUp();
-    if ("cpu" in v) out["cpu"] = b94(v["cpu"]);
-    v = out;
+    if (v === undefined) return undefined;
+    v = b94(v);
     return v;
   }
   function b96(v) {
     const out = {};
-    if ("requests" in v) out["requests"] = b89(v["requests"]); else giveUp();
-    if ("limits" in v) out["limits"] = b95(v["limits"]); else giveUp();
+    if ("memory" in v) out["memory"] = b92(v["memory"]); else giveUp();
+    if ("cpu" in v) out["cpu"] = b95(v["cpu"]);
     v = out;
     return v;
   }
   function b97(v) {
-    if (v === undefined) return copyDefault(d5);
-    v = b96(v);
-    if (v === undefined) v = copyDefault(d5);
+    const out = {};
+    if ("requests" in v) out["requests"] = b90(v["requests"]); else giveUp();
+    if ("limits" in v) out["limits"] = b96(v["limits"]); else giveUp();
+    v = out;
     return v;
   }
   function b98(v) {
-    if (v === undefined) return "local";
+    if (v === undefined) return copyDefault(d5);
+    v = b97(v);
+    if (v === undefined) v = copyDefault(d5);
     return v;
   }
   function b99(v) {
-    checkHttpsUrl(v, sink, "CS-09", "issuer");
+    if (v === undefined) return "local";
     return v;
   }
   function b100(v) {
-    checkHttpsUrl(v, sink, "CS-09", "jwksURI");
+    checkHttpsUrl(v, sink, "CS-09", "issuer");
     return v;
   }
   function b101(v) {
-    if (v === undefined) return undefined;
-    v = b100(v);
+    checkHttpsUrl(v, sink, "CS-09", "jwksURI");
     return v;
   }
   function b102(v) {
-    if (v === undefined) return "jwks.json";
+    if (v === undefined) return undefined;
+    v = b101(v);
     return v;
   }
   function b103(v) {
-    const out = {};
-    if ("configMap" in v) out["configMap"] = v["configMap"]; else giveUp();
-    if ("key" in v) out["key"] = b102(v["key"]); else out["key"] = b102(undefined);
-    v = out;
+    if (v === undefined) return "jwks.json";
     return v;
   }
   function b104(v) {
-    if (v === undefined) return undefined;
-    v = b103(v);
-    return v;
-  }
-  function b105(v) {
-    if (v === undefined) return "ca.crt";
-    return v;
-  }
-  function b106(v) {
     const out = {};
     if ("configMap" in v) out["configMap"] = v["configMap"]; else giveUp();
-    if ("key" in v) out["key"] = b105(v["key"]); else out["key"] = b105(undefined);
+    if ("key" in v) out["key"] = b103(v["key"]); else out["key"] = b103(undefined);
     v = out;
     return v;
   }
-  function b107(v) {
+  function b105(v) {
     if (v === undefined) return undefined;
-    v = b106(v);
+    v = b104(v);
+    return v;
+  }
+  function b106(v) {
+    if (v === undefined) return "ca.crt";
+    return v;
+  }
+  function b107(v) {
+    const out = {};
+    if ("configMap" in v) out["configMap"] = v["configMap"]; else giveUp();
+    if ("key" in v) out["key"] = b106(v["key"]); else out["key"] = b106(undefined);
+    v = out;
     return v;
   }
   function b108(v) {
+    if (v === undefined) return undefined;
+    v = b107(v);
+    return v;
+  }
+  function b109(v) {
     const out = {};
-    if ("name" in v) out["name"] = b98(v["name"]); else out["name"] = b98(undefined);
-    if ("issuer" in v) out["issuer"] = b99(v["issuer"]); else giveUp();
-    if ("jwksURI" in v) out["jwksURI"] = b101(v["jwksURI"]);
-    if ("jwksFile" in v) out["jwksFile"] = b104(v["jwksFile"]);
-    if ("caFile" in v) out["caFile"] = b107(v["caFile"]);
-    if ("maxTokenLifetime" in v) out["maxTokenLifetime"] = b18(v["maxTokenLifetime"]);
-    if ("namespace" in v) out["namespace"] = b18(v["namespace"]);
-    if ("serviceAccount" in v) out["serviceAccount"] = b18(v["serviceAccount"]);
-    if ("audience" in v) out["audience"] = b18(v["audience"]);
+    if ("name" in v) out["name"] = b99(v["name"]); else out["name"] = b99(undefined);
+    if ("issuer" in v) out["issuer"] = b100(v["issuer"]); else giveUp();
+    if ("jwksURI" in v) out["jwksURI"] = b102(v["jwksURI"]);
+    if ("jwksFile" in v) out["jwksFile"] = b105(v["jwksFile"]);
+    if ("caFile" in v) out["caFile"] = b108(v["caFile"]);
+    if ("maxTokenLifetime" in v) out["maxTokenLifetime"] = b19(v["maxTokenLifetime"]);
+    if ("namespace" in v) out["namespace"] = b19(v["namespace"]);
+    if ("serviceAccount" in v) out["serviceAccount"] = b19(v["serviceAccount"]);
+    if ("audience" in v) out["audience"] = b19(v["audience"]);
     v = out;
     checkJwksSource(v, sink);
     return v;
   }
-  function b109(v) {
+  function b110(v) {
     const out = {};
     if ("name" in v) out["name"] = b0(v["name"]); else out["name"] = b0(undefined);
     if ("namespace" in v) out["namespace"] = b1(v["namespace"]); else out["namespace"] = b1(undefined);
@@ -676,312 +681,312 @@ export function buildCompass(calls): FastValidator {
     if ("strategy" in v) out["strategy"] = b5(v["strategy"]); else out["strategy"] = b5(undefined);
     if ("publicHost" in v) out["publicHost"] = v["publicHost"]; else giveUp();
     if ("tls" in v) out["tls"] = b6(v["tls"]); else giveUp();
-    if ("service" in v) out["service"] = b11(v["service"]); else out["service"] = b11(undefined);
-    if ("database" in v) out["database"] = b19(v["database"]); else giveUp();
-    if ("masterKey" in v) out["masterKey"] = b22(v["masterKey"]); else giveUp();
-    if ("adminToken" in v) out["adminToken"] = b25(v["adminToken"]); else giveUp();
-    if ("nats" in v) out["nats"] = b55(v["nats"]); else giveUp();
-    if ("forge" in v) out["forge"] = b73(v["forge"]);
-    if ("issuerEgress" in v) out["issuerEgress"] = b74(v["issuerEgress"]);
-    if ("nodeSelector" in v) out["nodeSelector"] = b78(v["nodeSelector"]); else out["nodeSelector"] = b78(undefined);
-    if ("tolerations" in v) out["tolerations"] = b84(v["tolerations"]); else out["tolerations"] = b84(undefined);
-    if ("resources" in v) out["resources"] = b97(v["resources"]); else out["resources"] = b97(undefined);
-    if ("postgres" in v) out["postgres"] = b18(v["postgres"]);
-    if ("initContainers" in v) out["initContainers"] = b18(v["initContainers"]);
-    if ("migrations" in v) out["migrations"] = b18(v["migrations"]);
-    if ("ingress" in v) out["ingress"] = b18(v["ingress"]);
-    if ("config" in v) out["config"] = b18(v["config"]);
-    if ("securityContext" in v) out["securityContext"] = b18(v["securityContext"]);
-    if ("podSecurityContext" in v) out["podSecurityContext"] = b18(v["podSecurityContext"]);
-    if ("privileged" in v) out["privileged"] = b18(v["privileged"]);
-    if ("capabilities" in v) out["capabilities"] = b18(v["capabilities"]);
-    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b18(v["imagePullSecrets"]);
-    if ("namespaceLabels" in v) out["namespaceLabels"] = b18(v["namespaceLabels"]);
-    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b18(v["podSecurityLevel"]);
-    if ("arch" in v) out["arch"] = b18(v["arch"]);
-    if ("cluster" in v) out["cluster"] = b108(v["cluster"]); else giveUp();
-    if ("runnerClusters" in v) out["runnerClusters"] = b18(v["runnerClusters"]);
-    if ("clusters" in v) out["clusters"] = b18(v["clusters"]);
+    if ("service" in v) out["service"] = b12(v["service"]); else out["service"] = b12(undefined);
+    if ("database" in v) out["database"] = b20(v["database"]); else giveUp();
+    if ("masterKey" in v) out["masterKey"] = b23(v["masterKey"]); else giveUp();
+    if ("adminToken" in v) out["adminToken"] = b26(v["adminToken"]); else giveUp();
+    if ("nats" in v) out["nats"] = b56(v["nats"]); else giveUp();
+    if ("forge" in v) out["forge"] = b74(v["forge"]);
+    if ("issuerEgress" in v) out["issuerEgress"] = b75(v["issuerEgress"]);
+    if ("nodeSelector" in v) out["nodeSelector"] = b79(v["nodeSelector"]); else out["nodeSelector"] = b79(undefined);
+    if ("tolerations" in v) out["tolerations"] = b85(v["tolerations"]); else out["tolerations"] = b85(undefined);
+    if ("resources" in v) out["resources"] = b98(v["resources"]); else out["resources"] = b98(undefined);
+    if ("postgres" in v) out["postgres"] = b19(v["postgres"]);
+    if ("initContainers" in v) out["initContainers"] = b19(v["initContainers"]);
+    if ("migrations" in v) out["migrations"] = b19(v["migrations"]);
+    if ("ingress" in v) out["ingress"] = b19(v["ingress"]);
+    if ("config" in v) out["config"] = b19(v["config"]);
+    if ("securityContext" in v) out["securityContext"] = b19(v["securityContext"]);
+    if ("podSecurityContext" in v) out["podSecurityContext"] = b19(v["podSecurityContext"]);
+    if ("privileged" in v) out["privileged"] = b19(v["privileged"]);
+    if ("capabilities" in v) out["capabilities"] = b19(v["capabilities"]);
+    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b19(v["imagePullSecrets"]);
+    if ("namespaceLabels" in v) out["namespaceLabels"] = b19(v["namespaceLabels"]);
+    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b19(v["podSecurityLevel"]);
+    if ("arch" in v) out["arch"] = b19(v["arch"]);
+    if ("cluster" in v) out["cluster"] = b109(v["cluster"]); else giveUp();
+    if ("runnerClusters" in v) out["runnerClusters"] = b19(v["runnerClusters"]);
+    if ("clusters" in v) out["clusters"] = b19(v["clusters"]);
     v = out;
-    return v;
-  }
-  function b110(v) {
-    if (v === undefined) return "compass-runner";
     return v;
   }
   function b111(v) {
-    checkHttpsUrl(v, sink, "CR-02", "runner.serverAddr");
+    if (v === undefined) return "compass-runner";
     return v;
   }
   function b112(v) {
-    if (v === undefined) return undefined;
-    v = b111(v);
+    checkHttpsUrl(v, sink, "CR-02", "runner.serverAddr");
     return v;
   }
   function b113(v) {
-    checkPem(v, sink);
+    if (v === undefined) return undefined;
+    v = b112(v);
     return v;
   }
   function b114(v) {
-    const out = {};
-    if ("pem" in v) out["pem"] = b113(v["pem"]); else giveUp();
-    v = out;
+    checkPem(v, sink);
     return v;
   }
   function b115(v) {
-    checkObjectKey(v, sink, "CR-14", "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt");
+    const out = {};
+    if ("pem" in v) out["pem"] = b114(v["pem"]); else giveUp();
+    v = out;
     return v;
   }
   function b116(v) {
-    if (v === undefined) return "ca.crt";
-    v = b115(v);
-    if (v === undefined) v = "ca.crt";
+    checkObjectKey(v, sink, "CR-14", "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt");
     return v;
   }
   function b117(v) {
-    const out = {};
-    if ("name" in v) out["name"] = v["name"]; else giveUp();
-    if ("key" in v) out["key"] = b116(v["key"]); else out["key"] = b116(undefined);
-    v = out;
+    if (v === undefined) return "ca.crt";
+    v = b116(v);
+    if (v === undefined) v = "ca.crt";
     return v;
   }
   function b118(v) {
     const out = {};
-    if ("configMap" in v) out["configMap"] = b117(v["configMap"]); else giveUp();
+    if ("name" in v) out["name"] = v["name"]; else giveUp();
+    if ("key" in v) out["key"] = b117(v["key"]); else out["key"] = b117(undefined);
     v = out;
     return v;
   }
   function b119(v) {
     const out = {};
-    if ("secret" in v) out["secret"] = b117(v["secret"]); else giveUp();
+    if ("configMap" in v) out["configMap"] = b118(v["configMap"]); else giveUp();
     v = out;
     return v;
   }
   function b120(v) {
+    const out = {};
+    if ("secret" in v) out["secret"] = b118(v["secret"]); else giveUp();
+    v = out;
+    return v;
+  }
+  function b121(v) {
     member: {
-      if (s19(v)) { const r = attempt(b114, v); if (!gaveUp(r)) { v = r; break member; } }
-      if (s20(v)) { const r = attempt(b118, v); if (!gaveUp(r)) { v = r; break member; } }
-      if (s21(v)) { const r = attempt(b119, v); if (!gaveUp(r)) { v = r; break member; } }
+      if (s19(v)) { const r = attempt(b115, v); if (!gaveUp(r)) { v = r; break member; } }
+      if (s20(v)) { const r = attempt(b119, v); if (!gaveUp(r)) { v = r; break member; } }
+      if (s21(v)) { const r = attempt(b120, v); if (!gaveUp(r)) { v = r; break member; } }
       giveUp();
     }
     return v;
   }
-  function b121(v) {
-    if (v === undefined) return undefined;
-    v = b120(v);
-    return v;
-  }
   function b122(v) {
-    const out = {};
-    if ("key" in v) out["key"] = b75(v["key"]); else giveUp();
-    if ("value" in v) out["value"] = b76(v["value"]); else giveUp();
-    v = out;
+    if (v === undefined) return undefined;
+    v = b121(v);
     return v;
   }
   function b123(v) {
     const out = {};
-    if ("key" in v) out["key"] = b75(v["key"]); else giveUp();
-    if ("value" in v) out["value"] = b76(v["value"]); else giveUp();
-    if ("effect" in v) out["effect"] = v["effect"]; else giveUp();
+    if ("key" in v) out["key"] = b76(v["key"]); else giveUp();
+    if ("value" in v) out["value"] = b77(v["value"]); else giveUp();
     v = out;
     return v;
   }
   function b124(v) {
-    if (v === undefined) return undefined;
-    v = b123(v);
+    const out = {};
+    if ("key" in v) out["key"] = b76(v["key"]); else giveUp();
+    if ("value" in v) out["value"] = b77(v["value"]); else giveUp();
+    if ("effect" in v) out["effect"] = v["effect"]; else giveUp();
+    v = out;
     return v;
   }
   function b125(v) {
-    checkResourceName(v, sink);
+    if (v === undefined) return undefined;
+    v = b124(v);
     return v;
   }
   function b126(v) {
-    checkSeccompProfilePath(v, sink);
+    checkResourceName(v, sink);
     return v;
   }
   function b127(v) {
-    if (v === undefined) return "profiles/compass-runner.json";
-    v = b126(v);
-    if (v === undefined) v = "profiles/compass-runner.json";
+    checkSeccompProfilePath(v, sink);
     return v;
   }
   function b128(v) {
-    checkHostPath(v, sink);
+    if (v === undefined) return "profiles/compass-runner.json";
+    v = b127(v);
+    if (v === undefined) v = "profiles/compass-runner.json";
     return v;
   }
   function b129(v) {
-    const out = {};
-    if ("sessionVolumeRoot" in v) out["sessionVolumeRoot"] = b128(v["sessionVolumeRoot"]); else giveUp();
-    if ("runtimeRoot" in v) out["runtimeRoot"] = b128(v["runtimeRoot"]); else giveUp();
-    if ("sessions" in v) out["sessions"] = b18(v["sessions"]);
-    if ("runtime" in v) out["runtime"] = b18(v["runtime"]);
-    v = out;
+    checkHostPath(v, sink);
     return v;
   }
   function b130(v) {
-    if (v === undefined) return 600;
+    const out = {};
+    if ("sessionVolumeRoot" in v) out["sessionVolumeRoot"] = b129(v["sessionVolumeRoot"]); else giveUp();
+    if ("runtimeRoot" in v) out["runtimeRoot"] = b129(v["runtimeRoot"]); else giveUp();
+    if ("sessions" in v) out["sessions"] = b19(v["sessions"]);
+    if ("runtime" in v) out["runtime"] = b19(v["runtime"]);
+    v = out;
     return v;
   }
   function b131(v) {
-    checkIdentity(v, sink, "controllers");
+    if (v === undefined) return 600;
     return v;
   }
   function b132(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b131(v[i]);
-    v = out;
+    checkIdentity(v, sink, "controllers");
     return v;
   }
   function b133(v) {
-    checkIdentity(v, sink, "deployers");
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b132(v[i]);
+    v = out;
     return v;
   }
   function b134(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b133(v[i]);
-    v = out;
+    checkIdentity(v, sink, "deployers");
     return v;
   }
   function b135(v) {
-    checkIdentity(v, sink, "breakGlassGroups");
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b134(v[i]);
+    v = out;
     return v;
   }
   function b136(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b135(v[i]);
-    v = out;
+    checkIdentity(v, sink, "breakGlassGroups");
     return v;
   }
   function b137(v) {
-    if (v === undefined) return copyDefault(d6);
-    v = b136(v);
-    if (v === undefined) v = copyDefault(d6);
-    return v;
-  }
-  function b138(v) {
-    const out = {};
-    if ("controllers" in v) out["controllers"] = b132(v["controllers"]); else giveUp();
-    if ("deployers" in v) out["deployers"] = b134(v["deployers"]); else giveUp();
-    if ("breakGlassGroups" in v) out["breakGlassGroups"] = b137(v["breakGlassGroups"]); else out["breakGlassGroups"] = b137(undefined);
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b136(v[i]);
     v = out;
     return v;
   }
+  function b138(v) {
+    if (v === undefined) return copyDefault(d6);
+    v = b137(v);
+    if (v === undefined) v = copyDefault(d6);
+    return v;
+  }
   function b139(v) {
-    checkEgressHost(v, sink);
+    const out = {};
+    if ("controllers" in v) out["controllers"] = b133(v["controllers"]); else giveUp();
+    if ("deployers" in v) out["deployers"] = b135(v["deployers"]); else giveUp();
+    if ("breakGlassGroups" in v) out["breakGlassGroups"] = b138(v["breakGlassGroups"]); else out["breakGlassGroups"] = b138(undefined);
+    v = out;
     return v;
   }
   function b140(v) {
-    if (v === undefined) return undefined;
-    v = b139(v);
+    checkEgressHost(v, sink);
     return v;
   }
   function b141(v) {
-    checkCidr(v, sink, "CR-15", "give an IP range in CIDR notation such as 203.0.113.0/24");
+    if (v === undefined) return undefined;
+    v = b140(v);
     return v;
   }
   function b142(v) {
-    if (v === undefined) return undefined;
-    v = b141(v);
+    checkCidr(v, sink, "CR-15", "give an IP range in CIDR notation such as 203.0.113.0/24");
     return v;
   }
   function b143(v) {
+    if (v === undefined) return undefined;
+    v = b142(v);
+    return v;
+  }
+  function b144(v) {
     const out = {};
-    if ("host" in v) out["host"] = b140(v["host"]);
-    if ("cidr" in v) out["cidr"] = b142(v["cidr"]);
-    if ("ports" in v) out["ports"] = b69(v["ports"]);
+    if ("host" in v) out["host"] = b141(v["host"]);
+    if ("cidr" in v) out["cidr"] = b143(v["cidr"]);
+    if ("ports" in v) out["ports"] = b70(v["ports"]);
     v = out;
     checkEgressRule(v, sink);
     return v;
   }
-  function b144(v) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = b143(v[i]);
-    v = out;
-    return v;
-  }
   function b145(v) {
-    if (v === undefined) return copyDefault(d4);
-    v = b144(v);
-    if (v === undefined) v = copyDefault(d4);
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = b144(v[i]);
+    v = out;
     return v;
   }
   function b146(v) {
-    checkEndpointUrl(v, sink, "CR-16", "otel.endpoint");
+    if (v === undefined) return copyDefault(d4);
+    v = b145(v);
+    if (v === undefined) v = copyDefault(d4);
     return v;
   }
   function b147(v) {
-    const out = {};
-    if ("endpoint" in v) out["endpoint"] = b146(v["endpoint"]); else giveUp();
-    v = out;
+    checkEndpointUrl(v, sink, "CR-16", "otel.endpoint");
     return v;
   }
   function b148(v) {
-    if (v === undefined) return undefined;
-    v = b147(v);
+    const out = {};
+    if ("endpoint" in v) out["endpoint"] = b147(v["endpoint"]); else giveUp();
+    v = out;
     return v;
   }
   function b149(v) {
-    if (v === undefined) return "amd64";
+    if (v === undefined) return undefined;
+    v = b148(v);
     return v;
   }
   function b150(v) {
-    const out = {};
-    if ("name" in v) out["name"] = b110(v["name"]); else out["name"] = b110(undefined);
-    if ("namespace" in v) out["namespace"] = b110(v["namespace"]); else out["namespace"] = b110(undefined);
-    if ("createNamespace" in v) out["createNamespace"] = b2(v["createNamespace"]); else out["createNamespace"] = b2(undefined);
-    if ("serviceAccount" in v) out["serviceAccount"] = b110(v["serviceAccount"]); else out["serviceAccount"] = b110(undefined);
-    if ("image" in v) out["image"] = b3(v["image"]); else giveUp();
-    if ("serverAddr" in v) out["serverAddr"] = b112(v["serverAddr"]);
-    if ("serverName" in v) out["serverName"] = v["serverName"];
-    if ("serverCA" in v) out["serverCA"] = b121(v["serverCA"]);
-    if ("nodeSelector" in v) out["nodeSelector"] = b122(v["nodeSelector"]); else giveUp();
-    if ("toleration" in v) out["toleration"] = b124(v["toleration"]);
-    if ("kvmResourceName" in v) out["kvmResourceName"] = b125(v["kvmResourceName"]); else giveUp();
-    if ("seccompProfilePath" in v) out["seccompProfilePath"] = b127(v["seccompProfilePath"]); else out["seccompProfilePath"] = b127(undefined);
-    if ("sessionCapacity" in v) out["sessionCapacity"] = v["sessionCapacity"]; else giveUp();
-    if ("guestMemoryMiB" in v) out["guestMemoryMiB"] = v["guestMemoryMiB"]; else giveUp();
-    if ("guestCpus" in v) out["guestCpus"] = v["guestCpus"]; else giveUp();
-    if ("runnerOverheadMiB" in v) out["runnerOverheadMiB"] = v["runnerOverheadMiB"]; else giveUp();
-    if ("hostPaths" in v) out["hostPaths"] = b129(v["hostPaths"]); else giveUp();
-    if ("tokenExpirationSeconds" in v) out["tokenExpirationSeconds"] = b130(v["tokenExpirationSeconds"]); else out["tokenExpirationSeconds"] = b130(undefined);
-    if ("maxTokenLifetimeSeconds" in v) out["maxTokenLifetimeSeconds"] = b130(v["maxTokenLifetimeSeconds"]); else out["maxTokenLifetimeSeconds"] = b130(undefined);
-    if ("admission" in v) out["admission"] = b138(v["admission"]); else giveUp();
-    if ("maxUnavailable" in v) out["maxUnavailable"] = b4(v["maxUnavailable"]); else out["maxUnavailable"] = b4(undefined);
-    if ("perSessionReapSeconds" in v) out["perSessionReapSeconds"] = v["perSessionReapSeconds"]; else giveUp();
-    if ("priorityClassValue" in v) out["priorityClassValue"] = v["priorityClassValue"]; else giveUp();
-    if ("egressAllow" in v) out["egressAllow"] = b145(v["egressAllow"]); else out["egressAllow"] = b145(undefined);
-    if ("otel" in v) out["otel"] = b148(v["otel"]);
-    if ("arch" in v) out["arch"] = b149(v["arch"]); else out["arch"] = b149(undefined);
-    if ("server" in v) out["server"] = b18(v["server"]);
-    if ("tolerations" in v) out["tolerations"] = b18(v["tolerations"]);
-    if ("resources" in v) out["resources"] = b18(v["resources"]);
-    if ("runnerId" in v) out["runnerId"] = b18(v["runnerId"]);
-    if ("runnerTokenSecret" in v) out["runnerTokenSecret"] = b18(v["runnerTokenSecret"]);
-    if ("agentImage" in v) out["agentImage"] = b18(v["agentImage"]);
-    if ("hostUsers" in v) out["hostUsers"] = b18(v["hostUsers"]);
-    if ("extraObjects" in v) out["extraObjects"] = b18(v["extraObjects"]);
-    if ("rbac" in v) out["rbac"] = b18(v["rbac"]);
-    if ("automountServiceAccountToken" in v) out["automountServiceAccountToken"] = b18(v["automountServiceAccountToken"]);
-    if ("securityContext" in v) out["securityContext"] = b18(v["securityContext"]);
-    if ("podSecurityContext" in v) out["podSecurityContext"] = b18(v["podSecurityContext"]);
-    if ("privileged" in v) out["privileged"] = b18(v["privileged"]);
-    if ("capabilities" in v) out["capabilities"] = b18(v["capabilities"]);
-    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b18(v["imagePullSecrets"]);
-    if ("namespaceLabels" in v) out["namespaceLabels"] = b18(v["namespaceLabels"]);
-    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b18(v["podSecurityLevel"]);
-    if ("serverCluster" in v) out["serverCluster"] = b18(v["serverCluster"]);
-    v = out;
+    if (v === undefined) return "amd64";
     return v;
   }
   function b151(v) {
     const out = {};
+    if ("name" in v) out["name"] = b111(v["name"]); else out["name"] = b111(undefined);
+    if ("namespace" in v) out["namespace"] = b111(v["namespace"]); else out["namespace"] = b111(undefined);
+    if ("createNamespace" in v) out["createNamespace"] = b2(v["createNamespace"]); else out["createNamespace"] = b2(undefined);
+    if ("serviceAccount" in v) out["serviceAccount"] = b111(v["serviceAccount"]); else out["serviceAccount"] = b111(undefined);
+    if ("image" in v) out["image"] = b3(v["image"]); else giveUp();
+    if ("serverAddr" in v) out["serverAddr"] = b113(v["serverAddr"]);
+    if ("serverName" in v) out["serverName"] = v["serverName"];
+    if ("serverCA" in v) out["serverCA"] = b122(v["serverCA"]);
+    if ("nodeSelector" in v) out["nodeSelector"] = b123(v["nodeSelector"]); else giveUp();
+    if ("toleration" in v) out["toleration"] = b125(v["toleration"]);
+    if ("kvmResourceName" in v) out["kvmResourceName"] = b126(v["kvmResourceName"]); else giveUp();
+    if ("seccompProfilePath" in v) out["seccompProfilePath"] = b128(v["seccompProfilePath"]); else out["seccompProfilePath"] = b128(undefined);
+    if ("sessionCapacity" in v) out["sessionCapacity"] = v["sessionCapacity"]; else giveUp();
+    if ("guestMemoryMiB" in v) out["guestMemoryMiB"] = v["guestMemoryMiB"]; else giveUp();
+    if ("guestCpus" in v) out["guestCpus"] = v["guestCpus"]; else giveUp();
+    if ("runnerOverheadMiB" in v) out["runnerOverheadMiB"] = v["runnerOverheadMiB"]; else giveUp();
+    if ("hostPaths" in v) out["hostPaths"] = b130(v["hostPaths"]); else giveUp();
+    if ("tokenExpirationSeconds" in v) out["tokenExpirationSeconds"] = b131(v["tokenExpirationSeconds"]); else out["tokenExpirationSeconds"] = b131(undefined);
+    if ("maxTokenLifetimeSeconds" in v) out["maxTokenLifetimeSeconds"] = b131(v["maxTokenLifetimeSeconds"]); else out["maxTokenLifetimeSeconds"] = b131(undefined);
+    if ("admission" in v) out["admission"] = b139(v["admission"]); else giveUp();
+    if ("maxUnavailable" in v) out["maxUnavailable"] = b4(v["maxUnavailable"]); else out["maxUnavailable"] = b4(undefined);
+    if ("perSessionReapSeconds" in v) out["perSessionReapSeconds"] = v["perSessionReapSeconds"]; else giveUp();
+    if ("priorityClassValue" in v) out["priorityClassValue"] = v["priorityClassValue"]; else giveUp();
+    if ("egressAllow" in v) out["egressAllow"] = b146(v["egressAllow"]); else out["egressAllow"] = b146(undefined);
+    if ("otel" in v) out["otel"] = b149(v["otel"]);
+    if ("arch" in v) out["arch"] = b150(v["arch"]); else out["arch"] = b150(undefined);
+    if ("server" in v) out["server"] = b19(v["server"]);
+    if ("tolerations" in v) out["tolerations"] = b19(v["tolerations"]);
+    if ("resources" in v) out["resources"] = b19(v["resources"]);
+    if ("runnerId" in v) out["runnerId"] = b19(v["runnerId"]);
+    if ("runnerTokenSecret" in v) out["runnerTokenSecret"] = b19(v["runnerTokenSecret"]);
+    if ("agentImage" in v) out["agentImage"] = b19(v["agentImage"]);
+    if ("hostUsers" in v) out["hostUsers"] = b19(v["hostUsers"]);
+    if ("extraObjects" in v) out["extraObjects"] = b19(v["extraObjects"]);
+    if ("rbac" in v) out["rbac"] = b19(v["rbac"]);
+    if ("automountServiceAccountToken" in v) out["automountServiceAccountToken"] = b19(v["automountServiceAccountToken"]);
+    if ("securityContext" in v) out["securityContext"] = b19(v["securityContext"]);
+    if ("podSecurityContext" in v) out["podSecurityContext"] = b19(v["podSecurityContext"]);
+    if ("privileged" in v) out["privileged"] = b19(v["privileged"]);
+    if ("capabilities" in v) out["capabilities"] = b19(v["capabilities"]);
+    if ("imagePullSecrets" in v) out["imagePullSecrets"] = b19(v["imagePullSecrets"]);
+    if ("namespaceLabels" in v) out["namespaceLabels"] = b19(v["namespaceLabels"]);
+    if ("podSecurityLevel" in v) out["podSecurityLevel"] = b19(v["podSecurityLevel"]);
+    if ("serverCluster" in v) out["serverCluster"] = b19(v["serverCluster"]);
+    v = out;
+    return v;
+  }
+  function b152(v) {
+    const out = {};
     if ("kind" in v) out["kind"] = v["kind"]; else giveUp();
-    if ("server" in v) out["server"] = b109(v["server"]); else giveUp();
-    if ("runner" in v) out["runner"] = b150(v["runner"]); else giveUp();
+    if ("server" in v) out["server"] = b110(v["server"]); else giveUp();
+    if ("runner" in v) out["runner"] = b151(v["runner"]); else giveUp();
     v = out;
     checkCompass(v, sink);
     return v;
   }
 
-  return validator(s0, b151);
+  return validator(s0, b152);
 }
