@@ -98,3 +98,17 @@ export function mayRepeatAsYaml11(data: unknown): boolean {
   }
   return false;
 }
+
+/** go-yaml's words for a repeated key, with the line of each. */
+export function duplicateKeyMessage({ first, second }: DuplicateKey, text: string): string {
+  const lineOf = (node: Node) => lineAt(text, node.range?.[0] ?? 0);
+  const key = isScalar(second) ? String(second.value) : "";
+  const shown = key.length > 64 ? `${key.slice(0, 64)}…` : key;
+  return `line ${lineOf(second)}: mapping key ${JSON.stringify(shown)} already defined at line ${lineOf(first)}`;
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) line++;
+  return line;
+}
