@@ -20,7 +20,7 @@ import {
   type Pair,
   type YAMLMap,
 } from "yaml";
-import { nestsDeeperThan } from "./depth.ts";
+import { hasMoreNodesThan, nestsDeeperThan } from "./depth.ts";
 import { type DuplicateKey, firstDuplicateKey, mayRepeatAsYaml11 } from "./duplicate-keys.ts";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
@@ -37,9 +37,11 @@ export const LIMITS = {
   aliases: 100,
   /** Nesting of mappings and sequences in one document. */
   depth: 200,
+  /** Nodes (scalars, collections, list entries) in one document: the positioned parser's memory grows with them. */
+  nodes: 500_000,
 } as const;
 
-export const LIMITS_TEXT = `an input file is at most ${LIMITS.fileBytes / 1024 / 1024} MiB, expands at most ${LIMITS.aliases} YAML aliases and nests at most ${LIMITS.depth} levels deep`;
+export const LIMITS_TEXT = `an input file is at most ${LIMITS.fileBytes / 1024 / 1024} MiB, expands at most ${LIMITS.aliases} YAML aliases, nests at most ${LIMITS.depth} levels deep and holds at most ${LIMITS.nodes} nodes in one document`;
 
 const FILE_LIMIT = `the ${LIMITS.fileBytes / 1024 / 1024} MiB (${LIMITS.fileBytes}-byte) limit for an input file`;
 
@@ -176,12 +178,14 @@ export function parseDocuments(text: string, file: string): SourceDocument[] {
   const fast = parseFastStream(text, LIMITS.depth);
   if (fast === undefined) return positionedDocuments(text, file);
   let positioned: SourceDocument[] | undefined;
-  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file))[index]));
+  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file, {}, false, false))[index]));
 }
 
 /** The depth limit, before any parser sees the text (depth.ts). */
 function refuseDeepNesting(text: string, file: string): void {
   if (nestsDeeperThan(text, LIMITS.depth)) throw tooDeep(file);
+  if (hasMoreNodesThan(text, LIMITS.nodes))
+    throw new UsageError(`${file}: holds more than ${LIMITS.nodes} nodes (scalars, lists and mappings) in one document, the limit`);
 }
 
 /**
@@ -218,7 +222,8 @@ export function parseDocumentsWithPositions(text: string, file: string, schema: 
 const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, logLevel: "error" } as const;
 
 /** `yaml11Keys`: two keys YAML 1.1 reads as one are refused too (values files, duplicate-keys.ts). */
-function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}, yaml11Keys = false): SourceDocument[] {
+/** `withData`: false where js-yaml's data is kept and only positions are asked for (a second copy of the data is not built). */
+function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}, yaml11Keys = false, withData = true): SourceDocument[] {
   const lineCounter = new LineCounter();
   let docs: Document.Parsed[];
   try {
@@ -240,7 +245,7 @@ function positionedDocuments(text: string, file: string, schema: DocumentOptions
     const duplicate = guardDepth(file, () => firstDuplicateKey(doc, yaml11Keys));
     if (duplicate) throw duplicateKeyError(file, duplicate, lineCounter, doc.range[0]);
     if (doc.contents === null) continue; // `---` with nothing after it
-    out.push(toSource(doc, file, lineCounter));
+    out.push(toSource(doc, file, lineCounter, withData));
   }
   return out;
 }
@@ -296,7 +301,7 @@ function* untilErrorToken(tokens: Iterable<CST.Token>): Generator<CST.Token> {
 export function parseValuesFile(text: string, file: string): SourceDocument {
   refuseDeepNesting(text, file);
   const fast = parseFast(text, LIMITS.depth);
-  if (isMapping(fast) && !mayRepeatAsYaml11(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file, {}, true)[0]);
+  if (isMapping(fast) && !mayRepeatAsYaml11(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file, {}, true, false)[0]);
   // js-yaml read one document the way the `yaml` package would: not a mapping.
   if (fast !== undefined && !isMapping(fast)) throw notMapping(file);
   // Everything else, including every error, is the `yaml` package's to word.
@@ -342,15 +347,17 @@ function keyPaths(value: unknown, key: string, at: PropertyKey[] = []): Property
   return out;
 }
 
-function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter): SourceDocument {
+function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter, withData: boolean): SourceDocument {
   let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: LIMITS.aliases });
-  } catch (error) {
-    if (error instanceof RangeError) throw tooDeep(file);
-    throw new UsageError(`${file}: ${firstLine((error as Error).message)} (the limit is ${LIMITS.aliases} alias expansions per document)`);
+  if (withData) {
+    try {
+      data = doc.toJS({ maxAliasCount: LIMITS.aliases });
+    } catch (error) {
+      if (error instanceof RangeError) throw tooDeep(file);
+      throw new UsageError(`${file}: ${firstLine((error as Error).message)} (the limit is ${LIMITS.aliases} alias expansions per document)`);
+    }
+    if (depthOf(data, 0) > LIMITS.depth) throw tooDeep(file);
   }
-  if (depthOf(data, 0) > LIMITS.depth) throw tooDeep(file);
   const at = (node: Node | null | undefined, fallback: number): Location => {
     const offset = node?.range?.[0] ?? fallback;
     const { line, col } = lineCounter.linePos(offset);
