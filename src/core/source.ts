@@ -335,14 +335,20 @@ function isMapping(data: unknown): data is Record<string, unknown> {
   return data !== null && typeof data === "object" && !Array.isArray(data);
 }
 
-/** Paths of every own key named `key`, at any depth (depth is already bounded). */
-function keyPaths(value: unknown, key: string, at: PropertyKey[] = []): PropertyKey[][] {
-  if (value === null || typeof value !== "object") return [];
+/** Paths of every own key named `key`, at any depth, in document order (a stack, no spread of results). */
+function keyPaths(value: unknown, key: string): PropertyKey[][] {
   const out: PropertyKey[][] = [];
-  for (const [k, child] of Object.entries(value)) {
-    const path = [...at, Array.isArray(value) ? Number(k) : k];
-    if (k === key && !Array.isArray(value)) out.push(path);
-    out.push(...keyPaths(child, key, path));
+  const stack: { value: unknown; at: PropertyKey[] }[] = [{ value, at: [] }];
+  while (stack.length > 0) {
+    const { value: node, at } = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    const children: { value: unknown; at: PropertyKey[] }[] = [];
+    for (const [k, child] of Object.entries(node)) {
+      const path = [...at, Array.isArray(node) ? Number(k) : k];
+      if (k === key && !Array.isArray(node)) out.push(path);
+      children.push({ value: child, at: path });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return out;
 }
