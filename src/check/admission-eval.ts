@@ -11,6 +11,7 @@ import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./admission-literals.ts";
 import { blindOf, classKey, uniqueTests, type Blind, type Test, type Tests } from "./admission-classes.ts";
+import { CEL_COST_LIMIT, estimatedCost } from "./admission-cost.ts";
 import { guardOf, readsOf, type Guard, type Reads } from "./admission-reads.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";
 
@@ -287,11 +288,11 @@ function compileExpression(expression: string): Compiled {
   try {
     if (template) {
       const expr = instantiate(template, split);
-      compiled = withReads(plan(env, expr) as Evaluator, expr);
+      compiled = costly(expr) ?? withReads(plan(env, expr) as Evaluator, expr);
     } else {
       parses++;
       const parsed = parse(text) as Parsed;
-      compiled = withReads(plan(paths.plain ? plainEnv : env, parsed) as Evaluator, parsed.expr);
+      compiled = costly(parsed.expr) ?? withReads(plan(paths.plain ? plainEnv : env, parsed) as Evaluator, parsed.expr);
       if (split && template === undefined) keepTemplate(split.template, templateOf(parsed, split) ?? null);
     }
   } catch (error) {
@@ -308,6 +309,13 @@ function compileExpression(expression: string): Compiled {
     programText -= oldest.length;
   }
   return compiled;
+}
+
+/** Why the API server would refuse an expression for its cost, before it is planned or run (admission-cost.ts). */
+function costly(expr: unknown): Compiled | undefined {
+  const cost = estimatedCost(expr as Parameters<typeof estimatedCost>[0]);
+  if (cost <= CEL_COST_LIMIT) return undefined;
+  return { error: `its estimated cost is over the API server's limit of ${CEL_COST_LIMIT} per expression (nested comprehensions multiply)` };
 }
 
 function withReads(fn: Evaluator, expr: unknown): Compiled {

@@ -2,6 +2,7 @@
 // scripts, SARIF 2.1.0 for code scanning and JUnit XML for CI test reports.
 import { isAbsolute, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { allRules } from "../rules/catalog.ts";
 import type { Rule } from "../rules/engine.ts";
@@ -33,7 +34,7 @@ export function formatText(findings: readonly CheckFinding[]): string {
         ...(f.waived !== undefined ? [`[waived: ${f.waived}]`] : []),
         ...(f.input ? [`[read at ${placeOf(f.input)}]`] : []),
       ];
-      return `${printable(`${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})${notes.map((n) => `  ${n}`).join("")}`)}\n`;
+      return `${printable(bounded(`${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})${notes.map((n) => `  ${n}`).join("")}`))}\n`;
     })
     .join("");
 }

@@ -202,9 +202,9 @@ function judgeDirectory(files: readonly string[], options: CheckOptions): Judged
       const documents = parseManifests(text, file === "-" ? STDIN_NAME : file);
       helmSources(text, documents.length)?.forEach((source, i) => helm.set(documents[i], source));
       const loaded = loadObjects(documents);
-      objects.push(...loaded.objects);
+      for (const object of loaded.objects) objects.push(object);
       for (const [object, origin] of loaded.origins) origins.set(object, origin);
-      problems.push(...loaded.problems);
+      for (const problem of loaded.problems) problems.push(problem);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       problems.push(error.message);
@@ -219,9 +219,10 @@ function assemble(names: string[], problems: string[], skippedInputs: string[], 
   for (const one of judged) {
     report.objects += one.objects;
     one.profiles.forEach((p) => profiles.add(p));
-    report.findings.push(...one.findings);
-    report.unrecognised.push(...one.unrecognised);
-    problems.push(...one.problems);
+    // Item by item: a spread of a hundred thousand arguments exceeds the stack.
+    for (const finding of one.findings) report.findings.push(finding);
+    for (const object of one.unrecognised) report.unrecognised.push(object);
+    for (const problem of one.problems) problems.push(problem);
   }
   const fileOrder = new Map(names.map((file, index) => [file, index]));
   const read = (f: CheckFinding) => f.input ?? { file: f.file, line: f.line ?? 0, column: f.column ?? 0 };

@@ -3,6 +3,7 @@ import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } from "../check/run.ts";
 import { readText } from "../core/source.ts";
+import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
@@ -104,7 +105,7 @@ interface Output {
 function respond(report: CheckReport, { format, failOn, category }: Output, io: Io): number {
   for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);
   if (report.problems.length > 0) {
-    for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${printable(problem)}\n`);
+    for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${printable(bounded(problem))}\n`);
     io.err(`${report.problems.length} input problem(s); nothing was checked\n`);
     return 2;
   }

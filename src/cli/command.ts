@@ -2,6 +2,7 @@
 // last line of defence that turns any error into one clear line instead of
 // a stack trace. src/cli/main.ts dispatches every command through it;
 // src/cli/render-main.ts runs `render` alone (`bun run render.ts`).
+import { bounded } from "../core/diagnostic.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { argumentError } from "./args.ts";
@@ -29,7 +30,7 @@ export function exitWith(code: number | Promise<number>): void {
 /** Every error ends as lines for people and an exit code; a stack only with RIGGING_DEBUG. */
 export function report(error: unknown, io: Io): number {
   if (error instanceof UsageError) {
-    io.err(`${paint(io, 31, "error")} ${printable(error.message)}\n`);
+    io.err(`${paint(io, 31, "error")} ${printable(bounded(error.message))}\n`);
     return 2;
   }
   if (error instanceof ValuesError) return 1;

@@ -5,7 +5,7 @@
 // after the other, or spread over worker threads for a long fleet.
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
-import { formatDiagnostic } from "../core/diagnostic.ts";
+import { bounded, formatDiagnostic } from "../core/diagnostic.ts";
 import { SAFE_FILE_NAME } from "../core/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { fsReason, overwrittenLines, prepareOutputDirectory } from "../core/output-dir.ts";
@@ -168,7 +168,7 @@ function reportFileError(file: string, error: unknown, io: Io): number {
   }
   if (error instanceof UsageError) {
     const message = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
-    io.err(`${label} ${printable(message)}; not rendered\n`);
+    io.err(`${label} ${printable(bounded(message))}; not rendered\n`);
     return 1;
   }
   const message = error instanceof InternalError ? error.message : internalErrorLine((error as Error)?.message ?? String(error));

@@ -125,3 +125,38 @@ function measuredDeeperThan(text: string, limit: number): boolean {
   }
   return false;
 }
+
+/**
+ * Whether one document of `text` holds more than `limit` nodes (scalars,
+ * flow collections, block sequence entries). The `yaml` package keeps a
+ * syntax tree of some hundreds of bytes per node, so a few MiB of `[[1]],`
+ * took gigabytes. A node takes at least one character, so a text no longer
+ * than the limit is not lexed; a longer one is counted in one pass.
+ */
+export function hasMoreNodesThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let nodes = 0;
+  let scalarNext = false;
+  for (const token of new Lexer().lex(text)) {
+    if (scalarNext) {
+      scalarNext = false;
+      continue;
+    }
+    if (token === CST.SCALAR) {
+      scalarNext = true;
+      if (++nodes > limit) return true;
+      continue;
+    }
+    switch (CST.tokenType(token)) {
+      case "flow-seq-start":
+      case "flow-map-start":
+      case "seq-item-ind":
+        if (++nodes > limit) return true;
+        break;
+      case "doc-start":
+        nodes = 0;
+        break;
+    }
+  }
+  return false;
+}

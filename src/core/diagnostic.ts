@@ -32,9 +32,28 @@ export function formatLocation(location: Location | undefined): string {
 export function formatDiagnostic(d: Diagnostic): string {
   const where = formatLocation(d.location);
   const key = d.path === "" ? "" : `${d.path}: `;
-  return printable(`${where ? `${where} ` : ""}${key}${d.message} (${d.id}: ${d.fix})`);
+  return printable(bounded(`${where ? `${where} ` : ""}${key}${d.message} (${d.id}: ${d.fix})`));
 }
 
+/** The longest run of characters without white space a message prints whole (a path, a long object name). */
+export const QUOTE_LIMIT = 512;
+
+/** How much of a longer run is printed, before `…` and its length. */
+const QUOTE_HEAD = 100;
+
+/** Runs without white space, each read once from its start. */
+const RUN = /\S+/g;
+
+/**
+ * `text` with every run of more than QUOTE_LIMIT characters without white
+ * space (a value quoted in a message) cut to its start, followed by how long
+ * it was: `"aaaa…" (3500002 characters)`. A value of megabytes is never
+ * printed, however many messages quote it.
+ */
+export function bounded(text: string): string {
+  if (text.length <= QUOTE_LIMIT) return text;
+  return text.replace(RUN, (run) => (run.length > QUOTE_LIMIT ? `${run.slice(0, QUOTE_HEAD)}… (${run.length} characters)` : run));
+}
 /** Renders a path of keys and indexes as people write it: `a.b[0].c`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = "";

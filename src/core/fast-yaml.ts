@@ -152,7 +152,17 @@ function hashAfterText(text: string): boolean {
 
 /** Whether a text goes to the `yaml` package without being read by js-yaml (also a line too long for a key). */
 export function fallsBack(text: string): boolean {
-  return AT_START.test(text) || FALLBACK_TEXT.test(text) || hashAfterText(text) || hasLongLine(text);
+  return AT_START.test(text) || fallbackText(text) || hashAfterText(text) || hasLongLine(text);
+}
+
+/** FALLBACK_TEXT's verdict; a run of comment lines long enough to exhaust its backtrack stack falls back, as a wider test may. */
+function fallbackText(text: string): boolean {
+  try {
+    return FALLBACK_TEXT.test(text);
+  } catch (error) {
+    if (error instanceof RangeError) return true;
+    throw error;
+  }
 }
 
 /**

@@ -7,6 +7,8 @@ import { once, req, tagged, transformBy, type IssueSink } from "./values.ts";
 const COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
 const REGISTRY = "[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]+)?";
 const REPOSITORY = new RegExp(`^(?:${REGISTRY}/)?${COMPONENT}(?:/${COMPONENT})*$`);
+/** distribution/reference's NameTotalLengthMax. */
+const REPOSITORY_MAX = 255;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const PAIRED_TAG = /^main-[0-9]+-[0-9a-f]{12}$/;
 const TAG = /^[\w][\w.-]{0,127}$/;
@@ -32,6 +34,8 @@ export function parseImage(text: string): ImageRef | string {
   const hasTag = colon > name.lastIndexOf("/");
   const repository = hasTag ? name.slice(0, colon) : name;
   const tag = hasTag ? name.slice(colon + 1) : undefined;
+  // The registry's own bound on a name, checked first: the pattern's repeated groups take stack per component.
+  if (repository.length > REPOSITORY_MAX) return `is not a valid image repository (longer than ${REPOSITORY_MAX} characters)`;
   if (!REPOSITORY.test(repository)) return "is not a valid image repository";
   if (tag === "latest") return "uses the `latest` tag";
   if (tag !== undefined && !TAG.test(tag)) return `has an invalid tag \`${tag}\``;

@@ -2,6 +2,7 @@
 // the two labels that never change over an object's life (name, instance),
 // since a Deployment or DaemonSet selector is immutable.
 import type { ImageRef } from "./image.ts";
+import { isLabelValue } from "./names.ts";
 
 export const MANAGED_BY = "rigging";
 
@@ -29,9 +30,13 @@ export function recommendedLabels(app: AppIdentity): Record<string, string> {
   };
 }
 
-/** The paired tag when there is one, else the digest's first 12 hex digits. */
+/**
+ * The tag when there is one that is a label value (a tag may hold 128
+ * characters and start with `_`, a label value 63 and not), else the
+ * digest's first 12 hex digits; the whole tag is kept in an annotation.
+ */
 export function versionOf(image: ImageRef): string {
-  return image.tag ?? `sha256-${image.digest.slice("sha256:".length, "sha256:".length + 12)}`;
+  return image.tag !== undefined && isLabelValue(image.tag) ? image.tag : `sha256-${image.digest.slice("sha256:".length, "sha256:".length + 12)}`;
 }
 
 export const RECOMMENDED_LABEL_KEYS = [

@@ -4,7 +4,13 @@ import { z } from "zod";
 import { refineBy, req, tagged, type IssueSink } from "./values.ts";
 
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/**
+ * Labels joined by dots, written without a repeated group: the engine keeps
+ * a backtrack entry per repetition of a group, and a few MiB of `a.a.a`
+ * overflowed the stack. The same language: alphanumerics at both ends,
+ * only `[-a-z0-9.]` between, no `..`, `.-` or `-.`.
+ */
+export const DNS1123_SUBDOMAIN = /^(?!.*(?:\.\.|\.-|-\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
@@ -14,6 +20,55 @@ export function isLabelKey(key: string): boolean {
   const name = slash < 0 ? key : key.slice(slash + 1);
   if (prefix !== undefined && (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) return false;
   return name.length <= 63 && QUALIFIED_NAME.test(name);
+}
+
+/** An annotation key, as apimachinery's ValidateAnnotations judges it: a qualified name once lowercased. */
+export function isAnnotationKey(key: string): boolean {
+  return isLabelKey(key.toLowerCase());
+}
+
+/** apimachinery's TotalAnnotationSizeLimitB: the bytes of every key and value of one object's annotations. */
+export const ANNOTATIONS_BYTES = 256 * 1024;
+
+/** The bytes an object's annotations take against ANNOTATIONS_BYTES (Go counts UTF-8 bytes). */
+export function annotationsBytes(annotations: Readonly<Record<string, string>>): number {
+  let total = 0;
+  for (const [key, value] of Object.entries(annotations)) total += Buffer.byteLength(key) + Buffer.byteLength(value);
+  return total;
+}
+
+/** Annotations the API server accepts, under requirement `id`: qualified-name keys, at most 256 KiB in all. */
+export const annotationsSchema = (id: string) =>
+  refineBy(
+    z.record(
+      z
+        .string()
+        .refine(
+          isAnnotationKey,
+          req(
+            id,
+            "an annotation key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric",
+            "is not a valid annotation key",
+          ),
+        ),
+      z.string(req(id, "annotation values are strings; quote numbers and booleans")),
+    ),
+    checkAnnotationsSize,
+    id,
+  );
+
+export function checkAnnotationsSize(annotations: Record<string, string>, ctx: IssueSink, id: string): void {
+  const bytes = annotationsBytes(annotations);
+  if (bytes > ANNOTATIONS_BYTES)
+    ctx.addIssue({
+      code: "custom",
+      input: annotations,
+      message: tagged(
+        id,
+        `take ${bytes} bytes, over the API server's limit of ${ANNOTATIONS_BYTES} bytes (256 KiB) for an object's annotations`,
+        "shorten or remove annotations",
+      ),
+    });
 }
 
 export function isLabelValue(value: string): boolean {

@@ -13,7 +13,6 @@ import {
   isMap,
   isScalar,
   isSeq,
-  visit,
   type CST,
   type DocumentOptions,
   type Node,
@@ -21,7 +20,8 @@ import {
   type Pair,
   type YAMLMap,
 } from "yaml";
-import { nestsDeeperThan } from "./depth.ts";
+import { hasMoreNodesThan, nestsDeeperThan } from "./depth.ts";
+import { type DuplicateKey, firstDuplicateKey, mayRepeatAsYaml11 } from "./duplicate-keys.ts";
 import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
@@ -37,9 +37,11 @@ export const LIMITS = {
   aliases: 100,
   /** Nesting of mappings and sequences in one document. */
   depth: 200,
+  /** Nodes (scalars, collections, list entries) in one document: the positioned parser's memory grows with them. */
+  nodes: 500_000,
 } as const;
 
-export const LIMITS_TEXT = `an input file is at most ${LIMITS.fileBytes / 1024 / 1024} MiB, expands at most ${LIMITS.aliases} YAML aliases and nests at most ${LIMITS.depth} levels deep`;
+export const LIMITS_TEXT = `an input file is at most ${LIMITS.fileBytes / 1024 / 1024} MiB, expands at most ${LIMITS.aliases} YAML aliases, nests at most ${LIMITS.depth} levels deep and holds at most ${LIMITS.nodes} nodes in one document`;
 
 const FILE_LIMIT = `the ${LIMITS.fileBytes / 1024 / 1024} MiB (${LIMITS.fileBytes}-byte) limit for an input file`;
 
@@ -176,12 +178,14 @@ export function parseDocuments(text: string, file: string): SourceDocument[] {
   const fast = parseFastStream(text, LIMITS.depth);
   if (fast === undefined) return positionedDocuments(text, file);
   let positioned: SourceDocument[] | undefined;
-  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file))[index]));
+  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file, {}, false, false))[index]));
 }
 
 /** The depth limit, before any parser sees the text (depth.ts). */
 function refuseDeepNesting(text: string, file: string): void {
   if (nestsDeeperThan(text, LIMITS.depth)) throw tooDeep(file);
+  if (hasMoreNodesThan(text, LIMITS.nodes))
+    throw new UsageError(`${file}: holds more than ${LIMITS.nodes} nodes (scalars, lists and mappings) in one document, the limit`);
 }
 
 /**
@@ -217,7 +221,9 @@ export function parseDocumentsWithPositions(text: string, file: string, schema: 
 /** Options of the `yaml` package: strict YAML (duplicate keys: `firstDuplicateKey`). */
 const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, logLevel: "error" } as const;
 
-function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
+/** `yaml11Keys`: two keys YAML 1.1 reads as one are refused too (values files, duplicate-keys.ts). */
+/** `withData`: false where js-yaml's data is kept and only positions are asked for (a second copy of the data is not built). */
+function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}, yaml11Keys = false, withData = true): SourceDocument[] {
   const lineCounter = new LineCounter();
   let docs: Document.Parsed[];
   try {
@@ -236,13 +242,10 @@ function positionedDocuments(text: string, file: string, schema: DocumentOptions
       const { line, col } = lineCounter.linePos(problem.pos[0]);
       throw new UsageError(`${file}:${line}:${col} not valid YAML: ${firstLine(problem.message)}`);
     }
-    const duplicate = guardDepth(file, () => firstDuplicateKey(doc));
-    if (duplicate) {
-      const { line, col } = lineCounter.linePos(duplicate.range?.[0] ?? doc.range[0]);
-      throw new UsageError(`${file}:${line}:${col} not valid YAML: Map keys must be unique`);
-    }
+    const duplicate = guardDepth(file, () => firstDuplicateKey(doc, yaml11Keys));
+    if (duplicate) throw duplicateKeyError(file, duplicate, lineCounter, doc.range[0]);
     if (doc.contents === null) continue; // `---` with nothing after it
-    out.push(toSource(doc, file, lineCounter));
+    out.push(toSource(doc, file, lineCounter, withData));
   }
   return out;
 }
@@ -298,11 +301,11 @@ function* untilErrorToken(tokens: Iterable<CST.Token>): Generator<CST.Token> {
 export function parseValuesFile(text: string, file: string): SourceDocument {
   refuseDeepNesting(text, file);
   const fast = parseFast(text, LIMITS.depth);
-  if (isMapping(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file)[0]);
+  if (isMapping(fast) && !mayRepeatAsYaml11(fast)) return withLazyPositions(file, fast, () => positionedDocuments(text, file, {}, true, false)[0]);
   // js-yaml read one document the way the `yaml` package would: not a mapping.
-  if (fast !== undefined) throw notMapping(file);
+  if (fast !== undefined && !isMapping(fast)) throw notMapping(file);
   // Everything else, including every error, is the `yaml` package's to word.
-  const docs = positionedDocuments(text, file);
+  const docs = positionedDocuments(text, file, {}, true);
   if (docs.length === 0) throw new UsageError(`${file}: is empty, expected a values mapping with a top-level kind`);
   if (docs.length > 1) throw new UsageError(`${file}: holds ${docs.length} YAML documents, a values file holds one`);
   const doc = docs[0];
@@ -332,27 +335,35 @@ function isMapping(data: unknown): data is Record<string, unknown> {
   return data !== null && typeof data === "object" && !Array.isArray(data);
 }
 
-/** Paths of every own key named `key`, at any depth (depth is already bounded). */
-function keyPaths(value: unknown, key: string, at: PropertyKey[] = []): PropertyKey[][] {
-  if (value === null || typeof value !== "object") return [];
+/** Paths of every own key named `key`, at any depth, in document order (a stack, no spread of results). */
+function keyPaths(value: unknown, key: string): PropertyKey[][] {
   const out: PropertyKey[][] = [];
-  for (const [k, child] of Object.entries(value)) {
-    const path = [...at, Array.isArray(value) ? Number(k) : k];
-    if (k === key && !Array.isArray(value)) out.push(path);
-    out.push(...keyPaths(child, key, path));
+  const stack: { value: unknown; at: PropertyKey[] }[] = [{ value, at: [] }];
+  while (stack.length > 0) {
+    const { value: node, at } = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    const children: { value: unknown; at: PropertyKey[] }[] = [];
+    for (const [k, child] of Object.entries(node)) {
+      const path = [...at, Array.isArray(node) ? Number(k) : k];
+      if (k === key && !Array.isArray(node)) out.push(path);
+      children.push({ value: child, at: path });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return out;
 }
 
-function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter): SourceDocument {
+function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter, withData: boolean): SourceDocument {
   let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: LIMITS.aliases });
-  } catch (error) {
-    if (error instanceof RangeError) throw tooDeep(file);
-    throw new UsageError(`${file}: ${firstLine((error as Error).message)} (the limit is ${LIMITS.aliases} alias expansions per document)`);
+  if (withData) {
+    try {
+      data = doc.toJS({ maxAliasCount: LIMITS.aliases });
+    } catch (error) {
+      if (error instanceof RangeError) throw tooDeep(file);
+      throw new UsageError(`${file}: ${firstLine((error as Error).message)} (the limit is ${LIMITS.aliases} alias expansions per document)`);
+    }
+    if (depthOf(data, 0) > LIMITS.depth) throw tooDeep(file);
   }
-  if (depthOf(data, 0) > LIMITS.depth) throw tooDeep(file);
   const at = (node: Node | null | undefined, fallback: number): Location => {
     const offset = node?.range?.[0] ?? fallback;
     const { line, col } = lineCounter.linePos(offset);
@@ -401,31 +412,6 @@ function pairsOf(map: YAMLMap): Map<string, Pair> {
   return index;
 }
 
-/**
- * The first key that repeats one before it in its mapping, in document
- * order. The `yaml` package's own check (`uniqueKeys`) compares each key
- * with every key before it, which is quadratic in a mapping's size; keys
- * are equal here exactly when they are there: scalars of the same value.
- */
-function firstDuplicateKey(doc: Document.Parsed): Node | undefined {
-  let found: Node | undefined;
-  visit(doc, {
-    Map(_, map) {
-      const seen = new Set<unknown>();
-      for (const { key } of map.items) {
-        if (!isScalar(key) || Number.isNaN(key.value)) continue; // NaN equals nothing, as there
-        if (seen.has(key.value)) {
-          found = key;
-          return visit.BREAK;
-        }
-        seen.add(key.value);
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
-
 function depthOf(value: unknown, depth: number): number {
   if (value === null || typeof value !== "object" || depth > LIMITS.depth) return depth;
   let max = depth;
@@ -444,6 +430,21 @@ function guardDepth<T>(file: string, parse: () => T): T {
     if (error instanceof RangeError) throw tooDeep(file);
     throw error;
   }
+}
+
+/** Both keys' positions; each as written, up to a bound. */
+function duplicateKeyError(file: string, { first, second, yaml11 }: DuplicateKey, lines: LineCounter, fallback: number): UsageError {
+  const at = (node: Node) => lines.linePos(node.range?.[0] ?? fallback);
+  const shown = (node: Node) => {
+    const text = isScalar(node) && typeof node.source === "string" && node.type === "PLAIN" ? node.source : JSON.stringify(isScalar(node) ? node.value : null);
+    return text.length > 64 ? `${text.slice(0, 64)}… (${text.length} characters)` : text;
+  };
+  const { line, col } = at(second);
+  const before = at(first);
+  const how = yaml11 ? ", which YAML 1.1 (kubectl) reads as the same key" : ", the same key";
+  return new UsageError(
+    `${file}:${line}:${col} not valid YAML: Map keys must be unique: ${shown(second)} repeats ${shown(first)} of line ${before.line}, column ${before.col}${how}`,
+  );
 }
 
 function tooDeep(file: string): UsageError {

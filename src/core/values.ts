@@ -157,13 +157,64 @@ export function validateValues<S extends z.ZodType>(schema: S | (() => S), sourc
   const built = typeof schema === "function" ? schema() : schema;
   const jitless = !parsedBefore.has(built);
   parsedBefore.add(built);
-  const result = built.safeParse(source.data, { jitless });
-  if (result.success && secrets.length === 0) return result.data;
+  const { result, cut } = parseOrCut(built, source.data, jitless);
+  if (result.success && secrets.length === 0 && cut.length === 0) return result.data as z.output<S>;
   // Other diagnostics about a secret-looking value still appear (a static
   // AWS key is RP-07 as well as G-04), but never echo the value itself.
   const secret = new Set(secrets.map((s) => s.path));
   const rest = result.success ? [] : toDiagnostics(result.error.issues, source, built, kind, (path) => secret.has(path));
-  throw new ValuesError(sortByLocation([...secrets, ...rest]));
+  const unchecked = cut.map(({ path, length, kept }) => ({
+    id: "G-01",
+    path: formatPath(path),
+    message: `holds ${length} items, too many problems to report at once; only the first ${kept} were checked`,
+    fix: "fix the problems reported and run again",
+    location: source.locate(path, { key: true }),
+  }));
+  throw new ValuesError(sortByLocation([...secrets, ...rest, ...unchecked]));
+}
+
+/** A list cut short for zod, and how long it was. */
+interface Cut {
+  path: PropertyKey[];
+  length: number;
+  kept: number;
+}
+
+/**
+ * zod's result, on the values or on the values with every list cut to its
+ * first items: zod gathers the issues of a collection's members by
+ * spreading them into a call, and a few hundred thousand issues (a list of
+ * that many bad items) exceed the stack.
+ */
+function parseOrCut(schema: z.ZodType, data: unknown, jitless: boolean): { result: z.ZodSafeParseResult<unknown>; cut: Cut[] } {
+  try {
+    return { result: schema.safeParse(data, { jitless }), cut: [] };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  for (const kept of [1000, 100, 10]) {
+    const cut: Cut[] = [];
+    const pruned = cutLists(data, kept, [], cut);
+    try {
+      return { result: schema.safeParse(pruned, { jitless }), cut };
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  throw new RangeError("too many problems in the values to report");
+}
+
+/** `value` with every list longer than `kept` cut to its first `kept` items, noted in `cut` (depth is bounded). */
+function cutLists(value: unknown, kept: number, path: PropertyKey[], cut: Cut[]): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    if (value.length > kept) cut.push({ path, length: value.length, kept });
+    return value.slice(0, kept).map((item, i) => cutLists(item, kept, [...path, i], cut));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value))
+    Object.defineProperty(out, key, { value: cutLists(child, kept, [...path, key], cut), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /** G-04: values that look like secrets, wherever they are (never shown). */

@@ -460,7 +460,9 @@ describe("the fast YAML path", () => {
       }
       throw new Error(`${file} was accepted`);
     };
-    expect(refusal("a: 1\nb: 2\na: 3\n", "dup.yaml")).toBe("dup.yaml:3:1 not valid YAML: Map keys must be unique");
+    expect(refusal("a: 1\nb: 2\na: 3\n", "dup.yaml")).toBe(
+      "dup.yaml:3:1 not valid YAML: Map keys must be unique: a repeats a of line 1, column 1, the same key",
+    );
     expect(refusal("a: 1\n---\nb: 2\n", "two.yaml")).toBe("two.yaml: holds 2 YAML documents, a values file holds one");
     expect(refusal("- a\n", "seq.yaml")).toBe("seq.yaml: expected a mapping of values keys at the top level");
     expect(refusal("# nothing\n", "empty.yaml")).toBe("empty.yaml: is empty, expected a values mapping with a top-level kind");

@@ -4,7 +4,8 @@
 // to both YAML parsers and to the YAML writer. A scan that is quadratic in its input (a regex
 // with ambiguous adjacent quantifiers, a search from every start to the
 // end) takes minutes on 2 MiB and runs into the test timeout; a linear one
-// takes milliseconds. No time is asserted.
+// takes milliseconds. No absolute time is asserted; the last tests compare
+// the time at four doublings of the input with a linear fit.
 import { readFileSync } from "node:fs";
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
@@ -19,6 +20,8 @@ import { renderSource } from "../../src/pipeline.ts";
 import { profileOf } from "../../src/profiles/index.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import type { ProfileName } from "../../src/rules/engine.ts";
+import { readRunnerClusters } from "../../src/profiles/compass-server/runner-clusters.ts";
+import { expectLinear } from "../support/linear.ts";
 
 const SIZE = 2 * 1024 * 1024;
 
@@ -181,5 +184,28 @@ describe("helpers on 2 MiB of one pattern", () => {
 
   it("escaping for the terminal", () => {
     expect(printable(hostile("\u001b[31m")).length).toBeGreaterThan(SIZE);
+  });
+});
+
+describe("time against a linear fit, at four doublings", () => {
+  // Keys of one mapping, which the `yaml` package's duplicate check compared pairwise.
+  const mapping = (n: number, prefix = "") => Array.from({ length: n }, (_, i) => `${prefix}k${i}: 1\n`).join("");
+
+  it("a --runner-clusters file with its keys in one mapping", () => {
+    expectLinear([5000, 10000, 20000, 40000], (n) => {
+      const text = `clusters: []\n${mapping(n)}`;
+      return () => expect(readRunnerClusters(text).problems).toHaveLength(n);
+    });
+  });
+
+  it("a values file whose keys need the positioned parse (two numbers among them)", () => {
+    expectLinear(
+      [25000, 50000, 100000, 200000],
+      (n) => {
+        const text = `kind: RootpilotRunner\n1: a\n2: b\n${mapping(n)}`;
+        return () => expect(() => parseValuesFile(text, "v.yaml")).not.toThrow();
+      },
+      2,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { z } from "zod";
-import { formatDiagnostic, type Diagnostic } from "../../src/core/diagnostic.ts";
+import { bounded, formatDiagnostic, QUOTE_LIMIT, type Diagnostic } from "../../src/core/diagnostic.ts";
 import { ValuesError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { fail, toDiagnostics } from "../../src/core/values.ts";
@@ -89,5 +89,22 @@ describe("a missing required key", () => {
     const found = diagnosticsOf(text).find((d) => d.message.startsWith("missing required key"));
     expect(found).toMatchObject({ path: "controlPlane.cidr", message: "missing required key `cidr`", location: { line: lineOf(text, "controlPlane:") } });
     expect(JSON.stringify(diagnosticsOf(text))).not.toMatch(/received undefined|Invalid input/);
+  });
+});
+
+describe("a huge value", () => {
+  it("is quoted up to a bound, with its length, however many messages quote it", () => {
+    const tag = "a".repeat(3_500_000);
+    const text = readFileSync(EKS, "utf8").replace(/^image: ([^:@\n]+).*$/m, `image: $1:${tag}@sha256:${"0".repeat(64)}`);
+    const lines = diagnosticsOf(text).map(formatDiagnostic);
+    const line = lines.find((l) => l.includes("image:"));
+    expect(line).toMatch(/aaaa… \(\d{7} characters\)/);
+    expect(lines.join("\n").length).toBeLessThan(4096);
+  });
+
+  it("keeps a run of white-space-free text up to the bound whole", () => {
+    const name = "b".repeat(QUOTE_LIMIT);
+    expect(bounded(`x ${name} y`)).toBe(`x ${name} y`);
+    expect(bounded(`x ${name}c y`)).toBe(`x ${"b".repeat(100)}… (${QUOTE_LIMIT + 1} characters) y`);
   });
 });

@@ -15,7 +15,7 @@ import { checkStoreSettings } from "../../profiles/rootpilot-runner/secret-store
 import { checkLearnedStorePath, checkRootpilotRunner } from "../../profiles/rootpilot-runner/values.ts";
 import { checkCidr, checkEndpointUrl, checkHttpsUrl, checkToleration, quantityText } from "../common-values.ts";
 import { imageOf } from "../image.ts";
-import { checkObjectKey, isLabelKey, isLabelValue } from "../names.ts";
+import { checkAnnotationsSize, checkObjectKey, isAnnotationKey, isLabelKey, isLabelValue } from "../names.ts";
 import { buildCompassRunner } from "./generated-compass-runner.ts";
 import { buildCompassServer } from "./generated-compass-server.ts";
 import { buildCompass } from "./generated-compass.ts";
@@ -29,8 +29,8 @@ import { buildRootpilotRunner } from "./generated-rootpilot-runner.ts";
  */
 const BUILDS: Record<string, () => FastValidator> = {
   "CompassRunner": () => buildCompassRunner({ attempt, copyDefault, gaveUp, giveUp, sink, validator, checkCidr, checkCompassRunner, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkObjectKey, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys, imageOf, isLabelKey, isLabelValue }),
-  "CompassServer": () => buildCompassServer({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText }),
-  "Compass": () => buildCompass({ attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isLabelKey, isLabelValue, quantityText }),
+  "CompassServer": () => buildCompassServer({ copyDefault, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText }),
+  "Compass": () => buildCompass({ attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText }),
   "RootpilotRunner": () => buildRootpilotRunner({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkEndpointUrl, checkLearnedStorePath, checkRegionAllowed, checkRootpilotRunner, checkStoreSettings, checkTokenPath, checkToleration, imageOf, isEnrollAudience, isLabelKey, isLabelValue, quantityText, refuseEnv }),
 };
 

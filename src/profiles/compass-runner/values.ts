@@ -103,7 +103,10 @@ export function checkPem(pem: string, ctx: IssueSink): void {
 
 const objectKeyRef = once(() =>
   z.strictObject({
-    name: z.string().regex(DNS1123_SUBDOMAIN, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
+    name: z
+      .string()
+      .max(253, req("CR-14", CA_FIX, "is longer than 253 characters, the limit of a Kubernetes object name"))
+      .regex(DNS1123_SUBDOMAIN, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
     key: objectKey("CR-14", CA_FIX).default("ca.crt"),
   }),
 );

@@ -4,6 +4,7 @@
 // document, bad names, shared issuers, a lifetime below 600 s all refused).
 // The renderer writes with it; the rules and the tests read with it.
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { duplicateKeyMessage, firstDuplicateKey } from "../../core/duplicate-keys.ts";
 import { toYaml } from "../../core/emit.ts";
 import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
 
@@ -119,12 +120,15 @@ export function readRunnerClusters(text: string): { clusters: ParsedCluster[]; p
   const problems: ClusterFileProblem[] = [];
   const clusters: ParsedCluster[] = [];
   if (text.length > MAX_FILE_CHARS) return { clusters, problems: [{ message: `is larger than ${MAX_FILE_CHARS} characters` }] };
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  // The package's own duplicate check compares each key with every other: quadratic in a mapping's size.
+  const docs = parseAllDocuments(text, { uniqueKeys: false });
   if (!Array.isArray(docs)) return { clusters, problems: [{ message: "is not YAML" }] };
   if (docs.length > 1) problems.push({ message: "holds more than one YAML document; the Server reads one" });
   const doc = docs[0];
   if (!doc) return { clusters, problems };
   if (doc.errors.length > 0) return { clusters, problems: [...problems, { message: `is not YAML: ${doc.errors[0].message.split("\n")[0]}` }] };
+  const duplicate = firstDuplicateKey(doc, false);
+  if (duplicate) return { clusters, problems: [...problems, { message: `is not YAML: ${duplicateKeyMessage(duplicate, text)}` }] };
   const root = doc.contents as Node | null;
   if (root === null || (isScalar(root) && root.value === null)) return { clusters, problems };
   if (!isMap(root)) return { clusters, problems: [...problems, { message: "is not a mapping with the key clusters" }] };

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { egressRuleSchema, cidrSchema, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../core/common-values.ts";
 import { imageSchema } from "../../core/image.ts";
-import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
+import { annotationsSchema, DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../core/names.ts";
 import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
 import { checkForgeWrites, forgeSchema } from "./forge.ts";
 import { natsSchema } from "./nats.ts";
@@ -135,7 +135,7 @@ export const serverFields = once(() => ({
   service: z
     .strictObject({
       type: z.enum(["ClusterIP", "LoadBalancer", "NodePort"], req("CS-08", "service.type is ClusterIP, LoadBalancer or NodePort")).default("ClusterIP"),
-      annotations: z.record(z.string(), z.string()).default({}),
+      annotations: annotationsSchema("CS-08").default({}),
     })
     .default({ type: "ClusterIP", annotations: {} })
     .meta({ description: "The Service that exposes 443 to the Server's TLS port; a load balancer in front must pass TLS through" }),

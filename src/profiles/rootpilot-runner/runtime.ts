@@ -56,7 +56,8 @@ export const MISSING_TOKEN_ERROR = `RUNNER_ATTESTATION_MODE=gke-oidc: failed to 
 export const MISSING_REGION_ERROR = "RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION";
 
 /** IAM role ARN: partition, 12-digit account, optional path, role name of up to 64 characters. */
-export const ROLE_ARN = /^arn:aws(-cn|-us-gov)?:iam::\d{12}:role\/(?:[\w+=,.@-]+\/)*[\w+=,.@-]{1,64}$/;
+// The path's segments without a repeated group (each repetition took stack): no empty segment, name last.
+export const ROLE_ARN = /^arn:aws(-cn|-us-gov)?:iam::\d{12}:role\/(?!\/|.*\/\/)(?:[\w+=,.@/-]*\/)?[\w+=,.@-]{1,64}$/;
 /** AWS region names such as us-east-1, eu-central-2, us-gov-west-1, cn-north-1. */
 export const AWS_REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d{1,2}$/;
 

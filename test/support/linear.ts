@@ -1,0 +1,40 @@
+// Time that grows linearly, asserted as a ratio against a linear fit and
+// never as an absolute time. Each size is run a few times and the least
+// CPU time kept (a busy machine only adds time); the fit is the smallest
+// size's time scaled by size, so a constant start-up cost only lowers the
+// ratio. A quadratic step shows as a ratio near the size ratio (8 from the
+// first to the last of four doublings), far above the bound.
+import { expect } from "vitest";
+
+/** How far above the linear fit a size may take: generous, for a loaded machine. */
+export const LINEAR_SLACK = 3;
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** The least CPU time of `runs` runs of `work`. */
+function leastTime(work: () => void, runs: number): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const start = cpuMs();
+    work();
+    least = Math.min(least, cpuMs() - start);
+  }
+  return least;
+}
+
+/**
+ * Runs `make(size)`'s work at each size (doublings) and expects each time
+ * within LINEAR_SLACK of the linear fit. Returns the ratios, for messages.
+ */
+export function expectLinear(sizes: readonly number[], make: (size: number) => () => void, runs = 3): number[] {
+  const works = sizes.map(make);
+  works[0](); // warm: compiled code and caches, so the first size is not charged for them
+  const times = works.map((work) => Math.max(leastTime(work, runs), 1));
+  const ratios = times.map((time, i) => time / ((times[0] * sizes[i]) / sizes[0]));
+  const shown = sizes.map((size, i) => `${size}: ${times[i].toFixed(0)} ms (×${ratios[i].toFixed(2)} of linear)`).join(", ");
+  for (const ratio of ratios) expect(ratio, shown).toBeLessThanOrEqual(LINEAR_SLACK);
+  return ratios;
+}
