@@ -10,10 +10,11 @@ import { allRules, checkObjects } from "../rules/catalog.ts";
 import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
 import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
-import { expandArguments } from "./inputs.ts";
+import { expandArguments, type WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
+import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
 import { defineJob } from "../core/jobs.ts";
 import { runOnThreads, threadsFor } from "../core/threads.ts";
@@ -70,13 +71,21 @@ export interface CheckReport {
   unrecognised: Unrecognised[];
   /** Unreadable input: files, YAML errors, documents that are not objects (exit 2). */
   problems: string[];
-  /** Entries of the directories given that are not regular files, not read (FIFOs, sockets, devices). */
+  /** Entries of the directories given that were not read: not regular files, symlinks out of the tree, loops. */
   skippedInputs: string[];
+  /** Walked files that hold no Kubernetes object, each with why. */
+  skippedFiles: SkippedFile[];
+  /** Directories the walk left out (.git, node_modules, --exclude). */
+  skippedDirectories: string[];
+  /** Files --exclude or --include left out. */
+  excludedFiles: number;
+  /** Every input was a walked directory: finding no object there is not an input problem. */
+  walkedOnly: boolean;
   /** Why a worker thread stopped before it was done, when one did: what it held was judged on the main thread. */
   stoppedThread?: string;
 }
 
-export interface CheckOptions {
+export interface CheckOptions extends WalkOptions {
   /** Check every object against this profile instead of recognising it. */
   profile?: ProfileName;
   /** Ignore every rigging.dev/waive annotation (`--no-waivers`). */
@@ -90,7 +99,7 @@ export interface CheckOptions {
 export const STDIN_NAME = "<stdin>";
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
-  return judgedHere(inputGroups(args), options);
+  return judgedHere(inputGroups(args, options), options);
 }
 
 /**
@@ -115,17 +124,16 @@ export const CHECK_THRESHOLD = 2000;
 
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
 export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
-  const input = inputGroups(args);
-  const { names, problems, skipped, groups } = input;
+  const input = inputGroups(args, options);
+  const { groups } = input;
   // Counted here first: a shorter run never loads the threads' file (the fleet's).
-  const threads = groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.includes("-")) ? threadsFor(groups.length) : 1;
+  const threads =
+    groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.some((f) => f.file === "-")) ? threadsFor(groups.length) : 1;
   if (threads <= 1) return judgedHere(input, options);
   // A directory a worker did not finish (the worker failed) is judged here.
   return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) => {
     const report = assemble(
-      names,
-      problems,
-      skipped,
+      input,
       results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
     );
     if (stopped) report.stoppedThread = stopped;
@@ -134,12 +142,10 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
 }
 
 /** Every directory judged on this thread, one after the other. */
-function judgedHere({ names, problems, skipped, groups }: InputGroups, options: CheckOptions): CheckReport {
+function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
   return assemble(
-    names,
-    problems,
-    skipped,
-    groups.map((group) => judgeDirectory(group, options)),
+    input,
+    input.groups.map((group) => judgeDirectory(group, options)),
   );
 }
 
@@ -157,29 +163,40 @@ function judgedHere({ names, problems, skipped, groups }: InputGroups, options: 
  */
 const CHECK_YOUNG_GENERATION_MB = 16;
 
-const checkJob = defineJob("check", (group: string[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
+const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
+
+/** A file to read, and whether a directory's walk found it (it is read leniently). */
+interface GroupFile {
+  file: string;
+  walked?: true;
+}
 
 /** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
 interface InputGroups {
   names: string[];
   problems: string[];
   skipped: string[];
-  groups: string[][];
+  skippedDirectories: string[];
+  excludedFiles: number;
+  walkedOnly: boolean;
+  groups: GroupFile[][];
 }
 
-function inputGroups(args: readonly string[]): InputGroups {
-  const { files, problems, skipped } = expandArguments(args);
+function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups {
+  const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expandArguments(args, walk);
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // One directory holds one installation (as `render -o` writes a fleet), so
   // directories are loaded, judged and let go one at a time: memory holds
   // one installation's documents however large the fleet is.
-  const byDirectory = new Map<string, string[]>();
+  const byDirectory = new Map<string, GroupFile[]>();
   for (const file of new Set(files)) {
+    const entry: GroupFile = walked.has(file) ? { file, walked: true } : { file };
     const group = byDirectory.get(dirname(file));
-    if (group) group.push(file);
-    else byDirectory.set(dirname(file), [file]);
+    if (group) group.push(entry);
+    else byDirectory.set(dirname(file), [entry]);
   }
-  return { names, problems, skipped, groups: [...byDirectory.values()] };
+  const walkedOnly = files.length > 0 && files.every((f) => walked.has(f));
+  return { names, problems, skipped, skippedDirectories, excludedFiles, walkedOnly, groups: [...byDirectory.values()] };
 }
 
 /** What one directory (or stream) holds, judged. */
@@ -189,38 +206,71 @@ interface Judged {
   findings: CheckFinding[];
   unrecognised: Unrecognised[];
   problems: string[];
+  skippedFiles: SkippedFile[];
 }
 
-function judgeDirectory(files: readonly string[], options: CheckOptions): Judged {
+function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Judged {
   const objects: K8sObject[] = [];
   const origins = new Map<K8sObject, Origin>();
   const helm = new Map<SourceDocument, string | undefined>();
   const problems: string[] = [];
-  for (const file of files) {
+  const skippedFiles: SkippedFile[] = [];
+  const inputFindings: CheckFinding[] = [];
+  for (const { file, walked } of files) {
     try {
-      const text = file === "-" && options.stdin !== undefined ? options.stdin : readText(file);
-      const documents = parseManifests(text, file === "-" ? STDIN_NAME : file);
+      let text = "";
+      const read = () => (text = file === "-" && options.stdin !== undefined ? options.stdin : readText(file));
+      let documents: SourceDocument[];
+      if (walked) {
+        const found = readWalked(file, read);
+        if ("skip" in found) {
+          skippedFiles.push({ file, reason: found.skip, ...(found.detail !== undefined ? { detail: found.detail } : {}) });
+          continue;
+        }
+        if ("error" in found) {
+          inputFindings.push(inputFinding(file, found.error.line, found.error.column, found.error.message));
+          continue;
+        }
+        documents = found.documents;
+      } else documents = parseManifests(read(), file === "-" ? STDIN_NAME : file);
       helmSources(text, documents.length)?.forEach((source, i) => helm.set(documents[i], source));
       const loaded = loadObjects(documents);
       objects.push(...loaded.objects);
       for (const [object, origin] of loaded.origins) origins.set(object, origin);
-      problems.push(...loaded.problems);
+      if (walked) inputFindings.push(...loaded.placed.map((p) => inputFinding(file, p.line, p.column, p.message)));
+      else problems.push(...loaded.problems);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       problems.push(error.message);
     }
   }
-  return { objects: objects.length, ...checkLoaded(objects, origins, helm, options, problems), problems };
+  const checked = checkLoaded(objects, origins, helm, options, problems);
+  return { objects: objects.length, ...checked, findings: [...inputFindings, ...checked.findings], problems, skippedFiles };
 }
 
-function assemble(names: string[], problems: string[], skippedInputs: string[], judged: readonly Judged[]): CheckReport {
-  const report: CheckReport = { files: names, objects: 0, profiles: [], findings: [], skipped: [], unrecognised: [], problems, skippedInputs };
+function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
+  const { names, problems, skipped: skippedInputs, skippedDirectories, excludedFiles, walkedOnly } = input;
+  const report: CheckReport = {
+    files: names,
+    objects: 0,
+    profiles: [],
+    findings: [],
+    skipped: [],
+    unrecognised: [],
+    problems,
+    skippedInputs,
+    skippedFiles: [],
+    skippedDirectories,
+    excludedFiles,
+    walkedOnly,
+  };
   const profiles = new Set<ProfileName>();
   for (const one of judged) {
     report.objects += one.objects;
     one.profiles.forEach((p) => profiles.add(p));
     report.findings.push(...one.findings);
     report.unrecognised.push(...one.unrecognised);
+    report.skippedFiles.push(...one.skippedFiles);
     problems.push(...one.problems);
   }
   const fileOrder = new Map(names.map((file, index) => [file, index]));
@@ -235,7 +285,7 @@ function assemble(names: string[], problems: string[], skippedInputs: string[], 
   );
   report.profiles = [...profiles].sort();
   report.skipped = skippedFor(report.profiles);
-  if (report.objects === 0 && problems.length === 0) problems.push(`no Kubernetes objects in ${names.join(", ")}`);
+  if (report.objects === 0 && problems.length === 0 && !walkedOnly) problems.push(`no Kubernetes objects in ${names.join(", ")}`);
   return report;
 }
 

@@ -6,12 +6,21 @@ import { readText } from "../core/source.ts";
 import { printable } from "../core/printable.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
+import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
 import { VERSION } from "./version.ts";
 
-export const CHECK_HELP = `Usage: rigging check FILE... [--format text|json|sarif|junit] [--profile NAME] [--fail-on error|warning]
+export const CHECK_HELP = `Usage: rigging check FILE|DIR... [--format text|json|sarif|junit] [--profile NAME] [--fail-on error|warning]
 
-Run the rule catalog over existing manifests: files, directories (every
-.yaml, .yml and .json under them, in sorted order) or - for stdin. Multi-
+Run the rule catalog over existing manifests: files, directories or - for
+stdin. A directory is walked as a repository, in sorted order: hidden
+directories (.git) and node_modules, bower_components, vendor and
+__pycache__ are left out, symlinks that leave the directory (and loops) are
+named and not followed, and of its .yaml, .yml and .json files those that
+hold no Kubernetes object (charts' Chart.yaml and values, Helm and Go
+templates with {{, rigging values files, schema files, kustomization.yaml,
+package.json) are counted in the summary and skipped. A walked file with
+apiVersion and kind lines that is not valid YAML is an error (rule input).
+A file named on the command line must hold Kubernetes objects (exit 2). Multi-
 document YAML, JSON and List objects are read; each object is checked
 against the rules of its profile, recognised from its app.kubernetes.io/name
 label or its shape. The objects of one profile in one directory or stream
@@ -48,12 +57,17 @@ Options:
       --passthrough      with - only: print stdin unchanged on stdout when no error is
                          found, nothing otherwise; the report goes to stderr (a Helm
                          post-renderer)
+      --exclude GLOB     leave out of the walk the files and directories GLOB matches: a glob
+                         with / matches the path from the directory given, one without /
+                         any name (repeatable)
+      --include GLOB     read only the walked files GLOB matches (repeatable)
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
 Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
 Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findings;
-2 unreadable input, no Kubernetes objects in the input, or usage error; 3 internal error.
+2 unreadable input, no Kubernetes objects in the files named or stdin, or usage error;
+3 internal error.
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
@@ -68,6 +82,8 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "source-root": { type: "string" },
       "sarif-category": { type: "string", default: SARIF_CATEGORY },
       passthrough: { type: "boolean", default: false },
+      exclude: { type: "string", multiple: true },
+      include: { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -83,7 +99,13 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category))
     throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
   const output: Output = { format, failOn, category };
-  const options: CheckOptions = { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] };
+  const options: CheckOptions = {
+    profile,
+    noWaivers: values["no-waivers"],
+    sourceRoot: values["source-root"],
+    exclude: values.exclude,
+    include: values.include,
+  };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
   const report = checkFilesOnThreads(positionals, options);
@@ -106,7 +128,7 @@ function respond(report: CheckReport, { format, failOn, category }: Output, io: 
   }
   // An empty stream (a `kubectl kustomize` that failed upstream of a pipe
   // without pipefail) must not pass as "no findings".
-  if (report.objects === 0) {
+  if (report.objects === 0 && !report.walkedOnly) {
     io.err(`${paint(io, 31, "error")} no Kubernetes objects in ${printable(inputNames(report.files))}; nothing was checked\n`);
     return 2;
   }
@@ -133,14 +155,34 @@ function notes(report: CheckReport, format: Format, io: Io): void {
       `${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`,
     );
   }
+  walkSummary(report, io);
   if (format !== "text") return;
   const errors = report.findings.filter((f) => f.severity === "error").length;
   const waived = report.findings.filter((f) => f.waived !== undefined).length;
   const warnings = report.findings.length - errors - waived;
   const profiles = report.profiles.length > 0 ? ` (${report.profiles.join(", ")})` : "";
   io.err(
-    `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`,
+    `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length - report.skippedFiles.length} file(s)${profiles}\n`,
   );
+}
+
+/** What the walk of a repository left out, and why: nothing skipped silently. */
+function walkSummary(report: CheckReport, io: Io): void {
+  for (const f of report.skippedFiles) if (f.detail !== undefined) io.err(`${paint(io, 33, "skipped")} ${printable(f.detail)}\n`);
+  const counts = new Map<SkipReason, number>();
+  for (const f of report.skippedFiles) counts.set(f.reason, (counts.get(f.reason) ?? 0) + 1);
+  const parts = (Object.keys(SKIP_REASONS) as SkipReason[]).filter((r) => counts.has(r)).map((r) => `${counts.get(r)} ${SKIP_REASONS[r]}`);
+  if (report.excludedFiles > 0) parts.push(`${report.excludedFiles} left out by --exclude/--include`);
+  if (parts.length > 0) io.err(`skipped ${report.skippedFiles.length + report.excludedFiles} file(s): ${parts.join(", ")}\n`);
+  const dirs = report.skippedDirectories;
+  if (dirs.length > 0) {
+    const shown = dirs
+      .slice(0, 5)
+      .map((d) => printable(d))
+      .join(", ");
+    io.err(`skipped ${dirs.length} director${dirs.length === 1 ? "y" : "ies"}: ${shown}${dirs.length > 5 ? ` and ${dirs.length - 5} more` : ""}\n`);
+  }
+  if (report.objects === 0) io.err(`no Kubernetes objects found in ${printable(inputNames(report.files))}\n`);
 }
 
 /**
