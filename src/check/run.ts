@@ -14,6 +14,7 @@ import { expandArguments, type WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
+import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
 import { defineJob } from "../core/jobs.ts";
@@ -60,6 +61,9 @@ export interface Unrecognised {
   file: string;
   line?: number;
   object: string;
+  identity: ObjectIdentity;
+  /** It runs pods (a Deployment, a DaemonSet...): reported as a skipped entry in every format, an error with --strict. */
+  workload: boolean;
 }
 
 export interface CheckReport {
@@ -94,6 +98,8 @@ export interface CheckOptions extends WalkOptions {
   sourceRoot?: string;
   /** What `-` holds, when the caller has read stdin already (check --passthrough). */
   stdin?: string;
+  /** A workload no profile claims is an error finding, not a skipped entry (`--strict`). */
+  strict?: boolean;
 }
 
 export const STDIN_NAME = "<stdin>";
@@ -332,13 +338,14 @@ function checkLoaded(
       ...(finding.waived !== undefined ? { waived: finding.waived } : {}),
     }),
   );
+  const skipped = unrecognised.map((object): Unrecognised => {
+    const { file, line } = place(object, []);
+    return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object), identity: identity(object), workload: isWorkloadKind(object.kind) };
+  });
   return {
     profiles: [...new Set(profileOf.values())],
-    findings: located,
-    unrecognised: unrecognised.map((object) => {
-      const { file, line } = place(object, []);
-      return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object) };
-    }),
+    findings: options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located,
+    unrecognised: options.strict ? skipped.filter((u) => !u.workload) : skipped,
   };
 }
 
@@ -380,6 +387,20 @@ export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
     const concerned = entry.profiles.filter((p) => profiles.includes(p));
     return concerned.length === 0 ? [] : [{ ruleId: entry.id, profiles: [...concerned], reason: entry.reason }];
   });
+}
+
+/** An unrecognised workload as an error (`--strict`). */
+function unrecognisedFinding(u: Unrecognised): CheckFinding {
+  return {
+    file: u.file,
+    ...(u.line !== undefined ? { line: u.line, column: 1 } : {}),
+    ruleId: UNRECOGNISED_RULE.id,
+    severity: "error",
+    object: u.identity,
+    path: "",
+    message: `${u.object} is not recognised as any profile (no known app.kubernetes.io/name label or shape)`,
+    fix: UNRECOGNISED_RULE.fix,
+  };
 }
 
 function identity(object: K8sObject): ObjectIdentity {

@@ -7,6 +7,7 @@ import { basename } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import type { SourceDocument } from "../core/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
+import { INPUT_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding } from "./run.ts";
 
 /** Why a walked file was not checked, as the summary counts it. */
@@ -27,14 +28,6 @@ export interface SkippedFile {
   /** What made it unreadable, for `unreadable`. */
   detail?: string;
 }
-
-/** The pseudo-rule of a problem in a walked file that holds Kubernetes objects. */
-export const INPUT_RULE = {
-  id: "input",
-  summary: "A file that holds Kubernetes objects can be read as kubectl would apply it",
-  fix: "make the file valid YAML of Kubernetes objects (kubectl apply --dry-run=client -f FILE), or exclude it with --exclude",
-  why: "kubectl refuses the whole file: none of its objects would be applied.",
-};
 
 export type WalkedRead = { documents: SourceDocument[] } | { skip: SkipReason; detail?: string } | { error: { line: number; column: number; message: string } };
 
@@ -63,7 +56,8 @@ export function readWalked(file: string, read: () => string): WalkedRead {
     documents = parseManifests(text, file);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    if (!(APIVERSION_LINE.test(text) && KIND_LINE.test(text))) return { skip: "not-kubernetes" };
+    if (!(APIVERSION_LINE.test(text) && KIND_LINE.test(text)))
+      return error.message.includes("not valid YAML") ? { skip: "not-kubernetes" } : { skip: "unreadable", detail: error.message };
     const at = POSITION.exec(error.message);
     return { error: at ? { line: Number(at[1]), column: Number(at[2]), message: at[3] } : { line: 1, column: 1, message: error.message } };
   }

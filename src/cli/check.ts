@@ -46,7 +46,8 @@ its object with an annotation naming the rule and the reason:
   rigging.dev/waive: "G-07: labels come from our chart library; G-09: private mirror"
 
 Options:
-  -f, --format FMT       text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
+  -f, --format FMT       text (default): SEVERITY  FILE:LINE  RULE-ID  Kind/namespace/name  field  message,
+                         each rule's fix once after the findings
                          json: an array of findings; sarif: SARIF 2.1.0 for code scanning;
                          junit: JUnit XML for CI test reports (GitLab)
   -p, --profile NAME     check every object as ${PROFILE_NAMES.join(", ")}
@@ -61,6 +62,8 @@ Options:
                          with / matches the path from the directory given, one without /
                          any name (repeatable)
       --include GLOB     read only the walked files GLOB matches (repeatable)
+      --strict           a workload no profile claims is an error (rule unrecognised), not a
+                         skipped entry
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
@@ -83,6 +86,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "sarif-category": { type: "string", default: SARIF_CATEGORY },
       passthrough: { type: "boolean", default: false },
       exclude: { type: "string", multiple: true },
+      strict: { type: "boolean", default: false },
       include: { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -105,6 +109,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     sourceRoot: values["source-root"],
     exclude: values.exclude,
     include: values.include,
+    strict: values.strict,
   };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
@@ -132,8 +137,8 @@ function respond(report: CheckReport, { format, failOn, category }: Output, io: 
     io.err(`${paint(io, 31, "error")} no Kubernetes objects in ${printable(inputNames(report.files))}; nothing was checked\n`);
     return 2;
   }
-  if (format === "text") io.out(formatText(report.findings));
-  else if (format === "json") io.out(formatJson(report.findings));
+  if (format === "text") io.out(formatText(report.findings, report.unrecognised, (code, text) => paint(io, code, text)));
+  else if (format === "json") io.out(formatJson(report.findings, report.unrecognised));
   else if (format === "junit") io.out(formatJunit(report));
   else io.out(formatSarif(report, VERSION, category));
   notes(report, format, io);
@@ -150,7 +155,8 @@ function inputNames(files: readonly string[]): string {
 function notes(report: CheckReport, format: Format, io: Io): void {
   if (report.stoppedThread) io.err(`note: ${report.stoppedThread}; the directories it held were checked on the main thread\n`);
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
-  for (const u of report.unrecognised) {
+  // Unrecognised workloads are entries of the report itself; the other objects no profile claims are noted here.
+  for (const u of report.unrecognised.filter((u) => !u.workload)) {
     io.err(
       `${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`,
     );

@@ -36,7 +36,8 @@ const lineOf = (f: CheckFinding) => readFileSync(f.file, "utf8").split("\n")[f.l
 
 describe("check DIR walks a repository", () => {
   const dir = repository();
-  const run = check([dir]);
+  const all = check([dir]);
+  const run = { ...all, findings: all.findings.filter((f) => (f.severity as string) !== "skipped") };
 
   it("exits 1 for the seeded errors, never 2", () => {
     expect(run.code).toBe(1);
@@ -79,11 +80,11 @@ describe("check DIR walks a repository", () => {
   });
 
   it("narrows the walk with --exclude and --include", () => {
-    const excluded = check(["--exclude", "apps/broken/**", "--exclude", "rootpilot.yaml", dir]);
+    const excluded = check(["--exclude", "apps/broken/**", "--exclude", "rootpilot.yaml", "--exclude", "kustomize", "--exclude", "apps/plain/**", dir]);
     expect(excluded.code).toBe(1);
     expect([...new Set(excluded.findings.map((f) => f.ruleId))].sort()).toEqual(["CR-09", "CS-02"]);
     expect(excluded.err).toContain("1 left out by --exclude/--include");
-    expect(excluded.err).toMatch(/skipped 3 directories: .*apps\/broken/);
+    expect(excluded.err).toMatch(/skipped 5 directories: .*apps\/broken/);
     const included = check(["--include", "apps/runner/*.yaml", dir]);
     expect(included.findings.map((f) => f.ruleId)).toEqual(["CR-09"]);
   });
@@ -93,6 +94,55 @@ describe("check DIR walks a repository", () => {
     expect(none.code).toBe(0);
     expect(none.findings).toEqual([]);
     expect(none.err).toContain("no Kubernetes objects found");
+  });
+});
+
+describe("unrecognised workloads are entries of every format", () => {
+  const nginx = join(FIXTURE, "apps", "plain", "nginx.yaml");
+
+  it("json: a skipped entry with its place; exit 0", () => {
+    const r = check([nginx]);
+    expect(r.code).toBe(0);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        file: nginx,
+        line: 1,
+        ruleId: "unrecognised",
+        severity: "skipped",
+        object: expect.objectContaining({ kind: "Deployment", name: "nginx" }),
+      }),
+    ]);
+  });
+
+  it("text: a skipped line on stdout", () => {
+    const r = runInProcess(["check", nginx]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`skipped  ${nginx}:1  unrecognised  Deployment/default/nginx  -  not recognised as any profile, not checked\n`);
+  });
+
+  it("sarif: a tool notification naming the rule; junit: a skipped test case", () => {
+    const sarif = JSON.parse(runInProcess(["check", "--format", "sarif", nginx]).out);
+    const notes = sarif.runs[0].invocations[0].toolExecutionNotifications;
+    expect(notes.filter((n: { descriptor?: { id: string } }) => n.descriptor?.id === "unrecognised")).toHaveLength(1);
+    expect(runInProcess(["check", "--format", "junit", nginx]).out).toMatch(
+      /<testcase classname="rigging\.inputs" name="unrecognised Deployment\/default\/nginx"[^>]*><skipped /,
+    );
+  });
+
+  it("--strict makes it an error finding (exit 1)", () => {
+    const r = check(["--strict", nginx]);
+    expect(r.code).toBe(1);
+    expect(r.findings).toEqual([expect.objectContaining({ file: nginx, line: 1, ruleId: "unrecognised", severity: "error" })]);
+  });
+
+  it("a Service no profile claims stays a note on stderr, not an entry", () => {
+    const dir = tempDir();
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(svc, "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n");
+    const r = check(["--strict", svc]);
+    expect(r.code).toBe(0);
+    expect(r.findings).toEqual([]);
+    expect(r.err).toMatch(/svc\.yaml:1 Service\/web: not recognised as any profile/);
   });
 });
 

@@ -64,7 +64,8 @@ describe("several installations of one profile in one stream", () => {
     const broken = objects.filter((o) => !(o.kind === "NetworkPolicy" && o.metadata.namespace === "east"));
     const checked = runCli(["check", "-"], broken.map((o) => `---\n${stringify(o)}`).join(""));
     expect(checked.code).toBe(1);
-    expect(checked.out.trim().split("\n")).toEqual([expect.stringMatching(/CR-01 {2}DaemonSet\/east\/east {2}- {2}the Runner set has no NetworkPolicy/)]);
+    const findings = checked.out.split("\n\nfix:\n")[0].trim().split("\n");
+    expect(findings).toEqual([expect.stringMatching(/^error {4}<stdin>:\d+ {2}CR-01 {2}DaemonSet\/east\/east {2}- {2}the Runner set has no NetworkPolicy$/)]);
   });
 
   it("stay one set when an object lacks the instance label, as hand-written manifests may", () => {
