@@ -9,6 +9,8 @@ import { paint, type Io } from "./io.ts";
 import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
 import { VERSION } from "./version.ts";
 
+export { RULES_HELP, rulesCommand } from "./rules.ts";
+
 export const CHECK_HELP = `Usage: rigging check FILE|DIR... [--format text|json|sarif|junit] [--profile NAME] [--fail-on error|warning]
 
 Run the rule catalog over existing manifests: files, directories or - for
