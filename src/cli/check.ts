@@ -6,7 +6,10 @@ import { readText } from "../core/source.ts";
 import { printable } from "../core/printable.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
+import { findConfig, knownRules, readConfig } from "../check/config.ts";
+import type { CheckFinding } from "../check/run.ts";
 import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
+import { ruleEntries } from "./rules.ts";
 import { VERSION } from "./version.ts";
 
 export { RULES_HELP, rulesCommand } from "./rules.ts";
@@ -64,12 +67,22 @@ Options:
                          with / matches the path from the directory given, one without /
                          any name (repeatable)
       --include GLOB     read only the walked files GLOB matches (repeatable)
+      --include-rule ID  report only the findings of these rules (repeatable)
+      --exclude-rule ID  leave out the findings of these rules (repeatable); they are
+                         counted on stderr as excluded, errors among them
       --strict           a workload no profile claims is an error (rule unrecognised), not a
                          skipped entry
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
-Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
+Settings can also sit in a .rigging.yaml found upward from the working
+directory; the options above add to it:
+  check:
+    exclude-rules: [G-07]
+    exclude: ["charts/**"]
+
+Run 'rigging rules' for every rule, 'rigging explain RULE-ID' for why one
+exists and how to fix it.
 Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findings;
 2 unreadable input, no Kubernetes objects in the files named or stdin, or usage error;
 3 internal error.
@@ -89,6 +102,8 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       passthrough: { type: "boolean", default: false },
       exclude: { type: "string", multiple: true },
       strict: { type: "boolean", default: false },
+      "include-rule": { type: "string", multiple: true },
+      "exclude-rule": { type: "string", multiple: true },
       include: { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -104,13 +119,22 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const category = values["sarif-category"]!;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category))
     throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
-  const output: Output = { format, failOn, category };
+  const config = readConfig(findConfig(process.cwd()));
+  const known = ruleEntries().map((r) => r.id);
+  const where = (flag: string) => (config.file ? `${flag} (or ${config.file})` : flag);
+  const output: Output = {
+    format,
+    failOn,
+    category,
+    includeRules: new Set(knownRules([...config.includeRules, ...(values["include-rule"] ?? [])], known, where("--include-rule"))),
+    excludeRules: new Set(knownRules([...config.excludeRules, ...(values["exclude-rule"] ?? [])], known, where("--exclude-rule"))),
+  };
   const options: CheckOptions = {
     profile,
     noWaivers: values["no-waivers"],
     sourceRoot: values["source-root"],
-    exclude: values.exclude,
-    include: values.include,
+    exclude: [...config.exclude, ...(values.exclude ?? [])],
+    include: [...config.include, ...(values.include ?? [])],
     strict: values.strict,
   };
   if (values.passthrough) return passthrough(positionals, options, output, io);
@@ -123,10 +147,16 @@ interface Output {
   format: Format;
   failOn: "error" | "warning";
   category: string;
+  /** Only these rules' findings are reported (empty: every rule). */
+  includeRules: Set<string>;
+  excludeRules: Set<string>;
 }
 
 /** Prints the report in its format and answers the exit code. */
-function respond(report: CheckReport, { format, failOn, category }: Output, io: Io): number {
+function respond(all: CheckReport, { format, failOn, category, includeRules, excludeRules }: Output, io: Io): number {
+  const chosen = (f: CheckFinding) => (includeRules.size === 0 || includeRules.has(f.ruleId)) && !excludeRules.has(f.ruleId);
+  const report: CheckReport = { ...all, findings: all.findings.filter(chosen) };
+  const excluded = all.findings.filter((f) => !chosen(f));
   for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);
   if (report.problems.length > 0) {
     for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${printable(problem)}\n`);
@@ -144,6 +174,11 @@ function respond(report: CheckReport, { format, failOn, category }: Output, io: 
   else if (format === "junit") io.out(formatJunit(report));
   else io.out(formatSarif(report, VERSION, category));
   notes(report, format, io);
+  if (excluded.length > 0) {
+    const errors = excluded.filter((f) => f.severity === "error").length;
+    const ids = [...new Set(excluded.map((f) => f.ruleId))].join(", ");
+    io.err(`excluded by rule selection: ${excluded.length} finding(s), ${errors} of them error(s) (${printable(ids)})\n`);
+  }
   const fails = (f: CheckReport["findings"][number]) => f.severity === "error" || (failOn === "warning" && f.waived === undefined);
   return report.findings.some(fails) ? 1 : 0;
 }
