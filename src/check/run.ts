@@ -8,13 +8,13 @@ import { objectRef, type K8sObject } from "../core/objects.ts";
 import { readText, type SourceDocument } from "../core/source.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
 import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
-import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
 import { expandArguments, type WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
 import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { type Skipped, skippedFor } from "./skipped.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
 import { defineJob } from "../core/jobs.ts";
@@ -50,12 +50,8 @@ export interface CheckFinding {
   input?: { file: string; line: number; column: number };
 }
 
-/** A requirement of a checked profile that manifests cannot show. */
-export interface Skipped {
-  ruleId: string;
-  profiles: ProfileName[];
-  reason: string;
-}
+export type { Skipped } from "./skipped.ts";
+export { skippedFor };
 
 export interface Unrecognised {
   file: string;
@@ -366,27 +362,6 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
     );
   }
   return out;
-}
-
-/** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
-export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
-  const entries = [
-    ...allRules()
-      .filter((rule) => rule.judgedFrom)
-      .map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
-    ...allRules()
-      .filter((rule) => rule.unjudged && !rule.judgedFrom)
-      .map((rule) => ({
-        id: rule.id,
-        profiles: rule.profiles,
-        reason: `in part: ${rule.unjudged!}`,
-      })),
-    ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
-  ];
-  return entries.flatMap((entry) => {
-    const concerned = entry.profiles.filter((p) => profiles.includes(p));
-    return concerned.length === 0 ? [] : [{ ruleId: entry.id, profiles: [...concerned], reason: entry.reason }];
-  });
 }
 
 /** An unrecognised workload as an error (`--strict`). */

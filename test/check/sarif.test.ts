@@ -115,7 +115,7 @@ describe("the GitHub Action's command over this repository's own tree", () => {
 
   it("is the command action.yml runs, with its default paths", () => {
     expect(action).toContain("args=(check --format sarif)");
-    expect(action).toContain('node "$RIGGING" "${args[@]}" -- "${paths[@]}"');
+    expect(action).toContain(["node", '"$RIGGING"', '"$' + '{args[@]}"', "--", '"$' + '{paths[@]}"'].join(" "));
     expect(action).toMatch(/paths:\n\s+description: [^\n]*\n\s+default: "\."/);
   });
 
