@@ -7,6 +7,7 @@ import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { UsageError } from "../core/errors.ts";
+import { isKustomization } from "./kustomize.ts";
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 
@@ -32,6 +33,8 @@ export interface Expanded {
   skippedDirectories: string[];
   /** Files left out by --exclude or --include. */
   excludedFiles: number;
+  /** Kustomization directories named on the command line: built, not walked. */
+  kustomizations: string[];
 }
 
 interface Walk {
@@ -43,8 +46,8 @@ interface Walk {
   include?: (path: string) => boolean;
 }
 
-export function expandArguments(args: readonly string[], options: WalkOptions = {}): Expanded {
-  const out: Expanded = { files: [], walked: new Set(), problems: [], skipped: [], skippedDirectories: [], excludedFiles: 0 };
+export function expandArguments(args: readonly string[], options: WalkOptions = {}, build = true): Expanded {
+  const out: Expanded = { files: [], walked: new Set(), problems: [], skipped: [], skippedDirectories: [], excludedFiles: 0, kustomizations: [] };
   const named = new Set<string>();
   // Real paths of the directories already walked: a symlink loop ends here.
   const walked = new Set<string>();
@@ -57,6 +60,10 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
     }
     const stat = statOrProblem(arg, out.problems);
     if (!stat) continue;
+    if (stat.isDirectory() && build && isKustomization(arg)) {
+      out.kustomizations.push(arg);
+      continue;
+    }
     if (stat.isDirectory()) {
       const before = out.files.length + out.excludedFiles;
       let rootReal: string;
@@ -74,7 +81,7 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
     }
   }
   for (const file of named) out.walked.delete(file);
-  if (out.files.length === 0 && out.problems.length === 0 && out.excludedFiles === 0)
+  if (out.files.length === 0 && out.problems.length === 0 && out.excludedFiles === 0 && out.kustomizations.length === 0)
     throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
   return out;
 }

@@ -1,7 +1,7 @@
 // `check` without the command line: read the inputs, find the objects, give
 // each its profile, run the rule catalog (the same `checkObjects` render's
 // self-check runs) and turn every finding into a place in a file.
-import { dirname } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
@@ -10,6 +10,7 @@ import { allRules, checkObjects } from "../rules/catalog.ts";
 import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
 import { expandArguments, type WalkOptions } from "./inputs.ts";
+import { buildKustomization } from "./kustomize.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
@@ -167,10 +168,12 @@ const CHECK_YOUNG_GENERATION_MB = 16;
 
 const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
 
-/** A file to read, and whether a directory's walk found it (it is read leniently). */
+/** A file to read, and whether a directory's walk found it (it is read leniently); or a kustomization's build. */
 interface GroupFile {
   file: string;
   walked?: true;
+  /** The stream kustomize built, and the directory its origin paths are relative to. */
+  built?: { text: string; root: string };
 }
 
 /** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
@@ -185,7 +188,9 @@ interface InputGroups {
 }
 
 function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups {
-  const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expandArguments(args, walk);
+  const expanded = expandArguments(args, walk);
+  const builds = kustomizationGroups(expanded, walk);
+  const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expanded;
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // One directory holds one installation (as `render -o` writes a fleet), so
   // directories are loaded, judged and let go one at a time: memory holds
@@ -198,7 +203,29 @@ function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups {
     else byDirectory.set(dirname(file), [entry]);
   }
   const walkedOnly = files.length > 0 && files.every((f) => walked.has(f));
-  return { names, problems, skipped, skippedDirectories, excludedFiles, walkedOnly, groups: [...byDirectory.values()] };
+  names.push(...builds.map((g) => g[0].file));
+  return { names, problems, skipped, skippedDirectories, excludedFiles, walkedOnly, groups: [...byDirectory.values(), ...builds] };
+}
+
+/** Each kustomization named, built into one group; one that cannot be built is walked as a directory, with a note. */
+function kustomizationGroups(expanded: ReturnType<typeof expandArguments>, walk: WalkOptions): GroupFile[][] {
+  const groups: GroupFile[][] = [];
+  for (const dir of expanded.kustomizations) {
+    const built = buildKustomization(dir);
+    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, built: { text: built.text, root: built.root } }]);
+    else if ("error" in built) expanded.problems.push(built.error);
+    else {
+      expanded.skipped.push(built.notBuilt);
+      const again = expandArguments([dir], walk, false);
+      expanded.files.push(...again.files);
+      for (const f of again.walked) expanded.walked.add(f);
+      expanded.problems.push(...again.problems);
+      expanded.skipped.push(...again.skipped);
+      expanded.skippedDirectories.push(...again.skippedDirectories);
+      expanded.excludedFiles += again.excludedFiles;
+    }
+  }
+  return groups;
 }
 
 /** What one directory (or stream) holds, judged. */
@@ -218,10 +245,11 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
   const problems: string[] = [];
   const skippedFiles: SkippedFile[] = [];
   const inputFindings: CheckFinding[] = [];
-  for (const { file, walked } of files) {
+  const roots = new Map<SourceDocument, string>();
+  for (const { file, walked, built } of files) {
     try {
       let text = "";
-      const read = () => (text = file === "-" && options.stdin !== undefined ? options.stdin : readText(file));
+      const read = () => (text = built ? built.text : file === "-" && options.stdin !== undefined ? options.stdin : readText(file));
       let documents: SourceDocument[];
       if (walked) {
         const found = readWalked(file, read);
@@ -236,6 +264,7 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
         documents = found.documents;
       } else documents = parseManifests(read(), file === "-" ? STDIN_NAME : file);
       helmSources(text, documents.length)?.forEach((source, i) => helm.set(documents[i], source));
+      if (built) for (const document of documents) roots.set(document, built.root);
       const loaded = loadObjects(documents);
       objects.push(...loaded.objects);
       for (const [object, origin] of loaded.origins) origins.set(object, origin);
@@ -246,7 +275,7 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
       problems.push(error.message);
     }
   }
-  const checked = checkLoaded(objects, origins, helm, options, problems);
+  const checked = checkLoaded(objects, origins, { helm, roots }, options, problems);
   return { objects: objects.length, ...checked, findings: [...inputFindings, ...checked.findings], problems, skippedFiles };
 }
 
@@ -294,7 +323,7 @@ function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
 function checkLoaded(
   objects: K8sObject[],
   origins: Map<K8sObject, Origin>,
-  helm: Map<SourceDocument, string | undefined>,
+  { helm, roots }: { helm: Map<SourceDocument, string | undefined>; roots: Map<SourceDocument, string> },
   options: CheckOptions,
   problems: string[],
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
@@ -315,7 +344,9 @@ function checkLoaded(
     const origin = origins.get(object)!;
     const at = origin.document.locate([...origin.prefix, ...path]);
     const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
-    const written = writtenIn(object, helm.get(origin.document), options.sourceRoot);
+    const written = writtenIn(object, helm.get(origin.document), roots.get(origin.document) ?? options.sourceRoot);
+    // A build's origins sit under a temporary directory's path: named from here, as a walk names files.
+    if (written && roots.has(origin.document)) written.file = relativeHere(written.file);
     if (!written) return { file: input.file, line: input.line, column: input.column };
     const there = originals.locate(written, object, path);
     return { file: written.file, ...(there ?? {}), input };
@@ -386,6 +417,11 @@ function identity(object: K8sObject): ObjectIdentity {
     ...(typeof namespace === "string" ? { namespace } : {}),
     ...(typeof name === "string" ? { name } : {}),
   };
+}
+
+function relativeHere(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith("..") || isAbsolute(rel) ? file : rel;
 }
 
 function compare(a: string, b: string): number {

@@ -25,7 +25,10 @@ hold no Kubernetes object (charts' Chart.yaml and values, Helm and Go
 templates with {{, rigging values files, schema files, kustomization.yaml,
 package.json) are counted in the summary and skipped. A walked file with
 apiVersion and kind lines that is not valid YAML is an error (rule input).
-A file named on the command line must hold Kubernetes objects (exit 2). Multi-
+A file named on the command line must hold Kubernetes objects (exit 2). A
+directory named that holds a kustomization.yaml is built with kubectl
+kustomize (or kustomize build), and findings name the files kustomize read
+(its origin annotations); without either program it is walked. Multi-
 document YAML, JSON and List objects are read; each object is checked
 against the rules of its profile, recognised from its app.kubernetes.io/name
 label or its shape. The objects of one profile in one directory or stream
@@ -205,7 +208,7 @@ function notes(report: CheckReport, format: Format, io: Io): void {
   const warnings = report.findings.length - errors - waived;
   const profiles = report.profiles.length > 0 ? ` (${report.profiles.join(", ")})` : "";
   io.err(
-    `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length - report.skippedFiles.length} file(s)${profiles}\n`,
+    `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`,
   );
 }
 

@@ -32,8 +32,7 @@ it("kubectl kustomize DIR | rigging check - exits 0", () => {
   const checked = runCli(["check", "-"], built);
   expect(checked.out).toBe("");
   expect(checked.code, checked.err).toBe(0);
-  // The same directory, read directly: kustomization.yaml configures a build
-  // and is passed over without a word.
+  // The same directory, named directly: built with kubectl kustomize, as above.
   const direct = runCli(["check", dir]);
   expect(direct.code, direct.err).toBe(0);
   expect(direct.err).not.toMatch(/not recognised/);

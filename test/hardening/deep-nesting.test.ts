@@ -81,7 +81,7 @@ describe("8 MiB of nesting, refused before any parser", () => {
     // A walked file that is not read is skipped with its reason; named, it is an input problem.
     expect(result.code).toBe(0);
     expect(result.err).toContain(`skipped ${join(input, "deep.yaml")}: ${TOO_DEEP}`);
-    expect(result.err).toContain("in 1 object(s) of 1 file(s)");
+    expect(result.err).toContain("in 1 object(s) of 2 file(s)");
     const named = runCli(["check", join(input, "deep.yaml")]);
     expect(named.code).toBe(2);
     expect(named.err).toContain(`${join(input, "deep.yaml")}: ${TOO_DEEP}`);
