@@ -1,7 +1,7 @@
 // `check` without the command line: read the inputs, find the objects, give
 // each its profile, run the rule catalog (the same `checkObjects` render's
 // self-check runs) and turn every finding into a place in a file.
-import { dirname, isAbsolute, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
@@ -9,8 +9,8 @@ import { readText, type SourceDocument } from "../core/source.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
 import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
-import { expandArguments, type WalkOptions } from "./inputs.ts";
-import { buildKustomization } from "./kustomize.ts";
+import { type GroupFile, type InputGroups, inputGroups, STDIN_NAME } from "./groups.ts";
+import type { WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
@@ -99,7 +99,7 @@ export interface CheckOptions extends WalkOptions {
   strict?: boolean;
 }
 
-export const STDIN_NAME = "<stdin>";
+export { STDIN_NAME };
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
   return judgedHere(inputGroups(args, options), options);
@@ -167,66 +167,6 @@ function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
 const CHECK_YOUNG_GENERATION_MB = 16;
 
 const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
-
-/** A file to read, and whether a directory's walk found it (it is read leniently); or a kustomization's build. */
-interface GroupFile {
-  file: string;
-  walked?: true;
-  /** The stream kustomize built, and the directory its origin paths are relative to. */
-  built?: { text: string; root: string };
-}
-
-/** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
-interface InputGroups {
-  names: string[];
-  problems: string[];
-  skipped: string[];
-  skippedDirectories: string[];
-  excludedFiles: number;
-  walkedOnly: boolean;
-  groups: GroupFile[][];
-}
-
-function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups {
-  const expanded = expandArguments(args, walk);
-  const builds = kustomizationGroups(expanded, walk);
-  const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expanded;
-  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
-  // One directory holds one installation (as `render -o` writes a fleet), so
-  // directories are loaded, judged and let go one at a time: memory holds
-  // one installation's documents however large the fleet is.
-  const byDirectory = new Map<string, GroupFile[]>();
-  for (const file of new Set(files)) {
-    const entry: GroupFile = walked.has(file) ? { file, walked: true } : { file };
-    const group = byDirectory.get(dirname(file));
-    if (group) group.push(entry);
-    else byDirectory.set(dirname(file), [entry]);
-  }
-  const walkedOnly = files.length > 0 && files.every((f) => walked.has(f));
-  names.push(...builds.map((g) => g[0].file));
-  return { names, problems, skipped, skippedDirectories, excludedFiles, walkedOnly, groups: [...byDirectory.values(), ...builds] };
-}
-
-/** Each kustomization named, built into one group; one that cannot be built is walked as a directory, with a note. */
-function kustomizationGroups(expanded: ReturnType<typeof expandArguments>, walk: WalkOptions): GroupFile[][] {
-  const groups: GroupFile[][] = [];
-  for (const dir of expanded.kustomizations) {
-    const built = buildKustomization(dir);
-    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, built: { text: built.text, root: built.root } }]);
-    else if ("error" in built) expanded.problems.push(built.error);
-    else {
-      expanded.skipped.push(built.notBuilt);
-      const again = expandArguments([dir], walk, false);
-      expanded.files.push(...again.files);
-      for (const f of again.walked) expanded.walked.add(f);
-      expanded.problems.push(...again.problems);
-      expanded.skipped.push(...again.skipped);
-      expanded.skippedDirectories.push(...again.skippedDirectories);
-      expanded.excludedFiles += again.excludedFiles;
-    }
-  }
-  return groups;
-}
 
 /** What one directory (or stream) holds, judged. */
 interface Judged {
