@@ -6,13 +6,16 @@ import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { allRules } from "../rules/catalog.ts";
 import type { Rule } from "../rules/engine.ts";
-import type { CheckFinding, CheckReport } from "./run.ts";
+import { PSEUDO_RULES, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import type { CheckFinding, CheckReport, Unrecognised } from "./run.ts";
+import { SKIP_REASONS } from "./walked.ts";
 import { WAIVER_RULE } from "./waivers.ts";
 
 export const FORMATS = ["text", "json", "sarif", "junit"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function refOf(object: CheckFinding["object"]): string {
+  if (object.kind === "") return "-"; // a file's problem, before any object
   return [object.kind, object.namespace, object.name ?? "<unnamed>"].filter(Boolean).join("/");
 }
 
@@ -21,25 +24,83 @@ export function placeOf(f: { file: string; line?: number }): string {
   return f.line === undefined ? f.file : `${f.file}:${f.line}`;
 }
 
+/** Colours a severity word (ANSI code, text); the identity when colours are off. */
+export type Paint = (code: number, text: string) => string;
+
+const SEVERITY_COLOUR: Record<string, number> = { error: 31, warning: 33, skipped: 36 };
+
 /**
- * `FILE:LINE  RULE-ID  Kind/namespace/name  field.path  message  (fix)`, then
- * for a warning `[warning: why]`, for a waived one `[waived: reason]`, and for
- * an object of a piped stream where it was read `[read at <stdin>:112]`.
+ * One line per finding: `SEVERITY  FILE:LINE  RULE-ID  Kind/namespace/name
+ * field.path  message`, then `[waived: reason]` and `[read at <stdin>:112]`
+ * where they apply. Findings of one rule about an object's whole set (no
+ * field) at one place are grouped under one line. Unrecognised workloads
+ * follow as `skipped` lines. Each rule's fix (and, for a warning, why) is
+ * printed once, after the findings.
  */
-export function formatText(findings: readonly CheckFinding[]): string {
-  return findings
-    .map((f) => {
-      const notes = [
-        ...(f.severity === "warning" ? [`[warning${f.because ? `: ${f.because}` : ""}]`] : []),
-        ...(f.waived !== undefined ? [`[waived: ${f.waived}]`] : []),
-        ...(f.input ? [`[read at ${placeOf(f.input)}]`] : []),
-      ];
-      return `${printable(bounded(`${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}  (${f.fix})${notes.map((n) => `  ${n}`).join("")}`))}\n`;
-    })
-    .join("");
+export function formatText(findings: readonly CheckFinding[], unrecognised: readonly Unrecognised[] = [], paint: Paint = (_, t) => t): string {
+  const severity = (word: string) => paint(SEVERITY_COLOUR[word] ?? 0, word) + " ".repeat(Math.max(0, 7 - word.length));
+  const lines: string[] = [];
+  const groups = new Map<string, CheckFinding[]>();
+  const keyOf = (f: CheckFinding) => (f.path === "" ? `${f.severity}\0${placeOf(f)}\0${f.ruleId}\0${refOf(f.object)}` : undefined);
+  for (const f of findings) {
+    const key = keyOf(f);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const shown = new Set<string>();
+  for (const f of findings) {
+    const key = keyOf(f);
+    const group = key === undefined ? undefined : groups.get(key)!;
+    if (group && group.length > 1) {
+      if (shown.has(key!)) continue;
+      shown.add(key!);
+      lines.push(`${severity(f.severity)}  ${printable(bounded(`${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  the set (${group.length} findings):`))}`);
+      for (const g of group) lines.push(`         - ${printable(bounded(`${g.message}${notes(g)}`))}`);
+      continue;
+    }
+    lines.push(`${severity(f.severity)}  ${printable(bounded(`${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}${notes(f)}`))}`);
+  }
+  for (const u of unrecognised.filter((u) => u.workload))
+    lines.push(`${severity("skipped")}  ${printable(`${placeOf(u)}  ${UNRECOGNISED_RULE.id}  ${u.object}  -  not recognised as any profile, not checked`)}`);
+  const fixes = new Map<string, { fix: string; because: Set<string> }>();
+  for (const f of findings) {
+    const entry = fixes.get(f.ruleId) ?? { fix: f.fix, because: new Set<string>() };
+    if (f.severity === "warning" && f.because) entry.because.add(f.because);
+    fixes.set(f.ruleId, entry);
+  }
+  if (unrecognised.some((u) => u.workload) && !fixes.has(UNRECOGNISED_RULE.id))
+    fixes.set(UNRECOGNISED_RULE.id, { fix: UNRECOGNISED_RULE.fix, because: new Set() });
+  if (fixes.size > 0) {
+    lines.push("", "fix:");
+    const width = Math.max(...[...fixes.keys()].map((id) => id.length));
+    for (const [id, { fix, because }] of fixes) {
+      lines.push(`  ${printable(id.padEnd(width))}  ${printable(bounded(fix))}`);
+      for (const why of because) lines.push(`  ${" ".repeat(width)}  ${printable(`(a warning: ${why})`)}`);
+    }
+  }
+  return lines.map((line) => `${line}\n`).join("");
 }
 
-export function formatJson(findings: readonly CheckFinding[]): string {
+function notes(f: CheckFinding): string {
+  return [...(f.waived !== undefined ? [`[waived: ${f.waived}]`] : []), ...(f.input ? [`[read at ${placeOf(f.input)}]`] : [])].map((n) => `  ${n}`).join("");
+}
+
+/** Unrecognised workloads as entries of severity `skipped`, after the findings: no dashboard shows green over an unchecked workload. */
+function skippedEntries(unrecognised: readonly Unrecognised[]) {
+  return unrecognised
+    .filter((u) => u.workload)
+    .map((u) => ({
+      file: u.file,
+      ...(u.line !== undefined ? { line: u.line, column: 1 } : {}),
+      ruleId: UNRECOGNISED_RULE.id,
+      severity: "skipped",
+      object: u.identity,
+      path: "",
+      message: `${u.object} is not recognised as any profile, not checked`,
+      fix: UNRECOGNISED_RULE.fix,
+    }));
+}
+
+export function formatJson(findings: readonly CheckFinding[], unrecognised: readonly Unrecognised[] = []): string {
   const ordered = findings.map((f) => ({
     file: f.file,
     ...(f.line !== undefined ? { line: f.line, column: f.column } : {}),
@@ -54,7 +115,7 @@ export function formatJson(findings: readonly CheckFinding[]): string {
     ...(f.waived !== undefined ? { waived: f.waived } : {}),
     ...(f.input ? { input: f.input } : {}),
   }));
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  return `${JSON.stringify([...ordered, ...skippedEntries(unrecognised)], null, 2)}\n`;
 }
 
 /** The published schema of the format, named in every log. */
@@ -108,7 +169,10 @@ function descriptor(rule: RuleDescriptorSource) {
 }
 
 export function formatSarif(report: CheckReport, version: string, category: string = SARIF_CATEGORY): string {
-  const catalog: RuleDescriptorSource[] = [...allRules(), { ...WAIVER_RULE, severity: "error", profiles: [], concern: "reliability" }];
+  const catalog: RuleDescriptorSource[] = [
+    ...allRules(),
+    ...[WAIVER_RULE, ...PSEUDO_RULES].map((rule): RuleDescriptorSource => ({ ...rule, severity: "error", profiles: [], concern: "reliability" })),
+  ];
   const rules = catalog.map(descriptor);
   const index = new Map(catalog.map((rule, i) => [rule.id, i]));
   const results = report.findings.map((f) => ({
@@ -138,8 +202,13 @@ export function formatSarif(report: CheckReport, version: string, category: stri
     })),
     ...report.unrecognised.map((u) => ({
       level: "note",
-      message: { text: `${u.object} not recognised as any profile, skipped` },
+      message: { text: `${u.object} not recognised as any profile, skipped${u.workload ? ` (a workload; ${UNRECOGNISED_RULE.fix})` : ""}` },
+      descriptor: { id: UNRECOGNISED_RULE.id },
       locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(u.file) }, region: { startLine: u.line ?? 1 } } }],
+    })),
+    ...skippedFileCounts(report).map(([reason, count]) => ({
+      level: "note",
+      message: { text: `${count} walked file(s) skipped: ${reason}` },
     })),
   ];
   const log = {
@@ -155,6 +224,13 @@ export function formatSarif(report: CheckReport, version: string, category: stri
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** The walk's skipped files, counted by reason. */
+function skippedFileCounts(report: CheckReport): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const f of report.skippedFiles ?? []) counts.set(SKIP_REASONS[f.reason], (counts.get(SKIP_REASONS[f.reason]) ?? 0) + 1);
+  return [...counts];
 }
 
 /** A file path as a URI reference: relative paths stay relative (code scanning resolves them against the repository). */
@@ -215,7 +291,39 @@ export function formatJunit(report: CheckReport): string {
       `  <testsuite name="${xml(`rigging check: ${profile}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skips}">\n${cases.join("")}  </testsuite>\n`,
     );
   }
+  const outside = outsideProfiles(report);
+  if (outside.cases.length > 0) {
+    total += outside.cases.length;
+    failed += outside.failures;
+    skippedCount += outside.skips;
+    suites.push(
+      `  <testsuite name="rigging check: inputs" tests="${outside.cases.length}" failures="${outside.failures}" errors="0" skipped="${outside.skips}">\n${outside.cases.join("")}  </testsuite>\n`,
+    );
+  }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="rigging check" tests="${total}" failures="${failed}" errors="0" skipped="${skippedCount}">\n${suites.join("")}</testsuites>\n`;
+}
+
+/** Findings of no profile (input, unrecognised with --strict) as failures, unrecognised workloads as skipped test cases. */
+function outsideProfiles(report: CheckReport): { cases: string[]; failures: number; skips: number } {
+  const cases: string[] = [];
+  const own = report.findings.filter((f) => f.profile === undefined);
+  for (const f of own) {
+    const text = `${placeOf(f)}: ${f.message}\nFix: ${f.fix}`;
+    cases.push(
+      testCase("inputs", `${f.ruleId} ${refOf(f.object)}`, f.file, `<failure type="${f.severity}" message="${xml(f.message)}">${xml(text)}</failure>`),
+    );
+  }
+  const skipped = report.unrecognised.filter((u) => u.workload);
+  for (const u of skipped)
+    cases.push(
+      testCase(
+        "inputs",
+        `${UNRECOGNISED_RULE.id} ${u.object}`,
+        u.file,
+        `<skipped message="${xml(`${placeOf(u)}: not recognised as any profile, not checked`)}"/>`,
+      ),
+    );
+  return { cases, failures: own.length, skips: skipped.length };
 }
 
 function testCase(profile: string, name: string, file: string | undefined, body: string): string {

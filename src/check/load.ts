@@ -18,10 +18,12 @@ export interface Loaded {
   origins: Map<K8sObject, Origin>;
   /** Documents that are not Kubernetes objects, as `file:line: why` (exit 2). */
   problems: string[];
+  /** The same problems with their place, in the same order. */
+  placed: { line: number; column: number; message: string }[];
 }
 
 export function loadObjects(documents: readonly SourceDocument[]): Loaded {
-  const loaded: Loaded = { objects: [], origins: new Map(), problems: [] };
+  const loaded: Loaded = { objects: [], origins: new Map(), problems: [], placed: [] };
   documents.forEach((document, index) => {
     const data = document.data;
     // An empty document (`---` followed by nothing but comments) holds no object, as kubectl reads it.
@@ -31,8 +33,7 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
       data.items.forEach((item, i) => {
         const at = `${where}, items[${i}]`;
         // kubectl opens one level of List and refuses a List inside it.
-        if (isList(item))
-          loaded.problems.push(`${locate(document, ["items", i])}: ${at} is a ${item.kind} inside a ${data.kind}; kubectl does not open nested lists`);
+        if (isList(item)) problem(loaded, document, ["items", i], `${at} is a ${item.kind} inside a ${data.kind}; kubectl does not open nested lists`);
         else add(loaded, document, item, ["items", i], at);
       });
     } else add(loaded, document, data, [], where);
@@ -41,9 +42,9 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
 }
 
 function add(loaded: Loaded, document: SourceDocument, data: unknown, prefix: PropertyKey[], where: string): void {
-  const problem = notAnObject(data);
-  if (problem) {
-    loaded.problems.push(`${locate(document, prefix)}: ${where} is not a Kubernetes object: ${problem}`);
+  const why = notAnObject(data);
+  if (why) {
+    problem(loaded, document, prefix, `${where} is not a Kubernetes object: ${why}`);
     return;
   }
   const object = data as K8sObject;
@@ -81,7 +82,8 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function locate(document: SourceDocument, path: PropertyKey[]): string {
+function problem(loaded: Loaded, document: SourceDocument, path: PropertyKey[], message: string): void {
   const location: Location = document.locate(path);
-  return `${location.file}:${location.line ?? 1}`;
+  loaded.problems.push(`${location.file}:${location.line ?? 1}: ${message}`);
+  loaded.placed.push({ line: location.line ?? 1, column: location.column ?? 1, message });
 }

@@ -1,19 +1,22 @@
 // `check` without the command line: read the inputs, find the objects, give
 // each its profile, run the rule catalog (the same `checkObjects` render's
 // self-check runs) and turn every finding into a place in a file.
-import { dirname } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { readText, type SourceDocument } from "../core/source.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
 import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
-import { VALUES_ONLY } from "../rules/values-only.ts";
 import { classify } from "./classify.ts";
-import { expandArguments } from "./inputs.ts";
+import { type GroupFile, type InputGroups, inputGroups, STDIN_NAME } from "./groups.ts";
+import type { WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
+import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { type Skipped, skippedFor } from "./skipped.ts";
+import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
 import { defineJob } from "../core/jobs.ts";
 import { runOnThreads, threadsFor } from "../core/threads.ts";
@@ -48,17 +51,16 @@ export interface CheckFinding {
   input?: { file: string; line: number; column: number };
 }
 
-/** A requirement of a checked profile that manifests cannot show. */
-export interface Skipped {
-  ruleId: string;
-  profiles: ProfileName[];
-  reason: string;
-}
+export type { Skipped } from "./skipped.ts";
+export { skippedFor };
 
 export interface Unrecognised {
   file: string;
   line?: number;
   object: string;
+  identity: ObjectIdentity;
+  /** It runs pods (a Deployment, a DaemonSet...): reported as a skipped entry in every format, an error with --strict. */
+  workload: boolean;
 }
 
 export interface CheckReport {
@@ -70,13 +72,21 @@ export interface CheckReport {
   unrecognised: Unrecognised[];
   /** Unreadable input: files, YAML errors, documents that are not objects (exit 2). */
   problems: string[];
-  /** Entries of the directories given that are not regular files, not read (FIFOs, sockets, devices). */
+  /** Entries of the directories given that were not read: not regular files, symlinks out of the tree, loops. */
   skippedInputs: string[];
+  /** Walked files that hold no Kubernetes object, each with why. */
+  skippedFiles: SkippedFile[];
+  /** Directories the walk left out (.git, node_modules, --exclude). */
+  skippedDirectories: string[];
+  /** Files --exclude or --include left out. */
+  excludedFiles: number;
+  /** Every input was a walked directory: finding no object there is not an input problem. */
+  walkedOnly: boolean;
   /** Why a worker thread stopped before it was done, when one did: what it held was judged on the main thread. */
   stoppedThread?: string;
 }
 
-export interface CheckOptions {
+export interface CheckOptions extends WalkOptions {
   /** Check every object against this profile instead of recognising it. */
   profile?: ProfileName;
   /** Ignore every rigging.dev/waive annotation (`--no-waivers`). */
@@ -85,12 +95,14 @@ export interface CheckOptions {
   sourceRoot?: string;
   /** What `-` holds, when the caller has read stdin already (check --passthrough). */
   stdin?: string;
+  /** A workload no profile claims is an error finding, not a skipped entry (`--strict`). */
+  strict?: boolean;
 }
 
-export const STDIN_NAME = "<stdin>";
+export { STDIN_NAME };
 
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
-  return judgedHere(inputGroups(args), options);
+  return judgedHere(inputGroups(args, options), options);
 }
 
 /**
@@ -115,17 +127,16 @@ export const CHECK_THRESHOLD = 2000;
 
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
 export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
-  const input = inputGroups(args);
-  const { names, problems, skipped, groups } = input;
+  const input = inputGroups(args, options);
+  const { groups } = input;
   // Counted here first: a shorter run never loads the threads' file (the fleet's).
-  const threads = groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.includes("-")) ? threadsFor(groups.length) : 1;
+  const threads =
+    groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.some((f) => f.file === "-")) ? threadsFor(groups.length) : 1;
   if (threads <= 1) return judgedHere(input, options);
   // A directory a worker did not finish (the worker failed) is judged here.
   return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) => {
     const report = assemble(
-      names,
-      problems,
-      skipped,
+      input,
       results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
     );
     if (stopped) report.stoppedThread = stopped;
@@ -134,12 +145,10 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
 }
 
 /** Every directory judged on this thread, one after the other. */
-function judgedHere({ names, problems, skipped, groups }: InputGroups, options: CheckOptions): CheckReport {
+function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
   return assemble(
-    names,
-    problems,
-    skipped,
-    groups.map((group) => judgeDirectory(group, options)),
+    input,
+    input.groups.map((group) => judgeDirectory(group, options)),
   );
 }
 
@@ -157,30 +166,7 @@ function judgedHere({ names, problems, skipped, groups }: InputGroups, options: 
  */
 const CHECK_YOUNG_GENERATION_MB = 16;
 
-const checkJob = defineJob("check", (group: string[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
-
-/** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
-interface InputGroups {
-  names: string[];
-  problems: string[];
-  skipped: string[];
-  groups: string[][];
-}
-
-function inputGroups(args: readonly string[]): InputGroups {
-  const { files, problems, skipped } = expandArguments(args);
-  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
-  // One directory holds one installation (as `render -o` writes a fleet), so
-  // directories are loaded, judged and let go one at a time: memory holds
-  // one installation's documents however large the fleet is.
-  const byDirectory = new Map<string, string[]>();
-  for (const file of new Set(files)) {
-    const group = byDirectory.get(dirname(file));
-    if (group) group.push(file);
-    else byDirectory.set(dirname(file), [file]);
-  }
-  return { names, problems, skipped, groups: [...byDirectory.values()] };
-}
+const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
 
 /** What one directory (or stream) holds, judged. */
 interface Judged {
@@ -189,32 +175,66 @@ interface Judged {
   findings: CheckFinding[];
   unrecognised: Unrecognised[];
   problems: string[];
+  skippedFiles: SkippedFile[];
 }
 
-function judgeDirectory(files: readonly string[], options: CheckOptions): Judged {
+function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Judged {
   const objects: K8sObject[] = [];
   const origins = new Map<K8sObject, Origin>();
   const helm = new Map<SourceDocument, string | undefined>();
   const problems: string[] = [];
-  for (const file of files) {
+  const skippedFiles: SkippedFile[] = [];
+  const inputFindings: CheckFinding[] = [];
+  const roots = new Map<SourceDocument, string>();
+  for (const { file, walked, built } of files) {
     try {
-      const text = file === "-" && options.stdin !== undefined ? options.stdin : readText(file);
-      const documents = parseManifests(text, file === "-" ? STDIN_NAME : file);
+      let text = "";
+      const read = () => (text = built ? built.text : file === "-" && options.stdin !== undefined ? options.stdin : readText(file));
+      let documents: SourceDocument[];
+      if (walked) {
+        const found = readWalked(file, read);
+        if ("skip" in found) {
+          skippedFiles.push({ file, reason: found.skip, ...(found.detail !== undefined ? { detail: found.detail } : {}) });
+          continue;
+        }
+        if ("error" in found) {
+          inputFindings.push(inputFinding(file, found.error.line, found.error.column, found.error.message));
+          continue;
+        }
+        documents = found.documents;
+      } else documents = parseManifests(read(), file === "-" ? STDIN_NAME : file);
       helmSources(text, documents.length)?.forEach((source, i) => helm.set(documents[i], source));
+      if (built) for (const document of documents) roots.set(document, built.root);
       const loaded = loadObjects(documents);
       for (const object of loaded.objects) objects.push(object);
       for (const [object, origin] of loaded.origins) origins.set(object, origin);
-      for (const problem of loaded.problems) problems.push(problem);
+      if (walked) for (const p of loaded.placed) inputFindings.push(inputFinding(file, p.line, p.column, p.message));
+      else for (const problem of loaded.problems) problems.push(problem);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       problems.push(error.message);
     }
   }
-  return { objects: objects.length, ...checkLoaded(objects, origins, helm, options, problems), problems };
+  const checked = checkLoaded(objects, origins, { helm, roots }, options, problems);
+  return { objects: objects.length, ...checked, findings: [...inputFindings, ...checked.findings], problems, skippedFiles };
 }
 
-function assemble(names: string[], problems: string[], skippedInputs: string[], judged: readonly Judged[]): CheckReport {
-  const report: CheckReport = { files: names, objects: 0, profiles: [], findings: [], skipped: [], unrecognised: [], problems, skippedInputs };
+function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
+  const { names, problems, skipped: skippedInputs, skippedDirectories, excludedFiles, walkedOnly } = input;
+  const report: CheckReport = {
+    files: names,
+    objects: 0,
+    profiles: [],
+    findings: [],
+    skipped: [],
+    unrecognised: [],
+    problems,
+    skippedInputs,
+    skippedFiles: [],
+    skippedDirectories,
+    excludedFiles,
+    walkedOnly,
+  };
   const profiles = new Set<ProfileName>();
   for (const one of judged) {
     report.objects += one.objects;
@@ -222,6 +242,7 @@ function assemble(names: string[], problems: string[], skippedInputs: string[], 
     // Item by item: a spread of a hundred thousand arguments exceeds the stack.
     for (const finding of one.findings) report.findings.push(finding);
     for (const object of one.unrecognised) report.unrecognised.push(object);
+    for (const file of one.skippedFiles) report.skippedFiles.push(file);
     for (const problem of one.problems) problems.push(problem);
   }
   const fileOrder = new Map(names.map((file, index) => [file, index]));
@@ -236,14 +257,14 @@ function assemble(names: string[], problems: string[], skippedInputs: string[], 
   );
   report.profiles = [...profiles].sort();
   report.skipped = skippedFor(report.profiles);
-  if (report.objects === 0 && problems.length === 0) problems.push(`no Kubernetes objects in ${names.join(", ")}`);
+  if (report.objects === 0 && problems.length === 0 && !walkedOnly) problems.push(`no Kubernetes objects in ${names.join(", ")}`);
   return report;
 }
 
 function checkLoaded(
   objects: K8sObject[],
   origins: Map<K8sObject, Origin>,
-  helm: Map<SourceDocument, string | undefined>,
+  { helm, roots }: { helm: Map<SourceDocument, string | undefined>; roots: Map<SourceDocument, string> },
   options: CheckOptions,
   problems: string[],
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
@@ -264,7 +285,9 @@ function checkLoaded(
     const origin = origins.get(object)!;
     const at = origin.document.locate([...origin.prefix, ...path]);
     const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
-    const written = writtenIn(object, helm.get(origin.document), options.sourceRoot);
+    const written = writtenIn(object, helm.get(origin.document), roots.get(origin.document) ?? options.sourceRoot);
+    // A build's origins sit under a temporary directory's path: named from here, as a walk names files.
+    if (written && roots.has(origin.document)) written.file = relativeHere(written.file);
     if (!written) return { file: input.file, line: input.line, column: input.column };
     const there = originals.locate(written, object, path);
     return { file: written.file, ...(there ?? {}), input };
@@ -283,13 +306,14 @@ function checkLoaded(
       ...(finding.waived !== undefined ? { waived: finding.waived } : {}),
     }),
   );
+  const skipped = unrecognised.map((object): Unrecognised => {
+    const { file, line } = place(object, []);
+    return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object), identity: identity(object), workload: isWorkloadKind(object.kind) };
+  });
   return {
     profiles: [...new Set(profileOf.values())],
-    findings: located,
-    unrecognised: unrecognised.map((object) => {
-      const { file, line } = place(object, []);
-      return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object) };
-    }),
+    findings: options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located,
+    unrecognised: options.strict ? skipped.filter((u) => !u.workload) : skipped,
   };
 }
 
@@ -312,25 +336,18 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
   return out;
 }
 
-/** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
-export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
-  const entries = [
-    ...allRules()
-      .filter((rule) => rule.judgedFrom)
-      .map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
-    ...allRules()
-      .filter((rule) => rule.unjudged && !rule.judgedFrom)
-      .map((rule) => ({
-        id: rule.id,
-        profiles: rule.profiles,
-        reason: `in part: ${rule.unjudged!}`,
-      })),
-    ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
-  ];
-  return entries.flatMap((entry) => {
-    const concerned = entry.profiles.filter((p) => profiles.includes(p));
-    return concerned.length === 0 ? [] : [{ ruleId: entry.id, profiles: [...concerned], reason: entry.reason }];
-  });
+/** An unrecognised workload as an error (`--strict`). */
+function unrecognisedFinding(u: Unrecognised): CheckFinding {
+  return {
+    file: u.file,
+    ...(u.line !== undefined ? { line: u.line, column: 1 } : {}),
+    ruleId: UNRECOGNISED_RULE.id,
+    severity: "error",
+    object: u.identity,
+    path: "",
+    message: `${u.object} is not recognised as any profile (no known app.kubernetes.io/name label or shape)`,
+    fix: UNRECOGNISED_RULE.fix,
+  };
 }
 
 function identity(object: K8sObject): ObjectIdentity {
@@ -341,6 +358,11 @@ function identity(object: K8sObject): ObjectIdentity {
     ...(typeof namespace === "string" ? { namespace } : {}),
     ...(typeof name === "string" ? { name } : {}),
   };
+}
+
+function relativeHere(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith("..") || isAbsolute(rel) ? file : rel;
 }
 
 function compare(a: string, b: string): number {

@@ -7,12 +7,29 @@ import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
 import { paint, type Io } from "./io.ts";
+import { findConfig, knownRules, readConfig } from "../check/config.ts";
+import type { CheckFinding } from "../check/run.ts";
+import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
+import { ruleEntries } from "./rules.ts";
 import { VERSION } from "./version.ts";
 
-export const CHECK_HELP = `Usage: rigging check FILE... [--format text|json|sarif|junit] [--profile NAME] [--fail-on error|warning]
+export { RULES_HELP, rulesCommand } from "./rules.ts";
 
-Run the rule catalog over existing manifests: files, directories (every
-.yaml, .yml and .json under them, in sorted order) or - for stdin. Multi-
+export const CHECK_HELP = `Usage: rigging check FILE|DIR... [--format text|json|sarif|junit] [--profile NAME] [--fail-on error|warning]
+
+Run the rule catalog over existing manifests: files, directories or - for
+stdin. A directory is walked as a repository, in sorted order: hidden
+directories (.git) and node_modules, bower_components, vendor and
+__pycache__ are left out, symlinks that leave the directory (and loops) are
+named and not followed, and of its .yaml, .yml and .json files those that
+hold no Kubernetes object (charts' Chart.yaml and values, Helm and Go
+templates with {{, rigging values files, schema files, kustomization.yaml,
+package.json) are counted in the summary and skipped. A walked file with
+apiVersion and kind lines that is not valid YAML is an error (rule input).
+A file named on the command line must hold Kubernetes objects (exit 2). A
+directory named that holds a kustomization.yaml is built with kubectl
+kustomize (or kustomize build), and findings name the files kustomize read
+(its origin annotations); without either program it is walked. Multi-
 document YAML, JSON and List objects are read; each object is checked
 against the rules of its profile, recognised from its app.kubernetes.io/name
 label or its shape. The objects of one profile in one directory or stream
@@ -39,7 +56,8 @@ its object with an annotation naming the rule and the reason:
 
 Options:
   -f, --filename FILE    a FILE, directory or - (as kubectl -f); may repeat
-      --format FMT       text (default): FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix)
+      --format FMT       text (default): SEVERITY  FILE:LINE  RULE-ID  Kind/namespace/name  field  message,
+                         each rule's fix once after the findings
                          json: an array of findings; sarif: SARIF 2.1.0 for code scanning;
                          junit: JUnit XML for CI test reports (GitLab)
   -p, --profile NAME     check every object as ${PROFILE_NAMES.join(", ")}
@@ -50,12 +68,29 @@ Options:
       --passthrough      with - only: print stdin unchanged on stdout when no error is
                          found, nothing otherwise; the report goes to stderr (a Helm
                          post-renderer)
+      --exclude GLOB     leave out of the walk the files and directories GLOB matches: a glob
+                         with / matches the path from the directory given, one without /
+                         any name (repeatable)
+      --include GLOB     read only the walked files GLOB matches (repeatable)
+      --include-rule ID  report only the findings of these rules (repeatable)
+      --exclude-rule ID  leave out the findings of these rules (repeatable); they are
+                         counted on stderr as excluded, errors among them
+      --strict           a workload no profile claims is an error (rule unrecognised), not a
+                         skipped entry
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
-Run 'rigging explain RULE-ID' for why a rule exists and how to fix it.
+Settings can also sit in a .rigging.yaml found upward from the working
+directory; the options above add to it:
+  check:
+    exclude-rules: [G-07]
+    exclude: ["charts/**"]
+
+Run 'rigging rules' for every rule, 'rigging explain RULE-ID' for why one
+exists and how to fix it.
 Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findings;
-2 unreadable input, no Kubernetes objects in the input, or usage error; 3 internal error.
+2 unreadable input, no Kubernetes objects in the files named or stdin, or usage error;
+3 internal error.
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
@@ -71,6 +106,11 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "source-root": { type: "string" },
       "sarif-category": { type: "string", default: SARIF_CATEGORY },
       passthrough: { type: "boolean", default: false },
+      exclude: { type: "string", multiple: true },
+      strict: { type: "boolean", default: false },
+      "include-rule": { type: "string", multiple: true },
+      "exclude-rule": { type: "string", multiple: true },
+      include: { type: "string", multiple: true },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -87,8 +127,24 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const category = values["sarif-category"]!;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category))
     throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
-  const output: Output = { format, failOn, category };
-  const options: CheckOptions = { profile, noWaivers: values["no-waivers"], sourceRoot: values["source-root"] };
+  const config = readConfig(findConfig(process.cwd()));
+  const known = ruleEntries().map((r) => r.id);
+  const where = (flag: string) => (config.file ? `${flag} (or ${config.file})` : flag);
+  const output: Output = {
+    format,
+    failOn,
+    category,
+    includeRules: new Set(knownRules([...config.includeRules, ...(values["include-rule"] ?? [])], known, where("--include-rule"))),
+    excludeRules: new Set(knownRules([...config.excludeRules, ...(values["exclude-rule"] ?? [])], known, where("--exclude-rule"))),
+  };
+  const options: CheckOptions = {
+    profile,
+    noWaivers: values["no-waivers"],
+    sourceRoot: values["source-root"],
+    exclude: [...config.exclude, ...(values.exclude ?? [])],
+    include: [...config.include, ...(values.include ?? [])],
+    strict: values.strict,
+  };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
   const report = checkFilesOnThreads(positionals, options);
@@ -99,10 +155,16 @@ interface Output {
   format: Format;
   failOn: "error" | "warning";
   category: string;
+  /** Only these rules' findings are reported (empty: every rule). */
+  includeRules: Set<string>;
+  excludeRules: Set<string>;
 }
 
 /** Prints the report in its format and answers the exit code. */
-function respond(report: CheckReport, { format, failOn, category }: Output, io: Io): number {
+function respond(all: CheckReport, { format, failOn, category, includeRules, excludeRules }: Output, io: Io): number {
+  const chosen = (f: CheckFinding) => (includeRules.size === 0 || includeRules.has(f.ruleId)) && !excludeRules.has(f.ruleId);
+  const report: CheckReport = { ...all, findings: all.findings.filter(chosen) };
+  const excluded = all.findings.filter((f) => !chosen(f));
   for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);
   if (report.problems.length > 0) {
     for (const problem of report.problems) io.err(`${paint(io, 31, "error")} ${printable(bounded(problem))}\n`);
@@ -111,15 +173,20 @@ function respond(report: CheckReport, { format, failOn, category }: Output, io: 
   }
   // An empty stream (a `kubectl kustomize` that failed upstream of a pipe
   // without pipefail) must not pass as "no findings".
-  if (report.objects === 0) {
+  if (report.objects === 0 && !report.walkedOnly) {
     io.err(`${paint(io, 31, "error")} no Kubernetes objects in ${printable(inputNames(report.files))}; nothing was checked\n`);
     return 2;
   }
-  if (format === "text") io.out(formatText(report.findings));
-  else if (format === "json") io.out(formatJson(report.findings));
+  if (format === "text") io.out(formatText(report.findings, report.unrecognised, (code, text) => paint(io, code, text)));
+  else if (format === "json") io.out(formatJson(report.findings, report.unrecognised));
   else if (format === "junit") io.out(formatJunit(report));
   else io.out(formatSarif(report, VERSION, category));
   notes(report, format, io);
+  if (excluded.length > 0) {
+    const errors = excluded.filter((f) => f.severity === "error").length;
+    const ids = [...new Set(excluded.map((f) => f.ruleId))].join(", ");
+    io.err(`excluded by rule selection: ${excluded.length} finding(s), ${errors} of them error(s) (${printable(ids)})\n`);
+  }
   const fails = (f: CheckReport["findings"][number]) => f.severity === "error" || (failOn === "warning" && f.waived === undefined);
   return report.findings.some(fails) ? 1 : 0;
 }
@@ -133,11 +200,13 @@ function inputNames(files: readonly string[]): string {
 function notes(report: CheckReport, format: Format, io: Io): void {
   if (report.stoppedThread) io.err(`note: ${report.stoppedThread}; the directories it held were checked on the main thread\n`);
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
-  for (const u of report.unrecognised) {
+  // Unrecognised workloads are entries of the report itself; the other objects no profile claims are noted here.
+  for (const u of report.unrecognised.filter((u) => !u.workload)) {
     io.err(
       `${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`,
     );
   }
+  walkSummary(report, io);
   if (format !== "text") return;
   const errors = report.findings.filter((f) => f.severity === "error").length;
   const waived = report.findings.filter((f) => f.waived !== undefined).length;
@@ -146,6 +215,25 @@ function notes(report: CheckReport, format: Format, io: Io): void {
   io.err(
     `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`,
   );
+}
+
+/** What the walk of a repository left out, and why: nothing skipped silently. */
+function walkSummary(report: CheckReport, io: Io): void {
+  for (const f of report.skippedFiles) if (f.detail !== undefined) io.err(`${paint(io, 33, "skipped")} ${printable(f.detail)}\n`);
+  const counts = new Map<SkipReason, number>();
+  for (const f of report.skippedFiles) counts.set(f.reason, (counts.get(f.reason) ?? 0) + 1);
+  const parts = (Object.keys(SKIP_REASONS) as SkipReason[]).filter((r) => counts.has(r)).map((r) => `${counts.get(r)} ${SKIP_REASONS[r]}`);
+  if (report.excludedFiles > 0) parts.push(`${report.excludedFiles} left out by --exclude/--include`);
+  if (parts.length > 0) io.err(`skipped ${report.skippedFiles.length + report.excludedFiles} file(s): ${parts.join(", ")}\n`);
+  const dirs = report.skippedDirectories;
+  if (dirs.length > 0) {
+    const shown = dirs
+      .slice(0, 5)
+      .map((d) => printable(d))
+      .join(", ");
+    io.err(`skipped ${dirs.length} director${dirs.length === 1 ? "y" : "ies"}: ${shown}${dirs.length > 5 ? ` and ${dirs.length - 5} more` : ""}\n`);
+  }
+  if (report.objects === 0) io.err(`no Kubernetes objects found in ${printable(inputNames(report.files))}\n`);
 }
 
 /**

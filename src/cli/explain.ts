@@ -2,12 +2,15 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
 import { requirements, sourceText, type Requirement } from "../rules/requirements.ts";
+import { otherIds } from "../check/other-ids.ts";
 import type { Io } from "./io.ts";
 
 export const EXPLAIN_HELP = `Usage: rigging explain [RULE-ID]
 
 With a requirement ID (such as CR-03): print the requirement, why it exists,
-what breaks when it is ignored, how it is judged, and the fix.
+what breaks when it is ignored, how it is judged, and the fix. Also answers
+check's own IDs (input, unrecognised, waiver) and seed 001's decisions that
+preflight and pin check (D3-D10).
 Without one: list every requirement with its severity and summary.
 
 Options:
@@ -27,8 +30,13 @@ export function explainCommand(args: string[], io: Io): number {
   }
   const id = positionals[0].toUpperCase();
   const entries = all.filter((r) => r.id === id);
+  const other = otherIds().find((o) => o.id.toUpperCase() === id);
+  if (entries.length === 0 && other) {
+    io.out([`${other.id}  ${other.summary}`, "", ...other.sections.flatMap(([title, text]) => [`${title}:`, ...wrap(text), ""])].join("\n"));
+    return 0;
+  }
   if (entries.length === 0) {
-    const ids = [...new Set(all.map((r) => r.id))];
+    const ids = [...new Set([...all.map((r) => r.id), ...otherIds().map((o) => o.id)])];
     const near = closest(id, ids);
     throw new UsageError(`unknown requirement ${JSON.stringify(positionals[0])}${near ? ` (did you mean ${near}?)` : ""}; run rigging explain for the list`);
   }

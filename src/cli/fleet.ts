@@ -50,6 +50,7 @@ export function fleetInputs(inputs: readonly string[], skipped: string[] = []): 
     }
     const found = readdirSync(input, { withFileTypes: true })
       .filter((e) => VALUES_FILE.test(e.name) && !e.name.startsWith(".") && (e.isFile() || (e.isSymbolicLink() && linksToFile(join(input, e.name), skipped))))
+      .filter((e) => !notValues(join(input, e.name), skipped))
       .map((e) => e.name)
       .sort();
     if (found.length === 0) throw new UsageError(`${input}: holds no values files (*.yaml, *.yml, *.json)`);
@@ -68,6 +69,18 @@ export function fleetInputs(inputs: readonly string[], skipped: string[] = []): 
     byName.set(name, file);
     return { file, name };
   });
+}
+
+/** Files that sit beside values files and are none: an editor's schema (rigging init's modeline), a kustomization. */
+const NOT_VALUES: [RegExp, string][] = [
+  [/\.schema\.json$/i, "a JSON Schema"],
+  [/^(kustomization\.ya?ml|Kustomization)$/, "a kustomization"],
+];
+
+function notValues(path: string, skipped: string[]): boolean {
+  const what = NOT_VALUES.find(([name]) => name.test(basename(path)))?.[1];
+  if (what !== undefined) skipped.push(`${path}: ${what}, not a values file`);
+  return what !== undefined;
 }
 
 /**

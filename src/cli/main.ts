@@ -4,7 +4,7 @@ import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
 import { KINDS } from "../profiles/index.ts";
-import { CHECK_HELP, checkCommand } from "./check.ts";
+import { CHECK_HELP, checkCommand, RULES_HELP, rulesCommand } from "./check.ts";
 import { DIFF_HELP, diffCommand } from "./diff.ts";
 import { type Command, exitWith, report, runCommand } from "./command.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
@@ -28,6 +28,7 @@ Usage:
   rigging render VALUES [-o DIR] [--format yaml|json]   render a values file
   rigging check FILE... [--format text|json|sarif]      check existing manifests (- for stdin)
   rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
+  rigging rules [--format json]                         every rule check reports, with severity and source
   rigging schema [KIND]                                 print a values JSON Schema (all kinds without KIND)
   rigging init KIND                                     print an example values file
   rigging preflight postgres|tls|nats                   check the database, certificate or NATS live
@@ -66,6 +67,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   render: { run: renderCommand, help: RENDER_HELP },
   check: late(() => ({ run: checkCommand, help: CHECK_HELP })),
   explain: late(() => ({ run: explainCommand, help: EXPLAIN_HELP })),
+  rules: late(() => ({ run: rulesCommand, help: RULES_HELP })),
   schema: late(() => ({ run: schemaCommand, help: SCHEMA_HELP })),
   init: late(() => ({ run: initCommand, help: INIT_HELP })),
   preflight: late(() => ({ run: preflightCommand, help: PREFLIGHT_HELP })),

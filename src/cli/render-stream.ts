@@ -9,10 +9,13 @@ import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { renderFile } from "../pipeline.ts";
 import { fleetInputs } from "./fleet.ts";
+import { printable } from "../core/printable.ts";
 import { paint, type Io } from "./io.ts";
 
 export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io): number {
-  const entries = fleetInputs([dir]);
+  const skipped: string[] = [];
+  const entries = fleetInputs([dir], skipped);
+  for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
   const objects: K8sObject[] = [];
   const from = new Map<string, string>();
   let worst = 0;

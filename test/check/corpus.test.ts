@@ -368,12 +368,12 @@ describe("line numbers point at the offending field", () => {
 });
 
 describe("the built CLI process", () => {
-  it("prints FILE:LINE  RULE-ID  Kind/namespace/name  field  message  (fix) and exits 1", () => {
+  it("prints SEVERITY  FILE:LINE  RULE-ID  Kind/namespace/name  field  message, then the fix once, and exits 1", () => {
     const file = "test/fixtures/check/compass-runner/broken/CR-09.yaml";
     const result = runCli(["check", file]);
     expect(result.code).toBe(1);
     expect(result.out).toBe(
-      `${file}:112  CR-09  DaemonSet/ci-microvms/kvm-runner  spec.template.spec.hostUsers  hostUsers is not false  (set hostUsers: false in the pod spec)\n`,
+      `error    ${file}:112  CR-09  DaemonSet/ci-microvms/kvm-runner  spec.template.spec.hostUsers  hostUsers is not false\n\nfix:\n  CR-09  set hostUsers: false in the pod spec\n`,
     );
     expect(result.err).toMatch(/1 error\(s\), 0 warning\(s\) in 14 object\(s\) of 1 file\(s\) \(compass-runner\)/);
     expect(result.err).toMatch(/skipped CR-18 \(compass-runner\): not judged from manifests/);
@@ -390,7 +390,9 @@ describe("the built CLI process", () => {
     const file = "test/fixtures/check/compass-runner/warn/CR-07.yaml";
     const result = runCli(["check", file]);
     expect(result.out).toMatch(
-      new RegExp(`^${file}:\\d+  CR-07  DaemonSet/ci-microvms/kvm-runner  spec\\.template\\.spec\\.nodeSelector  the node selection cannot prove one node`),
+      new RegExp(
+        `^warning  ${file}:\\d+  CR-07  DaemonSet/ci-microvms/kvm-runner  spec\\.template\\.spec\\.nodeSelector  the node selection cannot prove one node`,
+      ),
     );
     expect(result.err).toMatch(/0 error\(s\), 1 warning\(s\)/);
     expect(result.code).toBe(0);

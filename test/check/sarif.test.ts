@@ -7,7 +7,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
 import { allRules } from "../../src/rules/catalog.ts";
-import { ROOT, runInProcess } from "../support/cli.ts";
+import { ROOT, runCli, runInProcess } from "../support/cli.ts";
 
 const schema = JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "sarif-schema-2.1.0.json"), "utf8"));
 
@@ -59,7 +59,7 @@ describe("SARIF 2.1.0 output", () => {
     const run = log.runs[0];
     expect(log.version).toBe("2.1.0");
     expect(run.tool.driver.name).toBe("rigging");
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...allRules().map((r) => r.id), "waiver"]);
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...allRules().map((r) => r.id), "waiver", "input", "unrecognised"]);
     const rule = run.tool.driver.rules.find((r: { id: string }) => r.id === "CR-09");
     expect(rule.shortDescription.text).toBe("The pod runs in a user namespace: hostUsers: false");
     expect(rule.help.text).toMatch(/^Fix: set hostUsers: false in the pod spec/);
@@ -105,5 +105,27 @@ describe("SARIF 2.1.0 output", () => {
     const result = JSON.parse(r.out).runs[0].results[0];
     expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe("test/fixtures/check/compass-runner/broken/CR-09.yaml");
     expect(validate(JSON.parse(r.out))).toBe(true);
+  });
+});
+
+describe("the GitHub Action's command over this repository's own tree", () => {
+  const action = readFileSync(join(ROOT, "action.yml"), "utf8");
+  // The Action runs `node dist/rigging.mjs check --format sarif -- PATHS` with paths defaulting to ".".
+  const r = runCli(["check", "--format", "sarif", "--", "."]);
+
+  it("is the command action.yml runs, with its default paths", () => {
+    expect(action).toContain("args=(check --format sarif)");
+    expect(action).toContain(["node", '"$RIGGING"', '"$' + '{args[@]}"', "--", '"$' + '{paths[@]}"'].join(" "));
+    expect(action).toMatch(/paths:\n\s+description: [^\n]*\n\s+default: "\."/);
+  });
+
+  it("exits 0 or 1, never 2, and its SARIF validates against SARIF 2.1.0", () => {
+    expect([0, 1], r.err).toContain(r.code);
+    const log = JSON.parse(r.out);
+    const ok = validator()(log);
+    expect(ok).toBe(true);
+    const notes = log.runs[0].invocations[0].toolExecutionNotifications.map((n: { message: { text: string } }) => n.message.text);
+    expect(notes.some((t: string) => /walked file\(s\) skipped: rigging values files/.test(t))).toBe(true);
+    expect(log.runs[0].results.some((res: { ruleId: string }) => res.ruleId === "input")).toBe(true);
   });
 });

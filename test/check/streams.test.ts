@@ -32,8 +32,7 @@ it("kubectl kustomize DIR | rigging check - exits 0", () => {
   const checked = runCli(["check", "-"], built);
   expect(checked.out).toBe("");
   expect(checked.code, checked.err).toBe(0);
-  // The same directory, read directly: kustomization.yaml configures a build
-  // and is passed over without a word.
+  // The same directory, named directly: built with kubectl kustomize, as above.
   const direct = runCli(["check", dir]);
   expect(direct.code, direct.err).toBe(0);
   expect(direct.err).not.toMatch(/not recognised/);
@@ -64,7 +63,8 @@ describe("several installations of one profile in one stream", () => {
     const broken = objects.filter((o) => !(o.kind === "NetworkPolicy" && o.metadata.namespace === "east"));
     const checked = runCli(["check", "-"], broken.map((o) => `---\n${stringify(o)}`).join(""));
     expect(checked.code).toBe(1);
-    expect(checked.out.trim().split("\n")).toEqual([expect.stringMatching(/CR-01 {2}DaemonSet\/east\/east {2}- {2}the Runner set has no NetworkPolicy/)]);
+    const findings = checked.out.split("\n\nfix:\n")[0].trim().split("\n");
+    expect(findings).toEqual([expect.stringMatching(/^error {4}<stdin>:\d+ {2}CR-01 {2}DaemonSet\/east\/east {2}- {2}the Runner set has no NetworkPolicy$/)]);
   });
 
   it("stay one set when an object lacks the instance label, as hand-written manifests may", () => {

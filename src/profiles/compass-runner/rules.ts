@@ -778,6 +778,26 @@ export const compassRunnerRules: Rule[] = [
     fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
     why: "The upstream runner-manifests tool derives these (compass-interfaces §3.2, §3.4). Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
     source: { from: "upstream", says: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5" },
+    // Errors where the Runner cannot work (an OOM kill, guests that cannot boot); upstream's other choices are warnings.
+    opinions: {
+      "memory-request": {
+        summary: "a memory request that is not the memory limit",
+        because:
+          "upstream's tool sets them equal, so the scheduler reserves the RAM the guests will use; below the limit the node can be overcommitted, but the Runner boots and runs",
+      },
+      "cpu-request": {
+        summary: "no cpu request",
+        because: "upstream's tool requests sessionCapacity x guestCpus, so the scheduler reserves the guests' vCPUs; the Runner boots and runs without it",
+      },
+      "cpu-limit": {
+        summary: "a cpu limit",
+        because: "a cpu limit throttles the guests' VMMs (upstream's tool sets none); the Runner still boots and runs",
+      },
+      "priority-class": {
+        summary: "no priorityClassName",
+        because: "upstream's tool sets one so that ordinary workloads cannot preempt the Runner and its sessions; the Runner runs without it",
+      },
+    },
     severity: "error",
     profiles: RUNNER,
     check(set) {
@@ -788,17 +808,30 @@ export const compassRunnerRules: Rule[] = [
         const at = [...containerPath, "resources"];
         if (requests.memory === undefined || String(requests.memory) !== String(limits.memory))
           hits.push(
-            hit(object, [...at, "requests", "memory"], `memory request ${requests.memory ?? "(unset)"} is not the memory limit ${limits.memory ?? "(unset)"}`),
+            hit(
+              object,
+              [...at, "requests", "memory"],
+              `memory request ${requests.memory ?? "(unset)"} is not the memory limit ${limits.memory ?? "(unset)"}`,
+              "memory-request",
+            ),
           );
-        if (requests.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no cpu request"));
-        if (limits.cpu !== undefined) hits.push(hit(object, [...at, "limits", "cpu"], `a cpu limit (${limits.cpu}) throttles the guests' VMMs`));
+        if (requests.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no cpu request", "cpu-request"));
+        if (limits.cpu !== undefined) hits.push(hit(object, [...at, "limits", "cpu"], `a cpu limit (${limits.cpu}) throttles the guests' VMMs`, "cpu-limit"));
         const memoryMb = findSetting(container, S.memoryMb)?.value;
         const limitMi = typeof limits.memory === "string" && /^\d+Mi$/.test(limits.memory) ? Number.parseInt(limits.memory, 10) : undefined;
         if (memoryMb && /^\d+$/.test(memoryMb) && limitMi !== undefined && limitMi < Number(memoryMb)) {
-          hits.push(hit(object, [...at, "limits", "memory"], `the memory limit ${limits.memory} is below one guest's ${memoryMb} MiB`));
+          hits.push(
+            hit(
+              object,
+              [...at, "limits", "memory"],
+              `the memory limit ${limits.memory} is below one guest's ${memoryMb} MiB: guest RAM is charged to the pod, so the first session OOM-kills the Runner`,
+            ),
+          );
         }
         if (!spec.priorityClassName)
-          hits.push(hit(object, [...path, "priorityClassName"], "no priorityClassName: ordinary workloads can preempt the Runner and its sessions"));
+          hits.push(
+            hit(object, [...path, "priorityClassName"], "no priorityClassName: ordinary workloads can preempt the Runner and its sessions", "priority-class"),
+          );
         const sc = container.securityContext;
         if (sc?.procMount !== "Unmasked")
           hits.push(hit(object, [...containerPath, "securityContext", "procMount"], `procMount is ${sc?.procMount ?? "Default"}, not Unmasked`));

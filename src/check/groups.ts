@@ -1,0 +1,68 @@
+// The inputs of one check, grouped by directory (one installation each, as
+// `render -o` writes a fleet), with each kustomization named built into a
+// group of its own.
+import { dirname } from "node:path";
+import { expandArguments, type WalkOptions } from "./inputs.ts";
+import { buildKustomization } from "./kustomize.ts";
+
+export const STDIN_NAME = "<stdin>";
+
+/** A file to read, and whether a directory's walk found it (it is read leniently); or a kustomization's build. */
+export interface GroupFile {
+  file: string;
+  walked?: true;
+  /** The stream kustomize built, and the directory its origin paths are relative to. */
+  built?: { text: string; root: string };
+}
+
+/** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
+export interface InputGroups {
+  names: string[];
+  problems: string[];
+  skipped: string[];
+  skippedDirectories: string[];
+  excludedFiles: number;
+  walkedOnly: boolean;
+  groups: GroupFile[][];
+}
+
+export function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups {
+  const expanded = expandArguments(args, walk);
+  const builds = kustomizationGroups(expanded, walk);
+  const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expanded;
+  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
+  // One directory holds one installation (as `render -o` writes a fleet), so
+  // directories are loaded, judged and let go one at a time: memory holds
+  // one installation's documents however large the fleet is.
+  const byDirectory = new Map<string, GroupFile[]>();
+  for (const file of new Set(files)) {
+    const entry: GroupFile = walked.has(file) ? { file, walked: true } : { file };
+    const group = byDirectory.get(dirname(file));
+    if (group) group.push(entry);
+    else byDirectory.set(dirname(file), [entry]);
+  }
+  const walkedOnly = files.length > 0 && files.every((f) => walked.has(f));
+  names.push(...builds.map((g) => g[0].file));
+  return { names, problems, skipped, skippedDirectories, excludedFiles, walkedOnly, groups: [...byDirectory.values(), ...builds] };
+}
+
+/** Each kustomization named, built into one group; one that cannot be built is walked as a directory, with a note. */
+function kustomizationGroups(expanded: ReturnType<typeof expandArguments>, walk: WalkOptions): GroupFile[][] {
+  const groups: GroupFile[][] = [];
+  for (const dir of expanded.kustomizations) {
+    const built = buildKustomization(dir);
+    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, built: { text: built.text, root: built.root } }]);
+    else if ("error" in built) expanded.problems.push(built.error);
+    else {
+      expanded.skipped.push(built.notBuilt);
+      const again = expandArguments([dir], walk, false);
+      expanded.files.push(...again.files);
+      for (const f of again.walked) expanded.walked.add(f);
+      expanded.problems.push(...again.problems);
+      expanded.skipped.push(...again.skipped);
+      expanded.skippedDirectories.push(...again.skippedDirectories);
+      expanded.excludedFiles += again.excludedFiles;
+    }
+  }
+  return groups;
+}

@@ -1,0 +1,40 @@
+// IDs that commands print besides the requirements: check's own findings
+// (input, unrecognised, waiver) and seed 001's decisions that preflight and
+// pin check against live systems (D3-D10). `explain` answers each of them.
+import { LIVE_DECISIONS } from "../preflight/decisions.ts";
+import { PSEUDO_RULES } from "./pseudo-rules.ts";
+import { WAIVER_RULE } from "./waivers.ts";
+
+export interface OtherId {
+  id: string;
+  summary: string;
+  /** The paragraphs of its explanation, each with a heading. */
+  sections: [string, string][];
+}
+
+export function otherIds(): OtherId[] {
+  return [
+    ...[...PSEUDO_RULES, { ...WAIVER_RULE, why: "A waiver that names no known warning, or gives no reason, would hide nothing or hide an error unseen." }].map(
+      (rule): OtherId => ({
+        id: rule.id,
+        summary: rule.summary,
+        sections: [
+          ["Reported", "by rigging check, beside the rules of the catalog (rigging rules lists them all)"],
+          ["Why", rule.why],
+          ["Fix", rule.fix],
+        ],
+      }),
+    ),
+    ...LIVE_DECISIONS.map(
+      (d): OtherId => ({
+        id: d.id,
+        summary: `seed 001's decision: ${d.decision}`,
+        sections: [
+          ["Bears on", d.requirements.join(", ")],
+          ["Checked", d.checked],
+          ["By", d.command.replace(/`/g, "")],
+        ],
+      }),
+    ),
+  ];
+}

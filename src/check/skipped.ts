@@ -1,0 +1,33 @@
+// The requirements of the checked profiles that manifests cannot show, which
+// every format names rather than passing them in silence.
+import { allRules } from "../rules/catalog.ts";
+import type { ProfileName } from "../rules/engine.ts";
+import { VALUES_ONLY } from "../rules/values-only.ts";
+
+/** A requirement of a checked profile that manifests cannot show. */
+export interface Skipped {
+  ruleId: string;
+  profiles: ProfileName[];
+  reason: string;
+}
+
+/** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
+export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
+  const entries = [
+    ...allRules()
+      .filter((rule) => rule.judgedFrom)
+      .map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
+    ...allRules()
+      .filter((rule) => rule.unjudged && !rule.judgedFrom)
+      .map((rule) => ({
+        id: rule.id,
+        profiles: rule.profiles,
+        reason: `in part: ${rule.unjudged!}`,
+      })),
+    ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
+  ];
+  return entries.flatMap((entry) => {
+    const concerned = entry.profiles.filter((p) => profiles.includes(p));
+    return concerned.length === 0 ? [] : [{ ruleId: entry.id, profiles: [...concerned], reason: entry.reason }];
+  });
+}

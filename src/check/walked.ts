@@ -1,0 +1,100 @@
+// A file found by walking a directory is read leniently: a repository holds
+// charts, templates, values files, schemas and package manifests beside its
+// Kubernetes manifests. What holds no Kubernetes object is counted and
+// skipped with its reason; what does is checked, and a file that looks like
+// a manifest (apiVersion and kind lines) but does not parse is an error.
+import { basename } from "node:path";
+import { UsageError } from "../core/errors.ts";
+import type { SourceDocument } from "../core/source.ts";
+import { parseManifests } from "./kube-yaml.ts";
+import { INPUT_RULE } from "./pseudo-rules.ts";
+import type { CheckFinding } from "./run.ts";
+
+/** Why a walked file was not checked, as the summary counts it. */
+export const SKIP_REASONS = {
+  "not-kubernetes": "not Kubernetes objects",
+  template: "Helm or Go templates",
+  values: "rigging values files",
+  schema: "schema files",
+  kustomization: "kustomizations (not built)",
+  unreadable: "unreadable",
+} as const;
+
+export type SkipReason = keyof typeof SKIP_REASONS;
+
+export interface SkippedFile {
+  file: string;
+  reason: SkipReason;
+  /** What made it unreadable, for `unreadable`. */
+  detail?: string;
+}
+
+export type WalkedRead = { documents: SourceDocument[] } | { skip: SkipReason; detail?: string } | { error: { line: number; column: number; message: string } };
+
+/** The values kinds of the profiles (src/profiles/index.ts's KINDS; a test keeps the two equal), without loading the renderers. */
+export const VALUES_KINDS: readonly string[] = ["CompassRunner", "CompassServer", "Compass", "RootpilotRunner"];
+
+const KUSTOMIZATION_NAMES = new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
+const APIVERSION_LINE = /^[ \t-]*"?apiVersion"?[ \t]*:/m;
+const KIND_LINE = /^[ \t-]*"?kind"?[ \t]*:/m;
+const POSITION = /^.*?:(\d+):(\d+) (.*)$/s;
+
+export function readWalked(file: string, read: () => string): WalkedRead {
+  const name = basename(file);
+  if (KUSTOMIZATION_NAMES.has(name)) return { skip: "kustomization" };
+  let text: string;
+  try {
+    text = read();
+  } catch (error) {
+    if (error instanceof UsageError) return { skip: "unreadable", detail: error.message };
+    throw error;
+  }
+  // Helm and Go templates are not YAML until rendered: `helm template` renders them.
+  if (text.includes("{{")) return { skip: "template" };
+  let documents: SourceDocument[];
+  try {
+    documents = parseManifests(text, file);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (!(APIVERSION_LINE.test(text) && KIND_LINE.test(text)))
+      return error.message.includes("not valid YAML") ? { skip: "not-kubernetes" } : { skip: "unreadable", detail: error.message };
+    const at = POSITION.exec(error.message);
+    return { error: at ? { line: Number(at[1]), column: Number(at[2]), message: at[3] } : { line: 1, column: 1, message: error.message } };
+  }
+  if (documents.some((d) => isObject(d.data))) return { documents };
+  return { skip: whyNot(name, documents) };
+}
+
+function whyNot(name: string, documents: readonly SourceDocument[]): SkipReason {
+  const data = documents.map((d) => d.data).filter((d) => d !== null && d !== undefined);
+  if (data.length > 0 && data.every((d) => isRecord(d) && typeof d.kind === "string" && d.apiVersion === undefined && VALUES_KINDS.includes(d.kind)))
+    return "values";
+  if (name.endsWith(".schema.json") || (data.length === 1 && isRecord(data[0]) && typeof data[0].$schema === "string")) return "schema";
+  return "not-kubernetes";
+}
+
+/** A Kubernetes object or a List of them: apiVersion and kind, not a kustomization's. */
+function isObject(data: unknown): boolean {
+  if (!isRecord(data)) return false;
+  const { apiVersion, kind } = data;
+  return typeof apiVersion === "string" && apiVersion !== "" && typeof kind === "string" && kind !== "" && !apiVersion.startsWith("kustomize.config.k8s.io/");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A problem of a walked file that holds Kubernetes objects, as an error finding at its place. */
+export function inputFinding(file: string, line: number, column: number, message: string): CheckFinding {
+  return {
+    file,
+    line,
+    column,
+    ruleId: INPUT_RULE.id,
+    severity: "error",
+    object: { apiVersion: "", kind: "" },
+    path: "",
+    message,
+    fix: INPUT_RULE.fix,
+  };
+}

@@ -1,0 +1,161 @@
+// `rigging check DIR` at the root of a GitOps repository (test/fixtures/repo):
+// charts, templates, kustomizations, jsonnet, values files and their schema,
+// a package.json and the three systems' sets side by side.
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CheckFinding } from "../../src/check/run.ts";
+import { KINDS } from "../../src/profiles/index.ts";
+import { VALUES_KINDS } from "../../src/check/walked.ts";
+import { ROOT, runInProcess, tempDir } from "../support/cli.ts";
+
+const FIXTURE = join(ROOT, "test", "fixtures", "repo");
+
+/** The fixture, copied, with what a real checkout also holds: .git, node_modules, symlinks out of the tree and a loop. */
+function repository(): string {
+  const dir = join(tempDir(), "repo");
+  cpSync(FIXTURE, dir, { recursive: true });
+  mkdirSync(join(dir, ".git", "refs"), { recursive: true });
+  writeFileSync(join(dir, ".git", "broken.yaml"), "apiVersion: v1\nkind: [\n");
+  mkdirSync(join(dir, "node_modules", "pkg"), { recursive: true });
+  writeFileSync(join(dir, "node_modules", "pkg", "bad.yaml"), "apiVersion: v1\nkind: [\n");
+  symlinkSync("/", join(dir, "apps", "root"));
+  symlinkSync("..", join(dir, "apps", "loop"));
+  const outside = join(tempDir(), "outside.yaml");
+  writeFileSync(outside, readFileSync(join(FIXTURE, "apps", "runner", "runner.yaml")));
+  symlinkSync(outside, join(dir, "apps", "outside.yaml"));
+  return dir;
+}
+
+function check(args: string[]) {
+  const r = runInProcess(["check", "--format", "json", ...args]);
+  return { ...r, findings: r.code === 2 ? [] : (JSON.parse(r.out) as CheckFinding[]) };
+}
+
+const lineOf = (f: CheckFinding) => readFileSync(f.file, "utf8").split("\n")[f.line! - 1];
+
+describe("check DIR walks a repository", () => {
+  const dir = repository();
+  const all = check([dir]);
+  const run = { ...all, findings: all.findings.filter((f) => (f.severity as string) !== "skipped") };
+
+  it("exits 1 for the seeded errors, never 2", () => {
+    expect(run.code).toBe(1);
+  });
+
+  it("reports each seeded finding at its source file and line, and nothing in a file that is not Kubernetes", () => {
+    const by = (id: string) => run.findings.filter((f) => f.ruleId === id);
+    expect([...new Set(run.findings.map((f) => f.file))]).toEqual(
+      ["apps/broken/configmap.yaml", "apps/rootpilot/rootpilot.yaml", "apps/runner/runner.yaml", "apps/server/server.yaml"].map((f) => join(dir, f)),
+    );
+    expect(by("CR-09").map((f) => [f.file, lineOf(f).trim()])).toEqual([[join(dir, "apps/runner/runner.yaml"), "hostUsers: true"]]);
+    expect(by("CS-02").map((f) => f.file)).toEqual([join(dir, "apps/server/server.yaml")]);
+    const cs02 = by("CS-02")[0];
+    expect(readFileSync(cs02.file, "utf8").split("\n")[cs02.line! - 2]).toMatch(/^\s+securityContext:$/);
+    expect(by("RP-02").map((f) => f.file)).toEqual([join(dir, "apps/rootpilot/rootpilot.yaml")]);
+    const rp02 = by("RP-02")[0];
+    expect(readFileSync(rp02.file, "utf8").split("\n")[rp02.line! - 2]).toMatch(/^\s+httpGet:$/);
+  });
+
+  it("makes a YAML syntax error in a file with apiVersion and kind lines an error with its position", () => {
+    const input = run.findings.filter((f) => f.ruleId === "input");
+    expect(input).toHaveLength(1);
+    expect(input[0]).toMatchObject({ file: join(dir, "apps/broken/configmap.yaml"), severity: "error" });
+    expect(input[0].line).toBeGreaterThanOrEqual(6);
+    expect(input[0].message).toMatch(/not valid YAML/);
+  });
+
+  it("counts what it skipped, and why", () => {
+    expect(run.err).toContain(
+      "skipped 10 file(s): 4 not Kubernetes objects, 1 Helm or Go templates, 2 rigging values files, 1 schema files, 2 kustomizations (not built)",
+    );
+    expect(run.err).toMatch(/skipped 2 directories: .*\.git, .*node_modules/);
+  });
+
+  it("does not follow a symlink out of the tree (a link to / among them), and reports a loop once", () => {
+    expect(run.err).toContain(`${join(dir, "apps", "root")}: a symbolic link out of ${dir}`);
+    expect(run.err).toContain(`${join(dir, "apps", "outside.yaml")}: a symbolic link out of ${dir}`);
+    expect(run.err.split(`${join(dir, "apps", "loop")}: a symbolic link loop`)).toHaveLength(2);
+    expect(run.findings.filter((f) => f.file.includes("outside"))).toEqual([]);
+  });
+
+  it("narrows the walk with --exclude and --include", () => {
+    const excluded = check(["--exclude", "apps/broken/**", "--exclude", "rootpilot.yaml", "--exclude", "kustomize", "--exclude", "apps/plain/**", dir]);
+    expect(excluded.code).toBe(1);
+    expect([...new Set(excluded.findings.map((f) => f.ruleId))].sort()).toEqual(["CR-09", "CS-02"]);
+    expect(excluded.err).toContain("1 left out by --exclude/--include");
+    expect(excluded.err).toMatch(/skipped 5 directories: .*apps\/broken/);
+    const included = check(["--include", "apps/runner/*.yaml", dir]);
+    expect(included.findings.map((f) => f.ruleId)).toEqual(["CR-09"]);
+  });
+
+  it("exits 0 on a tree with no Kubernetes object, saying so", () => {
+    const none = check([join(dir, "charts")]);
+    expect(none.code).toBe(0);
+    expect(none.findings).toEqual([]);
+    expect(none.err).toContain("no Kubernetes objects found");
+  });
+});
+
+describe("unrecognised workloads are entries of every format", () => {
+  const nginx = join(FIXTURE, "apps", "plain", "nginx.yaml");
+
+  it("json: a skipped entry with its place; exit 0", () => {
+    const r = check([nginx]);
+    expect(r.code).toBe(0);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        file: nginx,
+        line: 1,
+        ruleId: "unrecognised",
+        severity: "skipped",
+        object: expect.objectContaining({ kind: "Deployment", name: "nginx" }),
+      }),
+    ]);
+  });
+
+  it("text: a skipped line on stdout", () => {
+    const r = runInProcess(["check", nginx]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`skipped  ${nginx}:1  unrecognised  Deployment/default/nginx  -  not recognised as any profile, not checked\n`);
+  });
+
+  it("sarif: a tool notification naming the rule; junit: a skipped test case", () => {
+    const sarif = JSON.parse(runInProcess(["check", "--format", "sarif", nginx]).out);
+    const notes = sarif.runs[0].invocations[0].toolExecutionNotifications;
+    expect(notes.filter((n: { descriptor?: { id: string } }) => n.descriptor?.id === "unrecognised")).toHaveLength(1);
+    expect(runInProcess(["check", "--format", "junit", nginx]).out).toMatch(
+      /<testcase classname="rigging\.inputs" name="unrecognised Deployment\/default\/nginx"[^>]*><skipped /,
+    );
+  });
+
+  it("--strict makes it an error finding (exit 1)", () => {
+    const r = check(["--strict", nginx]);
+    expect(r.code).toBe(1);
+    expect(r.findings).toEqual([expect.objectContaining({ file: nginx, line: 1, ruleId: "unrecognised", severity: "error" })]);
+  });
+
+  it("a Service no profile claims stays a note on stderr, not an entry", () => {
+    const dir = tempDir();
+    const svc = join(dir, "svc.yaml");
+    writeFileSync(svc, "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n");
+    const r = check(["--strict", svc]);
+    expect(r.code).toBe(0);
+    expect(r.findings).toEqual([]);
+    expect(r.err).toMatch(/svc\.yaml:1 Service\/web: not recognised as any profile/);
+  });
+});
+
+describe("files named on the command line stay strict", () => {
+  it("a named file that is not Kubernetes is a usage error (exit 2)", () => {
+    for (const file of ["package.json", "charts/web/Chart.yaml", "clusters/runner-eu.yaml"]) expect(check([join(FIXTURE, file)]).code).toBe(2);
+  });
+
+  it("a named Helm template is not valid YAML (exit 2)", () => {
+    expect(check([join(FIXTURE, "charts/web/templates/deployment.yaml")]).code).toBe(2);
+  });
+});
+
+it("knows the values kinds of every profile", () => {
+  expect([...VALUES_KINDS].sort()).toEqual([...KINDS].sort());
+});
