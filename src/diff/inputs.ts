@@ -56,7 +56,8 @@ function valuesSide(arg: string, text: string): Side {
 }
 
 function directorySide(dir: string): Side {
-  const { files, problems } = expandArguments([dir]);
+  // A render -o directory holds a kustomization: its files are read as they are, not built.
+  const { files, problems } = expandArguments([dir], {}, false);
   if (problems.length > 0) throw new UsageError(problems.map(printable).join("; "));
   const docs = files.flatMap((file) => parseManifests(readText(file), file));
   return streamSide(dir, docs, "directory");
