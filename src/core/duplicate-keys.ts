@@ -15,17 +15,23 @@ export interface DuplicateKey {
 }
 
 /** go-yaml v2's plain scalars: YAML 1.1 without timestamps and sexagesimal numbers (src/check/kube-yaml.ts). */
-const YAML11_TAGS = (new Schema({ schema: "yaml-1.1" }).tags as ScalarTag[]).filter(
-  (tag) => tag.default && tag.test && tag.format !== "TIME" && tag.tag !== "tag:yaml.org,2002:timestamp" && tag.tag !== "tag:yaml.org,2002:merge",
-);
+let yaml11Tags: ScalarTag[] | undefined;
+// Built on first use: a render that meets no such key never loads the yaml package.
+const YAML11_TAGS = (): ScalarTag[] =>
+  (yaml11Tags ??= (new Schema({ schema: "yaml-1.1" }).tags as ScalarTag[]).filter(
+    (tag) => tag.default && tag.test && tag.format !== "TIME" && tag.tag !== "tag:yaml.org,2002:timestamp" && tag.tag !== "tag:yaml.org,2002:merge",
+  ));
 
 /** A plain scalar longer than this is no number or boolean word in any schema. */
 const SHORT = 64;
 
+/** What every YAML 1.1 null, boolean and number starts with, or is: a key unlike these is its own text. */
+export const MAY_RESOLVE = /^(?:[-+.0-9~]|(?:[yYnN]|[Yy]es|YES|[Nn]o|NO|[Tt]rue|TRUE|[Ff]alse|FALSE|[Oo]n|ON|[Oo]ff|OFF|[Nn]ull|NULL)?$)/;
+
 /** The property YAML 1.1 makes of a plain scalar `text`, where it is not `text` itself. */
 export function yaml11Property(text: string): string | undefined {
-  if (text.length > SHORT) return undefined;
-  for (const tag of YAML11_TAGS) {
+  if (text.length > SHORT || !MAY_RESOLVE.test(text)) return undefined;
+  for (const tag of YAML11_TAGS()) {
     if (!tag.test!.test(text)) continue;
     const value = tag.resolve(text, () => {}, {} as Parameters<ScalarTag["resolve"]>[2]);
     const resolved = value instanceof Scalar ? value.value : value;

@@ -4,8 +4,11 @@
 // (`yes` and `true`). Before, the last value silently won in rigging, and
 // kubectl kept one of the two at random.
 import { execFileSync } from "node:child_process";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Schema } from "yaml";
 import { parseManifests } from "../../src/check/kube-yaml.ts";
+import { MAY_RESOLVE } from "../../src/core/duplicate-keys.ts";
 import { UsageError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { runInProcess, tempFile } from "../support/cli.ts";
@@ -72,5 +75,46 @@ describe("YAML 1.1 spellings", () => {
 
   it("a quoted 'yes' and true are two keys in both readings", () => {
     expect(refusal(() => parseValuesFile("kind: CompassRunner\n'yes': a\ntrue: b\n", "v.yaml"))).toBe("accepted");
+  });
+});
+
+describe("the words YAML 1.1 may read as something else", () => {
+  // The oracle is the yaml package's own YAML 1.1 schema: every scalar it resolves to a null, boolean or number must pass the quick test.
+  const resolving = (text: string) =>
+    new Schema({ schema: "yaml-1.1" }).tags.some(
+      (tag) => tag.default && tag.test?.test(text) && tag.tag !== "tag:yaml.org,2002:timestamp" && tag.tag !== "tag:yaml.org,2002:merge",
+    );
+  it("the quick test lets through every scalar the schema resolves", () => {
+    const texts = [
+      "",
+      "~",
+      "y",
+      "Yes",
+      "NO",
+      "on",
+      "Off",
+      "null",
+      "NULL",
+      "0x1F",
+      "010",
+      "-1",
+      "+.5",
+      ".inf",
+      "-.NaN",
+      "1:20",
+      "0b101",
+      "1_000",
+      "namespace",
+      "x1",
+      "yes2",
+    ];
+    for (const text of texts) if (resolving(text)) expect(MAY_RESOLVE.test(text), text).toBe(true);
+    expect(texts.filter(resolving).length).toBeGreaterThan(10);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[-+.0-9a-zA-Z_:~]{0,6}$/), (text) => {
+        if (resolving(text)) expect(MAY_RESOLVE.test(text), text).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -34,11 +34,12 @@ const objectsOf = (text: string) => parseAllDocuments(text).map((d) => d.toJS())
 const filesOf = (dir: string) =>
   readdirSync(dir)
     .sort()
-    .map((f) => parse(readFileSync(join(dir, f), "utf8")));
-/** What a KRM function adds to an object to place it in a package. */
+    .map((f) => withoutPlacement(parse(readFileSync(join(dir, f), "utf8"))));
+/** What a KRM function adds to an object to place it in a package, and the checksum fn keeps of what it rendered. */
 function withoutPlacement(object: Record<string, any>): Record<string, any> {
   const copy = structuredClone(object);
-  for (const key of ["config.kubernetes.io/path", "config.kubernetes.io/index", "internal.config.kubernetes.io/path"]) delete copy.metadata.annotations?.[key];
+  for (const key of ["config.kubernetes.io/path", "config.kubernetes.io/index", "internal.config.kubernetes.io/path", "rigging.dev/rendered-sha256"])
+    delete copy.metadata.annotations?.[key];
   if (copy.metadata.annotations && Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
   return copy;
 }
