@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from "../src/docs/generate.ts";
+import { CONSEQUENCE_ROWS, SHORT } from "../src/diff/consequences.ts";
 import { expectedDocs } from "../src/docs/files.ts";
 import { allRules } from "../src/rules/catalog.ts";
 import { VALUES_ONLY } from "../src/rules/values-only.ts";
@@ -18,7 +19,12 @@ describe("generated docs are up to date (npm run docs)", () => {
   });
 
   it("covers the rules table and the Compass Runner values table", () => {
-    expect([...expected.keys()]).toEqual(expect.arrayContaining(["rules.md", "compass-runner.md"]));
+    expect([...expected.keys()]).toEqual(expect.arrayContaining(["rules.md", "compass-runner.md", "diff.md", "pin.md"]));
+  });
+
+  it("diff.md's consequence table names every consequence diff gives a change", () => {
+    const documented = new Set(CONSEQUENCE_ROWS.flatMap((r) => r.ids));
+    for (const id of Object.keys(SHORT)) if (id !== "added") expect(documented.has(id as keyof typeof SHORT), id).toBe(true);
   });
 });
 

@@ -61,6 +61,48 @@ export const SHORT: Record<ConsequenceId, string> = {
   added: "addition",
 };
 
+/** What each kind of change does, for docs/diff.md's table (src/docs/generate.ts writes it). */
+export const CONSEQUENCE_ROWS: readonly { ids: readonly ConsequenceId[]; change: string; consequence: string }[] = [
+  {
+    ids: ["runner-restart"],
+    change: "the Runner DaemonSet's pod template",
+    consequence:
+      "restarts the Runner on its node (from the node selector's `kubernetes.io/hostname`, else every node it selects), at the update strategy's pace; the sessions there are reaped within the grace period (`terminationGracePeriodSeconds`)",
+  },
+  {
+    ids: ["server-downtime", "rollout"],
+    change: "the Server Deployment's pod template, under `Recreate`",
+    consequence: "downtime: the pod stops before the new one starts (NATS under `Recreate` too); under `RollingUpdate`, a rollout",
+  },
+  {
+    ids: ["token-pair"],
+    change: "the Runner's projected token audience or lifetime",
+    consequence:
+      "enrollment breaks until the Server's cluster entry (its runner-clusters file: `audience`, `maxTokenLifetime`) accepts it and the Server has restarted; with the entry present on NEW's side, diff says whether it accepts the token",
+  },
+  {
+    ids: ["token-pair"],
+    change: "the Server's cluster entries, the Runner unchanged",
+    consequence: "whether they still accept the Runner's token; if not, enrollment breaks once the Server restarts, until the Runner's DaemonSet follows",
+  },
+  {
+    ids: ["admission"],
+    change: "an admission policy or binding (ValidatingAdmissionPolicy, its binding, a webhook configuration)",
+    consequence: "takes effect at once, for every request from then on; removed, it stops guarding at once",
+  },
+  {
+    ids: ["runner-clusters"],
+    change: "the runner-clusters ConfigMap",
+    consequence:
+      "takes effect only after the Server restarts (it reads the file at boot); diff says whether the same apply restarts it (the pod template carries the file's hash when rigging renders both) or gives the `kubectl rollout restart`",
+  },
+  {
+    ids: ["removed"],
+    change: "the Runner DaemonSet or Server Deployment removed",
+    consequence: "the Runner stops on every node / the Server stops",
+  },
+];
+
 function objectConsequences(diff: ObjectDiff): Consequence[] {
   const object = (diff.new ?? diff.old)!;
   const out: Consequence[] = [];

@@ -1,7 +1,7 @@
 // Which docs files the generator owns, and what they should contain now.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { refreshValuesTables, rulesMarkdown } from "./generate.ts";
+import { hasBlock, refreshBlocks, refreshValuesTables, rulesMarkdown } from "./generate.ts";
 import { refreshInterfaceTables } from "./interfaces.ts";
 
 /** Path (under docsDir) to its expected content; only files that the generator touches. */
@@ -16,7 +16,9 @@ export function expectedDocs(docsDir: string): Map<string, string> {
     const text = readFileSync(join(docsDir, name), "utf8");
     const values = text.includes("<!-- values-table:");
     const contract = text.includes("<!-- interface-table:");
+    const blocks = hasBlock(text);
     if (values || contract) files.set(name, contract ? refreshInterfaceTables(values ? refreshValuesTables(text) : text) : refreshValuesTables(text));
+    if (blocks) files.set(name, refreshBlocks(files.get(name) ?? text));
   }
   return files;
 }

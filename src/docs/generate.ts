@@ -3,6 +3,8 @@
 // `<!-- values-table:KIND -->` and `<!-- /values-table -->` in any docs page)
 // from the kind's JSON Schema. Pure functions: scripts/gen-docs.ts writes
 // them, test/docs.test.ts compares them with the files.
+import { CONSEQUENCE_ROWS } from "../diff/consequences.ts";
+import { STATE_MEANINGS, STATE_WORDS, type UpdateState } from "../pin/update.ts";
 import { schemaOf } from "../cli/schema.ts";
 import { decisionsSection } from "../preflight/decisions.ts";
 import { PROFILE_NAMES } from "../rules/engine.ts";
@@ -161,4 +163,32 @@ function cell(text: string): string {
     .split("`")
     .map((part, i) => (i % 2 === 0 ? part.replace(/</g, "&lt;") : part))
     .join("`");
+}
+
+/** A generated block of a page: the table between `<!-- NAME -->` and `<!-- /NAME -->`. */
+const BLOCKS: Record<string, () => string> = {
+  "consequence-table": () => [row(["change", "consequence"]), row(["---", "---"]), ...CONSEQUENCE_ROWS.map((r) => row([r.change, r.consequence]))].join("\n"),
+  "pin-state-table": () =>
+    [
+      row(["state", "meaning"]),
+      row(["---", "---"]),
+      ...(Object.keys(STATE_MEANINGS) as UpdateState[]).map((state) => row([`\`${STATE_WORDS[state]}\``, STATE_MEANINGS[state]])),
+    ].join("\n"),
+};
+
+/** Whether a page holds a generated block. */
+export const hasBlock = (markdown: string): boolean => Object.keys(BLOCKS).some((name) => markdown.includes(`<!-- ${name} -->`));
+
+/** Replaces each generated block of a markdown page. */
+export function refreshBlocks(markdown: string): string {
+  let out = markdown;
+  for (const [name, table] of Object.entries(BLOCKS)) {
+    const open = `<!-- ${name} -->`;
+    const close = `<!-- /${name} -->`;
+    const start = out.indexOf(open);
+    const end = out.indexOf(close);
+    if (start < 0 || end < start) continue;
+    out = `${out.slice(0, start + open.length)}\n\n${table()}\n\n${out.slice(end)}`;
+  }
+  return out;
 }

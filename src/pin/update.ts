@@ -119,7 +119,16 @@ async function newestPassing(site: ImageSite, ref: PinReference, newer: Build[],
   };
 }
 
-const STATE_WORDS: Record<UpdateState, string> = { move: "move", newest: "newest", held: "held", kept: "kept", fail: "FAIL" };
+export const STATE_WORDS: Record<UpdateState, string> = { move: "move", newest: "newest", held: "held", kept: "kept", fail: "FAIL" };
+
+/** What each state means, for docs/pin.md's table (src/docs/generate.ts writes it). */
+export const STATE_MEANINGS: Record<UpdateState, string> = {
+  move: "a newer build passes D10: `--update` writes it",
+  newest: "the file names the newest build already",
+  held: "the newest build fails D10: not moved; `to` in JSON names the newest build that passes, if one does",
+  kept: "not a paired tag: no build order to follow",
+  fail: "the image cannot be followed (D8, D9): nothing is written",
+};
 
 /** The table: one line per image, its columns aligned, the reason last. */
 export function formatRows(rows: readonly UpdateRow[], format: "text" | "json"): string {
