@@ -185,9 +185,7 @@ async function pinSites(
       }
     }
   } catch (error) {
-    if (error instanceof TimeoutError) throw new UsageError(`cannot read the registry: ${describeError(error, (t) => t)}`);
-    if (error instanceof RegistryError) throw new UsageError(describeError(error, (t) => t));
-    throw error;
+    throw asUsageError(error, RegistryError);
   } finally {
     client.close();
     deadline.end();
@@ -210,6 +208,13 @@ async function pinSites(
   return 0;
 }
 
+/** The registry's failures and the deadline as usage errors (exit 2); anything else as it is. */
+function asUsageError(error: unknown, RegistryError: new (...args: never[]) => Error): unknown {
+  if (error instanceof TimeoutError) return new UsageError(`cannot read the registry: ${describeError(error, (t) => t)}`);
+  if (error instanceof RegistryError) return new UsageError(describeError(error, (t) => t));
+  return error;
+}
+
 /** --update, --update --dry-run and --outdated: the table of builds, and the moves written (write) or judged (outdated). */
 async function updateSites(
   sites: ImageSite[],
@@ -224,9 +229,7 @@ async function updateSites(
   try {
     for (const site of sites) plans.push({ site, ...(await planUpdate(site, client)) });
   } catch (error) {
-    if (error instanceof TimeoutError) throw new UsageError(`cannot read the registry: ${describeError(error, (t) => t)}`);
-    if (error instanceof RegistryError) throw new UsageError(describeError(error, (t) => t));
-    throw error;
+    throw asUsageError(error, RegistryError);
   } finally {
     client.close();
     deadline.end();
