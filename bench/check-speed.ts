@@ -13,7 +13,7 @@
 // Figures are the minimum and median of several rounds; the first round of
 // each (a cold engine) is left out.
 import { readFileSync } from "node:fs";
-import { withoutClasses, withoutSpeedPaths } from "../src/check/admission-eval.ts";
+import { withoutClasses, withoutSpeedPaths } from "../src/admission/eval.ts";
 import { parseValuesFile } from "../src/core/source.ts";
 import { renderSource } from "../src/pipeline.ts";
 import { checkObjects } from "../src/rules/catalog.ts";

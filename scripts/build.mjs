@@ -124,7 +124,7 @@ const KIND_CHUNKS = Object.fromEntries(
  * - check: `check` and `fn`, with the check's own sources (src/check/);
  * - commands: the other commands but render (main.ts reads each one's run
  *   and help only when asked);
- * - cr06-judge: the CR-06 judge (src/check/admission-*.ts), which the
+ * - admission: the CR-06 admission stage (src/admission/), which the
  *   Compass Runner's rules run only in a check: a render's self-check
  *   proves CR-06 another way (provenForRendered).
  * Measured against the build before, with init's examples kept with init
@@ -150,7 +150,7 @@ const LAZY_SOURCES = {
   fleet: ["src/cli/fleet.ts", "src/cli/render-stream.ts", "src/core/threads.ts"],
   check: ["src/cli/check.ts", "src/cli/fn.ts"],
   commands: ["explain", "schema", "init", "preflight", "pin", "diff", "completion"].map((name) => `src/cli/${name}.ts`),
-  "cr06-judge": ["src/check/admission-judge.ts"],
+  admission: ["src/admission/judge.ts"],
 };
 /**
  * The files made from the sources, each with the files it starts from: every

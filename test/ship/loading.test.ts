@@ -120,20 +120,20 @@ describe("the built command loads what a command needs, when it needs it", () =>
     expect(withPolicies.code, withPolicies.err).toBe(0);
     expect(withPolicies.files).toContain("cel");
     expect(withPolicies.compiled.cel).toBe("cache accepted");
-    // The command's own file, and the CR-06 judge that the Runner's rules run in a check (not in a render's self-check).
-    for (const file of ["check", "cr06-judge"]) expect(`${file}: ${withPolicies.compiled[file]}`).toBe(`${file}: cache accepted`);
+    // The command's own file, and the CR-06 admission stage that the Runner's rules run in a check (not in a render's self-check).
+    for (const file of ["check", "admission"]) expect(`${file}: ${withPolicies.compiled[file]}`).toBe(`${file}: cache accepted`);
     expect(withPolicies.files).not.toContain("fleet");
     const without = loads(["check", server]);
     expect(without.code, without.err).toBe(0);
-    for (const file of ["cel", "pg", "nats", "cr06-judge"]) expect(without.files).not.toContain(file);
+    for (const file of ["cel", "pg", "nats", "admission"]) expect(without.files).not.toContain(file);
   });
 
-  it("a fleet loads the fleet's file, with an accepted code cache, and not the CR-06 judge", () => {
+  it("a fleet loads the fleet's file, with an accepted code cache, and not the CR-06 admission stage", () => {
     const out = join(tempDir(), "fleet");
     const loaded = loads(["render", EXAMPLE, join(ROOT, "examples", "rootpilot-eks.yaml"), "-o", out]);
     expect(loaded.code, loaded.err).toBe(0);
     expect(loaded.compiled.fleet).toBe("cache accepted");
-    expect(loaded.files).not.toContain("cr06-judge");
+    expect(loaded.files).not.toContain("admission");
     const stream = loads(["render", join(ROOT, "examples")]);
     expect(stream.files).toContain("fleet");
   });

@@ -30,8 +30,8 @@ import {
   TOKEN_PATH,
   VOLUME_ROOT,
 } from "./runtime.ts";
-import { admissionHits } from "../../check/admission-judge.ts";
-import { ADMISSION_OPINIONS } from "../../check/admission-opinions.ts";
+import { admissionHits } from "../../admission/judge.ts";
+import { ADMISSION_OPINIONS } from "../../admission/opinions.ts";
 import { CR06_TEXT } from "./admission-notes.ts";
 import { hostPathProblem, overlaps } from "./values.ts";
 import { serverClusterFiles } from "../compass-server/objects.ts";

@@ -8,13 +8,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { CEL_COST_LIMIT } from "../../src/check/admission-cost.ts";
-import { judgeAdmission, type AdmissionContext } from "../../src/check/admission-judge.ts";
+import { CEL_COST_LIMIT } from "../../src/admission/cost.ts";
+import { judgeAdmission, type AdmissionContext } from "../../src/admission/judge.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { ROOT } from "../support/cli.ts";
 import { expectLinear } from "../support/linear.ts";
 
-const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(import.meta.dirname, "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
+const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
 const daemonSet = (): K8sObject =>
   parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), "utf8"))
     .map((d) => d.toJS() as K8sObject)

@@ -15,7 +15,7 @@
 // backslash; an expression with anything else (an escape, a comment, a
 // tripled quote, another character in a literal) is parsed as it is. The
 // first tree must show each literal where it stood, with its content, and
-// no other string constant; test/check/admission-literals.test.ts compares
+// no other string constant; test/admission/literals.test.ts compares
 // the trees with the parser's own on generated contents.
 
 /** An expression split into its template and the contents of its string literals, in order. */

@@ -1,4 +1,4 @@
-// The opinions of CR-06 (admission-judge.ts), in a file of their own: the
+// The opinions of CR-06 (judge.ts), in a file of their own: the
 // Compass Runner's rules list them at load, and the judge itself loads only
 // when CR-06 is judged (scripts/build.mjs, LAZY_SOURCES), never in a render,
 // whose self-check proves CR-06 another way.

@@ -1,6 +1,6 @@
 // An expression that differs from a parsed one only in its string literals
 // gets a copy of that one's syntax tree with its own contents
-// (src/check/admission-literals.ts). The real CEL parser is the oracle: on
+// (src/admission/literals.ts). The real CEL parser is the oracle: on
 // every expression of rigging's rendered policies and the check corpus, with
 // generated literal contents, the copied tree must equal the tree the
 // parser builds.
@@ -11,8 +11,8 @@ import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import { programStats } from "../../src/check/admission-eval.ts";
-import { instantiate, splitLiterals, templateOf, type Parsed } from "../../src/check/admission-literals.ts";
+import { programStats } from "../../src/admission/eval.ts";
+import { instantiate, splitLiterals, templateOf, type Parsed } from "../../src/admission/literals.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";

@@ -1,4 +1,4 @@
-// CR-06 decides identities as classes (src/check/admission-classes.ts): when
+// CR-06 decides identities as classes (src/admission/classes.ts): when
 // every expression of a set uses who asks only in tests against string
 // literals, identities whose names pass the same tests are decided once.
 // Two oracles: the real CEL engine (an expression said to pass answers the
@@ -16,8 +16,8 @@ import { parseAllDocuments, stringify } from "yaml";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: the bench's fleet generator is plain JavaScript
 import { fleetValues } from "../../bench/fleet-values.mjs";
-import { blindOf, classKey, uniqueTests, type Blind, type Tests } from "../../src/check/admission-classes.ts";
-import { classStats, withoutSpeedPaths } from "../../src/check/admission-eval.ts";
+import { blindOf, classKey, uniqueTests, type Blind, type Tests } from "../../src/admission/classes.ts";
+import { classStats, withoutSpeedPaths } from "../../src/admission/eval.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";

@@ -1,10 +1,10 @@
 // The decider decides identities as classes, and the judge asks each
 // DaemonSet request through one request object however often it asks it
-// (src/check/admission-eval.ts `decider`, src/check/admission-judge.ts
+// (src/admission/eval.ts `decider`, src/admission/judge.ts
 // `onDs`). Neither may change a decision.
 import { describe, expect, it } from "vitest";
-import { decider, planPolicies, withoutSpeedPaths, type RequestShape } from "../../src/check/admission-eval.ts";
-import { judgeAdmission } from "../../src/check/admission-judge.ts";
+import { decider, planPolicies, withoutSpeedPaths, type RequestShape } from "../../src/admission/eval.ts";
+import { judgeAdmission } from "../../src/admission/judge.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";

@@ -1,6 +1,6 @@
 // CR-06 judged by what the policies decide: hand-written policies and
 // bindings run through a real CEL engine over the request matrix of
-// src/check/admission-judge.ts. A correct set (phrased unlike rigging's)
+// src/admission/judge.ts. A correct set (phrased unlike rigging's)
 // and a stricter correct one pass; a policy of `true`, an Audit-only
 // binding, a missing break-glass exception, a token policy that shuts out
 // kubelets and a policy that does not compile are errors.
@@ -9,13 +9,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { judgeAdmission, type AdmissionContext } from "../../src/check/admission-judge.ts";
+import { judgeAdmission, type AdmissionContext } from "../../src/admission/judge.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { ROOT } from "../support/cli.ts";
 
-const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(import.meta.dirname, "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
+const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
 const runner = (): K8sObject => {
   const objects = parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), "utf8")).map(
     (d) => d.toJS() as K8sObject,
@@ -146,7 +146,7 @@ describe("policies that decide wrongly are CR-06 errors", () => {
 describe("the CEL engine loads only for sets that hold policies", () => {
   it("a fresh process judging no policy never loads it; one policy loads it", () => {
     const script = `
-      import { planPolicies } from "./src/check/admission-eval.ts";
+      import { planPolicies } from "./src/admission/eval.ts";
       import { createRequire } from "node:module";
       const require = createRequire(import.meta.url);
       const loaded = () => Object.keys(require.cache).some((k) => k.includes("@bufbuild/cel"));
@@ -161,8 +161,8 @@ describe("the CEL engine loads only for sets that hold policies", () => {
 
 describe("admissionHits: the judge as a rule's hits", () => {
   it("errors stay errors; warnings name an opinion the CR-06 rule can list", async () => {
-    const { admissionHits } = await import("../../src/check/admission-judge.ts");
-    const { ADMISSION_OPINIONS } = await import("../../src/check/admission-opinions.ts");
+    const { admissionHits } = await import("../../src/admission/judge.ts");
+    const { ADMISSION_OPINIONS } = await import("../../src/admission/opinions.ts");
     const { runRules, ObjectSet } = await import("../../src/rules/engine.ts");
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "true";

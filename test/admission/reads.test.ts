@@ -1,4 +1,4 @@
-// What a CEL expression reads (src/check/admission-reads.ts) decides which
+// What a CEL expression reads (src/admission/reads.ts) decides which
 // answers the judge shares between the identities that ask the same
 // request. The real CEL engine is the oracle: every expression said to read
 // neither request.userInfo nor some variable must answer the same, value or
@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import { guardOf, readsOf } from "../../src/check/admission-reads.ts";
+import { guardOf, readsOf } from "../../src/admission/reads.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";

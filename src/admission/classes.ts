@@ -1,14 +1,14 @@
-// Identities judged as classes. The judge (admission-judge.ts) asks each
+// Identities judged as classes. The judge (judge.ts) asks each
 // request for up to a hundred identities, most of them named after string
 // literals of the policies that no expression compares with who asks. An
 // expression can tell identities apart only by what it does with
 // `request.userInfo`; when every expression of a set uses the user name
 // and each group name only in tests against string literals, identities
 // whose names pass the same tests are one class, and the set decides a
-// request alike for all of them (admission-eval.ts, `decider`).
+// request alike for all of them (eval.ts, `decider`).
 //
 // The proof, from the syntax tree of each expression. Who asks reaches CEL
-// only as `request.userInfo` (admission-eval.ts, `requestOf`): `username`,
+// only as `request.userInfo` (eval.ts, `requestOf`): `username`,
 // `uid` (`uid-NAME`), and `groups` when the identity has any. Call a name
 // the user name or, inside a comprehension over `request.userInfo.groups`,
 // its iteration variable (one group's name). An expression passes when the
@@ -52,7 +52,7 @@
 // ASCII, where a JavaScript string test could differ from CEL's, are each
 // a class of their own.
 
-import { isUserInfo, rootName } from "./admission-reads.ts";
+import { isUserInfo, rootName } from "./reads.ts";
 
 /** A test of a name against a literal. */
 export interface Test {

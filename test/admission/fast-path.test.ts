@@ -1,4 +1,4 @@
-// CR-06's speed paths (src/check/admission-eval.ts) change no verdict. Every
+// CR-06's speed paths (src/admission/eval.ts) change no verdict. Every
 // set here is judged twice: on the plain path (each expression parsed and
 // planned anew, objects handed to CEL as plain data, each request matched
 // anew for every identity) and on the fast path, whose caches are warm from
@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { breathe, loopProperty } from "../support/breathe.ts";
 import { stringify, parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import { programStats, withoutSpeedPaths } from "../../src/check/admission-eval.ts";
+import { programStats, withoutSpeedPaths } from "../../src/admission/eval.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";

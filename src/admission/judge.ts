@@ -5,7 +5,7 @@
 // a Runner pod, creating a Runner pod, changing the Runner DaemonSet,
 // requesting a token for the Runner ServiceAccount, and the housekeeping the
 // policies must leave alone) is run through the policies and bindings of the
-// set (admission-eval.ts), and each request decided against CR-06 a-e is a
+// set (eval.ts), and each request decided against CR-06 a-e is a
 // finding. So a policy of `true`, an Audit-only binding or a missing
 // break-glass exception is an error, while a stricter policy that decides
 // every request correctly (a `pods/*` rule on CONNECT, say) passes.
@@ -13,8 +13,8 @@ import type { K8sObject } from "../core/objects.ts";
 import type { Finding, RuleHit, Severity } from "../rules/engine.ts";
 import { dig } from "../rules/engine.ts";
 import { isRecord, list } from "../rules/templates.ts";
-import { decider, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./admission-eval.ts";
-import { INFERRED_E } from "./admission-opinions.ts";
+import { decider, matchesRules, planPolicies, type AdmissionRequest, type Decision } from "./eval.ts";
+import { INFERRED_E } from "./opinions.ts";
 
 export interface AdmissionContext {
   /** The Runner namespace: it holds only Runner pods (CR-06b), which marks a pod on a CONNECT request. */
@@ -309,7 +309,7 @@ export function judgeAdmission(objects: readonly K8sObject[], context: Admission
   // converts its fields) and keeps its decisions by class once per request
   // object, and DELETE was prepared three times, UPDATE twice. The same
   // request decides alike; `what` is the same text. Measured gain (with
-  // planPolicies' slots built without spreads, admission-eval.ts `slotOf`):
+  // planPolicies' slots built without spreads, eval.ts `slotOf`):
   // `valgrind --tool=callgrind node --single-threaded dist/rigging.cjs check
   // OUT` on 200 rendered installations of the bench's fleet, 8.53 -> 8.07 G
   // instructions (-5.4%, the two builds run side by side; two earlier pairs

@@ -9,10 +9,10 @@
 import { createRequire } from "node:module";
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
-import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./admission-literals.ts";
-import { blindOf, classKey, uniqueTests, type Blind, type Test, type Tests } from "./admission-classes.ts";
-import { CEL_COST_LIMIT, estimatedCost } from "./admission-cost.ts";
-import { guardOf, readsOf, type Guard, type Reads } from "./admission-reads.ts";
+import { instantiate, splitLiterals, templateOf, type Parsed, type Template } from "./literals.ts";
+import { blindOf, classKey, uniqueTests, type Blind, type Test, type Tests } from "./classes.ts";
+import { CEL_COST_LIMIT, estimatedCost } from "./cost.ts";
+import { guardOf, readsOf, type Guard, type Reads } from "./reads.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";
 
 export interface AdmissionRequest {
@@ -47,7 +47,7 @@ interface Planned {
   matchConditions: ({ path: PropertyKey[] } & Slot)[];
   variables: ({ name: string } & Slot)[];
   validations: ({ path: PropertyKey[]; message: string } & Slot)[];
-  /** What its expressions test of who asks, when all of them pass the proof of admission-classes.ts. */
+  /** What its expressions test of who asks, when all of them pass the proof of classes.ts. */
   tests?: Tests;
 }
 
@@ -61,7 +61,7 @@ interface Slot {
   memo?: Memo;
   /** Leading variable terms that may decide it alone (see `guardOf`). */
   guard?: Guard;
-  /** What it does with who asks, when that passes the proof of admission-classes.ts. */
+  /** What it does with who asks, when that passes the proof of classes.ts. */
   blind?: Blind;
 }
 
@@ -147,7 +147,7 @@ function compiledPattern(pattern: string, compile: (pattern: string) => Matcher)
 
 /**
  * The speed paths of the judge can be turned off, so that tests compare
- * their verdicts with the plain path's (test/check/admission-speed.test.ts),
+ * their verdicts with the plain path's (test/admission/fast-path.test.ts),
  * and the bench measures what deciding identities as classes saves
  * (bench/check-speed.ts).
  */
@@ -175,7 +175,7 @@ type CompiledProgram = { fn: Evaluator; reads?: Reads; memo?: Memo; guard?: Guar
 
 /**
  * A program's answers by the values it read. An expression whose reads are
- * plain (admission-reads.ts) answers alike wherever those values are alike:
+ * plain (reads.ts) answers alike wherever those values are alike:
  * the request fields, the asker's name or groups, the variables and the
  * objects it reads (objects and other composite values by identity, so a
  * constant list kept here keeps its identity too). The program is shared by
@@ -252,7 +252,7 @@ let compilations = 0;
 let parses = 0;
 
 /**
- * Parsed templates by template text (admission-literals.ts; null: the
+ * Parsed templates by template text (literals.ts; null: the
  * expression's tree did not show its literals plainly). A fleet's
  * installations differ in a few literals of five of their expressions.
  * Measured gain: compiling went from 12.2% to 6.0% of `check`'s CPU on 200
@@ -311,7 +311,7 @@ function compileExpression(expression: string): Compiled {
   return compiled;
 }
 
-/** Why the API server would refuse an expression for its cost, before it is planned or run (admission-cost.ts). */
+/** Why the API server would refuse an expression for its cost, before it is planned or run (cost.ts). */
 function costly(expr: unknown): Compiled | undefined {
   const cost = estimatedCost(expr as Parameters<typeof estimatedCost>[0]);
   if (cost <= CEL_COST_LIMIT) return undefined;
@@ -465,7 +465,7 @@ export function planPolicies(objects: readonly K8sObject[]): { planned: Planned[
  * node --single-threaded dist/rigging.cjs check OUT` on 200 rendered
  * installations of the bench's fleet, 8.16 -> 8.02 G instructions (-1.7%;
  * one run each, the same command repeated varies by about 1.5%); with the
- * DaemonSet requests asked once (admission-judge.ts, `onDs`), 8.53 -> 8.07
+ * DaemonSet requests asked once (judge.ts, `onDs`), 8.53 -> 8.07
  * G (-5.4%, the two builds run side by side; two earlier pairs, with a
  * per-identity class cache since dropped, -4.2% and -4.4%).
  */
@@ -483,7 +483,7 @@ function slotOf<T extends object>({ fn, reads, memo, guard, blind }: CompiledPro
 /**
  * What a planned policy tests of who asks, when every expression of it
  * (its messageExpressions too, though the judge reports the plain message)
- * passes the proof of admission-classes.ts; undefined otherwise. A test
+ * passes the proof of classes.ts; undefined otherwise. A test
  * `NAME in variables.V` stands for V's literals when V is defined once in
  * the policy, as a list of string literals, before the expression that
  * reads it (a matchCondition runs before any variable is set).
@@ -588,7 +588,7 @@ interface Prepared {
   fieldKeys: Map<string, string>;
   /** Answers by what was read, where that holds an object of this installation: kept while its decider lives (see `Memo`). */
   local: Map<Memo, Memo>;
-  /** Its decisions by the class of who asks (see `classKey`), when the set's expressions pass the proof of admission-classes.ts. */
+  /** Its decisions by the class of who asks (see `classKey`), when the set's expressions pass the proof of classes.ts. */
   classes: Map<string, Decision>;
 }
 
@@ -649,7 +649,7 @@ export function decider(planned: readonly Planned[], namespaceObject: K8sObject)
     return cel().celMap(new Map([...ready.requestEntries, ["userInfo", celData(userInfo)], ["dryRun", false], ["options", celData({})]]));
   };
   // Identities decided as classes: a request is decided once for each class
-  // of who asks (admission-classes.ts gives the proof that no decision
+  // of who asks (classes.ts gives the proof that no decision
   // changes). On rendered fleet installations 71% of the asks are answered
   // from their class (4,260 of 6,000 for 20 installations, counted), about
   // 87 decisions per installation instead of 300; the CEL evaluations left
