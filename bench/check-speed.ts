@@ -4,19 +4,21 @@
 // `node bench/run.mjs`'s fleet rows):
 // - the render self-check (rules proven for rendered output skipped);
 // - `check`'s catalog, CR-06 included, on its fast path and on its plain
-//   path (withoutSpeedPaths: every expression compiled anew, objects handed
+//   path ({ plain: true }: every expression compiled anew, objects handed
 //   to CEL as plain data, each request matched anew for every identity);
 //   the installations differ in name, namespace and node, as a fleet's do,
 //   and each round judges installations no round judged before;
 // - the fast path with and without CR-06's identity classes
-//   (withoutClasses), alternated round by round, as the ratio of each pair.
+//   ({ byClass: false }), alternated round by round, as the ratio of each pair;
+//   each path has its own check run, warm from the rounds before.
 // Figures are the minimum and median of several rounds; the first round of
 // each (a cold engine) is left out.
 import { readFileSync } from "node:fs";
-import { withoutClasses, withoutSpeedPaths } from "../src/admission/eval.ts";
+import { newAdmissionRun, type AdmissionOptions } from "../src/admission/run.ts";
 import { parseValuesFile } from "../src/core/source.ts";
 import { renderSource } from "../src/pipeline.ts";
 import { checkObjects } from "../src/rules/catalog.ts";
+import { RunScope } from "../src/rules/engine.ts";
 
 const COUNT = Number(process.argv[2] ?? 100);
 const ROUNDS = 4;
@@ -56,7 +58,10 @@ function measure(rounds: number, each: (objects: Objects) => void): { min: numbe
 }
 
 const selfCheck = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { rendered: true }));
-const fast = measure(ROUNDS, (objects) => checkObjects(objects));
+/** A check run whose admission stage runs with `options`. */
+const runWith = (options: AdmissionOptions) => new RunScope().provide(newAdmissionRun, newAdmissionRun(options));
+const fastRun = runWith({});
+const fast = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { run: fastRun }));
 /** Per round, fresh installations for each side, the side that goes first alternating: the ratio b / a of each round (after one left out). */
 function paired(rounds: number, a: (objects: Objects) => void, b: (objects: Objects) => void): number[] {
   const ratios: number[] = [];
@@ -74,12 +79,14 @@ function paired(rounds: number, a: (objects: Objects) => void, b: (objects: Obje
   }
   return ratios.sort((x, y) => x - y);
 }
+const noClassesRun = runWith({ byClass: false });
 const classes = paired(
   2 * ROUNDS,
-  (objects) => checkObjects(objects),
-  (objects) => withoutClasses(() => checkObjects(objects)),
+  (objects) => checkObjects(objects, undefined, { run: fastRun }),
+  (objects) => checkObjects(objects, undefined, { run: noClassesRun }),
 );
-const plain = measure(ROUNDS, (objects) => withoutSpeedPaths(() => checkObjects(objects)));
+const plainRun = runWith({ plain: true });
+const plain = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { run: plainRun }));
 const show = (m: { min: number; median: number }, unit: "µs" | "ms") =>
   unit === "µs"
     ? `min ${(m.min * 1000).toFixed(0)} µs, median ${(m.median * 1000).toFixed(0)} µs`

@@ -5,10 +5,10 @@
 // `request.userInfo`; when every expression of a set uses the user name
 // and each group name only in tests against string literals, identities
 // whose names pass the same tests are one class, and the set decides a
-// request alike for all of them (eval.ts, `decider`).
+// request alike for all of them (decide.ts, `decider`).
 //
 // The proof, from the syntax tree of each expression. Who asks reaches CEL
-// only as `request.userInfo` (eval.ts, `requestOf`): `username`,
+// only as `request.userInfo` (decide.ts, `requestOf`): `username`,
 // `uid` (`uid-NAME`), and `groups` when the identity has any. Call a name
 // the user name or, inside a comprehension over `request.userInfo.groups`,
 // its iteration variable (one group's name). An expression passes when the
@@ -122,130 +122,143 @@ function sourceOf(node: Node | undefined, scope: ReadonlySet<string>): Source | 
   return undefined;
 }
 
+/** Nodes still to visit, each with the comprehension variables bound to a group's name there. */
+type Stack = [unknown, ReadonlySet<string>][];
+type Fields = Record<string, unknown>;
+type Push = (...nodes: unknown[]) => void;
+
 /** What `expr` (the engine's Expr, as parsed) does with who asks; undefined when it does not pass the proof above. */
 export function blindOf(expr: unknown): Blind | undefined {
   const blind: Blind = { user: [], group: [], userLists: [], groupLists: [] };
   const strings = stringList(expr as Node);
   if (strings) blind.strings = strings;
-  const test = (source: Source, op: Test["op"], value: string) => blind[source].push({ op, value });
-  const none: ReadonlySet<string> = new Set();
   // An explicit stack: a deep tree must not overflow the call stack here.
-  const stack: [unknown, ReadonlySet<string>][] = [[expr, none]];
+  const stack: Stack = [[expr, new Set()]];
   while (stack.length > 0) {
     const [node, scope] = stack.pop()! as [Node | undefined, ReadonlySet<string>];
-    const kind = node?.exprKind?.case;
-    const value = node?.exprKind?.value;
-    if (kind === "constExpr") continue;
-    if (!value) return undefined;
-    const push = (...nodes: unknown[]) => {
-      for (const n of nodes) stack.push([n, scope]);
-    };
-    switch (kind) {
-      case "identExpr": {
-        const name = rootName(value.name);
-        if (name === undefined || name === "request" || scope.has(name)) return undefined;
-        break;
-      }
-      case "selectExpr": {
-        if (typeof value.field !== "string") return undefined;
-        const operand = value.operand as Node | undefined;
-        if (isUserInfo(operand)) {
-          if (value.testOnly === true) break; // has(request.userInfo.F): whether the identity has groups
-          return undefined;
-        }
-        // request.FIELD: any field but userInfo is the same whoever asks.
-        if (operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === "request") {
-          if (value.field === "userInfo") return undefined;
-          break;
-        }
-        push(operand);
-        break;
-      }
-      case "callExpr": {
-        const fn = value.function;
-        const args = value.args;
-        if (typeof fn !== "string" || !Array.isArray(args)) return undefined;
-        const target = value.target as Node | undefined;
-        if ((fn === "_==_" || fn === "_!=_") && target === undefined && args.length === 2) {
-          const [a, b] = args as Node[];
-          const source = sourceOf(a, scope) ?? sourceOf(b, scope);
-          const literal = sourceOf(a, scope) ? stringConst(b) : stringConst(a);
-          if (source && literal !== undefined) {
-            test(source, "==", literal);
-            break;
-          }
-        }
-        if (fn === "@in" && target === undefined && args.length === 2) {
-          const [a, b] = args as Node[];
-          const source = sourceOf(a, scope);
-          const list = source ? stringList(b) : undefined;
-          const variable = source ? variableRef(b) : undefined;
-          if (source && list) {
-            for (const literal of list) test(source, "==", literal);
-            break;
-          }
-          if (source && variable !== undefined) {
-            blind[source === "user" ? "userLists" : "groupLists"].push(variable);
-            break;
-          }
-          const literal = stringConst(a);
-          if (literal !== undefined && userField(b, "groups")) {
-            test("group", "==", literal);
-            break;
-          }
-        }
-        if (NAME_TESTS.has(fn) && args.length === 1) {
-          const source = sourceOf(target, scope);
-          const literal = stringConst(args[0] as Node);
-          if (source && literal !== undefined) {
-            test(source, fn as Test["op"], literal);
-            break;
-          }
-        }
-        if (
-          fn === "size" &&
-          ((target === undefined && args.length === 1 && userField(args[0] as Node, "groups")) || (args.length === 0 && userField(target, "groups")))
-        )
-          break;
-        if (target !== undefined) push(target);
-        push(...args);
-        break;
-      }
-      case "listExpr": {
-        if (!Array.isArray(value.elements)) return undefined;
-        push(...value.elements);
-        break;
-      }
-      case "structExpr": {
-        if (!Array.isArray(value.entries)) return undefined;
-        for (const entry of value.entries as { keyKind?: { case?: string; value?: unknown }; value?: unknown }[]) {
-          if (entry?.keyKind?.case === "mapKey") push(entry.keyKind.value);
-          else if (entry?.keyKind?.case !== "fieldKey") return undefined;
-          push(entry.value);
-        }
-        break;
-      }
-      case "comprehensionExpr": {
-        const locals: string[] = [];
-        for (const local of [value.iterVar, value.iterVar2, value.accuVar]) {
-          if (local === undefined || local === "") continue;
-          const name = rootName(local);
-          if (name === undefined || name === "request" || name === "variables" || scope.has(name)) return undefined;
-          locals.push(name);
-        }
-        const overGroups = userField(value.iterRange as Node, "groups");
-        if (!overGroups) push(value.iterRange);
-        else if (value.iterVar2 !== undefined && value.iterVar2 !== "") return undefined;
-        else if (typeof value.iterVar !== "string" || value.iterVar === value.accuVar) return undefined;
-        const inner = overGroups ? new Set([...scope, rootName(value.iterVar)!]) : scope;
-        stack.push([value.accuInit, scope], [value.loopCondition, inner], [value.loopStep, inner], [value.result, inner]);
-        break;
-      }
-      default:
-        return undefined;
-    }
+    if (!visit(node, scope, blind, stack)) return undefined;
   }
   return blind;
+}
+
+/** One node against the proof: its tests noted, the nodes under it pushed; false when it fails. */
+function visit(node: Node | undefined, scope: ReadonlySet<string>, blind: Blind, stack: Stack): boolean {
+  const kind = node?.exprKind?.case;
+  const value = node?.exprKind?.value;
+  if (kind === "constExpr") return true;
+  if (!value) return false;
+  const push: Push = (...nodes) => {
+    for (const n of nodes) stack.push([n, scope]);
+  };
+  switch (kind) {
+    case "identExpr": {
+      const name = rootName(value.name);
+      return !(name === undefined || name === "request" || scope.has(name));
+    }
+    case "selectExpr":
+      return visitSelect(value, push);
+    case "callExpr":
+      return visitCall(value, scope, blind, push);
+    case "listExpr":
+      if (!Array.isArray(value.elements)) return false;
+      push(...value.elements);
+      return true;
+    case "structExpr":
+      if (!Array.isArray(value.entries)) return false;
+      for (const entry of value.entries as { keyKind?: { case?: string; value?: unknown }; value?: unknown }[]) {
+        if (entry?.keyKind?.case === "mapKey") push(entry.keyKind.value);
+        else if (entry?.keyKind?.case !== "fieldKey") return false;
+        push(entry.value);
+      }
+      return true;
+    case "comprehensionExpr":
+      return visitComprehension(value, scope, stack);
+    default:
+      return false;
+  }
+}
+
+function visitSelect(value: Fields, push: Push): boolean {
+  if (typeof value.field !== "string") return false;
+  const operand = value.operand as Node | undefined;
+  // has(request.userInfo.F): whether the identity has groups.
+  if (isUserInfo(operand)) return value.testOnly === true;
+  // request.FIELD: any field but userInfo is the same whoever asks.
+  if (operand?.exprKind?.case === "identExpr" && rootName(operand.exprKind.value?.name) === "request") return value.field !== "userInfo";
+  push(operand);
+  return true;
+}
+
+function visitCall(value: Fields, scope: ReadonlySet<string>, blind: Blind, push: Push): boolean {
+  const fn = value.function;
+  const args = value.args;
+  if (typeof fn !== "string" || !Array.isArray(args)) return false;
+  const target = value.target as Node | undefined;
+  if (nameTest(fn, target, args as Node[], scope, blind)) return true;
+  const sizeOfGroups =
+    fn === "size" &&
+    ((target === undefined && args.length === 1 && userField(args[0] as Node, "groups")) || (args.length === 0 && userField(target, "groups")));
+  if (sizeOfGroups) return true;
+  if (target !== undefined) push(target);
+  push(...args);
+  return true;
+}
+
+/** A call that tests a name against literals (noted in `blind`), or `"lit" in request.userInfo.groups`. */
+function nameTest(fn: string, target: Node | undefined, args: Node[], scope: ReadonlySet<string>, blind: Blind): boolean {
+  const test = (source: Source, op: Test["op"], value: string) => blind[source].push({ op, value });
+  if ((fn === "_==_" || fn === "_!=_") && target === undefined && args.length === 2) {
+    const [a, b] = args;
+    const source = sourceOf(a, scope) ?? sourceOf(b, scope);
+    const literal = sourceOf(a, scope) ? stringConst(b) : stringConst(a);
+    if (source && literal !== undefined) {
+      test(source, "==", literal);
+      return true;
+    }
+  }
+  if (fn === "@in" && target === undefined && args.length === 2) {
+    const [a, b] = args;
+    const source = sourceOf(a, scope);
+    const list = source ? stringList(b) : undefined;
+    const variable = source ? variableRef(b) : undefined;
+    if (source && list) {
+      for (const literal of list) test(source, "==", literal);
+      return true;
+    }
+    if (source && variable !== undefined) {
+      blind[source === "user" ? "userLists" : "groupLists"].push(variable);
+      return true;
+    }
+    const literal = stringConst(a);
+    if (literal !== undefined && userField(b, "groups")) {
+      test("group", "==", literal);
+      return true;
+    }
+  }
+  if (NAME_TESTS.has(fn) && args.length === 1) {
+    const source = sourceOf(target, scope);
+    const literal = stringConst(args[0]);
+    if (source && literal !== undefined) {
+      test(source, fn as Test["op"], literal);
+      return true;
+    }
+  }
+  return false;
+}
+
+function visitComprehension(value: Fields, scope: ReadonlySet<string>, stack: Stack): boolean {
+  for (const local of [value.iterVar, value.iterVar2, value.accuVar]) {
+    if (local === undefined || local === "") continue;
+    const name = rootName(local);
+    if (name === undefined || name === "request" || name === "variables" || scope.has(name)) return false;
+  }
+  const overGroups = userField(value.iterRange as Node, "groups");
+  if (!overGroups) stack.push([value.iterRange, scope]);
+  else if (value.iterVar2 !== undefined && value.iterVar2 !== "") return false;
+  else if (typeof value.iterVar !== "string" || value.iterVar === value.accuVar) return false;
+  const inner = overGroups ? new Set([...scope, rootName(value.iterVar)!]) : scope;
+  stack.push([value.accuInit, scope], [value.loopCondition, inner], [value.loopStep, inner], [value.result, inner]);
+  return true;
 }
 
 /** Whose tests a set applies: the union of its expressions'. */
@@ -262,10 +275,7 @@ function passes(name: string, { op, value }: Test): boolean {
  * A name's answers to `tests`: for up to 31 tests, the number whose bit i
  * is the answer to test i (in decimal); otherwise a string of 0s and 1s.
  * Either way one text per set of answers, as the number of tests is the
- * set's. Measured gain: `valgrind --tool=callgrind node --single-threaded
- * dist/rigging.cjs check OUT` on 200 rendered installations of the bench's
- * fleet, 7.66-7.67 -> 7.58 G instructions (-1.1%, -1.2%: two pairs run side
- * by side); a test holds the keys' equalities to the strings of 0s and 1s.
+ * set's (a number is cheaper to build and compare than the string).
  */
 function answers(name: string, tests: readonly Test[]): string {
   if (tests.length <= 31) {

@@ -3,7 +3,7 @@
 // it reads. The judge asks each request for many identities, which differ
 // only in `request.userInfo`; an expression that reads neither it nor a
 // variable that does gets the same inputs, so the same answer, for every
-// identity (eval.ts keeps that answer per request).
+// identity (evaluate.ts keeps that answer per request).
 //
 // Conservative: undefined ("may read anything") for `request` or
 // `variables` used other than as `request.FIELD` / `variables.NAME` (an

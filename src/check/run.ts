@@ -7,7 +7,7 @@ import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { readText, type SourceDocument } from "../core/source.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
-import type { Finding, ProfileName, RuleHit, Severity } from "../rules/engine.ts";
+import { RunScope, type Finding, type ProfileName, type RuleHit, type Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
 import { type GroupFile, type InputGroups, inputGroups, STDIN_NAME } from "./groups.ts";
 import type { WalkOptions } from "./inputs.ts";
@@ -144,6 +144,14 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
   });
 }
 
+/** One scope per run on each thread: a thread is handed the same options for each of its directories. */
+const scopes = new WeakMap<CheckOptions, RunScope>();
+function runScope(options: CheckOptions): RunScope {
+  let scope = scopes.get(options);
+  if (!scope) scopes.set(options, (scope = new RunScope()));
+  return scope;
+}
+
 /** Every directory judged on this thread, one after the other. */
 function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
   return assemble(
@@ -270,6 +278,7 @@ function checkLoaded(
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
   const { profileOf, unrecognised } = classify(objects, options.profile);
   const findings = checkObjects(objects, (o) => profileOf.get(o), {
+    run: runScope(options),
     onError: (rule, set, error) =>
       problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
   });

@@ -1,7 +1,7 @@
 // The rule catalog: the general rules plus every profile's own. It is the
 // single source of truth for `render`'s self-check, `check`, `explain` and
 // the docs table.
-import { ObjectSet, runRules, type Finding, type ProfileName, type Rule, type RuleErrorHandler } from "./engine.ts";
+import { ObjectSet, RunScope, runRules, type Finding, type ProfileName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
 import { SYSTEM_BY_APP, SYSTEMS, systemOf } from "./registry.ts";
 import type { K8sObject } from "../core/objects.ts";
@@ -54,13 +54,16 @@ export interface CheckOptions {
   onError?: RuleErrorHandler;
   /** The objects are rigging's own output: skip rules proven for it another way (render's self-check). */
   rendered?: boolean;
+  /** The check run the objects are judged in: its stages' caches carry over from one call to the next. */
+  run?: RunScope;
 }
 
 export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
   // Every set is made before any is judged, so that each sees the others of the stream.
   const stream: ObjectSet[] = [];
+  const run = options.run ?? new RunScope();
   for (const [profile, group] of groupByProfile(objects, classify)) {
-    for (const installation of installationsOf(group)) stream.push(new ObjectSet(profile, installation, stream));
+    for (const installation of installationsOf(group)) stream.push(new ObjectSet(profile, installation, stream, run));
   }
   return stream.flatMap((set) => runRules(rulesFor(set.profile), set, options.onError, options.rendered));
 }

@@ -101,6 +101,24 @@ export function canWarn(rule: Rule): boolean {
 }
 
 /**
+ * What lives as long as one check run (on each thread): a stage's state,
+ * made by the first rule that asks and shared by every set the run judges
+ * (`make` is the key: pass a function declared once).
+ */
+export class RunScope {
+  readonly #made = new Map<() => unknown, unknown>();
+  get<T>(make: () => T): T {
+    if (!this.#made.has(make)) this.#made.set(make, make());
+    return this.#made.get(make) as T;
+  }
+  /** Gives `make`'s value for this run, made elsewhere (a stage with other options). */
+  provide<T>(make: () => T, value: T): this {
+    this.#made.set(make, value);
+    return this;
+  }
+}
+
+/**
  * The objects of one profile, as a rule sees them. The set never changes,
  * so its kinds, pods and containers are found once and shared by every
  * rule, rather than each rule scanning the set anew (frozen: a rule reads
@@ -116,11 +134,13 @@ export class ObjectSet {
    * `stream`: every set judged from the same input, this one included, so
    * that a rule can compare systems that must agree (the Runner with the
    * Server's cluster entry, CR-03 and CR-04). Empty when judged alone.
+   * `run`: the check run it is judged in.
    */
   constructor(
     readonly profile: ProfileName,
     readonly objects: readonly K8sObject[],
     private readonly stream: readonly ObjectSet[] = [],
+    readonly run: RunScope = new RunScope(),
   ) {}
 
   /** The other sets of the same input that are `profile`'s. */

@@ -3,7 +3,7 @@
 // literals, identities whose names pass the same tests are decided once.
 // Two oracles: the real CEL engine (an expression said to pass answers the
 // same, value or error, for any two identities of one class) and the judge's
-// plain path (withoutSpeedPaths: every identity asked on its own), whose
+// plain path (every identity asked on its own), whose
 // findings the class path must give byte for byte on the corpus, on rendered
 // fleets and on policies mutated to use names in every way.
 import { readdirSync, readFileSync } from "node:fs";
@@ -17,7 +17,6 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error: the bench's fleet generator is plain JavaScript
 import { fleetValues } from "../../bench/fleet-values.mjs";
 import { blindOf, classKey, uniqueTests, type Blind, type Tests } from "../../src/admission/classes.ts";
-import { classStats, withoutSpeedPaths } from "../../src/admission/eval.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
@@ -25,6 +24,7 @@ import { checkObjects } from "../../src/rules/catalog.ts";
 import type { Finding } from "../../src/rules/engine.ts";
 import { validCompassRunner } from "../support/compass-runner-values.ts";
 import { ROOT } from "../support/cli.ts";
+import { admissionScope } from "../support/admission-run.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const objectsOf = (text: string): K8sObject[] => parseAllDocuments(text).map((d) => d.toJS() as K8sObject);
@@ -202,14 +202,19 @@ describe("the proof over the syntax tree", () => {
   });
 });
 
+/** The fast path's check run, warm from every set judged before; the plain path's, the reference. */
+const fast = admissionScope();
+const reference = admissionScope({ plain: true });
+const judged = (objects: K8sObject[]) => checkObjects(objects, undefined, { run: fast.scope });
+
 /** The catalog's findings on the plain path and on the class path (cold, then warm); all equal. Whether the class path answered any ask. */
 function judgedAlike(objects: K8sObject[]): { findings: Finding[]; classed: boolean } {
-  const plain = withoutSpeedPaths(() => checkObjects(objects));
-  const before = classStats().fromClass;
-  const fast = checkObjects(objects);
-  expect(fast).toEqual(plain);
-  expect(checkObjects(objects)).toEqual(plain);
-  return { findings: fast, classed: classStats().fromClass > before };
+  const plain = checkObjects(objects, undefined, { run: reference.scope });
+  const before = fast.admission.stats.fromClass;
+  const found = judged(objects);
+  expect(found).toEqual(plain);
+  expect(judged(objects)).toEqual(plain);
+  return { findings: found, classed: fast.admission.stats.fromClass > before };
 }
 const cr06 = (findings: Finding[]) => findings.filter((f) => f.id === "CR-06");
 

@@ -9,17 +9,20 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { CEL_COST_LIMIT } from "../../src/admission/cost.ts";
-import { judgeAdmission, type AdmissionContext } from "../../src/admission/judge.ts";
+import { judgeAdmission, type AdmissionTarget } from "../../src/admission/judge.ts";
+import { newAdmissionRun } from "../../src/admission/run.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { ROOT } from "../support/cli.ts";
 import { expectLinear } from "../support/linear.ts";
 
+/** One run's admission state for the whole file, as one check run carries it over. */
+const run = newAdmissionRun();
 const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
 const daemonSet = (): K8sObject =>
   parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), "utf8"))
     .map((d) => d.toJS() as K8sObject)
     .find((o) => o.kind === "DaemonSet")!;
-const context = (): AdmissionContext => {
+const context = (): AdmissionTarget => {
   const ds = daemonSet();
   return { namespace: "ci-microvms", serviceAccount: "kvm-runner", daemonSet: ds, anchor: ds };
 };
@@ -40,7 +43,7 @@ function withExtra(extra: string): K8sObject[] {
   return objects;
 }
 
-const errors = (objects: K8sObject[]) => judgeAdmission(objects, context()).filter((f) => f.severity === "error");
+const errors = (objects: K8sObject[]) => judgeAdmission(objects, context(), run).filter((f) => f.severity === "error");
 
 describe("the cost of one CEL expression", () => {
   it("over the API server's limit: refused as the API server refuses the policy, at the expression", () => {

@@ -1,9 +1,11 @@
 // The decider decides identities as classes, and the judge asks each
 // DaemonSet request through one request object however often it asks it
-// (src/admission/eval.ts `decider`, src/admission/judge.ts
-// `onDs`). Neither may change a decision.
+// (src/admission/decide.ts, src/admission/requests.ts). Neither may change a decision.
 import { describe, expect, it } from "vitest";
-import { decider, planPolicies, withoutSpeedPaths, type RequestShape } from "../../src/admission/eval.ts";
+import { decider } from "../../src/admission/decide.ts";
+import type { RequestShape } from "../../src/admission/match.ts";
+import { planPolicies } from "../../src/admission/plan.ts";
+import { newAdmissionRun, type AdmissionRun } from "../../src/admission/run.ts";
 import { judgeAdmission } from "../../src/admission/judge.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
@@ -46,15 +48,11 @@ const exec: RequestShape = {
 
 /** The decisions of one decider over `asks`, in order, and the plain path's. */
 function decisions(objects: K8sObject[], asks: [string, string[] | undefined][]) {
-  const fast = (() => {
-    const decide = decider(planPolicies(objects).planned, namespace);
+  const decided = (run: AdmissionRun) => {
+    const decide = decider(run, planPolicies(run, objects).planned, namespace);
     return asks.map(([user, groups]) => decide(exec, user, groups).allowed);
-  })();
-  const plain = withoutSpeedPaths(() => {
-    const decide = decider(planPolicies(objects).planned, namespace);
-    return asks.map(([user, groups]) => decide(exec, user, groups).allowed);
-  });
-  return { fast, plain };
+  };
+  return { fast: decided(newAdmissionRun()), plain: decided(newAdmissionRun({ plain: true })) };
 }
 
 describe("an identity's class", () => {
@@ -127,8 +125,8 @@ describe("the DaemonSet requests, each asked through one request", () => {
       const objects = rendered();
       for (const p of objects.filter((o) => o.kind === "ValidatingAdmissionPolicy" && String(o.metadata.name).endsWith("-daemonset")))
         change(p.spec as Record<string, unknown>);
-      const plain = withoutSpeedPaths(() => judgeAdmission(objects, context(objects)));
-      const findings = judgeAdmission(objects, context(objects));
+      const plain = judgeAdmission(objects, context(objects), newAdmissionRun({ plain: true }));
+      const findings = judgeAdmission(objects, context(objects), newAdmissionRun());
       expect(findings).toEqual(plain);
       const messages = findings.map((f) => f.message);
       for (const pattern of expected) expect(messages.filter((m) => pattern.test(m))).toHaveLength(1);

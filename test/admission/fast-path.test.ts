@@ -1,4 +1,4 @@
-// CR-06's speed paths (src/admission/eval.ts) change no verdict. Every
+// CR-06's speed paths (src/admission/compile.ts, decide.ts, evaluate.ts) change no verdict. Every
 // set here is judged twice: on the plain path (each expression parsed and
 // planned anew, objects handed to CEL as plain data, each request matched
 // anew for every identity) and on the fast path, whose caches are warm from
@@ -11,7 +11,6 @@ import fc from "fast-check";
 import { breathe, loopProperty } from "../support/breathe.ts";
 import { stringify, parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import { programStats, withoutSpeedPaths } from "../../src/admission/eval.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
@@ -19,6 +18,7 @@ import { checkObjects } from "../../src/rules/catalog.ts";
 import type { Finding } from "../../src/rules/engine.ts";
 import { validCompassRunner } from "../support/compass-runner-values.ts";
 import { ROOT } from "../support/cli.ts";
+import { admissionScope } from "../support/admission-run.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const EXAMPLE = join(ROOT, "examples", "compass-runner.yaml");
@@ -28,13 +28,18 @@ const render = (text: string): K8sObject[] => renderSource(parseValuesFile(text,
 const example = (): string => readFileSync(EXAMPLE, "utf8");
 const policiesOf = (objects: K8sObject[]) => objects.filter((o) => o.kind === "ValidatingAdmissionPolicy") as (K8sObject & { spec: Record<string, any> })[];
 
+/** The fast path's check run, warm from every set judged before; the plain path's, the reference. */
+const fast = admissionScope();
+const reference = admissionScope({ plain: true });
+const judged = (objects: K8sObject[]) => checkObjects(objects, undefined, { run: fast.scope });
+
 /** The catalog's findings on the plain path and on the fast path (twice: cold for this set, then warm); all equal. */
 function judgedAlike(objects: K8sObject[]): Finding[] {
-  const plain = withoutSpeedPaths(() => checkObjects(objects));
-  const fast = checkObjects(objects);
-  expect(fast).toEqual(plain);
-  expect(checkObjects(objects)).toEqual(plain);
-  return fast;
+  const plain = checkObjects(objects, undefined, { run: reference.scope });
+  const found = judged(objects);
+  expect(found).toEqual(plain);
+  expect(judged(objects)).toEqual(plain);
+  return found;
 }
 
 const cr06 = (findings: Finding[]) => findings.filter((f) => f.id === "CR-06");
@@ -185,12 +190,12 @@ describe("names JavaScript treats specially", () => {
 
   it.each(NAMES)("a variable named %s decides as one named v", (name) => {
     expect(errors(judgedAlike(withVariable("v")))).toEqual([]);
-    expect(messages(checkObjects(withVariable(name)))).toEqual(messages(checkObjects(withVariable("v"))));
+    expect(messages(judged(withVariable(name)))).toEqual(messages(judged(withVariable("v"))));
     // And it decides: false everywhere shuts out the break-glass group too.
     expect(errors(judgedAlike(withVariable("v", "false"))).map((f) => f.message)).toContainEqual(
       expect.stringMatching(/^no identity may exec into a Runner pod/),
     );
-    expect(messages(checkObjects(withVariable(name, "false")))).toEqual(messages(checkObjects(withVariable("v", "false"))));
+    expect(messages(judged(withVariable(name, "false")))).toEqual(messages(judged(withVariable("v", "false"))));
   });
 
   it.each(NAMES)("a label named %s on the Runner pod is read like any other label", (name) => {
@@ -205,7 +210,7 @@ describe("names JavaScript treats specially", () => {
     };
     const other = judgedAlike(labelled("other"));
     expect(errors(other)).toEqual([]);
-    expect(messages(checkObjects(labelled(name)))).toEqual(messages(other));
+    expect(messages(judged(labelled(name)))).toEqual(messages(other));
   });
 });
 
@@ -239,33 +244,5 @@ describe("a cached verdict is never reused for a different policy", () => {
     const found = judgedAlike(second);
     // The policies refuse the tagged image: G-05 reports it, and CR-06 does not blame the policies for refusing it.
     expect(found.map((f) => f.id)).toContain("G-05");
-  });
-});
-
-describe("the program cache", () => {
-  it("compiles each distinct expression once on the fast path, every time on the plain path", () => {
-    const objects = render(example().replace("name: compass-runner\n", "name: program-cache\n"));
-    const count = () => programStats().compilations;
-    const before = count();
-    checkObjects(objects);
-    const first = count() - before;
-    expect(first).toBeGreaterThan(0);
-    checkObjects(objects);
-    expect(count() - before).toBe(first);
-    withoutSpeedPaths(() => checkObjects(objects));
-    const expressions = policiesOf(objects).flatMap((p) => ["matchConditions", "variables", "validations"].flatMap((f) => p.spec[f] ?? []));
-    expect(count() - before - first).toBe(expressions.length);
-  });
-
-  it("holds a bounded amount of expression text however many distinct expressions it meets", () => {
-    const policy = (i: number): K8sObject => ({
-      apiVersion: "admissionregistration.k8s.io/v1",
-      kind: "ValidatingAdmissionPolicy",
-      metadata: { name: `p${i}` },
-      spec: { validations: [{ expression: `request.name != "${String(i).padStart(6, "0")}${"x".repeat(4000)}"` }] },
-    });
-    for (let i = 0; i < 40; i++) checkObjects([policy(i)], () => "compass-runner");
-    expect(programStats().cachedText).toBeLessThanOrEqual(64 * 1024);
-    expect(programStats().cachedText).toBeGreaterThan(32 * 1024);
   });
 });

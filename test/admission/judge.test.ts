@@ -9,12 +9,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { judgeAdmission, type AdmissionContext } from "../../src/admission/judge.ts";
+import { judgeAdmission, type AdmissionTarget } from "../../src/admission/judge.ts";
+import { newAdmissionRun } from "../../src/admission/run.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { ROOT } from "../support/cli.ts";
 
+/** One run's admission state for the whole file, as one check run carries it over. */
+const run = newAdmissionRun();
 const policies = (): K8sObject[] => parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "admission", "policies.yaml"), "utf8")).map((d) => d.toJS());
 const runner = (): K8sObject => {
   const objects = parseAllDocuments(readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), "utf8")).map(
@@ -22,9 +25,9 @@ const runner = (): K8sObject => {
   );
   return objects.find((o) => o.kind === "DaemonSet")!;
 };
-const context = (ds = runner()): AdmissionContext => ({ namespace: "ci-microvms", serviceAccount: "kvm-runner", daemonSet: ds, anchor: ds });
+const context = (ds = runner()): AdmissionTarget => ({ namespace: "ci-microvms", serviceAccount: "kvm-runner", daemonSet: ds, anchor: ds });
 const named = (objects: K8sObject[], kind: string, suffix: string) => objects.find((o) => o.kind === kind && o.metadata.name.endsWith(suffix)) as any;
-const errors = (objects: K8sObject[]) => judgeAdmission(objects, context()).filter((f) => f.severity === "error");
+const errors = (objects: K8sObject[]) => judgeAdmission(objects, context(), run).filter((f) => f.severity === "error");
 
 describe("correct policies pass", () => {
   it("the corpus Runner's DaemonSet is in the namespace the policies guard", () => {
@@ -32,7 +35,7 @@ describe("correct policies pass", () => {
   });
 
   it("a hand-written correct set: no error (port-forward and proxy are left open: CR-06e warnings only)", () => {
-    const findings = judgeAdmission(policies(), context());
+    const findings = judgeAdmission(policies(), context(), run);
     expect(findings.filter((f) => f.severity === "error")).toEqual([]);
     expect(findings.map((f) => f.message)).toEqual([
       expect.stringMatching(/^port-forward to a Runner pod by .* is allowed: CR-06e/),
@@ -44,19 +47,19 @@ describe("correct policies pass", () => {
   it("a stricter correct policy (pods/* on CONNECT, so port-forward and proxy too) passes without a finding", () => {
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-access").spec.matchConstraints.resourceRules[0].resources = ["pods/*"];
-    expect(judgeAdmission(objects, context())).toEqual([]);
+    expect(judgeAdmission(objects, context(), run)).toEqual([]);
   });
 
   it("rigging's own rendered policies pass", () => {
     const rendered = renderSource(parseValuesFile(readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8"), "values.yaml")).objects;
     const ds = rendered.find((o) => o.kind === "DaemonSet")!;
-    const ctx: AdmissionContext = {
+    const ctx: AdmissionTarget = {
       namespace: ds.metadata.namespace!,
       serviceAccount: (ds as any).spec.template.spec.serviceAccountName,
       daemonSet: ds,
       anchor: ds,
     };
-    expect(judgeAdmission(rendered, ctx).filter((f) => f.severity === "error")).toEqual([]);
+    expect(judgeAdmission(rendered, ctx, run).filter((f) => f.severity === "error")).toEqual([]);
   });
 });
 
@@ -146,13 +149,15 @@ describe("policies that decide wrongly are CR-06 errors", () => {
 describe("the CEL engine loads only for sets that hold policies", () => {
   it("a fresh process judging no policy never loads it; one policy loads it", () => {
     const script = `
-      import { planPolicies } from "./src/admission/eval.ts";
+      import { planPolicies } from "./src/admission/plan.ts";
+      import { newAdmissionRun } from "./src/admission/run.ts";
       import { createRequire } from "node:module";
       const require = createRequire(import.meta.url);
       const loaded = () => Object.keys(require.cache).some((k) => k.includes("@bufbuild/cel"));
-      planPolicies([{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }]);
+      const run = newAdmissionRun();
+      planPolicies(run, [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }]);
       const before = loaded();
-      planPolicies([{ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", metadata: { name: "p" }, spec: { validations: [{ expression: "true" }] } }]);
+      planPolicies(run, [{ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", metadata: { name: "p" }, spec: { validations: [{ expression: "true" }] } }]);
       console.log(JSON.stringify([before, loaded()]));`;
     const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
     expect(JSON.parse(out)).toEqual([false, true]);
@@ -163,7 +168,7 @@ describe("admissionHits: the judge as a rule's hits", () => {
   it("errors stay errors; warnings name an opinion the CR-06 rule can list", async () => {
     const { admissionHits } = await import("../../src/admission/judge.ts");
     const { ADMISSION_OPINIONS } = await import("../../src/admission/opinions.ts");
-    const { runRules, ObjectSet } = await import("../../src/rules/engine.ts");
+    const { runRules, ObjectSet, RunScope } = await import("../../src/rules/engine.ts");
     const objects = policies();
     named(objects, "ValidatingAdmissionPolicy", "pod-create").spec.validations[0].expression = "true";
     const rule = {
@@ -173,7 +178,7 @@ describe("admissionHits: the judge as a rule's hits", () => {
       severity: "error" as const,
       opinions: ADMISSION_OPINIONS,
       profiles: ["compass-runner" as const],
-      check: () => admissionHits(objects, context()),
+      check: () => admissionHits(objects, context(), new RunScope()),
     };
     const findings = runRules([rule], new ObjectSet("compass-runner", objects));
     expect(findings.map((f) => f.severity).sort()).toEqual(["error", "warning", "warning"]);

@@ -11,12 +11,10 @@ import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import { programStats } from "../../src/admission/eval.ts";
 import { instantiate, splitLiterals, templateOf, type Parsed } from "../../src/admission/literals.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import { ROOT } from "../support/cli.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
@@ -118,20 +116,5 @@ describe("a copied tree is the parser's tree", () => {
     expect(templateOf(parsed, { ...split, literals: [{ start: split.literals[0].start, value: "other" }] })).toBeUndefined();
     expect(templateOf(parsed, { ...split, literals: [] })).toBeUndefined();
     expect(templateOf(parsed, { ...split, literals: [{ start: 0, value: "x" }] })).toBeUndefined();
-  });
-});
-
-describe("the judge parses an expression of a known template no more", () => {
-  it("installations that differ only in names parse only what the first one did not", () => {
-    const text = readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8");
-    const install = (name: string) => renderSource(parseValuesFile(text.replace(/^name: compass-runner$/m, `name: ${name}`), "values.yaml")).objects;
-    const parses = () => programStats().parses;
-    checkObjects(install("literal-first"));
-    const before = parses();
-    const second = install("literal-second");
-    checkObjects(second);
-    // Its expressions with the name in a literal are new texts, compiled, but from the first one's trees.
-    expect(expressionsOf(second).filter((e) => e.includes("literal-second")).length).toBeGreaterThan(0);
-    expect(parses() - before).toBe(0);
   });
 });

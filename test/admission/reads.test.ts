@@ -235,7 +235,7 @@ describe("what a CEL expression reads", () => {
     await fc.assert(
       loopProperty(fc.constantFrom(...guarded), userInfo, variables, (p, user, vars) => {
         const guard = guardOf((parse(p.text) as { expr?: unknown }).expr)!;
-        // As the judge does (admission-eval.ts `guarded`): the first boolean that decides, past unset ones.
+        // As the judge does (evaluate.ts `guarded`): the first boolean that decides, past unset ones.
         let answer: boolean | undefined;
         for (const { name, negated } of guard.terms) {
           if (!(name in vars)) continue;

@@ -436,13 +436,17 @@ export const compassRunnerRules: Rule[] = [
         .map((p) => hit(p, ["spec", "failurePolicy"], "failurePolicy is Ignore, not Fail: a policy that cannot be evaluated lets the request through"));
       return [
         ...failOpen,
-        ...admissionHits(set.objects, {
-          namespace,
-          serviceAccount,
-          ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}),
-          anchor,
-          templateBroken: spec ? breaksInvariant(spec) : false,
-        }),
+        ...admissionHits(
+          set.objects,
+          {
+            namespace,
+            serviceAccount,
+            ...(ds?.kind === "DaemonSet" ? { daemonSet: ds } : {}),
+            anchor,
+            templateBroken: spec ? breaksInvariant(spec) : false,
+          },
+          set.run,
+        ),
       ];
     },
   },
