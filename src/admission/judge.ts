@@ -75,20 +75,26 @@ export function judgeAdmission(objects: readonly K8sObject[], target: AdmissionT
 
 function runRow(j: Judging, row: Row): void {
   const check = j.requests[row.request];
-  if (row.kind === "expect") expect(j, check, actorsOf(j, row.who), row.expected, row.why);
-  else if (row.kind === "allowed")
-    j.groups.set(
-      row.as,
-      actorsOf(j, row.among).filter((actor) => ask(j, check, actor).allowed),
-    );
-  else if (row.kind === "either") {
-    const among = actorsOf(j, row.among);
-    if (!among.some((actor) => ask(j, check, actor).allowed)) expect(j, check, among.slice(0, 1), "allow", row.why);
-  } else {
-    const someone = typeof row.among === "string" ? actorsOf(j, [row.among]).length > 0 : actorsOf(j, row.among).some((actor) => ask(j, check, actor).allowed);
-    if (someone || j.unknown.size > 0 || (row.unlessBroken && j.target.templateBroken)) return;
-    const policy = row.atPolicy ? policyFor(j, check.request) : undefined;
-    finding(j, policy ?? j.target.anchor, policy ? ["spec", "validations"] : [], row.missing);
+  const allowed = (actor: Actor) => ask(j, check, actor).allowed;
+  switch (row.kind) {
+    case "expect":
+      expect(j, check, actorsOf(j, row.who), row.expected, row.why);
+      return;
+    case "allowed":
+      j.groups.set(row.as, actorsOf(j, row.among).filter(allowed));
+      return;
+    case "either": {
+      const among = actorsOf(j, row.among);
+      if (!among.some(allowed)) expect(j, check, among.slice(0, 1), "allow", row.why);
+      return;
+    }
+    case "needs": {
+      // A found group is not asked again; a list is asked until someone is allowed.
+      const someone = typeof row.among === "string" ? actorsOf(j, [row.among]).length > 0 : actorsOf(j, row.among).some(allowed);
+      if (someone || j.unknown.size > 0 || (row.unlessBroken && j.target.templateBroken)) return;
+      const policy = row.atPolicy ? policyFor(j, check.request) : undefined;
+      finding(j, policy ?? j.target.anchor, policy ? ["spec", "validations"] : [], row.missing);
+    }
   }
 }
 
