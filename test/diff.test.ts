@@ -157,6 +157,115 @@ describe("diff: the consequence of each change", () => {
   });
 });
 
+/** `file`'s values with each [from, to] replaced once; each must be there. */
+function valuesWith(file: string, ...edits: [string, string][]): string {
+  let text = readFileSync(join(ROOT, file), "utf8");
+  for (const [from, to] of edits) {
+    if (!text.includes(from)) throw new Error(`${file} holds no ${from}`);
+    text = text.replace(from, to);
+  }
+  return tempFile(text, "values.yaml");
+}
+
+/** `file`'s render as a stream, with `extra` objects added. */
+const streamWith = (file: string, ...extra: Record<string, unknown>[]) =>
+  tempFile([...rendered(file), ...extra].map((o) => stringify(o)).join("---\n"), "stream.yaml");
+
+const RUNNER_CA = ["      name: compass-server-ca\n", "      name: compass-server-ca-2\n"] as [string, string];
+const SERVER_TLS = ["    secretName: compass-server-tls\n", "    secretName: compass-server-tls-2\n"] as [string, string];
+const P9 = ["runner:\n  name: compass-runner\n", "runner:\n  name: compass-runner\n  designed:\n    P9: true\n  serverName: compass.example.com\n"] as [
+  string,
+  string,
+];
+const tlsLines = (out: string) => consequences(out).filter((l) => l.includes("enrollment fails"));
+
+describe("diff: the Server and Runner pair over TLS", () => {
+  it("the Runner's CA alone: enrollment fails until the Server's certificate follows; with the certificate in the same apply, nothing", () => {
+    const r = diff(COMPASS, valuesWith(COMPASS, RUNNER_CA));
+    expect(r.code).toBe(1);
+    expect(tlsLines(r.out)).toEqual([
+      "  consequence: the Runner's Server CA changes from ConfigMap compass-server-ca key ca.crt to ConfigMap compass-server-ca-2 key ca.crt, and the Server's certificate (Secret compass-server-tls key tls.crt) does not: enrollment fails with a TLS error until the Server's certificate follows, unless the new CA signs it already",
+    ]);
+    expect(r.out.endsWith("summary: 1 changed, 0 added, 0 removed: Runner restarts; TLS trust breaks until both sides follow\n")).toBe(true);
+    const both = diff(COMPASS, valuesWith(COMPASS, RUNNER_CA, SERVER_TLS));
+    expect(both.code).toBe(1);
+    expect(tlsLines(both.out)).toEqual([]);
+    expect(both.out.endsWith("summary: 2 changed, 0 added, 0 removed: Runner restarts; downtime (Recreate)\n")).toBe(true);
+  });
+
+  it("the Server's certificate alone: enrollment fails until the Runner's CA follows", () => {
+    const r = diff(COMPASS, valuesWith(COMPASS, SERVER_TLS));
+    expect(tlsLines(r.out)).toEqual([
+      "  consequence: the Server's certificate changes from Secret compass-server-tls key tls.crt to Secret compass-server-tls-2 key tls.crt, and the Runner's CA (ConfigMap compass-server-ca key ca.crt) does not: enrollment fails with a TLS error until the Runner's CA follows, unless it signs the new certificate already and that names compass-server.compass.svc",
+    ]);
+    // Both ways: the certificate back, the Runner's CA staying.
+    expect(tlsLines(diff(valuesWith(COMPASS, SERVER_TLS), COMPASS).out)).toEqual([
+      "  consequence: the Server's certificate changes from Secret compass-server-tls-2 key tls.crt to Secret compass-server-tls key tls.crt, and the Runner's CA (ConfigMap compass-server-ca key ca.crt) does not: enrollment fails with a TLS error until the Runner's CA follows, unless it signs the new certificate already and that names compass-server.compass.svc",
+    ]);
+  });
+
+  it("the bundle in the Runner's CA ConfigMap, the Server not in the diff: judged on the ConfigMap", () => {
+    const ca = (pem: string) => ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "compass-server-ca", namespace: "compass-runner" },
+      data: { "ca.crt": pem },
+    });
+    const r = diff(streamWith(RUNNER, ca("old bundle\n")), streamWith(RUNNER, ca("new bundle\n")));
+    expect(r.out).toContain("~ ConfigMap compass-runner/compass-server-ca\n");
+    expect(consequences(r.out)).toEqual([
+      "  consequence: the Runner's Server CA in ConfigMap compass-server-ca key ca.crt changes: enrollment fails with a TLS error until the Server presents a certificate the new CA signs (the Server is not in this diff)",
+    ]);
+  });
+
+  it("the certificate in the Server's TLS Secret, the Runner not in the diff: judged on the Secret, its data never in the consequence", () => {
+    const secret = (crt: string) => ({
+      apiVersion: "v1",
+      kind: "Secret",
+      type: "kubernetes.io/tls",
+      metadata: { name: "compass-server-tls", namespace: "compass" },
+      data: { "tls.crt": crt },
+    });
+    const r = diff(streamWith(SERVER, secret("b2xk")), streamWith(SERVER, secret("bmV3")));
+    expect(consequences(r.out)).toEqual([
+      "  consequence: the Server's certificate in Secret compass-server-tls key tls.crt changes: a Runner whose CA does not sign the new certificate fails enrollment with a TLS error until its CA follows (the Runner is not in this diff)",
+    ]);
+  });
+
+  it("the name the Runner verifies, alone: enrollment fails until the Server is reached by it; a name the Server already answers to is not flagged", () => {
+    const r = diff(
+      COMPASS,
+      valuesWith(COMPASS, ["runner:\n  name: compass-runner\n", "runner:\n  name: compass-runner\n  serverAddr: https://other.example.com\n"]),
+    );
+    expect(tlsLines(r.out)).toEqual([
+      "  consequence: the Runner now verifies the Server's certificate for other.example.com (the host of its serverAddr; was compass-server.compass.svc), which is neither the Server's public host (compass.example.com) nor its Service (compass-server.compass.svc): enrollment fails with a TLS error until the Server is reached there with a certificate that names it",
+    ]);
+    expect(tlsLines(diff(COMPASS, valuesWith(COMPASS, P9)).out)).toEqual([]);
+  });
+
+  it("the Server's public host alone, a P9 Runner verifying it: enrollment fails until --server-name follows; both changed, nothing", () => {
+    const before = valuesWith(COMPASS, P9);
+    const host = ["publicHost: compass.example.com", "publicHost: compass2.example.com"] as [string, string];
+    const r = diff(before, valuesWith(COMPASS, P9, host));
+    expect(tlsLines(r.out)).toEqual([
+      "  consequence: the Server's public host changes from compass.example.com to compass2.example.com, and the Runner verifies compass.example.com (its --server-name): enrollment fails (a TLS error, or no such host) until the Runner's --server-name follows",
+    ]);
+    const both = diff(before, valuesWith(COMPASS, P9, host, ["serverName: compass.example.com", "serverName: compass2.example.com"]));
+    expect(both.code).toBe(1);
+    expect(tlsLines(both.out)).toEqual([]);
+  });
+
+  it("the Server's Service renamed, the Runner dialling the old one: judged on the Service", () => {
+    const renamed = handEdited(COMPASS, "Service", "compass-server", (svc) => {
+      svc.metadata.name = "compass-door";
+    });
+    const r = diff(live(COMPASS), renamed);
+    expect(r.out).toContain(
+      "+ Service compass/compass-door\n  consequence: its Service changes from compass-server.compass.svc to compass-door.compass.svc, and the Runner verifies compass-server.compass.svc (its serverAddr): enrollment fails (a TLS error, or no such host) until the Runner's serverAddr follows\n",
+    );
+  });
+});
+
 describe("diff: inputs and output", () => {
   it("names an object that appears twice on one side (exit 2)", () => {
     const text = readFileSync(live(RUNNER), "utf8");
@@ -188,6 +297,12 @@ describe("diff: inputs and output", () => {
       const bun = runProcess(BUN, [join(ROOT, "dist", "rigging.mjs"), "diff", state, COMPASS, "--format", format]);
       expect(node.code).toBe(1);
       expect(bun).toEqual(node);
+    }
+    const ca = valuesWith(COMPASS, RUNNER_CA);
+    for (const format of ["text", "json"]) {
+      const node = runCli(["diff", COMPASS, ca, "--format", format]);
+      expect(node.out).toContain("TLS trust breaks until both sides follow");
+      expect(runProcess(BUN, [join(ROOT, "dist", "rigging.mjs"), "diff", COMPASS, ca, "--format", format])).toEqual(node);
     }
     const json = JSON.parse(runCli(["diff", state, COMPASS, "--format", "json"]).out);
     expect(json.changes[0]).toMatchObject({
