@@ -282,6 +282,23 @@ describe("diff: inputs and output", () => {
     expect(r.out).toContain("+ apps/Deployment compass/compass-server\n");
   });
 
+  it("a Secret's values are never shown, in text or JSON: only which keys changed", () => {
+    const secret = (data: Record<string, string>, stringData?: Record<string, string>) =>
+      tempFile(
+        stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "s", namespace: "x" }, data, ...(stringData ? { stringData } : {}) }),
+        "secret.yaml",
+      );
+    const before = secret({ password: "c2VjcmV0LW9uZQ==" });
+    const after = secret({ password: "c2VjcmV0LXR3bw==", token: "dG9rZW4tdmFsdWU=" }, { url: "nats://u:hunter2@h" });
+    const text = diff(before, after);
+    expect(text.out).toBe(
+      '~ Secret x/s\n    data.password: "(secret value)" -> "(secret value)"\n    data.token: (none) -> "(secret value)"\n    stringData: (none) -> "(secret value)"\nsummary: 1 changed, 0 added, 0 removed\n',
+    );
+    const json = diff(before, after, "--format", "json").out;
+    for (const value of ["c2VjcmV0", "dG9rZW4", "hunter2"]) expect(json).not.toContain(value);
+    expect(JSON.parse(json).changes[0].fields.map((f: { path: string }) => f.path)).toEqual(["data.password", "data.token", "stringData"]);
+  });
+
   it("usage: two sides, one stdin at most, exit 2", () => {
     expect(diff(RUNNER).code).toBe(2);
     expect(diff("-", "-").err).toBe("error diff: only one side can be - (stdin)\n");
