@@ -3,7 +3,7 @@
 // kustomization.yaml, or one file per object with --per-object), a bad file
 // is reported and skipped, and the single-file command is unchanged.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, extname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { parse, parseAllDocuments } from "yaml";
 import { fleetInputs, PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
 import { PARALLEL_THRESHOLD } from "../src/core/threads.ts";
 import { renderFile } from "../src/pipeline.ts";
-import { runCli, runInProcess } from "./support/cli.ts";
+import { BUN, ROOT, runCli, runInProcess, runProcess } from "./support/cli.ts";
 
 const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
 const variant = (name: string) => EXAMPLE.replace(/^name: compass-runner$/m, `name: ${name}`);
@@ -169,6 +169,23 @@ describe("render a fleet", () => {
       const again = runInProcess(["render", join(root, "in"), "-o", out, ...flags]);
       expect(again.err).toBe(`rendered 3 of 3 values files into ${out}\n`);
     }
+  });
+
+  it("over an earlier fleet output: the same lines under Node and Bun", () => {
+    const out = join(root, "out");
+    const saved = join(root, "saved");
+    write("in/alpha.yaml", variant("alpha"));
+    write("in/beta.yaml", variant("beta"));
+    expect(runCli(["render", join(root, "in"), "-o", out]).code).toBe(0);
+    cpSync(out, saved, { recursive: true, verbatimSymlinks: true });
+    write("in/alpha.yaml", variant("alpha").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 7200"));
+    write("in/gamma.yaml", variant("gamma"));
+    const node = runCli(["render", join(root, "in"), "-o", out]);
+    expect(node.code).toBe(0);
+    expect(node.err).toContain(`${join(out, "alpha")}: changes against the earlier output: `);
+    rmSync(out, { recursive: true });
+    cpSync(saved, out, { recursive: true, verbatimSymlinks: true });
+    expect(runProcess(BUN, [join(ROOT, "dist", "rigging.mjs"), "render", join(root, "in"), "-o", out])).toEqual(node);
   });
 
   it("a directory renders its values files, one level deep, sorted, skipping hidden files", () => {
