@@ -4,12 +4,13 @@
 // inputs diff takes (values, a render -o directory, stdin, a List).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { K8sObject } from "../src/core/objects.ts";
 import { parseValuesFile } from "../src/core/source.ts";
 import { renderSource } from "../src/pipeline.ts";
 import { BUN, ROOT, runCli, runInProcess, runProcess, tempDir, tempFile } from "./support/cli.ts";
 import { liveYaml } from "./support/live-state.ts";
+import { makePki, type Pem, type TestPki } from "./support/tls.ts";
 import { stringify } from "yaml";
 
 const COMPASS = "examples/compass.yaml";
@@ -263,6 +264,51 @@ describe("diff: the Server and Runner pair over TLS", () => {
     expect(r.out).toContain(
       "+ Service compass/compass-door\n  consequence: its Service changes from compass-server.compass.svc to compass-door.compass.svc, and the Runner verifies compass-server.compass.svc (its serverAddr): enrollment fails (a TLS error, or no such host) until the Runner's serverAddr follows\n",
     );
+  });
+});
+
+describe("diff: the TLS pair judged by the certificates the inputs hold", () => {
+  let pki: TestPki;
+  beforeAll(async () => {
+    pki = await makePki();
+  });
+  const caMap = (pem: string) => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "compass-server-ca", namespace: "compass-runner" },
+    data: { "ca.crt": pem },
+  });
+  const tls = (pem: Pem) => ({
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "kubernetes.io/tls",
+    metadata: { name: "compass-server-tls", namespace: "compass" },
+    data: { "tls.crt": Buffer.from(pem.cert).toString("base64"), "tls.key": Buffer.from(pem.key).toString("base64") },
+  });
+  const root = () => readFileSync(pki.caFile, "utf8");
+
+  it("a CA bundle that does not sign the Server's certificate is flagged; one that adds a CA beside the old one is not", () => {
+    const before = streamWith(COMPASS, caMap(root()), tls(pki.withService));
+    const r = diff(before, streamWith(COMPASS, caMap(pki.untrusted.cert), tls(pki.withService)));
+    expect(r.out).toContain("~ ConfigMap compass-runner/compass-server-ca\n    data.ca.crt:\n");
+    expect(consequences(r.out)).toEqual([
+      "  consequence: the Runner's CA (ConfigMap compass-server-ca key ca.crt) does not sign the Server's certificate (Secret compass-server-tls key tls.crt): enrollment fails with a TLS error until one of them follows",
+    ]);
+    const added = diff(before, streamWith(COMPASS, caMap(root() + pki.untrusted.cert), tls(pki.withService)));
+    expect(added.code).toBe(1);
+    expect(consequences(added.out)).toEqual([]);
+  });
+
+  it("a renewed certificate that no longer names the host the Runner verifies is flagged, its key never shown; one that names it is not", () => {
+    const before = streamWith(COMPASS, caMap(root()), tls(pki.withService));
+    const r = diff(before, streamWith(COMPASS, caMap(root()), tls(pki.good)));
+    expect(consequences(r.out)).toEqual([
+      "  consequence: the Server's certificate (Secret compass-server-tls key tls.crt) names compass.example.com, not compass-server.compass.svc, the name the Runner verifies (its serverAddr): enrollment fails with a TLS error until the certificate names it or the Runner's serverAddr follows",
+    ]);
+    for (const pem of [pki.good, pki.withService]) expect(r.out).not.toContain(Buffer.from(pem.key).toString("base64").slice(0, 40));
+    const fine = diff(streamWith(COMPASS, caMap(root()), tls(pki.good)), before);
+    expect(fine.code).toBe(1);
+    expect(consequences(fine.out)).toEqual([]);
   });
 });
 

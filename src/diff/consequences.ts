@@ -104,19 +104,19 @@ export const CONSEQUENCE_ROWS: readonly { ids: readonly ConsequenceId[]; change:
     ids: ["tls-trust"],
     change: "the Runner's Server CA (`serverCA`: its ConfigMap or Secret, the key, or the bundle in it), the Server's certificate unchanged",
     consequence:
-      "enrollment fails with a TLS error until the Server presents a certificate the new CA signs; with the Server on NEW's side, diff names its certificate's Secret",
+      "enrollment fails with a TLS error until the Server presents a certificate the new CA signs; when NEW's side holds both the CA bundle and the Server's certificate (their ConfigMap and Secret), diff checks the signature itself, whichever side changed",
   },
   {
     ids: ["tls-trust"],
     change: "the Server's certificate (its TLS Secret, the key, or the certificate in it), the Runner's CA unchanged",
     consequence:
-      "enrollment fails with a TLS error, once the Server presents it, until the Runner's CA signs it (and it names the host the Runner verifies); not judged when the Runner trusts the system roots",
+      "enrollment fails with a TLS error, once the Server presents it, until the Runner's CA signs it; with the certificate on NEW's side, diff also checks that it names the host the Runner verifies; not judged when the Runner trusts the system roots",
   },
   {
     ids: ["tls-name"],
     change: "the name the Runner verifies (`serverName` with P9, else the host of `serverAddr`), the Server unchanged",
     consequence:
-      "enrollment fails with a TLS error until the Server is reached by that name with a certificate that names it; with the Server on NEW's side, only when the name is neither its public host nor its Service",
+      "enrollment fails with a TLS error until the Server is reached by that name with a certificate that names it; with the Server on NEW's side, only when the name is neither its public host nor its Service, or, with its certificate there, when the certificate does not name it",
   },
   {
     ids: ["tls-name"],

@@ -4,11 +4,13 @@
 // the Server presents the certificate of its TLS Secret and is reached by
 // its public host and its Service. A change to one side alone fails
 // enrollment with a TLS error until the other side follows.
+import type { X509Certificate } from "node:crypto";
 import type { Container, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { RUNNER_SETTINGS } from "../profiles/compass-runner/runtime.ts";
 import { SERVER_INTERFACE } from "../profiles/compass-server/runtime.ts";
 import { flagOrEnv, flagValue, mountHolding } from "../rules/templates.ts";
+import { certificatesOf, names, namesOf, secretText, signs } from "./certificates.ts";
 import type { BothSides, Consequence, ObjectDiff } from "./consequences.ts";
 import { isRunnerDaemonSet, isServer, isServerDeployment } from "./roles.ts";
 
@@ -19,6 +21,8 @@ interface RunnerTls {
   /** The CA's ConfigMap, when the side holds it (its text is compared, never shown). */
   caObject?: K8sObject;
   caText?: string;
+  /** The certificates of that text, when it holds any. */
+  bundle?: X509Certificate[];
   /** The name it verifies, and the setting that gives it. */
   name?: string;
   nameFrom: "--server-name" | "serverAddr";
@@ -31,6 +35,8 @@ interface ServerTls {
   /** The Secret, when the side holds it (its data is compared, never shown). */
   certObject?: K8sObject;
   certText?: string;
+  /** The certificates of that text, leaf first, when it holds any. */
+  chain?: X509Certificate[];
   publicHost?: string;
   /** The Service's in-cluster names, `NAME.NAMESPACE.svc` first. */
   serviceHosts: string[];
@@ -60,14 +66,21 @@ export function tlsPairConsequences(diffs: ObjectDiff[], sides: BothSides): void
   const certMoved = server.old !== undefined && s !== undefined && moved(server.old.tls.cert, s.cert, server.old.tls.certText, s.certText);
   const add = (carriers: (K8sObject | undefined)[], consequence: Consequence) => carrier(diffs, carriers)?.consequences.push(consequence);
 
-  if (caMoved && !certMoved && r) {
+  if ((caMoved || certMoved) && r?.bundle && s?.chain) {
+    // Both on NEW's side: whether the CA signs the certificate is known, whichever side changed.
+    if (!signs(r.bundle, s.chain))
+      add(caMoved ? [runner.new!.ds, r.caObject] : [server.new!.deployment, s.certObject], {
+        id: "tls-trust",
+        message: `the Runner's CA (${r.ca}) does not sign the Server's certificate (${s.cert}): enrollment fails with a TLS error until one of them follows`,
+      });
+  } else if (caMoved && !certMoved && r) {
     const change = changeOf("the Runner's Server CA", runner.old!.tls.ca, r.ca);
     const message = s
       ? `${change}, and the Server's certificate (${s.cert}) does not: enrollment fails with a TLS error until the Server's certificate follows, unless the new CA signs it already`
       : `${change}: enrollment fails with a TLS error until the Server presents a certificate the new CA signs (the Server is not in this diff)`;
     add([runner.new!.ds, r.caObject], { id: "tls-trust", message });
   }
-  if (certMoved && !caMoved && s && r?.ca !== SYSTEM_ROOTS) {
+  if (certMoved && !caMoved && s && r?.ca !== SYSTEM_ROOTS && !(r?.bundle && s.chain)) {
     const change = changeOf("the Server's certificate", server.old!.tls.cert, s.cert);
     const message = r
       ? `${change}, and the Runner's CA (${r.ca}) does not: enrollment fails with a TLS error until the Runner's CA follows, unless it signs the new certificate already${r.name ? ` and that names ${r.name}` : ""}`
@@ -75,6 +88,12 @@ export function tlsPairConsequences(diffs: ObjectDiff[], sides: BothSides): void
     add([server.new!.deployment, s.certObject], { id: "tls-trust", message });
   }
   nameConsequences(runner, server, add);
+  const leaf = s?.chain?.[0];
+  if (certMoved && leaf && r?.name && runner.old?.tls.name === r.name && !names(leaf, r.name))
+    add([server.new!.deployment, s!.certObject], {
+      id: "tls-name",
+      message: `the Server's certificate (${s!.cert}) names ${namesOf(leaf)}, not ${r.name}, the name the Runner verifies (its ${r.nameFrom}): enrollment fails with a TLS error until the certificate names it or the Runner's ${r.nameFrom} follows`,
+    });
 }
 
 type Pair<T> = { old?: T; new?: T };
@@ -88,7 +107,14 @@ function nameConsequences(
   const r = runner.new?.tls;
   const s = server.new?.tls;
   const nameMoved = runner.old !== undefined && r !== undefined && runner.old.tls.name !== r.name;
-  if (nameMoved && r?.name && !s?.hosts.includes(r.name)) {
+  const leaf = s?.chain?.[0];
+  if (nameMoved && r?.name && leaf) {
+    if (!names(leaf, r.name))
+      add([runner.new!.ds], {
+        id: "tls-name",
+        message: `the Runner now verifies the Server's certificate for ${r.name} (${r.nameFrom === SERVER_NAME ? SERVER_NAME : "the host of its serverAddr"}; was ${runner.old!.tls.name ?? "no name"}), which the certificate (${s!.cert}) does not name (it names ${namesOf(leaf)}): enrollment fails with a TLS error until the Server's certificate names it`,
+      });
+  } else if (nameMoved && r?.name && !s?.hosts.includes(r.name)) {
     const change = `the Runner now verifies the Server's certificate for ${r.name} (${r.nameFrom === SERVER_NAME ? SERVER_NAME : "the host of its serverAddr"}; was ${runner.old!.tls.name ?? "no name"})`;
     const message = s
       ? `${change}, which is neither the Server's public host (${s.publicHost ?? "none"}) nor its Service (${s.serviceHosts[0] ?? "none"}): enrollment fails with a TLS error until the Server is reached there with a certificate that names it`
@@ -156,7 +182,7 @@ function runnerTls(ds: K8sObject, objects: readonly K8sObject[]): RunnerTls {
   return {
     ca: !caFile ? SYSTEM_ROOTS : source ? `${source.kind} ${source.name} key ${source.key}` : `the file ${caFile}`,
     ...(caObject ? { caObject } : {}),
-    ...(typeof caText === "string" ? { caText } : {}),
+    ...(typeof caText === "string" ? { caText, bundle: certificatesOf(caText) } : {}),
     name: serverName || hostOf(address),
     nameFrom: serverName ? SERVER_NAME : "serverAddr",
   };
@@ -170,7 +196,9 @@ function serverTls(deployment: K8sObject, objects: readonly K8sObject[]): Server
   const source = certFile ? fileSource(pod, container, certFile) : undefined;
   const certObject =
     source?.kind === "Secret" ? objects.find((o) => o.kind === "Secret" && o.metadata.name === source.name && sameNamespace(o, deployment)) : undefined;
-  const data = certObject && source ? ((certObject.data ?? certObject.stringData) as Record<string, unknown> | undefined)?.[source.key] : undefined;
+  const encoded = (certObject?.data as Record<string, unknown> | undefined)?.[source?.key ?? ""];
+  const plain = (certObject?.stringData as Record<string, unknown> | undefined)?.[source?.key ?? ""];
+  const data = typeof plain === "string" ? plain : typeof encoded === "string" ? secretText(encoded, true) : undefined;
   const publicHost = hostOf(flagOrEnv(container, SERVER_INTERFACE.publicUrl).value);
   const services = objects.filter((o) => o.kind === "Service" && isServer(o) && sameNamespace(o, deployment));
   const namespace = deployment.metadata.namespace ?? "default";
@@ -182,7 +210,7 @@ function serverTls(deployment: K8sObject, objects: readonly K8sObject[]): Server
   return {
     cert: source ? `${source.kind} ${source.name} key ${source.key}` : certFile ? `the file ${certFile}` : "none",
     ...(certObject ? { certObject } : {}),
-    ...(typeof data === "string" ? { certText: data } : {}),
+    ...(data !== undefined ? { certText: data, chain: certificatesOf(data) } : {}),
     ...(publicHost ? { publicHost } : {}),
     serviceHosts,
     hosts: [...(publicHost ? [publicHost] : []), ...serviceHosts],
