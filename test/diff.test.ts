@@ -262,7 +262,7 @@ describe("diff: the Server and Runner pair over TLS", () => {
     });
     const r = diff(live(COMPASS), renamed);
     expect(r.out).toContain(
-      "+ Service compass/compass-door\n  consequence: its Service changes from compass-server.compass.svc to compass-door.compass.svc, and the Runner verifies compass-server.compass.svc (its serverAddr): enrollment fails (a TLS error, or no such host) until the Runner's serverAddr follows\n",
+      "+ Service compass/compass-door\n  consequence: the Server's Service changes from compass-server.compass.svc to compass-door.compass.svc, and the Runner verifies compass-server.compass.svc (its serverAddr): enrollment fails (a TLS error, or no such host) until the Runner's serverAddr follows\n",
     );
   });
 });

@@ -16,7 +16,7 @@ import { isRunnerDaemonSet, isServer, isServerDeployment } from "./roles.ts";
 
 /** What the Runner trusts and verifies. */
 interface RunnerTls {
-  /** Where its CA comes from: `ConfigMap compass-server-ca (ca.crt)`, or the system roots. */
+  /** Where its CA comes from: `ConfigMap compass-server-ca key ca.crt`, or the system roots. */
   ca: string;
   /** The CA's ConfigMap, when the side holds it (its text is compared, never shown). */
   caObject?: K8sObject;
@@ -30,7 +30,7 @@ interface RunnerTls {
 
 /** What the Server presents, and the hosts it is reached by. */
 interface ServerTls {
-  /** `Secret compass-server-tls (tls.crt)`. */
+  /** `Secret compass-server-tls key tls.crt`. */
   cert: string;
   /** The Secret, when the side holds it (its data is compared, never shown). */
   certObject?: K8sObject;
@@ -126,10 +126,11 @@ function nameConsequences(
   if (!hostsMoved || nameMoved || !s) return;
   const lost = before.filter((host) => !s.hosts.includes(host));
   const was = server.old!.tls;
+  const publicMoved = was.publicHost !== s.publicHost;
   const hosts = [
-    ...(was.publicHost !== s.publicHost ? [`the Server's public host changes from ${was.publicHost ?? "none"} to ${s.publicHost ?? "none"}`] : []),
+    ...(publicMoved ? [`the Server's public host changes from ${was.publicHost ?? "none"} to ${s.publicHost ?? "none"}`] : []),
     ...(was.serviceHosts.join() !== s.serviceHosts.join()
-      ? [`its Service changes from ${was.serviceHosts[0] ?? "none"} to ${s.serviceHosts[0] ?? "none"}`]
+      ? [`${publicMoved ? "its" : "the Server's"} Service changes from ${was.serviceHosts[0] ?? "none"} to ${s.serviceHosts[0] ?? "none"}`]
       : []),
   ].join(" and ");
   const carriers = [server.new!.deployment, ...s.services, ...(server.old?.tls.services ?? [])];
