@@ -242,6 +242,10 @@ describe("diff: the Server and Runner pair over TLS", () => {
       "  consequence: the Runner now verifies the Server's certificate for other.example.com (the host of its serverAddr; was compass-server.compass.svc), which is neither the Server's public host (compass.example.com) nor its Service (compass-server.compass.svc): enrollment fails with a TLS error until the Server is reached there with a certificate that names it",
     ]);
     expect(tlsLines(diff(COMPASS, valuesWith(COMPASS, P9)).out)).toEqual([]);
+    const alone = diff(RUNNER, valuesWith(RUNNER, ["serverAddr: https://compass-server.compass.svc", "serverAddr: https://compass.example.com"]));
+    expect(tlsLines(alone.out)).toEqual([
+      "  consequence: the Runner now verifies the Server's certificate for compass.example.com (the host of its serverAddr; was compass-server.compass.svc): enrollment fails with a TLS error until the Server's certificate names it (the Server is not in this diff)",
+    ]);
   });
 
   it("the Server's public host alone, a P9 Runner verifying it: enrollment fails until --server-name follows; both changed, nothing", () => {

@@ -116,9 +116,10 @@ function nameConsequences(
       });
   } else if (nameMoved && r?.name && !s?.hosts.includes(r.name)) {
     const change = `the Runner now verifies the Server's certificate for ${r.name} (${r.nameFrom === SERVER_NAME ? SERVER_NAME : "the host of its serverAddr"}; was ${runner.old!.tls.name ?? "no name"})`;
-    const message = s
-      ? `${change}, which is neither the Server's public host (${s.publicHost ?? "none"}) nor its Service (${s.serviceHosts[0] ?? "none"}): enrollment fails with a TLS error until the Server is reached there with a certificate that names it`
-      : `${change}: enrollment fails with a TLS error until the Server's certificate names it (the Server is not in this diff)`;
+    const message =
+      s && s.hosts.length > 0
+        ? `${change}, which is neither the Server's public host (${s.publicHost ?? "none"}) nor its Service (${s.serviceHosts[0] ?? "none"}): enrollment fails with a TLS error until the Server is reached there with a certificate that names it`
+        : `${change}: enrollment fails with a TLS error until the Server's certificate names it (${s ? "neither the Server's public host nor its Service is" : "the Server is not"} in this diff)`;
     add([runner.new!.ds], { id: "tls-name", message });
   }
   const before = server.old?.tls.hosts ?? [];
