@@ -188,6 +188,10 @@ describe("diff: the Server and Runner pair over TLS", () => {
       "  consequence: the Runner's Server CA changes from ConfigMap compass-server-ca key ca.crt to ConfigMap compass-server-ca-2 key ca.crt, and the Server's certificate (Secret compass-server-tls key tls.crt) does not: enrollment fails with a TLS error until the Server's certificate follows, unless the new CA signs it already",
     ]);
     expect(r.out.endsWith("summary: 1 changed, 0 added, 0 removed: Runner restarts; TLS trust breaks until both sides follow\n")).toBe(true);
+    const json = JSON.parse(diff(COMPASS, valuesWith(COMPASS, RUNNER_CA), "--format", "json").out);
+    expect(json.changes.map((c: { object: string; consequences: { id: string }[] }) => [c.object, c.consequences.map((x) => x.id)])).toEqual([
+      ["apps/DaemonSet compass-runner/compass-runner", ["runner-restart", "tls-trust"]],
+    ]);
     const both = diff(COMPASS, valuesWith(COMPASS, RUNNER_CA, SERVER_TLS));
     expect(both.code).toBe(1);
     expect(tlsLines(both.out)).toEqual([]);
