@@ -3,7 +3,7 @@
 // kustomization.yaml, or one file per object with --per-object), a bad file
 // is reported and skipped, and the single-file command is unchanged.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, extname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { parse, parseAllDocuments } from "yaml";
 import { fleetInputs, PROGRESS_THRESHOLD } from "../src/cli/fleet.ts";
 import { PARALLEL_THRESHOLD } from "../src/core/threads.ts";
 import { renderFile } from "../src/pipeline.ts";
-import { runCli, runInProcess } from "./support/cli.ts";
+import { BUN, ROOT, runCli, runInProcess, runProcess } from "./support/cli.ts";
 
 const EXAMPLE = readFileSync("examples/compass-runner.yaml", "utf8");
 const variant = (name: string) => EXAMPLE.replace(/^name: compass-runner$/m, `name: ${name}`);
@@ -145,6 +145,47 @@ describe("render a fleet", () => {
       expect(expected(readdirSync(join(out, "a")).sort()), `${flags}: ${readdirSync(join(out, "a"))}`).toBe(true);
       expect(readdirSync(out).filter((e) => e.startsWith(".")).length).toBe(2); // .a.<n> and .z.<n>, nothing else
     }
+  });
+
+  it("over an earlier fleet output: a line per member that changed or is new, in input order, none for the rest", () => {
+    const out = join(root, "out");
+    write("in/beta.yaml", variant("beta"));
+    write("in/alpha.yaml", variant("alpha"));
+    const first = runInProcess(["render", join(root, "in"), "-o", out]);
+    expect(first.code, first.err).toBe(0);
+    expect(first.err).toBe(`rendered 2 of 2 values files into ${out}\n`);
+    write("in/beta.yaml", variant("beta").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 7200"));
+    write("in/gamma.yaml", variant("gamma"));
+    const second = runInProcess(["render", join(root, "in"), "-o", out]);
+    expect(second.code, second.err).toBe(0);
+    expect(second.err.split("\n")).toEqual([
+      `${join(out, "beta")}: changes against the earlier output: 1 changed, 0 added, 0 removed: Runner restarts; enrollment breaks until both sides follow`,
+      `${join(out, "gamma")}: new, 13 objects`,
+      `rendered 3 of 3 values files into ${out}`,
+      "",
+    ]);
+    // The same objects again, and in the other layout: nothing changed, nothing said.
+    for (const flags of [[], ["--per-object"]]) {
+      const again = runInProcess(["render", join(root, "in"), "-o", out, ...flags]);
+      expect(again.err).toBe(`rendered 3 of 3 values files into ${out}\n`);
+    }
+  });
+
+  it("over an earlier fleet output: the same lines under Node and Bun", () => {
+    const out = join(root, "out");
+    const saved = join(root, "saved");
+    write("in/alpha.yaml", variant("alpha"));
+    write("in/beta.yaml", variant("beta"));
+    expect(runCli(["render", join(root, "in"), "-o", out]).code).toBe(0);
+    cpSync(out, saved, { recursive: true, verbatimSymlinks: true });
+    write("in/alpha.yaml", variant("alpha").replace("tokenExpirationSeconds: 3600", "tokenExpirationSeconds: 7200"));
+    write("in/gamma.yaml", variant("gamma"));
+    const node = runCli(["render", join(root, "in"), "-o", out]);
+    expect(node.code).toBe(0);
+    expect(node.err).toContain(`${join(out, "alpha")}: changes against the earlier output: `);
+    rmSync(out, { recursive: true });
+    cpSync(saved, out, { recursive: true, verbatimSymlinks: true });
+    expect(runProcess(BUN, [join(ROOT, "dist", "rigging.mjs"), "render", join(root, "in"), "-o", out])).toEqual(node);
   });
 
   it("a directory renders its values files, one level deep, sorted, skipping hidden files", () => {
@@ -325,5 +366,18 @@ describe("a long fleet, spread over worker threads by the built command", () => 
     const last = names[count - 1];
     expect(runCli(["render", join(root, "in", `${last}.yaml`), "-o", join(root, "alone")]).code).toBe(0);
     expect(dirTexts(join(root, "out", last))).toEqual(dirTexts(join(root, "alone")));
+    // Rendered again, the bad ones mended and the last changed: each member's line in input order, whatever thread made it.
+    for (const name of bad) write(`in/${name}.yaml`, variant(name));
+    write(
+      `in/${last}.yaml`,
+      variant(last).replace(/^image: .*$/m, (line) => line.replace(/@sha256:[0-9a-f]{64}$/, `@sha256:${"1".repeat(64)}`)),
+    );
+    const again = runCli(["render", join(root, "in"), "-o", join(root, "out")], undefined, { RIGGING_THREADS: "3" });
+    expect(again.code, again.err).toBe(0);
+    expect(again.err.split("\n").filter((line) => line.startsWith(join(root, "out")))).toEqual([
+      `${join(root, "out", names[3])}: new, 13 objects`,
+      `${join(root, "out", names[count - 2])}: new, 13 objects`,
+      `${join(root, "out", last)}: changes against the earlier output: 1 changed, 0 added, 0 removed: Runner restarts`,
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import { isDirectory } from "./directory.ts";
 import { paint, type Io } from "./io.ts";
 import { defineJob } from "../core/jobs.ts";
 import { runOnThreads, threadsFor } from "../core/threads.ts";
+import { earlierFiles, memberSummary } from "../diff/summary.ts";
 
 /** A progress line shows only on a terminal, and only for fleets this long. */
 export const PROGRESS_THRESHOLD = 50;
@@ -156,14 +157,20 @@ interface FleetContext {
   color: boolean;
   /** --force: overwrite files of OUT/NAME changed since rigging wrote them. */
   force?: boolean;
+  /** OUT is an earlier fleet output: each member says what it changes (src/diff/summary.ts). */
+  summary?: boolean;
 }
 
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
-function renderEntry(entry: FleetEntry, { output, layout, color, force }: FleetContext): Outcome {
+function renderEntry(entry: FleetEntry, { output, layout, color, force, summary }: FleetContext): Outcome {
   try {
     const rendered = renderFile(entry.file, { notes: false });
-    const forced = writeFleetMember(output, entry.name, layoutFiles(rendered.objects, layout), entry.leftovers ?? [], entry.absent, force);
-    return { exitCode: 0, report: printableLines(overwrittenLines(join(output, entry.name), forced)) };
+    const files = layoutFiles(rendered.objects, layout);
+    const dir = join(output, entry.name);
+    const before = !summary ? undefined : entry.absent ? "new" : earlierFiles(dir);
+    const forced = writeFleetMember(output, entry.name, files, entry.leftovers ?? [], entry.absent, force);
+    const changes = summary ? memberSummary(dir, before, files, rendered.objects) : "";
+    return { exitCode: 0, report: printableLines(overwrittenLines(dir, forced)) + changes };
   } catch (error) {
     let report = "";
     const exitCode = reportFileError(entry.file, error, { out: () => {}, err: (t) => void (report += t), color });
@@ -205,7 +212,9 @@ export function renderFleet(inputs: string[], output: string, io: Io, layout: La
   }
   const { leftovers, names } = prepareFleetOutput(output);
   const entries = inputsFound.map(({ file, name }): FleetEntry => ({ file, name, leftovers: leftovers.get(hiddenBase(name)) ?? [], absent: !names.has(name) }));
-  const context: FleetContext = { output, layout, color: io.color, force };
+  // Over an earlier fleet output each member's changes are told; a first render into OUT tells none.
+  const summary = leftovers.size > 0 || entries.some((entry) => !entry.absent);
+  const context: FleetContext = { output, layout, color: io.color, force, summary };
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;

@@ -66,7 +66,9 @@ layout as -o DIR for one file: a link to a hidden DIR/.NAME.<n>, swapped
 atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
 name and skipped; the others are still written. Notes are not printed for
-a fleet (render one file to see its notes). Fleets of 200 files or more
+a fleet (render one file to see its notes). Over an earlier fleet output,
+each member that changed gets rigging diff's summary line on stderr, and a
+new member says it is new. Fleets of 200 files or more
 render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).
 
 A directory without -o prints the objects of all its values files as one

@@ -6,8 +6,20 @@
 import { parse } from "yaml";
 import type { K8sObject } from "../core/objects.ts";
 import type { FieldChange } from "./compare.ts";
+import { isRunner, isRunnerClusters, isRunnerDaemonSet, isServer } from "./roles.ts";
+import { tlsPairConsequences } from "./tls-pair.ts";
 
-export type ConsequenceId = "runner-restart" | "server-downtime" | "rollout" | "token-pair" | "admission" | "runner-clusters" | "removed" | "added";
+export type ConsequenceId =
+  | "runner-restart"
+  | "server-downtime"
+  | "rollout"
+  | "token-pair"
+  | "tls-trust"
+  | "tls-name"
+  | "admission"
+  | "runner-clusters"
+  | "removed"
+  | "added";
 
 export interface Consequence {
   id: ConsequenceId;
@@ -37,6 +49,7 @@ const ADMISSION_KINDS = new Set([
 export function judge(diffs: ObjectDiff[], sides: BothSides): void {
   for (const diff of diffs) diff.consequences = objectConsequences(diff);
   pairConsequences(diffs, sides);
+  tlsPairConsequences(diffs, sides);
   const server = diffs.find((d) => (d.new ?? d.old)!.kind === "Deployment" && isServer((d.new ?? d.old)!));
   const serverRestarts = server?.consequences.some((c) => c.id === "server-downtime" || c.id === "rollout");
   for (const diff of diffs) {
@@ -55,6 +68,8 @@ export const SHORT: Record<ConsequenceId, string> = {
   "server-downtime": "downtime (Recreate)",
   rollout: "rollout",
   "token-pair": "enrollment breaks until both sides follow",
+  "tls-trust": "TLS trust breaks until both sides follow",
+  "tls-name": "TLS name breaks until both sides follow",
   admission: "admission changes at once",
   "runner-clusters": "runner-clusters waits for a Server restart",
   removed: "removal",
@@ -84,6 +99,30 @@ export const CONSEQUENCE_ROWS: readonly { ids: readonly ConsequenceId[]; change:
     ids: ["token-pair"],
     change: "the Server's cluster entries, the Runner unchanged",
     consequence: "whether they still accept the Runner's token; if not, enrollment breaks once the Server restarts, until the Runner's DaemonSet follows",
+  },
+  {
+    ids: ["tls-trust"],
+    change: "the Runner's Server CA (`serverCA`: its ConfigMap or Secret, the key, or the bundle in it), the Server's certificate unchanged",
+    consequence:
+      "enrollment fails with a TLS error until the Server presents a certificate the new CA signs; when NEW's side holds both the CA bundle and the Server's certificate (their ConfigMap and Secret), diff checks the signature itself, whichever side changed",
+  },
+  {
+    ids: ["tls-trust"],
+    change: "the Server's certificate (its TLS Secret, the key, or the certificate in it), the Runner's CA unchanged",
+    consequence:
+      "enrollment fails with a TLS error, once the Server presents it, until the Runner's CA signs it; with the certificate on NEW's side, diff also checks that it names the host the Runner verifies; not judged when the Runner trusts the system roots",
+  },
+  {
+    ids: ["tls-name"],
+    change: "the name the Runner verifies (`serverName` with P9, else the host of `serverAddr`), the Server unchanged",
+    consequence:
+      "enrollment fails with a TLS error until the Server is reached by that name with a certificate that names it; with the Server on NEW's side, only when the name is neither its public host nor its Service, or, with its certificate there, when the certificate does not name it",
+  },
+  {
+    ids: ["tls-name"],
+    change: "the Server's public host or Service, the Runner unchanged",
+    consequence:
+      "when the name the Runner verifies is no longer among them, enrollment fails (a TLS error, or no such host) until the Runner's `serverName` or `serverAddr` follows",
   },
   {
     ids: ["admission"],
@@ -192,10 +231,6 @@ function pairConsequences(diffs: ObjectDiff[], sides: BothSides): void {
   }
 }
 
-function isRunnerDaemonSet(object: K8sObject | undefined): boolean {
-  return object?.kind === "DaemonSet" && isRunner(object);
-}
-
 function accepts(entry: Entry, token: Token): boolean {
   return (entry.audience ?? "compass-runner") === (token.audience ?? "") && (entry.maxTokenLifetime ?? 600) >= (token.expirationSeconds ?? 3600);
 }
@@ -241,22 +276,4 @@ export function seconds(value: unknown): number | undefined {
   let total = 0;
   for (const [, n, , u] of value.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) total += Number(n) * unit[u];
   return total;
-}
-
-function labels(object: K8sObject): Record<string, string> {
-  return (object.metadata?.labels ?? {}) as Record<string, string>;
-}
-
-function isRunner(object: K8sObject): boolean {
-  const l = labels(object);
-  return l["app.kubernetes.io/component"] === "runner" || l["app.kubernetes.io/name"] === "compass-runner";
-}
-
-function isServer(object: K8sObject): boolean {
-  const l = labels(object);
-  return l["app.kubernetes.io/component"] === "server" || l["app.kubernetes.io/name"] === "compass-server";
-}
-
-function isRunnerClusters(object: K8sObject): boolean {
-  return object.kind === "ConfigMap" && (object.metadata.name.endsWith("runner-clusters") || Object.hasOwn((object.data ?? {}) as object, "clusters.yaml"));
 }

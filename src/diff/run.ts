@@ -2,7 +2,7 @@
 // two sides, each with its fields and consequences, in one order (by
 // identity, by code point), and the text or JSON that shows it.
 import { printable } from "../core/printable.ts";
-import { byCodePoint, compareObjects } from "./compare.ts";
+import { byCodePoint, compareObjects, type FieldChange } from "./compare.ts";
 import { type ObjectDiff, judge, SHORT } from "./consequences.ts";
 import type { Side } from "./inputs.ts";
 
@@ -13,12 +13,20 @@ export function diffSides(old: Side, next: Side): ObjectDiff[] {
     const a = old.objects.get(key);
     const b = next.objects.get(key);
     if (a && b) {
-      const fields = compareObjects(a, b);
+      const fields = a.kind === "Secret" || b.kind === "Secret" ? compareObjects(a, b).map(hideSecret) : compareObjects(a, b);
       if (fields.length > 0) diffs.push({ key, change: "changed", old: a, new: b, fields, consequences: [] });
     } else diffs.push({ key, change: a ? "removed" : "added", old: a, new: b, fields: [], consequences: [] });
   }
   judge(diffs, { old: [...old.objects.values()], new: [...next.objects.values()] });
   return diffs;
+}
+
+const HIDDEN = "(secret value)";
+
+/** A Secret's field with its values hidden where they are data: secrets never reach output. */
+function hideSecret(field: FieldChange): FieldChange {
+  if (!/^(data|stringData)(\.|\[|$)/.test(field.path)) return field;
+  return { path: field.path, ...(field.old !== undefined ? { old: HIDDEN } : {}), ...(field.new !== undefined ? { new: HIDDEN } : {}) };
 }
 
 /** One line: how many objects, and what they do. */

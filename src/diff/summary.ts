@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { K8sObject } from "../core/objects.ts";
+import { printable } from "../core/printable.ts";
 import { parseDocuments, readText } from "../core/source.ts";
 import { objectKeyOf } from "./key.ts";
 import { diffSides, summaryLine } from "./run.ts";
@@ -12,14 +13,23 @@ import { diffSides, summaryLine } from "./run.ts";
 const OUTPUT_MANIFEST = ".rigging-output";
 const YAML_FILE = /\.ya?ml$/;
 
-/** The objects of an earlier rigging output in `dir` (its top-level YAML files), or undefined when there is none. */
-export function earlierOutput(dir: string): K8sObject[] | undefined {
+/** The top-level YAML files of an earlier rigging output in `dir`, by name, or undefined when there is none. */
+export function earlierFiles(dir: string): Map<string, string> | undefined {
   if (!existsSync(join(dir, OUTPUT_MANIFEST))) return undefined;
   try {
-    const files = readdirSync(dir)
+    const names = readdirSync(dir)
       .filter((name) => YAML_FILE.test(name))
       .sort();
-    const data = files.flatMap((name) => parseDocuments(readText(join(dir, name)), name).map((d) => d.data));
+    return new Map(names.map((name) => [name, readText(join(dir, name))]));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The objects of an earlier output's files, or undefined when they do not parse. */
+function objectsOf(files: ReadonlyMap<string, string>): K8sObject[] | undefined {
+  try {
+    const data = [...files].flatMap(([name, text]) => parseDocuments(text, name).map((d) => d.data));
     return data.filter(
       (o): o is K8sObject =>
         o !== null &&
@@ -32,8 +42,42 @@ export function earlierOutput(dir: string): K8sObject[] | undefined {
   }
 }
 
+/** The objects of an earlier rigging output in `dir` (its top-level YAML files), or undefined when there is none. */
+export function earlierOutput(dir: string): K8sObject[] | undefined {
+  const files = earlierFiles(dir);
+  return files && objectsOf(files);
+}
+
 /** `changes against the earlier output: ...`, one line. */
 export function renderSummary(before: readonly K8sObject[], after: readonly K8sObject[]): string {
+  return `changes against the earlier output: ${summaryLine(changes(before, after))}\n`;
+}
+
+function changes(before: readonly K8sObject[], after: readonly K8sObject[]) {
   const side = (objects: readonly K8sObject[]) => ({ label: "", how: "directory" as const, objects: new Map(objects.map((o) => [objectKeyOf(o), o])) });
-  return `changes against the earlier output: ${summaryLine(diffSides(side(before), side(after)))}\n`;
+  return diffSides(side(before), side(after));
+}
+
+/**
+ * A fleet member's line over an earlier fleet output: `DIR/NAME: changes
+ * against the earlier output: ...`, `DIR/NAME: new, N objects` when
+ * `before` is "new", and "" when nothing changed or the earlier output
+ * cannot be read. Files the same byte for byte are not parsed.
+ */
+export function memberSummary(
+  dir: string,
+  before: ReadonlyMap<string, string> | "new" | undefined,
+  files: ReadonlyMap<string, string>,
+  after: readonly K8sObject[],
+): string {
+  if (before === "new") return `${printable(dir)}: new, ${after.length} objects\n`;
+  if (before === undefined || sameFiles(before, files)) return "";
+  const objects = objectsOf(before);
+  if (!objects) return "";
+  const diffs = changes(objects, after);
+  return diffs.length === 0 ? "" : `${printable(dir)}: changes against the earlier output: ${summaryLine(diffs)}\n`;
+}
+
+function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([name, text]) => b.get(name) === text);
 }

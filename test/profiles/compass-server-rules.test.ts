@@ -78,3 +78,40 @@ describe("the Server's rules read flags and their variable twins as compass-serv
     expect(findingsAfter((c) => (c.args = ["serve", ...c.args!]))).toEqual(["CS-05", "CS-08", "CS-09", "CS-13"]);
   });
 });
+
+describe("the reviewer App in a hand-written Server: scope enforcement needs a grant (CS-13)", () => {
+  const reviewer = ["--forge-reviewer-app-id=42", "--forge-reviewer-app-installation-id=43", "--forge-reviewer-app-key-secret=FORGE_REVIEWER_APP_PRIVATE_KEY"];
+  const withReviewer =
+    (...more: string[]) =>
+    (c: Container) =>
+      c.args!.push(...reviewer, ...more);
+
+  it("with enforcement on (the Server's default) and no grant: every agent forge write is refused, the fix named", () => {
+    expect(findingsAfter(withReviewer())).toEqual(["CS-13"]);
+    expect(findingsAfter(withReviewer("--forge-disable-scope-enforcement=false"))).toEqual(["CS-13"]);
+    const objects = structuredClone(render(parse(readFileSync("examples/compass-server.yaml", "utf8")))) as K8sObject[];
+    const server = objects.find((o) => o.kind === "Deployment") as Deployment & K8sObject;
+    withReviewer()(server.spec!.template.spec!.containers[0]);
+    const [finding] = checkObjects(objects);
+    expect(finding.message).toMatch(/^--forge-reviewer-app-id gives the reviewer App, .* the Server refuses every agent forge write; list the grants/);
+    expect(finding.message).toContain("--forge-disable-scope-enforcement=true");
+  });
+
+  it("a grant, by flag or variable, or enforcement turned off, satisfies it; a value the manifest does not show is not judged", () => {
+    expect(findingsAfter(withReviewer("--forge-scope-grants=alice:github:github.com:rigelbuild/compass"))).toEqual([]);
+    expect(findingsAfter(withReviewer("--forge-disable-scope-enforcement=true"))).toEqual([]);
+    expect(findingsAfter(withReviewer("--forge-disable-scope-enforcement", "1"))).toEqual([]);
+    expect(
+      findingsAfter((c) => {
+        withReviewer()(c);
+        c.env!.push({ name: "COMPASS_FORGE_SCOPE_GRANTS", value: "alice:github:github.com:rigelbuild/compass" });
+      }),
+    ).toEqual([]);
+    expect(
+      findingsAfter((c) => {
+        withReviewer()(c);
+        c.env!.push({ name: "COMPASS_FORGE_SCOPE_GRANTS", valueFrom: { configMapKeyRef: { name: "compass-forge", key: "grants" } } });
+      }),
+    ).toEqual([]);
+  });
+});

@@ -1,11 +1,12 @@
 // Rules of the Compass Server about the release people run and how it
 // enrolls Runners: a designed flag needs its task (CS-14), and the Server
-// must be able to read each runner cluster's keys (CS-15).
-import { dig, hit, type Rule, type RuleHit } from "../../rules/engine.ts";
+// must be able to read each runner cluster's keys (CS-15). Also CS-13's
+// forge writes under the release's default scope enforcement.
+import { type ContainerRef, dig, hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { list } from "../../rules/templates.ts";
 import { configMapFile, serverContainers } from "./objects.ts";
 import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, readRunnerClusters, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
-import { SERVER_INTERFACE as F } from "./runtime.ts";
+import { GO_BOOL, SERVER_INTERFACE as F } from "./runtime.ts";
 import { parseFlags, resolve } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
@@ -82,3 +83,28 @@ export const releaseRules: Rule[] = [
     },
   },
 ];
+
+/**
+ * CS-13: the reviewer App lets the Server write to the forge for agents;
+ * with scope enforcement on (the default since main.go@f71f2ba4) each write
+ * needs a grant, so the App without grants refuses every write
+ * (compass-interfaces §7 R1). A value the manifest does not show (valueFrom,
+ * envFrom) is not judged.
+ */
+export function forgeWritesRefused(ref: ContainerRef): RuleHit[] {
+  const reviewer = resolve(ref.container, F.forgeReviewerAppId);
+  if (!reviewer || (Array.isArray(ref.container.envFrom) && ref.container.envFrom.length > 0)) return [];
+  const disabled = resolve(ref.container, F.forgeDisableScopeEnforcement);
+  if (disabled && (disabled.value === undefined || GO_TRUE.test(disabled.value) || !GO_BOOL.test(disabled.value))) return [];
+  if (resolve(ref.container, F.forgeScopeGrants)) return [];
+  return [
+    hit(
+      ref.object,
+      [...ref.containerPath, ...reviewer.at],
+      `${reviewer.name} gives the reviewer App, scope enforcement is on (the Server's default) and no ${F.forgeScopeGrants.flag} grants a scope: the Server refuses every agent forge write; list the grants (account:provider:host:repo) in ${F.forgeScopeGrants.flag}, or pass ${F.forgeDisableScopeEnforcement.flag}=true for a single trust domain`,
+    ),
+  ];
+}
+
+/** What Go's strconv.ParseBool reads as true. */
+const GO_TRUE = /^(1|t|T|TRUE|true|True)$/;

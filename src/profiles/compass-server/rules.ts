@@ -12,7 +12,7 @@ import { NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID
 import { isolates, isolationGaps, list, policiesSelecting } from "../../rules/templates.ts";
 import { configMapFile, isNats, isServer, serverContainers, serverPods } from "./objects.ts";
 import { readRunnerClusters } from "./runner-clusters.ts";
-import { releaseRules } from "./rules-release.ts";
+import { forgeWritesRefused, releaseRules } from "./rules-release.ts";
 import { GO_BOOL, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, NOT_READ, RUNNER_CLUSTERS_SCHEMA, SECRETSPEC, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
 import { fromSecret, isSecretVolume, listenPort, mountOver, parseFlags, resolve, writableAt, type Resolved } from "./settings.ts";
 
@@ -513,8 +513,8 @@ export const compassServerRules: Rule[] = [
     id: "CS-13",
     summary:
       "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its store bounded",
-    fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir)",
-    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream (compass-interfaces §2, G2-G8, G14-G16)",
+    fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir); with the reviewer App, list --forge-scope-grants (or pass --forge-disable-scope-enforcement=true)",
+    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream (compass-interfaces §2, G2-G8, G14-G16); with the reviewer App and scope enforcement on, its default, it refuses every agent forge write without a grant (§7 R1)",
     severity: "error",
     profiles: SERVER,
     check(set) {
@@ -542,6 +542,7 @@ export const compassServerRules: Rule[] = [
           if (unread === undefined) return;
           hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${name}${unread ? `; it reads ${unread}` : ""}`));
         });
+        hits.push(...forgeWritesRefused(ref));
         const scopes = resolve(container, F.forgeDisableScopeEnforcement);
         if (scopes?.value !== undefined && !GO_BOOL.test(scopes.value))
           hits.push(

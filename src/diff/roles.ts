@@ -1,0 +1,29 @@
+// Which part of a Compass pair an object is, by the labels rigging renders
+// and the upstream renderer's: the Runner, the Server, its runner-clusters file.
+import type { K8sObject } from "../core/objects.ts";
+
+function labels(object: K8sObject): Record<string, string> {
+  return (object.metadata?.labels ?? {}) as Record<string, string>;
+}
+
+export function isRunner(object: K8sObject): boolean {
+  const l = labels(object);
+  return l["app.kubernetes.io/component"] === "runner" || l["app.kubernetes.io/name"] === "compass-runner";
+}
+
+export function isServer(object: K8sObject): boolean {
+  const l = labels(object);
+  return l["app.kubernetes.io/component"] === "server" || l["app.kubernetes.io/name"] === "compass-server";
+}
+
+export function isRunnerDaemonSet(object: K8sObject | undefined): boolean {
+  return object?.kind === "DaemonSet" && isRunner(object);
+}
+
+export function isServerDeployment(object: K8sObject | undefined): boolean {
+  return object?.kind === "Deployment" && isServer(object);
+}
+
+export function isRunnerClusters(object: K8sObject): boolean {
+  return object.kind === "ConfigMap" && (object.metadata.name.endsWith("runner-clusters") || Object.hasOwn((object.data ?? {}) as object, "clusters.yaml"));
+}
