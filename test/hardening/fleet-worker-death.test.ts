@@ -9,7 +9,7 @@
 // after the heavy one written (so a worker holds it), and then writes it.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,7 +62,10 @@ describe("a fleet whose worker thread runs out of heap", () => {
     // A file after the heavy one is written: a worker took the heavy one.
     await until(() => gone || existsSync(join(out, names[HEAVY + 1])), 240_000);
     expect(gone, err).toBe(false);
-    writeFileSync(join(root, "held.yaml"), variant("held"));
+    // Opened without waiting for a reader: the main thread is reading it already (ENXIO otherwise, not a hang).
+    const fifo = openSync(join(root, "held.yaml"), constants.O_WRONLY | constants.O_NONBLOCK);
+    writeSync(fifo, variant("held"));
+    closeSync(fifo);
     const code = await exited;
 
     expect(code, err).toBe(3);
