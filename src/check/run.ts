@@ -82,7 +82,7 @@ export interface CheckReport {
   excludedFiles: number;
   /** Every input was a walked directory: finding no object there is not an input problem. */
   walkedOnly: boolean;
-  /** Why a worker thread stopped before it was done, when one did: what it held was judged on the main thread. */
+  /** How a worker thread stopped before it was done, when one did: the directory it held was judged on the main thread. */
   stoppedThread?: string;
 }
 
@@ -134,12 +134,13 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
     groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.some((f) => f.file === "-")) ? threadsFor(groups.length) : 1;
   if (threads <= 1) return judgedHere(input, options);
   // A directory a worker did not finish (the worker failed) is judged here.
-  return runOnThreads(checkJob, groups, options, threads).then(({ results, stopped }) => {
+  return runOnThreads(checkJob, groups, options, threads).then(({ results, lost }) => {
     const report = assemble(
       input,
       results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
     );
-    if (stopped) report.stoppedThread = stopped;
+    const first = lost.values().next();
+    if (!first.done) report.stoppedThread = `a worker thread ${first.value}`;
     return report;
   });
 }

@@ -218,10 +218,10 @@ export function renderFleet(inputs: string[], output: string, io: Io, layout: La
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
-  return runOnThreads(renderJob, entries, context, threads, progress).then(({ results, stopped, threads: used }) => {
+  return runOnThreads(renderJob, entries, context, threads, progress).then(({ results, lost, threads: used }) => {
     if (progress) io.err("\r\u001b[K");
-    // A file taken by a worker that died is reported, never lost silently.
-    const outcomes = entries.map((entry, index) => results[index] ?? lost(entry, io.color, `${stopped ?? "a worker thread stopped"} before rendering it`));
+    // The file a worker held when it died is reported, never lost silently; the files it finished keep their outcomes.
+    const outcomes = entries.map((entry, index) => results[index] ?? lostEntry(entry, io.color, lost.get(index) ?? "stopped"));
     for (const outcome of outcomes) io.err(outcome.report);
     return finish(outcomes, entries.length, output, io, used);
   });
@@ -247,8 +247,13 @@ function renderSequentially(entries: readonly FleetEntry[], context: FleetContex
   });
 }
 
-function lost(entry: FleetEntry, color: boolean, why: string): Outcome {
-  return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${printable(`${entry.file}: ${internalErrorLine(why)}`)}\n` };
+/** A file whose worker thread died while rendering it: nothing of it was written (OUT/NAME is swapped in whole). */
+function lostEntry(entry: FleetEntry, color: boolean, why: string): Outcome {
+  const what = `the worker thread rendering it ${why}`;
+  const message = why.startsWith("ran out of memory")
+    ? `not rendered: ${what}; the other files are not affected. Give node a larger heap (NODE_OPTIONS=--max-old-space-size=MiB)`
+    : `not rendered: ${internalErrorLine(what)}`;
+  return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${printable(`${entry.file}: ${message}`)}\n` };
 }
 
 function finish(outcomes: Outcome[], total: number, output: string, io: Io, threads = 1): number {

@@ -71,6 +71,22 @@ export function checkAnnotationsSize(annotations: Record<string, string>, ctx: I
     });
 }
 
+/** What the API server refuses in an object's `metadata.annotations`, read from a manifest: each with the key it concerns. */
+export function annotationProblems(annotations: unknown): { key?: string; message: string }[] {
+  if (annotations === undefined || annotations === null) return [];
+  if (typeof annotations !== "object" || Array.isArray(annotations)) return [{ message: "annotations are not a mapping of strings" }];
+  const problems: { key?: string; message: string }[] = [];
+  for (const [key, value] of Object.entries(annotations)) {
+    if (!isAnnotationKey(key)) problems.push({ key, message: `${JSON.stringify(key)} is not a valid annotation key` });
+    if (typeof value !== "string") problems.push({ key, message: `the value of annotation ${JSON.stringify(key)} is not a string; quote it` });
+  }
+  const strings = Object.fromEntries(Object.entries(annotations).map(([key, value]) => [key, String(value)]));
+  const bytes = annotationsBytes(strings);
+  if (bytes > ANNOTATIONS_BYTES)
+    problems.push({ message: `annotations take ${bytes} bytes, over the API server's limit of ${ANNOTATIONS_BYTES} bytes (256 KiB)` });
+  return problems;
+}
+
 export function isLabelValue(value: string): boolean {
   return value.length <= 63 && LABEL_VALUE.test(value);
 }

@@ -28,13 +28,17 @@ interface ThreadTask {
   context: unknown;
   /** [next item to take, items done], shared by every thread. */
   queue: Int32Array;
+  /** Per worker, the index + 1 of the item it is doing, 0 between items: what a worker that dies was holding. */
+  held: Int32Array;
+  /** This worker's entry in `held` (-1 on the main thread). */
+  slot: number;
 }
 
 export interface ThreadResults<R> {
   /** By item index; empty where a worker died holding the item. */
   results: (R | undefined)[];
-  /** Why a worker stopped before posting its results, if one did. */
-  stopped?: string;
+  /** For each item without a result, how the worker holding it stopped: "ran out of memory (...)", "exited with code N". */
+  lost: Map<number, string>;
   /** How many threads, this one included, did at least one item. */
   threads: number;
 }
@@ -46,7 +50,11 @@ export function threadsFor(count: number): number {
   return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
 }
 
-/** Runs `job` over `items` on `threads` threads, this one included. */
+/**
+ * Runs `job` over `items` on `threads` threads, this one included. Workers
+ * post each result as they finish its item, so a worker that dies (out of
+ * heap, say) loses only the item it held; every other item keeps its result.
+ */
 export function runOnThreads<T, C, R>(
   job: Job<T, C, R>,
   items: T[],
@@ -55,35 +63,58 @@ export function runOnThreads<T, C, R>(
   progress?: (done: number) => void,
 ): Promise<ThreadResults<R>> {
   const queue = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-  const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue };
-  const workers = Array.from({ length: threads - 1 }, () => inWorker(task, job.youngGenerationMb ?? YOUNG_GENERATION_MB));
-  const mine = takeItems(task, progress);
-  return Promise.all(workers).then((posted) => {
-    const results: (R | undefined)[] = new Array(items.length);
-    const done = [mine, ...posted.map((p) => p.done)];
-    for (const [index, result] of done.flat()) results[index] = result as R;
-    return { results, stopped: posted.map((p) => p.stopped).find(Boolean), threads: done.filter((d) => d.length > 0).length };
+  const held = new Int32Array(new SharedArrayBuffer(Math.max(threads - 1, 1) * Int32Array.BYTES_PER_ELEMENT));
+  const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue, held, slot: -1 };
+  const results: (R | undefined)[] = new Array(items.length);
+  const lost = new Map<number, string>();
+  const workers = Array.from({ length: threads - 1 }, (_, slot) =>
+    inWorker({ ...task, slot }, job.youngGenerationMb ?? YOUNG_GENERATION_MB, (index, result) => (results[index] = result as R)),
+  );
+  let mine = 0;
+  takeItems(
+    task,
+    (index, result) => {
+      mine++;
+      results[index] = result as R;
+    },
+    progress,
+  );
+  return Promise.all(workers).then((ends) => {
+    for (const { stopped, holding } of ends) if (stopped && holding !== undefined && results[holding] === undefined) lost.set(holding, stopped);
+    // An item taken off the counter by a worker that died before marking it held.
+    const anyStop = ends.find((end) => end.stopped)?.stopped ?? "stopped";
+    for (let index = 0; index < items.length; index++) if (results[index] === undefined && !lost.has(index)) lost.set(index, anyStop);
+    return { results, lost, threads: (mine > 0 ? 1 : 0) + ends.filter((end) => end.posted > 0).length };
   });
 }
 
-/** Does items taken off the shared counter until none is left; returns the results by index. */
-function takeItems(task: ThreadTask, progress?: (done: number) => void): [number, unknown][] {
+/** Does items taken off the shared counter until none is left, handing each result to `done` as it is made. */
+function takeItems(task: ThreadTask, done: (index: number, result: unknown) => void, progress?: (done: number) => void): void {
   const work = JOBS.get(task.job);
   if (!work) throw new Error(`no job named ${task.job}`);
-  const done: [number, unknown][] = [];
   let lastProgress = 0;
   for (let index = Atomics.add(task.queue, 0, 1); index < task.items.length; index = Atomics.add(task.queue, 0, 1)) {
-    done.push([index, work(task.items[index], task.context)]);
+    if (task.slot >= 0) Atomics.store(task.held, task.slot, index + 1);
+    done(index, work(task.items[index], task.context));
+    if (task.slot >= 0) Atomics.store(task.held, task.slot, 0);
     const count = Atomics.add(task.queue, 1, 1) + 1;
     if (progress && Date.now() - lastProgress > 100) {
       lastProgress = Date.now();
       progress(count);
     }
   }
-  return done;
 }
 
-function inWorker(task: ThreadTask, youngGenerationMb: number): Promise<{ done: [number, unknown][]; stopped?: string }> {
+interface WorkerEnd {
+  /** How many results the worker posted. */
+  posted: number;
+  /** How the worker stopped, if it died before it was done. */
+  stopped?: string;
+  /** The item it held when it stopped. */
+  holding?: number;
+}
+
+function inWorker(task: ThreadTask, youngGenerationMb: number, done: (index: number, result: unknown) => void): Promise<WorkerEnd> {
   return new Promise((resolve) => {
     // A bounded young generation: each file's garbage dies young, and a
     // worker's heap would otherwise grow with it (peak RSS). A smaller one
@@ -91,10 +122,21 @@ function inWorker(task: ThreadTask, youngGenerationMb: number): Promise<{ done: 
     // costs RSS for little (docs/performance.md); a job may ask for another
     // size (check's, src/check/run.ts).
     const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
-    let done: [number, unknown][] | undefined;
-    worker.once("message", (posted: [number, unknown][]) => (done = posted));
-    worker.once("error", (error) => resolve(done ? { done } : { done: [], stopped: `a worker thread failed (${error.message})` }));
-    worker.once("exit", (code) => resolve(done ? { done } : { done: [], stopped: `a worker thread exited with ${code}` }));
+    let posted = 0;
+    let failed: string | undefined;
+    worker.on("message", ([index, result]: [number, unknown]) => {
+      posted++;
+      done(index, result);
+    });
+    worker.once("error", (error: Error & { code?: string }) => {
+      failed = error.code === "ERR_WORKER_OUT_OF_MEMORY" ? `ran out of memory (${error.message})` : `failed (${error.message})`;
+    });
+    // Node delivers every message a worker posted before its "exit".
+    worker.once("exit", (code) => {
+      const holding = Atomics.load(task.held, task.slot) - 1;
+      const stopped = failed ?? (code !== 0 ? `exited with code ${code}` : holding >= 0 ? "stopped" : undefined);
+      resolve({ posted, stopped, holding: holding >= 0 ? holding : undefined });
+    });
   });
 }
 
@@ -121,5 +163,5 @@ export function isThreadWorker(): boolean {
 }
 
 export function runThreadWorker(): void {
-  parentPort!.postMessage(takeItems(workerData as ThreadTask));
+  takeItems(workerData as ThreadTask, (index, result) => parentPort!.postMessage([index, result]));
 }

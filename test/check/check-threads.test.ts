@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_THRESHOLD } from "../../src/check/run.ts";
-import { ROOT, runCli } from "../support/cli.ts";
+import { ROOT } from "../support/cli.ts";
+import { runCliAsync } from "../support/run-async.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8");
 
@@ -17,12 +18,13 @@ const count = CHECK_THRESHOLD + 12;
 const names = Array.from({ length: count }, (_, i) => `c${String(i).padStart(4, "0")}`);
 const broken = [names[4], names[count - 3]];
 
-beforeAll(() => {
+// The runs are long: spawned without blocking, so that the test's worker answers its runner meanwhile.
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "rigging-check-threads-"));
   for (const name of names) {
     writeFileSync(join(root, `${name}.yaml`), EXAMPLE.replace(/^name: compass-runner$/m, `name: ${name}`));
   }
-  const rendered = runCli(["render", root, "-o", join(root, "out")]);
+  const rendered = await runCliAsync(["render", root, "-o", join(root, "out")]);
   expect(rendered.code, rendered.err).toBe(0);
   // Two installations edited by hand: a fail-open policy (CR-06) and a pod in the host user namespace (CR-09).
   const edit = (name: string, from: RegExp, to: string) => {
@@ -37,9 +39,9 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("check of a long run on worker threads", () => {
-  it("reports what one thread reports, in input order, and exits 1", () => {
-    const threaded = runCli(["check", join(root, "out"), "--format", "json"], undefined, { RIGGING_THREADS: "3" });
-    const alone = runCli(["check", join(root, "out"), "--format", "json"], undefined, { RIGGING_THREADS: "1" });
+  it("reports what one thread reports, in input order, and exits 1", async () => {
+    const threaded = await runCliAsync(["check", join(root, "out"), "--format", "json"], { RIGGING_THREADS: "3" });
+    const alone = await runCliAsync(["check", join(root, "out"), "--format", "json"], { RIGGING_THREADS: "1" });
     expect(threaded.code, threaded.err).toBe(1);
     expect(alone.code, alone.err).toBe(1);
     expect(threaded.out).toBe(alone.out);
@@ -52,7 +54,7 @@ describe("check of a long run on worker threads", () => {
     expect(errors.filter((f) => f.file.includes(`/${broken[0]}/`)).map((f) => f.ruleId)).toContain("CR-06");
     expect(errors.filter((f) => f.file.includes(`/${broken[1]}/`)).map((f) => f.ruleId)).toContain("CR-09");
     // Every installation's objects were read (13 each, in the manifests and the kustomization) and counted once.
-    const text = runCli(["check", join(root, "out")], undefined, { RIGGING_THREADS: "3" });
+    const text = await runCliAsync(["check", join(root, "out")], { RIGGING_THREADS: "3" });
     expect(text.err.trim().split("\n").at(-1)).toBe(`2 error(s), 0 warning(s) in ${count * 13} object(s) of ${count * 2} file(s) (compass-runner)`);
   }, 300_000);
 });

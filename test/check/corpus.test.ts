@@ -330,6 +330,62 @@ describe("corpus coverage", () => {
   });
 });
 
+describe("what the API server itself refuses, found by check", () => {
+  /** The 1-based number of the only line of `file` that holds `text`. */
+  const lineHolding = (file: string, text: string) => {
+    const hits = readFileSync(file, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (line.includes(text) ? [i + 1] : []));
+    expect(hits, `${text} in ${file}`).toHaveLength(1);
+    return hits[0];
+  };
+  const errorsOf = (file: string) =>
+    checkJson(file)
+      .findings.filter((f) => f.severity === "error")
+      .map((f) => ({ ruleId: f.ruleId, line: f.line, path: f.path, message: f.message }));
+
+  it("CS-08: a Service annotation key that is no qualified name, and a value that is no string", () => {
+    const file = join(CORPUS, "compass-server", "broken", "CS-08-annotations.yaml");
+    expect(errorsOf(file)).toEqual([
+      {
+        ruleId: "CS-08",
+        line: lineHolding(file, '"load balancer/type": external'),
+        path: 'metadata.annotations["load balancer/type"]',
+        message: '"load balancer/type" is not a valid annotation key',
+      },
+      {
+        ruleId: "CS-08",
+        line: lineHolding(file, "aws-load-balancer-healthcheck-port: 8443"),
+        path: 'metadata.annotations["service.beta.kubernetes.io/aws-load-balancer-healthcheck-port"]',
+        message: 'the value of annotation "service.beta.kubernetes.io/aws-load-balancer-healthcheck-port" is not a string; quote it',
+      },
+    ]);
+    // The file:line of the built command's text report.
+    const result = runCli(["check", file]);
+    expect(result.out).toContain(
+      `${file}:${lineHolding(file, '"load balancer/type"')}  CS-08  Service/compass-prod/compass  metadata.annotations["load balancer/type"]`,
+    );
+  });
+
+  it("CR-06: a policy expression whose estimated cost is over the API server's per-expression limit, at the expression", () => {
+    const file = join(CORPUS, "compass-runner", "broken", "CR-06-cel-cost.yaml");
+    // The folded expression's text starts on the line after `- expression: >-`.
+    const expression = lineHolding(file, "31].all(a, [0, 1,") - 1;
+    const cost = errorsOf(file).filter((f) => f.path === "spec.validations[0].expression");
+    expect(cost).toEqual([
+      {
+        ruleId: "CR-06",
+        line: expression,
+        path: "spec.validations[0].expression",
+        message:
+          "does not compile (its estimated cost is over the API server's limit of 1000000 per expression (nested comprehensions multiply)): the API server refuses the policy",
+      },
+    ]);
+    // What the refused policy guarded is reported as unguarded, under the same rule.
+    expect(new Set(errorsOf(file).map((f) => f.ruleId))).toEqual(new Set(["CR-06"]));
+  });
+});
+
 describe("line numbers point at the offending field", () => {
   const dir = join(CORPUS, "compass-runner", "broken");
   /** The 1-based number of the only line of `file` that ends with `text`. */

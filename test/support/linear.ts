@@ -5,6 +5,7 @@
 // ratio. A quadratic step shows as a ratio near the size ratio (8 from the
 // first to the last of four doublings), far above the bound.
 import { expect } from "vitest";
+import { breathe } from "./breathe.ts";
 
 /** How far above the linear fit a size may take: generous, for a loaded machine. */
 export const LINEAR_SLACK = 3;
@@ -32,7 +33,35 @@ function leastTime(work: () => void, runs: number): number {
 export function expectLinear(sizes: readonly number[], make: (size: number) => () => void, runs = 3): number[] {
   const works = sizes.map(make);
   works[0](); // warm: compiled code and caches, so the first size is not charged for them
-  const times = works.map((work) => Math.max(leastTime(work, runs), 1));
+  return judged(
+    sizes,
+    works.map((work) => Math.max(leastTime(work, runs), 1)),
+  );
+}
+
+/**
+ * `expectLinear` for work that runs for seconds: the rounds interleave the
+ * sizes (a stretch of load falls on each size alike), and the test's worker
+ * answers its runner between two runs (breathe.ts). Each size's input is
+ * made just before its run, so only one size's input is held at a time.
+ */
+export async function expectLinearBreathing(sizes: readonly number[], make: (size: number) => () => void, runs = 2): Promise<number[]> {
+  make(sizes[0])(); // warm
+  await breathe();
+  const least = sizes.map(() => Number.POSITIVE_INFINITY);
+  for (let round = 0; round < runs; round++) {
+    for (const [i, size] of sizes.entries()) {
+      least[i] = Math.min(least[i], leastTime(make(size), 1));
+      await breathe();
+    }
+  }
+  return judged(
+    sizes,
+    least.map((time) => Math.max(time, 1)),
+  );
+}
+
+function judged(sizes: readonly number[], times: number[]): number[] {
   const ratios = times.map((time, i) => time / ((times[0] * sizes[i]) / sizes[0]));
   const shown = sizes.map((size, i) => `${size}: ${times[i].toFixed(0)} ms (×${ratios[i].toFixed(2)} of linear)`).join(", ");
   for (const ratio of ratios) expect(ratio, shown).toBeLessThanOrEqual(LINEAR_SLACK);

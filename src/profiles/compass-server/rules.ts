@@ -7,6 +7,7 @@ import type { Container, Volume } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort } from "kubernetes-types/networking/v1";
 import { secretValueProblem } from "../../core/inline-secrets.ts";
 import { parseImage } from "../../core/image.ts";
+import { annotationProblems } from "../../core/names.ts";
 import { dig, hit, type ContainerRef, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { NATS_PORT, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
 import { isolates, isolationGaps, list, policiesSelecting } from "../../rules/templates.ts";
@@ -351,7 +352,7 @@ export const compassServerRules: Rule[] = [
   {
     id: "CS-08",
     summary: `The Server terminates TLS: --listen with --tls-cert and --tls-key from its mounted kubernetes.io/tls Secret; its Service maps ${SERVER_SERVICE_PORT} to the listen port; no Ingress in front`,
-    fix: `pass --listen :${SERVER_TLS_PORT}, --tls-cert and --tls-key naming files of the TLS Secret's volume; declare that containerPort; expose Service port ${SERVER_SERVICE_PORT} with targetPort the listen port; remove any Ingress`,
+    fix: `pass --listen :${SERVER_TLS_PORT}, --tls-cert and --tls-key naming files of the TLS Secret's volume; declare that containerPort; expose Service port ${SERVER_SERVICE_PORT} with targetPort the listen port, under annotations the API server accepts (qualified-name keys, string values); remove any Ingress`,
     why: "D6: the Server terminates TLS; a proxy that decrypts in front would see Runner tokens and admin requests. Runners reach the Server only on its --listen door",
     severity: "error",
     profiles: SERVER,
@@ -378,6 +379,9 @@ export const compassServerRules: Rule[] = [
       if (containers.length > 0 && services.length === 0)
         hits.push(hit(containers[0].object, ["metadata", "name"], `no Service exposes the Server on ${SERVER_SERVICE_PORT}`));
       for (const service of services) {
+        // Annotations the API server refuses make the Service fail to apply (as render refuses them under this ID).
+        for (const { key, message } of annotationProblems(dig(service, ["metadata", "annotations"])))
+          hits.push(hit(service, key === undefined ? ["metadata", "annotations"] : ["metadata", "annotations", key], message));
         const ports = (dig(service, ["spec", "ports"]) ?? []) as { port: number; targetPort?: number | string }[];
         ports.forEach((p, i) => {
           const target = typeof p.targetPort === "string" ? targets.get(p.targetPort) : (p.targetPort ?? p.port);
