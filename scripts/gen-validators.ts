@@ -23,7 +23,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import ts from "typescript";
 import { z } from "zod";
 import { namedCheck, namedTransform } from "../src/core/values.ts";
-import { PROFILES } from "../src/profiles/index.ts";
+import { VALUES_KINDS } from "../src/rules/systems.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const GENERATED = join(ROOT, "src", "core", "validators", "generated.ts");
@@ -438,7 +438,7 @@ export function kindFile(kind: string): string {
 export async function generateValidators(): Promise<Map<string, string>> {
   const exported = await exportedFunctions();
   const imports = new Map<Function, string>();
-  const kinds = PROFILES.map((profile) => {
+  const kinds = VALUES_KINDS.map((profile) => {
     if (!/^[A-Z][A-Za-z]*$/.test(profile.kind)) throw new Error(`${profile.kind}: a kind that is not a name`);
     return { kind: profile.kind, code: kindCode(new Generator(exported, imports), profile.kind, profile.schema()) };
   });

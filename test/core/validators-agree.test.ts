@@ -14,7 +14,7 @@ import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
 import { validatorOf } from "../../src/core/validators/generated.ts";
 import { validateValues } from "../../src/core/values.ts";
-import { profileOf } from "../../src/profiles/index.ts";
+import { valuesKindOf } from "../../src/rules/systems.ts";
 import { mutate, mutation, pathsOf, setOwn, validCompassRunner, type Mutation } from "../support/compass-runner-values.ts";
 import { runCli, runInProcess, tempDir } from "../support/cli.ts";
 import { makePki } from "../support/tls.ts";
@@ -212,7 +212,7 @@ beforeAll(async () => {
 
 describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, generated }) => {
   it("agree on what they accept and on the values they return, and every refusal is zod's", async () => {
-    const profile = profileOf(kind)!;
+    const profile = valuesKindOf(kind)!;
     const schema = profile.schema();
     const fast = validatorOf(kind)!;
     const starts = seeds();
