@@ -23,6 +23,7 @@ import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
+import { tsImport } from "tsx/esm/api";
 import ts from "typescript";
 import { buildExamples, buildInfo } from "./build-info.mjs";
 
@@ -43,7 +44,7 @@ function newestInput() {
 if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput()) process.exit(0);
 rmSync(STAMP, { force: true });
 
-for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"])
+for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts", "scripts/gen-integrations.ts"])
   if (spawnSync(process.execPath, ["--import", "tsx", generator], { stdio: "inherit" }).status !== 0) throw new Error(`${generator} failed`);
 
 const require = createRequire(import.meta.url);
@@ -585,19 +586,21 @@ createRequire(import.meta.url)("./rigging.cjs");
 // The warm-ups: a render to stdout, the run the caches are for (its
 // caches hold the functions it compiled), then a check of a rendered set,
 // which loads the CEL engine for the admission policies. A file's cache is
-// written by the first warm-up that loads it.
+// written by the first warm-up that loads it. The values files rendered are
+// each system's warm-ups, from the registry (src/rules/system.ts).
+const { SYSTEMS } = await tsImport("../src/profiles/index.ts", import.meta.url);
+const warmUps = SYSTEMS.map((system) => system.warmUps ?? system.valuesKinds.map((kind) => kind.example));
+const [first, ...others] = warmUps.flat();
 const warm = mkdtempSync(join(tmpdir(), "rigging-build-"));
 try {
   const caching = { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") };
   const runs = [
-    [["render", "examples/compass-runner.yaml"], caching],
-    [["render", "examples/compass-runner.yaml", "-o", join(warm, "out")], process.env],
-    // A fleet (the fleet file's cache).
-    [["render", "examples/compass-runner.yaml", "examples/rootpilot-eks.yaml", "-o", join(warm, "fleet")], caching],
+    [["render", first], caching],
+    [["render", first, "-o", join(warm, "out")], process.env],
+    // A fleet of two systems (the fleet file's cache).
+    [["render", first, warmUps.at(-1)[0], "-o", join(warm, "fleet")], caching],
     // The other kinds' validators (their files' caches).
-    [["render", "examples/compass-server.yaml"], caching],
-    [["render", "examples/compass.yaml"], caching],
-    [["render", "examples/rootpilot-eks.yaml"], caching],
+    ...others.map((file) => [["render", file], caching]),
     [["check", join(warm, "out")], caching],
     // The other commands' file.
     [["explain"], caching],
