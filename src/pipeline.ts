@@ -6,7 +6,7 @@ import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
 import { loadValues, type SetArgument } from "./core/layers.ts";
 import type { SourceDocument } from "./core/source.ts";
-import { validatorOf } from "./core/validators/generated.ts";
+import { validatorOf } from "./profiles/validators.ts";
 import { valuesOf } from "./core/values-resource.ts";
 import { closest, validateValues } from "./core/values.ts";
 import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
