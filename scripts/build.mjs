@@ -4,7 +4,7 @@
 //   zod's message translations are left out (rigging words its own messages);
 // - dist/lib/CHUNK.cjs, the dependencies a render does not always need (the
 //   `yaml` package, zod, pg, the CEL engine, the NATS client), and each
-//   values kind's generated validator, each in a file of its own. main.cjs holds a stub in each one's place that loads
+//   system's folder, each in a file of its own. main.cjs holds a stub in each one's place that loads
 //   the file when a command first reads one of its exports; Node's own
 //   modules beyond those every process loads are stubbed the same way;
 // - dist/rigging.cjs, the command (package.json "bin"): a CommonJS launcher
@@ -23,6 +23,7 @@ import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
+import { tsImport } from "tsx/esm/api";
 import ts from "typescript";
 import { buildExamples, buildInfo } from "./build-info.mjs";
 
@@ -43,7 +44,7 @@ function newestInput() {
 if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput()) process.exit(0);
 rmSync(STAMP, { force: true });
 
-for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"])
+for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts", "scripts/gen-integrations.ts"])
   if (spawnSync(process.execPath, ["--import", "tsx", generator], { stdio: "inherit" }).status !== 0) throw new Error(`${generator} failed`);
 
 const require = createRequire(import.meta.url);
@@ -60,23 +61,8 @@ const CHUNKS = {
   nats: ["@nats-io/transport-node", "@nats-io/jetstream"],
 };
 
-/**
- * Files of the sources kept out of main.cjs the same way, by the file they
- * go to: each values kind's generated validator (scripts/gen-validators.ts),
- * which imports nothing, so the file holds its code alone. A render reads
- * its own kind's, 50-170 kB less to read and compile than all four.
- * Measured with the IP-literal change before it (src/core/ip.ts): main.cjs
- * 729 kB -> 444 kB, its code cache 594 kB -> 493 kB, and a render of
- * examples/compass-runner.yaml 1.74x -> 1.53x the CPU time of node -e 0
- * (24 alternated runs, medians of process.cpuUsage()).
- */
-/** A source file's path as SOURCE_CHUNKS names it: relative to the package root, with forward slashes. */
+/** A source file's path as the chunks name it: relative to the package root, with forward slashes. */
 const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
-const SOURCE_CHUNKS = Object.fromEntries(
-  readdirSync("src/core/validators")
-    .filter((name) => /^generated-[\w-]+\.ts$/.test(name) && !existsSync(`src/profiles/${name.slice("generated-".length, -3)}`))
-    .map((name) => [`validators-${name.slice("generated-".length, -3)}`, [`src/core/validators/${name}`]]),
-);
 /**
  * Each system's folder (src/profiles/NAME/) in a file of its own, kind-NAME:
  * its values schema, renderer, notes, rules and admission code, which a
@@ -85,8 +71,8 @@ const SOURCE_CHUNKS = Object.fromEntries(
  * apps, Pod Security level, shapes; they reach the rest through arrows and
  * a getter) and the constants they read, runtime.ts and ports.ts. A kind's
  * file takes the sources outside the folders from main (SHARED, below),
- * and holds its kind's generated validator (a validators-NAME file is left
- * only for a kind with no folder of that name).
+ * and holds its kind's generated validator (generated-validator.ts, in the
+ * folder).
  * Measured against the build before (main.cjs 460 -> 277 kB, its code cache
  * 511 -> 367 kB; Bun's main.js 356 -> 172 kB, bytecode 883 -> 454 kB; a
  * Runner render adds kind-compass-runner, 137 kB, cache 208 kB): paired
@@ -108,8 +94,6 @@ const KIND_CHUNKS = Object.fromEntries(
         ...readdirSync(`src/profiles/${name}`)
           .filter((file) => file.endsWith(".ts") && !KIND_HEAD.has(file))
           .map((file) => `src/profiles/${name}/${file}`),
-        // Its generated validator, which every render of it runs: one file to load, not two.
-        ...[`src/core/validators/generated-${name}.ts`].filter((file) => existsSync(file)),
       ],
     ]),
 );
@@ -232,11 +216,11 @@ for (let changed = true; changed; ) {
     }
   }
 }
-const ALL_CHUNKS = { ...CHUNKS, ...SOURCE_CHUNKS, ...CODE_CHUNKS };
+const ALL_CHUNKS = { ...CHUNKS, ...CODE_CHUNKS };
 /** The files of dist/bun/ beside main.js. */
 const BUN_CHUNKS = Object.keys(ALL_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk));
 /** The chunks made from the sources: each exports its files by path (a validator whole, a kind's file what the others take). */
-const FROM_SOURCES = new Set([...Object.keys(SOURCE_CHUNKS), ...Object.keys(CODE_CHUNKS)]);
+const FROM_SOURCES = new Set(Object.keys(CODE_CHUNKS));
 /**
  * The sources outside every chunk that a kind's file imports, by the kind's
  * file (or other file of LAZY_SOURCES): main.cjs exports them (__shared),
@@ -362,11 +346,7 @@ function lazyModules(chunkExports, loadedAtStart, self) {
               : asked.flatMap((a) => [...(a ?? [])]);
           return { contents: lazyStub([...new Set(names)], `require(${JSON.stringify(`node:${builtin}`)})`), loader: "js" };
         }
-        const names = Object.hasOwn(CODE_CHUNKS, chunk)
-          ? await takenFromKind(args.path)
-          : Object.hasOwn(SOURCE_CHUNKS, chunk)
-            ? sourceExports.get(args.path)
-            : Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
+        const names = Object.hasOwn(CODE_CHUNKS, chunk) ? await takenFromKind(args.path) : Object.getOwnPropertyNames(chunkExports[chunk][args.path]);
         return { contents: lazyStub(names, `__riggingChunk(${JSON.stringify(chunk)})[${JSON.stringify(args.path)}]`), loader: "js" };
       });
     },
@@ -430,7 +410,7 @@ const takenByKinds = (file, chunk) => namesTaken(file, (importer) => OWNER.get(i
 const chunkExports = {};
 for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   const file = `dist/lib/${chunk}.cjs`;
-  const whole = (s) => Object.hasOwn(SOURCE_CHUNKS, chunk) || (used.get(s) ?? ALL) === ALL;
+  const whole = (s) => (used.get(s) ?? ALL) === ALL;
   const from = (s) => JSON.stringify(FROM_SOURCES.has(chunk) ? `./${s}` : s);
   // A kind's file exports of each of its files what the others take, and nothing of one they do not import.
   const taken = Object.hasOwn(CODE_CHUNKS, chunk) ? await Promise.all(specifiers.map(takenFromKind)) : undefined;
@@ -585,19 +565,21 @@ createRequire(import.meta.url)("./rigging.cjs");
 // The warm-ups: a render to stdout, the run the caches are for (its
 // caches hold the functions it compiled), then a check of a rendered set,
 // which loads the CEL engine for the admission policies. A file's cache is
-// written by the first warm-up that loads it.
+// written by the first warm-up that loads it. The values files rendered are
+// each system's warm-ups, from the registry (src/rules/system.ts).
+const { SYSTEMS } = await tsImport("../src/profiles/index.ts", import.meta.url);
+const warmUps = SYSTEMS.map((system) => system.warmUps ?? system.valuesKinds.map((kind) => kind.example));
+const [first, ...others] = warmUps.flat();
 const warm = mkdtempSync(join(tmpdir(), "rigging-build-"));
 try {
   const caching = { ...process.env, RIGGING_WRITE_CODE_CACHE: join(process.cwd(), "dist", "lib") };
   const runs = [
-    [["render", "examples/compass-runner.yaml"], caching],
-    [["render", "examples/compass-runner.yaml", "-o", join(warm, "out")], process.env],
-    // A fleet (the fleet file's cache).
-    [["render", "examples/compass-runner.yaml", "examples/rootpilot-eks.yaml", "-o", join(warm, "fleet")], caching],
+    [["render", first], caching],
+    [["render", first, "-o", join(warm, "out")], process.env],
+    // A fleet of two systems (the fleet file's cache).
+    [["render", first, warmUps.at(-1)[0], "-o", join(warm, "fleet")], caching],
     // The other kinds' validators (their files' caches).
-    [["render", "examples/compass-server.yaml"], caching],
-    [["render", "examples/compass.yaml"], caching],
-    [["render", "examples/rootpilot-eks.yaml"], caching],
+    ...others.map((file) => [["render", file], caching]),
     [["check", join(warm, "out")], caching],
     // The other commands' file.
     [["explain"], caching],

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 
 let stale = false;
-for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"]) {
+for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts", "scripts/gen-integrations.ts"]) {
   const run = spawnSync(process.execPath, ["--import", "tsx", generator, "--check"], { stdio: "inherit" });
   if (run.status !== 0) stale = true;
 }

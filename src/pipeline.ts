@@ -6,16 +6,16 @@ import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
 import { loadValues, type SetArgument } from "./core/layers.ts";
 import type { SourceDocument } from "./core/source.ts";
-import { validatorOf } from "./core/validators/generated.ts";
+import { validatorOf } from "./profiles/validators.ts";
 import { valuesOf } from "./core/values-resource.ts";
 import { closest, validateValues } from "./core/values.ts";
-import { KINDS, PROFILES, profileOf } from "./profiles/index.ts";
-import type { Profile } from "./profiles/profile.ts";
+import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
+import type { ValuesKind } from "./profiles/values-kind.ts";
 import { checkObjects } from "./rules/catalog.ts";
 
 export interface Rendered {
   file: string;
-  profile: Profile;
+  valuesKind: ValuesKind;
   objects: K8sObject[];
   notes: string[];
 }
@@ -42,38 +42,38 @@ export function renderLayers(files: readonly string[], sets: readonly SetArgumen
 
 export function renderSource(file: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
   const source = valuesOf(file);
-  const profile = profileFor(source);
-  const values = validateValues(() => profile.schema(), source, profile.kind, validatorOf(profile.kind));
-  const objects = sortForApply(profile.render(values));
+  const valuesKind = kindFor(source);
+  const values = validateValues(() => valuesKind.schema(), source, valuesKind.kind, validatorOf(valuesKind.kind));
+  const objects = sortForApply(valuesKind.render(values));
   selfCheck(objects);
-  return { file: source.file, profile, objects, notes: notes ? (profile.notes?.(values) ?? []) : [] };
+  return { file: source.file, valuesKind, objects, notes: notes ? (valuesKind.notes?.(values) ?? []) : [] };
 }
 
-/** The profile whose upstream shape a file has (its keys), if any. */
-function profileByShape(data: Record<string, unknown>): { profile: Profile; keys: string[] } | undefined {
-  for (const profile of PROFILES) {
-    const keys = (profile.shapeKeys ?? []).filter((key) => Object.hasOwn(data, key));
-    if (keys.length > 0) return { profile, keys };
+/** The values kind whose upstream shape a file has (its keys), if any. */
+function kindByShape(data: Record<string, unknown>): { valuesKind: ValuesKind; keys: string[] } | undefined {
+  for (const valuesKind of VALUES_KINDS) {
+    const keys = (valuesKind.shapeKeys ?? []).filter((key) => Object.hasOwn(data, key));
+    if (keys.length > 0) return { valuesKind, keys };
   }
   return undefined;
 }
 
-function profileFor(source: SourceDocument): Profile {
+function kindFor(source: SourceDocument): ValuesKind {
   const data = source.data as Record<string, unknown>;
   const kind = data.kind;
-  const shape = profileByShape(data);
+  const shape = kindByShape(data);
   if (kind === undefined) {
-    if (shape) return shape.profile;
+    if (shape) return shape.valuesKind;
     throw new UsageError(`${source.file}: no top-level kind; expected one of ${KINDS.join(", ")}`);
   }
-  const profile = typeof kind === "string" ? profileOf(kind) : undefined;
-  if (profile && shape && shape.profile !== profile) {
+  const valuesKind = typeof kind === "string" ? valuesKindOf(kind) : undefined;
+  if (valuesKind && shape && shape.valuesKind !== valuesKind) {
     const at = source.locate(["kind"]);
     throw new UsageError(
-      `${at.file}:${at.line}:${at.column} kind: ${kind}, but the file is in the ${shape.profile.kind} values shape (${shape.keys.slice(0, 3).join(", ")}); remove kind or set kind: ${shape.profile.kind}`,
+      `${at.file}:${at.line}:${at.column} kind: ${kind}, but the file is in the ${shape.valuesKind.kind} values shape (${shape.keys.slice(0, 3).join(", ")}); remove kind or set kind: ${shape.valuesKind.kind}`,
     );
   }
-  if (!profile) {
+  if (!valuesKind) {
     // Located only when reported: a position costs a second parse (source.ts).
     const at = source.locate(["kind"]);
     const where = `${at.file}:${at.line}:${at.column}`;
@@ -82,7 +82,7 @@ function profileFor(source: SourceDocument): Profile {
       `${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
     );
   }
-  return profile;
+  return valuesKind;
 }
 
 /** A finding on our own output is a bug in a renderer, never the user's. */

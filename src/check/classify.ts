@@ -8,13 +8,13 @@
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";
-import { dig, POD_SPEC_PATH, type ProfileName } from "../rules/engine.ts";
-import { SYSTEMS } from "../rules/registry.ts";
+import { dig, POD_SPEC_PATH, type SystemName } from "../rules/engine.ts";
+import { SYSTEMS } from "../rules/systems.ts";
 import { selects } from "../rules/templates.ts";
 
 interface Workload {
   object: K8sObject;
-  profile: ProfileName;
+  profile: SystemName;
   spec: PodSpec;
   podLabels: Record<string, string>;
 }
@@ -23,13 +23,13 @@ interface Workload {
 export const SHAPES = SYSTEMS.flatMap((system) => system.shapes.map((shape) => ({ ...shape, profile: system.name })));
 
 export interface Classified {
-  profileOf: Map<K8sObject, ProfileName>;
+  profileOf: Map<K8sObject, SystemName>;
   /** Objects no profile claims: reported, not silently ignored. */
   unrecognised: K8sObject[];
 }
 
-export function classify(objects: readonly K8sObject[], override?: ProfileName): Classified {
-  const profileOf = new Map<K8sObject, ProfileName>();
+export function classify(objects: readonly K8sObject[], override?: SystemName): Classified {
+  const profileOf = new Map<K8sObject, SystemName>();
   if (override) {
     for (const object of objects) profileOf.set(object, override);
     return { profileOf, unrecognised: [] };
@@ -57,13 +57,13 @@ export function classify(objects: readonly K8sObject[], override?: ProfileName):
   return { profileOf, unrecognised: objects.filter((o) => !profileOf.has(o)) };
 }
 
-function byShape(object: K8sObject): ProfileName | undefined {
+function byShape(object: K8sObject): SystemName | undefined {
   const spec = podSpec(object);
   return spec ? SHAPES.find((shape) => shape.matches(spec, object))?.profile : undefined;
 }
 
 /** The profile of the first workload this object serves, if any. */
-function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): ProfileName | undefined {
+function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): SystemName | undefined {
   const ns = namespaceOf(object);
   const name = object.metadata.name;
   const same = workloads.filter((w) => namespaceOf(w.object) === ns);
@@ -99,7 +99,7 @@ function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): Prof
 }
 
 /** A binding follows its policy or role; a role follows its binding. */
-function followsBound(object: K8sObject, objects: readonly K8sObject[], profileOf: Map<K8sObject, ProfileName>): ProfileName | undefined {
+function followsBound(object: K8sObject, objects: readonly K8sObject[], profileOf: Map<K8sObject, SystemName>): SystemName | undefined {
   const placed = (predicate: (o: K8sObject) => boolean) => objects.filter((o) => profileOf.has(o) && predicate(o)).map((o) => profileOf.get(o)!)[0];
   const name = object.metadata.name;
   switch (object.kind) {

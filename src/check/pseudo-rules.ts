@@ -2,6 +2,7 @@
 // cannot be read as kubectl would apply it, and (with --strict) a workload
 // no profile claims. Each has an ID that SARIF, explain and rules name.
 import { POD_SPEC_PATH } from "../rules/engine.ts";
+import { SYSTEM_NAMES } from "../rules/systems.ts";
 
 export interface PseudoRule {
   id: string;
@@ -20,7 +21,7 @@ export const INPUT_RULE: PseudoRule = {
 export const UNRECOGNISED_RULE: PseudoRule = {
   id: "unrecognised",
   summary: "Every workload checked is recognised as one of rigging's profiles",
-  fix: "give the workload the app.kubernetes.io/name label of its system (compass-runner, compass-server, rootpilot-runner), or check it with --profile NAME",
+  fix: `give the workload the app.kubernetes.io/name label of its system (${SYSTEM_NAMES.join(", ")}), or check it with --profile NAME`,
   why: "A workload no profile claims is not judged at all: a Runner whose labels are misnamed would pass unseen. It is skipped, or an error with --strict.",
 };
 

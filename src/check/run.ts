@@ -7,7 +7,7 @@ import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import { readText, type SourceDocument } from "../core/source.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
-import { RunScope, type Finding, type ProfileName, type RuleHit, type Severity } from "../rules/engine.ts";
+import { RunScope, type Finding, type SystemName, type RuleHit, type Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
 import { type GroupFile, type InputGroups, inputGroups, STDIN_NAME } from "./groups.ts";
 import type { WalkOptions } from "./inputs.ts";
@@ -37,7 +37,7 @@ export interface CheckFinding {
   ruleId: string;
   severity: Severity;
   /** The profile whose rules raised it. */
-  profile?: ProfileName;
+  profile?: SystemName;
   object: ObjectIdentity;
   /** Field path inside the object, as people write it: `spec.template.spec.hostUsers`. */
   path: string;
@@ -66,7 +66,7 @@ export interface Unrecognised {
 export interface CheckReport {
   files: string[];
   objects: number;
-  profiles: ProfileName[];
+  profiles: SystemName[];
   findings: CheckFinding[];
   skipped: Skipped[];
   unrecognised: Unrecognised[];
@@ -88,7 +88,7 @@ export interface CheckReport {
 
 export interface CheckOptions extends WalkOptions {
   /** Check every object against this profile instead of recognising it. */
-  profile?: ProfileName;
+  profile?: SystemName;
   /** Ignore every rigging.dev/waive annotation (`--no-waivers`). */
   noWaivers?: boolean;
   /** The directory the tool that built a piped stream read: origin paths are relative to it (`--source-root`). */
@@ -180,7 +180,7 @@ const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) 
 /** What one directory (or stream) holds, judged. */
 interface Judged {
   objects: number;
-  profiles: ProfileName[];
+  profiles: SystemName[];
   findings: CheckFinding[];
   unrecognised: Unrecognised[];
   problems: string[];
@@ -244,7 +244,7 @@ function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
     excludedFiles,
     walkedOnly,
   };
-  const profiles = new Set<ProfileName>();
+  const profiles = new Set<SystemName>();
   for (const one of judged) {
     report.objects += one.objects;
     one.profiles.forEach((p) => profiles.add(p));
@@ -332,7 +332,7 @@ function checkLoaded(
  * finding for every waiver that names an unknown ID, gives no reason or
  * tries to waive an error (src/check/waivers.ts).
  */
-function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, ProfileName>): (Finding & { waived?: string })[] {
+function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, SystemName>): (Finding & { waived?: string })[] {
   const waivers = new Map(objects.map((object) => [object, waiversOf(object, allRules())]));
   const out: (Finding & { waived?: string })[] = findings.map((finding) => {
     const reason = finding.severity === "warning" ? waivers.get(finding.object)?.reasons.get(finding.id) : undefined;

@@ -1,18 +1,18 @@
 // The requirements of the checked profiles that manifests cannot show, which
 // every format names rather than passing them in silence.
 import { allRules } from "../rules/catalog.ts";
-import type { ProfileName } from "../rules/engine.ts";
+import type { SystemName } from "../rules/engine.ts";
 import { VALUES_ONLY } from "../rules/values-only.ts";
 
 /** A requirement of a checked profile that manifests cannot show. */
 export interface Skipped {
   ruleId: string;
-  profiles: ProfileName[];
+  profiles: SystemName[];
   reason: string;
 }
 
 /** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
-export function skippedFor(profiles: readonly ProfileName[]): Skipped[] {
+export function skippedFor(profiles: readonly SystemName[]): Skipped[] {
   const entries = [
     ...allRules()
       .filter((rule) => rule.judgedFrom)

@@ -5,6 +5,7 @@
 // a manifest (apiVersion and kind lines) but does not parse is an error.
 import { basename } from "node:path";
 import { UsageError } from "../core/errors.ts";
+import { KINDS } from "../rules/systems.ts";
 import type { SourceDocument } from "../core/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { INPUT_RULE } from "./pseudo-rules.ts";
@@ -30,9 +31,6 @@ export interface SkippedFile {
 }
 
 export type WalkedRead = { documents: SourceDocument[] } | { skip: SkipReason; detail?: string } | { error: { line: number; column: number; message: string } };
-
-/** The values kinds of the profiles (src/profiles/index.ts's KINDS; a test keeps the two equal), without loading the renderers. */
-export const VALUES_KINDS: readonly string[] = ["CompassRunner", "CompassServer", "Compass", "RootpilotRunner"];
 
 const KUSTOMIZATION_NAMES = new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
 const APIVERSION_LINE = /^[ \t-]*"?apiVersion"?[ \t]*:/m;
@@ -67,8 +65,7 @@ export function readWalked(file: string, read: () => string): WalkedRead {
 
 function whyNot(name: string, documents: readonly SourceDocument[]): SkipReason {
   const data = documents.map((d) => d.data).filter((d) => d !== null && d !== undefined);
-  if (data.length > 0 && data.every((d) => isRecord(d) && typeof d.kind === "string" && d.apiVersion === undefined && VALUES_KINDS.includes(d.kind)))
-    return "values";
+  if (data.length > 0 && data.every((d) => isRecord(d) && typeof d.kind === "string" && d.apiVersion === undefined && KINDS.includes(d.kind))) return "values";
   if (name.endsWith(".schema.json") || (data.length === 1 && isRecord(data[0]) && typeof data[0].$schema === "string")) return "schema";
   return "not-kubernetes";
 }

@@ -5,7 +5,8 @@ import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } 
 import { readText } from "../core/source.ts";
 import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
-import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
+import type { SystemName } from "../rules/engine.ts";
+import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { paint, type Io } from "./io.ts";
 import { findConfig, knownRules, readConfig } from "../check/config.ts";
 import type { CheckFinding } from "../check/run.ts";
@@ -60,7 +61,7 @@ Options:
                          each rule's fix once after the findings
                          json: an array of findings; sarif: SARIF 2.1.0 for code scanning;
                          junit: JUnit XML for CI test reports (GitLab)
-  -p, --profile NAME     check every object as ${PROFILE_NAMES.join(", ")}
+  -p, --profile NAME     check every object as ${SYSTEM_NAMES.join(", ")}
       --fail-on LEVEL    error (default): exit 1 on errors; warning: on warnings too (waived ones aside)
       --no-waivers       ignore every rigging.dev/waive annotation
       --source-root DIR  the directory the tool that built a piped stream read (kustomize's,
@@ -119,8 +120,8 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
   const positionals = [...given, ...(values.filename ?? [])];
   const format = values.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format ${values.format}: expected ${FORMATS.join(", ")}`);
-  const profile = values.profile as ProfileName | undefined;
-  if (profile !== undefined && !PROFILE_NAMES.includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${PROFILE_NAMES.join(", ")}`);
+  const profile = values.profile as SystemName | undefined;
+  if (profile !== undefined && !SYSTEM_NAMES.includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${SYSTEM_NAMES.join(", ")}`);
   if (positionals.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
   const failOn = values["fail-on"];
   if (failOn !== "error" && failOn !== "warning") throw new UsageError(`--fail-on ${failOn}: expected error or warning`);

@@ -2,8 +2,8 @@
 // written from one table of commands, their options and what their
 // arguments are (kinds, rule IDs and profiles come from the code).
 import { UsageError } from "../core/errors.ts";
-import { KINDS } from "../profiles/index.ts";
-import { PROFILE_NAMES } from "../rules/engine.ts";
+import { KINDS } from "../rules/systems.ts";
+import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { requirements } from "../rules/requirements.ts";
 import type { Io } from "./io.ts";
 
@@ -67,7 +67,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { long: "filename", short: "f", value: "files" },
       { long: "format", value: words(() => ["text", "json", "sarif", "junit"]) },
-      { long: "profile", short: "p", value: words(() => PROFILE_NAMES) },
+      { long: "profile", short: "p", value: words(() => SYSTEM_NAMES) },
       { long: "fail-on", value: words(() => ["error", "warning"]) },
       { long: "no-waivers" },
       { long: "source-root", value: "dirs" },

@@ -16,9 +16,10 @@ import type { K8sObject } from "../core/objects.ts";
 import { loadValues } from "../core/layers.ts";
 import { parseDocuments, parseValuesFile, readText, type SourceDocument } from "../core/source.ts";
 import { renderSource } from "../pipeline.ts";
-import { KINDS, profileOf } from "../profiles/index.ts";
+import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { checkObjects } from "../rules/catalog.ts";
-import { PROFILE_NAMES, type ProfileName } from "../rules/engine.ts";
+import type { SystemName } from "../rules/engine.ts";
+import { SYSTEM_NAMES } from "../rules/systems.ts";
 import type { Io } from "./io.ts";
 
 export const FN_HELP = `Usage: rigging fn < resource-list.yaml
@@ -112,7 +113,7 @@ export function fnAnswer(read: (file: "-") => string, io: Io, values?: unknown):
   // What kpt sends when no config is given: a ConfigMap of the `-- key=value` arguments.
   if (isRecord(config) && config.kind === "ConfigMap" && config.apiVersion === "v1") return answer(list, validateWith(config.data, list.items), io);
   const kind = isRecord(config) ? config.kind : undefined;
-  if (typeof kind !== "string" || !profileOf(kind)) {
+  if (typeof kind !== "string" || !valuesKindOf(kind)) {
     const message = `functionConfig: ${typeof kind === "string" ? `kind ${JSON.stringify(kind)} is not a values kind` : "has no kind"}; expected one of ${KINDS.join(", ")} (or no functionConfig, to check the items)`;
     return answer(list, [{ severity: "error", message }], io);
   }
@@ -241,16 +242,16 @@ function validateWith(data: unknown, items: readonly Record<string, unknown>[]):
   const options = isRecord(data) ? data : {};
   const unknown = Object.keys(options).filter((key) => key !== "profile");
   if (unknown.length > 0)
-    return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${PROFILE_NAMES.join("|")}` }];
+    return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${SYSTEM_NAMES.join("|")}` }];
   const profile = options.profile;
-  if (profile !== undefined && !PROFILE_NAMES.includes(profile as ProfileName)) {
-    return [{ severity: "error", message: `functionConfig: profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(", ")}` }];
+  if (profile !== undefined && !SYSTEM_NAMES.includes(profile as SystemName)) {
+    return [{ severity: "error", message: `functionConfig: profile ${JSON.stringify(profile)}; expected one of ${SYSTEM_NAMES.join(", ")}` }];
   }
-  return validate(items, profile as ProfileName | undefined);
+  return validate(items, profile as SystemName | undefined);
 }
 
 /** Checks the items with the rule catalog, one directory (one installation) at a time, as rigging check does. */
-function validate(items: readonly Record<string, unknown>[], profile?: ProfileName): FnResult[] {
+function validate(items: readonly Record<string, unknown>[], profile?: SystemName): FnResult[] {
   const results: FnResult[] = [];
   const byDirectory = new Map<string, SourceDocument[]>();
   items.forEach((item, index) => {
@@ -263,7 +264,7 @@ function validate(items: readonly Record<string, unknown>[], profile?: ProfileNa
     if (group) group.push(document);
     else byDirectory.set(dirname(file), [document]);
   });
-  const profiles = new Set<ProfileName>();
+  const profiles = new Set<SystemName>();
   for (const documents of byDirectory.values()) {
     const loaded = loadObjects(documents);
     for (const problem of loaded.problems) results.push({ severity: "error", message: problem });

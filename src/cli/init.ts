@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { VALUES_API_VERSION } from "../core/values-resource.ts";
 import { closest } from "../core/values.ts";
-import { KINDS, profileOf } from "../profiles/index.ts";
+import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { packageRoot, type Io } from "./io.ts";
 
 /** The schema file the first line of `init`'s output points editors at. */
@@ -37,13 +37,13 @@ export function initCommand(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
   if (values.help) return io.out(INIT_HELP), 0;
   if (positionals.length !== 1) throw new UsageError(`init takes one KIND (${KINDS.join(", ")})`);
-  const profile = profileOf(positionals[0]);
-  if (!profile) {
+  const valuesKind = valuesKindOf(positionals[0]);
+  if (!valuesKind) {
     const near = closest(positionals[0], KINDS);
     throw new UsageError(`unknown kind ${JSON.stringify(positionals[0])}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
   }
   // The bundled example is the one source: docs, tests and init share it.
-  io.out(initText(profile.kind, exampleText(profile.example)));
+  io.out(initText(valuesKind.kind, exampleText(valuesKind.example)));
   return 0;
 }
 

@@ -3,7 +3,7 @@
 import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
-import { KINDS } from "../profiles/index.ts";
+import { KINDS } from "../rules/systems.ts";
 import { CHECK_HELP, checkCommand, RULES_HELP, rulesCommand } from "./check.ts";
 import { DIFF_HELP, diffCommand } from "./diff.ts";
 import { type Command, exitWith, report, runCommand } from "./command.ts";

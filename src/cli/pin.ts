@@ -8,7 +8,7 @@ import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.ts";
 import { parseValuesFile, readText } from "../core/source.ts";
 import { closest } from "../core/values.ts";
-import { KINDS, profileOf } from "../profiles/index.ts";
+import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError } from "../preflight/common.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
 import type { Manifest } from "../pin/registry.ts";
@@ -110,7 +110,7 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
 export function imagesOf(text: string, file: string): { kind: string; sites: ImageSite[] } {
   const source = parseValuesFile(text, file);
   const kind = (source.data as Record<string, unknown>).kind;
-  if (typeof kind !== "string" || !profileOf(kind)) {
+  if (typeof kind !== "string" || !valuesKindOf(kind)) {
     const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
     throw new UsageError(
       `${file}: ${kind === undefined ? "no top-level kind" : `kind ${JSON.stringify(printable(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,

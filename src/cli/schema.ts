@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
 import { VALUES_API_VERSION } from "../core/values-resource.ts";
-import { KINDS, profileOf } from "../profiles/index.ts";
+import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import type { Io } from "./io.ts";
 
 export const SCHEMA_HELP = `Usage: rigging schema [KIND]
@@ -22,10 +22,10 @@ Exit codes: 0 printed; 2 usage error (an unknown kind); 3 internal error.
 const DRAFT = "draft-2020-12";
 
 export function schemaOf(kind: string): object {
-  const profile = profileOf(kind);
-  if (!profile) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
+  const valuesKind = valuesKindOf(kind);
+  if (!valuesKind) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
   // "input": what a person writes (defaults optional, images as strings).
-  const schema = z.toJSONSchema(profile.schema(), { io: "input", unrepresentable: "any", target: DRAFT }) as { properties?: Record<string, unknown> };
+  const schema = z.toJSONSchema(valuesKind.schema(), { io: "input", unrepresentable: "any", target: DRAFT }) as { properties?: Record<string, unknown> };
   // A values file may also be a KRM resource; `render` sets these two aside (core/values-resource.ts).
   schema.properties = { ...RESOURCE_PROPERTIES, ...schema.properties };
   return schema;

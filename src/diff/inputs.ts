@@ -12,7 +12,7 @@ import { expandArguments } from "../check/inputs.ts";
 import { parseManifests } from "../check/kube-yaml.ts";
 import { loadObjects } from "../check/load.ts";
 import { renderSource } from "../pipeline.ts";
-import { profileOf } from "../profiles/index.ts";
+import { valuesKindOf } from "../rules/systems.ts";
 import { printable } from "../core/printable.ts";
 import { objectKeyOf as objectKey } from "./key.ts";
 
@@ -29,7 +29,7 @@ export function readSide(arg: string, stdin?: string): Side {
   const text = arg === "-" ? (stdin ?? readText("-")) : readText(arg);
   const docs = parseManifests(text, arg === "-" ? "<stdin>" : arg);
   const only = docs.length === 1 ? (docs[0].data as { kind?: unknown } | null) : undefined;
-  if (only && typeof only.kind === "string" && profileOf(only.kind)) return valuesSide(arg, text);
+  if (only && typeof only.kind === "string" && valuesKindOf(only.kind)) return valuesSide(arg, text);
   return streamSide(arg, docs, "stream");
 }
 

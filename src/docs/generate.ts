@@ -7,7 +7,7 @@ import { CONSEQUENCE_ROWS } from "../diff/consequences.ts";
 import { STATE_MEANINGS, STATE_WORDS, type UpdateState } from "../pin/update.ts";
 import { schemaOf } from "../cli/schema.ts";
 import { decisionsSection } from "../preflight/decisions.ts";
-import { PROFILE_NAMES } from "../rules/engine.ts";
+import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { FROM_MANIFESTS, requirements, sourceText } from "../rules/requirements.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
@@ -22,7 +22,7 @@ export function rulesMarkdown(): string {
   const rows = all.map((r) =>
     row([
       r.id,
-      r.profiles.length === PROFILE_NAMES.length ? "all" : r.profiles.join(", "),
+      r.profiles.length === SYSTEM_NAMES.length ? "all" : r.profiles.join(", "),
       r.severity ?? "-",
       r.summary,
       sourceText(r),

@@ -3,8 +3,7 @@
 // (between `<!-- interface-table:NAME -->` and `<!-- /interface-table -->`).
 // Each row names its upstream source and whether upstream has implemented
 // it or a design only describes it. Pure: scripts/gen-docs.ts writes them.
-import { RUNNER_SETTINGS } from "../profiles/compass-runner/runtime.ts";
-import { SERVER_INTERFACE, SERVER_SECRETS } from "../profiles/compass-server/runtime.ts";
+import { SYSTEMS } from "../rules/systems.ts";
 
 /** One name of a program's interface, as a contract file describes it. */
 export interface InterfaceRow {
@@ -18,11 +17,10 @@ export interface InterfaceRow {
   task?: string;
 }
 
-/** Contract tables by name; a profile with a contract file adds its own. */
-export const INTERFACE_TABLES: Record<string, () => readonly InterfaceRow[]> = {
-  "compass-server": () => [...Object.values(SERVER_INTERFACE), ...SERVER_SECRETS],
-  "compass-runner": () => Object.values(RUNNER_SETTINGS).map((s) => ({ ...s, source: s.from })),
-};
+/** Contract tables by name, from the systems' records (`interfaces`). */
+export const INTERFACE_TABLES: Readonly<Record<string, () => readonly InterfaceRow[]>> = Object.fromEntries(
+  SYSTEMS.flatMap((system) => Object.entries(system.interfaces ?? {})),
+);
 
 export const INTERFACE_CLOSE = "<!-- /interface-table -->";
 const OPEN = /^<!-- interface-table:([a-z-]+) -->$/;

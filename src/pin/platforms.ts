@@ -1,9 +1,9 @@
 // D10 for one image: the platforms its digest holds against those its
-// system runs on (every image multi-arch, the Runner amd64 only, DL-577).
+// system's record asks (src/rules/system.ts, `image`).
 import { type CheckResult, printable } from "../preflight/common.ts";
 import type { PinReference } from "./reference.ts";
 import type { Manifest } from "./registry.ts";
-import { REQUIRED_PLATFORMS, ROLE_NAMES, type ImageSite } from "./sites.ts";
+import type { ImageSite } from "./sites.ts";
 
 export interface PinResult extends CheckResult {
   /** The image as written in VALUES. */
@@ -13,15 +13,13 @@ export interface PinResult extends CheckResult {
 }
 
 export function platformResult(site: ImageSite, ref: PinReference, manifest: Manifest): PinResult {
-  const need = REQUIRED_PLATFORMS[site.role];
-  const who = ROLE_NAMES[site.role];
+  const { need } = site;
+  const { who, why } = need;
   const shown = `${printable(ref.name)}@${manifest.digest}`;
   const held = manifest.platforms.length > 0 ? manifest.platforms.map(printable).join(", ") : "no platform";
   const base = { id: "D10", check: site.path, image: ref.text, digest: manifest.digest };
   const missing = need.platforms.filter((p) => !manifest.platforms.includes(p));
   const wanted = need.platforms.join(" and ");
-  const why =
-    site.role === "runner" ? "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)" : `${who} runs on amd64 and arm64 nodes (D10)`;
   if (need.index && manifest.kind !== "index") {
     return {
       ...base,

@@ -1,28 +1,20 @@
 // Where a values file names images: every scalar under a key `image`, at
 // any depth (the Server's and the Runner's own, NATS's `nats.image`), and
-// whose image it is, which sets the platforms D10 asks of it.
+// whose image it is, by its system's record, which sets the platforms D10
+// asks of it.
 import { isMap, isScalar, isSeq, type Scalar, type Document, type Node } from "yaml";
-
-export type Role = "server" | "nats" | "runner" | "rootpilot";
+import type { ImageNeed } from "../rules/system.ts";
+import { systemOf, systemOfKind, valuesKindOf } from "../rules/systems.ts";
 
 export interface ImageSite {
   /** The key path, such as nats.image or runner.image. */
   path: string;
   keys: (string | number)[];
-  role: Role;
+  /** What D10 asks of it, from its system's record. */
+  need: ImageNeed;
   node: Scalar;
   text: string;
 }
-
-/** D10: every image multi-arch, except the Runner's, amd64 only until an arm64 KVM boot passes (DL-577). */
-export const REQUIRED_PLATFORMS: Record<Role, { platforms: string[]; index: boolean }> = {
-  server: { platforms: ["linux/amd64", "linux/arm64"], index: true },
-  nats: { platforms: ["linux/amd64", "linux/arm64"], index: true },
-  rootpilot: { platforms: ["linux/amd64", "linux/arm64"], index: true },
-  runner: { platforms: ["linux/amd64"], index: false },
-};
-
-export const ROLE_NAMES: Record<Role, string> = { server: "the Compass Server", nats: "NATS", runner: "the Compass Runner", rootpilot: "the Rootpilot runner" };
 
 export function imageSites(doc: Document, kind: string): ImageSite[] {
   const sites: ImageSite[] = [];
@@ -33,7 +25,7 @@ export function imageSites(doc: Document, kind: string): ImageSite[] {
         if (key === undefined) continue;
         const at = [...path, key];
         if (key === "image" && isScalar(pair.value) && typeof pair.value.value === "string") {
-          sites.push({ path: at.join("."), keys: at, role: roleOf(kind, at), node: pair.value, text: pair.value.value });
+          sites.push({ path: at.join("."), keys: at, need: needOf(kind, at), node: pair.value, text: pair.value.value });
         } else walk(pair.value, at);
       }
     } else if (isSeq(node)) {
@@ -44,10 +36,16 @@ export function imageSites(doc: Document, kind: string): ImageSite[] {
   return sites;
 }
 
-function roleOf(kind: string, path: (string | number)[]): Role {
-  if (path.includes("nats")) return "nats";
-  if (kind === "CompassRunner") return "runner";
-  if (kind === "RootpilotRunner") return "rootpilot";
-  if (kind === "Compass" && path[0] === "runner") return "runner";
-  return "server";
+/**
+ * The record whose image this is: the system a top-level key hands it to
+ * (`kind: Compass`'s runner), else the values kind's own; then an image of
+ * a program that system bundles (its key on the path), else the system's.
+ */
+function needOf(kind: string, path: (string | number)[]): ImageNeed {
+  const valuesKind = valuesKindOf(kind);
+  const owner = valuesKind?.imagesOf?.[String(path[0])];
+  const system = owner === undefined ? systemOfKind(kind) : systemOf(owner);
+  if (!system) throw new Error(`no system renders values kind ${kind}`);
+  const bundled = Object.entries(system.bundledImages ?? {}).find(([key]) => path.includes(key));
+  return bundled ? bundled[1] : system.image;
 }

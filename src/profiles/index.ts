@@ -1,14 +1,9 @@
-// The profiles this tool knows, by values kind.
-import { compassRunnerProfile } from "./compass-runner/index.ts";
-import { compassServerProfile } from "./compass-server/index.ts";
-import { compassProfile } from "./compass/index.ts";
-import { rootpilotRunnerProfile } from "./rootpilot-runner/index.ts";
-import type { Profile } from "./profile.ts";
+// The registry: the systems rigging knows, one line each. Everything that
+// concerns every system (values kinds, rules, recognition, pin, docs, the
+// build's warm-ups) is read from these records (src/rules/systems.ts).
+import { compassRunnerSystem } from "./compass-runner/system.ts";
+import { compassServerSystem } from "./compass-server/system.ts";
+import { rootpilotRunnerSystem } from "./rootpilot-runner/system.ts";
+import type { System } from "../rules/system.ts";
 
-export const PROFILES: readonly Profile[] = [compassRunnerProfile, compassServerProfile, compassProfile, rootpilotRunnerProfile];
-
-export function profileOf(kind: string): Profile | undefined {
-  return PROFILES.find((p) => p.kind === kind);
-}
-
-export const KINDS = PROFILES.map((p) => p.kind);
+export const SYSTEMS: readonly System[] = [compassRunnerSystem, compassServerSystem, rootpilotRunnerSystem];

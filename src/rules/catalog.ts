@@ -1,9 +1,9 @@
 // The rule catalog: the general rules plus every profile's own. It is the
 // single source of truth for `render`'s self-check, `check`, `explain` and
 // the docs table.
-import { ObjectSet, RunScope, runRules, type Finding, type ProfileName, type Rule, type RuleErrorHandler } from "./engine.ts";
+import { ObjectSet, RunScope, runRules, type Finding, type SystemName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
-import { SYSTEM_BY_APP, SYSTEMS, systemOf } from "./registry.ts";
+import { SYSTEM_BY_APP, SYSTEMS, systemOf } from "./systems.ts";
 import type { K8sObject } from "../core/objects.ts";
 
 let all: readonly Rule[] | undefined;
@@ -18,17 +18,17 @@ export function allRules(): readonly Rule[] {
   return all;
 }
 
-const byProfile = new Map<ProfileName, readonly Rule[]>();
+const byProfile = new Map<SystemName, readonly Rule[]>();
 
 /** The rules that judge a profile's objects, in the catalog's order: the general ones and its system's own. */
-export function rulesFor(profile: ProfileName): readonly Rule[] {
+export function rulesFor(profile: SystemName): readonly Rule[] {
   let rules = byProfile.get(profile);
   if (!rules) byProfile.set(profile, (rules = [...generalRules, ...systemOf(profile).rules].filter((rule) => rule.profiles.includes(profile))));
   return rules;
 }
 
 /** The profile an object belongs to, from its `app.kubernetes.io/name` (the registry's `apps`). */
-export function profileByLabels(object: K8sObject): ProfileName | undefined {
+export function profileByLabels(object: K8sObject): SystemName | undefined {
   const app = object.metadata?.labels?.["app.kubernetes.io/name"];
   return typeof app === "string" ? SYSTEM_BY_APP.get(app) : undefined;
 }
@@ -36,9 +36,9 @@ export function profileByLabels(object: K8sObject): ProfileName | undefined {
 /** Groups objects by profile; objects of no profile are left out. */
 export function groupByProfile(
   objects: readonly K8sObject[],
-  classify: (o: K8sObject) => ProfileName | undefined = profileByLabels,
-): Map<ProfileName, K8sObject[]> {
-  const groups = new Map<ProfileName, K8sObject[]>();
+  classify: (o: K8sObject) => SystemName | undefined = profileByLabels,
+): Map<SystemName, K8sObject[]> {
+  const groups = new Map<SystemName, K8sObject[]>();
   for (const object of objects) {
     const profile = classify(object);
     if (!profile) continue;
@@ -58,7 +58,7 @@ export interface CheckOptions {
   run?: RunScope;
 }
 
-export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => ProfileName | undefined, options: CheckOptions = {}): Finding[] {
+export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sObject) => SystemName | undefined, options: CheckOptions = {}): Finding[] {
   // Every set is made before any is judged, so that each sees the others of the stream.
   const stream: ObjectSet[] = [];
   const run = options.run ?? new RunScope();

@@ -5,8 +5,9 @@
 import type { Container, EnvVar, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 
-export type ProfileName = "compass-runner" | "compass-server" | "rootpilot-runner";
-export const PROFILE_NAMES: readonly ProfileName[] = ["compass-runner", "compass-server", "rootpilot-runner"];
+import type { SystemName } from "./system.ts";
+
+export type { SystemName };
 
 export interface RuleHit {
   object: K8sObject;
@@ -52,7 +53,7 @@ export interface Rule {
   source?: Source;
   /** rigging's own hardening judged under this ID, by key: hits naming one are warnings. */
   opinions?: Readonly<Record<string, Opinion>>;
-  profiles: readonly ProfileName[];
+  profiles: readonly SystemName[];
   /**
    * Set when rendered output is proven another way, so render's self-check
    * skips the rule (CR-06: evaluating every policy with the CEL engine on
@@ -80,7 +81,7 @@ export interface Rule {
 export interface Finding extends RuleHit {
   id: string;
   /** The profile whose set the rule judged. */
-  profile?: ProfileName;
+  profile?: SystemName;
   severity: Severity;
   fix: string;
   /** For a warning: why rigging asks for it (the opinion's or the rule's reason). */
@@ -137,14 +138,14 @@ export class ObjectSet {
    * `run`: the check run it is judged in.
    */
   constructor(
-    readonly profile: ProfileName,
+    readonly profile: SystemName,
     readonly objects: readonly K8sObject[],
     private readonly stream: readonly ObjectSet[] = [],
     readonly run: RunScope = new RunScope(),
   ) {}
 
   /** The other sets of the same input that are `profile`'s. */
-  others(profile: ProfileName): ObjectSet[] {
+  others(profile: SystemName): ObjectSet[] {
     return this.stream.filter((set) => set !== this && set.profile === profile);
   }
 

@@ -1,10 +1,11 @@
 // Rules of the G- requirements, shared by every profile.
 import { parseImage } from "../core/image.ts";
 import { RECOMMENDED_LABEL_KEYS } from "../core/labels.ts";
-import { hit, PROFILE_NAMES, type Rule, type RuleHit } from "./engine.ts";
-import { POD_SECURITY_LEVEL } from "./registry.ts";
+import { hit, type Rule, type RuleHit } from "./engine.ts";
+import { SYSTEM_NAMES } from "./systems.ts";
+import { POD_SECURITY_LEVEL, SYSTEMS, systemOf } from "./systems.ts";
 
-export { POD_SECURITY_LEVEL } from "./registry.ts";
+export { POD_SECURITY_LEVEL } from "./systems.ts";
 
 /** Pod Security levels, from the most permissive. */
 const STRICTNESS: Record<string, number> = { privileged: 0, baseline: 1, restricted: 2 };
@@ -19,7 +20,7 @@ export const generalRules: Rule[] = [
     why: "A secret written into values or manifests ends up in Git, in CI logs and in every copy of the rendered output; rotating it means finding all of them. Seed 001 (D4) keeps secrets by name: the database URL, master key, NATS password, TLS certificate, admin token and forge App credentials live in Secrets the operator creates, and the manifests only point at them.",
     source: { from: "seed", says: 'seed 001, D4: "secrets by name"; seed 002, Requirement 5: "with no static keys"' },
     severity: "error",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       const hits: RuleHit[] = set.ofKind("Secret").map((o) => hit(o, ["kind"], "a Secret object is rendered; its value would live in the manifests"));
       for (const { object, container, containerPath } of set.containers()) {
@@ -41,17 +42,13 @@ export const generalRules: Rule[] = [
       from: "seed",
       says: 'seed 000: "The image must be a repo@sha256:<digest> reference."; seed 001, D8: "with only the digest written to pod specs"',
     },
-    opinions: {
-      rootpilot: {
-        summary: "the Rootpilot image is pinned by digest",
-        because: "seed 002 does not ask for a digest; rigging does, so that every node runs the image that was reviewed",
-      },
-    },
+    // Each system whose seeds ask no digest names its opinion in its record.
+    opinions: Object.fromEntries(SYSTEMS.flatMap(({ digestOpinion: o }) => (o ? [[o.key, { summary: o.summary, because: o.because }]] : []))),
     severity: "error",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       const hits: RuleHit[] = [];
-      const opinion = set.profile === "rootpilot-runner" ? "rootpilot" : undefined;
+      const opinion = systemOf(set.profile).digestOpinion?.key;
       for (const { object, container, containerPath } of set.containers()) {
         const parsed = parseImage(String(container.image ?? ""));
         if (typeof parsed === "string")
@@ -79,11 +76,11 @@ export const generalRules: Rule[] = [
       },
     },
     severity: "error",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       const hits: RuleHit[] = [];
-      // The Compass Server's read-only root is seed 001's (CS-02); elsewhere it is rigging's choice.
-      const readOnlyOpinion = set.profile === "compass-server" ? undefined : "read-only-root";
+      // A read-only root is a seed's where the system's record says so (the Server's CS-02); elsewhere it is rigging's choice.
+      const readOnlyOpinion = systemOf(set.profile).readOnlyRootRequired ? undefined : "read-only-root";
       for (const { object, spec, container, containerPath } of set.containers()) {
         const sc = container.securityContext ?? {};
         const at = [...containerPath, "securityContext"];
@@ -116,7 +113,7 @@ export const generalRules: Rule[] = [
       says: "Kubernetes recommends these labels and no seed asks for them; rigging writes all six so that tools can group an installation's objects (`check` recognises a profile by its shape too)",
     },
     severity: "warning",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       const hits: RuleHit[] = [];
       for (const object of set.objects) {
@@ -138,7 +135,7 @@ export const generalRules: Rule[] = [
     },
     severity: "warning",
     concern: "reliability",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, container, containerPath } of set.containers()) {
@@ -161,7 +158,7 @@ export const generalRules: Rule[] = [
       says: "seed 001 (D9) makes the images public, so a pull secret is a credential with nothing to do; a private mirror may still need one",
     },
     severity: "warning",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       return set
         .pods()
@@ -191,7 +188,7 @@ export const generalRules: Rule[] = [
       },
     },
     severity: "error",
-    profiles: PROFILE_NAMES,
+    profiles: SYSTEM_NAMES,
     check(set) {
       const level = POD_SECURITY_LEVEL[set.profile];
       const hits: RuleHit[] = [];

@@ -1,12 +1,13 @@
 // Every requirement ID in one list, for `explain` and the docs: the rules of
 // the catalog and the requirements enforced only in values, tests or notes.
 import { allRules } from "./catalog.ts";
-import type { Opinion, ProfileName, Rule, Source } from "./engine.ts";
+import type { Opinion, SystemName, Rule, Source } from "./engine.ts";
+import { ID_PREFIXES } from "./systems.ts";
 import { VALUES_ONLY } from "./values-only.ts";
 
 export interface Requirement {
   id: string;
-  profiles: readonly ProfileName[];
+  profiles: readonly SystemName[];
   /** Undefined for requirements no rule reports. */
   severity?: Rule["severity"];
   summary: string;
@@ -44,9 +45,7 @@ export function requirements(): Requirement[] {
   return [...fromRules, ...others].sort((a, b) => compareIds(a.id, b.id));
 }
 
-const PREFIX_ORDER = ["G", "CR", "CS", "RP"];
-
-/** G- first, then CR-, CS-, RP-; numbers in numeric order. */
+/** G- first, then each system's prefix in the registry's order; numbers in numeric order. */
 export function compareIds(a: string, b: string): number {
   const [pa, na] = split(a);
   const [pb, nb] = split(b);
@@ -59,8 +58,8 @@ function split(id: string): [string, number] {
 }
 
 function rank(prefix: string): number {
-  const index = PREFIX_ORDER.indexOf(prefix);
-  return index < 0 ? PREFIX_ORDER.length : index;
+  const index = ID_PREFIXES.indexOf(prefix);
+  return index < 0 ? ID_PREFIXES.length : index;
 }
 
 /** A requirement's source, as the rules table shows it. */

@@ -1,12 +1,16 @@
-// One record per system rigging knows (the Compass Runner, the Compass
-// Server, the Rootpilot runner): everything the commands need to know about
-// it, in one place. Adding a system is its own folder (values schema,
-// renderer, rules, this record) plus one line in the registry
-// (src/rules/registry.ts) and its name in ProfileName (engine.ts).
+// One record per system rigging knows: everything the commands, the docs
+// and the build need to know about it, in one place. Each record lives in
+// its system's folder (src/profiles/NAME/system.ts); adding a system is its
+// folder plus one line in the registry (src/profiles/index.ts).
 import type { PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
-import type { Profile } from "../profiles/profile.ts";
-import type { ProfileName, Rule } from "./engine.ts";
+import type { InterfaceRow } from "../docs/interfaces.ts";
+import type { ValuesKind } from "../profiles/values-kind.ts";
+import type { Opinion, Rule } from "./engine.ts";
+import type { ValuesOnlyRequirement } from "./values-only.ts";
+
+/** A system's name, as rules, findings and `check --profile` use it: `rootpilot-runner`. */
+export type SystemName = string;
 
 /** A shape that names a workload's system when its labels do not (`check` on hand-written manifests). */
 export interface Shape {
@@ -17,10 +21,22 @@ export interface Shape {
 
 export type PodSecurityLevel = "restricted" | "baseline" | "privileged";
 
+/** D10: the platforms an image must hold, which `pin` checks its digest against. */
+export interface ImageNeed {
+  /** Whose image it is, in messages: `the Compass Server`. */
+  who: string;
+  platforms: readonly string[];
+  /** Whether it must be an image index (one tag for every platform). */
+  index: boolean;
+  /** Why it needs them, in pin's messages. */
+  why: string;
+}
+
 export interface System {
-  /** The name rules and findings use: `rootpilot-runner`. */
-  name: ProfileName;
+  name: SystemName;
   summary: string;
+  /** The prefix of its requirement IDs (CR of CR-03); IDs sort G- first, then by the registry's order. */
+  idPrefix: string;
   /** The app.kubernetes.io/name values of its objects (G-07), by which `check` recognises them. */
   apps: readonly string[];
   /** The Pod Security Admission level its namespace carries: the strictest its pods pass (G-10). */
@@ -30,7 +46,21 @@ export interface System {
   /** Its own rules (the general G- rules apply to every system). */
   rules: readonly Rule[];
   /** Its values kinds: each with its schema, renderer, notes and bundled example. */
-  profiles: readonly Profile[];
+  valuesKinds: readonly ValuesKind[];
+  /** What `pin` asks of its own image (D10). */
+  image: ImageNeed;
+  /** Images of other programs it runs beside its own, by a key on their values path (`nats`). */
+  bundledImages?: Readonly<Record<string, ImageNeed>>;
+  /** G-05: no seed asks it to pin images by digest, so a tag is rigging's opinion (a warning), under this key. */
+  digestOpinion?: { key: string } & Opinion;
+  /** G-06: a seed asks it for a read-only root filesystem, so a writable one is an error, not an opinion. */
+  readOnlyRootRequired?: boolean;
+  /** Its requirements no rule over manifests can judge (src/rules/values-only.ts). */
+  valuesOnly?: readonly ValuesOnlyRequirement[];
+  /** Its programs' interface tables in the docs, by the name a page marks them with. */
+  interfaces?: Readonly<Record<string, () => readonly InterfaceRow[]>>;
+  /** Values files the build renders so that its code is cached; its values kinds' examples when unset. */
+  warmUps?: readonly string[];
 }
 
 export function defineSystem(system: System): System {

@@ -2,16 +2,31 @@
 import { describe, expect, it } from "vitest";
 import { classify } from "../../src/check/classify.ts";
 import type { K8sObject } from "../../src/core/objects.ts";
-import { PROFILES } from "../../src/profiles/index.ts";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { allRules, rulesFor } from "../../src/rules/catalog.ts";
-import { PROFILE_NAMES } from "../../src/rules/engine.ts";
-import { POD_SECURITY_LEVEL, SYSTEMS } from "../../src/rules/registry.ts";
+import { ID_PREFIXES, KINDS, POD_SECURITY_LEVEL, SYSTEMS } from "../../src/rules/systems.ts";
+import { ROOT } from "../support/cli.ts";
+
+const unique = (values: readonly string[]) => expect(new Set(values).size).toBe(values.length);
 
 describe("the registry of systems", () => {
-  it("names every profile once, and every values kind belongs to one system", () => {
-    expect(SYSTEMS.map((s) => s.name).sort()).toEqual([...PROFILE_NAMES].sort());
-    const kinds = SYSTEMS.flatMap((s) => s.profiles.map((p) => p.kind));
-    expect([...kinds].sort()).toEqual(PROFILES.map((p) => p.kind).sort());
+  it("names each system, values kind, app and ID prefix once", () => {
+    unique(SYSTEMS.map((s) => s.name));
+    unique(KINDS);
+    unique(SYSTEMS.flatMap((s) => s.apps));
+    unique(ID_PREFIXES);
+  });
+
+  it("registers every system folder: a folder with a system.ts and no registry line is caught", () => {
+    const folders = readdirSync(join(ROOT, "src", "profiles"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "src", "profiles", entry.name, "system.ts")))
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual(SYSTEMS.map((s) => s.name).sort());
+  });
+
+  it("each system's rules carry its ID prefix", () => {
+    for (const system of SYSTEMS) for (const rule of system.rules) expect(rule.id.startsWith(`${system.idPrefix}-`)).toBe(true);
   });
 
   it("the catalog is the general rules plus every system's own", () => {
@@ -22,7 +37,7 @@ describe("the registry of systems", () => {
   it("a profile is judged by the catalog's rules for it, in its order: the general ones and its own system's", () => {
     // rulesFor reads one system's rules (a render loads no other system's); a
     // rule of one system that judged another profile would be lost here.
-    for (const name of PROFILE_NAMES) expect(rulesFor(name)).toEqual(allRules().filter((r) => r.profiles.includes(name)));
+    for (const { name } of SYSTEMS) expect(rulesFor(name)).toEqual(allRules().filter((r) => r.profiles.includes(name)));
   });
 
   it("Pod Security levels: privileged only where hostPath forces it", () => {

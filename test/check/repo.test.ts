@@ -5,8 +5,6 @@ import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
-import { KINDS } from "../../src/profiles/index.ts";
-import { VALUES_KINDS } from "../../src/check/walked.ts";
 import { ROOT, runInProcess, tempDir } from "../support/cli.ts";
 
 const FIXTURE = join(ROOT, "test", "fixtures", "repo");
@@ -154,8 +152,4 @@ describe("files named on the command line stay strict", () => {
   it("a named Helm template is not valid YAML (exit 2)", () => {
     expect(check([join(FIXTURE, "charts/web/templates/deployment.yaml")]).code).toBe(2);
   });
-});
-
-it("knows the values kinds of every profile", () => {
-  expect([...VALUES_KINDS].sort()).toEqual([...KINDS].sort());
 });

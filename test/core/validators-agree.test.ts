@@ -1,4 +1,4 @@
-// The generated validators (src/core/validators/) against zod, the
+// The generated validators (src/profiles/*/generated-validator.ts) against zod, the
 // reference they are generated from: on valid values and near misses of
 // every values kind, the two accept and refuse the same values (an own
 // `__proto__` key aside, which the values reader refuses first), and what
@@ -12,9 +12,9 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/core/source.ts";
-import { validatorOf } from "../../src/core/validators/generated.ts";
+import { validatorOf } from "../../src/profiles/validators.ts";
 import { validateValues } from "../../src/core/values.ts";
-import { profileOf } from "../../src/profiles/index.ts";
+import { valuesKindOf } from "../../src/rules/systems.ts";
 import { mutate, mutation, pathsOf, setOwn, validCompassRunner, type Mutation } from "../support/compass-runner-values.ts";
 import { runCli, runInProcess, tempDir } from "../support/cli.ts";
 import { makePki } from "../support/tls.ts";
@@ -22,7 +22,7 @@ import { makePki } from "../support/tls.ts";
 // The in-process CLI can be run with zod alone, as the reference the built
 // CLI (with the generated validators) is compared with.
 const zodOnly = vi.hoisted(() => ({ on: false }));
-vi.mock("../../src/core/validators/generated.ts", async (original) => {
+vi.mock("../../src/profiles/validators.ts", async (original) => {
   const real = (await original()) as { validatorOf: (kind: string) => unknown };
   return { validatorOf: (kind: string) => (zodOnly.on ? undefined : real.validatorOf(kind)) };
 });
@@ -212,7 +212,7 @@ beforeAll(async () => {
 
 describe.each(KINDS)("$title: the generated validator and zod", ({ kind, seeds, generated }) => {
   it("agree on what they accept and on the values they return, and every refusal is zod's", async () => {
-    const profile = profileOf(kind)!;
+    const profile = valuesKindOf(kind)!;
     const schema = profile.schema();
     const fast = validatorOf(kind)!;
     const starts = seeds();

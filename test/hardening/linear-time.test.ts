@@ -17,9 +17,9 @@ import { printable } from "../../src/core/printable.ts";
 import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/core/source.ts";
 import { validateValues } from "../../src/core/values.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { profileOf } from "../../src/profiles/index.ts";
+import { SYSTEMS, valuesKindOf } from "../../src/rules/systems.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
-import type { ProfileName } from "../../src/rules/engine.ts";
+import type { SystemName } from "../../src/rules/engine.ts";
 import { readRunnerClusters } from "../../src/profiles/compass-server/runner-clusters.ts";
 import { expectLinear } from "../support/linear.ts";
 
@@ -40,11 +40,8 @@ const hostile = (unit: string) => `${unit.repeat(Math.ceil(SIZE / unit.length))}
  */
 const UNITS = ["\n", " ", "a-", "a.", "a/", "a://b:", "password: ", "authorization {", "-----BEGIN CERTIFICATE-----\n", "-----BEGIN A", "xoxa-", "ghp_"];
 
-const EXAMPLES: Record<ProfileName, string> = {
-  "compass-runner": "examples/compass-runner.yaml",
-  "compass-server": "examples/compass-server.yaml",
-  "rootpilot-runner": "examples/rootpilot-eks.yaml",
-};
+/** Each system's example: its first warm-up, the file that reaches most of its renderer. */
+const EXAMPLES: Record<SystemName, string> = Object.fromEntries(SYSTEMS.map((s) => [s.name, s.warmUps?.[0] ?? s.valuesKinds[0].example]));
 
 /** The objects of an example's render, and its values. */
 const rendered = Object.fromEntries(
@@ -52,7 +49,7 @@ const rendered = Object.fromEntries(
     const source = parseValuesFile(readFileSync(file, "utf8"), file);
     return [profile, { objects: renderSource(source).objects, values: source.data }];
   }),
-) as Record<ProfileName, { objects: K8sObject[]; values: unknown }>;
+) as Record<SystemName, { objects: K8sObject[]; values: unknown }>;
 
 /** Keys left as they are, so that every object is still recognised and every lookup by name still finds its target. */
 const KEPT = new Set(["apiVersion", "kind", "name", "labels", "matchLabels", "mountPath"]);
@@ -87,7 +84,7 @@ function sourceOf(data: unknown): SourceDocument {
   return { file: "values.yaml", data, locate: () => ({ file: "values.yaml" }) };
 }
 
-describe.each(Object.keys(EXAMPLES) as ProfileName[])("%s: every rule and every values check, on 2 MiB of one pattern", (profile) => {
+describe.each(Object.keys(EXAMPLES) as SystemName[])("%s: every rule and every values check, on 2 MiB of one pattern", (profile) => {
   it.each(UNITS.map((unit) => [JSON.stringify(unit), unit]))("%s", (_, unit) => {
     const text = hostile(unit);
     const { objects, values } = rendered[profile];
@@ -98,7 +95,7 @@ describe.each(Object.keys(EXAMPLES) as ProfileName[])("%s: every rule and every 
     }
     // ...and the values checks, through the profile's schema and the inline-secret scan.
     const { kind } = values as { kind: string };
-    const schema = profileOf(kind)!;
+    const schema = valuesKindOf(kind)!;
     const hostileValues = { ...(withText(values, text, true) as object), kind };
     expect(() => validateValues(schema.schema(), sourceOf(hostileValues), kind)).toThrow(ValuesError);
   });

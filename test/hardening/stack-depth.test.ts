@@ -9,7 +9,7 @@ import { ValuesError } from "../../src/core/errors.ts";
 import { DNS1123_SUBDOMAIN } from "../../src/core/names.ts";
 import { LIMITS, parseValuesFile, type SourceDocument } from "../../src/core/source.ts";
 import { validateValues } from "../../src/core/values.ts";
-import { profileOf } from "../../src/profiles/index.ts";
+import { valuesKindOf } from "../../src/rules/systems.ts";
 import { ROLE_ARN } from "../../src/profiles/rootpilot-runner/runtime.ts";
 import { fallsBack } from "../../src/core/fast-yaml.ts";
 import { tempFile } from "../support/cli.ts";
@@ -73,7 +73,7 @@ describe("many problems", () => {
     const source: SourceDocument = { file: "values.yaml", data, locate: () => ({ file: "values.yaml" }) };
     let error: unknown;
     try {
-      validateValues(profileOf("CompassRunner")!.schema(), source, "CompassRunner");
+      validateValues(valuesKindOf("CompassRunner")!.schema(), source, "CompassRunner");
     } catch (caught) {
       error = caught;
     }

@@ -6,7 +6,7 @@
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KINDS } from "../../src/profiles/index.ts";
+import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, tempDir } from "../support/cli.ts";
 import { run, type RunOptions } from "./run.ts";
 

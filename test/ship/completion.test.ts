@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMAND_SPECS } from "../../src/cli/completion.ts";
-import { KINDS } from "../../src/profiles/index.ts";
-import { PROFILE_NAMES } from "../../src/rules/engine.ts";
+import { KINDS } from "../../src/rules/systems.ts";
+import { SYSTEM_NAMES } from "../../src/rules/systems.ts";
 import { runInProcess } from "../support/cli.ts";
 import { run } from "./run.ts";
 
@@ -56,7 +56,7 @@ describe("completion scripts", () => {
     expect(await bashComplete(["rigging", "in"])).toEqual(["init"]);
     expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...KINDS].sort());
     expect(await bashComplete(["rigging", "schema", "Root"])).toEqual(["RootpilotRunner"]);
-    expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...PROFILE_NAMES].sort());
+    expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...SYSTEM_NAMES].sort());
     expect(await bashComplete(["rigging", "check", "--format", "s"])).toEqual(["sarif"]);
     expect(await bashComplete(["rigging", "check", "--pa"])).toEqual(["--passthrough"]);
     expect(await bashComplete(["rigging", "explain", "CR-0"])).toEqual(expect.arrayContaining(["CR-03", "CR-09"]));

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { KINDS } from "../../src/profiles/index.ts";
+import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, tempDir } from "../support/cli.ts";
 import { fnAnswer } from "../../src/cli/fn.ts";
 import { run, type Run } from "./run.ts";

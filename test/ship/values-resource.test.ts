@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { KINDS } from "../../src/profiles/index.ts";
+import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, runInProcess, tempDir } from "../support/cli.ts";
 import { run } from "./run.ts";
 

@@ -1,14 +1,16 @@
 // The Compass Runner as a system: its values kind, the names and shape of
-// its objects, its Pod Security level and its rules (src/rules/system.ts).
+// its objects, its Pod Security level, its rules, what pin asks of its image
+// and its interface table (src/rules/system.ts).
 import { hasEnv, hasFlag, projectsAudience } from "../../rules/shapes.ts";
 import { defineSystem } from "../../rules/system.ts";
-import { compassRunnerProfile } from "./index.ts";
+import { compassRunnerKind } from "./index.ts";
 import { compassRunnerRules } from "./rules.ts";
-import { RUNNER_AUDIENCE } from "./runtime.ts";
+import { RUNNER_AUDIENCE, RUNNER_SETTINGS } from "./runtime.ts";
 
 export const compassRunnerSystem = defineSystem({
   name: "compass-runner",
   summary: "The Compass Runner: a one-node DaemonSet that boots microVMs with KVM",
+  idPrefix: "CR",
   apps: ["compass-runner"],
   // hostPath volumes are forbidden from `baseline` up; CR-06 takes their place.
   podSecurity: "privileged",
@@ -25,5 +27,23 @@ export const compassRunnerSystem = defineSystem({
   get rules() {
     return compassRunnerRules;
   },
-  profiles: [compassRunnerProfile],
+  valuesKinds: [compassRunnerKind],
+  // D10, with the Runner's exception: amd64 only, until an arm64 KVM boot passes (DL-577).
+  image: {
+    who: "the Compass Runner",
+    platforms: ["linux/amd64"],
+    index: false,
+    why: "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)",
+  },
+  valuesOnly: [
+    {
+      id: "CR-18",
+      profiles: ["compass-runner"],
+      summary: "Node prerequisites no manifest can express are printed as a checklist after a render",
+      enforcedBy: "render prints the checklist on stderr after every Compass Runner render; docs/compass-runner.md carries the same list",
+      checkNote:
+        "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
+    },
+  ],
+  interfaces: { "compass-runner": () => Object.values(RUNNER_SETTINGS).map((s) => ({ ...s, source: s.from })) },
 });

@@ -1,17 +1,21 @@
 // The Compass Server as a system: its values kinds (its own, and the
 // combined `kind: Compass`, which renders the Server and a Runner), the
-// names and shape of its objects, its Pod Security level and its rules
-// (src/rules/system.ts).
+// names and shape of its objects, its Pod Security level, its rules, what
+// pin asks of its images and its interface table (src/rules/system.ts).
 import { hasEnv, hasFlag, hasImage } from "../../rules/shapes.ts";
 import { defineSystem } from "../../rules/system.ts";
-import { compassProfile } from "../compass/index.ts";
-import { compassServerProfile } from "./index.ts";
+import { compassKind } from "../compass/index.ts";
+import { compassServerKind } from "./index.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
 import { compassServerRules } from "./rules.ts";
+import { SERVER_INTERFACE, SERVER_SECRETS } from "./runtime.ts";
+
+const MULTI_ARCH = ["linux/amd64", "linux/arm64"];
 
 export const compassServerSystem = defineSystem({
   name: "compass-server",
   summary: "The Compass Server: one pod that terminates its own TLS, with external Postgres and bundled or external NATS",
+  idPrefix: "CS",
   apps: [SERVER_APP, NATS_APP],
   podSecurity: "restricted",
   shapes: [
@@ -27,5 +31,10 @@ export const compassServerSystem = defineSystem({
     return compassServerRules;
   },
   // The combined Compass values kind renders both; its objects are the Server's and the Runner's.
-  profiles: [compassServerProfile, compassProfile],
+  valuesKinds: [compassServerKind, compassKind],
+  image: { who: "the Compass Server", platforms: MULTI_ARCH, index: true, why: "the Compass Server runs on amd64 and arm64 nodes (D10)" },
+  bundledImages: { nats: { who: "NATS", platforms: MULTI_ARCH, index: true, why: "NATS runs on amd64 and arm64 nodes (D10)" } },
+  // Seed 001 asks the Server for a read-only root (CS-02).
+  readOnlyRootRequired: true,
+  interfaces: { "compass-server": () => [...Object.values(SERVER_INTERFACE), ...SERVER_SECRETS] },
 });

@@ -3,15 +3,16 @@
 // (scripts/build.mjs, KIND_CHUNKS), not when the command starts.
 import { nodeChecklist } from "../compass-runner/checklist.ts";
 import { serverChecklist } from "../compass-server/notes.ts";
-import { defineProfile } from "../profile.ts";
+import { defineValuesKind } from "../values-kind.ts";
 import { renderCompass } from "./render.ts";
 import { clusterOf, compassSchema, dialledHost, runnerOf, serverOf } from "./values.ts";
 
-export const compassProfile = defineProfile({
+export const compassKind = defineValuesKind({
   kind: "Compass",
   summary: "The Compass Server and its Runner in one file; the Server's cluster entry is derived from the Runner",
   schema: () => compassSchema(),
   render: (v) => renderCompass(v),
   notes: (v) => [...serverChecklist(serverOf(v), [clusterOf(v)], { host: dialledHost(v), p9: v.runner.designed.P9 }), ...nodeChecklist(runnerOf(v))],
+  imagesOf: { runner: "compass-runner" },
   example: "examples/compass.yaml",
 });

@@ -1,7 +1,7 @@
 // A light head: the values schema, renderer and notes are called through
 // arrows, so that the build's chunk of this folder loads on first use
 // (scripts/build.mjs, KIND_CHUNKS), not when the command starts.
-import { defineProfile } from "../profile.ts";
+import { defineValuesKind } from "../values-kind.ts";
 import { renderRootpilotRunner } from "./render.ts";
 import type { RootpilotRunnerValues } from "./values.ts";
 import { rootpilotRunnerSchema } from "./values.ts";
@@ -21,7 +21,7 @@ function afterRender(v: RootpilotRunnerValues): string[] {
   return notes;
 }
 
-export const rootpilotRunnerProfile = defineProfile({
+export const rootpilotRunnerKind = defineValuesKind({
   kind: "RootpilotRunner",
   summary: "The Rootpilot runner: stateless, outbound-only replicas that attest per provider",
   schema: () => rootpilotRunnerSchema(),

@@ -1,14 +1,16 @@
 // The Rootpilot runner as a system: its values kind, the names and shape of
-// its objects, its Pod Security level and its rules (src/rules/system.ts).
+// its objects, its Pod Security level, its rules and what pin asks of its
+// image (src/rules/system.ts).
 import { defineSystem } from "../../rules/system.ts";
 import { hasEnv, hasImage, projectsAudience } from "../../rules/shapes.ts";
-import { rootpilotRunnerProfile } from "./index.ts";
+import { rootpilotRunnerKind } from "./index.ts";
 import { rootpilotRunnerRules } from "./rules.ts";
 import { ENROLL_AUDIENCE } from "./runtime.ts";
 
 export const rootpilotRunnerSystem = defineSystem({
   name: "rootpilot-runner",
   summary: "The Rootpilot runner: stateless, outbound-only replicas that attest per provider",
+  idPrefix: "RP",
   apps: ["rootpilot-runner"],
   // It runs as node with no privilege: the restricted level passes (seed 002).
   podSecurity: "restricted",
@@ -21,5 +23,18 @@ export const rootpilotRunnerSystem = defineSystem({
   get rules() {
     return rootpilotRunnerRules;
   },
-  profiles: [rootpilotRunnerProfile],
+  valuesKinds: [rootpilotRunnerKind],
+  image: {
+    who: "the Rootpilot runner",
+    platforms: ["linux/amd64", "linux/arm64"],
+    index: true,
+    why: "the Rootpilot runner runs on amd64 and arm64 nodes (D10)",
+  },
+  digestOpinion: {
+    key: "rootpilot",
+    summary: "the Rootpilot image is pinned by digest",
+    because: "seed 002 does not ask for a digest; rigging does, so that every node runs the image that was reviewed",
+  },
+  // The EKS example, which reaches more of its renderer than the GKE one.
+  warmUps: ["examples/rootpilot-eks.yaml"],
 });

@@ -1,9 +1,10 @@
-// What a profile provides to the commands: its values kind and schema, its
-// pure renderer, and the notes printed to people after a render.
+// A values kind: the `kind:` of a values file, with its schema, its pure
+// renderer and the notes printed to people after a render. A system
+// (src/rules/system.ts) has one or more.
 import type { z } from "zod";
 import type { K8sObject } from "../core/objects.ts";
 
-export interface Profile<S extends z.ZodType = z.ZodType> {
+export interface ValuesKind<S extends z.ZodType = z.ZodType> {
   /** The `kind:` of a values file. */
   kind: string;
   summary: string;
@@ -17,11 +18,17 @@ export interface Profile<S extends z.ZodType = z.ZodType> {
    * `kind:` (the Compass Runner's runner-manifests values).
    */
   shapeKeys?: readonly string[];
+  /**
+   * Top-level keys whose images are another system's, by that system's name
+   * (`kind: Compass` holds the Runner's under `runner`): pin asks of them
+   * what that system's record asks.
+   */
+  imagesOf?: Readonly<Record<string, string>>;
   /** The bundled example, relative to the package root. */
   example: string;
 }
 
 /** Keeps the schema's output type tied to the renderer's input type. */
-export function defineProfile<S extends z.ZodType>(profile: Profile<S>): Profile {
-  return profile as unknown as Profile;
+export function defineValuesKind<S extends z.ZodType>(kind: ValuesKind<S>): ValuesKind {
+  return kind as unknown as ValuesKind;
 }
