@@ -165,7 +165,10 @@ function walk(value: unknown, type: string, path: (string | number)[], schema: V
   }
   const model = schema.types[type];
   if (model === undefined) {
-    if (!leafAccepts(type, value)) report(path, `expected ${LEAVES[type] ?? type}, got ${describe(value)}`);
+    // kubectl reads YAML 1.1, where y, n, yes, no, on and off are booleans.
+    const quote =
+      typeof value === "boolean" && (type === "string" || type === "int-or-string") ? " (YAML 1.1 reads y, n, yes, no, on, off as booleans: quote it)" : "";
+    if (!leafAccepts(type, value)) report(path, `expected ${LEAVES[type] ?? type}, got ${describe(value)}${quote}`);
     return;
   }
   if (!isMapping(value)) {
