@@ -196,7 +196,8 @@ async function readVersion(version, quantities, formats) {
 /** Whether dist/kube/ is newer than what it is made from: the lockfile (the packages) and this script. */
 export function kubeSchemasFresh() {
   const made = statSync(join(OUT, "index.json"), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return made > Math.max(statSync("package-lock.json").mtimeMs, statSync(new URL(import.meta.url)).mtimeMs);
+  const lock = statSync("package-lock.json", { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
+  return made > Math.max(lock, statSync(new URL(import.meta.url)).mtimeMs);
 }
 
 export async function generateKubeSchemas() {

@@ -2,9 +2,11 @@
 // schema of one version, as kubectl's strict field validation and the API
 // server would judge it: unknown fields, wrong types, missing required
 // fields, and apiVersions the version does not serve. The schemas are the
-// build's dist/kube/ (scripts/gen-kube-schemas.mjs), read on first use.
+// build's dist/kube/ (scripts/gen-kube-schemas.mjs), read on first use;
+// the standalone executable carries them as embedded files.
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
 import type { K8sObject } from "../core/objects.ts";
 import { closest } from "../core/values.ts";
@@ -34,21 +36,25 @@ export interface SchemaHit {
 let index: KubeIndex | null | undefined;
 const loaded = new Map<string, VersionSchema>();
 
-function schemaDir(): string | undefined {
+/** Where the schemas are, and their files' extension: dist/kube/ of the package, or the executable's embedded files. */
+function schemaFiles(): { dir: string; ext: string } | undefined {
   try {
-    const dir = join(packageRoot(), "dist", "kube");
-    return existsSync(join(dir, "index.json")) ? dir : undefined;
+    // The executable embeds them as .kube files beside its entry (scripts/build-binary.mjs).
+    const [dir, ext] = BUILD?.binary ? [join(dirname(process.argv[1]), "dist", "kube"), ".kube"] : [join(packageRoot(), "dist", "kube"), ".json"];
+    return existsSync(join(dir, `index${ext}`)) ? { dir, ext } : undefined;
   } catch {
     return undefined;
   }
 }
 
+const readSchema = (name: string): unknown => {
+  const { dir, ext } = schemaFiles()!;
+  return JSON.parse(readFileSync(join(dir, `${name}${ext}`), "utf8"));
+};
+
 /** The bundled versions, or undefined when this build carries no schemas. */
 export function kubeIndex(): KubeIndex | undefined {
-  if (index === undefined) {
-    const dir = schemaDir();
-    index = dir ? (JSON.parse(readFileSync(join(dir, "index.json"), "utf8")) as KubeIndex) : null;
-  }
+  if (index === undefined) index = schemaFiles() ? (readSchema("index") as KubeIndex) : null;
   return index ?? undefined;
 }
 
@@ -67,7 +73,7 @@ export function kubeVersion(given: string | undefined, known: KubeIndex): string
 function schemaOf(version: string): VersionSchema {
   let schema = loaded.get(version);
   if (!schema) {
-    schema = JSON.parse(readFileSync(join(schemaDir()!, `${version}.json`), "utf8")) as VersionSchema;
+    schema = readSchema(version) as VersionSchema;
     loaded.set(version, schema);
   }
   return schema;
