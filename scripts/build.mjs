@@ -43,7 +43,8 @@ function newestInput() {
   }
   return newest;
 }
-if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput()) process.exit(0);
+if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput() && existsSync("dist/kube/index.json"))
+  process.exit(0);
 rmSync(STAMP, { force: true });
 
 for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"])
