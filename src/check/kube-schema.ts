@@ -79,6 +79,9 @@ function schemaOf(version: string): VersionSchema {
   return schema;
 }
 
+/** A key of data read from JSON, by a name the user wrote: never one of Object.prototype's (constructor). */
+const lookup = <T>(record: Record<string, T> | undefined, key: string): T | undefined => (record && Object.hasOwn(record, key) ? record[key] : undefined);
+
 const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
 const stable = (apiVersion: string) => /(?:^|\/)v\d+$/.test(apiVersion);
 
@@ -93,7 +96,7 @@ export function schemaHits(objects: readonly K8sObject[], version: string, known
   const unchecked: K8sObject[] = [];
   for (const object of objects) {
     const { apiVersion, kind } = object;
-    const model = typeof apiVersion === "string" && typeof kind === "string" ? schema.kinds[apiVersion]?.[kind] : undefined;
+    const model = typeof apiVersion === "string" && typeof kind === "string" ? lookup(lookup(schema.kinds, apiVersion), kind) : undefined;
     if (model === undefined) {
       const hit = notServed(object, version, known);
       if (hit) hits.push(hit);
@@ -109,7 +112,7 @@ export function schemaHits(objects: readonly K8sObject[], version: string, known
         message: `${apiVersion} ${kind} is deprecated: Kubernetes ${version} serves it as ${deprecated}, and a later release stops serving ${apiVersion}`,
         because: DEPRECATED_BECAUSE,
       });
-    walk(object, model, [], schema, version, (path, message) => hits.push({ object, path, severity: "error", message }));
+    walk(object, model, { schema, version, path: [], report: (path, message) => hits.push({ object, path, severity: "error", message }) });
   }
   return { hits, unchecked };
 }
@@ -119,7 +122,7 @@ function newerStable(apiVersion: string, kind: string, schema: VersionSchema): s
   if (stable(apiVersion)) return undefined;
   const group = groupOf(apiVersion);
   return Object.keys(schema.kinds)
-    .filter((v) => v !== apiVersion && groupOf(v) === group && stable(v) && schema.kinds[v][kind] !== undefined)
+    .filter((v) => v !== apiVersion && groupOf(v) === group && stable(v) && lookup(schema.kinds[v], kind) !== undefined)
     .sort()
     .at(-1);
 }
@@ -130,7 +133,7 @@ function notServed(object: K8sObject, version: string, known: KubeIndex): Schema
   const kind = String(object.kind);
   const group = groupOf(apiVersion);
   const versions = Object.keys(known.versions).sort((a, b) => minor(a) - minor(b));
-  const serves = (v: string, av = apiVersion) => known.versions[v].kinds[av]?.includes(kind) ?? false;
+  const serves = (v: string, av = apiVersion) => lookup(known.versions[v].kinds, av)?.includes(kind) ?? false;
   const servedBy = versions.filter((v) => serves(v));
   const groupServed = Object.keys(known.versions[version].kinds).some((av) => groupOf(av) === group);
   // A custom resource's group has a dot (a CRD's must); a built-in one (apps, extensions, core) has none.
@@ -152,43 +155,59 @@ function notServed(object: K8sObject, version: string, known: KubeIndex): Schema
 
 type Report = (path: (string | number)[], message: string) => void;
 
+/** What a walk carries: the schema, the version's name, where to report, and the path so far (a stack, copied only to report). */
+interface Walk {
+  schema: VersionSchema;
+  version: string;
+  report: Report;
+  path: (string | number)[];
+}
+
 const describe = (value: unknown) =>
   Array.isArray(value) ? "a list" : value === null ? "null" : typeof value === "object" ? "a mapping" : `${typeof value} ${JSON.stringify(value)}`;
 
 /** Walks a value by its compact type: a model's name, []ITEM, {}VALUE, or a leaf. */
-function walk(value: unknown, type: string, path: (string | number)[], schema: VersionSchema, version: string, report: Report): void {
+function walk(value: unknown, type: string, at: Walk): void {
   // An explicit null is an unset field to the API server.
   if (value === null) return;
-  if (type.startsWith("[]")) {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, type.slice(2), [...path, i], schema, version, report));
-    else report(path, `expected a list, got ${describe(value)}`);
+  const { path } = at;
+  if (type.startsWith("[]") || type.startsWith("{}")) {
+    const list = type.startsWith("[]");
+    if (list ? !Array.isArray(value) : !isMapping(value)) {
+      at.report([...path], `expected ${list ? "a list" : "a mapping"}, got ${describe(value)}`);
+      return;
+    }
+    const item = type.slice(2);
+    if (list) for (let i = 0; i < (value as unknown[]).length; i++) step(at, i, (value as unknown[])[i], item);
+    else for (const key of Object.keys(value as object)) step(at, key, (value as Record<string, unknown>)[key], item);
     return;
   }
-  if (type.startsWith("{}")) {
-    if (isMapping(value)) for (const [key, item] of Object.entries(value)) walk(item, type.slice(2), [...path, key], schema, version, report);
-    else report(path, `expected a mapping, got ${describe(value)}`);
-    return;
-  }
-  const model = schema.types[type];
+  const model = Object.hasOwn(at.schema.types, type) ? at.schema.types[type] : undefined;
   if (model === undefined) {
     // kubectl reads YAML 1.1, where y, n, yes, no, on and off are booleans.
     const quote =
       typeof value === "boolean" && (type === "string" || type === "int-or-string") ? " (YAML 1.1 reads y, n, yes, no, on, off as booleans: quote it)" : "";
-    if (!leafAccepts(type, value)) report(path, `expected ${LEAVES[type] ?? type}, got ${describe(value)}${quote}`);
+    if (!leafAccepts(type, value)) at.report([...path], `expected ${LEAVES[type] ?? type}, got ${describe(value)}${quote}`);
     return;
   }
   if (!isMapping(value)) {
-    report(path, `expected a mapping (${type}), got ${describe(value)}`);
+    at.report([...path], `expected a mapping (${type}), got ${describe(value)}`);
     return;
   }
-  for (const field of model.r ?? []) if (value[field] === undefined) report(path, `missing required field "${field}" (${type})`);
-  for (const [key, item] of Object.entries(value)) {
-    const fieldType = model.f[key];
-    if (fieldType === undefined) {
+  for (const field of model.r ?? []) if (value[field] === undefined) at.report([...path], `missing required field "${field}" (${type})`);
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(model.f, key)) step(at, key, value[key], model.f[key]);
+    else {
       const near = closest(key, Object.keys(model.f));
-      report([...path, key], `unknown field "${key}": ${type} of Kubernetes ${version} has no such field${near ? ` (did you mean ${near}?)` : ""}`);
-    } else walk(item, fieldType, [...path, key], schema, version, report);
+      at.report([...path, key], `unknown field "${key}": ${type} of Kubernetes ${at.version} has no such field${near ? ` (did you mean ${near}?)` : ""}`);
+    }
   }
+}
+
+function step(at: Walk, key: string | number, value: unknown, type: string): void {
+  at.path.push(key);
+  walk(value, type, at);
+  at.path.pop();
 }
 
 const LEAVES: Record<string, string> = {

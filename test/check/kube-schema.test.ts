@@ -91,6 +91,14 @@ describe("the schema validator on upstream examples", () => {
     expect(shown(hits(d)).map((h) => h.path)).toEqual(["metadata.lables"]);
   });
 
+  it("names of Object.prototype are fields and kinds like any other: unknown, never a crash", () => {
+    const d = deployment();
+    Object.assign(d.spec, { constructor: 1, toString: "x" });
+    expect(shown(hits(d)).map((h) => h.path)).toEqual(["spec.constructor", "spec.toString"]);
+    const odd = { apiVersion: "constructor", kind: "name", metadata: { name: "x" } };
+    expect(shown(hits(odd))).toEqual([{ path: "apiVersion", severity: "error", message: `constructor name is not served by Kubernetes ${NEWEST}; it serves no name` }]);
+  });
+
   it("a list where a mapping belongs, and a mapping where a list belongs", () => {
     const d = deployment();
     Object.assign(d.spec.template.spec, { containers: { name: "x" }, nodeSelector: ["a"] });
