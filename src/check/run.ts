@@ -14,8 +14,8 @@ import type { WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
-import { isWorkloadKind, SCHEMA_RULE, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
-import { kubeIndex, schemaHits } from "./kube-schema.ts";
+import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { schemaChecked } from "./schema-findings.ts";
 import { type Skipped, skippedFor } from "./skipped.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
@@ -315,51 +315,12 @@ function checkLoaded(
     const { file, line } = place(object, []);
     return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object), identity: identity(object), workload: isWorkloadKind(object.kind) };
   });
-  const schema = options.kubeVersion === undefined ? { findings: [], unchecked: [] } : schemaChecked(objects, options.kubeVersion, place, profileOf);
+  const schema =
+    options.kubeVersion === undefined ? { findings: [], unchecked: [] } : schemaChecked(objects, options.kubeVersion, { place, profileOf, identity });
   return {
     profiles: [...new Set(profileOf.values())],
     findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...schema.findings],
     unrecognised: [...(options.strict ? skipped.filter((u) => !u.workload) : skipped), ...schema.unchecked],
-  };
-}
-
-type Place = (object: K8sObject, path: readonly PropertyKey[]) => Pick<CheckFinding, "file" | "line" | "column" | "input">;
-
-/** The Kubernetes schema's findings (rule schema), and the custom resources it has no schema for. */
-function schemaChecked(
-  objects: readonly K8sObject[],
-  version: string,
-  place: Place,
-  profileOf: Map<K8sObject, ProfileName>,
-): { findings: CheckFinding[]; unchecked: Unrecognised[] } {
-  const { hits, unchecked } = schemaHits(objects, version, kubeIndex()!);
-  const findings = hits.map((hit): CheckFinding => {
-    const profile = profileOf.get(hit.object);
-    return {
-      ...place(hit.object, hit.path),
-      ruleId: SCHEMA_RULE.id,
-      severity: hit.severity,
-      ...(profile ? { profile } : {}),
-      object: identity(hit.object),
-      path: formatPath(hit.path),
-      message: hit.message,
-      fix: SCHEMA_RULE.fix,
-      ...(hit.because !== undefined ? { because: hit.because } : {}),
-    };
-  });
-  return {
-    findings,
-    unchecked: unchecked.map((object): Unrecognised => {
-      const { file, line } = place(object, []);
-      return {
-        file,
-        ...(line !== undefined ? { line } : {}),
-        object: objectRef(object),
-        identity: identity(object),
-        workload: false,
-        unchecked: `a custom resource: Kubernetes ${version} has no schema for ${object.apiVersion}, not validated`,
-      };
-    }),
   };
 }
 
