@@ -78,7 +78,7 @@ export function rulesMarkdown(): string {
     ...[...PSEUDO_RULES, { ...WAIVER_RULE, why: WAIVER_WHY }].map((r) =>
       row([
         r.id,
-        "opinions" in r && r.opinions ? "error; warning: " + r.opinions.map((o) => `${o.summary} (${o.because})`).join("; ") : "error",
+        "opinions" in r && r.opinions ? `error; warning: ${r.opinions.map((o) => `${o.summary} (${o.because})`).join("; ")}` : "error",
         r.summary,
         r.fix,
         r.why,

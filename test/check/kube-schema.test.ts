@@ -96,7 +96,9 @@ describe("the schema validator on upstream examples", () => {
     Object.assign(d.spec, { constructor: 1, toString: "x" });
     expect(shown(hits(d)).map((h) => h.path)).toEqual(["spec.constructor", "spec.toString"]);
     const odd = { apiVersion: "constructor", kind: "name", metadata: { name: "x" } };
-    expect(shown(hits(odd))).toEqual([{ path: "apiVersion", severity: "error", message: `constructor name is not served by Kubernetes ${NEWEST}; it serves no name` }]);
+    expect(shown(hits(odd))).toEqual([
+      { path: "apiVersion", severity: "error", message: `constructor name is not served by Kubernetes ${NEWEST}; it serves no name` },
+    ]);
   });
 
   it("a list where a mapping belongs, and a mapping where a list belongs", () => {
@@ -236,7 +238,7 @@ spec:
     expect(runInProcess(["explain", "schema"]).out).toMatch(/^schema {2}Every object is valid against the upstream Kubernetes schema/);
     const rule = (JSON.parse(runInProcess(["rules", "--format", "json"]).out) as { id: string; opinions: unknown[] }[]).find((e) => e.id === "schema");
     expect(rule?.opinions).toHaveLength(1);
-    expect(runInProcess(["check", "--help"]).out).toMatch(/--kube-version 1\.N[^]*default: the newest bundled/);
+    expect(runInProcess(["check", "--help"]).out).toMatch(/--kube-version 1\.N[\s\S]*default: the newest bundled/);
   });
 
   it("the built command reads the schemas the build wrote (dist/kube)", () => {
