@@ -170,9 +170,12 @@ async function readVersion(version, quantities, formats) {
     const fields = {};
     for (const a of model.getAttributeTypeMap()) {
       const key = `${unprefixed(name)}.${a.baseName}`;
-      // The older clients record no format: a number's is the one a newer client records for the same field, else any number.
-      const format = a.format ?? formats.get(`${name}.${a.baseName}`) ?? (a.type.includes("number") ? "double" : undefined);
+      // The older clients record no format: a number's is the one a newer client records for the same field (of the
+      // same model, else of the same type at another version: CronJobSpec of batch/v1 for batch/v1beta1's), else any number.
+      const bare = `${unprefixed(name).replace(/^V\d+(?:(?:alpha|beta)\d+)?/, "")}.${a.baseName}`;
+      const format = a.format ?? formats.get(`${name}.${a.baseName}`) ?? formats.get(bare) ?? (a.type.includes("number") ? "double" : undefined);
       if (a.format) formats.set(`${name}.${a.baseName}`, a.format);
+      if (a.format && !formats.has(bare)) formats.set(bare, a.format);
       fields[a.baseName] = compactType(a.type, format || undefined, key, models, quantities);
     }
     const req = (required.get(name) ?? []).map((field) => model.getAttributeTypeMap().find((a) => a.name === field)?.baseName ?? field);
