@@ -6,12 +6,14 @@
 // another platform's runtime from the npm registry on its first use.
 //
 // The executable needs no file beside it: the examples are built in (see
-// src/core/build.ts), the schemas are code, and worker threads run the
-// executable's own entry module (src/core/threads.ts).
+// src/core/build.ts), the values schemas are code, check's Kubernetes
+// schemas are embedded files, and worker threads run the executable's own
+// entry module (src/core/threads.ts).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildExamples, buildInfo } from "./build-info.mjs";
+import { generateKubeSchemas, kubeSchemasFresh } from "./gen-kube-schemas.mjs";
 
 /** The targets people ask for, as Bun names them. */
 export const TARGETS = {
@@ -45,10 +47,23 @@ const builds =
   values.target.length === 0
     ? [{ outfile: values.outfile ?? "dist/rigging" }]
     : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
+// check's Kubernetes schemas, embedded as files: dist/kube/NAME.json staged as
+// NAME.kube (a loader of its own, so that no .json import of the code becomes
+// a file), read from the executable's /$bunfs/root/dist/kube/ (B:/~BUN/root/ on Windows).
+if (!kubeSchemasFresh()) await generateKubeSchemas();
+const schemas = readdirSync("dist/kube").filter((name) => name.endsWith(".json"));
+const staged = schemas.map((name) => `dist/kube/${name.replace(/\.json$/, ".kube")}`);
+schemas.forEach((name, i) => copyFileSync(`dist/kube/${name}`, staged[i]));
+process.on("exit", () => staged.forEach((file) => rmSync(file, { force: true })));
 for (const { target, outfile } of builds) {
   const args = [
     "build",
     "src/cli/main.ts",
+    ...staged,
+    "--loader",
+    ".kube:file",
+    "--asset-naming",
+    "[dir]/[name].[ext]",
     "--compile",
     "--minify",
     "--bytecode",

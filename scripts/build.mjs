@@ -16,6 +16,8 @@
 // - dist/bun/main.js and its chunks, each with its bytecode (.jsc), built
 //   from the same files by the pinned Bun for `bun run render.ts`; its
 //   entry is src/cli/render-main.ts, the render command alone.
+// - dist/kube/, the Kubernetes schemas `check` validates against
+//   (scripts/gen-kube-schemas.mjs), read only by check.
 // The standalone executable is scripts/build-binary.mjs (npm run build:binary).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -26,6 +28,7 @@ import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import ts from "typescript";
 import { buildExamples, buildInfo } from "./build-info.mjs";
+import { generateKubeSchemas, kubeSchemasFresh } from "./gen-kube-schemas.mjs";
 
 // `--if-stale` (`npm run render`): nothing to build when the last complete
 // build is newer than every file it is made from, as it is right after
@@ -41,11 +44,14 @@ function newestInput() {
   }
   return newest;
 }
-if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput()) process.exit(0);
+if (process.argv.includes("--if-stale") && (statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0) > newestInput() && existsSync("dist/kube/index.json"))
+  process.exit(0);
 rmSync(STAMP, { force: true });
 
 for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts", "scripts/gen-integrations.ts"])
   if (spawnSync(process.execPath, ["--import", "tsx", generator], { stdio: "inherit" }).status !== 0) throw new Error(`${generator} failed`);
+// check's Kubernetes schemas (dist/kube/), made again only when their packages or their script change.
+if (!kubeSchemasFresh()) await generateKubeSchemas();
 
 const require = createRequire(import.meta.url);
 

@@ -6,7 +6,7 @@ import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { allRules } from "../rules/catalog.ts";
 import type { Rule } from "../rules/engine.ts";
-import { PSEUDO_RULES, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { PSEUDO_RULES, SCHEMA_RULE, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding, CheckReport, Unrecognised } from "./run.ts";
 import { SKIP_REASONS } from "./walked.ts";
 import { WAIVER_RULE } from "./waivers.ts";
@@ -59,16 +59,17 @@ export function formatText(findings: readonly CheckFinding[], unrecognised: read
     }
     lines.push(`${severity(f.severity)}  ${printable(bounded(`${placeOf(f)}  ${f.ruleId}  ${refOf(f.object)}  ${f.path || "-"}  ${f.message}${notes(f)}`))}`);
   }
-  for (const u of unrecognised.filter((u) => u.workload))
-    lines.push(`${severity("skipped")}  ${printable(`${placeOf(u)}  ${UNRECOGNISED_RULE.id}  ${u.object}  -  not recognised as any profile, not checked`)}`);
+  for (const u of unrecognised) {
+    const entry = entryOf(u);
+    if (entry) lines.push(`${severity("skipped")}  ${printable(`${placeOf(u)}  ${entry.ruleId}  ${u.object}  -  ${entry.text}`)}`);
+  }
   const fixes = new Map<string, { fix: string; because: Set<string> }>();
   for (const f of findings) {
     const entry = fixes.get(f.ruleId) ?? { fix: f.fix, because: new Set<string>() };
     if (f.severity === "warning" && f.because) entry.because.add(f.because);
     fixes.set(f.ruleId, entry);
   }
-  if (unrecognised.some((u) => u.workload) && !fixes.has(UNRECOGNISED_RULE.id))
-    fixes.set(UNRECOGNISED_RULE.id, { fix: UNRECOGNISED_RULE.fix, because: new Set() });
+  for (const entry of unrecognised.map(entryOf)) if (entry && !fixes.has(entry.ruleId)) fixes.set(entry.ruleId, { fix: entry.fix, because: new Set() });
   if (fixes.size > 0) {
     lines.push("", "fix:");
     const width = Math.max(...[...fixes.keys()].map((id) => id.length));
@@ -84,20 +85,37 @@ function notes(f: CheckFinding): string {
   return [...(f.waived !== undefined ? [`[waived: ${f.waived}]`] : []), ...(f.input ? [`[read at ${placeOf(f.input)}]`] : [])].map((n) => `  ${n}`).join("");
 }
 
-/** Unrecognised workloads as entries of severity `skipped`, after the findings: no dashboard shows green over an unchecked workload. */
+/** What to do about a custom resource the Kubernetes schema does not cover. */
+export const UNCHECKED_FIX = "validate it against its CustomResourceDefinition (kubectl apply --dry-run=server on a cluster that has the CRD)";
+
+/**
+ * The rule, text and fix of an entry of severity `skipped`: an unrecognised
+ * workload, or a custom resource the Kubernetes schema has none for;
+ * undefined for the other objects no profile claims (noted on stderr).
+ */
+export function entryOf(u: Unrecognised): { ruleId: string; text: string; fix: string } | undefined {
+  if (u.unchecked !== undefined) return { ruleId: SCHEMA_RULE.id, text: u.unchecked, fix: UNCHECKED_FIX };
+  return u.workload ? { ruleId: UNRECOGNISED_RULE.id, text: "not recognised as any profile, not checked", fix: UNRECOGNISED_RULE.fix } : undefined;
+}
+
+/** Unrecognised workloads and unchecked custom resources as entries of severity `skipped`, after the findings: no dashboard shows green over them. */
 function skippedEntries(unrecognised: readonly Unrecognised[]) {
-  return unrecognised
-    .filter((u) => u.workload)
-    .map((u) => ({
-      file: u.file,
-      ...(u.line !== undefined ? { line: u.line, column: 1 } : {}),
-      ruleId: UNRECOGNISED_RULE.id,
-      severity: "skipped",
-      object: u.identity,
-      path: "",
-      message: `${u.object} is not recognised as any profile, not checked`,
-      fix: UNRECOGNISED_RULE.fix,
-    }));
+  return unrecognised.flatMap((u) => {
+    const entry = entryOf(u);
+    if (!entry) return [];
+    return [
+      {
+        file: u.file,
+        ...(u.line !== undefined ? { line: u.line, column: 1 } : {}),
+        ruleId: entry.ruleId,
+        severity: "skipped",
+        object: u.identity,
+        path: "",
+        message: `${u.object} ${entry.text.replace(/^not/, "is not")}`,
+        fix: entry.fix,
+      },
+    ];
+  });
 }
 
 export function formatJson(findings: readonly CheckFinding[], unrecognised: readonly Unrecognised[] = []): string {
@@ -202,8 +220,13 @@ export function formatSarif(report: CheckReport, version: string, category: stri
     })),
     ...report.unrecognised.map((u) => ({
       level: "note",
-      message: { text: `${u.object} not recognised as any profile, skipped${u.workload ? ` (a workload; ${UNRECOGNISED_RULE.fix})` : ""}` },
-      descriptor: { id: UNRECOGNISED_RULE.id },
+      message: {
+        text:
+          u.unchecked !== undefined
+            ? `${u.object}: ${u.unchecked} (${UNCHECKED_FIX})`
+            : `${u.object} not recognised as any profile, skipped${u.workload ? ` (a workload; ${UNRECOGNISED_RULE.fix})` : ""}`,
+      },
+      descriptor: { id: entryOf(u)?.ruleId ?? UNRECOGNISED_RULE.id },
       locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(u.file) }, region: { startLine: u.line ?? 1 } } }],
     })),
     ...skippedFileCounts(report).map(([reason, count]) => ({
@@ -313,16 +336,12 @@ function outsideProfiles(report: CheckReport): { cases: string[]; failures: numb
       testCase("inputs", `${f.ruleId} ${refOf(f.object)}`, f.file, `<failure type="${f.severity}" message="${xml(f.message)}">${xml(text)}</failure>`),
     );
   }
-  const skipped = report.unrecognised.filter((u) => u.workload);
-  for (const u of skipped)
-    cases.push(
-      testCase(
-        "inputs",
-        `${UNRECOGNISED_RULE.id} ${u.object}`,
-        u.file,
-        `<skipped message="${xml(`${placeOf(u)}: not recognised as any profile, not checked`)}"/>`,
-      ),
-    );
+  const skipped = report.unrecognised.flatMap((u) => {
+    const entry = entryOf(u);
+    return entry ? [{ u, entry }] : [];
+  });
+  for (const { u, entry } of skipped)
+    cases.push(testCase("inputs", `${entry.ruleId} ${u.object}`, u.file, `<skipped message="${xml(`${placeOf(u)}: ${entry.text}`)}"/>`));
   return { cases, failures: own.length, skips: skipped.length };
 }
 

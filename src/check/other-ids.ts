@@ -5,6 +5,9 @@ import { LIVE_DECISIONS } from "../preflight/decisions.ts";
 import { PSEUDO_RULES } from "./pseudo-rules.ts";
 import { WAIVER_RULE } from "./waivers.ts";
 
+/** Why a waiver's problems are findings. */
+export const WAIVER_WHY = "A waiver that names no known warning, or gives no reason, would hide nothing or hide an error unseen.";
+
 export interface OtherId {
   id: string;
   summary: string;
@@ -14,13 +17,14 @@ export interface OtherId {
 
 export function otherIds(): OtherId[] {
   return [
-    ...[...PSEUDO_RULES, { ...WAIVER_RULE, why: "A waiver that names no known warning, or gives no reason, would hide nothing or hide an error unseen." }].map(
+    ...[...PSEUDO_RULES, { ...WAIVER_RULE, why: WAIVER_WHY }].map(
       (rule): OtherId => ({
         id: rule.id,
         summary: rule.summary,
         sections: [
           ["Reported", "by rigging check, beside the rules of the catalog (rigging rules lists them all)"],
           ["Why", rule.why],
+          ...("opinions" in rule && rule.opinions ? rule.opinions.map((o): [string, string] => ["Warning", `${o.summary}: ${o.because}`]) : []),
           ["Fix", rule.fix],
         ],
       }),

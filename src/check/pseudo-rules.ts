@@ -1,6 +1,7 @@
 // Findings of `check` that no rule of the catalog raises: a walked file that
-// cannot be read as kubectl would apply it, and (with --strict) a workload
-// no profile claims. Each has an ID that SARIF, explain and rules name.
+// cannot be read as kubectl would apply it, (with --strict) a workload no
+// profile claims, and an object the Kubernetes schema refuses. Each has an
+// ID that SARIF, explain and rules name.
 import { POD_SPEC_PATH } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 
@@ -9,6 +10,8 @@ export interface PseudoRule {
   summary: string;
   fix: string;
   why: string;
+  /** Its warnings, each with why it is one (the rest of its findings are errors). */
+  opinions?: { summary: string; because: string }[];
 }
 
 export const INPUT_RULE: PseudoRule = {
@@ -25,7 +28,19 @@ export const UNRECOGNISED_RULE: PseudoRule = {
   why: "A workload no profile claims is not judged at all: a Runner whose labels are misnamed would pass unseen. It is skipped, or an error with --strict.",
 };
 
-export const PSEUDO_RULES: readonly PseudoRule[] = [INPUT_RULE, UNRECOGNISED_RULE];
+/** Why a deprecated apiVersion is a warning. */
+export const DEPRECATED_BECAUSE =
+  "a beta API version is removed once its stable version has been served for a while; the stable one is served beside it already";
+
+export const SCHEMA_RULE: PseudoRule = {
+  id: "schema",
+  summary: "Every object is valid against the upstream Kubernetes schema of the target version (--kube-version)",
+  fix: "write each field as the Kubernetes API of the target version names and types it (kubectl explain KIND.FIELD), and an apiVersion it serves (the message names it); name the cluster's version with --kube-version",
+  why: "The API server refuses an object with a field of the wrong type or without a required field, and kubectl's strict field validation refuses an unknown field: a misspelt field (hostNetwrk) would otherwise be dropped in silence. An apiVersion the cluster does not serve is refused whole. A beta apiVersion beside its stable one is a warning: a later release stops serving it.",
+  opinions: [{ summary: "a beta or alpha apiVersion the target version also serves as a stable one", because: DEPRECATED_BECAUSE }],
+};
+
+export const PSEUDO_RULES: readonly PseudoRule[] = [INPUT_RULE, UNRECOGNISED_RULE, SCHEMA_RULE];
 
 /** Whether objects of this kind run pods (the kinds whose pod spec the rules read). */
 export function isWorkloadKind(kind: string): boolean {

@@ -15,6 +15,7 @@ import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
 import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { schemaChecked } from "./schema-findings.ts";
 import { type Skipped, skippedFor } from "./skipped.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
@@ -61,6 +62,8 @@ export interface Unrecognised {
   identity: ObjectIdentity;
   /** It runs pods (a Deployment, a DaemonSet...): reported as a skipped entry in every format, an error with --strict. */
   workload: boolean;
+  /** A custom resource the Kubernetes schema has none for, and why: a skipped entry of rule schema in every format. */
+  unchecked?: string;
 }
 
 export interface CheckReport {
@@ -97,6 +100,8 @@ export interface CheckOptions extends WalkOptions {
   stdin?: string;
   /** A workload no profile claims is an error finding, not a skipped entry (`--strict`). */
   strict?: boolean;
+  /** Validate every object against the Kubernetes schema of this version (`--kube-version`, resolved): none when absent. */
+  kubeVersion?: string;
 }
 
 export { STDIN_NAME };
@@ -320,10 +325,12 @@ function checkLoaded(
     const { file, line } = place(object, []);
     return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object), identity: identity(object), workload: isWorkloadKind(object.kind) };
   });
+  const schema =
+    options.kubeVersion === undefined ? { findings: [], unchecked: [] } : schemaChecked(objects, options.kubeVersion, { place, profileOf, identity });
   return {
     profiles: [...new Set(profileOf.values())],
-    findings: options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located,
-    unrecognised: options.strict ? skipped.filter((u) => !u.workload) : skipped,
+    findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...schema.findings],
+    unrecognised: [...(options.strict ? skipped.filter((u) => !u.workload) : skipped), ...schema.unchecked],
   };
 }
 

@@ -12,6 +12,7 @@ import { findConfig, knownRules, readConfig } from "../check/config.ts";
 import type { CheckFinding } from "../check/run.ts";
 import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
 import { ruleEntries } from "./rules.ts";
+import { kubeIndex, kubeVersion } from "../check/kube-schema.ts";
 import { VERSION } from "./version.ts";
 
 export { RULES_HELP, rulesCommand } from "./rules.ts";
@@ -78,6 +79,12 @@ Options:
                          counted on stderr as excluded, errors among them
       --strict           a workload no profile claims is an error (rule unrecognised), not a
                          skipped entry
+      --kube-version 1.N validate every object against the upstream Kubernetes schema of
+                         this version (rule schema; default: the newest bundled, rigging
+                         explain schema lists them): unknown fields, wrong types, missing
+                         required fields and apiVersions it does not serve are errors, a
+                         beta apiVersion beside its stable one a warning, a custom resource
+                         is named unchecked
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
@@ -112,6 +119,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "include-rule": { type: "string", multiple: true },
       "exclude-rule": { type: "string", multiple: true },
       include: { type: "string", multiple: true },
+      "kube-version": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -145,11 +153,21 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     exclude: [...config.exclude, ...(values.exclude ?? [])],
     include: [...config.include, ...(values.include ?? [])],
     strict: values.strict,
+    kubeVersion: targetVersion(values["kube-version"], io),
   };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
   const report = checkFilesOnThreads(positionals, options);
   return report instanceof Promise ? report.then((r) => respond(r, output, io)) : respond(report, output, io);
+}
+
+/** The Kubernetes version objects are validated against, or undefined (with a note) when this build has no schemas. */
+function targetVersion(given: string | undefined, io: Io): string | undefined {
+  const known = kubeIndex();
+  if (known) return kubeVersion(given, known);
+  if (given !== undefined) throw new UsageError(`--kube-version ${given}: this build of rigging carries no Kubernetes schemas`);
+  io.err("note: this build of rigging carries no Kubernetes schemas: objects are not validated against them (rule schema)\n");
+  return undefined;
 }
 
 interface Output {
@@ -202,7 +220,7 @@ function notes(report: CheckReport, format: Format, io: Io): void {
   if (report.stoppedThread) io.err(`note: ${report.stoppedThread}; the directory it held was checked on the main thread\n`);
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
   // Unrecognised workloads are entries of the report itself; the other objects no profile claims are noted here.
-  for (const u of report.unrecognised.filter((u) => !u.workload)) {
+  for (const u of report.unrecognised.filter((u) => !u.workload && u.unchecked === undefined)) {
     io.err(
       `${paint(io, 33, "skipped")} ${printable(`${placeOf(u)} ${u.object}`)}: not recognised as any profile (no known app.kubernetes.io/name label or shape), skipped; --profile NAME checks it\n`,
     );

@@ -5,7 +5,11 @@ import { UsageError } from "../core/errors.ts";
 import { KINDS } from "../rules/systems.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { requirements } from "../rules/requirements.ts";
-import type { Io } from "./io.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
+import { WAIVER_RULE } from "../check/waivers.ts";
+import { type Io, packageRoot } from "./io.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -41,6 +45,16 @@ export interface CommandSpec {
 }
 
 const words = (list: () => readonly string[]): Values => ({ words: list });
+const ruleIds = () => [...new Set([...requirements().map((r) => r.id), ...PSEUDO_RULES.map((r) => r.id), WAIVER_RULE.id])];
+
+/** The Kubernetes versions check's schemas cover (dist/kube/index.json), none where the build has no schemas. */
+function kubeVersions(): string[] {
+  try {
+    return Object.keys((JSON.parse(readFileSync(join(packageRoot(), "dist", "kube", "index.json"), "utf8")) as { versions: object }).versions);
+  } catch {
+    return [];
+  }
+}
 const HELP: Option = { long: "help", short: "h" };
 
 /** Every command and its options; test/ship/completion.test.ts holds it to each command's --help. */
@@ -73,6 +87,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { long: "source-root", value: "dirs" },
       { long: "sarif-category", value: "none" },
       { long: "passthrough" },
+      { long: "exclude", value: "none" },
+      { long: "include", value: "none" },
+      { long: "include-rule", value: words(ruleIds) },
+      { long: "exclude-rule", value: words(ruleIds) },
+      { long: "strict" },
+      { long: "kube-version", value: words(kubeVersions) },
       HELP,
     ],
     args: "files",

@@ -46,7 +46,15 @@ export function ruleEntries(): RuleEntry[] {
     }),
   );
   const own = [...PSEUDO_RULES, WAIVER_RULE].map(
-    (rule): RuleEntry => ({ id: rule.id, summary: rule.summary, severity: "error", fix: rule.fix, source: "rigging check", profiles: [], opinions: [] }),
+    (rule): RuleEntry => ({
+      id: rule.id,
+      summary: rule.summary,
+      severity: "error",
+      fix: rule.fix,
+      source: "rigging check",
+      profiles: [],
+      opinions: "opinions" in rule ? [...(rule.opinions ?? [])] : [],
+    }),
   );
   return [...catalog, ...own];
 }

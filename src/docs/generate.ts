@@ -3,6 +3,10 @@
 // `<!-- values-table:KIND -->` and `<!-- /values-table -->` in any docs page)
 // from the kind's JSON Schema. Pure functions: scripts/gen-docs.ts writes
 // them, test/docs.test.ts compares them with the files.
+import { readFileSync } from "node:fs";
+import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
+import { WAIVER_RULE } from "../check/waivers.ts";
+import { WAIVER_WHY } from "../check/other-ids.ts";
 import { CONSEQUENCE_ROWS } from "../diff/consequences.ts";
 import { STATE_MEANINGS, STATE_WORDS, type UpdateState } from "../pin/update.ts";
 import { schemaOf } from "../cli/schema.ts";
@@ -63,6 +67,23 @@ export function rulesMarkdown(): string {
     row(["ID", "Severity", "Asks for", "Why (rigging's choice)"]),
     row(["---", "---", "---", "---"]),
     ...opinionRows,
+    "",
+    "## check's own rules",
+    "",
+    "Findings of `rigging check` that no requirement raises, each with its ID",
+    "(`--exclude-rule`, `.rigging.yaml` and `rigging explain` take it).",
+    "",
+    row(["ID", "Severity", "Summary", "Fix", "Why"]),
+    row(["---", "---", "---", "---", "---"]),
+    ...[...PSEUDO_RULES, { ...WAIVER_RULE, why: WAIVER_WHY }].map((r) =>
+      row([
+        r.id,
+        "opinions" in r && r.opinions ? `error; warning: ${r.opinions.map((o) => `${o.summary} (${o.because})`).join("; ")}` : "error",
+        r.summary,
+        r.fix,
+        r.why,
+      ]),
+    ),
     "",
     ...decisionsSection(row),
   ].join("\n");
@@ -174,7 +195,24 @@ const BLOCKS: Record<string, () => string> = {
       row(["---", "---"]),
       ...(Object.keys(STATE_MEANINGS) as UpdateState[]).map((state) => row([`\`${STATE_WORDS[state]}\``, STATE_MEANINGS[state]])),
     ].join("\n"),
+  "kube-versions-table": kubeVersionsTable,
 };
+
+/** check's schemas: the devDependencies k8s-spec-1.N, each the official client generated from that release's spec. */
+function kubeVersionsTable(): string {
+  const { devDependencies } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { devDependencies: Record<string, string> };
+  const versions = Object.entries(devDependencies)
+    .flatMap(([name, spec]) => {
+      const version = /^k8s-spec-(1\.\d+)$/.exec(name)?.[1];
+      return version ? [{ version, client: spec.replace(/^npm:/, "") }] : [];
+    })
+    .sort((a, b) => Number(a.version.split(".")[1]) - Number(b.version.split(".")[1]));
+  return [
+    row(["--kube-version", "read from", "default"]),
+    row(["---", "---", "---"]),
+    ...versions.map((v, i) => row([v.version, `\`${v.client}\``, i === versions.length - 1 ? "yes" : ""])),
+  ].join("\n");
+}
 
 /** Whether a page holds a generated block. */
 export const hasBlock = (markdown: string): boolean => Object.keys(BLOCKS).some((name) => markdown.includes(`<!-- ${name} -->`));

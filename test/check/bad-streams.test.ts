@@ -67,7 +67,8 @@ describe("odd objects", () => {
 
 describe("a huge stream", () => {
   it("10,000 small objects of no profile are read and noted, not a crash", () => {
-    const doc = (i: number) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${i}, namespace: n}\ndata: {k: v}\n`;
+    // Namespace ns, not n: YAML 1.1 reads n as false, which the schema refuses (a string).
+    const doc = (i: number) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${i}, namespace: ns}\ndata: {k: v}\n`;
     const text = Array.from({ length: 10_000 }, (_, i) => doc(i)).join("");
     const r = runCli(["check", "--format", "json", "-"], text);
     expect(r.code).toBe(0);

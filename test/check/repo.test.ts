@@ -44,7 +44,9 @@ describe("check DIR walks a repository", () => {
   it("reports each seeded finding at its source file and line, and nothing in a file that is not Kubernetes", () => {
     const by = (id: string) => run.findings.filter((f) => f.ruleId === id);
     expect([...new Set(run.findings.map((f) => f.file))]).toEqual(
-      ["apps/broken/configmap.yaml", "apps/rootpilot/rootpilot.yaml", "apps/runner/runner.yaml", "apps/server/server.yaml"].map((f) => join(dir, f)),
+      ["apps/broken/configmap.yaml", "apps/legacy/legacy.yaml", "apps/rootpilot/rootpilot.yaml", "apps/runner/runner.yaml", "apps/server/server.yaml"].map(
+        (f) => join(dir, f),
+      ),
     );
     expect(by("CR-09").map((f) => [f.file, lineOf(f).trim()])).toEqual([[join(dir, "apps/runner/runner.yaml"), "hostUsers: true"]]);
     expect(by("CS-02").map((f) => f.file)).toEqual([join(dir, "apps/server/server.yaml")]);
@@ -53,6 +55,18 @@ describe("check DIR walks a repository", () => {
     expect(by("RP-02").map((f) => f.file)).toEqual([join(dir, "apps/rootpilot/rootpilot.yaml")]);
     const rp02 = by("RP-02")[0];
     expect(readFileSync(rp02.file, "utf8").split("\n")[rp02.line! - 2]).toMatch(/^\s+httpGet:$/);
+  });
+
+  it("reports the schema's errors (a removed apiVersion, a misspelt field) at their lines, and names the custom resource unchecked", () => {
+    const legacy = join(dir, "apps/legacy/legacy.yaml");
+    const schema = run.findings.filter((f) => f.ruleId === "schema");
+    expect(schema.map((f) => [f.file, f.severity, f.path, lineOf(f).trim()])).toEqual([
+      [legacy, "error", "apiVersion", "apiVersion: extensions/v1beta1"],
+      [legacy, "error", "spec.hostNetwrk", "hostNetwrk: true"],
+    ]);
+    expect(schema[0].message).toBe("extensions/v1beta1 Deployment is not served by Kubernetes 1.36; it serves Deployment as apps/v1");
+    const unchecked = all.findings.filter((f) => (f.severity as string) === "skipped" && f.ruleId === "schema");
+    expect(unchecked).toEqual([expect.objectContaining({ file: legacy, line: 29, object: expect.objectContaining({ kind: "Certificate" }) })]);
   });
 
   it("makes a YAML syntax error in a file with apiVersion and kind lines an error with its position", () => {
@@ -80,7 +94,7 @@ describe("check DIR walks a repository", () => {
   it("narrows the walk with --exclude and --include", () => {
     const excluded = check(["--exclude", "apps/broken/**", "--exclude", "rootpilot.yaml", "--exclude", "kustomize", "--exclude", "apps/plain/**", dir]);
     expect(excluded.code).toBe(1);
-    expect([...new Set(excluded.findings.map((f) => f.ruleId))].sort()).toEqual(["CR-09", "CS-02"]);
+    expect([...new Set(excluded.findings.map((f) => f.ruleId))].sort()).toEqual(["CR-09", "CS-02", "schema", "unrecognised"]);
     expect(excluded.err).toContain("1 left out by --exclude/--include");
     expect(excluded.err).toMatch(/skipped 5 directories: .*apps\/broken/);
     const included = check(["--include", "apps/runner/*.yaml", dir]);

@@ -110,6 +110,18 @@ describe("the standalone executable", () => {
     }
   });
 
+  it("check carries the Kubernetes schemas: --kube-version judges as the Node build does", async () => {
+    const manifests = join(work, "manifests.yaml");
+    writeFileSync(manifests, (await node(["render", join(ROOT, "examples", "compass-runner.yaml")])).out);
+    for (const args of [["--kube-version", "1.29"], ["--kube-version", "1.1"], []]) {
+      const [a, b] = await Promise.all([bin(["check", manifests, "--format", "json", ...args]), node(["check", manifests, "--format", "json", ...args])]);
+      expect(a).toEqual(b);
+    }
+    const old = await bin(["check", manifests, "--kube-version", "1.29"]);
+    expect(old.code).toBe(1);
+    expect(old.out).toMatch(/schema .*ValidatingAdmissionPolicy is not served by Kubernetes 1\.29/);
+  });
+
   it("preflight answers as the Node build does (no database URL: exit 2)", async () => {
     const env = { COMPASS_DATABASE_URL: "" };
     const a = await bin(["preflight", "postgres"], { env });

@@ -45,6 +45,7 @@ describe("npm pack and npm install -g", () => {
         "dist/lib/main.cache",
         "dist/lib/pg.cjs",
         "dist/lib/cel.cjs",
+        "dist/kube/index.json",
         "examples/compass-runner.yaml",
         "integrations/argocd/plugin.yaml",
         "docs/integrations/kpt.md",
@@ -72,5 +73,8 @@ describe("npm pack and npm install -g", () => {
 
     const checked = await installed(["check", "-"], rendered.out.replace(/runAsNonRoot: true/g, "runAsNonRoot: false"));
     expect(checked.code).toBe(1);
+    // check's Kubernetes schemas are in the package.
+    const typo = await installed(["check", "-"], rendered.out.replace(/runAsNonRoot: true/, "runAsNonRot: true"));
+    expect(typo.out).toMatch(/schema .*unknown field "runAsNonRot"/);
   });
 });

@@ -1,0 +1,230 @@
+// The Kubernetes schemas `check --kube-version` validates against, one JSON
+// file per version under dist/kube/, made from the official JavaScript
+// client that OpenAPI Generator makes from each release's upstream spec
+// (the devDependencies k8s-spec-1.N). Nothing here is written by hand:
+// - types: every model's attributeTypeMap (field name, type, format), and
+//   its required fields, read from the model's .d.ts with the TypeScript
+//   parser (`'selector': V1LabelSelector;` against `'paused'?: boolean;`);
+// - kinds: each API class's create methods, read with the TypeScript parser
+//   from the generated code: the collection path it posts to
+//   (`/apis/apps/v1/namespaces/{namespace}/deployments`) and the model it
+//   serialises the body as (`V1Deployment`);
+// - quantities: the client types resource.Quantity as a string; the fields
+//   kubernetes-types and kubernetes-models type as Quantity accept numbers.
+// Run by scripts/build.mjs; `node scripts/gen-kube-schemas.mjs` alone too.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript";
+
+const OUT = "dist/kube";
+const require = createRequire(import.meta.url);
+const packageJson = JSON.parse(readFileSync("package.json", "utf8"));
+/** The bundled versions, from the devDependencies' names: k8s-spec-1.N. */
+const VERSIONS = Object.keys(packageJson.devDependencies)
+  .map((name) => /^k8s-spec-(1\.\d+)$/.exec(name)?.[1])
+  .filter((v) => v !== undefined)
+  .sort((a, b) => minor(a) - minor(b));
+
+function minor(version) {
+  return Number(version.split(".")[1]);
+}
+
+/** A generated client's directory of sources (dist/gen), its models' and its APIs' folders. */
+function layout(version) {
+  const root = dirname(require.resolve(`k8s-spec-${version}/package.json`));
+  const gen = join(root, "dist", "gen");
+  const older = readdirSync(gen).includes("model");
+  return {
+    root,
+    models: join(gen, older ? "model" : "models"),
+    modelsIndex: join(gen, older ? "model/models.js" : "models/all.js"),
+    apis: join(gen, older ? "api" : "apis"),
+  };
+}
+
+const parse = (file) => ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+const propertyName = (name) => (ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined);
+
+/** Each model class's required fields, from the declarations: a property without `?`. */
+function requiredFields(dir) {
+  const required = new Map();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".d.ts"))) {
+    for (const node of parse(join(dir, file)).statements) {
+      if (!ts.isClassDeclaration(node) || !node.name) continue;
+      const fields = node.members
+        .filter((m) => ts.isPropertyDeclaration(m) && !m.questionToken && !m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword))
+        .map((m) => propertyName(m.name))
+        .filter((n) => n !== undefined);
+      required.set(node.name.text, fields);
+    }
+  }
+  return required;
+}
+
+/** The string literal a node is, or that starts a `+` chain (`this.basePath + '/api/v1/...'`), or that `.replace` is called on. */
+function pathLiteral(node) {
+  if (ts.isStringLiteral(node)) return node.text;
+  if (ts.isBinaryExpression(node)) return pathLiteral(node.right) ?? pathLiteral(node.left);
+  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) return pathLiteral(node.expression.expression);
+  return undefined;
+}
+
+/** apiVersion -> kind -> model, from the create methods of every API class. */
+function servedKinds(dir) {
+  const kinds = {};
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+    const visit = (node) => {
+      if (ts.isMethodDeclaration(node) && node.name && /^create/.test(propertyName(node.name) ?? "")) {
+        let path;
+        let model;
+        const inner = (n) => {
+          if (ts.isVariableDeclaration(n) && n.name.getText() === "localVarPath" && n.initializer) path = pathLiteral(n.initializer);
+          if (ts.isCallExpression(n) && /\bObjectSerializer\.serialize$/.test(n.expression.getText()) && n.arguments[0]?.getText() === "body")
+            model = n.arguments[1] && ts.isStringLiteral(n.arguments[1]) ? n.arguments[1].text : undefined;
+          ts.forEachChild(n, inner);
+        };
+        inner(node);
+        // A collection of the API (a create), not a subresource (pods/{name}/eviction) nor a review under another path.
+        const at = path && /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))\/(?:namespaces\/\{namespace\}\/)?([a-z0-9]+)$/.exec(path);
+        if (at && model) {
+          const apiVersion = at[1] ?? `${at[2]}/${at[3]}`;
+          const kind = /^(?:[A-Z][a-z]+)*V\d+(?:(?:alpha|beta)\d+)?([A-Z]\w*)$/.exec(model)?.[1];
+          // The model is named from the upstream definition: its kind after the version.
+          if (!kind || !at[4].startsWith(kind.toLowerCase().slice(0, -1))) throw new Error(`${file}: cannot tell the kind of ${model} posted to ${path}`);
+          kinds[apiVersion] ??= {};
+          kinds[apiVersion][kind] = model;
+        }
+        return;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(parse(join(dir, file)));
+  }
+  return kinds;
+}
+
+/** A model's name without the group some carry (CoreV1Event), as kubernetes-types and kubernetes-models key it: V1Event. */
+const unprefixed = (model) => /V\d+(?:(?:alpha|beta)\d+)?[A-Z]\w*$/.exec(model)?.[0] ?? model;
+const versionKey = (version, name) => `${version.charAt(0).toUpperCase()}${version.slice(1)}${name}`;
+
+/** `V1ResourceRequirements.limits` for every field whose type names a Quantity, in either package. */
+function quantityFields() {
+  const found = new Set();
+  const typeNamesQuantity = (node) => {
+    let hit = false;
+    const visit = (n) => {
+      if (ts.isTypeReferenceNode(n) && /Quantity$/.test(n.typeName.getText())) hit = true;
+      ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return hit;
+  };
+  const collect = (file, keyOf) => {
+    for (const node of parse(file).statements) {
+      if (!ts.isInterfaceDeclaration(node)) continue;
+      for (const member of node.members)
+        if (ts.isPropertySignature(member) && member.type && typeNamesQuantity(member.type)) found.add(`${keyOf(node.name.text)}.${propertyName(member.name)}`);
+    }
+  };
+  const types = dirname(require.resolve("kubernetes-types/package.json"));
+  for (const entry of readdirSync(types, { recursive: true }).map(String)) {
+    const version = basename(entry, ".d.ts");
+    if (entry.endsWith(".d.ts") && /^v\d/.test(version)) collect(join(types, entry), (name) => versionKey(version, name));
+  }
+  const models = dirname(require.resolve("kubernetes-models/package.json"));
+  for (const entry of readdirSync(models, { recursive: true }).map(String)) {
+    const version = basename(dirname(entry));
+    if (entry.endsWith(".d.ts") && /^v\d/.test(version)) collect(join(models, entry), () => versionKey(version, basename(entry, ".d.ts")));
+  }
+  return found;
+}
+
+/** The client's type and format as one compact type: a model's name, [] or {} before an item type, or a leaf. */
+function compactType(type, format, key, models, quantities) {
+  const array = /^Array<(.+)>$/.exec(type);
+  if (array) return `[]${compactType(array[1], format, key, models, quantities)}`;
+  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
+  if (map) return `{}${compactType(map[1], format, key, models, quantities)}`;
+  if (models.has(type)) return type;
+  if (type === "string") return quantities.has(key) ? "quantity" : "string";
+  if (type === "number") return format === undefined ? undefined : /^int/.test(format) ? "integer" : "number";
+  if (type === "boolean") return "boolean";
+  if (type === "IntOrString") return "int-or-string";
+  // Date, and MicroTime (format date-time-micro), which the client leaves without a model.
+  if (type === "Date" || /^date-time/.test(format ?? "")) return "string";
+  if (type === "any" || type === "object") return "any";
+  throw new Error(`unknown client type ${type} (${key})`);
+}
+
+async function readVersion(version, quantities, formats) {
+  const where = layout(version);
+  const index = await import(pathToFileURL(where.modelsIndex).href);
+  const exported = Object.keys(index).length > 2 || !index.default ? index : index.default;
+  const classes = Object.entries(exported).filter(([, c]) => typeof c?.getAttributeTypeMap === "function");
+  const models = new Set(classes.map(([name]) => name));
+  const required = requiredFields(where.models);
+  const types = {};
+  for (const [name, model] of classes) {
+    const fields = {};
+    for (const a of model.getAttributeTypeMap()) {
+      const key = `${unprefixed(name)}.${a.baseName}`;
+      // The older clients record no format: a number's is the one a newer client records for the same field (of the
+      // same model, else of the same type at another version: CronJobSpec of batch/v1 for batch/v1beta1's), else any number.
+      const bare = `${unprefixed(name).replace(/^V\d+(?:(?:alpha|beta)\d+)?/, "")}.${a.baseName}`;
+      const format = a.format ?? formats.get(`${name}.${a.baseName}`) ?? formats.get(bare) ?? (a.type.includes("number") ? "double" : undefined);
+      if (a.format) formats.set(`${name}.${a.baseName}`, a.format);
+      if (a.format && !formats.has(bare)) formats.set(bare, a.format);
+      fields[a.baseName] = compactType(a.type, format || undefined, key, models, quantities);
+    }
+    const req = (required.get(name) ?? []).map((field) => model.getAttributeTypeMap().find((a) => a.name === field)?.baseName ?? field);
+    types[name] = req.length > 0 ? { f: fields, r: req } : { f: fields };
+  }
+  const header = readFileSync(
+    join(
+      where.models,
+      readdirSync(where.models).find((f) => /PodSpec\.js$/i.test(f)),
+    ),
+    "utf8",
+  );
+  const spec = /(?:OpenAPI spec version|The version of the OpenAPI document): (\S+)/.exec(header)?.[1] ?? "";
+  // The package an alias names must be generated from that Kubernetes release.
+  if (!new RegExp(`^(?:release-|v)${version.replace(".", "\\.")}(?:\\.\\d+)?$`).test(spec))
+    throw new Error(`k8s-spec-${version} is generated from ${spec || "an unrecorded spec"}`);
+  const { version: client } = JSON.parse(readFileSync(join(where.root, "package.json"), "utf8"));
+  return { spec, client, kinds: servedKinds(where.apis), types };
+}
+
+/** Whether dist/kube/ is newer than what it is made from: the lockfile (the packages) and this script. */
+export function kubeSchemasFresh() {
+  const made = statSync(join(OUT, "index.json"), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const lock = statSync("package-lock.json", { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
+  return made > Math.max(lock, statSync(new URL(import.meta.url)).mtimeMs);
+}
+
+export async function generateKubeSchemas() {
+  const quantities = quantityFields();
+  const formats = new Map();
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const index = { default: VERSIONS.at(-1), versions: {} };
+  // Newest first: an older client's numbers take the formats the newer ones record.
+  for (const version of [...VERSIONS].reverse()) {
+    const { spec, client, kinds, types } = await readVersion(version, quantities, formats);
+    writeFileSync(join(OUT, `${version}.json`), JSON.stringify({ kinds, types }));
+    index.versions[version] = {
+      spec,
+      client,
+      kinds: Object.fromEntries(
+        Object.entries(kinds)
+          .sort()
+          .map(([apiVersion, byKind]) => [apiVersion, Object.keys(byKind).sort()]),
+      ),
+    };
+  }
+  index.versions = Object.fromEntries(Object.entries(index.versions).sort(([a], [b]) => minor(a) - minor(b)));
+  writeFileSync(join(OUT, "index.json"), JSON.stringify(index));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await generateKubeSchemas();

@@ -1,0 +1,243 @@
+// Strict validation of every checked object against the upstream Kubernetes
+// schema of one version, as kubectl's strict field validation and the API
+// server would judge it: unknown fields, wrong types, missing required
+// fields, and apiVersions the version does not serve. The schemas are the
+// build's dist/kube/ (scripts/gen-kube-schemas.mjs), read on first use;
+// the standalone executable carries them as embedded files.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { BUILD } from "../core/build.ts";
+import { UsageError } from "../core/errors.ts";
+import type { K8sObject } from "../core/objects.ts";
+import { closest } from "../core/values.ts";
+import { packageRoot } from "../cli/io.ts";
+import { DEPRECATED_BECAUSE } from "./pseudo-rules.ts";
+
+/** dist/kube/index.json: every bundled version, the client it was read from, and the kinds it serves. */
+export interface KubeIndex {
+  default: string;
+  versions: Record<string, { spec: string; client: string; kinds: Record<string, string[]> }>;
+}
+
+/** dist/kube/1.N.json: apiVersion -> kind -> model, and each model's fields (`f`) and required fields (`r`). */
+interface VersionSchema {
+  kinds: Record<string, Record<string, string>>;
+  types: Record<string, { f: Record<string, string>; r?: string[] }>;
+}
+
+export interface SchemaHit {
+  object: K8sObject;
+  path: (string | number)[];
+  severity: "error" | "warning";
+  message: string;
+  because?: string;
+}
+
+let index: KubeIndex | null | undefined;
+const loaded = new Map<string, VersionSchema>();
+
+/** Where the schemas are, and their files' extension: dist/kube/ of the package, or the executable's embedded files. */
+function schemaFiles(): { dir: string; ext: string } | undefined {
+  try {
+    // The executable embeds them as .kube files beside its entry (scripts/build-binary.mjs).
+    const [dir, ext] = BUILD?.binary ? [join(dirname(process.argv[1]), "dist", "kube"), ".kube"] : [join(packageRoot(), "dist", "kube"), ".json"];
+    return existsSync(join(dir, `index${ext}`)) ? { dir, ext } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const readSchema = (name: string): unknown => {
+  const { dir, ext } = schemaFiles()!;
+  return JSON.parse(readFileSync(join(dir, `${name}${ext}`), "utf8"));
+};
+
+/** The bundled versions, or undefined when this build carries no schemas. */
+export function kubeIndex(): KubeIndex | undefined {
+  if (index === undefined) index = schemaFiles() ? (readSchema("index") as KubeIndex) : null;
+  return index ?? undefined;
+}
+
+const minor = (version: string) => Number(version.split(".")[1]);
+
+/** The version `--kube-version` names (default: the newest bundled); a usage error for any other. */
+export function kubeVersion(given: string | undefined, known: KubeIndex): string {
+  if (given === undefined) return known.default;
+  const versions = Object.keys(known.versions);
+  const list = `rigging knows ${versions.join(", ")} (default ${known.default})`;
+  if (!/^1\.\d{1,3}$/.test(given)) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N; ${list}`);
+  if (!Object.hasOwn(known.versions, given)) throw new UsageError(`--kube-version ${given}: no schema bundled for it; ${list}`);
+  return given;
+}
+
+function schemaOf(version: string): VersionSchema {
+  let schema = loaded.get(version);
+  if (!schema) {
+    schema = readSchema(version) as VersionSchema;
+    loaded.set(version, schema);
+  }
+  return schema;
+}
+
+/** A key of data read from JSON, by a name the user wrote: never one of Object.prototype's (constructor). */
+const lookup = <T>(record: Record<string, T> | undefined, key: string): T | undefined => (record && Object.hasOwn(record, key) ? record[key] : undefined);
+
+const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
+const stable = (apiVersion: string) => /(?:^|\/)v\d+$/.test(apiVersion);
+
+/**
+ * The schema's verdict on each object: hits, and the custom resources it
+ * has no schema for (a dotted group the version does not serve), which are
+ * named as unchecked rather than failed.
+ */
+export function schemaHits(objects: readonly K8sObject[], version: string, known: KubeIndex): { hits: SchemaHit[]; unchecked: K8sObject[] } {
+  const schema = schemaOf(version);
+  const hits: SchemaHit[] = [];
+  const unchecked: K8sObject[] = [];
+  for (const object of objects) {
+    const { apiVersion, kind } = object;
+    const model = typeof apiVersion === "string" && typeof kind === "string" ? lookup(lookup(schema.kinds, apiVersion), kind) : undefined;
+    if (model === undefined) {
+      const hit = notServed(object, version, known);
+      if (hit) hits.push(hit);
+      else unchecked.push(object);
+      continue;
+    }
+    const deprecated = newerStable(apiVersion, kind, schema);
+    if (deprecated)
+      hits.push({
+        object,
+        path: ["apiVersion"],
+        severity: "warning",
+        message: `${apiVersion} ${kind} is deprecated: Kubernetes ${version} serves it as ${deprecated}, and a later release stops serving ${apiVersion}`,
+        because: DEPRECATED_BECAUSE,
+      });
+    walk(object, model, { schema, version, path: [], report: (path, message) => hits.push({ object, path, severity: "error", message }) });
+  }
+  return { hits, unchecked };
+}
+
+/** The stable apiVersion of the same group that serves the kind, beside a beta or alpha one. */
+function newerStable(apiVersion: string, kind: string, schema: VersionSchema): string | undefined {
+  if (stable(apiVersion)) return undefined;
+  const group = groupOf(apiVersion);
+  return Object.keys(schema.kinds)
+    .filter((v) => v !== apiVersion && groupOf(v) === group && stable(v) && lookup(schema.kinds[v], kind) !== undefined)
+    .sort()
+    .at(-1);
+}
+
+/** An apiVersion and kind the version does not serve: an error for a built-in group, undefined for a custom resource. */
+function notServed(object: K8sObject, version: string, known: KubeIndex): SchemaHit | undefined {
+  const apiVersion = String(object.apiVersion);
+  const kind = String(object.kind);
+  const group = groupOf(apiVersion);
+  const versions = Object.keys(known.versions).sort((a, b) => minor(a) - minor(b));
+  const serves = (v: string, av = apiVersion) => lookup(known.versions[v].kinds, av)?.includes(kind) ?? false;
+  const servedBy = versions.filter((v) => serves(v));
+  const groupServed = Object.keys(known.versions[version].kinds).some((av) => groupOf(av) === group);
+  // A custom resource's group has a dot (a CRD's must); a built-in one (apps, extensions, core) has none.
+  if (servedBy.length === 0 && group.includes(".") && !groupServed) return undefined;
+  const elsewhere = Object.keys(known.versions[version].kinds).filter((av) => serves(version, av));
+  const instead = elsewhere.length > 0 ? `; it serves ${kind} as ${elsewhere.join(", ")}` : `; it serves no ${kind}`;
+  const older = servedBy.filter((v) => minor(v) < minor(version)).at(-1);
+  const newer = servedBy.find((v) => minor(v) > minor(version));
+  let when = "";
+  if (older) {
+    const next = versions.find((v) => minor(v) > minor(older))!;
+    when = minor(next) === minor(older) + 1 ? `: removed in ${next} (${older} served it)` : `: removed after ${older}, by ${next}`;
+  } else if (newer) {
+    const before = versions.filter((v) => minor(v) < minor(newer)).at(-1)!;
+    when = minor(before) === minor(newer) - 1 ? `: first served in ${newer}` : `: first served after ${before}, by ${newer}`;
+  }
+  return { object, path: ["apiVersion"], severity: "error", message: `${apiVersion} ${kind} is not served by Kubernetes ${version}${when}${instead}` };
+}
+
+type Report = (path: (string | number)[], message: string) => void;
+
+/** What a walk carries: the schema, the version's name, where to report, and the path so far (a stack, copied only to report). */
+interface Walk {
+  schema: VersionSchema;
+  version: string;
+  report: Report;
+  path: (string | number)[];
+}
+
+const describe = (value: unknown) =>
+  Array.isArray(value) ? "a list" : value === null ? "null" : typeof value === "object" ? "a mapping" : `${typeof value} ${JSON.stringify(value)}`;
+
+/** Walks a value by its compact type: a model's name, []ITEM, {}VALUE, or a leaf. */
+function walk(value: unknown, type: string, at: Walk): void {
+  // An explicit null is an unset field to the API server.
+  if (value === null) return;
+  const { path } = at;
+  if (type.startsWith("[]") || type.startsWith("{}")) {
+    const list = type.startsWith("[]");
+    if (list ? !Array.isArray(value) : !isMapping(value)) {
+      at.report([...path], `expected ${list ? "a list" : "a mapping"}, got ${describe(value)}`);
+      return;
+    }
+    const item = type.slice(2);
+    if (list) for (let i = 0; i < (value as unknown[]).length; i++) step(at, i, (value as unknown[])[i], item);
+    else for (const key of Object.keys(value as object)) step(at, key, (value as Record<string, unknown>)[key], item);
+    return;
+  }
+  const model = Object.hasOwn(at.schema.types, type) ? at.schema.types[type] : undefined;
+  if (model === undefined) {
+    // kubectl reads YAML 1.1, where y, n, yes, no, on and off are booleans.
+    const quote =
+      typeof value === "boolean" && (type === "string" || type === "int-or-string") ? " (YAML 1.1 reads y, n, yes, no, on, off as booleans: quote it)" : "";
+    if (!leafAccepts(type, value)) at.report([...path], `expected ${LEAVES[type] ?? type}, got ${describe(value)}${quote}`);
+    return;
+  }
+  if (!isMapping(value)) {
+    at.report([...path], `expected a mapping (${type}), got ${describe(value)}`);
+    return;
+  }
+  for (const field of model.r ?? []) if (value[field] === undefined) at.report([...path], `missing required field "${field}" (${type})`);
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(model.f, key)) step(at, key, value[key], model.f[key]);
+    else {
+      const near = closest(key, Object.keys(model.f));
+      at.report([...path, key], `unknown field "${key}": ${type} of Kubernetes ${at.version} has no such field${near ? ` (did you mean ${near}?)` : ""}`);
+    }
+  }
+}
+
+function step(at: Walk, key: string | number, value: unknown, type: string): void {
+  at.path.push(key);
+  walk(value, type, at);
+  at.path.pop();
+}
+
+const LEAVES: Record<string, string> = {
+  string: "a string",
+  integer: "an integer",
+  number: "a number",
+  boolean: "a boolean (true or false)",
+  "int-or-string": "an integer or a string",
+  quantity: "a quantity (a string such as 500m or 128Mi, or a number)",
+};
+
+function leafAccepts(type: string, value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "int-or-string":
+      return typeof value === "string" || Number.isInteger(value);
+    case "quantity":
+      return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+    default:
+      return true;
+  }
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

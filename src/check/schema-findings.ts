@@ -1,0 +1,48 @@
+// check's findings of rule schema, placed in their files as the rules' are:
+// the Kubernetes schema's hits (src/check/kube-schema.ts), and the custom
+// resources it has no schema for, as skipped entries.
+import { formatPath } from "../core/diagnostic.ts";
+import { objectRef, type K8sObject } from "../core/objects.ts";
+import type { ProfileName } from "../rules/engine.ts";
+import { kubeIndex, schemaHits } from "./kube-schema.ts";
+import { SCHEMA_RULE } from "./pseudo-rules.ts";
+import type { CheckFinding, ObjectIdentity, Unrecognised } from "./run.ts";
+
+type Place = (object: K8sObject, path: readonly PropertyKey[]) => Pick<CheckFinding, "file" | "line" | "column" | "input">;
+
+/** The Kubernetes schema's findings (rule schema), and the custom resources it has no schema for. */
+export function schemaChecked(
+  objects: readonly K8sObject[],
+  version: string,
+  { place, profileOf, identity }: { place: Place; profileOf: Map<K8sObject, ProfileName>; identity: (object: K8sObject) => ObjectIdentity },
+): { findings: CheckFinding[]; unchecked: Unrecognised[] } {
+  const { hits, unchecked } = schemaHits(objects, version, kubeIndex()!);
+  const findings = hits.map((hit): CheckFinding => {
+    const profile = profileOf.get(hit.object);
+    return {
+      ...place(hit.object, hit.path),
+      ruleId: SCHEMA_RULE.id,
+      severity: hit.severity,
+      ...(profile ? { profile } : {}),
+      object: identity(hit.object),
+      path: formatPath(hit.path),
+      message: hit.message,
+      fix: SCHEMA_RULE.fix,
+      ...(hit.because !== undefined ? { because: hit.because } : {}),
+    };
+  });
+  return {
+    findings,
+    unchecked: unchecked.map((object): Unrecognised => {
+      const { file, line } = place(object, []);
+      return {
+        file,
+        ...(line !== undefined ? { line } : {}),
+        object: objectRef(object),
+        identity: identity(object),
+        workload: false,
+        unchecked: `a custom resource: Kubernetes ${version} has no schema for ${object.apiVersion}, not validated`,
+      };
+    }),
+  };
+}

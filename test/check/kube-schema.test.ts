@@ -1,0 +1,260 @@
+// check validates every object against the upstream Kubernetes schema of a
+// target version (rule schema): the validator on upstream-style examples,
+// --kube-version, removed, deprecated and custom resources, and render's
+// own output for every example.
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { kubeIndex, type SchemaHit, schemaHits } from "../../src/check/kube-schema.ts";
+import type { K8sObject } from "../../src/core/objects.ts";
+import { renderFile } from "../../src/pipeline.ts";
+import { runCli, runInProcess, tempFile } from "../support/cli.ts";
+
+const known = kubeIndex()!;
+const NEWEST = known.default;
+
+/** An upstream-style Deployment (the Kubernetes docs' nginx example, with probes, env and resources). */
+const deployment = () => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "nginx-deployment", labels: { app: "nginx" } },
+  spec: {
+    replicas: 3,
+    strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: "25%", maxSurge: 1 } },
+    selector: { matchLabels: { app: "nginx" } },
+    template: {
+      metadata: { labels: { app: "nginx" } },
+      spec: {
+        containers: [
+          {
+            name: "nginx",
+            image: "nginx:1.14.2",
+            ports: [{ containerPort: 80, name: "http" }],
+            env: [{ name: "PORT", value: "80" }],
+            resources: { requests: { cpu: 1, memory: "64Mi" }, limits: { cpu: "500m", memory: 1 } },
+            livenessProbe: { httpGet: { path: "/", port: "http" }, periodSeconds: 10 },
+            readinessProbe: { tcpSocket: { port: 80 } },
+          },
+        ],
+        volumes: [{ name: "cache", emptyDir: { sizeLimit: 1 } }],
+      },
+    },
+  },
+});
+
+const hits = (object: unknown, version = NEWEST) => schemaHits([object as K8sObject], version, known).hits;
+const shown = (list: SchemaHit[]) => list.map((h) => ({ path: h.path.join("."), severity: h.severity, message: h.message }));
+
+describe("the schema validator on upstream examples", () => {
+  it("accepts the example: quantities written as numbers, int-or-string as either, percentages", () => {
+    expect(shown(hits(deployment()))).toEqual([]);
+  });
+
+  it("an unknown field (hostNetwrk) is an error at its path, with the field it is near", () => {
+    const d = deployment();
+    Object.assign(d.spec.template.spec, { hostNetwrk: true });
+    expect(shown(hits(d))).toEqual([
+      {
+        path: "spec.template.spec.hostNetwrk",
+        severity: "error",
+        message: `unknown field "hostNetwrk": V1PodSpec of Kubernetes ${NEWEST} has no such field (did you mean hostNetwork?)`,
+      },
+    ]);
+  });
+
+  it('wrong types: replicas: "3", an env value 8080, a fractional integer', () => {
+    const d = deployment();
+    Object.assign(d.spec, { replicas: "3", minReadySeconds: 2.5 });
+    Object.assign(d.spec.template.spec.containers[0].env[0], { value: 8080 });
+    expect(shown(hits(d))).toEqual([
+      { path: "spec.replicas", severity: "error", message: 'expected an integer, got string "3"' },
+      { path: "spec.template.spec.containers.0.env.0.value", severity: "error", message: "expected a string, got number 8080" },
+      { path: "spec.minReadySeconds", severity: "error", message: "expected an integer, got number 2.5" },
+    ]);
+  });
+
+  it("a container without a name: a missing required field, at the container", () => {
+    const d = deployment();
+    delete (d.spec.template.spec.containers[0] as { name?: string }).name;
+    expect(shown(hits(d))).toEqual([{ path: "spec.template.spec.containers.0", severity: "error", message: 'missing required field "name" (V1Container)' }]);
+  });
+
+  it("a quantity is a string or a number, never a mapping; an int-or-string never a boolean", () => {
+    const d = deployment();
+    Object.assign(d.spec.template.spec.containers[0].resources.limits, { cpu: { value: 1 } });
+    Object.assign(d.spec.strategy.rollingUpdate, { maxSurge: true });
+    expect(shown(hits(d)).map((h) => h.path)).toEqual(["spec.strategy.rollingUpdate.maxSurge", "spec.template.spec.containers.0.resources.limits.cpu"]);
+  });
+
+  it("metadata is strict too, and an explicit null is an unset field", () => {
+    const d = deployment();
+    Object.assign(d.metadata, { lables: { a: "b" }, creationTimestamp: null });
+    expect(shown(hits(d)).map((h) => h.path)).toEqual(["metadata.lables"]);
+  });
+
+  it("names of Object.prototype are fields and kinds like any other: unknown, never a crash", () => {
+    const d = deployment();
+    Object.assign(d.spec, { constructor: 1, toString: "x" });
+    expect(shown(hits(d)).map((h) => h.path)).toEqual(["spec.constructor", "spec.toString"]);
+    const odd = { apiVersion: "constructor", kind: "name", metadata: { name: "x" } };
+    expect(shown(hits(odd))).toEqual([
+      { path: "apiVersion", severity: "error", message: `constructor name is not served by Kubernetes ${NEWEST}; it serves no name` },
+    ]);
+  });
+
+  it("a list where a mapping belongs, and a mapping where a list belongs", () => {
+    const d = deployment();
+    Object.assign(d.spec.template.spec, { containers: { name: "x" }, nodeSelector: ["a"] });
+    expect(shown(hits(d)).map((h) => `${h.path}: ${h.message}`)).toEqual([
+      "spec.template.spec.containers: expected a list, got a mapping",
+      "spec.template.spec.nodeSelector: expected a mapping, got a list",
+    ]);
+  });
+});
+
+describe("the target version", () => {
+  const pdb = { apiVersion: "policy/v1beta1", kind: "PodDisruptionBudget", metadata: { name: "pdb" }, spec: { minAvailable: 1 } };
+
+  it("bundles a version before 1.25 and the newest, each read from the client generated from its spec", () => {
+    expect(Object.keys(known.versions)).toContain("1.24");
+    expect(Object.keys(known.versions)).toContain("1.25");
+    for (const [version, { spec }] of Object.entries(known.versions)) expect(spec).toMatch(new RegExp(`^(release-|v)${version.replace(".", "\\.")}`));
+  });
+
+  it("policy/v1beta1 PodDisruptionBudget: served (deprecated) by 1.24, removed in 1.25", () => {
+    expect(shown(hits(pdb, "1.24"))).toEqual([
+      {
+        path: "apiVersion",
+        severity: "warning",
+        message: "policy/v1beta1 PodDisruptionBudget is deprecated: Kubernetes 1.24 serves it as policy/v1, and a later release stops serving policy/v1beta1",
+      },
+    ]);
+    expect(shown(hits(pdb, "1.25"))).toEqual([
+      {
+        path: "apiVersion",
+        severity: "error",
+        message:
+          "policy/v1beta1 PodDisruptionBudget is not served by Kubernetes 1.25: removed in 1.25 (1.24 served it); it serves PodDisruptionBudget as policy/v1",
+      },
+    ]);
+  });
+
+  it("a field added later (hostUsers) is unknown to 1.24 and valid at the newest", () => {
+    const d = deployment();
+    Object.assign(d.spec.template.spec, { hostUsers: false });
+    expect(shown(hits(d, "1.24")).map((h) => h.path)).toEqual(["spec.template.spec.hostUsers"]);
+    expect(hits(d)).toEqual([]);
+  });
+
+  it("extensions/v1beta1 Deployment is an error: a group without a dot is built in, never a custom resource", () => {
+    const old = { ...deployment(), apiVersion: "extensions/v1beta1" };
+    const { hits: found, unchecked } = schemaHits([old as K8sObject], NEWEST, known);
+    expect(unchecked).toEqual([]);
+    expect(shown(found)).toEqual([
+      {
+        path: "apiVersion",
+        severity: "error",
+        message: `extensions/v1beta1 Deployment is not served by Kubernetes ${NEWEST}; it serves Deployment as apps/v1`,
+      },
+    ]);
+  });
+
+  it("autoscaling/v2beta2 beside autoscaling/v2 is a warning naming v2", () => {
+    const hpa = {
+      apiVersion: "autoscaling/v2beta2",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name: "h" },
+      spec: { scaleTargetRef: { kind: "Deployment", name: "d" }, maxReplicas: 3 },
+    };
+    expect(shown(hits(hpa, "1.25"))).toEqual([
+      expect.objectContaining({ severity: "warning", message: expect.stringContaining("serves it as autoscaling/v2") }),
+    ]);
+  });
+
+  it("a custom resource (a dotted group no version serves) is unchecked, not failed; a kind a built-in dotted group lacks is an error", () => {
+    const certificate = { apiVersion: "cert-manager.io/v1", kind: "Certificate", metadata: { name: "c" }, spec: { anything: 1 } };
+    const bogus = { apiVersion: "networking.k8s.io/v1", kind: "Bogus", metadata: { name: "b" } };
+    const { hits: found, unchecked } = schemaHits([certificate, bogus] as unknown as K8sObject[], NEWEST, known);
+    expect(unchecked.map((o) => o.kind)).toEqual(["Certificate"]);
+    expect(shown(found)).toEqual([
+      { path: "apiVersion", severity: "error", message: `networking.k8s.io/v1 Bogus is not served by Kubernetes ${NEWEST}; it serves no Bogus` },
+    ]);
+  });
+});
+
+describe("rigging check --kube-version", () => {
+  const manifest = `apiVersion: policy/v1beta1
+kind: PodDisruptionBudget
+metadata:
+  name: pdb
+spec:
+  minAvailable: 1
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: web
+spec:
+  secretName: web-tls
+`;
+  const file = tempFile(manifest, "pdb.yaml");
+
+  it("the same file passes at 1.24 (a warning) and fails at 1.25 with the object's file and line", () => {
+    const old = runInProcess(["check", file, "--kube-version", "1.24"]);
+    expect(old.code).toBe(0);
+    expect(old.out).toMatch(/^warning +\S+pdb\.yaml:1 +schema +PodDisruptionBudget\/pdb +apiVersion +policy\/v1beta1 PodDisruptionBudget is deprecated/m);
+    const now = runInProcess(["check", file, "--kube-version", "1.25"]);
+    expect(now.code).toBe(1);
+    expect(now.out).toMatch(/^error +\S+pdb\.yaml:1 +schema +PodDisruptionBudget\/pdb +apiVersion +.*removed in 1\.25/m);
+  });
+
+  it("the custom resource is a skipped entry of rule schema in every format", () => {
+    const text = runInProcess(["check", file, "--kube-version", "1.24"]);
+    expect(text.out).toMatch(
+      /^skipped +\S+pdb\.yaml:8 +schema +Certificate\/web +- +a custom resource: Kubernetes 1\.24 has no schema for cert-manager\.io\/v1/m,
+    );
+    const json = JSON.parse(runInProcess(["check", file, "--format", "json"]).out) as { ruleId: string; severity: string; line?: number }[];
+    expect(json.filter((f) => f.severity === "skipped")).toEqual([expect.objectContaining({ ruleId: "schema", line: 8 })]);
+    const sarif = JSON.parse(runInProcess(["check", file, "--format", "sarif"]).out);
+    const notes = sarif.runs[0].invocations[0].toolExecutionNotifications.filter((n: { descriptor?: { id: string } }) => n.descriptor?.id === "schema");
+    expect(notes).toEqual([expect.objectContaining({ message: { text: expect.stringContaining("Certificate/web: a custom resource") } })]);
+    expect(runInProcess(["check", file, "--format", "junit"]).out).toMatch(
+      /<testcase [^>]*name="schema Certificate\/web"[^>]*><skipped message="[^"]*a custom resource/,
+    );
+  });
+
+  it("--exclude-rule schema leaves the findings out and counts them", () => {
+    const r = runInProcess(["check", file, "--kube-version", "1.25", "--exclude-rule", "schema"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/excluded by rule selection: 1 finding\(s\), 1 of them error\(s\) \(schema\)/);
+  });
+
+  it.each(["1.x", "v1.30", "2.0", "1.26", "1.99", ""])("--kube-version %j is a usage error naming the known versions", (given) => {
+    const r = runInProcess(["check", file, "--kube-version", given]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`rigging knows ${Object.keys(known.versions).join(", ")} (default ${NEWEST})`);
+  });
+
+  it("explain and rules know the ID; --help names the flag and its default", () => {
+    expect(runInProcess(["explain", "schema"]).out).toMatch(/^schema {2}Every object is valid against the upstream Kubernetes schema/);
+    const rule = (JSON.parse(runInProcess(["rules", "--format", "json"]).out) as { id: string; opinions: unknown[] }[]).find((e) => e.id === "schema");
+    expect(rule?.opinions).toHaveLength(1);
+    expect(runInProcess(["check", "--help"]).out).toMatch(/--kube-version 1\.N[\s\S]*default: the newest bundled/);
+  });
+
+  it("the built command reads the schemas the build wrote (dist/kube)", () => {
+    const r = runCli(["check", file, "--kube-version", "1.25", "--format", "json"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toEqual(expect.arrayContaining([expect.objectContaining({ ruleId: "schema", severity: "error", line: 1, path: "apiVersion" })]));
+  });
+});
+
+describe("render's output is valid at the default version", () => {
+  const files = [...readdirSync("examples").map((name) => `examples/${name}`), "values.example.json"];
+  it.each(files)("%s", (file) => {
+    const { objects } = renderFile(file, { notes: false });
+    expect(objects.length).toBeGreaterThan(0);
+    const { hits: found, unchecked } = schemaHits(objects, NEWEST, known);
+    expect(shown(found)).toEqual([]);
+    expect(unchecked).toEqual([]);
+  });
+});
