@@ -3,7 +3,7 @@
 // resources it has no schema for, as skipped entries.
 import { formatPath } from "../core/diagnostic.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
-import type { ProfileName } from "../rules/engine.ts";
+import type { SystemName } from "../rules/engine.ts";
 import { kubeIndex, schemaHits } from "./kube-schema.ts";
 import { SCHEMA_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding, ObjectIdentity, Unrecognised } from "./run.ts";
@@ -14,7 +14,7 @@ type Place = (object: K8sObject, path: readonly PropertyKey[]) => Pick<CheckFind
 export function schemaChecked(
   objects: readonly K8sObject[],
   version: string,
-  { place, profileOf, identity }: { place: Place; profileOf: Map<K8sObject, ProfileName>; identity: (object: K8sObject) => ObjectIdentity },
+  { place, profileOf, identity }: { place: Place; profileOf: Map<K8sObject, SystemName>; identity: (object: K8sObject) => ObjectIdentity },
 ): { findings: CheckFinding[]; unchecked: Unrecognised[] } {
   const { hits, unchecked } = schemaHits(objects, version, kubeIndex()!);
   const findings = hits.map((hit): CheckFinding => {
