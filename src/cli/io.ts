@@ -38,14 +38,8 @@ export function mayBeWorkerThread(): boolean {
 }
 
 /**
- * Writes to stdout or stderr with fs.writeSync, as Node's own streams for
- * them do on Linux (files, pipes and terminals are written synchronously
- * there), without loading those streams: their modules cost a render
- * about 5 ms (node --cpu-prof of a render with its output to /dev/null).
- * A descriptor that cannot take the text at once (EAGAIN, a non-blocking
- * pipe) is written through the stream from then on, keeping the order. A
- * worker thread writes through the streams, which pass through the main
- * thread.
+ * Writes stdout/stderr synchronously as Node's streams do on Linux, without
+ * loading those streams; on EAGAIN it falls back to the stream, keeping order.
  */
 function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
   let open = true;

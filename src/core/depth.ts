@@ -1,8 +1,5 @@
-// The nesting limit, enforced before any parser runs. Both YAML parsers
-// build a document by recursion, and the `yaml` package first builds its
-// whole syntax tree: 8 MiB of `[` would take gigabytes and overflow the
-// native stack. So the depth a text reaches is measured first, in one pass
-// over the `yaml` package's own tokens, stopping as soon as it is too deep.
+// The nesting limit, checked before any parser runs: both YAML parsers recurse,
+// and a deep `[[[...` would exhaust memory and the native stack.
 import { CST, Lexer } from "yaml";
 
 /**

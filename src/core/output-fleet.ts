@@ -172,15 +172,8 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
 }
 
 /**
- * How a generation's files are written: created (never over an existing
- * file), from text. Naming the encoding takes Node's one-call path for a
- * string (the file opened, written and closed in C++): without it, Node
- * makes a Buffer of the text and calls in three times (open, write, close),
- * the same system calls and bytes either way. Measured (callgrind): the
- * three files of an installation written 1,000 times, 218 and 228 -> 132
- * and 139 thousand instructions per installation; a fleet of 300 files on
- * one thread (`node --single-threaded`, whose counts repeat within 0.1%,
- * less those of 100 files), 5.41 -> 5.37 million per file (-0.6%).
+ * Files of a generation are created (never overwritten) from text; naming the
+ * encoding takes Node's one-call string path.
  */
 const NEW_TEXT_FILE = { flag: "wx", encoding: "utf8" } as const;
 
@@ -190,16 +183,9 @@ function manifestOf(files: ReadonlyMap<string, string>): string {
 }
 
 /**
- * OUT/NAME where OUT held nothing of NAME's when read: generation 1 is
- * written and OUT/NAME created as a link to it, symlink(2) itself refusing
- * a name taken since. Nothing is read or renamed: 3 system calls fewer per
- * installation than writeFleetMember's general path (lstat, readlink,
- * rename), none of them answered by an error (a Node error builds a stack
- * trace). Measured on a fleet of 3,000 files into a new OUT on disk
- * (ext4), 4 runs of each build alternated on a loaded 2-core machine:
- * 9.33 -> 8.38 s of CPU (-10%), 12.0 -> 9.5 s of wall time. Answers
- * false, having written nothing, when NAME or `.NAME.1` appeared after OUT
- * was read: the general path takes it then.
+ * OUT/NAME where OUT held nothing of NAME's: write generation 1 and link to it,
+ * with no reads or renames (symlink(2) refuses a name taken since). Answers
+ * false, having written nothing, if NAME appeared meanwhile.
  */
 function writeNewMember(out: string, name: string, files: ReadonlyMap<string, string>): boolean {
   const base = hiddenBase(name);
@@ -228,14 +214,8 @@ function writeNewMember(out: string, name: string, files: ReadonlyMap<string, st
 }
 
 /**
- * `join(out, name)` for an entry of OUT, `join(staging, file)` for a file
- * of a generation: what path.join answers, by concatenation where the name
- * is one segment (neither `.` nor `..`), as rigging's names are. OUT's
- * normalised prefix is kept for the last OUT asked. path.join was 1.1% of a
- * fleet's CPU profile, with five calls per new installation, now none.
- * Measured with fast-yaml.ts's plainTree walked by for-in (added with it):
- * a fleet of 300 files on one thread, 7.93 -> 7.90 million instructions
- * per file (callgrind; runs of one build differ by 0.2%).
+ * `join(out, name)` and `join(staging, file)` by concatenation, as rigging's
+ * names are single segments; OUT's normalised prefix is kept for the last OUT.
  */
 let lastOut: string | undefined;
 let outPrefix = "";
