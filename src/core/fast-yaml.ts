@@ -1,14 +1,6 @@
-// Why this module exists: speed. The `yaml` package keeps every node's source
-// range, which a diagnostic needs, but parsing with it costs about ten times
-// js-yaml's `load`, and a fleet parses a thousand values files that almost
-// never report anything. So an input is parsed here by js-yaml first, with a
-// schema built from the `yaml` package's own YAML 1.2 core tags; positions
-// are re-derived by the `yaml` package on the first diagnostic (source.ts).
-//
-// Whatever js-yaml might read differently goes to the `yaml` package instead,
-// which also words every error: `undefined` below means "fall back". Falling
-// back costs only speed, a divergence would cost correctness, so the checks
-// are conservative (test/core/source.test.ts compares the two on random texts).
+// js-yaml parses far faster than the `yaml` package, which keeps positions; so
+// inputs go through js-yaml first and positions are found only when reported.
+// `undefined` means fall back to the `yaml` package (test/core/source.test.ts).
 import { FAILSAFE_SCHEMA, Type, load, loadAll } from "js-yaml";
 import { CORE_PLAIN_TAGS as PLAIN_TAGS, type PlainTag } from "./yaml-tags.ts";
 
@@ -17,10 +9,8 @@ import { CORE_PLAIN_TAGS as PLAIN_TAGS, type PlainTag } from "./yaml-tags.ts";
 // loads yaml.cjs (test/ship/loading.test.ts).
 
 /**
- * Whether any tag's test matches a text: one test, anchored at the start,
- * which most scalars (keys, names) fail at their first characters. Built
- * from the tests themselves, where none has flags or back-references that
- * would make the union differ; otherwise every test is asked.
+ * One anchored union of all tag tests, so most scalars fail at their first
+ * character; built only when the union cannot differ.
  */
 const ANY_TAG = PLAIN_TAGS.every((tag) => tag.test!.flags === "" && !/\\[1-9k]/.test(tag.test!.source))
   ? new RegExp(`^(?:${PLAIN_TAGS.map((tag) => `(?:${tag.test!.source})`).join("|")})`)
@@ -39,10 +29,7 @@ function tagOf(text: string): PlainTag | null {
   return tag;
 }
 
-/**
- * One js-yaml type for every plain-scalar tag, so each scalar is tested once
- * rather than once per tag name.
- */
+/** One js-yaml type for every plain-scalar tag, so each scalar is tested once. */
 const TYPES = [
   new Type("tag:yaml.org,2002:plain", {
     kind: "scalar",
@@ -54,21 +41,10 @@ const TYPES = [
 const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
 
 /**
- * Text that goes straight to the `yaml` package: places where the two packages
- * differ or only `yaml` applies a limit (false positives only cost speed):
- * - `(?:^|[-:,[{])[ ]*[&*!]`, `^%`, `<<`: anchors, aliases, tags where a node
- *   starts, directives and merge keys;
- * - `[\t\r\u0085\u2028\u2029\ufeff]`: whitespace js-yaml reads otherwise;
- * - `\?(?: |\n|$)`: explicit keys;
- * - `[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:` and
- *   `[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]`: collections as keys; the
- *   comment skip holds no start character, so the scan stays linear;
- * - `^(?:---|\.\.\.)(?! *(?:\n|$))`: a document marker with text after it;
- * - `\S#`: a `#` after text; `\\U`: 8-digit escapes;
- * - `[|>][-+]?[0-9]`: block scalar indentation indicators.
- * They are asked in three parts with the same verdict as one `m`-flag
- * expression (test/core/source.test.ts): AT_START, FALLBACK_TEXT after each
- * `\n`, and hashAfterText; `^` with `m` is tried at every character.
+ * Text that goes straight to the `yaml` package, where the two packages
+ * differ or only it applies a limit (false positives only cost speed).
+ * Asked in three parts with the verdict of one `m`-flag expression
+ * (test/core/source.test.ts): AT_START, FALLBACK_TEXT and hashAfterText.
  */
 const LINE_START = String.raw`(?:[ ]*[&*!]|%|(?:---|\.\.\.)(?! *(?:\n|$)))`;
 const AT_START = new RegExp(`^${LINE_START}`);
@@ -109,19 +85,15 @@ function fallbackText(text: string): boolean {
   }
 }
 
-/**
- * The data of a text holding one YAML document, or `undefined` where the
- * `yaml` package must parse it (also for an empty text).
- */
+/** One YAML document's data, or `undefined` where the `yaml` package must parse it. */
 export function parseFast(text: string, maxDepth: number): unknown {
   const docs = loadFast(text, (source, options) => [load(source, options)], maxDepth);
   return docs?.[0];
 }
 
 /**
- * The data of every document of a YAML stream, or `undefined` where the
- * `yaml` package must parse it (also when a document is empty, which that
- * package skips or keeps depending on how it is written).
+ * Every document's data, or `undefined` where the `yaml` package must parse
+ * it (also for an empty document, which it treats by spelling).
  */
 export function parseFastStream(text: string, maxDepth: number): unknown[] | undefined {
   return loadFast(text, (source, options) => loadAll(source, null, options), maxDepth);
@@ -145,11 +117,7 @@ function loadFast(
   return docs;
 }
 
-/**
- * Whether a line is long enough to hold an implicit key past the 1024
- * characters the `yaml` package allows between a key's start and its `:`
- * (js-yaml has no such limit). Such keys are on one line.
- */
+/** Whether a line may hold an implicit key past the `yaml` package's 1024-character limit. */
 function hasLongLine(text: string): boolean {
   for (let start = 0; start < text.length; ) {
     const end = text.indexOf("\n", start);
@@ -162,10 +130,8 @@ function hasLongLine(text: string): boolean {
 const LONG_LINE = 1000;
 
 /**
- * Whether the `yaml` package would build the same tree: no level deeper than
- * `maxDepth` (the depth error is its to word), no `__proto__` key (its to
- * refuse), and no key that may have been a null (js-yaml names it "null",
- * the `yaml` package "").
+ * Whether the `yaml` package would build the same tree: within `maxDepth`, no
+ * `__proto__` key, no key that may have been null.
  */
 function plainTree(value: unknown, level: number, maxDepth: number): boolean {
   if (level > maxDepth) return false;

@@ -1,9 +1,5 @@
-// A fleet's OUT/NAME is a symlink to a hidden generation directory,
-// OUT/.NAME.<n>. A run writes the next generation completely, then renames
-// a new symlink over OUT/NAME (rename(2) replaces it atomically), so OUT/NAME
-// is at every instant the complete old output or the complete new one.
-// The previous generation and what killed runs left behind are removed
-// afterwards, each only when recognised as rigging's (output-dir.ts).
+// OUT/NAME is a symlink to a generation directory, swapped atomically by
+// rename(2), so OUT/NAME is always a complete output.
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,11 +36,7 @@ export function reservedName(name: string): string | undefined {
 /** A generation's suffix (`.NAME.3`), or the staging and backup of a rigging before generations. */
 const SUFFIX = /^(?:\d{1,15}|link|(?:old|new)-\d+-[0-9a-z]+)$/;
 
-/**
- * OUT's entries, read once per fleet, so each NAME needs no scan of OUT:
- * every name, and the hidden entries that may be rigging's by the base of
- * the NAME they belong to (`leftovers`).
- */
+/** OUT's entries, read once per fleet so no NAME needs a scan of OUT. */
 export function fleetListing(out: string): { leftovers: Map<string, string[]>; names: Set<string> } {
   const found = new Map<string, string[]>();
   const names = new Set(readdirSync(out));
@@ -64,13 +56,7 @@ function generationOf(base: string, name: string): number | undefined {
   return Number(name.slice(prefix.length));
 }
 
-/**
- * Writes `files` as OUT/NAME. `leftovers` are OUT's hidden entries for
- * NAME (fleetListing's `leftovers`). A user error when OUT/NAME is something
- * rigging did not make, or when the file system refuses. `absent`: OUT
- * held neither NAME nor any of its hidden entries when it was read
- * (fleetListing), as in a new or empty OUT.
- */
+/** Writes `files` as OUT/NAME; `absent` says OUT held nothing of NAME's when read. */
 export function writeFleetMember(
   out: string,
   name: string,
@@ -152,9 +138,8 @@ export function writeFleetMember(
 const NOTHING: Overwritten = { replaced: [], removed: [] };
 
 /**
- * Writes generation `name` (`.NAME.<n>`) at `staging`: the manifest first,
- * so that a run killed half-way leaves a directory that the next run
- * recognises as its own and removes.
+ * Writes a generation, manifest first, so a killed run leaves a directory the
+ * next run recognises as its own.
  */
 function writeGeneration(staging: string, name: string, files: ReadonlyMap<string, string>, fail: (what: string, error: unknown) => never): void {
   try {
@@ -171,10 +156,7 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
   }
 }
 
-/**
- * Files of a generation are created (never overwritten) from text; naming the
- * encoding takes Node's one-call string path.
- */
+/** Created, never overwritten; naming the encoding takes Node's one-call path. */
 const NEW_TEXT_FILE = { flag: "wx", encoding: "utf8" } as const;
 
 /** The manifest of a generation of `files`, with what each holds, as `-o DIR` writes it. */
@@ -183,8 +165,7 @@ function manifestOf(files: ReadonlyMap<string, string>): string {
 }
 
 /**
- * OUT/NAME where OUT held nothing of NAME's: write generation 1 and link to it,
- * with no reads or renames (symlink(2) refuses a name taken since). Answers
+ * A new OUT/NAME: write generation 1 and link to it without reads or renames;
  * false, having written nothing, if NAME appeared meanwhile.
  */
 function writeNewMember(out: string, name: string, files: ReadonlyMap<string, string>): boolean {
@@ -213,10 +194,7 @@ function writeNewMember(out: string, name: string, files: ReadonlyMap<string, st
   return true;
 }
 
-/**
- * `join(out, name)` and `join(staging, file)` by concatenation, as rigging's
- * names are single segments; OUT's normalised prefix is kept for the last OUT.
- */
+/** Path joins by concatenation, as rigging's names are single segments. */
 let lastOut: string | undefined;
 let outPrefix = "";
 export function entryOf(out: string, name: string): string {

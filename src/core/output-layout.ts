@@ -1,9 +1,5 @@
-// What `render -o DIR` writes into DIR, and a fleet into each OUT/NAME:
-// - "manifests" (default): `manifests.yaml`, byte for byte what `render FILE`
-//   prints, and a `kustomization.yaml` listing it;
-// - "per-object" (`--per-object`): one file per object and a kustomization.
-// The default suits fleets, where every file created costs; one installation
-// looks the same rendered alone or in a fleet (docs/fleet.md).
+// What `render -o DIR` writes: `manifests.yaml` and a kustomization by default
+// (fewer files for fleets), or one file per object with `--per-object`.
 import { directoryFiles, kustomizationOf, toYamlStream } from "./emit.ts";
 import type { K8sObject } from "./objects.ts";
 
