@@ -1,6 +1,5 @@
-// `check` without the command line: read the inputs, find the objects, give
-// each its profile, run the rule catalog (the same `checkObjects` render's
-// self-check runs) and turn every finding into a place in a file.
+// `check` without the command line: inputs to objects to profiles to the rule
+// catalog, each finding placed in its file.
 import { isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
@@ -111,8 +110,8 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
 }
 
 /**
- * Directories from which `check` runs on worker threads (src/core/threads.ts):
- * each thread pays a fresh engine and heap, so a second one pays only on long runs.
+ * Directories from which `check` uses worker threads: each thread pays its own
+ * engine and heap, so threads pay only on long runs.
  */
 export const CHECK_THRESHOLD = 2000;
 
@@ -152,10 +151,7 @@ function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
   );
 }
 
-/**
- * A check worker's young generation is larger than a fleet's: an
- * installation's CEL data outlives more scavenges than a rendered file.
- */
+/** Larger than a fleet's: an installation's CEL data outlives more scavenges. */
 const CHECK_YOUNG_GENERATION_MB = 16;
 
 const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
@@ -312,11 +308,7 @@ function checkLoaded(
   };
 }
 
-/**
- * Marks the warnings that a waiver of their object covers, and adds a
- * finding for every waiver that names an unknown ID, gives no reason or
- * tries to waive an error (src/check/waivers.ts).
- */
+/** Marks waived warnings, and adds a finding for each invalid waiver. */
 function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, SystemName>): (Finding & { waived?: string })[] {
   const waivers = new Map(objects.map((object) => [object, waiversOf(object, allRules())]));
   const out: (Finding & { waived?: string })[] = findings.map((finding) => {
