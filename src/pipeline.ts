@@ -1,6 +1,4 @@
-// The one-way flow of a render:
-// file -> parse (positions) -> values schema -> render (pure) -> objects
-//      -> rules (the same catalog as `check`) -> emit.
+// A render: parse -> values schema -> render (pure) -> rules (check's catalog) -> emit.
 import { formatPath } from "./core/diagnostic.ts";
 import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";

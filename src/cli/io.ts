@@ -28,11 +28,7 @@ export function processIo(): Io {
   };
 }
 
-/**
- * Whether this may be a worker thread, asked without loading
- * node:worker_threads (which would cost every run): only in a worker thread
- * is process.chdir the stub that refuses, in Node and in Bun.
- */
+/** Whether this may be a worker thread, without loading node:worker_threads. */
 export function mayBeWorkerThread(): boolean {
   return Boolean((process.chdir as { disabled?: boolean }).disabled);
 }
@@ -69,10 +65,7 @@ function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => 
   };
 }
 
-/**
- * As watchForClosedReader does for a stream, for a write that failed at
- * once: the exit code is set as the process ends, after the command's own.
- */
+/** The exit code for a write that failed at once, set as the process ends. */
 function writeFailed(error: NodeJS.ErrnoException, fd: 1 | 2, closed: () => void): void {
   closed();
   if (error.code === "EPIPE") return;
@@ -83,10 +76,8 @@ function writeFailed(error: NodeJS.ErrnoException, fd: 1 | 2, closed: () => void
 }
 
 /**
- * A reader that went away (`rigging render v.yaml | head -c 10`) makes
- * the next write fail with EPIPE, which Node reports as an unhandled
- * 'error' event with a stack. There is no one left to tell: the stream is
- * written no more, and the command ends with its own exit code.
+ * A reader that went away (`| head`) makes writes fail with EPIPE; stop
+ * writing quietly and keep the command's exit code.
  */
 function watchForClosedReader(stream: NodeJS.WriteStream, closed: () => void): void {
   if (stream.listenerCount("error") > 0) return; // watched already (run called twice in a process)

@@ -106,9 +106,8 @@ const DEFAULTS = Object.fromEntries(
 ) as unknown as ReturnType<typeof parseRenderArgs>["values"];
 
 /**
- * A render's options and files as util.parseArgs reads them. A plain list of
- * files is answered without parseArgs, whose first call (and, under Bun,
- * `node:util`) is costly; test/cli/render-args.test.ts compares the two.
+ * A render's options and files as util.parseArgs reads them; a plain file list
+ * skips parseArgs (test/cli/render-args.test.ts compares the two).
  */
 export function renderArgs(args: string[]): ReturnType<typeof parseRenderArgs> {
   if (args.every((arg) => arg === "-" || !arg.startsWith("-"))) return { values: { ...DEFAULTS }, positionals: [...args] };
