@@ -145,11 +145,7 @@ function goIntProblem(text: string): string | undefined {
 }
 const TRUE = /^(1|t|T|true|TRUE|True)$/;
 
-/**
- * --microvm-quota-required is a Go boolean flag: given bare it means true,
- * it never takes the next argument as its value, and a true flag wins, else
- * the variable (compass-interfaces §1.1).
- */
+/** A Go boolean flag: bare means true and it never takes the next word; a true flag wins. */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
   const flag = S.quotaRequired.flag;
   // The last occurrence in args, else in command, read without building a list of the two.
@@ -169,10 +165,7 @@ function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag
   return undefined;
 }
 
-/**
- * Path answers kept per path, since a fleet's installations share paths. Bounded
- * (PATHS_KEPT, PATH_KEPT_CHARS) so hostile input cannot grow the cache.
- */
+/** Path answers kept per path, bounded (PATHS_KEPT, PATH_KEPT_CHARS) against hostile input. */
 const normalizedDirs = new Map<string, string>();
 const joinedPaths = new Map<string, string>();
 const PATHS_KEPT = 1024;
