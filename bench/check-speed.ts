@@ -1,7 +1,5 @@
 // `npx tsx bench/check-speed.ts [INSTALLATIONS]`: the rule catalog's CPU per
-// rendered Runner installation, in one process: the render self-check, check's
-// fast and plain paths, and the fast path with and without identity classes.
-// Each row reports the minimum and middle round; the cold first round is dropped.
+// Runner installation (self-check, check's fast and plain paths, with and without classes).
 import { readFileSync } from "node:fs";
 import { newAdmissionRun, type AdmissionOptions } from "../src/admission/run.ts";
 import { parseValuesFile } from "../src/core/source.ts";

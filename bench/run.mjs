@@ -143,10 +143,8 @@ function generate(dir, size) {
   for (const [i, text] of fleetValues(size).entries()) writeFileSync(join(dir, `cluster-${String(i).padStart(5, "0")}.yaml`), text);
 }
 
-// Nothing is deleted until every figure is taken: on a file system that
-// skips recently freed inodes when it creates files (ext4 without a journal
-// does, for a minute or more), deleting one run's output would slow the
-// next run's file creation, and measure the bench's own clean-up.
+// Nothing is deleted until every figure is taken: some file systems skip
+// recently freed inodes, so cleaning up would slow the next run's creates.
 function fleet(size, place) {
   const input = join(work, `fleet-${size}`);
   if (!existsSync(input)) generate(input, size);
