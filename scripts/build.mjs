@@ -46,10 +46,7 @@ const CHUNKS = {
 
 /** A source file's path as the chunks name it: relative to the package root, with forward slashes. */
 const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
-/**
- * Each system's folder in a chunk of its own (kind-NAME), since a render of
- * another kind never runs it; only the files read at start stay in main.cjs.
- */
+/** Each system's folder in a chunk of its own (kind-NAME), since a render of another kind never runs it; only the files read at start stay in main.cjs. */
 const KIND_HEAD = new Set(["index.ts", "system.ts", "runtime.ts", "ports.ts"]);
 const KIND_CHUNKS = Object.fromEntries(
   readdirSync("src/profiles", { withFileTypes: true })
@@ -63,10 +60,7 @@ const KIND_CHUNKS = Object.fromEntries(
       ],
     ]),
 );
-/**
- * Sources a render of one values file never runs, each in a chunk built like
- * a kind's: fleet, check, commands and the CR-06 admission stage.
- */
+/** Sources a render of one values file never runs, each in a chunk built like a kind's: fleet, check, commands and the CR-06 admission stage. */
 /** The files of LAZY_SOURCES that render.ts, whose build holds the render command alone, never loads. */
 const NOT_IN_BUN = new Set(["check", "commands"]);
 const LAZY_SOURCES = {
@@ -79,10 +73,7 @@ const LAZY_SOURCES = {
 const CODE_CHUNKS = { ...KIND_CHUNKS, ...LAZY_SOURCES };
 /** An import's names when a file takes the whole module. */
 const ALL = Symbol("the whole module");
-/**
- * Every non-type import of src/: importer, specifier, names taken (or ALL),
- * and whether it is a re-export or a side-effect import.
- */
+/** Every non-type import of src/: importer, specifier, names taken (or ALL), and whether it is a re-export or a side-effect import. */
 function sourceImports() {
   const found = [];
   const named = (elements) => elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
@@ -146,18 +137,12 @@ const ALL_CHUNKS = { ...CHUNKS, ...CODE_CHUNKS };
 const BUN_CHUNKS = Object.keys(ALL_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk));
 /** The chunks made from the sources: each exports its files by path (a validator whole, a kind's file what the others take). */
 const FROM_SOURCES = new Set(Object.keys(CODE_CHUNKS));
-/**
- * Sources outside every chunk that a chunk imports: main.cjs exports them so
- * each module has one copy (one UsageError class, one cache).
- */
+/** Sources outside every chunk that a chunk imports: main.cjs exports them so each module has one copy (one UsageError class, one cache). */
 const SHARED = new Map();
 
 /** Node modules every process has loaded already; any other is loaded on first use. */
 const LOADED_AT_START = new Set(["fs", "path", "url", "util", "events", "buffer", "vm"]);
-/**
- * Under Bun, `node:util` and `node:url` are costly to load and a render of
- * files needs neither, so the Bun build loads them on first use.
- */
+/** Under Bun, `node:util` and `node:url` are costly to load and a render of files needs neither, so the Bun build loads them on first use. */
 const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util" && name !== "url"));
 
 /** zod's locales index, reduced to English (the only one it configures). */
@@ -171,10 +156,7 @@ const englishOnly = {
   },
 };
 
-/**
- * The names src/ imports (not as types) from each module, or ALL where a
- * file takes the whole module or imports it for its side effects.
- */
+/** The names src/ imports (not as types) from each module, or ALL where a file takes the whole module or imports it for its side effects. */
 function importedNames() {
   const names = new Map();
   for (const { specifier, names: taken, sideEffect, reexport } of SOURCE_IMPORTS) {
@@ -186,10 +168,7 @@ function importedNames() {
 }
 const used = importedNames();
 
-/**
- * A CommonJS stub whose exports load the real module on first read. The
- * getters sit on the prototype so esbuild's `__toESM` copies nothing.
- */
+/** A CommonJS stub whose exports load the real module on first read. The getters sit on the prototype so esbuild's `__toESM` copies nothing. */
 function lazyStub(names, load) {
   const getters = names.filter((name) => name !== "__esModule").map((name) => `${JSON.stringify(name)}:{enumerable:true,get:()=>m()[${JSON.stringify(name)}]}`);
   const esModule = names.includes("__esModule") ? "__esModule:{value:true}," : "";

@@ -59,10 +59,7 @@ function withoutAnnotations(schema: unknown): unknown {
   return out;
 }
 
-/**
- * ajv's code with each error object reduced to `{}`: zod words every refusal,
- * so the validators only need a yes or no, and the details were dead weight.
- */
+/** ajv's code with each error object reduced to `{}`: zod words every refusal, so the validators only need a yes or no, and the details were dead weight. */
 function withoutErrorDetails(code: string): string {
   const file = ts.createSourceFile("ajv.js", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const named = (node: ts.ObjectLiteralExpression, name: string) =>

@@ -221,10 +221,7 @@ function passes(name: string, { op, value }: Test): boolean {
   return op === "==" ? name === value : op === "startsWith" ? name.startsWith(value) : op === "endsWith" ? name.endsWith(value) : name.includes(value);
 }
 
-/**
- * A name's answers to `tests`: the bits of one number for up to 31 tests
- * (cheaper to build and compare), else a string of 0s and 1s.
- */
+/** A name's answers to `tests`: the bits of one number for up to 31 tests (cheaper to build and compare), else a string of 0s and 1s. */
 function answers(name: string, tests: readonly Test[]): string {
   if (tests.length <= 31) {
     let bits = 0;

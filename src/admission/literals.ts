@@ -52,10 +52,7 @@ interface Node {
   exprKind?: { case?: string; value?: { constantKind?: { case?: string; value?: unknown } } };
 }
 
-/**
- * The template of a parsed expression, or undefined when its tree does not
- * show each literal plainly (then it is parsed each time).
- */
+/** The template of a parsed expression, or undefined when its tree does not show each literal plainly (then it is parsed each time). */
 export function templateOf(parsed: Parsed, split: Split): Template | undefined {
   const positions = parsed.sourceInfo?.positions ?? {};
   const constants: { at: number; value: unknown; path: (string | number)[] }[] = [];
@@ -83,10 +80,7 @@ export function templateOf(parsed: Parsed, split: Split): Template | undefined {
   return { expr: copy(parsed.expr), paths };
 }
 
-/**
- * The tree of an expression of `template`'s, copying only the nodes on the
- * way to a literal; the rest is shared, as nothing writes to a tree.
- */
+/** The tree of an expression of `template`'s, copying only the nodes on the way to a literal; the rest is shared, as nothing writes to a tree. */
 export function instantiate(template: Template, split: Split): unknown {
   const copied = new Set<unknown>();
   const own = (value: unknown): Record<string | number, unknown> => {

@@ -109,10 +109,7 @@ export function rootName(name: unknown): string | undefined {
   return name.startsWith(".") ? name.slice(1) : name;
 }
 
-/**
- * The leading `variables.NAME` terms of an `&&`/`||` chain, which decide it
- * in order whatever follows.
- */
+/** The leading `variables.NAME` terms of an `&&`/`||` chain, which decide it in order whatever follows. */
 export interface Guard {
   op: "&&" | "||";
   terms: { name: string; negated: boolean }[];

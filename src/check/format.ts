@@ -29,10 +29,7 @@ export type Paint = (code: number, text: string) => string;
 
 const SEVERITY_COLOUR: Record<string, number> = { error: 31, warning: 33, skipped: 36 };
 
-/**
- * One line per finding, grouped per rule and place where there is no field;
- * each rule's fix (and a warning's why) printed once after the findings.
- */
+/** One line per finding, grouped per rule and place where there is no field; each rule's fix (and a warning's why) printed once after the findings. */
 export function formatText(findings: readonly CheckFinding[], unrecognised: readonly Unrecognised[] = [], paint: Paint = (_, t) => t): string {
   const severity = (word: string) => paint(SEVERITY_COLOUR[word] ?? 0, word) + " ".repeat(Math.max(0, 7 - word.length));
   const lines: string[] = [];
@@ -253,10 +250,7 @@ export function uriOf(file: string): string {
 
 // ------------------------------------------------------------------- JUnit
 
-/**
- * JUnit XML as GitLab reads it: a suite per profile, a case per rule that ran
- * and a failing case per finding.
- */
+/** JUnit XML as GitLab reads it: a suite per profile, a case per rule that ran and a failing case per finding. */
 export function formatJunit(report: CheckReport): string {
   const suites: string[] = [];
   let total = 0;
@@ -336,10 +330,7 @@ function testCase(profile: string, name: string, file: string | undefined, body:
   return body === "" ? `    <testcase ${attributes}/>\n` : `    <testcase ${attributes}>${body}</testcase>\n`;
 }
 
-/**
- * Text as XML 1.0 data or attribute: specials escaped, breaks kept as
- * references, characters XML cannot hold replaced by U+FFFD.
- */
+/** Text as XML 1.0 data or attribute: specials escaped, breaks kept as references, characters XML cannot hold replaced by U+FFFD. */
 export function xml(text: string): string {
   return text
     .replace(/[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")

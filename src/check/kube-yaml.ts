@@ -20,19 +20,13 @@ function differs(token: string): boolean {
 /** Words of the text that could be plain scalars: runs between white space and flow punctuation. */
 const TOKEN = /[^\s,[\]{}'"#]+/g;
 
-/**
- * Where a word that `differs` may take starts (a superset), found by the regex
- * engine; each word is read once, so linear.
- */
+/** Where a word that `differs` may take starts (a superset), found by the regex engine; each word is read once, so linear. */
 const WORD_START = String.raw`(?:[-+]?(?:0[0-7_bBoOX]|\d[^\s,[\]{}'"#_]*_)|(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|<<):?(?![^\s,[\]{}'"#]))`;
 const CANDIDATE = new RegExp(`[\\s,[\\]{}'"#]${WORD_START}`, "g");
 const CANDIDATE_FIRST = new RegExp(WORD_START, "y");
 const WORD = /[^\s,[\]{}'"#]+/y;
 
-/**
- * Whether a plain scalar or merge key reads otherwise under kubectl, in linear
- * time; the same answer as `readsDifferentlyByWord`.
- */
+/** Whether a plain scalar or merge key reads otherwise under kubectl, in linear time; the same answer as `readsDifferentlyByWord`. */
 export function readsDifferently(text: string): boolean {
   CANDIDATE_FIRST.lastIndex = 0;
   if (CANDIDATE_FIRST.test(text) && readsDifferentlyAt(text, 0) === true) return true;
@@ -98,10 +92,7 @@ const goPrefixedInt: ScalarTag = {
   },
 };
 
-/**
- * go-yaml v2's resolution in the `yaml` package: YAML 1.1 with merge keys and
- * Go's integer prefixes, without sexagesimals and timestamps.
- */
+/** go-yaml v2's resolution in the `yaml` package: YAML 1.1 with merge keys and Go's integer prefixes, without sexagesimals and timestamps. */
 export const KUBECTL_YAML = {
   version: "1.1" as const,
   schema: "yaml-1.1",

@@ -92,10 +92,7 @@ export class OriginalFiles {
     return this.files.get(file);
   }
 
-  /**
-   * The line and column of `path` in the object's source file, or the object's
-   * own line when the file holds another value there.
-   */
+  /** The line and column of `path` in the object's source file, or the object's own line when the file holds another value there. */
   locate(written: Written, object: K8sObject, path: readonly PropertyKey[]): { line: number; column: number } | undefined {
     const documents = this.documents(written.file);
     if (!documents) return undefined;

@@ -109,10 +109,7 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
   return judgedHere(inputGroups(args, options), options);
 }
 
-/**
- * Directories from which `check` uses worker threads: each thread pays its own
- * engine and heap, so threads pay only on long runs.
- */
+/** Directories from which `check` uses worker threads: each thread pays its own engine and heap, so threads pay only on long runs. */
 export const CHECK_THRESHOLD = 2000;
 
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */

@@ -30,10 +30,7 @@ export interface FleetEntry {
   absent?: boolean;
 }
 
-/**
- * A fleet's values files in order; directories one level deep and non-file
- * symlinks skipped (with a note), so no walk loops or blocks.
- */
+/** A fleet's values files in order; directories one level deep and non-file symlinks skipped (with a note), so no walk loops or blocks. */
 export function fleetInputs(inputs: readonly string[], skipped: string[] = []): FleetEntry[] {
   const files: { file: string; name: string }[] = [];
   for (const input of inputs) {
@@ -171,10 +168,7 @@ function reportFileError(file: string, error: unknown, io: Io): number {
   return 3;
 }
 
-/**
- * Renders each file into DIR/NAME/ as it is made, so memory holds one file per
- * thread; failures are reported in input order and set the worst exit code.
- */
+/** Renders each file into DIR/NAME/ as it is made, so memory holds one file per thread; failures are reported in input order and set the worst exit code. */
 export function renderFleet(inputs: string[], output: string, io: Io, layout: Layout = DEFAULT_LAYOUT, force = false): number | Promise<number> {
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);

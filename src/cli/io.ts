@@ -33,10 +33,7 @@ export function mayBeWorkerThread(): boolean {
   return Boolean((process.chdir as { disabled?: boolean }).disabled);
 }
 
-/**
- * Writes stdout/stderr synchronously as Node's streams do on Linux, without
- * loading those streams; on EAGAIN it falls back to the stream, keeping order.
- */
+/** Writes stdout/stderr synchronously as Node's streams do on Linux, without loading those streams; on EAGAIN it falls back to the stream, keeping order. */
 function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
   let open = true;
   let direct = !mayBeWorkerThread();
@@ -75,10 +72,7 @@ function writeFailed(error: NodeJS.ErrnoException, fd: 1 | 2, closed: () => void
   if (fd === 1 && !process.stderr.destroyed) process.stderr.write(`error cannot write the output: ${error.message}\n`);
 }
 
-/**
- * A reader that went away (`| head`) makes writes fail with EPIPE; stop
- * writing quietly and keep the command's exit code.
- */
+/** A reader that went away (`| head`) makes writes fail with EPIPE; stop writing quietly and keep the command's exit code. */
 function watchForClosedReader(stream: NodeJS.WriteStream, closed: () => void): void {
   if (stream.listenerCount("error") > 0) return; // watched already (run called twice in a process)
   stream.on("error", (error: NodeJS.ErrnoException) => {

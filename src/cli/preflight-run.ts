@@ -37,10 +37,7 @@ export const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-/**
- * Runs `work` under one deadline with all output redacted; with --format json
- * a failure is still a JSON array naming the decision it proves.
- */
+/** Runs `work` under one deadline with all output redacted; with --format json a failure is still a JSON array naming the decision it proves. */
 export async function runChecks(
   io: Io,
   subject: string | { what: string; decision: string },

@@ -105,10 +105,7 @@ const DEFAULTS = Object.fromEntries(
   Object.entries(RENDER_OPTIONS).flatMap(([name, option]) => ("default" in option ? [[name, option.default]] : [])),
 ) as unknown as ReturnType<typeof parseRenderArgs>["values"];
 
-/**
- * A render's options and files as util.parseArgs reads them; a plain file list
- * skips parseArgs (test/cli/render-args.test.ts compares the two).
- */
+/** A render's options and files as util.parseArgs reads them; a plain file list skips parseArgs (test/cli/render-args.test.ts compares the two). */
 export function renderArgs(args: string[]): ReturnType<typeof parseRenderArgs> {
   if (args.every((arg) => arg === "-" || !arg.startsWith("-"))) return { values: { ...DEFAULTS }, positionals: [...args] };
   return parseRenderArgs(args);

@@ -36,10 +36,7 @@ export function httpsUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
-/**
- * Why a URL's text is not the URL it reads as: the parser drops tabs, line
- * breaks and edge spaces that the rendered value would keep.
- */
+/** Why a URL's text is not the URL it reads as: the parser drops tabs, line breaks and edge spaces that the rendered value would keep. */
 export function urlTextProblem(text: string): string | undefined {
   const found = /[\u0000-\u0020\u007f-\u009f]/.exec(text);
   if (!found) return undefined;

@@ -2,10 +2,7 @@
 // and a deep `[[[...` would exhaust memory and the native stack.
 import { CST, Lexer } from "yaml";
 
-/**
- * Whether `text` nests deeper than `limit` on any one line; never overcounts,
- * and indentation nesting is bounded by the size limit instead.
- */
+/** Whether `text` nests deeper than `limit` on any one line; never overcounts, and indentation nesting is bounded by the size limit instead. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   return mayNestDeeperThan(text, limit) && measuredDeeperThan(text, limit);
 }
@@ -15,10 +12,7 @@ export function mayNestDeeperThan(text: string, limit: number): boolean {
   return !fewMarkers(text, limit) && countedDeeperThan(text, limit);
 }
 
-/**
- * A cheaper, never-lower bound from native indexOf scans; most rendered
- * manifests are cleared by it alone.
- */
+/** A cheaper, never-lower bound from native indexOf scans; most rendered manifests are cleared by it alone. */
 function fewMarkers(text: string, limit: number): boolean {
   let left = limit - occurrences(text, "[", limit) - occurrences(text, "{", limit);
   if (left < 0) return false;
@@ -108,10 +102,7 @@ function measuredDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/**
- * Whether one document holds more than `limit` nodes: the `yaml` package's
- * syntax tree costs hundreds of bytes per node.
- */
+/** Whether one document holds more than `limit` nodes: the `yaml` package's syntax tree costs hundreds of bytes per node. */
 export function hasMoreNodesThan(text: string, limit: number): boolean {
   if (text.length <= limit) return false;
   let nodes = 0;

@@ -43,10 +43,7 @@ const QUOTE_HEAD = 100;
 /** Runs without white space, each read once from its start. */
 const RUN = /\S+/g;
 
-/**
- * `text` with every overlong unbroken run cut and its length given, so a huge
- * value is never printed.
- */
+/** `text` with every overlong unbroken run cut and its length given, so a huge value is never printed. */
 export function bounded(text: string): string {
   if (text.length <= QUOTE_LIMIT) return text;
   return text.replace(RUN, (run) => (run.length > QUOTE_LIMIT ? `${run.slice(0, QUOTE_HEAD)}… (${run.length} characters)` : run));

@@ -2,10 +2,7 @@
 // scalar is asked of js-yaml, and anything unrecognised goes to emit.ts.
 // test/core/emit-fast.test.ts holds both byte for byte equal.
 
-/**
- * js-yaml's form of one scalar or key; `undefined` sends the object to the
- * reference path.
- */
+/** js-yaml's form of one scalar or key; `undefined` sends the object to the reference path. */
 export type Place = (scalar: string | number, key: boolean) => string | undefined;
 
 /** Thrown through the walk when the reference path must write the object. */
@@ -14,10 +11,7 @@ const FALLBACK = Symbol("fallback");
 /** Deeper than any rendered object; a cycle ends here and goes to the reference path. */
 const MAX_DEPTH = 100;
 
-/**
- * Strings js-yaml writes plain that no YAML 1.1 or 1.2 reader takes for
- * anything else; one character class under `*`, so linear on any input.
- */
+/** Strings js-yaml writes plain that no YAML 1.1 or 1.2 reader takes for anything else; one character class under `*`, so linear on any input. */
 const PLAIN = /^(?:\/|(?=[\s\S]{6}|[aeflnorstuyAEFLNORSTUY]{0,5}[^aeflnorstuyAEFLNORSTUY])[A-Za-z])[\w ./+=@$%^&*()<>;,!?'"`|\\[\]{}~#:-]*$/;
 
 export function certainlyPlain(text: string): boolean {
@@ -55,10 +49,7 @@ export function fastYaml(object: unknown, place: Place): string | undefined {
   }
 }
 
-/**
- * Whether the last node() text starts with a line break; asking the text
- * would make V8 flatten every level's concatenation.
- */
+/** Whether the last node() text starts with a line break; asking the text would make V8 flatten every level's concatenation. */
 let opensLine = false;
 
 /** js-yaml's `writeNode` in block context: the text of one value, `undefined` for a value it skips. */
@@ -107,10 +98,7 @@ function scalar(text: string, level: number, place: Place): string {
   return form.replace(/\n(?!\n|$)/g, `\n${indent(level - 1)}`);
 }
 
-/**
- * Plain keys kept with their prefixes: a fleet's keys are mostly the
- * renderers' literals, cheaper to look up than to test again.
- */
+/** Plain keys kept with their prefixes: a fleet's keys are mostly the renderers' literals, cheaper to look up than to test again. */
 const plainKeys = new Map<string, PlainKey>();
 
 /** A plain key as kept: its text (a copy), and its prefixes by variant (prefixOf). */
@@ -137,10 +125,7 @@ function askedKey(text: string, place: Place): string {
   return form;
 }
 
-/**
- * What goes before a value in a block mapping, kept per plain key to save
- * concatenations.
- */
+/** What goes before a value in a block mapping, kept per plain key to save concatenations. */
 function prefixOf(written: string, level: number, broken: boolean, opens: boolean, plain?: PlainKey): string {
   const variant = (level << 2) | (broken ? 2 : 0) | (opens ? 1 : 0);
   let prefix = plain?.prefixes[variant];

@@ -7,16 +7,10 @@ import { Document, type Tags } from "yaml";
 import { fastYaml } from "./emit-fast.ts";
 import { YAML_1_1_TESTS, YAML_1_2_TESTS } from "./yaml-tags.ts";
 
-/**
- * Strings either YAML dialect would read as something else (`yes`, `0777`)
- * must not be written plain; the `yaml` package's own tag tests decide.
- */
+/** Strings either YAML dialect would read as something else (`yes`, `0777`) must not be written plain; the `yaml` package's own tag tests decide. */
 const AMBIGUOUS = [...YAML_1_1_TESTS, ...YAML_1_2_TESTS];
 
-/**
- * js-yaml's own reader takes more plain text as dates or numbers; its own
- * implicit types decide those.
- */
+/** js-yaml's own reader takes more plain text as dates or numbers; its own implicit types decide those. */
 type JsYamlSchema = { compiledImplicit: Type[] };
 const JS_YAML_READS = (DEFAULT_SCHEMA as unknown as JsYamlSchema).compiledImplicit;
 const JS_YAML_WRITER_MISSES = JS_YAML_READS.filter((type) => !(CORE_SCHEMA as unknown as JsYamlSchema).compiledImplicit.includes(type));
@@ -37,10 +31,7 @@ function needsQuotes(text: string): boolean {
 /** How js-yaml writes: no anchors, no folding, the YAML 1.2 core schema. */
 const JS_YAML_OPTIONS = { noRefs: true, lineWidth: -1, schema: CORE_SCHEMA } as const;
 
-/**
- * Whether js-yaml would write `text` plain where some reader misreads it;
- * kept per distinct string since a fleet repeats most.
- */
+/** Whether js-yaml would write `text` plain where some reader misreads it; kept per distinct string since a fleet repeats most. */
 const answered = { key: new Map<string, boolean>(), value: new Map<string, boolean>() };
 function misreadByJsYaml(text: string, key: boolean): boolean {
   const memo = key ? answered.key : answered.value;
@@ -66,10 +57,7 @@ function anyStringMisread(value: unknown): boolean {
   return false;
 }
 
-/**
- * A document or top-level key starting with `...` would end the document
- * when written plain, so it goes to the `yaml` package.
- */
+/** A document or top-level key starting with `...` would end the document when written plain, so it goes to the `yaml` package. */
 const DOCUMENT_END = /^\.\.\.(?: |$)/;
 function endsDocument(object: unknown): boolean {
   if (typeof object === "string") return DOCUMENT_END.test(object);
@@ -81,10 +69,7 @@ function endsDocument(object: unknown): boolean {
 const DOUBLE_QUOTED = { ...JS_YAML_OPTIONS, forceQuotes: true, quotingType: '"' } as const;
 const doubleQuoted = (text: string) => dump(text, DOUBLE_QUOTED).slice(0, -1);
 
-/**
- * The `yaml` package's schema with js-yaml's double quotes, since its own
- * leave some non-printable characters unescaped.
- */
+/** The `yaml` package's schema with js-yaml's double quotes, since its own leave some non-printable characters unescaped. */
 const quotingStrings = (tags: Tags): Tags =>
   tags.map((tag) =>
     typeof tag === "object" && tag.tag === "tag:yaml.org,2002:str" && "stringify" in tag && tag.stringify
@@ -95,10 +80,7 @@ const quotingStrings = (tags: Tags): Tags =>
       : tag,
   );
 
-/**
- * The reference writer: the `yaml` package, quoting exactly the strings
- * js-yaml would leave misreadable. Slower, so used only when needed.
- */
+/** The reference writer: the `yaml` package, quoting exactly the strings js-yaml would leave misreadable. Slower, so used only when needed. */
 export function toYamlReference(object: unknown): string {
   if (!endsDocument(object) && !anyStringMisread(object)) return dump(object, JS_YAML_OPTIONS);
   const doc = new Document(object, { version: "1.2", aliasDuplicateObjects: false, customTags: quotingStrings });
@@ -168,10 +150,7 @@ export function toJsonList(objects: readonly K8sObject[]): string {
 /** A file name that stays inside its directory: no separator, `..` or leading dot. */
 export const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/**
- * Bounded under the 255-byte name limit with room for temporary names; longer
- * names end in a hash so they stay distinct and deterministic (G-02).
- */
+/** Bounded under the 255-byte name limit with room for temporary names; longer names end in a hash so they stay distinct and deterministic (G-02). */
 export const MAX_FILE_NAME = 200;
 
 export function fileNameOf(object: K8sObject, index: number): string {

@@ -8,10 +8,7 @@ import { CORE_PLAIN_TAGS as PLAIN_TAGS, type PlainTag } from "./yaml-tags.ts";
 // generated at build time (scripts/gen-yaml-tags.ts) so a valid render never
 // loads yaml.cjs (test/ship/loading.test.ts).
 
-/**
- * One anchored union of all tag tests, so most scalars fail at their first
- * character; built only when the union cannot differ.
- */
+/** One anchored union of all tag tests, so most scalars fail at their first character; built only when the union cannot differ. */
 const ANY_TAG = PLAIN_TAGS.every((tag) => tag.test!.flags === "" && !/\\[1-9k]/.test(tag.test!.source))
   ? new RegExp(`^(?:${PLAIN_TAGS.map((tag) => `(?:${tag.test!.source})`).join("|")})`)
   : undefined;
@@ -91,10 +88,7 @@ export function parseFast(text: string, maxDepth: number): unknown {
   return docs?.[0];
 }
 
-/**
- * Every document's data, or `undefined` where the `yaml` package must parse
- * it (also for an empty document, which it treats by spelling).
- */
+/** Every document's data, or `undefined` where the `yaml` package must parse it (also for an empty document, which it treats by spelling). */
 export function parseFastStream(text: string, maxDepth: number): unknown[] | undefined {
   return loadFast(text, (source, options) => loadAll(source, null, options), maxDepth);
 }
@@ -129,10 +123,7 @@ function hasLongLine(text: string): boolean {
 }
 const LONG_LINE = 1000;
 
-/**
- * Whether the `yaml` package would build the same tree: within `maxDepth`, no
- * `__proto__` key, no key that may have been null.
- */
+/** Whether the `yaml` package would build the same tree: within `maxDepth`, no `__proto__` key, no key that may have been null. */
 function plainTree(value: unknown, level: number, maxDepth: number): boolean {
   if (level > maxDepth) return false;
   if (value === null || typeof value !== "object") return true;

@@ -5,10 +5,7 @@ import { domainToASCII } from "node:url";
 
 const DOTTED_DIGITS = /^\d+\.\d+\.\d+\.\d+$/;
 
-/**
- * Whether the WHATWG host parser writes `text` back unchanged: domainToASCII
- * under Node, the global URL under Bun, whichever is already loaded.
- */
+/** Whether the WHATWG host parser writes `text` back unchanged: domainToASCII under Node, the global URL under Bun, whichever is already loaded. */
 export const HOST_UNCHANGED = {
   domainToASCII: (text: string): boolean => domainToASCII(text) === text,
   url: (text: string): boolean => {

@@ -4,10 +4,7 @@ import { z } from "zod";
 import { refineBy, req, tagged, type IssueSink } from "./values.ts";
 
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/**
- * Dot-joined labels without a repeated group, whose backtracking overflowed
- * the stack on long input.
- */
+/** Dot-joined labels without a repeated group, whose backtracking overflowed the stack on long input. */
 export const DNS1123_SUBDOMAIN = /^(?!.*(?:\.\.|\.-|-\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

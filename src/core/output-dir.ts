@@ -268,10 +268,7 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
 /** Rigging's output `found` in `dir`, as it may be replaced by `files`. */
 export type Owned = Exclude<Ownership, { refusal: string }>;
 
-/**
- * Files writing `files` would overwrite or remove though they may hold edits;
- * an error naming them unless `force`.
- */
+/** Files writing `files` would overwrite or remove though they may hold edits; an error naming them unless `force`. */
 export function checkEdits(dir: string, label: string, found: Owned, files: ReadonlyMap<string, string>, force: boolean): Changes {
   const changes = step(label, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => fileSha256(join(dir, name))));
   if (!force) refuseChanges(label, changes, found.manifest);

@@ -137,10 +137,7 @@ export function writeFleetMember(
 
 const NOTHING: Overwritten = { replaced: [], removed: [] };
 
-/**
- * Writes a generation, manifest first, so a killed run leaves a directory the
- * next run recognises as its own.
- */
+/** Writes a generation, manifest first, so a killed run leaves a directory the next run recognises as its own. */
 function writeGeneration(staging: string, name: string, files: ReadonlyMap<string, string>, fail: (what: string, error: unknown) => never): void {
   try {
     mkdirSync(staging);
@@ -164,10 +161,7 @@ function manifestOf(files: ReadonlyMap<string, string>): string {
   return manifestText([...files.keys()], new Map([...files].map(([name, text]) => [name, [sha256Of(text)]])));
 }
 
-/**
- * A new OUT/NAME: write generation 1 and link to it without reads or renames;
- * false, having written nothing, if NAME appeared meanwhile.
- */
+/** A new OUT/NAME: write generation 1 and link to it without reads or renames; false, having written nothing, if NAME appeared meanwhile. */
 function writeNewMember(out: string, name: string, files: ReadonlyMap<string, string>): boolean {
   const base = hiddenBase(name);
   const target = entryOf(out, name);

@@ -78,10 +78,7 @@ export function readText(file: string): string {
   }
 }
 
-/**
- * Reads at most the file limit plus one byte whatever the file is; one shared
- * buffer, and fstat only once it is full.
- */
+/** Reads at most the file limit plus one byte whatever the file is; one shared buffer, and fstat only once it is full. */
 const POOL = Buffer.allocUnsafe(256 * 1024);
 
 function readBounded(file: string): Buffer {
@@ -231,10 +228,7 @@ class FirstError extends Error {
   }
 }
 
-/**
- * `parseAllDocuments` that stops at the first error: a few MiB can hold a
- * million errors, each with a stack, and only the first is reported.
- */
+/** `parseAllDocuments` that stops at the first error: a few MiB can hold a million errors, each with a stack, and only the first is reported. */
 function composeUntilError(text: string, lineCounter: LineCounter, schema: DocumentOptions & SchemaOptions = {}): Document.Parsed[] {
   const composer = new Composer({ ...schema, ...YAML_OPTIONS });
   // The composer catches what a collection throws and reports it again as

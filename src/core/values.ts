@@ -93,19 +93,13 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
   }
 }
 
-/**
- * zod's compiled parser pays only on repeat parses, so the first parse of a
- * schema runs without it.
- */
+/** zod's compiled parser pays only on repeat parses, so the first parse of a schema runs without it. */
 const parsedBefore = new WeakSet<z.ZodType>();
 
 /** A build-time validator: the parsed values, or `undefined` when it does not accept. */
 export type FastValidator = (data: unknown) => { value: unknown } | undefined;
 
-/**
- * Validates `source.data` or throws every problem at once; `fast` accepts what
- * it can and leaves the rest to zod.
- */
+/** Validates `source.data` or throws every problem at once; `fast` accepts what it can and leaves the rest to zod. */
 export function validateValues<S extends z.ZodType>(schema: S | (() => S), source: SourceDocument, kind: string, fast?: FastValidator): z.output<S> {
   const secrets = inlineSecretDiagnostics(source);
   // The fast path: no zod schema is built and zod parses nothing.

@@ -3,10 +3,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "../core/errors.ts";
 
-/**
- * A note says what was left alone and why; only a failure sets exit 1, and an
- * error (exit 2, JSON only) says the checks could not run.
- */
+/** A note says what was left alone and why; only a failure sets exit 1, and an error (exit 2, JSON only) says the checks could not run. */
 export type Outcome = "pass" | "fail" | "warn" | "note" | "error";
 
 /** One judged fact; a failed one says how to fix it. */

@@ -13,10 +13,7 @@ export interface NatsTarget {
   ca?: string;
 }
 
-/**
- * The client can wait forever on a silent server and reports garbage only on
- * the console, so its sockets are tracked and a console report fails the step.
- */
+/** The client can wait forever on a silent server and reports garbage only on the console, so its sockets are tracked and a console report fails the step. */
 export async function checkNats(target: NatsTarget, deadline: Deadline, output?: LibraryOutput): Promise<CheckResult[]> {
   const sockets = new Set<Socket>();
   const track = (message: unknown) => void sockets.add((message as { socket: Socket }).socket);

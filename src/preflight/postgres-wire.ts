@@ -121,10 +121,7 @@ function quote(type: number): string {
   return type >= 0x20 && type < 0x7f ? `'${String.fromCharCode(type)}'` : `0x${type.toString(16).padStart(2, "0")}`;
 }
 
-/**
- * Guards the driver's 'data' listeners: a bad chunk destroys the stream with a
- * MalformedAnswerError instead of escaping uncaught.
- */
+/** Guards the driver's 'data' listeners: a bad chunk destroys the stream with a MalformedAnswerError instead of escaping uncaught. */
 export function guardAnswers(stream: Duplex): void {
   const guard = new AnswerGuard();
   const emit = stream.emit;

@@ -77,10 +77,7 @@ function quoteIdent(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
-/**
- * The URL as the driver reads it, refused without a host (it would dial the
- * local socket and echo the password).
- */
+/** The URL as the driver reads it, refused without a host (it would dial the local socket and echo the password). */
 export function checkPostgresUrl(url: string, from: string): void {
   let parsed: URL;
   try {
@@ -126,10 +123,7 @@ function safeDecode(text: string): string {
   }
 }
 
-/**
- * Reads the facts under `deadline`, destroying sockets on failure so a stuck
- * server cannot hold the run; server answers pass postgres-wire.ts first.
- */
+/** Reads the facts under `deadline`, destroying sockets on failure so a stuck server cannot hold the run; server answers pass postgres-wire.ts first. */
 export async function readPostgresFacts(url: string, deadline: Deadline, secrets: string[] = []): Promise<PostgresFacts> {
   const { default: pg } = await import("pg");
   const sockets: Socket[] = [];

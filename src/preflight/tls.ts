@@ -212,10 +212,7 @@ export interface Handshake {
   acceptsTls12: boolean;
 }
 
-/**
- * Dials `url` offering TLS 1.2-1.3 and then 1.2 only; verification is left to
- * judgeChain so a fault is named.
- */
+/** Dials `url` offering TLS 1.2-1.3 and then 1.2 only; verification is left to judgeChain so a fault is named. */
 export async function handshake(url: URL, serverName: string, deadline: Deadline): Promise<Handshake> {
   const port = Number(url.port || 443);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");

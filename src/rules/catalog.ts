@@ -64,10 +64,7 @@ export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sOb
 
 const INSTANCE_LABEL = "app.kubernetes.io/instance";
 
-/**
- * One profile's objects split into installations by app.kubernetes.io/instance,
- * so two Runners in one stream are judged apart.
- */
+/** One profile's objects split into installations by app.kubernetes.io/instance, so two Runners in one stream are judged apart. */
 export function installationsOf(group: readonly K8sObject[]): K8sObject[][] {
   const byInstance = new Map<string, K8sObject[]>();
   for (const object of group) {

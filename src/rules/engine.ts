@@ -16,10 +16,7 @@ export interface RuleHit {
   opinion?: string;
 }
 
-/**
- * An error is what the seeds or the real programs enforce; a warning is our
- * own hardening, exits 0 unless `--fail-on warning`, and can be waived.
- */
+/** An error is what the seeds or the real programs enforce; a warning is our own hardening, exits 0 unless `--fail-on warning`, and can be waived. */
 export type Severity = "error" | "warning";
 
 /** Where a requirement comes from: the ground its severity stands on. */
@@ -105,10 +102,7 @@ export class ObjectSet {
   #containers?: ContainerRef[];
   #derived?: Map<(set: ObjectSet) => unknown, unknown>;
 
-  /**
-   * `stream`: every set judged from the same input, so rules can compare
-   * systems that must agree; `run`: the check run.
-   */
+  /** `stream`: every set judged from the same input, so rules can compare systems that must agree; `run`: the check run. */
   constructor(
     readonly profile: SystemName,
     readonly objects: readonly K8sObject[],
@@ -164,10 +158,7 @@ export class ObjectSet {
     return (this.#containers = Object.freeze(out) as ContainerRef[]);
   }
 
-  /**
-   * `derive`'s answer for this set, made once and shared (`derive` is the key:
-   * pass a function declared once). Do not edit it.
-   */
+  /** `derive`'s answer for this set, made once and shared (`derive` is the key: pass a function declared once). Do not edit it. */
   derived<T>(derive: (set: ObjectSet) => T): T {
     const known = (this.#derived ??= new Map());
     if (known.has(derive)) return known.get(derive) as T;
@@ -212,10 +203,7 @@ export function dig(value: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-/**
- * What to do when a rule throws on a malformed object; without it the error
- * propagates, since rendered objects have a known shape.
- */
+/** What to do when a rule throws on a malformed object; without it the error propagates, since rendered objects have a known shape. */
 export type RuleErrorHandler = (rule: Rule, set: ObjectSet, error: unknown) => void;
 
 export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleErrorHandler, rendered = false): Finding[] {

@@ -12,10 +12,7 @@ interface Selector {
   matchExpressions?: { key?: unknown; operator?: unknown; values?: unknown }[] | null;
 }
 
-/**
- * Whether a LabelSelector selects `labels` as the API server evaluates it; a
- * malformed selector selects nothing.
- */
+/** Whether a LabelSelector selects `labels` as the API server evaluates it; a malformed selector selects nothing. */
 export function selects(selector: unknown, labels: Readonly<Record<string, string>>): boolean {
   if (selector === undefined || selector === null) return true;
   if (!isRecord(selector)) return false;
@@ -93,10 +90,7 @@ export function isolates(policy: K8sObject, direction: "Ingress" | "Egress"): bo
   return policyTypes((isRecord(policy.spec) ? policy.spec : {}) as unknown as NetworkPolicySpec).includes(direction);
 }
 
-/**
- * What the NetworkPolicies selecting one pod leave open, read as Kubernetes
- * adds them up.
- */
+/** What the NetworkPolicies selecting one pod leave open, read as Kubernetes adds them up. */
 export function isolationGaps(policies: readonly K8sObject[]): IsolationGap[] {
   if (policies.length === 0) return [];
   const gaps: IsolationGap[] = [];
@@ -268,10 +262,7 @@ export interface Setting {
   name?: string;
 }
 
-/**
- * A setting as the program reads it: a non-empty flag (Go's forms) wins, else
- * the variable from env, else envFrom, which the manifest does not show.
- */
+/** A setting as the program reads it: a non-empty flag (Go's forms) wins, else the variable from env, else envFrom, which the manifest does not show. */
 export function flagOrEnv(container: Container, names: SettingNames): Setting {
   if (names.flag) {
     const flag = flagValue(container, names.flag);
@@ -290,10 +281,7 @@ export function flagOrEnv(container: Container, names: SettingNames): Setting {
   return { from: "none", path: [names.env ? "env" : "args"] };
 }
 
-/**
- * A flag's value and path in command and args, read in place since every rule
- * asks a dozen times per container.
- */
+/** A flag's value and path in command and args, read in place since every rule asks a dozen times per container. */
 export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
   let dashes = 0;
   while (flag.charCodeAt(dashes) === 45) dashes++;

@@ -44,10 +44,7 @@ export const RUNNER_VOLUME_KINDS = ["projected", "emptyDir", "configMap", "secre
 /** The name of the policy variable that holds the pod selector labels. */
 export const POD_SELECTOR_VAR = "podSelector";
 
-/**
- * The invariants a Runner pod spec keeps (CR-06e), one validation each so a
- * denial names what is wrong; `skipWhen` exempts a request.
- */
+/** The invariants a Runner pod spec keeps (CR-06e), one validation each so a denial names what is wrong; `skipWhen` exempts a request. */
 export function invariants(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
   const { containerName, serviceAccount, imageRepository, hostPaths, seccompProfile } = shape;
   const key = JSON.stringify([

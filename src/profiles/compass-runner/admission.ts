@@ -28,10 +28,7 @@ export interface AdmissionInput extends RunnerShape {
   breakGlassGroups: readonly string[];
 }
 
-/**
- * Cluster housekeeping that must keep working on the DaemonSet (namespace
- * deletion, garbage collection).
- */
+/** Cluster housekeeping that must keep working on the DaemonSet (namespace deletion, garbage collection). */
 export const HOUSEKEEPERS = [
   "system:serviceaccount:kube-system:namespace-controller",
   "system:serviceaccount:kube-system:generic-garbage-collector",

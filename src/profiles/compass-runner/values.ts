@@ -203,10 +203,7 @@ const labelPair = (id: string, what: string) => ({
     .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
 });
 
-/**
- * egressAllow (D7) feeds both `--egress-allow` and the NetworkPolicy; a DNS
- * name needs its cidr since a NetworkPolicy cannot match names.
- */
+/** egressAllow (D7) feeds both `--egress-allow` and the NetworkPolicy; a DNS name needs its cidr since a NetworkPolicy cannot match names. */
 export const runnerEgressSchema = once(() =>
   refineBy(
     z.strictObject({

@@ -92,10 +92,7 @@ export function checkReviewerApp(f: { reviewerAppId?: number; reviewerAppInstall
   }
 }
 
-/**
- * With scope enforcement on by default, the reviewer App's agent writes each
- * need a grant (compass-interfaces §7 R1).
- */
+/** With scope enforcement on by default, the reviewer App's agent writes each need a grant (compass-interfaces §7 R1). */
 export function checkForgeWrites(
   f: { reviewerAppId?: number; scopeGrants?: readonly string[]; disableScopeEnforcement: boolean },
   ctx: IssueSink,

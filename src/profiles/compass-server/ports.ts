@@ -9,10 +9,7 @@ export const SERVER_SERVICE_PORT = 443;
 export const NATS_PORT = 4222;
 /** The Server runs as this uid and gid (CS-02), like the Runner. */
 export { SERVER_UID };
-/**
- * The Server's and NATS's pod security context (CS-02); fsGroup lets the
- * process read its Secret files and write its emptyDirs.
- */
+/** The Server's and NATS's pod security context (CS-02); fsGroup lets the process read its Secret files and write its emptyDirs. */
 export function podSecurityContext() {
   return {
     runAsUser: SERVER_UID,

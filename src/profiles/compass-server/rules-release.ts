@@ -81,10 +81,7 @@ export const releaseRules: Rule[] = [
   },
 ];
 
-/**
- * CS-13: with default scope enforcement the reviewer App without grants
- * refuses every write; values the manifest hides are not judged.
- */
+/** CS-13: with default scope enforcement the reviewer App without grants refuses every write; values the manifest hides are not judged. */
 export function forgeWritesRefused(ref: ContainerRef): RuleHit[] {
   const reviewer = resolve(ref.container, F.forgeReviewerAppId);
   if (!reviewer || (Array.isArray(ref.container.envFrom) && ref.container.envFrom.length > 0)) return [];

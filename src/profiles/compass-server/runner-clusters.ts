@@ -62,10 +62,7 @@ export function runnerClustersFile(entries: readonly RunnerClusterInput[]): stri
 
 const GO_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 
-/**
- * Seconds of a Go duration (time.ParseDuration's grammar), or undefined;
- * linear in the bounded input.
- */
+/** Seconds of a Go duration (time.ParseDuration's grammar), or undefined; linear in the bounded input. */
 export function goDurationSeconds(text: string): number | undefined {
   if (text.length === 0 || text.length > 64) return undefined;
   if (text === "0" || text === "+0" || text === "-0") return 0;

@@ -48,10 +48,7 @@ export const RUNNER_CLUSTERS_FILE = `${RUNNER_CLUSTERS_DIR}/${RUNNER_CLUSTERS_KE
 /** Where a cluster entry's jwksFile and caFile are mounted: `<dir>/<entry name>/<file>`. */
 export const RUNNER_CLUSTER_FILES_DIR = "/etc/compass/runner-cluster-files";
 
-/**
- * Writable trees under the read-only root (CS-13), one level below their
- * mounts since the Server creates them 0700.
- */
+/** Writable trees under the read-only root (CS-13), one level below their mounts since the Server creates them 0700. */
 export const RUN_VOLUME_DIR = "/run/compass";
 export const SOCKET_PATH = `${RUN_VOLUME_DIR}/server/server.sock`;
 export const STATE_VOLUME_DIR = "/var/lib/compass";
@@ -63,10 +60,7 @@ export const ADMIN_TOKEN_FILE = `${ADMIN_TOKEN_DIR}/token`;
 /** Without P4 the Server mints its admin token here, under --state-dir (G8). */
 export const MINTED_ADMIN_TOKEN = "admin-token";
 
-/**
- * SecretSpec's `file` provider: one file per secret. It refuses symlinks, which
- * a Secret volume is made of, so each file is mounted alone with subPath.
- */
+/** SecretSpec's `file` provider: one file per secret. It refuses symlinks, which a Secret volume is made of, so each file is mounted alone with subPath. */
 export const SECRETSPEC = {
   project: "compass",
   profile: "default",

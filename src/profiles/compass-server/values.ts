@@ -225,10 +225,7 @@ export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] =
   }
 }
 
-/**
- * CS-15: the Server fetches keys without credentials, so the cluster's own API
- * server needs its CA and a jwksFile or open discovery.
- */
+/** CS-15: the Server fetches keys without credentials, so the cluster's own API server needs its CA and a jwksFile or open discovery. */
 export function checkKeySource(
   c: Pick<ClusterEntry, "issuer" | "jwksURI" | "jwksFile" | "allowUnauthenticatedDiscovery">,
   path: (key: string) => PropertyKey[],
@@ -274,10 +271,7 @@ export function checkAdminToken(v: Pick<ServerFields, "designed" | "adminToken">
     );
 }
 
-/**
- * The cluster entries against each other and the Server (CS-09, CS-11);
- * `at.clusters` is where they are.
- */
+/** The cluster entries against each other and the Server (CS-09, CS-11); `at.clusters` is where they are. */
 export function checkClusters(
   clusters: readonly ClusterEntry[],
   ctx: IssueSink,
