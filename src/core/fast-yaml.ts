@@ -4,9 +4,7 @@
 import { FAILSAFE_SCHEMA, Type, load, loadAll } from "js-yaml";
 import { CORE_PLAIN_TAGS as PLAIN_TAGS, type PlainTag } from "./yaml-tags.ts";
 
-// The YAML 1.2 core schema's plain-scalar tags, in the `yaml` package's order,
-// generated at build time (scripts/gen-yaml-tags.ts) so a valid render never
-// loads yaml.cjs (test/ship/loading.test.ts).
+// PLAIN_TAGS are generated at build time so a valid render never loads yaml.cjs (test/ship/loading.test.ts).
 
 /** One anchored union of all tag tests, so most scalars fail at their first character; built only when the union cannot differ. */
 const ANY_TAG = PLAIN_TAGS.every((tag) => tag.test!.flags === "" && !/\\[1-9k]/.test(tag.test!.source))
