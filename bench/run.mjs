@@ -60,8 +60,7 @@ async function main() {
   if (BUN) {
     commands["bun -e 0"] = [BUN, "-e", "0"];
     commands["bun: bun run render.ts"] = [BUN, "run", "render.ts", EXAMPLE];
-    // What render.ts costs when it runs the TypeScript sources (an edited
-    // tree, or no Bun build): through env(1), which adds about a millisecond.
+    // What render.ts costs when it runs the TypeScript sources (an edited tree, or no Bun build), through env(1).
     commands["bun: render.ts from the sources"] = ["env", "RIGGING_FROM_SOURCES=1", BUN, "run", "render.ts", EXAMPLE];
   } else notes.push("bun not found: the Bun rows and target are skipped");
   if (existsSync(BINARY)) commands["binary: dist/rigging render"] = [BINARY, "render", EXAMPLE];

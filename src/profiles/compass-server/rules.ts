@@ -56,8 +56,7 @@ function at(ref: ContainerRef, r: Resolved | undefined, where: string): Property
   return [...ref.containerPath, ...(r ? r.at : [where])];
 }
 
-// Blanks within one line only: `^\s*` let every line start read on through
-// all the empty lines after it, which made the scan quadratic.
+// Blanks within one line only: `^\s*` would read on through the empty lines after every line start (quadratic).
 const SECRET_CONFIG_LINE =
   /^[ \t]*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?[ \t]*[:=][ \t]*("?)([^\s"#]+)\2/gim;
 
