@@ -1,18 +1,5 @@
-// `npx tsx bench/check-speed.ts [INSTALLATIONS]`: the CPU the rule catalog
-// spends per rendered Runner installation, in one process, as paired
-// figures of one run (the command's start-up, YAML reading and output are
-// `node bench/run.mjs`'s fleet rows):
-// - the render self-check (rules proven for rendered output skipped);
-// - `check`'s catalog, CR-06 included, on its fast path and on its plain
-//   path ({ plain: true }: every expression compiled anew, objects handed
-//   to CEL as plain data, each request matched anew for every identity);
-//   the installations differ in name, namespace and node, as a fleet's do,
-//   and each round judges installations no round judged before;
-// - the fast path with and without CR-06's identity classes
-//   ({ byClass: false }), alternated round by round, as the ratio of each pair;
-//   each path has its own check run, warm from the rounds before.
-// Figures are the minimum and median of several rounds; the first round of
-// each (a cold engine) is left out.
+// `npx tsx bench/check-speed.ts [INSTALLATIONS]`: the rule catalog's CPU per
+// Runner installation (self-check, check's fast and plain paths, with and without classes).
 import { readFileSync } from "node:fs";
 import { newAdmissionRun, type AdmissionOptions } from "../src/admission/run.ts";
 import { parseValuesFile } from "../src/core/source.ts";
@@ -45,7 +32,7 @@ function cpuMs(fn: () => void): number {
   return (used.user + used.system) / 1000;
 }
 
-/** Per installation: min and median over `rounds` rounds (after one left out). */
+/** Per installation: the minimum and the middle of `rounds` rounds, after one dropped. */
 function measure(rounds: number, each: (objects: Objects) => void): { min: number; median: number } {
   const samples: number[] = [];
   for (let round = 0; round <= rounds; round++) {

@@ -1,13 +1,6 @@
-// `node bench/emit.mjs`: what writing YAML costs on the fast path
-// (toYaml, src/core/emit-fast.ts) against the reference path
-// (toYamlReference: js-yaml's dump, the `yaml` package where a reader would
-// misread it), on the objects a fleet renders, and what it costs cold, once,
-// in a fresh process (a single render). Prints both ratios; checks on the way
-// that both paths write the same bytes.
-//
-// Environment: BENCH_EMIT_FILES (fleet values files, default 200),
-// BENCH_EMIT_ROUNDS (default 15), BENCH_EMIT_COLD (fresh processes per path,
-// default 15).
+// `node bench/emit.mjs`: the fast YAML writer against the reference path, warm
+// on a fleet's objects and cold in fresh processes, checking both write the same bytes.
+// Environment: BENCH_EMIT_FILES, BENCH_EMIT_ROUNDS, BENCH_EMIT_COLD.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,4 @@
-// The values files of a bench fleet: the Compass Runner example, varied per
-// installation the way a real fleet varies (name, namespace, node, server,
-// token lifetime, CIDR). bench/run.mjs and bench/emit.mjs share it.
+// A bench fleet's values files: the Runner example varied as a real fleet varies.
 import { readFileSync } from "node:fs";
 
 const EXAMPLE = new URL("../examples/compass-runner.yaml", import.meta.url);

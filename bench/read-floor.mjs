@@ -1,10 +1,5 @@
-// `node bench/read-floor.mjs OUT`: the least any `rigging check OUT` can
-// cost, as one process: every file that check reads of a fleet's output
-// (each installation's manifests.yaml and kustomization.yaml) read and
-// parsed by js-yaml, the parser check uses, with its failsafe schema (every
-// scalar a string: no type resolution at all), and nothing else: no rule,
-// no admission policy, no position, no report. bench/run.mjs times it next
-// to `rigging check` of the same directory.
+// `node bench/read-floor.mjs OUT`: the least any `rigging check OUT` can cost:
+// js-yaml's failsafe parse of every file check reads, and nothing else.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FAILSAFE_SCHEMA, loadAll } from "js-yaml";

@@ -1,19 +1,9 @@
-// `npm run bench`: what a render costs, measured against the runtimes' own
-// start-up and `kubectl kustomize` in the same run, and what a fleet costs.
-// Prints each target of docs/performance.md with its measured figure and
-// PASS or FAIL, then the tables, and writes all of it to bench/results.json.
-// Figures are medians; compare the ratios to the baselines of the same run
-// across machines, not the milliseconds.
-//
-// Environment: BENCH_REPS (process starts, default 15), BENCH_FLEETS
-// (default "1000,10000"), BENCH_FLEET_REPS (default 3 for fleets <= 1000),
-// BENCH_MEMORY=0 (skip the fleets with their output in /dev/shm).
-// Fleets write their output to the temp directory's disk and, where there is
-// one, to /dev/shm (memory): creating files costs more than rendering them on
-// a busy disk, and the two rows tell the costs apart. A fleet is rendered
-// with the default layout (`rigging render DIR -o OUT`, no option). Beside
-// each check, bench/read-floor.mjs reads and parses the same files with
-// js-yaml alone: what no check of them can go below.
+// `npm run bench`: a render's cost against the runtimes' start-up and
+// `kubectl kustomize` in the same run, and a fleet's; checks each target of
+// docs/performance.md and writes bench/results.json. Compare ratios, not times.
+// Environment: BENCH_REPS, BENCH_FLEETS, BENCH_FLEET_REPS, BENCH_MEMORY=0.
+// Fleets write to disk and to /dev/shm so file creation and rendering separate;
+// bench/read-floor.mjs gives the parse floor no check can go below.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -61,9 +51,8 @@ async function main() {
     "node: rigging render": [NODE, RIGGING, "render", EXAMPLE],
     "node: rigging --version (load only)": [NODE, RIGGING, "--version"],
   };
-  // Node reads every certificate NODE_EXTRA_CA_CERTS names before it runs a
-  // line: a fixed cost in `node -e 0` and in rigging alike, which moves the
-  // ratio. Both are measured without it as well.
+  // NODE_EXTRA_CA_CERTS is a fixed start-up cost that moves the ratio, so both
+  // sides are also timed without it.
   if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
     commands["node -e 0, without NODE_EXTRA_CA_CERTS"] = ["env", "-u", "NODE_EXTRA_CA_CERTS", NODE, "-e", "0"];
     commands["node: rigging render, without NODE_EXTRA_CA_CERTS"] = ["env", "-u", "NODE_EXTRA_CA_CERTS", NODE, RIGGING, "render", EXAMPLE];
@@ -71,8 +60,7 @@ async function main() {
   if (BUN) {
     commands["bun -e 0"] = [BUN, "-e", "0"];
     commands["bun: bun run render.ts"] = [BUN, "run", "render.ts", EXAMPLE];
-    // What render.ts costs when it runs the TypeScript sources (an edited
-    // tree, or no Bun build): through env(1), which adds about a millisecond.
+    // What render.ts costs when it runs the TypeScript sources (an edited tree, or no Bun build), through env(1).
     commands["bun: render.ts from the sources"] = ["env", "RIGGING_FROM_SOURCES=1", BUN, "run", "render.ts", EXAMPLE];
   } else notes.push("bun not found: the Bun rows and target are skipped");
   if (existsSync(BINARY)) commands["binary: dist/rigging render"] = [BINARY, "render", EXAMPLE];
@@ -142,7 +130,7 @@ async function main() {
   print();
 }
 
-/** Records one target: its figure, the bound, PASS or FAIL (or NOT MEASURED). */
+/** Records one target: its value, the bound, and PASS, FAIL or NOT MEASURED. */
 function target(name, unit, value, op, bound) {
   const pass = value === undefined ? undefined : op === "<=" ? value <= bound : op === "<" ? value < bound : value >= bound;
   results.targets.push({ name, value, unit, target: `${op} ${bound}`, result: pass === undefined ? "NOT MEASURED" : pass ? "PASS" : "FAIL" });
@@ -154,10 +142,8 @@ function generate(dir, size) {
   for (const [i, text] of fleetValues(size).entries()) writeFileSync(join(dir, `cluster-${String(i).padStart(5, "0")}.yaml`), text);
 }
 
-// Nothing is deleted until every figure is taken: on a file system that
-// skips recently freed inodes when it creates files (ext4 without a journal
-// does, for a minute or more), deleting one run's output would slow the
-// next run's file creation, and measure the bench's own clean-up.
+// Nothing is deleted until every figure is taken: some file systems skip
+// recently freed inodes, so cleaning up would slow the next run's creates.
 function fleet(size, place) {
   const input = join(work, `fleet-${size}`);
   if (!existsSync(input)) generate(input, size);

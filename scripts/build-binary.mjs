@@ -1,14 +1,5 @@
-// `npm run build:binary [-- --target NAME ...]`: one standalone executable
-// per platform, built by the Bun the lockfile pins (`bun build --compile`).
-// Without --target it builds dist/rigging for this machine; each --target
-// builds dist/rigging-NAME (dist/rigging-NAME.exe for Windows); --outfile
-// PATH writes one executable elsewhere. Bun fetches
-// another platform's runtime from the npm registry on its first use.
-//
-// The executable needs no file beside it: the examples are built in (see
-// src/core/build.ts), the values schemas are code, check's Kubernetes
-// schemas are embedded files, and worker threads run the executable's own
-// entry module (src/core/threads.ts).
+// `npm run build:binary [-- --target NAME ...] [--outfile PATH]`: standalone
+// executables built by the pinned Bun, needing no file beside them.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -47,9 +38,7 @@ const builds =
   values.target.length === 0
     ? [{ outfile: values.outfile ?? "dist/rigging" }]
     : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
-// check's Kubernetes schemas, embedded as files: dist/kube/NAME.json staged as
-// NAME.kube (a loader of its own, so that no .json import of the code becomes
-// a file), read from the executable's /$bunfs/root/dist/kube/ (B:/~BUN/root/ on Windows).
+// check's schemas embedded as NAME.kube (own loader, so no .json import becomes a file).
 if (!kubeSchemasFresh()) await generateKubeSchemas();
 const schemas = readdirSync("dist/kube").filter((name) => name.endsWith(".json"));
 const staged = schemas.map((name) => `dist/kube/${name.replace(/\.json$/, ".kube")}`);

@@ -1,6 +1,4 @@
-// The constants the builds define: RIGGING_BUILD (see src/core/build.ts),
-// and RIGGING_EXAMPLES (src/core/build-examples.ts), every file of examples/
-// as it is at build time, so that `init` needs no file beside the command.
+// The constants the builds define: RIGGING_BUILD and RIGGING_EXAMPLES.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 

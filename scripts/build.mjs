@@ -1,24 +1,6 @@
-// Bundles the CLI for a fast start (start-up is most of a render's cost, see
-// `npm run bench` and docs/performance.md):
-// - dist/lib/main.cjs, one minified CommonJS file with rigging itself;
-//   zod's message translations are left out (rigging words its own messages);
-// - dist/lib/CHUNK.cjs, the dependencies a render does not always need (the
-//   `yaml` package, zod, pg, the CEL engine, the NATS client), and each
-//   system's folder, each in a file of its own. main.cjs holds a stub in each one's place that loads
-//   the file when a command first reads one of its exports; Node's own
-//   modules beyond those every process loads are stubbed the same way;
-// - dist/rigging.cjs, the command (package.json "bin"): a CommonJS launcher
-//   that compiles main.cjs, and each chunk when it is asked for, with the V8
-//   code cache dist/lib/NAME.cache made here by warm-up runs, so a run skips
-//   most parsing and compiling. A cache from another Node version is
-//   rejected by V8 and the file is compiled as usual: slower, never wrong;
-// - dist/rigging.mjs, for paths that name it: it runs dist/rigging.cjs;
-// - dist/bun/main.js and its chunks, each with its bytecode (.jsc), built
-//   from the same files by the pinned Bun for `bun run render.ts`; its
-//   entry is src/cli/render-main.ts, the render command alone.
-// - dist/kube/, the Kubernetes schemas `check` validates against
-//   (scripts/gen-kube-schemas.mjs), read only by check.
-// The standalone executable is scripts/build-binary.mjs (npm run build:binary).
+// Bundles the CLI for a fast start (docs/performance.md): main.cjs, lazily
+// loaded chunks with V8 code caches, a CommonJS launcher, a Bun build, and
+// check's Kubernetes schemas under dist/kube/.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
@@ -30,10 +12,8 @@ import ts from "typescript";
 import { buildExamples, buildInfo } from "./build-info.mjs";
 import { generateKubeSchemas, kubeSchemasFresh } from "./gen-kube-schemas.mjs";
 
-// `--if-stale` (`npm run render`): nothing to build when the last complete
-// build is newer than every file it is made from, as it is right after
-// `npm ci` (whose `prepare` builds). The stamp is written last and removed
-// first, so a build that failed half-way is never taken for a complete one.
+// `--if-stale`: skip when the last complete build is newer than its inputs.
+// The stamp is written last and removed first, so a half-done build never counts.
 const STAMP = "dist/.build-stamp";
 const INPUTS = ["src", "scripts", "package.json", "package-lock.json"];
 function newestInput() {
@@ -55,10 +35,7 @@ if (!kubeSchemasFresh()) await generateKubeSchemas();
 
 const require = createRequire(import.meta.url);
 
-/**
- * The dependencies kept out of main.cjs, by the file they go to. Specifiers
- * that share code share a file (one copy of the CEL engine's classes).
- */
+/** The dependencies kept out of main.cjs, by chunk; specifiers sharing code share a chunk. */
 const CHUNKS = {
   yaml: ["yaml"],
   zod: ["zod"],
@@ -69,27 +46,7 @@ const CHUNKS = {
 
 /** A source file's path as the chunks name it: relative to the package root, with forward slashes. */
 const sourcePath = (file) => relative(process.cwd(), file).split("\\").join("/");
-/**
- * Each system's folder (src/profiles/NAME/) in a file of its own, kind-NAME:
- * its values schema, renderer, notes, rules and admission code, which a
- * render of another kind never runs. What stays in main.cjs is its head,
- * the files the commands read at start: index.ts and system.ts (kind,
- * apps, Pod Security level, shapes; they reach the rest through arrows and
- * a getter) and the constants they read, runtime.ts and ports.ts. A kind's
- * file takes the sources outside the folders from main (SHARED, below),
- * and holds its kind's generated validator (generated-validator.ts, in the
- * folder).
- * Measured against the build before (main.cjs 460 -> 277 kB, its code cache
- * 511 -> 367 kB; Bun's main.js 356 -> 172 kB, bytecode 883 -> 454 kB; a
- * Runner render adds kind-compass-runner, 137 kB, cache 208 kB): paired
- * medians of 30 alternated runs (os.wait4 user+sys, load average 1.3-1.9),
- * `node dist/rigging.cjs render` of examples/compass-runner.yaml 0.99x the
- * CPU time (-43 page faults; callgrind: the same instructions, +0.07%),
- * compass-server.yaml 1.00x (-54), rootpilot-*.yaml 0.96-0.97x (-154),
- * compass.yaml 1.02x (+81: three kinds' files), --version 0.98x (-126);
- * `bun run render.ts` of the same 0.98x (-137), 0.97x (-206), 0.93-0.96x
- * (-220 to -248), 1.01x (+103).
- */
+/** Each system's folder in a chunk of its own (kind-NAME), since a render of another kind never runs it; only the files read at start stay in main.cjs. */
 const KIND_HEAD = new Set(["index.ts", "system.ts", "runtime.ts", "ports.ts"]);
 const KIND_CHUNKS = Object.fromEntries(
   readdirSync("src/profiles", { withFileTypes: true })
@@ -103,37 +60,7 @@ const KIND_CHUNKS = Object.fromEntries(
       ],
     ]),
 );
-/**
- * Sources that a render of one values file never runs, each set in a file of
- * its own built like a kind's (its files bundled, the sources outside every
- * chunk taken from main, a stub in main in each one's place), with the
- * files that only they import (below):
- * - fleet: rendering many files or a directory (src/cli/fleet.ts,
- *   render-stream.ts, the worker threads, output-fleet.ts); a worker thread
- *   loads it when it starts, and finds its job there;
- * - check: `check` and `fn`, with the check's own sources (src/check/);
- * - commands: the other commands but render (main.ts reads each one's run
- *   and help only when asked);
- * - admission: the CR-06 admission stage (src/admission/), which the
- *   Compass Runner's rules run only in a check: a render's self-check
- *   proves CR-06 another way (provenForRendered).
- * Measured against the build before, with init's examples kept with init
- * (src/core/build-examples.ts): main.cjs 277 -> 154 kB, its code cache
- * 367 -> 309 kB; kind-compass-runner 137 -> 107 kB, cache 208 -> 197 kB;
- * Bun's main.js 172 -> 145 kB, bytecode 454 -> 402 kB. `node
- * dist/rigging.cjs render examples/compass-runner.yaml`: 165.3 -> 162.5 M
- * instructions (callgrind, without NODE_EXTRA_CA_CERTS, with --hash-seed=1
- * --random-seed=1 --single-threaded and code caches made with the same
- * flags, so that runs repeat to the instruction; `node -e 0` is 93.3 M),
- * --version 114.5 -> 112.4 M; page faults (/usr/bin/time %R) 3066 -> 2984
- * for it, 3634 -> 3488 for compass-server.yaml, 3893 -> 3803 for
- * compass.yaml, 2960 -> 2883 for rootpilot-eks.yaml, 2585 -> 2511 for
- * --version; CPU time 0.99x (medians of 30 alternated pairs, load average
- * 5.7: the machine was shared, wall time was noise). `bun run render.ts`
- * of it, with node:url left out (src/core/ip.ts): 0.97x the CPU time
- * (process.cpuUsage at exit, medians of 20 alternated pairs, load average
- * 7), page faults 3292 -> 3203.
- */
+/** Sources a render of one values file never runs, each in a chunk built like a kind's: fleet, check, commands and the CR-06 admission stage. */
 /** The files of LAZY_SOURCES that render.ts, whose build holds the render command alone, never loads. */
 const NOT_IN_BUN = new Set(["check", "commands"]);
 const LAZY_SOURCES = {
@@ -142,26 +69,17 @@ const LAZY_SOURCES = {
   commands: ["explain", "schema", "init", "preflight", "pin", "diff", "completion"].map((name) => `src/cli/${name}.ts`),
   admission: ["src/admission/judge.ts"],
 };
-/**
- * The files made from the sources, each with the files it starts from: every
- * kind's (KIND_CHUNKS) and LAZY_SOURCES, built and loaded alike.
- */
+/** Every chunk made from the sources, built and loaded alike. */
 const CODE_CHUNKS = { ...KIND_CHUNKS, ...LAZY_SOURCES };
 /** An import's names when a file takes the whole module. */
 const ALL = Symbol("the whole module");
-/**
- * Every import of src/ that is not for types, read once with the TypeScript
- * parser: the importing file, the specifier, the names taken (or ALL for
- * `import * as`, a default import, a dynamic import() or require()), and
- * whether it is a re-export (`export ... from`) or an import for its side
- * effects alone.
- */
+/** Every non-type import of src/: importer, specifier, names taken (or ALL), and whether it is a re-export or a side-effect import. */
 function sourceImports() {
   const found = [];
   const named = (elements) => elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
   for (const name of readdirSync("src", { recursive: true })) {
     const file = sourcePath(join("src", String(name)));
-    // src/docs/ is read by scripts/gen-docs.ts alone: it is in no bundle, so its imports place no file.
+    // src/docs/ is in no bundle, so its imports place no file.
     if (!file.endsWith(".ts") || file.startsWith("src/docs/")) continue;
     const visit = (node) => {
       if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -186,11 +104,7 @@ function sourceImports() {
 const SOURCE_IMPORTS = sourceImports();
 /** Merges names taken from one module: ALL absorbs every list. */
 const mergeNames = (had, names) => (had === ALL || names === ALL ? ALL : [...(had ?? []), ...names]);
-/**
- * Each source file's importers, the files of src/ that import or re-export
- * it, with the names each takes from it (none for an import for its side
- * effects), or ALL.
- */
+/** Each source file's importers in src/, with the names each takes, or ALL. */
 function importGraph() {
   const importers = new Map();
   for (const { file, specifier, names, sideEffect } of SOURCE_IMPORTS) {
@@ -201,11 +115,7 @@ function importGraph() {
   }
   return importers;
 }
-/**
- * A source file outside the folders that only one kind's files import goes
- * in that kind's file (or that file of LAZY_SOURCES): the files the CR-06
- * judge imports are its alone, output-fleet.ts is the fleet's.
- */
+/** A file outside the folders that only one chunk imports goes in that chunk. */
 const IMPORTS = importGraph();
 /** The kind's file each file of one is in. */
 const OWNER = new Map(Object.entries(CODE_CHUNKS).flatMap(([chunk, files]) => files.map((file) => [file, chunk])));
@@ -227,34 +137,12 @@ const ALL_CHUNKS = { ...CHUNKS, ...CODE_CHUNKS };
 const BUN_CHUNKS = Object.keys(ALL_CHUNKS).filter((chunk) => !NOT_IN_BUN.has(chunk));
 /** The chunks made from the sources: each exports its files by path (a validator whole, a kind's file what the others take). */
 const FROM_SOURCES = new Set(Object.keys(CODE_CHUNKS));
-/**
- * The sources outside every chunk that a kind's file imports, by the kind's
- * file (or other file of LAZY_SOURCES): main.cjs exports them (__shared),
- * and the kind's file takes them from there, so there is one copy of each
- * module (one UsageError class, one cache).
- */
+/** Sources outside every chunk that a chunk imports: main.cjs exports them so each module has one copy (one UsageError class, one cache). */
 const SHARED = new Map();
 
-/**
- * Node's modules that every process has loaded before it runs a line of
- * rigging: imported as they are. Any other (node:crypto, node:net,
- * node:worker_threads, ...) is loaded on first use.
- */
+/** Node modules every process has loaded already; any other is loaded on first use. */
 const LOADED_AT_START = new Set(["fs", "path", "url", "util", "events", "buffer", "vm"]);
-/**
- * Under Bun, Node's modules are Bun's own, each loaded on first use, and
- * `node:util` is dear: 10-17 ms of wall time to load, where `bun -e 0`
- * takes 36 ms. A render asks it only for parseArgs, which a render of files
- * alone does without (renderArgs in src/cli/render.ts), so the Bun build
- * loads it on first use like the late modules.
- * Measured with renderArgs: `bun run render.ts examples/compass-runner.yaml`
- * 0.89x the CPU time (229 -> 203 ms, medians of 30 alternated runs of the
- * old build and this one, load average 7), 3974 -> 3438 page faults.
- * `node:url` likewise: a render asked it only for domainToASCII
- * (src/core/ip.ts), which under Bun asks the global URL instead; its
- * require took 5.0-5.2 ms (Bun.nanoseconds around it, load average 5).
- * Measured with the files of LAZY_SOURCES: see there.
- */
+/** Under Bun, `node:util` and `node:url` are costly to load and a render of files needs neither, so the Bun build loads them on first use. */
 const BUN_LOADED_AT_START = new Set([...LOADED_AT_START].filter((name) => name !== "util" && name !== "url"));
 
 /** zod's locales index, reduced to English (the only one it configures). */
@@ -268,10 +156,7 @@ const englishOnly = {
   },
 };
 
-/**
- * The names src/ imports (not as types) from each module, or ALL where a
- * file takes the whole module or imports it for its side effects.
- */
+/** The names src/ imports (not as types) from each module, or ALL where a file takes the whole module or imports it for its side effects. */
 function importedNames() {
   const names = new Map();
   for (const { specifier, names: taken, sideEffect, reexport } of SOURCE_IMPORTS) {
@@ -283,32 +168,14 @@ function importedNames() {
 }
 const used = importedNames();
 
-/**
- * A CommonJS module whose every export is a getter that loads the real
- * module on first read. esbuild reads an imported CommonJS module's exports
- * at each use (`import_yaml.Document`), so nothing loads before a command
- * reads an export. `__esModule` is a plain value: reading it must not load.
- * The getters sit on the stub's prototype, not on the stub: esbuild wraps
- * each import of it in `__toESM(stub, 1)`, a new object with the stub's
- * prototype and a getter copied in for each of the stub's own properties,
- * at every importing file's start (50 in main.cjs); with none of its own,
- * nothing is copied, and each name is found on the prototype. Measured: the
- * evaluation of main.cjs in a render of examples/compass-runner.yaml 8.55
- * -> 8.2 ms of CPU time and 134 -> 117 page faults (process.resourceUsage()
- * around the launcher's steps, medians of 30 alternated runs of the old
- * build and this one); the rest of the render unchanged.
- */
+/** A CommonJS stub whose exports load the real module on first read. The getters sit on the prototype so esbuild's `__toESM` copies nothing. */
 function lazyStub(names, load) {
   const getters = names.filter((name) => name !== "__esModule").map((name) => `${JSON.stringify(name)}:{enumerable:true,get:()=>m()[${JSON.stringify(name)}]}`);
   const esModule = names.includes("__esModule") ? "__esModule:{value:true}," : "";
   return `let l;const m=()=>l??=${load};module.exports=Object.create(Object.defineProperties({},{${esModule}${getters.join(",")}}));`;
 }
 
-/**
- * Resolves each chunked specifier, and each late Node module, to its stub.
- * In the build of a kind's file (`self`), its own files are bundled and the
- * sources outside every chunk are taken from main.cjs.
- */
+/** Resolves each chunked specifier and late Node module to its stub. */
 function lazyModules(chunkExports, loadedAtStart, self) {
   const chunkOf = new Map(Object.entries(ALL_CHUNKS).flatMap(([chunk, specifiers]) => specifiers.map((s) => [s, chunk])));
   return {
@@ -331,8 +198,7 @@ function lazyModules(chunkExports, loadedAtStart, self) {
       });
       b.onLoad({ filter: /.*/, namespace: "rigging-lazy" }, async (args) => {
         const { chunk, builtin, shared } = args.pluginData;
-        // Its exports as constants of the kind's file, read once when it loads:
-        // a use is a plain variable, not a getter of main's namespace object.
+        // Constants, so a use is a plain variable rather than a getter.
         if (shared) {
           const names = await takenByKinds(args.path, self);
           if (!SHARED.has(self)) SHARED.set(self, new Map());
@@ -344,7 +210,6 @@ function lazyModules(chunkExports, loadedAtStart, self) {
           };
         }
         if (builtin) {
-          // The names src/ imports from it, under either spelling; all where a file takes the whole module.
           const asked = [used.get(`node:${builtin}`), used.get(builtin)];
           const names =
             asked.includes(ALL) || asked.every((a) => a === undefined)
@@ -374,8 +239,7 @@ rmSync("dist/lib", { recursive: true, force: true });
 rmSync("dist/rigging.cache", { force: true }); // an earlier layout's
 mkdirSync("dist/lib", { recursive: true });
 
-// The names source files export (a chunked file's stub, a shared file's
-// constants), read from a bundle of each with the packages left out.
+// The names source files export, read from a bundle of each without packages.
 async function exportNames(files) {
   const { metafile } = await build({
     entryPoints: files.map((file) => `./${file}`),
@@ -395,10 +259,7 @@ const exportsOf = async (file) => {
   if (!sourceExports.has(file)) sourceExports.set(file, (await exportNames([file])).get(file));
   return sourceExports.get(file);
 };
-/**
- * The names of a source file that its importers `from` take: a kind's file
- * exports, and main's __shared holds, only those (no namespace objects).
- */
+/** The names `from` takes from a file: only those are exported (no namespace objects). */
 async function namesTaken(file, from) {
   const taken = [...(IMPORTS.get(file) ?? [])].filter(([importer]) => from(importer)).map(([, names]) => names);
   const exported = await exportsOf(file);
@@ -410,15 +271,12 @@ const takenFromKind = (file) => namesTaken(file, (importer) => OWNER.get(importe
 /** What a kind's file takes from a file outside them. */
 const takenByKinds = (file, chunk) => namesTaken(file, (importer) => OWNER.get(importer) === chunk);
 
-// The chunks: each exports its modules by specifier, with only the names the
-// sources import from them, so that esbuild leaves out the rest (zod's `z`
-// alone is a third of the package).
+// Each chunk exports only the names the sources import, so esbuild drops the rest.
 const chunkExports = {};
 for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   const file = `dist/lib/${chunk}.cjs`;
   const whole = (s) => (used.get(s) ?? ALL) === ALL;
   const from = (s) => JSON.stringify(FROM_SOURCES.has(chunk) ? `./${s}` : s);
-  // A kind's file exports of each of its files what the others take, and nothing of one they do not import.
   const taken = Object.hasOwn(CODE_CHUNKS, chunk) ? await Promise.all(specifiers.map(takenFromKind)) : undefined;
   const names = (s, i) => taken?.[i] ?? [...used.get(s)];
   const kept = [...specifiers.keys()].filter((i) => !taken || taken[i].length > 0);
@@ -433,7 +291,6 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
     ...(Object.hasOwn(CODE_CHUNKS, chunk)
       ? {
           plugins: [englishOnly, lazyModules(chunkExports, BUN_LOADED_AT_START, chunk)],
-          // The module URL is main's (the package root). The examples, for init (src/core/build-examples.ts).
           define: { "import.meta.url": "__riggingModule.url", RIGGING_EXAMPLES: buildExamples() },
           banner: { js: 'var __riggingModule={get url(){return __riggingChunk("main").__moduleUrl()}};' },
         }
@@ -444,13 +301,8 @@ for (const [chunk, specifiers] of Object.entries(ALL_CHUNKS)) {
   if (!Object.hasOwn(CODE_CHUNKS, chunk)) chunkExports[chunk] = require(join(process.cwd(), file));
 }
 
-// rigging itself, once for Node and once for Bun: the Node bundle is run by
-// the launcher, whose file is its import.meta.url (where the package root
-// and worker threads are found); the Bun one is required by render.ts and
-// loads its chunks with Bun's own require. import.meta.url is a getter,
-// worked out when read (the package root, a worker thread), not at every
-// start: 0.2-0.3 ms of a Node start, about 1 ms of a Bun one (pathToFileURL's
-// first call, timed alone).
+// rigging itself, for Node (run by the launcher) and for Bun (required by
+// render.ts). import.meta.url is a getter so a start never pays for it.
 const moduleUrl = (file) => `var __riggingModule={get url(){return require("node:url").pathToFileURL(${file}).href}};`;
 // The entry exports SHARED too, by path, for the kinds' files: those of `chunks`.
 const mainEntry = (entry, chunks) => {
@@ -484,12 +336,8 @@ await build(
   ),
 );
 
-// Each file of dist/lib/ is stored as the function expression the launcher
-// compiles: reading it gives V8 the source as it is, where joining the
-// wrapper on at run time made a second copy of main.cjs's 440 kB to flatten.
-// Measured: compile with the code cache 22 ms -> 14.5 ms (median of 8 fresh
-// processes each, node -e with hrtime around readFileSync and new Script).
-// The Bun build takes the files as esbuild wrote them.
+// Stored as the function expression the launcher compiles, so V8 reads the
+// source as is instead of a joined copy. The Bun build takes esbuild's output.
 const WRAPPER = ["(function (exports, require, module, __filename, __dirname, __riggingChunk) {", "\n})"];
 const unwrapped = {};
 for (const name of ["main", ...Object.keys(ALL_CHUNKS)]) {
@@ -568,11 +416,8 @@ createRequire(import.meta.url)("./rigging.cjs");
   { mode: 0o755 },
 );
 
-// The warm-ups: a render to stdout, the run the caches are for (its
-// caches hold the functions it compiled), then a check of a rendered set,
-// which loads the CEL engine for the admission policies. A file's cache is
-// written by the first warm-up that loads it. The values files rendered are
-// each system's warm-ups, from the registry (src/rules/system.ts).
+// Warm-ups that write each file's code cache: the first run that loads a file
+// writes its cache. The values files come from the system registry.
 const { SYSTEMS } = await tsImport("../src/profiles/index.ts", import.meta.url);
 const warmUps = SYSTEMS.map((system) => system.warmUps ?? system.valuesKinds.map((kind) => kind.example));
 const [first, ...others] = warmUps.flat();
@@ -598,17 +443,14 @@ try {
   rmSync(warm, { recursive: true, force: true });
 }
 
-// The Bun build: the same files, each with precompiled bytecode, required by
-// render.ts; main.js loads a chunk with Bun's require, which reads its bytecode.
+// The Bun build: the same files with precompiled bytecode, required by render.ts.
 const bun = new URL("../node_modules/.bin/bun", import.meta.url).pathname;
 rmSync("dist/bun", { recursive: true, force: true });
 if (existsSync(bun)) {
   const staging = mkdtempSync(join(tmpdir(), "rigging-bun-"));
   try {
-    // Bun's bundler writes the build's own path in for __filename. Nothing
-    // in this build reads the module URL (its examples are built in, and it
-    // runs on one thread), so it names the file Bun runs: render.ts.
-    // main.js, and each kind's file (which takes main's exports and its sibling chunks), load a chunk with Bun's require.
+    // Bun writes the build's own path for __filename; name the file Bun runs.
+    // Each chunk is loaded with Bun's require.
     const requireChunk = `var __riggingChunk=n=>require("./"+n+".js");`;
     const banner = `${moduleUrl('process.argv[1]??""')}${requireChunk}`;
     await build(

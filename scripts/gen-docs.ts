@@ -1,6 +1,4 @@
-// Regenerates the docs tables from the code: docs/rules.md from the rule
-// catalog, and every values table marked in docs/*.md from the JSON Schemas.
-// Run: npm run docs   (test/docs.test.ts fails when the files are stale)
+// Regenerates the docs tables from the code (`npm run docs`; test/docs.test.ts fails when stale).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

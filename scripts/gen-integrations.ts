@@ -1,8 +1,5 @@
-// Writes the registry of systems into the integrations that name them: the
-// values kinds into the Argo CD plugin's discover command (a directory is
-// rigging's when a file names one), the system names into the GitHub
-// action's profile input. Run by every build and checked by
-// scripts/check-generated.mjs, so a new system needs no edit here.
+// Writes the system registry into the integrations that name systems, so a new
+// system needs no edit there (checked by scripts/check-generated.mjs).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

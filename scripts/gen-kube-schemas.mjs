@@ -1,17 +1,6 @@
-// The Kubernetes schemas `check --kube-version` validates against, one JSON
-// file per version under dist/kube/, made from the official JavaScript
-// client that OpenAPI Generator makes from each release's upstream spec
-// (the devDependencies k8s-spec-1.N). Nothing here is written by hand:
-// - types: every model's attributeTypeMap (field name, type, format), and
-//   its required fields, read from the model's .d.ts with the TypeScript
-//   parser (`'selector': V1LabelSelector;` against `'paused'?: boolean;`);
-// - kinds: each API class's create methods, read with the TypeScript parser
-//   from the generated code: the collection path it posts to
-//   (`/apis/apps/v1/namespaces/{namespace}/deployments`) and the model it
-//   serialises the body as (`V1Deployment`);
-// - quantities: the client types resource.Quantity as a string; the fields
-//   kubernetes-types and kubernetes-models type as Quantity accept numbers.
-// Run by scripts/build.mjs; `node scripts/gen-kube-schemas.mjs` alone too.
+// The Kubernetes schemas `check --kube-version` uses, one JSON file per version
+// under dist/kube/, read from the official generated clients with the
+// TypeScript parser (models' types, kinds' paths, quantities as numbers too).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";

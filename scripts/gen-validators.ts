@@ -1,20 +1,6 @@
-// Generates each values kind's validator beside its system
-// (src/profiles/KIND/generated-validator.ts) and src/profiles/validators.ts,
-// which hands each the functions it calls, from the values schemas (zod),
-// run by every build (scripts/build.mjs): `node --import tsx scripts/gen-validators.ts`.
-//
-// For each values kind the generated module holds:
-// - the structural check: the kind's JSON Schema as zod exports it
-//   (`z.toJSONSchema`, the input side), compiled by ajv into standalone
-//   code, with one such check more for each member of a union;
-// - the build of the value zod returns, written from the schema's own
-//   definition: keys in zod's order, defaults, transforms, the member of a
-//   union zod would pick, and every refinement, by calling the named
-//   function (`refineBy`, `transformBy`, `.refine(fn)`) the schema calls.
-// A schema piece this cannot translate exactly stops the generator, so the
-// generated validator never accepts what zod refuses. test/core/
-// validators-agree.test.ts checks the two agree; scripts/check-generated.mjs checks
-// that the committed module is what this writes.
+// Generates each values kind's validator (ajv's standalone structural check
+// plus zod's value build and named refinements) from the zod schemas. What it
+// cannot translate exactly stops it, so a validator never accepts what zod refuses.
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { CHECK_ONLY, writeGenerated } from "./write-generated.ts";
@@ -54,11 +40,7 @@ const SUBSCHEMA = new Set(["items", "additionalProperties", "propertyNames", "no
 const SUBSCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
-/**
- * The JSON Schema of what a person writes, without annotations. (One
- * document for all kinds, with the pieces they share as references, made
- * ajv's code larger, not smaller: a call per reference.)
- */
+/** The JSON Schema of what a person writes, without annotations; one document per kind keeps ajv's code smaller. */
 function structure(schema: Node): object {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "throw", target: "draft-07" });
   return withoutAnnotations(json) as object;
@@ -77,12 +59,7 @@ function withoutAnnotations(schema: unknown): unknown {
   return out;
 }
 
-/**
- * ajv's code with each error object reduced to `{}`: the generated
- * validators only ask whether a value fits (zod words every refusal), and
- * the details were 40% of the code every process loads. The objects are
- * found by the TypeScript parser; ajv only counts and collects them.
- */
+/** ajv's code with each error object reduced to `{}`: zod words every refusal, so the validators only need a yes or no, and the details were dead weight. */
 function withoutErrorDetails(code: string): string {
   const file = ts.createSourceFile("ajv.js", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const named = (node: ts.ObjectLiteralExpression, name: string) =>
@@ -144,10 +121,7 @@ class Generator {
     this.imports = imports;
   }
 
-  /**
-   * The name of the function that builds `node`'s value from its input (or
-   * gives up), or "" where the value is the input itself.
-   */
+  /** The function building `node`'s value from its input, or "" for the input itself. */
   build(node: Node, path: string): string {
     const known = this.names.get(node);
     if (known !== undefined) return known;
@@ -265,10 +239,7 @@ class Generator {
     ];
   }
 
-  /**
-   * zod returns the first member that parses without an issue, or for a
-   * discriminated union the member its key names (and nothing else).
-   */
+  /** zod's pick: the first member that parses cleanly, or the one a discriminator names. */
   private union(def: Def, path: string): string[] {
     const options = def.options as Node[];
     if (def.discriminator !== undefined) return this.discriminated(def, options, path);
@@ -438,12 +409,8 @@ export function kindFile(kind: string): string {
 }
 
 /**
- * The generated files for the schemas as they are now, by path: for each
- * kind a module of its own with its build, which imports nothing (the
- * functions it calls are handed to it), and generated.ts, which hands them
- * over on a kind's first use. The build (scripts/build.mjs) puts each
- * kind's module in a file of its own that only a run of that kind reads:
- * a render reads and compiles a quarter of the validators' code.
+ * The generated files by path: one self-contained module per kind, loaded only
+ * by a run of that kind, and validators.ts, which hands them their functions.
  */
 export async function generateValidators(): Promise<Map<string, string>> {
   const exported = await exportedFunctions();

@@ -1,17 +1,6 @@
-// Generates src/core/yaml-tags.ts from the `yaml` package's own schemas, run
-// by every build (scripts/build.mjs): `node --import tsx scripts/gen-yaml-tags.ts`.
-//
-// The values reader (fast-yaml.ts) resolves plain scalars as the `yaml`
-// package's YAML 1.2 core tags do, and the YAML writer (emit.ts) quotes the
-// strings that a YAML 1.1 or 1.2 schema would read as something else. Both
-// took those tags from the package at start-up, which loaded it in every
-// run, `--version` too. The tags' tests are regular expressions, written
-// out here as they are; each core tag's value is the expression below for
-// its `resolve` function, found by that function's own text, so a `yaml`
-// release that resolves a tag another way stops this generator instead of
-// reading values otherwise. test/core/yaml-tags.test.ts checks that the
-// committed file is what this writes, and that each value agrees with the
-// package's `resolve` on strings its test matches.
+// Generates src/core/yaml-tags.ts from the `yaml` package's schemas so a run
+// need not load the package. A `yaml` release that resolves a tag another way
+// stops this generator (test/core/yaml-tags.test.ts checks the output).
 import { dirname, join } from "node:path";
 import { writeGenerated } from "./write-generated.ts";
 import { fileURLToPath } from "node:url";
@@ -20,12 +9,7 @@ import { Document } from "yaml";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const GENERATED = join(ROOT, "src", "core", "yaml-tags.ts");
 
-/**
- * The value each `resolve` of the YAML 1.2 core tags builds (the `yaml`
- * package wraps some in a Scalar, whose `value` is what a reader gets), by
- * the function's text in the package. Options are the defaults (no
- * `intAsBigInt`).
- */
+/** Each core tag's resolved value, found by its `resolve` function's text (default options). */
 const VALUES = new Map([
   ["() => new Scalar.Scalar(null)", "() => null"],
   ["str => new Scalar.Scalar(str[0] === 't' || str[0] === 'T')", '(text) => text[0] === "t" || text[0] === "T"'],

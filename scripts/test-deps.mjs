@@ -1,10 +1,6 @@
-// What the live tests start that npm does not ship: Debian's docker-registry,
-// nats-server and PostgreSQL 15 (a server below the CS-12 floor; PGlite,
-// from npm, is the one above it), and the openssl command that makes the
-// test certificates, zsh and fish, whose parsers check the completion
-// scripts, and strace, which injects the kills of a takeover's kill test. `npm test` runs this first. What is missing is
-// installed when it runs as root on Debian; anywhere else it stops with the
-// one apt-get line to run. No live test is skipped for want of a server.
+// What the live tests start that npm does not ship (registry, NATS,
+// PostgreSQL, openssl, zsh, fish, strace): installed as root on Debian, else
+// the apt-get line is printed, so no live test is skipped.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

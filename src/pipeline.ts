@@ -1,6 +1,4 @@
-// The one-way flow of a render:
-// file -> parse (positions) -> values schema -> render (pure) -> objects
-//      -> rules (the same catalog as `check`) -> emit.
+// A render: parse -> values schema -> render (pure) -> rules (check's catalog) -> emit.
 import { formatPath } from "./core/diagnostic.ts";
 import { InternalError, UsageError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
@@ -20,13 +18,7 @@ export interface Rendered {
   notes: string[];
 }
 
-/**
- * `notes: false` for a caller that prints no notes (a fleet, a stream):
- * they are left empty, not made. Measured: the Runner's notes were 0.5% to
- * 0.8% of a fleet's CPU profile (runnerNotes); without them a fleet of 300
- * files on one thread took 1.6% fewer instructions per file (callgrind,
- * 8.06 -> 7.93 million; runs of one build differ by 0.2%).
- */
+/** `notes: false` for callers that print no notes (a fleet, a stream): they are not made. */
 export interface RenderOptions {
   notes?: boolean;
 }

@@ -1,6 +1,5 @@
-// Who asks in the request matrix: the fixed identities every cluster has,
-// and every identity the policies name (each string literal of their CEL,
-// tried as a user and as a group).
+// Who asks in the request matrix: the fixed identities, and each string
+// literal of the policies' CEL tried as a user and as a group.
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { list } from "../rules/templates.ts";

@@ -1,56 +1,6 @@
-// Identities judged as classes. The judge (judge.ts) asks each
-// request for up to a hundred identities, most of them named after string
-// literals of the policies that no expression compares with who asks. An
-// expression can tell identities apart only by what it does with
-// `request.userInfo`; when every expression of a set uses the user name
-// and each group name only in tests against string literals, identities
-// whose names pass the same tests are one class, and the set decides a
-// request alike for all of them (decide.ts, `decider`).
-//
-// The proof, from the syntax tree of each expression. Who asks reaches CEL
-// only as `request.userInfo` (decide.ts, `requestOf`): `username`,
-// `uid` (`uid-NAME`), and `groups` when the identity has any. Call a name
-// the user name or, inside a comprehension over `request.userInfo.groups`,
-// its iteration variable (one group's name). An expression passes when the
-// only places a name occurs are:
-// - `NAME == "lit"`, `"lit" == NAME`, `NAME != "lit"` (and mirrored),
-//   `NAME in ["lit", ...]`, `NAME in variables.V` where V is a variable of
-//   the policy defined once, before its use, as a list of string literals,
-//   and `NAME.startsWith("lit")`, `NAME.endsWith("lit")`,
-//   `NAME.contains("lit")`: each a boolean that is a function of the name's
-//   answers to these tests (`Test`), and nothing else;
-// and the only places `request.userInfo.groups` occurs are:
-// - `has(request.userInfo.F)` for any F: a function of whether the
-//   identity has groups (`username` and `uid` are always there);
-// - `size(request.userInfo.groups)` (either form): its length;
-// - `"lit" in request.userInfo.groups`: whether some group equals "lit";
-// - the range of a one-variable comprehension (`exists`, `all` and
-//   `exists_one` expand to one) whose iteration variable occurs only as a
-//   name above: the comprehension steps through the groups in order and
-//   sees each only through its tests' answers, so its result (value or
-//   error) is a function of the sequence of those answers (`filter`, which
-//   puts the group itself in its result, fails).
-// Anything else that reaches `request` or `request.userInfo` (the bare
-// request, `uid`, `extra`, an index, a macro with two variables, a local
-// that shadows a name or takes the name `request` or `variables`, a node
-// kind not known here) fails the proof, and so does a name used anywhere
-// else (concatenated, sized, matched, compared with anything but a
-// literal, passed to a function, put in a list).
-//
-// So, when every matchCondition, variable, validation and messageExpression
-// of every policy of a set passes, each expression of the set gives the
-// same value or error for two identities whose user names answer the
-// set's user tests alike and whose groups are both absent or answer the
-// group tests alike, element by element (`classKey`): replace each
-// occurrence above by its value, which is the same for both, and what is
-// left reads nothing of who asks. Variables read only such expressions, so
-// they hold the same values; which policies and bindings match a request
-// does not read who asks at all (`RequestShape` has no user: matchConstraints,
-// matchResources, validationActions and failurePolicy; no paramRef is
-// read). So the decision (allowed, the deciding policy, path and message,
-// the function the engine lacks) is the same. Names outside printable
-// ASCII, where a JavaScript string test could differ from CEL's, are each
-// a class of their own.
+// Identities judged as classes: when every expression uses names only in
+// tests against string literals, identities answering those tests alike are
+// decided once. The proof is in docs/performance.md ("judged as classes").
 
 import { isUserInfo, rootName } from "./reads.ts";
 
@@ -271,12 +221,7 @@ function passes(name: string, { op, value }: Test): boolean {
   return op === "==" ? name === value : op === "startsWith" ? name.startsWith(value) : op === "endsWith" ? name.endsWith(value) : name.includes(value);
 }
 
-/**
- * A name's answers to `tests`: for up to 31 tests, the number whose bit i
- * is the answer to test i (in decimal); otherwise a string of 0s and 1s.
- * Either way one text per set of answers, as the number of tests is the
- * set's (a number is cheaper to build and compare than the string).
- */
+/** A name's answers to `tests`: the bits of one number for up to 31 tests (cheaper to build and compare), else a string of 0s and 1s. */
 function answers(name: string, tests: readonly Test[]): string {
   if (tests.length <= 31) {
     let bits = 0;
@@ -290,11 +235,7 @@ function answers(name: string, tests: readonly Test[]): string {
 
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
-/**
- * The class of an identity under a set's tests: its user name's answers,
- * and its groups' (absent, or each group's answers in order). Two
- * identities of one class are decided alike (see the proof above).
- */
+/** An identity's class under a set's tests; one class is decided alike. */
 export function classKey(tests: Tests, user: string, groups: readonly string[] | undefined): string {
   if (!PRINTABLE.test(user) || (groups && !groups.every((g) => PRINTABLE.test(g)))) return `\0${JSON.stringify([user, groups ?? null])}`;
   let key = answers(user, tests.user);

@@ -1,7 +1,5 @@
-// CEL expressions compiled once per run. A fleet's installations share most
-// of their CEL word for word, and a planned program is reusable with any
-// data; those that differ only in string literals share a parsed template
-// (literals.ts). Both caches are bounded by the text they hold.
+// CEL compiled once per run: a fleet shares most of its CEL word for word, and
+// literal-only differences share a parsed template (literals.ts).
 import { blindOf, type Blind } from "./classes.ts";
 import { CEL_COST_LIMIT, estimatedCost } from "./cost.ts";
 import type { Cel, Evaluator } from "./engine.ts";

@@ -1,8 +1,5 @@
-// Plain data as CEL sees Kubernetes objects: whole numbers are ints
-// (bigint), not doubles. On the fast path maps and lists are handed over as
-// the engine's own values, which it reads as they are (a plain object it
-// would copy on every access), with the same entries in the same order; a
-// key named `constructor` or `__proto__` is read like any other.
+// Plain data as CEL sees Kubernetes objects (whole numbers as bigint); the fast
+// path hands over the engine's own values so it does not copy on each access.
 import { isRecord } from "../rules/templates.ts";
 import type { Cel } from "./engine.ts";
 import type { AdmissionRun } from "./run.ts";

@@ -1,13 +1,6 @@
-// A bound on what one CEL expression may cost before it is run, as the API
-// server bounds CEL cost: it estimates each expression's cost when a policy
-// is written and refuses the policy when the estimate passes its
-// per-expression limit (k8s.io/apiserver celconfig.PerCallLimit). Nested
-// comprehensions multiply: three `all`s over lists of a hundred literals
-// cost a million steps in a few hundred bytes of text, so time would grow
-// with a power of the text. The estimate here counts what the text alone
-// shows (a comprehension over a list or map written in the expression costs
-// its length times its body; one over data counts its body once, as data is
-// read in time linear in its size), which never exceeds the true cost.
+// A bound on one CEL expression's cost before it runs, as the API server
+// bounds it: nested comprehensions multiply, so cost could grow as a power of
+// the text. The estimate never exceeds the true cost.
 
 /** celconfig.PerCallLimit: the most one expression may cost. */
 export const CEL_COST_LIMIT = 1_000_000;
@@ -27,10 +20,7 @@ function sizeOf(node: Node | undefined): number {
   return 1;
 }
 
-/**
- * The estimated cost of a parsed expression, counting no further than past
- * `limit` (a cost over it is all the caller needs to know).
- */
+/** The estimated cost of a parsed expression, counting no further than past `limit`. */
 export function estimatedCost(node: Node | undefined, limit = CEL_COST_LIMIT): number {
   const kind = node?.exprKind;
   const value = kind?.value;

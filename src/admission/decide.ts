@@ -1,9 +1,5 @@
-// The API server's decision on a request: every matching policy, through
-// its bindings, with the binding's validationActions and the policy's
-// failurePolicy. Which policies match does not depend on who asks, so a
-// request asked by many identities is matched and converted once (by the
-// identity of its object), and where the set's expressions pass the proof
-// of classes.ts it is decided once per class of who asks.
+// The API server's decision on a request. Matching does not depend on who
+// asks, so a request is matched once, and decided once per class (classes.ts).
 import type { K8sObject } from "../core/objects.ts";
 import { classKey, type Tests } from "./classes.ts";
 import { cached, celData } from "./convert.ts";

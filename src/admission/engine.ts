@@ -45,11 +45,7 @@ export function loadEngine(): Cel {
 const MAX_PATTERNS = 256;
 const MAX_PATTERN = 1024;
 
-/**
- * Compiled regular expressions by pattern: the engine's `matches` compiles
- * its pattern on every call, and a compiled pattern answers any text. A
- * pattern that does not compile throws each time, as the engine's does.
- */
+/** Compiled patterns by text: the engine's `matches` recompiles on every call. */
 class PatternCache {
   private readonly patterns = new Map<string, Matcher>();
   constructor(private readonly compile: (pattern: string) => Matcher) {}

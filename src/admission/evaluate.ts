@@ -1,7 +1,5 @@
-// One policy's CEL run for one request by one identity: match conditions,
-// then variables in order, then validations, each answered from the
-// request's shared answers, a guard or a memo where the plan allows, and
-// evaluated by the engine otherwise.
+// One policy's CEL for one request and identity, answered from shared
+// answers, a guard or a memo where the plan allows.
 import type { Asking, Decision } from "./decide.ts";
 import type { Evaluator } from "./engine.ts";
 import { Memo, memoKey } from "./memo.ts";
@@ -117,11 +115,7 @@ function evaluate(run: AdmissionRun, fn: Evaluator, context: Record<string, unkn
 const TRUE: Outcome = { value: true };
 const FALSE: Outcome = { value: false };
 
-/**
- * The answer of a chain decided by its leading variable terms, as the engine
- * gives it: the first boolean that decides the chain does; an unset variable
- * is an error the chain passes over; any other value ends the shortcut.
- */
+/** A chain's answer from its leading variable terms, as the engine would give it. */
 function guarded(guard: Guard, variables: ReadonlyMap<string, unknown>): Outcome | undefined {
   for (const { name, negated } of guard.terms) {
     if (!variables.has(name)) continue;

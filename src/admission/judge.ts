@@ -1,8 +1,5 @@
-// CR-06 judged by what the admission policies decide: the request matrix
-// (matrix.ts) is run through the policies and bindings of the set, and each
-// request decided against CR-06 a-e is a finding. So a policy of `true`, an
-// Audit-only binding or a missing break-glass exception is an error, while a
-// stricter policy that decides every request correctly passes.
+// CR-06 judged by what the admission policies decide on the request matrix,
+// so a stricter policy that decides every request correctly passes.
 import type { K8sObject } from "../core/objects.ts";
 import type { Finding, RuleHit, RunScope, Severity } from "../rules/engine.ts";
 import { dig } from "../rules/engine.ts";
@@ -39,11 +36,7 @@ interface Judging {
   findings: Finding[];
 }
 
-/**
- * Judges the admission policies and bindings among `objects` for the Runner
- * of `target`: one finding per request kind and outcome that CR-06 decides
- * otherwise (listing who), at the field that decided it.
- */
+/** One finding per request kind and outcome that CR-06 decides otherwise, at the deciding field. */
 export function judgeAdmission(objects: readonly K8sObject[], target: AdmissionTarget, run: AdmissionRun): Finding[] {
   const policies = objects.filter((o) => o.kind === "ValidatingAdmissionPolicy");
   const { planned, uncompiled } = planPolicies(run, objects);

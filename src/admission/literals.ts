@@ -1,22 +1,6 @@
-// CEL expressions that differ only in their string literals, parsed once.
-// A fleet's installations carry the same policies with their own names in
-// a few literals (`r.name == "east-runner"`), and parsing is the CEL
-// engine's slow step. So an expression is split into a template (its text
-// with every string literal emptied) and the literals' contents; the first
-// expression of a template is parsed, and the next ones take a copy of its
-// syntax tree with their own contents in the literals' places.
-//
-// Why that is the tree the parser would build: where the template is the
-// same, so is every character outside the literals (the template keeps
-// them, and a quote in it can only be a literal's), so the parser meets
-// the same tokens but for the contents of string literals, which no rule of
-// the grammar reads. Only literals that make this plain are split: quoted
-// with " or ' (not tripled, not raw or bytes), printable ASCII without a
-// backslash; an expression with anything else (an escape, a comment, a
-// tripled quote, another character in a literal) is parsed as it is. The
-// first tree must show each literal where it stood, with its content, and
-// no other string constant; test/admission/literals.test.ts compares
-// the trees with the parser's own on generated contents.
+// Expressions differing only in string literals share one parse (parsing is
+// the engine's slow step). Only plain literals are split, so the grammar sees
+// the same tokens; test/admission/literals.test.ts compares the trees.
 
 /** An expression split into its template and the contents of its string literals, in order. */
 export interface Split {
@@ -68,12 +52,7 @@ interface Node {
   exprKind?: { case?: string; value?: { constantKind?: { case?: string; value?: unknown } } };
 }
 
-/**
- * The template of a parsed expression: where its tree holds, at each
- * literal's place, a string constant with the literal's content, and no
- * other string constant. Undefined otherwise (the expression is then
- * parsed each time, which costs only speed).
- */
+/** The template of a parsed expression, or undefined when its tree does not show each literal plainly (then it is parsed each time). */
 export function templateOf(parsed: Parsed, split: Split): Template | undefined {
   const positions = parsed.sourceInfo?.positions ?? {};
   const constants: { at: number; value: unknown; path: (string | number)[] }[] = [];
@@ -101,13 +80,7 @@ export function templateOf(parsed: Parsed, split: Split): Template | undefined {
   return { expr: copy(parsed.expr), paths };
 }
 
-/**
- * The tree (the engine's Expr, which it plans as it plans a ParsedExpr's)
- * of an expression of `template`'s: the template's, with `split`'s contents
- * in the literals. Only the nodes on the way to a literal are copied; the
- * rest is the template's own, shared (neither the engine's planner nor its
- * programs write to a tree, and nothing here writes to the template).
- */
+/** The tree of an expression of `template`'s, copying only the nodes on the way to a literal; the rest is shared, as nothing writes to a tree. */
 export function instantiate(template: Template, split: Split): unknown {
   const copied = new Set<unknown>();
   const own = (value: unknown): Record<string | number, unknown> => {

@@ -1,6 +1,4 @@
-// Which policies and bindings take a request, as the API server matches
-// them: namespaceSelector, objectSelector, resourceRules with subresources,
-// operations and resourceNames, and excludeResourceRules.
+// Which policies and bindings take a request, as the API server matches them.
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { isRecord, list, selects } from "../rules/templates.ts";

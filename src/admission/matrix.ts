@@ -1,6 +1,4 @@
-// CR-06 as a table: who makes which request, and what the policies must
-// decide. Rows run in order; a row that names a group (`as`) keeps the
-// identities allowed for the rows after it.
+// CR-06 as a table: who makes which request, and what the policies must decide.
 import type { ActorName } from "./actors.ts";
 import type { RequestName } from "./requests.ts";
 

@@ -1,10 +1,5 @@
-// A program's answers by the values it read. An expression whose reads are
-// plain (reads.ts) answers alike wherever those values are alike: the
-// request fields, the asker's name or groups, the variables and the objects
-// it reads (composite values by identity). A program is shared by every
-// policy with the same text, so its answers are too, across requests and
-// installations; an answer that read an installation's own objects is kept
-// apart, for that installation only (`Prepared.local` in decide.ts).
+// A program's answers by the values it read, shared across policies with the
+// same text; answers that read an installation's own objects stay local to it.
 import type { Asking, Prepared } from "./decide.ts";
 import type { Outcome } from "./evaluate.ts";
 import type { Reads } from "./reads.ts";
@@ -54,11 +49,7 @@ export class Memo {
 const UNSET = Symbol("unset");
 const NEGATIVE_ZERO = Symbol("-0");
 
-/**
- * What an expression read, value by value, in the order of its reads:
- * scalars as they are, anything else by identity. A user's fields are all
- * made of the name and the groups, so any field but these two stands for both.
- */
+/** What an expression read, in order: scalars by value, the rest by identity. */
 export function memoKey(run: AdmissionRun, reads: Reads, asking: Asking, variables: ReadonlyMap<string, unknown>): { parts: unknown[]; local: boolean } {
   const { ready, user, groups } = asking;
   const parts: unknown[] = [];

@@ -1,6 +1,5 @@
-// Every bound ValidatingAdmissionPolicy of a set, with its CEL compiled once
-// and each expression marked with what it may be answered from: the same
-// answer whoever asks (`shared`), a memo, a guard, or the class of who asks.
+// Every bound policy of a set, compiled once, each expression marked with what
+// it may be answered from (shared, memo, guard or class).
 import type { K8sObject } from "../core/objects.ts";
 import { dig } from "../rules/engine.ts";
 import { isRecord, list } from "../rules/templates.ts";
@@ -92,13 +91,7 @@ function refusal(run: AdmissionRun, expression: unknown): CompiledProgram | stri
   return "fn" in compiled ? compiled : `does not compile (${compiled.error}): the API server refuses the policy`;
 }
 
-/**
- * Fills the entry's slots; false when an expression does not compile. An
- * expression answers alike whoever asks when it reads neither
- * request.userInfo nor a variable that may differ by who asks: match
- * conditions run before any variable is set, a variable reads the ones set
- * before it, validations read the last of each name.
- */
+/** Fills the entry's slots; false when an expression does not compile. */
 function planSlots(entry: Planned, spec: Record<string, unknown>, compile: (expression: unknown, path: PropertyKey[]) => CompiledProgram | undefined): boolean {
   const alike = (reads: Reads | undefined, names: ReadonlySet<string> | undefined): boolean =>
     reads !== undefined && !reads.userInfo && [...reads.variables].every((name) => names === undefined || names.has(name));
@@ -148,12 +141,7 @@ function slotOf<T extends object>({ fn, reads, memo, guard, blind }: CompiledPro
   return slot;
 }
 
-/**
- * What a planned policy tests of who asks, when every expression of it (its
- * messageExpressions too) passes the proof of classes.ts. A test
- * `NAME in variables.V` stands for V's literals when V is defined once, as
- * a list of string literals, before the expression that reads it.
- */
+/** What a planned policy tests of who asks, when all of it passes classes.ts's proof. */
 function testsOf(run: AdmissionRun, entry: Planned, spec: Record<string, unknown>): Tests | undefined {
   const user: Test[] = [];
   const group: Test[] = [];

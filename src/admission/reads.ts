@@ -1,16 +1,6 @@
-// What a CEL expression of an admission policy reads, from its syntax tree:
-// whether it reads `request.userInfo` (who asks), and which `variables.NAME`
-// it reads. The judge asks each request for many identities, which differ
-// only in `request.userInfo`; an expression that reads neither it nor a
-// variable that does gets the same inputs, so the same answer, for every
-// identity (evaluate.ts keeps that answer per request).
-//
-// Conservative: undefined ("may read anything") for `request` or
-// `variables` used other than as `request.FIELD` / `variables.NAME` (an
-// index, a bare use, a macro over them), for a comprehension variable that
-// takes either name (a local `request` would shadow the real one), and for
-// any node kind this walk does not know. A wrong "reads nothing" would be
-// a wrong verdict; a wrong "may read anything" only costs speed.
+// Whether a CEL expression reads `request.userInfo` and which variables: one
+// that reads neither gets one answer per request. Unknown shapes answer
+// undefined ("may read anything"), which only costs speed.
 
 export interface Reads {
   /** The expression reads `request.userInfo` (or tests for it). */
@@ -119,14 +109,7 @@ export function rootName(name: unknown): string | undefined {
   return name.startsWith(".") ? name.slice(1) : name;
 }
 
-/**
- * The variables an expression reads first, when it is a chain of `&&` (or
- * of `||`) whose first terms are plain `variables.NAME` or
- * `!variables.NAME`: the engine evaluates a chain's terms in order, and a
- * false term of `&&` (a true one of `||`) decides it whatever the others
- * would give, errors included. Only the leading terms: a later one could
- * be reached after a term that throws.
- */
+/** The leading `variables.NAME` terms of an `&&`/`||` chain, which decide it in order whatever follows. */
 export interface Guard {
   op: "&&" | "||";
   terms: { name: string; negated: boolean }[];

@@ -1,6 +1,4 @@
-// The requests of the matrix, made for one Runner: what is done to its
-// pods, its DaemonSet and its ServiceAccount. Each is one object, however
-// often it is asked: the decider prepares a request once per object.
+// The matrix's requests for one Runner, one object each, so each is prepared once.
 import type { K8sObject } from "../core/objects.ts";
 import type { Severity } from "../rules/engine.ts";
 import { dig } from "../rules/engine.ts";

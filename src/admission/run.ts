@@ -1,6 +1,4 @@
-// One check run's admission state: the options that pick the path and the
-// caches that carry over from one installation to the next. A run makes it
-// once (src/rules/engine.ts, RunScope) and passes it to every step.
+// One check run's admission state: path options and caches carried across installations.
 import { loadEngine, type Cel } from "./engine.ts";
 import { compileCaches, type CompileCaches } from "./compile.ts";
 

@@ -1,10 +1,5 @@
-// Which profile's rules apply to each object of a hand-written manifest set.
-// 1. The `app.kubernetes.io/name` label (G-07), as the renderer writes it.
-// 2. For a workload without it, its shape: what the container reads.
-// 3. For the objects around a workload (ServiceAccount, ConfigMap, Secret,
-//    NetworkPolicy, Service, Namespace, RBAC, admission policies), the
-//    workload in the same namespace that refers to them or that they select.
-// `--profile` puts every object under one profile instead.
+// Which profile's rules apply to each object: its name label (G-07), else its
+// workload's shape, else the workload that refers to or selects it.
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";

@@ -1,13 +1,5 @@
-// `.rigging.yaml`: the check settings of a repository, found upward from the
-// working directory (as .editorconfig or biome.json are found), so CI and a
-// person at any depth of the repository choose the same rules:
-//
-//   check:
-//     exclude-rules: [G-07]        # or include-rules: [CR-09, CR-19]
-//     exclude: ["charts/**"]       # globs of --exclude
-//     include: ["**/*.yaml"]       # globs of --include
-//
-// The command line adds to what the file says.
+// `.rigging.yaml`, found upward from the working directory so CI and people
+// choose the same rules; the command line adds to it (docs/check.md).
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse } from "yaml";

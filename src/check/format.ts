@@ -29,14 +29,7 @@ export type Paint = (code: number, text: string) => string;
 
 const SEVERITY_COLOUR: Record<string, number> = { error: 31, warning: 33, skipped: 36 };
 
-/**
- * One line per finding: `SEVERITY  FILE:LINE  RULE-ID  Kind/namespace/name
- * field.path  message`, then `[waived: reason]` and `[read at <stdin>:112]`
- * where they apply. Findings of one rule about an object's whole set (no
- * field) at one place are grouped under one line. Unrecognised workloads
- * follow as `skipped` lines. Each rule's fix (and, for a warning, why) is
- * printed once, after the findings.
- */
+/** One line per finding, grouped per rule and place where there is no field; each rule's fix (and a warning's why) printed once after the findings. */
 export function formatText(findings: readonly CheckFinding[], unrecognised: readonly Unrecognised[] = [], paint: Paint = (_, t) => t): string {
   const severity = (word: string) => paint(SEVERITY_COLOUR[word] ?? 0, word) + " ".repeat(Math.max(0, 7 - word.length));
   const lines: string[] = [];
@@ -88,11 +81,7 @@ function notes(f: CheckFinding): string {
 /** What to do about a custom resource the Kubernetes schema does not cover. */
 export const UNCHECKED_FIX = "validate it against its CustomResourceDefinition (kubectl apply --dry-run=server on a cluster that has the CRD)";
 
-/**
- * The rule, text and fix of an entry of severity `skipped`: an unrecognised
- * workload, or a custom resource the Kubernetes schema has none for;
- * undefined for the other objects no profile claims (noted on stderr).
- */
+/** The `skipped` entry for an unrecognised workload or an unschematised custom resource. */
 export function entryOf(u: Unrecognised): { ruleId: string; text: string; fix: string } | undefined {
   if (u.unchecked !== undefined) return { ruleId: SCHEMA_RULE.id, text: u.unchecked, fix: UNCHECKED_FIX };
   return u.workload ? { ruleId: UNRECOGNISED_RULE.id, text: "not recognised as any profile, not checked", fix: UNRECOGNISED_RULE.fix } : undefined;
@@ -142,10 +131,7 @@ export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/
 /** The default run category (`runAutomationDetails.id` is `<category>/`): one per kind of analysis. */
 export const SARIF_CATEGORY = "rigging-check";
 
-/**
- * GitHub's security-severity (0.0 to 10.0, 7.0 and up is "high"): errors are
- * what the seeds state or the programs enforce, warnings rigging's hardening.
- */
+/** GitHub's security-severity: errors are what the seeds state, warnings our hardening. */
 function securitySeverity(rule: Pick<Rule, "severity">): string {
   return rule.severity === "error" ? "7.5" : "4.0";
 }
@@ -264,13 +250,7 @@ export function uriOf(file: string): string {
 
 // ------------------------------------------------------------------- JUnit
 
-/**
- * JUnit XML as GitLab reads it (artifacts:reports:junit): one test suite per
- * checked profile; in it one test case per rule that ran, passing when it
- * found nothing, and one failing test case per finding (errors as
- * `<failure type="error">`, warnings as `<failure type="warning">`); waived
- * warnings and rules not judged from manifests are skipped test cases.
- */
+/** JUnit XML as GitLab reads it: a suite per profile, a case per rule that ran and a failing case per finding. */
 export function formatJunit(report: CheckReport): string {
   const suites: string[] = [];
   let total = 0;
@@ -350,13 +330,7 @@ function testCase(profile: string, name: string, file: string | undefined, body:
   return body === "" ? `    <testcase ${attributes}/>\n` : `    <testcase ${attributes}>${body}</testcase>\n`;
 }
 
-/**
- * Text as XML 1.0 character data or attribute value: the five special
- * characters escaped, line breaks and tabs kept as character references
- * (attribute values would fold them to spaces), and characters XML 1.0
- * cannot hold at all (other control characters, lone surrogates, U+FFFE,
- * U+FFFF) replaced by U+FFFD.
- */
+/** Text as XML 1.0 data or attribute: specials escaped, breaks kept as references, characters XML cannot hold replaced by U+FFFD. */
 export function xml(text: string): string {
   return text
     .replace(/[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")

@@ -1,6 +1,5 @@
-// The inputs of one check, grouped by directory (one installation each, as
-// `render -o` writes a fleet), with each kustomization named built into a
-// group of its own.
+// A check's inputs grouped by directory (one installation each), each
+// kustomization a group of its own.
 import { dirname } from "node:path";
 import { expandArguments, type WalkOptions } from "./inputs.ts";
 import { buildKustomization } from "./kustomize.ts";
@@ -31,9 +30,8 @@ export function inputGroups(args: readonly string[], walk: WalkOptions): InputGr
   const builds = kustomizationGroups(expanded, walk);
   const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expanded;
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
-  // One directory holds one installation (as `render -o` writes a fleet), so
-  // directories are loaded, judged and let go one at a time: memory holds
-  // one installation's documents however large the fleet is.
+  // Directories are loaded, judged and let go one at a time, so memory holds
+  // one installation whatever the fleet's size.
   const byDirectory = new Map<string, GroupFile[]>();
   for (const file of new Set(files)) {
     const entry: GroupFile = walked.has(file) ? { file, walked: true } : { file };

@@ -1,8 +1,5 @@
-// Which files `check` reads: the arguments in their order, each directory
-// expanded to the YAML and JSON files under it (sorted, so two runs read
-// the same files in the same order), and `-` for stdin. A directory is
-// walked as a repository: dependency and hidden directories are left out,
-// and the walk never leaves the directory it was given through a symlink.
+// Which files `check` reads: arguments in order, directories expanded sorted,
+// without dependency or hidden directories and never leaving through a symlink.
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import picomatch from "picomatch";
@@ -110,9 +107,7 @@ function walk(dir: string, w: Walk): void {
   }
   for (const entry of entries.sort((a, b) => byCodePoint(a.name, b.name))) {
     const path = join(dir, entry.name);
-    // The directory's own listing already tells a regular file or a
-    // directory (not a symlink) apart, as a stat would: those are not
-    // asked again; a symlink, or a type the file system does not say, is.
+    // The listing's types spare a stat; only symlinks and unknown types are asked.
     if (entry.isFile()) addFile(path, w);
     else if (entry.isDirectory()) enter(path, w);
     else other(path, real, w);

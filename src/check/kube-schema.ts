@@ -1,9 +1,5 @@
-// Strict validation of every checked object against the upstream Kubernetes
-// schema of one version, as kubectl's strict field validation and the API
-// server would judge it: unknown fields, wrong types, missing required
-// fields, and apiVersions the version does not serve. The schemas are the
-// build's dist/kube/ (scripts/gen-kube-schemas.mjs), read on first use;
-// the standalone executable carries them as embedded files.
+// Strict validation against one Kubernetes version's upstream schema, as the
+// API server would judge it (scripts/gen-kube-schemas.mjs).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BUILD } from "../core/build.ts";
@@ -85,11 +81,7 @@ const lookup = <T>(record: Record<string, T> | undefined, key: string): T | unde
 const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
 const stable = (apiVersion: string) => /(?:^|\/)v\d+$/.test(apiVersion);
 
-/**
- * The schema's verdict on each object: hits, and the custom resources it
- * has no schema for (a dotted group the version does not serve), which are
- * named as unchecked rather than failed.
- */
+/** The schema's hits, and the custom resources it has no schema for (unchecked, not failed). */
 export function schemaHits(objects: readonly K8sObject[], version: string, known: KubeIndex): { hits: SchemaHit[]; unchecked: K8sObject[] } {
   const schema = schemaOf(version);
   const hits: SchemaHit[] = [];

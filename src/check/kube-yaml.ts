@@ -1,15 +1,5 @@
-// Manifests read the way kubectl reads them. kubectl decodes YAML with
-// go-yaml v2 (through sigs.k8s.io/yaml), which resolves plain scalars by
-// YAML 1.1 rules: `0400` is octal (256), `yes`, `on` and `y` are true,
-// `1_000` is 1000, `0o600`, `0x1F`, `0b101` are numbers, and `<<` merges a
-// mapping. rigging's parser reads YAML 1.2 by default, where `0400` is 400
-// and `yes` a string: the same manifest would be judged otherwise than it
-// is applied (a Secret volume's defaultMode 0400 would read as 0620).
-//
-// Most manifests hold no such scalar, so a linear scan of the text decides:
-// without one the usual (fast) parse reads the same data; with one the text
-// is parsed with go-yaml v2's resolution. `test/check/kube-yaml.test.ts`
-// compares the result with kubectl's own reading of the same files.
+// Manifests read the way kubectl reads them (YAML 1.1 via go-yaml v2), so a
+// manifest is judged as it is applied; test/check/kube-yaml.test.ts compares.
 import type { ScalarTag, Tags } from "yaml";
 import { parseDocuments, parseDocumentsWithPositions, type SourceDocument } from "../core/source.ts";
 
@@ -30,31 +20,13 @@ function differs(token: string): boolean {
 /** Words of the text that could be plain scalars: runs between white space and flow punctuation. */
 const TOKEN = /[^\s,[\]{}'"#]+/g;
 
-/**
- * Where a word that `differs` may take starts, found by the regular
- * expression engine: at the start of a word (after white space or flow
- * punctuation, or at the start of the text), a YAML 1.1 boolean or `<<`
- * (with a key's `:`) that is the whole word, or a number's start (after a
- * sign) that is `0` and one of `0-7_bBoOX`, or a digit and an `_` later in
- * the word. Every word `differs` takes starts so (a superset: each found
- * word is then asked as before). A word's characters are read once from
- * its start: linear in the text. The engine passes over the words that
- * cannot differ, each of which the word-by-word scan sliced and asked.
- */
+/** Where a word that `differs` may take starts (a superset), found by the regex engine; each word is read once, so linear. */
 const WORD_START = String.raw`(?:[-+]?(?:0[0-7_bBoOX]|\d[^\s,[\]{}'"#_]*_)|(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|<<):?(?![^\s,[\]{}'"#]))`;
 const CANDIDATE = new RegExp(`[\\s,[\\]{}'"#]${WORD_START}`, "g");
 const CANDIDATE_FIRST = new RegExp(WORD_START, "y");
 const WORD = /[^\s,[\]{}'"#]+/y;
 
-/**
- * Whether the text holds a plain scalar (or merge key) that kubectl reads
- * otherwise than YAML 1.2. A word counts only where a whole scalar can be:
- * after `:`, `-`, `?`, `[`, `{`, `,`, an anchor or a tag, or at the start of a
- * line, and before the end of the line, a comment, `,`, `]` or `}`; so the
- * "on" of a sentence in a message keeps the fast parse. Each character is
- * looked at a bounded number of times: linear in the text. The same answer
- * as `readsDifferentlyByWord`, asking only the words CANDIDATE finds.
- */
+/** Whether a plain scalar or merge key reads otherwise under kubectl, in linear time; the same answer as `readsDifferentlyByWord`. */
 export function readsDifferently(text: string): boolean {
   CANDIDATE_FIRST.lastIndex = 0;
   if (CANDIDATE_FIRST.test(text) && readsDifferentlyAt(text, 0) === true) return true;
@@ -120,12 +92,7 @@ const goPrefixedInt: ScalarTag = {
   },
 };
 
-/**
- * go-yaml v2's resolution in the `yaml` package: its YAML 1.1 schema and
- * merge keys, without sexagesimal numbers and timestamps (go-yaml v2 keeps
- * both as strings when decoding into plain data, as kubectl does), plus
- * Go's 0o, 0X and 0B integer prefixes.
- */
+/** go-yaml v2's resolution in the `yaml` package: YAML 1.1 with merge keys and Go's integer prefixes, without sexagesimals and timestamps. */
 export const KUBECTL_YAML = {
   version: "1.1" as const,
   schema: "yaml-1.1",

@@ -1,8 +1,5 @@
-// A kustomization directory named on the command line is built with the real
-// kustomize (`kubectl kustomize`, else a `kustomize` binary on PATH), with
-// origin annotations on, so findings name the files the objects were written
-// in. The user's kustomization is never changed: a temporary one beside
-// nothing else names it as its only resource and asks for the annotations.
+// A kustomization is built with the real kustomize with origin annotations, so
+// findings name source files; the user's kustomization is never changed.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

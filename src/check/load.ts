@@ -1,7 +1,5 @@
-// From text to Kubernetes objects that remember where they came from: every
-// document of a YAML or JSON stream, `List` objects opened into their items,
-// and for each object the document and the path prefix that let a finding's
-// field path be turned into the line a person has to edit.
+// From text to objects that remember the document and path they came from,
+// so a finding names the line a person edits.
 import type { Location } from "../core/diagnostic.ts";
 import type { K8sObject } from "../core/objects.ts";
 import type { SourceDocument } from "../core/source.ts";

@@ -1,12 +1,5 @@
-// Where an object of a piped stream was written. Tools that build a stream
-// say which file each object came from, and findings name that file:
-// - kpt: the annotations config.kubernetes.io/path and config.kubernetes.io/index
-//   (the document's index in the file), and their older internal.config.kubernetes.io/ names;
-// - kustomize with `buildMetadata: [originAnnotations]`: config.kubernetes.io/origin,
-//   a small YAML mapping with `path:` (or `configuredIn:` for generated objects);
-// - helm template: a `# Source: chart/templates/x.yaml` comment before each document.
-// The paths are relative to the directory the tool read (`--source-root`).
-// When that file is there and parses, the finding's line is found in it.
+// Where a piped object was written, from kpt's and kustomize's annotations or
+// helm's `# Source:` comments, so findings name that file.
 import { statSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { parse } from "yaml";
@@ -64,11 +57,7 @@ function originPath(text: string): string | undefined {
   }
 }
 
-/**
- * The `# Source:` path of each document of a helm template stream, in the
- * order of the documents that hold data; undefined when the text has none
- * or the count does not match (a guess would point at the wrong file).
- */
+/** Each document's helm `# Source:` path; undefined when the count does not match. */
 export function helmSources(text: string, documents: number): (string | undefined)[] | undefined {
   if (!text.includes("# Source: ")) return undefined;
   const sources: (string | undefined)[] = [];
@@ -103,12 +92,7 @@ export class OriginalFiles {
     return this.files.get(file);
   }
 
-  /**
-   * The line and column of `path` of `object` in the file it was written in:
-   * the document at the given index, or else the one of the same kind and
-   * name (or the only one of its kind). When the file holds another value
-   * there (a patch changed it), the object's own line is given instead.
-   */
+  /** The line and column of `path` in the object's source file, or the object's own line when the file holds another value there. */
   locate(written: Written, object: K8sObject, path: readonly PropertyKey[]): { line: number; column: number } | undefined {
     const documents = this.documents(written.file);
     if (!documents) return undefined;

@@ -1,6 +1,4 @@
-// IDs that commands print besides the requirements: check's own findings
-// (input, unrecognised, waiver) and seed 001's decisions that preflight and
-// pin check against live systems (D3-D10). `explain` answers each of them.
+// IDs commands print besides requirements, so `explain` answers each.
 import { LIVE_DECISIONS } from "../preflight/decisions.ts";
 import { PSEUDO_RULES } from "./pseudo-rules.ts";
 import { WAIVER_RULE } from "./waivers.ts";

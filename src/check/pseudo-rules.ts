@@ -1,7 +1,4 @@
-// Findings of `check` that no rule of the catalog raises: a walked file that
-// cannot be read as kubectl would apply it, (with --strict) a workload no
-// profile claims, and an object the Kubernetes schema refuses. Each has an
-// ID that SARIF, explain and rules name.
+// check's findings that no catalog rule raises, each with its own ID.
 import { POD_SPEC_PATH } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 

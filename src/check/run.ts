@@ -1,6 +1,5 @@
-// `check` without the command line: read the inputs, find the objects, give
-// each its profile, run the rule catalog (the same `checkObjects` render's
-// self-check runs) and turn every finding into a place in a file.
+// `check` without the command line: inputs to objects to profiles to the rule
+// catalog, each finding placed in its file.
 import { isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
@@ -110,24 +109,7 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
   return judgedHere(inputGroups(args, options), options);
 }
 
-/**
- * Directories from which `check` runs on worker threads, one per core up to
- * four (src/core/threads.ts; RIGGING_THREADS=N caps them). Each thread
- * starts its own copy of the engine, caches and optimized code (about 2.7 G
- * instructions more, callgrind --single-threaded of 200 and 400
- * installations on one and two threads: 7.79 and 11.85 G against 11.02 and
- * 15.64 G), and on this two-core machine two busy threads each run slower,
- * so a second thread pays only on long runs. `rigging check OUT` of the
- * bench's fleet output, an idle machine, alternated, two threads against
- * one: 2,000 installations 4.69-5.07 s against 4.99-5.56 s wall (four
- * pairs, median ratio 0.96); 4,000: 7.81-7.97 s against 9.77-9.81 s (0.80x,
- * two pairs); 10,000: 15.15-16.53 s against 20.28-20.40 s (0.75-0.81x, two
- * pairs). The CPU is 1.25-1.36x, and the peak RSS 215-225 against 167-179
- * MB at 4,000 and 311-326 against 209 MB at 10,000 (each thread has its
- * own heap). Earlier measurements, each at a load average of 4 to 6 from
- * other work (so with no core free for a second thread), found no gain:
- * 1,000 and 3,000 installations, wall 0.9-1.2x of one thread.
- */
+/** Directories from which `check` uses worker threads: each thread pays its own engine and heap, so threads pay only on long runs. */
 export const CHECK_THRESHOLD = 2000;
 
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
@@ -166,18 +148,7 @@ function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
   );
 }
 
-/**
- * A check worker's young generation: 16 MiB, not a fleet's 8. An
- * installation's CEL data and parsed documents outlive more scavenges than
- * a rendered file's garbage. The garbage collector's share of the worker's
- * own CPU profile (`node --cpu-prof dist/rigging.cjs check OUT`, 4,000
- * installations on two threads, a share within the worker's profile, so
- * the machine's load does not enter): 18.8% with 8 MiB, 14.0% with 16,
- * 13.2% with 32; the main thread's, with V8's default, 10.3-10.5% in each.
- * Wall time 7.30-7.42 s against 7.50-7.75 s with 8 (two alternated pairs;
- * 32: 7.26-7.41 s), peak RSS 232-235 MB against 238-245 MB with 8 and
- * 252-256 MB with 32.
- */
+/** Larger than a fleet's: an installation's CEL data outlives more scavenges. */
 const CHECK_YOUNG_GENERATION_MB = 16;
 
 const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
@@ -334,11 +305,7 @@ function checkLoaded(
   };
 }
 
-/**
- * Marks the warnings that a waiver of their object covers, and adds a
- * finding for every waiver that names an unknown ID, gives no reason or
- * tries to waive an error (src/check/waivers.ts).
- */
+/** Marks waived warnings, and adds a finding for each invalid waiver. */
 function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, SystemName>): (Finding & { waived?: string })[] {
   const waivers = new Map(objects.map((object) => [object, waiversOf(object, allRules())]));
   const out: (Finding & { waived?: string })[] = findings.map((finding) => {

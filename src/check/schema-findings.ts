@@ -1,6 +1,4 @@
-// check's findings of rule schema, placed in their files as the rules' are:
-// the Kubernetes schema's hits (src/check/kube-schema.ts), and the custom
-// resources it has no schema for, as skipped entries.
+// Schema hits and unschematised custom resources, placed in files like rule findings.
 import { formatPath } from "../core/diagnostic.ts";
 import { objectRef, type K8sObject } from "../core/objects.ts";
 import type { SystemName } from "../rules/engine.ts";

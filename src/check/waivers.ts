@@ -1,17 +1,5 @@
-// Waivers: an installer's recorded decision to keep one of rigging's own
-// opinions (a warning) out of the verdict, written on the object itself,
-// as kube-linter's ignore-check annotations are:
-//
-//   metadata:
-//     annotations:
-//       rigging.dev/waive: "G-07: labels come from our chart library; G-09: images come from our mirror"
-//
-// Entries are separated by `;` (or line breaks); each names one or more rule
-// IDs (separated by `,` or spaces), a colon and the reason. A waiver needs a
-// reason, and covers warnings only: what the seeds state, or the programs
-// enforce, stays an error. A waiver that names an unknown ID, gives no reason
-// or tries to waive an error is itself a finding (an error), so that it is
-// fixed rather than silently ignored. `check --no-waivers` ignores them all.
+// Waivers (`rigging.dev/waive`, docs/check.md) keep a warning out of the
+// verdict with a reason; an invalid waiver is itself an error.
 import type { K8sObject } from "../core/objects.ts";
 import { closest } from "../core/values.ts";
 import { canWarn, type Rule, type RuleHit } from "../rules/engine.ts";

@@ -1,8 +1,5 @@
-// A file found by walking a directory is read leniently: a repository holds
-// charts, templates, values files, schemas and package manifests beside its
-// Kubernetes manifests. What holds no Kubernetes object is counted and
-// skipped with its reason; what does is checked, and a file that looks like
-// a manifest (apiVersion and kind lines) but does not parse is an error.
+// Walked files are read leniently: what holds no object is skipped with a
+// reason; a manifest-looking file that does not parse is an error.
 import { basename } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { KINDS } from "../rules/systems.ts";

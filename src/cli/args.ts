@@ -2,11 +2,7 @@
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";
 
-/**
- * Node's argument parser words its errors for programmers ("Unknown option
- * '--outptu'. To specify a positional argument starting with a '-', ...");
- * they are said again for the command at hand, with the nearest option.
- */
+/** Node's parse errors reworded for the command at hand, with the nearest option. */
 export function argumentError(error: unknown, command: string, help: string): unknown {
   const code = (error as { code?: unknown })?.code;
   if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) return error;

@@ -256,9 +256,8 @@ function walkSummary(report: CheckReport, io: Io): void {
 }
 
 /**
- * --passthrough: stdin's text on stdout when no error is found, so that
- * rigging can sit in a pipeline (Helm's post-renderer) and stop it on an
- * error; the report goes to stderr.
+ * --passthrough: stdin's text on stdout when no error is found, so rigging can
+ * stop a pipeline (Helm's post-renderer); the report goes to stderr.
  */
 function passthrough(positionals: string[], options: CheckOptions, output: Output, io: Io): number {
   if (positionals.length !== 1 || positionals[0] !== "-") throw new UsageError("--passthrough checks stdin only: rigging check - --passthrough");

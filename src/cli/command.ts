@@ -1,7 +1,5 @@
-// One command run as the `rigging` command runs it: the exit code, and the
-// last line of defence that turns any error into one clear line instead of
-// a stack trace. src/cli/main.ts dispatches every command through it;
-// src/cli/render-main.ts runs `render` alone (`bun run render.ts`).
+// One command run as `rigging` runs it: the exit code, and the last defence
+// that turns any error into one clear line instead of a stack trace.
 import { bounded } from "../core/diagnostic.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
 import { printable, printableLines } from "../core/printable.ts";

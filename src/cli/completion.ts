@@ -1,6 +1,4 @@
-// `rigging completion bash|zsh|fish`: a completion script for each shell,
-// written from one table of commands, their options and what their
-// arguments are (kinds, rule IDs and profiles come from the code).
+// `rigging completion bash|zsh|fish`, written from one table of commands.
 import { UsageError } from "../core/errors.ts";
 import { KINDS } from "../rules/systems.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";

@@ -1,6 +1,4 @@
-// `rigging diff OLD NEW`: what applying NEW over OLD changes, object by
-// object and field by field, and what each change does to the Runner and
-// the Server (src/diff/).
+// `rigging diff OLD NEW`: what applying NEW over OLD changes and what that does.
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { readSide } from "../diff/inputs.ts";

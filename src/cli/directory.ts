@@ -1,6 +1,4 @@
-// Whether a render's input is a directory (a fleet). In a file of its own so
-// that a render of one values file asks without loading the fleet's code,
-// which the build keeps in a file of its own (scripts/build.mjs, LAZY_SOURCES).
+// Whether a render's input is a directory, asked without loading the fleet's code.
 import { statSync } from "node:fs";
 
 export function isDirectory(path: string): boolean {

@@ -1,8 +1,5 @@
-// Fleet rendering: many values files in one process, each into its own
-// DIR/NAME/, in the layout -o DIR writes for one file (output-layout.ts).
-// This module finds the inputs, checks before anything is written
-// that every file has a distinct, safe output name, and renders them one
-// after the other, or spread over worker threads for a long fleet.
+// Fleet rendering: many values files into DIR/NAME/, names checked distinct
+// and safe before anything is written, on worker threads for long fleets.
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { bounded, formatDiagnostic } from "../core/diagnostic.ts";
@@ -33,14 +30,7 @@ export interface FleetEntry {
   absent?: boolean;
 }
 
-/**
- * The values files of a fleet, in order: files as given, and for a
- * directory its values files sorted by name. Directories are read one
- * level deep only (subdirectories and symlinks to directories are not
- * followed), so a symlink loop cannot make the walk endless. A symlink to
- * anything but a regular file (a FIFO would block the read forever) is
- * skipped, with a note in `skipped`.
- */
+/** A fleet's values files in order; directories one level deep and non-file symlinks skipped (with a note), so no walk loops or blocks. */
 export function fleetInputs(inputs: readonly string[], skipped: string[] = []): FleetEntry[] {
   const files: { file: string; name: string }[] = [];
   for (const input of inputs) {
@@ -84,27 +74,12 @@ function notValues(path: string, skipped: string[]): boolean {
   return what !== undefined;
 }
 
-/**
- * What `join(dir, name)` puts before a directory entry's name: the file of
- * an entry is this and the name, and its fleet name the entry's name
- * without the extension VALUES_FILE matched, as `basename(file,
- * extname(file))` answers for a name that neither starts with `.` nor
- * holds `/`. path.join, basename and extname for each file were most of
- * the time before the first file is rendered, still unoptimised code then.
- * Measured: fleetInputs of a directory of 10,000 bench values files in a
- * fresh process, 6 alternated runs of each version on a loaded 2-core
- * machine: 73-113 ms (median 94) -> 31-41 ms (median 35); all of it is
- * time before the worker thread starts.
- */
+/** What `join(dir, name)` puts before an entry's name, without path calls per file. */
 function directoryPrefix(dir: string): string {
   return join(dir, "x").slice(0, -1); // "dir/", "/" for the root, "" for "." and ""
 }
 
-/**
- * Whether a symlink's target is a regular file; if it is something else,
- * why it is skipped goes to `skipped`. A link that cannot be followed (a
- * loop, a missing target) is kept, to be reported by name when read.
- */
+/** Whether a symlink targets a regular file; an unfollowable one is kept to be reported when read. */
 function linksToFile(path: string, skipped: string[]): boolean {
   let stat;
   try {
@@ -126,10 +101,7 @@ function linksToFile(path: string, skipped: string[]): boolean {
   return false;
 }
 
-/**
- * Makes sure DIR is a directory rigging can write in (creating it, not its
- * parents); answers its entries (fleetListing).
- */
+/** Makes DIR a writable directory (not its parents) and answers its entries. */
 export function prepareFleetOutput(dir: string): ReturnType<typeof fleetListing> {
   prepareOutputDirectory(dir);
   try {
@@ -196,12 +168,7 @@ function reportFileError(file: string, error: unknown, io: Io): number {
   return 3;
 }
 
-/**
- * Renders every file into DIR/NAME/, writing each as it is made, so memory
- * holds one file's objects at a time (per thread) however long the fleet
- * is. A file that fails is reported and skipped; the exit code is the worst
- * outcome. Reports come in input order whatever thread rendered the file.
- */
+/** Renders each file into DIR/NAME/ as it is made, so memory holds one file per thread; failures are reported in input order and set the worst exit code. */
 export function renderFleet(inputs: string[], output: string, io: Io, layout: Layout = DEFAULT_LAYOUT, force = false): number | Promise<number> {
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);

@@ -1,9 +1,5 @@
-// `rigging fn`: a KRM function (the function protocol kpt and kustomize
-// speak): a ResourceList on stdin, a ResourceList on stdout, pass or fail in
-// the exit code. With a values file as functionConfig it renders and adds
-// the objects to `items` (a generator); without one it checks `items` with
-// the rule catalog and reports `results` (a validator). Whatever goes wrong
-// is answered with a ResourceList whose results say so, as kpt expects.
+// `rigging fn`: a KRM function. With values as functionConfig it generates;
+// without, it validates `items`. Every failure is answered as a ResourceList.
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { classify } from "../check/classify.ts";
@@ -202,11 +198,7 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
   return answer({ ...list, items: [...kept, ...added] }, results, io);
 }
 
-/**
- * Whether `item` is what rigging rendered into `dir`/ and nobody changed
- * since: its checksum annotation matches it, or (an older rigging's item,
- * without one) it is what this render gives (`sums`), so nothing is lost.
- */
+/** Whether `item` is rigging's unchanged output (by checksum, or equal to this render). */
 function renderedBefore(item: Record<string, unknown>, dir: string, sums: ReadonlySet<string>): boolean {
   if (!pathOf(metaOf(item))?.startsWith(`${dir}/`)) return false;
   const recorded = annotationsOf(item)[RENDERED_SHA256];

@@ -47,10 +47,7 @@ export function initCommand(args: string[], io: Io): number {
   return 0;
 }
 
-/**
- * An example as init prints it: the modeline on line 1 (yaml-language-server
- * reads it there only), and the example's `kind:` line made a KRM header.
- */
+/** An example as init prints it: the modeline on line 1, where editors read it. */
 export function initText(kind: string, example: string): string {
   const name = /^name: ([a-z0-9][a-z0-9-]*)$/m.exec(example)?.[1] ?? kind.replace(/(?<=[a-z])(?=[A-Z])/g, "-").toLowerCase();
   const header = [

@@ -28,25 +28,12 @@ export function processIo(): Io {
   };
 }
 
-/**
- * Whether this may be a worker thread, asked without loading
- * node:worker_threads (which would cost every run): only in a worker thread
- * is process.chdir the stub that refuses, in Node and in Bun.
- */
+/** Whether this may be a worker thread, without loading node:worker_threads. */
 export function mayBeWorkerThread(): boolean {
   return Boolean((process.chdir as { disabled?: boolean }).disabled);
 }
 
-/**
- * Writes to stdout or stderr with fs.writeSync, as Node's own streams for
- * them do on Linux (files, pipes and terminals are written synchronously
- * there), without loading those streams: their modules cost a render
- * about 5 ms (node --cpu-prof of a render with its output to /dev/null).
- * A descriptor that cannot take the text at once (EAGAIN, a non-blocking
- * pipe) is written through the stream from then on, keeping the order. A
- * worker thread writes through the streams, which pass through the main
- * thread.
- */
+/** Writes stdout/stderr synchronously as Node's streams do on Linux, without loading those streams; on EAGAIN it falls back to the stream, keeping order. */
 function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => void {
   let open = true;
   let direct = !mayBeWorkerThread();
@@ -75,10 +62,7 @@ function writer(fd: 1 | 2, stream: () => NodeJS.WriteStream): (text: string) => 
   };
 }
 
-/**
- * As watchForClosedReader does for a stream, for a write that failed at
- * once: the exit code is set as the process ends, after the command's own.
- */
+/** The exit code for a write that failed at once, set as the process ends. */
 function writeFailed(error: NodeJS.ErrnoException, fd: 1 | 2, closed: () => void): void {
   closed();
   if (error.code === "EPIPE") return;
@@ -88,12 +72,7 @@ function writeFailed(error: NodeJS.ErrnoException, fd: 1 | 2, closed: () => void
   if (fd === 1 && !process.stderr.destroyed) process.stderr.write(`error cannot write the output: ${error.message}\n`);
 }
 
-/**
- * A reader that went away (`rigging render v.yaml | head -c 10`) makes
- * the next write fail with EPIPE, which Node reports as an unhandled
- * 'error' event with a stack. There is no one left to tell: the stream is
- * written no more, and the command ends with its own exit code.
- */
+/** A reader that went away (`| head`) makes writes fail with EPIPE; stop writing quietly and keep the command's exit code. */
 function watchForClosedReader(stream: NodeJS.WriteStream, closed: () => void): void {
   if (stream.listenerCount("error") > 0) return; // watched already (run called twice in a process)
   stream.on("error", (error: NodeJS.ErrnoException) => {

@@ -43,11 +43,7 @@ Run 'rigging help COMMAND' or 'rigging COMMAND --help' for a command's options.
 Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
 `;
 
-/**
- * A command whose run and help are read when it runs or its help is asked
- * for, not when this module loads: the build keeps each command but render
- * in a file that loads then (scripts/build.mjs, LAZY_SOURCES).
- */
+/** A command loaded only when run or asked for help, so its code stays out of main.cjs. */
 const late = (command: () => { run: Command; help: string }): CommandEntry => ({
   run: (args, io) => command().run(args, io),
   get help() {
@@ -110,9 +106,7 @@ export function main(argv: string[]): void {
 /** Runs this process: a worker thread's share of a long run, or the command its arguments name. */
 export function start(): void {
   if (mayBeWorkerThread() && isThreadWorker()) {
-    // A job is declared by its command's file: a fleet's by the threads' own
-    // file, check's by check's, which loads when the command is first asked
-    // for (late; scripts/build.mjs, LAZY_SOURCES).
+    // A job is declared by its command's file, which loads on first use.
     const command = threadJob();
     if (Object.hasOwn(COMMANDS, command)) COMMANDS[command].load?.();
     runThreadWorker();

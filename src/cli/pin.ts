@@ -1,8 +1,5 @@
-// `rigging pin VALUES` and `rigging pin --check VALUES`: seed 001's image
-// decisions against the registry. D8: a tag is followed to the digest of
-// what it names, and only `repo:tag@sha256:...` is written (in place, the
-// file's comments and layout kept). D9: the registry is read anonymously.
-// D10: the digest holds the platforms the image's system runs on.
+// `rigging pin`: seed 001's image decisions against the registry: D8 tags
+// pinned to digests in place, D9 read anonymously, D10 platforms checked.
 import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.ts";

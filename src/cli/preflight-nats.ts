@@ -1,6 +1,5 @@
-// `rigging preflight nats URL`: password auth and JetStream on the NATS the
-// Server will use (CS-07, CS-13, D5), the password from a Secret export, a
-// file or a variable, never from the command line.
+// `rigging preflight nats URL`: password auth and JetStream (CS-07, CS-13, D5),
+// the password never from the command line.
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { parseFormat, parseTimeout, printable, readSecretFile } from "../preflight/common.ts";

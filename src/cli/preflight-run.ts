@@ -1,7 +1,5 @@
-// What every `rigging preflight` check shares on the command line: its
-// common options and help, the run under one deadline whose output passes
-// through the redactor of the secrets met on the way, and reading PEM from a
-// file or from a Secret or ConfigMap export.
+// What every preflight shares: options, one deadline, redacted output, and PEM
+// from a file or a Secret or ConfigMap export.
 import { UsageError } from "../core/errors.ts";
 import { LibraryOutput } from "../preflight/capture.ts";
 import {
@@ -39,13 +37,7 @@ export const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-/**
- * Runs `work` under one deadline. Whatever it prints or throws, and whatever
- * the libraries it loads print on their own, passes through the redactor
- * of the secrets it collected on its way. With --format json, stdout holds
- * a JSON array on failure too: its one entry, outcome "error", is the error,
- * with the seed decision the check proves as its id (`subject.decision`).
- */
+/** Runs `work` under one deadline with all output redacted; with --format json a failure is still a JSON array naming the decision it proves. */
 export async function runChecks(
   io: Io,
   subject: string | { what: string; decision: string },
@@ -104,10 +96,7 @@ export function usageCheck(positionals: string[], expected: number, usage: strin
   if (positionals.length > expected) throw new UsageError(`unexpected argument ${JSON.stringify(printable(positionals[expected]))}; usage: ${usage}`);
 }
 
-/**
- * PEM from a file, or from a Secret or ConfigMap export (its `key`).
- * A secret file's content joins the secrets, whatever it holds.
- */
+/** PEM from a file or a Secret/ConfigMap export; a secret file's content joins the secrets. */
 export async function readMaterial(file: string, key: string, deadline: Deadline, secrets: string[], secret: boolean): Promise<string> {
   const text = decode(await readSecretFile(file, deadline, 1024 * 1024), file);
   if (secret) secrets.push(text);

@@ -1,6 +1,5 @@
-// `rigging preflight tls`: the Server's certificate and key, from files or
-// its Secret's export, judged as the Runner meets them (CS-08, CR-14, D6),
-// and with --connect the certificate the live Server presents.
+// `rigging preflight tls`: the Server's certificate and key, from files or a
+// live handshake, judged as the Runner meets them (CS-08, CR-14, D6).
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";

@@ -1,10 +1,5 @@
-// `rigging preflight postgres|tls|nats`: what manifests cannot show, asked
-// of the live systems before the Server is applied. Every secret (a URL, a
-// key, a password) is read from the environment or a file, never from the
-// command line, and removed from everything printed, whatever a driver says.
-// One deadline (--timeout) covers each run from the first dial to the close.
-// Each check's module (and the network and TLS code it needs) is loaded when
-// that check runs, so that no other command pays for it.
+// `rigging preflight`: what manifests cannot show, asked of live systems.
+// Secrets never come from the command line and never reach the output.
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../core/values.ts";

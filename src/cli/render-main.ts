@@ -1,10 +1,5 @@
-// `rigging render` alone, as src/cli/main.ts runs it: the entry of the Bun
-// build that `bun run render.ts` runs (scripts/build.mjs). It holds none of
-// the other commands, so Bun reads and loads a smaller bundle: main.js
-// 451 -> 348 kB, its bytecode 1153 -> 858 kB; `bun run render.ts
-// examples/compass-runner.yaml` 3350 -> 3230 page faults (/usr/bin/time %R),
-// 117.4 -> 115.9 ms of wall time and 0.97x its CPU time (medians of 50
-// alternated runs against the build of src/cli/main.ts, same directory).
+// `rigging render` alone: the entry of the Bun build behind `bun run
+// render.ts`, so Bun loads a smaller bundle without the other commands.
 import { exitWith, report, runCommand } from "./command.ts";
 import { processIo } from "./io.ts";
 import { RENDER_HELP, renderCommand } from "./render.ts";

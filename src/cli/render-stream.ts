@@ -1,8 +1,5 @@
-// `rigging render DIR` without -o: every values file of DIR rendered into
-// one stream on stdout, in file order, which is what a GitOps tool's
-// config-management plugin reads (docs/integrations/argocd.md). All or
-// nothing: a stream that lacks a file's objects would have the tool prune
-// them, so one bad file prints nothing at all.
+// `rigging render DIR` to one stream on stdout, all or nothing: a GitOps tool
+// would prune objects missing from a partial stream.
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../core/emit.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";

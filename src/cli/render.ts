@@ -105,20 +105,7 @@ const DEFAULTS = Object.fromEntries(
   Object.entries(RENDER_OPTIONS).flatMap(([name, option]) => ("default" in option ? [[name, option.default]] : [])),
 ) as unknown as ReturnType<typeof parseRenderArgs>["values"];
 
-/**
- * The options and files of a render, as util.parseArgs reads them. A list
- * of files alone (no argument starts with `-` but a lone `-`, stdin) is
- * what parseArgs answers with the defaults, so it is answered without it:
- * parseArgs's first call compiles Node's parser (about 1 ms), and under Bun
- * `node:util` is loaded for it (about 10 ms; scripts/build.mjs loads it on
- * first use there). Every other list goes to parseArgs, which words every
- * error. test/cli/render-args.test.ts compares both on generated lists.
- * Measured: under Bun, see BUN_LOADED_AT_START in scripts/build.mjs; under
- * Node, parseArgs's first call alone is 1.1 ms of CPU time (timed alone),
- * and a render of examples/compass-runner.yaml 169.2 -> 165.6 M
- * instructions (callgrind, medians of 11 runs each, without
- * NODE_EXTRA_CA_CERTS; one run to the next differs by up to 7%).
- */
+/** A render's options and files as util.parseArgs reads them; a plain file list skips parseArgs (test/cli/render-args.test.ts compares the two). */
 export function renderArgs(args: string[]): ReturnType<typeof parseRenderArgs> {
   if (args.every((arg) => arg === "-" || !arg.startsWith("-"))) return { values: { ...DEFAULTS }, positionals: [...args] };
   return parseRenderArgs(args);

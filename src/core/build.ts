@@ -1,7 +1,5 @@
-// What the build step put into a bundle (scripts/build.mjs and
-// scripts/build-binary.mjs define RIGGING_BUILD). The TypeScript sources,
-// run as they are (tests, `bun run render.ts` without a fresh build), have
-// none of it and read the package's files instead.
+// What the build step put into a bundle (RIGGING_BUILD); the sources, run as
+// they are, have none and read the package's files instead.
 
 export interface BuildInfo {
   /** A standalone executable built by `bun build --compile`. */

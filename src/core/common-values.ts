@@ -36,12 +36,7 @@ export function httpsUrlProblem(text: string): string | undefined {
   return undefined;
 }
 
-/**
- * Why a URL's text is not the URL it reads as: the URL parser drops tabs
- * and line breaks anywhere, and control characters and spaces at either
- * end, so `https://a.example\n` passes as `https://a.example` while the
- * rendered value keeps the newline. Such a value is refused.
- */
+/** Why a URL's text is not the URL it reads as: the parser drops tabs, line breaks and edge spaces that the rendered value would keep. */
 export function urlTextProblem(text: string): string | undefined {
   const found = /[\u0000-\u0020\u007f-\u009f]/.exec(text);
   if (!found) return undefined;

@@ -1,42 +1,18 @@
-// The nesting limit, enforced before any parser runs. Both YAML parsers
-// build a document by recursion, and the `yaml` package first builds its
-// whole syntax tree: 8 MiB of `[` would take gigabytes and overflow the
-// native stack. So the depth a text reaches is measured first, in one pass
-// over the `yaml` package's own tokens, stopping as soon as it is too deep.
+// The nesting limit, checked before any parser runs: both YAML parsers recurse,
+// and a deep `[[[...` would exhaust memory and the native stack.
 import { CST, Lexer } from "yaml";
 
-/**
- * Whether `text` nests deeper than `limit`, as far as one line shows:
- * the open flow collections (`[`, `{`), plus the block sequence entries
- * and explicit keys (`- - - x`, `? ? x`) that open one inside the other
- * on one line. That never counts more than the real depth, so no document
- * within the limit is refused here. Block collections nested by
- * indentation are left to the parsers' own depth checks: each level costs
- * one more column, so the size limit keeps them to a few thousand levels,
- * which the parsers survive.
- */
+/** Whether `text` nests deeper than `limit` on any one line; never overcounts, and indentation nesting is bounded by the size limit instead. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   return mayNestDeeperThan(text, limit) && measuredDeeperThan(text, limit);
 }
 
-/**
- * A cheap bound first: a text with fewer flow openers in all, plus `-` and
- * `?` on any one line, than the limit cannot reach it. Most inputs stop
- * here, without being lexed.
- */
+/** A cheap bound first, so most inputs are never lexed. */
 export function mayNestDeeperThan(text: string, limit: number): boolean {
   return !fewMarkers(text, limit) && countedDeeperThan(text, limit);
 }
 
-/**
- * A cheaper bound on the same count, found with indexOf (native scans)
- * rather than by reading each character: fewer `[` and `{` in all, plus the
- * most `-` on one line, plus the most `?` on one line, than the limit.
- * That sum is never less than the count countedDeeperThan takes at any
- * point, so a text it clears is one countedDeeperThan clears too; any
- * other text is counted as before. Rendered manifests hold few openers,
- * so most are cleared by the native scans alone.
- */
+/** A cheaper, never-lower bound from native indexOf scans; most rendered manifests are cleared by it alone. */
 function fewMarkers(text: string, limit: number): boolean {
   let left = limit - occurrences(text, "[", limit) - occurrences(text, "{", limit);
   if (left < 0) return false;
@@ -126,13 +102,7 @@ function measuredDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/**
- * Whether one document of `text` holds more than `limit` nodes (scalars,
- * flow collections, block sequence entries). The `yaml` package keeps a
- * syntax tree of some hundreds of bytes per node, so a few MiB of `[[1]],`
- * took gigabytes. A node takes at least one character, so a text no longer
- * than the limit is not lexed; a longer one is counted in one pass.
- */
+/** Whether one document holds more than `limit` nodes: the `yaml` package's syntax tree costs hundreds of bytes per node. */
 export function hasMoreNodesThan(text: string, limit: number): boolean {
   if (text.length <= limit) return false;
   let nodes = 0;

@@ -1,6 +1,5 @@
-// Diagnostics are the one shape every complaint takes, whether it comes from
-// a values file (render) or from a manifest (check): where, which key, which
-// requirement, what is wrong, and how to fix it.
+// The one shape every complaint takes, from values or manifests: where, which
+// key, which requirement, what is wrong and how to fix it.
 import { printable } from "./printable.ts";
 
 export interface Location {
@@ -44,12 +43,7 @@ const QUOTE_HEAD = 100;
 /** Runs without white space, each read once from its start. */
 const RUN = /\S+/g;
 
-/**
- * `text` with every run of more than QUOTE_LIMIT characters without white
- * space (a value quoted in a message) cut to its start, followed by how long
- * it was: `"aaaa…" (3500002 characters)`. A value of megabytes is never
- * printed, however many messages quote it.
- */
+/** `text` with every overlong unbroken run cut and its length given, so a huge value is never printed. */
 export function bounded(text: string): string {
   if (text.length <= QUOTE_LIMIT) return text;
   return text.replace(RUN, (run) => (run.length > QUOTE_LIMIT ? `${run.slice(0, QUOTE_HEAD)}… (${run.length} characters)` : run));

@@ -1,10 +1,5 @@
-// Duplicate keys in any spelling. Two keys of one mapping are one key when
-// they name the same property of the data: `1` and `"1"`, `true` and
-// `"true"`, `0x10` and `16` (the JSON an API server stores has string
-// keys). A values file is also refused where YAML 1.1, as kubectl reads a
-// manifest, would make one key of two (`yes` and `true`, `010` and `8`):
-// such a mapping means one thing to rigging and another pasted into a
-// manifest. Each mapping is looked at once, through one index.
+// Duplicate keys in any spelling (`1` and `"1"`, and under YAML 1.1 `yes` and
+// `true`), since a mapping must mean the same to rigging and to kubectl.
 import { isScalar, Scalar, Schema, visit, type Document, type Node, type ScalarTag } from "yaml";
 
 /** The two keys, in document order, and whether only YAML 1.1 makes them one. */
@@ -79,10 +74,7 @@ export function firstDuplicateKey(doc: Document.Parsed, alsoYaml11: boolean): Du
 
 const NUMBER_START = /^[-+.0-9]/;
 
-/**
- * Whether data read by YAML 1.2 has a mapping with two keys YAML 1.1 may
- * read as one (a quoted key counts too: the positioned parse tells).
- */
+/** Whether YAML 1.2 data has a mapping with two keys YAML 1.1 may read as one. */
 export function mayRepeatAsYaml11(data: unknown): boolean {
   const stack: unknown[] = [data];
   while (stack.length > 0) {

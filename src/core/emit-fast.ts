@@ -1,25 +1,8 @@
-// Why this module exists: speed. Writing YAML is the largest part of a
-// fleet's cost per file, and js-yaml spends most of it deciding, character by
-// character, how to write each string. Most strings of a manifest (keys,
-// names, labels, images, paths) are plainly plain: this module recognises
-// those, asks js-yaml about every other scalar (`place`, one dump of that
-// scalar with the same options, kept per distinct string by the caller), and
-// only indents the pieces so decided, the way js-yaml's block writer does.
-//
-// It writes nothing of its own design: the layout below is js-yaml's (block
-// mappings and sequences, sequences indented under their key, `{}` and `[]`
-// for empty ones, `- ` items holding compact mappings). Anything it does not
-// recognise (a value that is not plain data, a key over 1,024 characters,
-// a string a YAML reader would misread) is answered `undefined`, and the
-// caller writes the whole object with the reference path (emit.ts).
-// test/core/emit-fast.test.ts compares both byte for byte on generated data.
+// A faster writer for the plain strings that dominate manifests; every other
+// scalar is asked of js-yaml, and anything unrecognised goes to emit.ts.
+// test/core/emit-fast.test.ts holds both byte for byte equal.
 
-/**
- * js-yaml's form of one scalar, as it writes it alone at the top level of a
- * document (without the final line break; a multi-line string as a `|` block
- * indented by two spaces), or of a string as a mapping key; `undefined` when
- * the object must go to the reference path.
- */
+/** js-yaml's form of one scalar or key; `undefined` sends the object to the reference path. */
 export type Place = (scalar: string | number, key: boolean) => string | undefined;
 
 /** Thrown through the walk when the reference path must write the object. */
@@ -28,23 +11,7 @@ const FALLBACK = Symbol("fallback");
 /** Deeper than any rendered object; a cycle ends here and goes to the reference path. */
 const MAX_DEPTH = 100;
 
-/**
- * Strings that js-yaml writes plain and that no YAML 1.1 or 1.2 reader (nor
- * js-yaml's, with its dates and merge keys) takes for anything but that
- * string:
- * - they start with an ASCII letter or `/`: every number, timestamp and
- *   sexagesimal form of either dialect (and js-yaml's own quoting of
- *   `1:20`) starts with a digit, a sign, `.`, `_`, `~` or `<`;
- * - the null and boolean words of both dialects (`y`, `No`, `off`, `NULL`,
- *   `False`) are at most five characters, all of them letters of
- *   `aeflnorstuy` in either case: a string starting with a letter is plain
- *   when it is longer, or when its first six characters hold another one;
- * - every further character is printable ASCII other than a tab, and none is
- *   a line break (a block scalar is js-yaml's choice, asked);
- * - `: ` and ` #` (a key and a comment) and a final space or `:` are left out
- *   below.
- * A single character class under `*`: linear on any input.
- */
+/** Strings js-yaml writes plain that no YAML 1.1 or 1.2 reader takes for anything else; one character class under `*`, so linear on any input. */
 const PLAIN = /^(?:\/|(?=[\s\S]{6}|[aeflnorstuyAEFLNORSTUY]{0,5}[^aeflnorstuyAEFLNORSTUY])[A-Za-z])[\w ./+=@$%^&*()<>;,!?'"`|\\[\]{}~#:-]*$/;
 
 export function certainlyPlain(text: string): boolean {
@@ -71,10 +38,7 @@ function lineBreak(level: number): string {
 const { getPrototypeOf, hasOwn } = Object;
 const toTag = Object.prototype.toString;
 
-/**
- * `object` as js-yaml would write it with the caller's options, or
- * `undefined` where the caller must write it the reference way.
- */
+/** `object` as js-yaml would write it, or `undefined` for the reference path. */
 export function fastYaml(object: unknown, place: Place): string | undefined {
   try {
     const text = node(object, 0, true, place);
@@ -85,12 +49,7 @@ export function fastYaml(object: unknown, place: Place): string | undefined {
   }
 }
 
-/**
- * Whether the text node() answered last starts with a line break (a block
- * collection not written compact), for the caller to read right after the
- * call. Asking the text itself (`charCodeAt(0)`, as js-yaml does) would make
- * V8 flatten each level's `+=` pieces, a copy at every level above it.
- */
+/** Whether the last node() text starts with a line break; asking the text would make V8 flatten every level's concatenation. */
 let opensLine = false;
 
 /** js-yaml's `writeNode` in block context: the text of one value, `undefined` for a value it skips. */
@@ -134,18 +93,12 @@ function asked(scalar: string | number, isKey: boolean, place: Place): string {
 function scalar(text: string, level: number, place: Place): string {
   if (text.length > 0 && certainlyPlain(text)) return text;
   const form = asked(text, false, place);
-  // A literal block: js-yaml indents its lines by two spaces per level
-  // (at least one level); the asked form is indented for the top level.
-  // Lines that are empty stay empty, as js-yaml leaves them.
+  // A literal block is indented two spaces per level, as js-yaml does.
   if (level <= 1 || form.charCodeAt(0) !== 0x7c) return form;
   return form.replace(/\n(?!\n|$)/g, `\n${indent(level - 1)}`);
 }
 
-/**
- * Keys found plain, kept with what goes before a value of theirs (prefixOf):
- * a fleet's keys are mostly the renderers' few hundred literals, cheaper to
- * look up than to test again; values are not kept: most are made per installation.
- */
+/** Plain keys kept with their prefixes: a fleet's keys are mostly the renderers' literals, cheaper to look up than to test again. */
 const plainKeys = new Map<string, PlainKey>();
 
 /** A plain key as kept: its text (a copy), and its prefixes by variant (prefixOf). */
@@ -172,12 +125,7 @@ function askedKey(text: string, place: Place): string {
   return form;
 }
 
-/**
- * What goes before a value in a block mapping: a line break and the
- * indentation of `level` (but before the first pair of a compact mapping),
- * the key, and `:` with a space unless the value opens a line. Kept per
- * plain key, so that a pair allocates two concatenations instead of five.
- */
+/** What goes before a value in a block mapping, kept per plain key to save concatenations. */
 function prefixOf(written: string, level: number, broken: boolean, opens: boolean, plain?: PlainKey): string {
   const variant = (level << 2) | (broken ? 2 : 0) | (opens ? 1 : 0);
   let prefix = plain?.prefixes[variant];

@@ -1,7 +1,5 @@
-// Output: a YAML stream, a JSON List, or the files of a directory (one per
-// object and a kustomization.yaml; output-dir.ts writes them). All
-// deterministic (G-02): the objects are serialized in the order given and
-// keys in the order built.
+// Output as a YAML stream, a JSON List or a directory's files, deterministic
+// (G-02): objects and keys in the order built.
 import { createHash } from "node:crypto";
 import type { K8sObject } from "./objects.ts";
 import { CORE_SCHEMA, DEFAULT_SCHEMA, dump, type Type } from "js-yaml";
@@ -9,26 +7,10 @@ import { Document, type Tags } from "yaml";
 import { fastYaml } from "./emit-fast.ts";
 import { YAML_1_1_TESTS, YAML_1_2_TESTS } from "./yaml-tags.ts";
 
-/**
- * Manifests are read by YAML 1.1 parsers (kubectl) and YAML 1.2 parsers
- * (kustomize, most tools). A string must not be written plain when either
- * dialect's schema would read it as something else (`yes`, `on`, `0777`,
- * `0o7`, `1_000`, `~`): the schemas' own tag tests (from the `yaml`
- * package, which also parses our inputs) decide which strings those are.
- * They are taken from the package at build time (scripts/gen-yaml-tags.ts):
- * read at module load, they loaded the package in every run (the gain is
- * in fast-yaml.ts, which did the same).
- */
+/** Strings either YAML dialect would read as something else (`yes`, `0777`) must not be written plain; the `yaml` package's own tag tests decide. */
 const AMBIGUOUS = [...YAML_1_1_TESTS, ...YAML_1_2_TESTS];
 
-/**
- * js-yaml's own reader (its default schema, which tools written in
- * JavaScript use) reads some plain text otherwise: more text as a date than
- * YAML 1.1 does (`2024-1-1t1:00:00+30`) and more as a number than the
- * `yaml` package's YAML 1.2 writer expects (`-0o0`, `+0x1`). Its own types
- * decide: those it tries on a plain scalar, and of them those its writer
- * (with the core schema) does not already quote.
- */
+/** js-yaml's own reader takes more plain text as dates or numbers; its own implicit types decide those. */
 type JsYamlSchema = { compiledImplicit: Type[] };
 const JS_YAML_READS = (DEFAULT_SCHEMA as unknown as JsYamlSchema).compiledImplicit;
 const JS_YAML_WRITER_MISSES = JS_YAML_READS.filter((type) => !(CORE_SCHEMA as unknown as JsYamlSchema).compiledImplicit.includes(type));
@@ -46,22 +28,10 @@ function needsQuotes(text: string): boolean {
   return readOtherwise(text, false) || FRAGILE.test(text) || NOT_PRINTABLE.test(text) || (text.includes("\n") && FRAGILE_BLOCK.test(text));
 }
 
-/**
- * How js-yaml writes: no anchors for shared objects (labels), no line
- * folding, and the YAML 1.2 core schema, whose fewer implicit types make
- * each string cheaper to place; what it leaves plain that a YAML 1.1 reader
- * would take for a timestamp or a merge key is caught below like the rest.
- */
+/** How js-yaml writes: no anchors, no folding, the YAML 1.2 core schema. */
 const JS_YAML_OPTIONS = { noRefs: true, lineWidth: -1, schema: CORE_SCHEMA } as const;
 
-/**
- * Whether js-yaml would write `text` plain, where a YAML 1.1 or 1.2 reader
- * would take it for something else. js-yaml quotes most such strings itself
- * ("1", "true", "yes", "0777"); the few it leaves plain ("1_000" as YAML 1.1
- * reads it) and fragile whitespace send the object to the `yaml` package.
- * The answer is kept per distinct string (keys and values apart): a fleet
- * repeats most of them.
- */
+/** Whether js-yaml would write `text` plain where some reader misreads it; kept per distinct string since a fleet repeats most. */
 const answered = { key: new Map<string, boolean>(), value: new Map<string, boolean>() };
 function misreadByJsYaml(text: string, key: boolean): boolean {
   const memo = key ? answered.key : answered.value;
@@ -87,12 +57,7 @@ function anyStringMisread(value: unknown): boolean {
   return false;
 }
 
-/**
- * js-yaml writes a document that is the string `...` (or starts with `... `),
- * or a key of its top mapping that does, plain at the start of a line, where
- * it ends the document: such an object goes to the `yaml` package too, which
- * writes it as text.
- */
+/** A document or top-level key starting with `...` would end the document when written plain, so it goes to the `yaml` package. */
 const DOCUMENT_END = /^\.\.\.(?: |$)/;
 function endsDocument(object: unknown): boolean {
   if (typeof object === "string") return DOCUMENT_END.test(object);
@@ -104,12 +69,7 @@ function endsDocument(object: unknown): boolean {
 const DOUBLE_QUOTED = { ...JS_YAML_OPTIONS, forceQuotes: true, quotingType: '"' } as const;
 const doubleQuoted = (text: string) => dump(text, DOUBLE_QUOTED).slice(0, -1);
 
-/**
- * The `yaml` package's schema, where a string that needs quotes is written
- * in js-yaml's double quotes: the package's own leave some characters that
- * are not printable unescaped (DEL, U+FFFE), and over lines they write a line
- * of one space (`a\n \nb`, 40 characters or more) as an escaped backslash.
- */
+/** The `yaml` package's schema with js-yaml's double quotes, since its own leave some non-printable characters unescaped. */
 const quotingStrings = (tags: Tags): Tags =>
   tags.map((tag) =>
     typeof tag === "object" && tag.tag === "tag:yaml.org,2002:str" && "stringify" in tag && tag.stringify
@@ -120,14 +80,7 @@ const quotingStrings = (tags: Tags): Tags =>
       : tag,
   );
 
-/**
- * js-yaml writes block YAML several times faster than the `yaml` package
- * (see docs/performance.md), and emitting is most of a fleet's cost. Rendered
- * objects rarely hold a string that js-yaml would leave misreadable; when one does, the
- * `yaml` package writes that object, double-quoting exactly those strings
- * (keys included) and those with characters that are not printable, the
- * way js-yaml quotes. No anchors for shared objects (labels), no line folding.
- */
+/** The reference writer: the `yaml` package, quoting exactly the strings js-yaml would leave misreadable. Slower, so used only when needed. */
 export function toYamlReference(object: unknown): string {
   if (!endsDocument(object) && !anyStringMisread(object)) return dump(object, JS_YAML_OPTIONS);
   const doc = new Document(object, { version: "1.2", aliasDuplicateObjects: false, customTags: quotingStrings });
@@ -135,26 +88,12 @@ export function toYamlReference(object: unknown): string {
   return doc.toString({ lineWidth: 0, doubleQuotedMinMultiLineLength: Infinity });
 }
 
-/**
- * Values js-yaml writes in single quotes whatever else they hold: one line
- * of printable ASCII that starts with a character a plain scalar cannot
- * start with (its isPlainSafeFirst: an indicator, `-`, or a space). Such a
- * string is never plain, never a block (no line break, no line width), and
- * never double-quoted (nothing to escape), so js-yaml's chooseScalarStyle
- * answers STYLE_SINGLE, and a quoted string is read as a string by every
- * reader. Many of the strings that are not certainly plain (CEL, JSON,
- * flags) are such, and are placed without asking js-yaml.
- */
+/** Strings js-yaml always single-quotes, placed without asking it. */
 const QUOTED_ANYWAY = /^[-?:,[\]{}#&*!|=>'"%@` ][\x20-\x7e]*$/;
 
 /**
- * js-yaml's form of one scalar for the fast path (emit-fast.ts), or
- * `undefined` where a reader would misread what js-yaml writes (the object
- * then goes to the reference path, which quotes it). Kept per distinct
- * string, keys and values apart, within a budget of characters: a fleet
- * repeats most strings, and hostile input repeats long ones. Single-quoted
- * forms (QUOTED_ANYWAY) are kept too: the policies' CEL expressions and
- * lists repeat in every Runner installation.
+ * js-yaml's form of one scalar for emit-fast.ts, kept per distinct string
+ * within a character budget (a fleet repeats most; hostile input repeats long ones).
  */
 const placed = { key: new Map<string, string | null>(), value: new Map<string, string | null>() };
 const PLACED_BUDGET = 8 * 1024 * 1024;
@@ -189,11 +128,7 @@ function keyForm(text: string): string | null {
   return pair.startsWith("? ") ? null : pair.slice(0, -": 0\n".length);
 }
 
-/**
- * The YAML of one object: what toYamlReference writes, byte for byte
- * (test/core/emit-fast.test.ts), cheaper because most strings are placed
- * without asking js-yaml (emit-fast.ts).
- */
+/** The YAML of one object, byte for byte toYamlReference's, by the faster path. */
 export function toYaml(object: unknown): string {
   return toYamlFast(object) ?? toYamlReference(object);
 }
@@ -212,18 +147,10 @@ export function toJsonList(objects: readonly K8sObject[]): string {
   return `${JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }, null, 2)}\n`;
 }
 
-/**
- * A file name that stays inside its directory: no separator, no `..`, not
- * hidden (object names are DNS subdomains, so rendered names always match).
- */
+/** A file name that stays inside its directory: no separator, `..` or leading dot. */
 export const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/**
- * File names are bounded so that every one fits a file system's 255-byte
- * limit with room for the writer's temporary names: an object name may be
- * 253 characters long. A longer name keeps its first characters and ends in
- * a hash of the whole, so it stays distinct and deterministic (G-02).
- */
+/** Bounded under the 255-byte name limit with room for temporary names; longer names end in a hash so they stay distinct and deterministic (G-02). */
 export const MAX_FILE_NAME = 200;
 
 export function fileNameOf(object: K8sObject, index: number): string {

@@ -1,6 +1,5 @@
-// Three kinds of failure, three exit codes (the command contract):
-// 1 for what the user asked to render or check, 2 for how they asked,
-// 3 for our own bugs. Anything else that escapes is also reported as 3.
+// Exit codes: 1 for what was asked to render or check, 2 for how it was
+// asked, 3 for our own bugs (anything else that escapes too).
 import type { Diagnostic } from "./diagnostic.ts";
 
 export class UsageError extends Error {

@@ -1,6 +1,5 @@
-// Image references (G-05). Only `repository@sha256:<64 hex>` reaches a pod
-// spec; a paired `main-<n>-<sha12>` tag may sit beside the digest for
-// people (seed 001, D8) and is kept as an annotation.
+// Image references (G-05): only `repository@sha256:<digest>` reaches a pod
+// spec; a paired human tag is kept as an annotation.
 import { z } from "zod";
 import { once, req, tagged, transformBy, type IssueSink } from "./values.ts";
 

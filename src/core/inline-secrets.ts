@@ -1,6 +1,5 @@
-// G-04 for every values file: secret values never enter values. A secret is
-// referenced by Secret name and key; a value that looks like the secret
-// itself is refused wherever it appears, and never echoed back.
+// G-04 for every values file: secrets are referenced, never given, and a
+// value that looks like one is refused without being echoed.
 
 /** Keys whose name says they hold a secret: they take a reference object, never a string. */
 const SECRET_KEY = /(password|passwd|passphrase|secret|token|apikey|privatekey|accesskey|secretkey|masterkey|credentials?)$/i;

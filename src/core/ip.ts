@@ -1,25 +1,11 @@
-// Which IP family a string is, as node:net's isIP answers, without loading
-// node:net (and Node's stream modules with it) or compiling its IPv6 pattern
-// for the IPv4 addresses most values hold: only a string with ':' asks node:net.
-// A string without ':' (no IPv6 literal lacks one, every IPv4 literal does)
-// is asked of the WHATWG URL host parser that every process has loaded
-// (node:url): a string of four dot-separated runs of digits is an IPv4
-// literal exactly when that parser writes it back unchanged (it reads `01`
-// as octal, `1.2.3` as 1.2.0.3, and refuses parts over 255).
-// test/core/ip.test.ts holds this to node:net's answer.
+// node:net's isIP without loading node:net or compiling its IPv6 pattern for
+// IPv4 text; test/core/ip.test.ts holds the answers equal.
 import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
 
 const DOTTED_DIGITS = /^\d+\.\d+\.\d+\.\d+$/;
 
-/**
- * Whether the WHATWG URL host parser writes `text` back unchanged, asked
- * two ways: node:url's domainToASCII, or a URL with `text` for its host.
- * Under Node the first, the cheaper, from a module every process has loaded;
- * under Bun the second, since Bun loads node:url only on first use
- * (BUN_LOADED_AT_START in scripts/build.mjs) and its global URL is there
- * already. test/core/ip.test.ts holds the two answers to each other.
- */
+/** Whether the WHATWG host parser writes `text` back unchanged: domainToASCII under Node, the global URL under Bun, whichever is already loaded. */
 export const HOST_UNCHANGED = {
   domainToASCII: (text: string): boolean => domainToASCII(text) === text,
   url: (text: string): boolean => {

@@ -1,6 +1,4 @@
-// The jobs worker threads can do (threads.ts), apart from the threads
-// themselves: a command's file declares its job when it loads, without
-// loading the threads' file, which a short run never needs.
+// Jobs for worker threads, declared by a command's file without loading the threads' file.
 
 /** A named piece of work a worker thread can do: the name travels, the function is looked up. */
 export interface Job<T, C, R> {

@@ -1,6 +1,5 @@
-// The recommended `app.kubernetes.io/*` labels (G-07). Selectors use only
-// the two labels that never change over an object's life (name, instance),
-// since a Deployment or DaemonSet selector is immutable.
+// The recommended `app.kubernetes.io/*` labels (G-07); selectors use only the
+// two that never change, since selectors are immutable.
 import type { ImageRef } from "./image.ts";
 import { isLabelValue } from "./names.ts";
 
@@ -30,11 +29,7 @@ export function recommendedLabels(app: AppIdentity): Record<string, string> {
   };
 }
 
-/**
- * The tag when there is one that is a label value (a tag may hold 128
- * characters and start with `_`, a label value 63 and not), else the
- * digest's first 12 hex digits; the whole tag is kept in an annotation.
- */
+/** The tag when it is a valid label value, else the digest's first 12 hex digits. */
 export function versionOf(image: ImageRef): string {
   return image.tag !== undefined && isLabelValue(image.tag) ? image.tag : `sha256-${image.digest.slice("sha256:".length, "sha256:".length + 12)}`;
 }

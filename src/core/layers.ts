@@ -1,9 +1,5 @@
-// Layered values, with Helm's rules: `-f base.yaml -f cluster.yaml --set
-// k=v` merges the files in order (a later file wins, maps merge, lists and
-// scalars replace, null removes a key set before), then applies each --set.
-// A file may name the file it builds on in `base:`. Every value keeps the
-// layer it came from, so that a refusal points at the file and line, or the
-// --set argument, that set it.
+// Layered values with Helm's rules (files in order, then each --set); every
+// value keeps its layer so a refusal names the file and line that set it.
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { formatLocation, type Location } from "./diagnostic.ts";
 import { UsageError } from "./errors.ts";
@@ -36,11 +32,7 @@ class Origin {
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 const name = (file: string) => (file === "-" ? "<stdin>" : file);
 
-/**
- * The values of `files` layered in order, their `base:` files first, and
- * `sets` applied on top. One file without `base:` and no --set is that
- * file's document, untouched.
- */
+/** `files` layered in order, their `base:` files first, then `sets`. */
 export function loadValues(files: readonly string[], sets: readonly SetArgument[] = []): SourceDocument {
   const layers: Layer[] = [];
   for (const file of files) layers.push(...fileLayers(file, []));

@@ -4,12 +4,7 @@ import { z } from "zod";
 import { refineBy, req, tagged, type IssueSink } from "./values.ts";
 
 export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/**
- * Labels joined by dots, written without a repeated group: the engine keeps
- * a backtrack entry per repetition of a group, and a few MiB of `a.a.a`
- * overflowed the stack. The same language: alphanumerics at both ends,
- * only `[-a-z0-9.]` between, no `..`, `.-` or `-.`.
- */
+/** Dot-joined labels without a repeated group, whose backtracking overflowed the stack on long input. */
 export const DNS1123_SUBDOMAIN = /^(?!.*(?:\.\.|\.-|-\.))[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -93,11 +88,7 @@ export function isLabelValue(value: string): boolean {
 
 const OBJECT_KEY = /^[-._a-zA-Z0-9]+$/;
 
-/**
- * Why `key` cannot be a key of a Secret or a ConfigMap, as the API server
- * judges it (apimachinery IsConfigMapKey: a volume of the object makes a
- * file of each key, so `..` and keys starting with it are refused).
- */
+/** Why `key` cannot key a Secret or ConfigMap, as the API server judges it. */
 export function objectKeyProblem(key: string): string | undefined {
   if (key.length > 253) return "is longer than 253 characters";
   if (!OBJECT_KEY.test(key)) return key === "" ? "is empty" : "holds a character other than [-._a-zA-Z0-9]";

@@ -1,6 +1,4 @@
-// The plain-object form of a Kubernetes object that renderers return and
-// rules read. Renderers build them with the upstream API types
-// (kubernetes-types); this is the common denominator the engine needs.
+// The plain-object form of a Kubernetes object that renderers return and rules read.
 import type { ObjectMeta } from "kubernetes-types/meta/v1";
 
 export interface K8sObject {
@@ -16,10 +14,7 @@ export function objectRef(object: Pick<K8sObject, "kind" | "metadata">): string 
   return [object.kind, namespace, name ?? "<unnamed>"].filter(Boolean).join("/");
 }
 
-/**
- * Apply-safe order (G-02): what others refer to comes first, so that a
- * plain `kubectl apply -f` never meets a reference to something missing.
- */
+/** Apply-safe order (G-02): what others refer to comes first. */
 export const KIND_ORDER = [
   "Namespace",
   "PriorityClass",

@@ -1,11 +1,5 @@
-// `-o DIR`: writes rendered files into a directory without ever deleting a
-// file rigging did not write. DIR must be absent, empty, or an earlier
-// rigging output, recognised by its manifest (MANIFEST: the list of the
-// files rigging wrote there) or, for an output of a rigging without
-// manifests, by its kustomization.yaml listing exactly the other files.
-// DIR itself is never renamed, so a mount point works: each file is written
-// beside its final name and renamed over it, and at every step the manifest
-// lists every file of rigging's that DIR may hold.
+// `-o DIR` writes without ever deleting a file rigging did not write: DIR must
+// be absent, empty or rigging's (by its manifest); DIR itself is never renamed.
 import { type Dirent, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "yaml";
@@ -29,11 +23,7 @@ import {
 
 export { MANIFEST, manifestText } from "./output-manifest.ts";
 
-/**
- * The files of an output written by a rigging without manifests: a
- * kustomization.yaml byte for byte as rigging writes it, whose resources
- * are plain file names. Undefined when `dir` is not such an output.
- */
+/** The files of an output from a rigging without manifests, judged by its kustomization.yaml. */
 function olderOutput(dir: string, entries: ReadonlyMap<string, Dirent>): string[] | undefined {
   if (!entries.get("kustomization.yaml")?.isFile()) return undefined;
   const text = readSmall(join(dir, "kustomization.yaml"));
@@ -53,18 +43,10 @@ function olderOutput(dir: string, entries: ReadonlyMap<string, Dirent>): string[
   return [...resources, "kustomization.yaml"];
 }
 
-/**
- * What rigging may replace in a directory (`sha256`: what it wrote there,
- * undefined for an output from before checksums), or why the directory is
- * not rigging's.
- */
+/** What rigging may replace in a directory, or why it is not rigging's. */
 export type Ownership = { listed: string[]; manifest: boolean; sha256: Checksums | undefined } | { refusal: string };
 
-/**
- * Whether `dir` (with `entries`) is empty or an earlier rigging output, and
- * which files rigging wrote there. Anything else in it (another file, a
- * directory, a symlink, even under a name rigging uses) makes it foreign.
- */
+/** Whether `dir` is empty or rigging's earlier output; anything else makes it foreign. */
 export function ownership(dir: string, entries: readonly Dirent[]): Ownership {
   if (entries.length === 0) return { listed: [], manifest: false, sha256: undefined };
   const byName = new Map(entries.map((e) => [e.name, e]));
@@ -150,10 +132,7 @@ function step<T>(dir: string, what: string, run: () => T, after = ""): T {
   }
 }
 
-/**
- * Makes sure `dir` is a directory, creating it (not its parents); answers
- * whether it was created. A user error when it cannot be.
- */
+/** Makes `dir` (not its parents); answers whether it was created. */
 export function prepareOutputDirectory(dir: string): boolean {
   let error: NodeJS.ErrnoException;
   try {
@@ -212,22 +191,9 @@ function inputInside(dir: string, inputs: readonly string[]): string | undefined
 }
 
 /**
- * Writes `files` into `dir` so that it holds exactly them (and its
- * manifest), deleting only files an earlier rigging wrote there.
- *
- * The order keeps every instant safe. First the manifest grows to list the
- * old files, the new ones and their temporary names; then every new file is
- * written under its temporary name; then each is renamed over its final
- * name; then the old files not rendered again are removed; last the
- * manifest shrinks to the new files. A failure before the renames (a full
- * disk, a read-only file system) removes what was written and restores the
- * manifest: DIR is as it was. A process killed at any point leaves complete
- * files only, each listed in the manifest, so the next run takes them over.
- * The manifest is only ever replaced by rename, never written in place.
- *
- * Before anything is written, a listed file whose checksum is not one the
- * manifest records (changed by hand), or that has none recorded and is not
- * what this render writes, is refused unless `force`; answers those forced.
+ * Writes `files` into `dir` so it holds exactly them, deleting only rigging's
+ * old files. The manifest always lists every file rigging may have there, so
+ * a failure or kill at any step leaves DIR safe; edited files need `force`.
  */
 export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, inputs: readonly string[] = [], force = false): Overwritten {
   for (const name of files.keys()) {
@@ -302,11 +268,7 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
 /** Rigging's output `found` in `dir`, as it may be replaced by `files`. */
 export type Owned = Exclude<Ownership, { refusal: string }>;
 
-/**
- * Which files of `found` in `dir` writing `files` would overwrite or remove
- * though they may hold someone's edit; a user error about `label` (what the
- * user named) naming them, unless `force`.
- */
+/** Files writing `files` would overwrite or remove though they may hold edits; an error naming them unless `force`. */
 export function checkEdits(dir: string, label: string, found: Owned, files: ReadonlyMap<string, string>, force: boolean): Changes {
   const changes = step(label, "read a file rigging wrote", () => changedFiles(found.listed, found.sha256, files, (name) => fileSha256(join(dir, name))));
   if (!force) refuseChanges(label, changes, found.manifest);
@@ -356,11 +318,7 @@ function putManifest(dir: string, files: readonly string[], sha256: Checksums | 
   renameSync(join(dir, MANIFEST_NEXT), join(dir, MANIFEST));
 }
 
-/**
- * Removes `dir` when it is empty or holds only rigging's files (by its
- * manifest or as an older rigging's output); leaves it alone otherwise.
- * Answers whether it is gone.
- */
+/** Removes `dir` only when empty or rigging's; answers whether it is gone. */
 export function removeOwnedDirectory(dir: string): boolean {
   try {
     // A symlink is never followed: what it points to is not this directory.

@@ -1,9 +1,5 @@
-// A fleet's OUT/NAME is a symlink to a hidden generation directory,
-// OUT/.NAME.<n>. A run writes the next generation completely, then renames
-// a new symlink over OUT/NAME (rename(2) replaces it atomically), so OUT/NAME
-// is at every instant the complete old output or the complete new one.
-// The previous generation and what killed runs left behind are removed
-// afterwards, each only when recognised as rigging's (output-dir.ts).
+// OUT/NAME is a symlink to a generation directory, swapped atomically by
+// rename(2), so OUT/NAME is always a complete output.
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,11 +36,7 @@ export function reservedName(name: string): string | undefined {
 /** A generation's suffix (`.NAME.3`), or the staging and backup of a rigging before generations. */
 const SUFFIX = /^(?:\d{1,15}|link|(?:old|new)-\d+-[0-9a-z]+)$/;
 
-/**
- * OUT's entries, read once per fleet, so each NAME needs no scan of OUT:
- * every name, and the hidden entries that may be rigging's by the base of
- * the NAME they belong to (`leftovers`).
- */
+/** OUT's entries, read once per fleet so no NAME needs a scan of OUT. */
 export function fleetListing(out: string): { leftovers: Map<string, string[]>; names: Set<string> } {
   const found = new Map<string, string[]>();
   const names = new Set(readdirSync(out));
@@ -64,13 +56,7 @@ function generationOf(base: string, name: string): number | undefined {
   return Number(name.slice(prefix.length));
 }
 
-/**
- * Writes `files` as OUT/NAME. `leftovers` are OUT's hidden entries for
- * NAME (fleetListing's `leftovers`). A user error when OUT/NAME is something
- * rigging did not make, or when the file system refuses. `absent`: OUT
- * held neither NAME nor any of its hidden entries when it was read
- * (fleetListing), as in a new or empty OUT.
- */
+/** Writes `files` as OUT/NAME; `absent` says OUT held nothing of NAME's when read. */
 export function writeFleetMember(
   out: string,
   name: string,
@@ -151,11 +137,7 @@ export function writeFleetMember(
 
 const NOTHING: Overwritten = { replaced: [], removed: [] };
 
-/**
- * Writes generation `name` (`.NAME.<n>`) at `staging`: the manifest first,
- * so that a run killed half-way leaves a directory that the next run
- * recognises as its own and removes.
- */
+/** Writes a generation, manifest first, so a killed run leaves a directory the next run recognises as its own. */
 function writeGeneration(staging: string, name: string, files: ReadonlyMap<string, string>, fail: (what: string, error: unknown) => never): void {
   try {
     mkdirSync(staging);
@@ -171,17 +153,7 @@ function writeGeneration(staging: string, name: string, files: ReadonlyMap<strin
   }
 }
 
-/**
- * How a generation's files are written: created (never over an existing
- * file), from text. Naming the encoding takes Node's one-call path for a
- * string (the file opened, written and closed in C++): without it, Node
- * makes a Buffer of the text and calls in three times (open, write, close),
- * the same system calls and bytes either way. Measured (callgrind): the
- * three files of an installation written 1,000 times, 218 and 228 -> 132
- * and 139 thousand instructions per installation; a fleet of 300 files on
- * one thread (`node --single-threaded`, whose counts repeat within 0.1%,
- * less those of 100 files), 5.41 -> 5.37 million per file (-0.6%).
- */
+/** Created, never overwritten; naming the encoding takes Node's one-call path. */
 const NEW_TEXT_FILE = { flag: "wx", encoding: "utf8" } as const;
 
 /** The manifest of a generation of `files`, with what each holds, as `-o DIR` writes it. */
@@ -189,18 +161,7 @@ function manifestOf(files: ReadonlyMap<string, string>): string {
   return manifestText([...files.keys()], new Map([...files].map(([name, text]) => [name, [sha256Of(text)]])));
 }
 
-/**
- * OUT/NAME where OUT held nothing of NAME's when read: generation 1 is
- * written and OUT/NAME created as a link to it, symlink(2) itself refusing
- * a name taken since. Nothing is read or renamed: 3 system calls fewer per
- * installation than writeFleetMember's general path (lstat, readlink,
- * rename), none of them answered by an error (a Node error builds a stack
- * trace). Measured on a fleet of 3,000 files into a new OUT on disk
- * (ext4), 4 runs of each build alternated on a loaded 2-core machine:
- * 9.33 -> 8.38 s of CPU (-10%), 12.0 -> 9.5 s of wall time. Answers
- * false, having written nothing, when NAME or `.NAME.1` appeared after OUT
- * was read: the general path takes it then.
- */
+/** A new OUT/NAME: write generation 1 and link to it without reads or renames; false, having written nothing, if NAME appeared meanwhile. */
 function writeNewMember(out: string, name: string, files: ReadonlyMap<string, string>): boolean {
   const base = hiddenBase(name);
   const target = entryOf(out, name);
@@ -227,16 +188,7 @@ function writeNewMember(out: string, name: string, files: ReadonlyMap<string, st
   return true;
 }
 
-/**
- * `join(out, name)` for an entry of OUT, `join(staging, file)` for a file
- * of a generation: what path.join answers, by concatenation where the name
- * is one segment (neither `.` nor `..`), as rigging's names are. OUT's
- * normalised prefix is kept for the last OUT asked. path.join was 1.1% of a
- * fleet's CPU profile, with five calls per new installation, now none.
- * Measured with fast-yaml.ts's plainTree walked by for-in (added with it):
- * a fleet of 300 files on one thread, 7.93 -> 7.90 million instructions
- * per file (callgrind; runs of one build differ by 0.2%).
- */
+/** Path joins by concatenation, as rigging's names are single segments. */
 let lastOut: string | undefined;
 let outPrefix = "";
 export function entryOf(out: string, name: string): string {

@@ -1,8 +1,5 @@
-// The manifest of an output directory, DIR/.rigging-output: the files
-// rigging wrote there and, for each, the SHA-256 of what it wrote, so a
-// later render can tell a file changed by hand from its own. A manifest of
-// a rigging from before the checksums lists names only: its files are
-// "unrecorded", judged against the new render instead (see changedFiles).
+// DIR/.rigging-output lists the files rigging wrote with their SHA-256, so a
+// later render can tell a hand edit from its own output.
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { SAFE_FILE_NAME } from "./emit.ts";
@@ -109,11 +106,7 @@ export interface Changes {
   found: Map<string, string>;
 }
 
-/**
- * Which of the `listed` files in `dir` a render of `files` would overwrite
- * or remove though they may hold someone's edit. `sumOf` answers a file's
- * SHA-256, or undefined when it is not there (already removed: nothing to lose).
- */
+/** The `listed` files a render of `files` would overwrite or remove though they may hold edits. */
 export function changedFiles(
   listed: readonly string[],
   sha256: Checksums | undefined,

@@ -1,13 +1,7 @@
-// Text from inputs (file names, keys, object names, image references,
-// values) ends up in messages on a terminal. Control characters there
-// would move the cursor, recolour or retitle the terminal, or hide part of
-// a line, so every message is escaped before it is printed.
+// Input text is escaped before it reaches a terminal, where control
+// characters could move the cursor or hide text.
 
-/**
- * C0 and C1 controls (the C1 CSI U+009B starts an escape sequence too),
- * DEL, the line and paragraph separators, and the bidirectional controls
- * that reorder what a terminal shows.
- */
+/** Controls that could drive or reorder a terminal. */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };

@@ -1,9 +1,5 @@
-// `--set key.path=value` as Helm reads it (its strvals rules, for the types
-// values use): commas separate assignments, dots separate keys, [N] indexes
-// a list, {a,b} is a list, a backslash escapes the next character; true,
-// false, null and whole numbers without a leading zero are typed, anything
-// else is a string (--set-string: always a string). No package reads this
-// syntax, so it is read here, once over the argument, in linear time.
+// `--set` as Helm reads it (strvals). No package reads this syntax, so it is
+// read here, once over the argument, in linear time.
 import { LIMITS } from "./source.ts";
 
 export type Segment = string | number;
@@ -119,12 +115,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/**
- * Applies one assignment to `data` (the merged values), as Helm's ParseInto
- * does on the values read so far: maps are made where none are, an index
- * may name an item or the end of a list (to append), never past it; null
- * removes a key.
- */
+/** Applies one assignment as Helm's ParseInto does; null removes a key. */
 export function applySet(data: Record<string, unknown>, { path, value }: Assignment, label: string): void {
   let node: Record<string, unknown> | unknown[] = data;
   for (let k = 0; k < path.length; k++) {

@@ -1,9 +1,5 @@
-// Reading and parsing input files. YAML (and JSON, which is YAML) is parsed
-// with the `yaml` package, which keeps every value's source range so that
-// errors point at the line a person has to edit, and which words every parse
-// error. Most inputs report nothing, though: they are read by the faster
-// js-yaml first (fast-yaml.ts) and parsed by the `yaml` package only when a
-// position is asked for.
+// Reading and parsing inputs: the `yaml` package gives positions and error
+// wording; js-yaml reads first (fast-yaml.ts) since most inputs report nothing.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import {
   Composer,
@@ -26,10 +22,7 @@ import { formatPath, type Location } from "./diagnostic.ts";
 import { UsageError, ValuesError } from "./errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
 
-/**
- * Documented input limits (docs/limits.md, `rigging render --help`): beyond
- * them an input is refused with the limit in the message, never parsed on.
- */
+/** Documented input limits (docs/limits.md): beyond them an input is refused, never parsed on. */
 export const LIMITS = {
   /** Bytes in one input file (or stdin). */
   fileBytes: 8 * 1024 * 1024,
@@ -85,20 +78,7 @@ export function readText(file: string): string {
   }
 }
 
-/**
- * Reads at most the file limit plus one byte, whatever the file claims to
- * be: a FIFO, stdin or /dev/zero has no size to check up front, and must
- * not be read to the end before being refused.
- *
- * Every read goes into one buffer, POOL, kept between reads (the caller
- * decodes the bytes before the next read): a `check` or a fleet reads
- * thousands of files, and a file's size is asked (fstat) only once POOL
- * is full, so a larger file over the limit is still refused before it is
- * read. That takes no `stat` and no buffer per file. Measured: readText
- * of the 2,000 files of a 1,000-installation fleet's output took 40-51 ms
- * of CPU against 53-95 ms with a `stat` and a buffer per file (six
- * alternated rounds in one process).
- */
+/** Reads at most the file limit plus one byte whatever the file is; one shared buffer, and fstat only once it is full. */
 const POOL = Buffer.allocUnsafe(256 * 1024);
 
 function readBounded(file: string): Buffer {
@@ -142,11 +122,7 @@ function readBounded(file: string): Buffer {
   }
 }
 
-/**
- * Opens a file for reading. Where that fails, the file is asked about as
- * before any read: a directory or a file over the limit is refused as such
- * (an unreadable one too), and anything else with the error of the open.
- */
+/** Opens a file; on failure says why (a directory, over the limit, or the open's error). */
 function open(file: string): number {
   try {
     return openSync(file, "r");
@@ -188,11 +164,7 @@ function refuseDeepNesting(text: string, file: string): void {
     throw new UsageError(`${file}: holds more than ${LIMITS.nodes} nodes (scalars, lists and mappings) in one document, the limit`);
 }
 
-/**
- * A document read by js-yaml, whose positions come from parsing the text
- * again with the `yaml` package on the first `locate` (that is, when
- * something is reported): once per text, shared by its documents.
- */
+/** A js-yaml document whose positions come from one `yaml` parse on first `locate`. */
 function withLazyPositions(file: string, data: unknown, reparse: () => SourceDocument | undefined): SourceDocument {
   let positioned: SourceDocument | undefined;
   return {
@@ -207,11 +179,6 @@ function withLazyPositions(file: string, data: unknown, reparse: () => SourceDoc
   };
 }
 
-/**
- * Parses every document of a YAML stream with the `yaml` package, keeping
- * positions; its errors are the ones users see. `schema` reads scalars
- * otherwise than YAML 1.2's core schema (`check` reads them as kubectl does).
- */
 /** `schema` reads scalars another way (src/check/kube-yaml.ts: YAML 1.1, as kubectl). */
 export function parseDocumentsWithPositions(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
   refuseDeepNesting(text, file);
@@ -261,14 +228,7 @@ class FirstError extends Error {
   }
 }
 
-/**
- * The documents of a text, as `parseAllDocuments` composes them, except
- * that the first error ends the parse: a text of a few MiB can hold a
- * million errors (`&a &a &a ...`, a duplicate key per line), each an Error
- * object with its stack, and only the first is ever reported. The
- * composer reports its errors through its `onError` hook, and the parser
- * its own as `error` tokens; both are stopped at.
- */
+/** `parseAllDocuments` that stops at the first error: a few MiB can hold a million errors, each with a stack, and only the first is reported. */
 function composeUntilError(text: string, lineCounter: LineCounter, schema: DocumentOptions & SchemaOptions = {}): Document.Parsed[] {
   const composer = new Composer({ ...schema, ...YAML_OPTIONS });
   // The composer catches what a collection throws and reports it again as
@@ -393,10 +353,7 @@ function toSource(doc: Document.Parsed, file: string, lineCounter: LineCounter, 
   };
 }
 
-/**
- * A mapping's pairs by key, built on its first lookup: finding each key by
- * a scan made reporting every key of a large mapping quadratic.
- */
+/** A mapping's pairs by key, built on first lookup, so reporting stays linear. */
 const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
 function pairsOf(map: YAMLMap): Map<string, Pair> {
   let index = pairIndex.get(map);
@@ -419,10 +376,7 @@ function depthOf(value: unknown, depth: number): number {
   return max;
 }
 
-/**
- * The parser turns most stack exhaustion into a document error itself;
- * this is the net under it, so a deep document never crashes the process.
- */
+/** A net under the parser's own depth errors, so deep input never crashes. */
 function guardDepth<T>(file: string, parse: () => T): T {
   try {
     return parse();

@@ -1,14 +1,5 @@
-// A long fleet to render, or a long fleet's output to check, is spread over
-// worker threads, which finish it sooner where there are cores for them.
-// Checking pays only for longer runs (src/check/run.ts, CHECK_THRESHOLD).
-//
-// Every thread, this one included, takes the next item off one shared
-// counter until none is left: a worker that starts late or meets slower
-// items simply takes fewer, and all threads finish together. Workers run the
-// same bundle as the command: under Node the built bundle, and in the
-// standalone executable (npm run build:binary) the executable's own entry
-// module, which Bun keeps inside it. The TypeScript sources (tests, Bun's
-// render.ts) run on one thread.
+// Long fleets and checks spread over worker threads that all take items from
+// one shared counter, so they finish together.
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -50,11 +41,7 @@ export function threadsFor(count: number): number {
   return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
 }
 
-/**
- * Runs `job` over `items` on `threads` threads, this one included. Workers
- * post each result as they finish its item, so a worker that dies (out of
- * heap, say) loses only the item it held; every other item keeps its result.
- */
+/** Runs `job` over `items` on `threads` threads; a dying worker loses only its current item. */
 export function runOnThreads<T, C, R>(
   job: Job<T, C, R>,
   items: T[],
@@ -116,11 +103,7 @@ interface WorkerEnd {
 
 function inWorker(task: ThreadTask, youngGenerationMb: number, done: (index: number, result: unknown) => void): Promise<WorkerEnd> {
   return new Promise((resolve) => {
-    // A bounded young generation: each file's garbage dies young, and a
-    // worker's heap would otherwise grow with it (peak RSS). A smaller one
-    // copies much of the file being rendered at each scavenge, a larger one
-    // costs RSS for little (docs/performance.md); a job may ask for another
-    // size (check's, src/check/run.ts).
+    // A bounded young generation keeps a worker's peak RSS down (docs/performance.md).
     const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
     let posted = 0;
     let failed: string | undefined;

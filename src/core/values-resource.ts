@@ -1,7 +1,5 @@
-// A values file may also be a KRM resource (apiVersion, kind, metadata), so
-// that one file is what `rigging render` reads, kpt's function config and a
-// kustomize generator's config. The two KRM keys are set aside here, before
-// the values are validated; a file without them is read unchanged.
+// A values file may also be a KRM resource; apiVersion and metadata are
+// checked and set aside before validation.
 import { formatLocation } from "./diagnostic.ts";
 import { UsageError } from "./errors.ts";
 import type { SourceDocument } from "./source.ts";
@@ -16,11 +14,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/**
- * The values of `source`: the file itself without `apiVersion` and
- * `metadata`, which are checked here. Positions are the file's own (the
- * values keep their paths).
- */
+/** `source` without `apiVersion` and `metadata`, keeping its positions. */
 export function valuesOf(source: SourceDocument): SourceDocument {
   const data = source.data;
   // core/layers.ts takes `base` out of every file it reads; what still holds it came another way.

@@ -1,6 +1,4 @@
-// Values validation: one zod schema per profile gives the TypeScript type,
-// the runtime check and the JSON Schema. This module turns zod's issues
-// into Diagnostics that carry a requirement ID, a fix and a source position.
+// zod's issues turned into Diagnostics with a requirement ID, a fix and a position.
 import { z } from "zod";
 import { formatPath, type Diagnostic } from "./diagnostic.ts";
 import { ValuesError } from "./errors.ts";
@@ -9,11 +7,7 @@ import type { SourceDocument } from "./source.ts";
 
 const SEPARATOR = "\u001f";
 
-/**
- * zod carries only a message string from a check to its issue, so the
- * requirement ID and the fix travel inside it, joined by a separator that
- * no one types, and are split apart again in `toDiagnostics`.
- */
+/** zod passes only a message, so the ID and fix travel inside it. */
 export function tagged(id: string, message: string, fix: string): string {
   return [id, message, fix].join(SEPARATOR);
 }
@@ -23,11 +17,7 @@ export function req(id: string, fix: string, message?: string) {
   return { error: (issue: z.core.$ZodRawIssue) => tagged(id, message ?? describeIssue(issue), fix) };
 }
 
-/**
- * Where a refinement reports its issues: zod's context when zod validates
- * (for the messages), or a sink that only notes that there was one when the
- * generated validators do (src/core/validators/).
- */
+/** zod's context when zod validates, or a sink that only notes an issue. */
 export type IssueSink = Pick<z.RefinementCtx, "addIssue">;
 
 /** Adds an issue for a cross-field rule inside a refinement. */
@@ -41,13 +31,7 @@ type Json = string | number | boolean | null | readonly Json[] | { readonly [key
 const namedChecks = new WeakMap<object, { fn: Function; args: readonly Json[] }>();
 const namedTransforms = new WeakMap<object, Function>();
 
-/**
- * A refinement that is a named, exported function, so that both validators
- * call it: zod, and the validators generated from the schemas at build
- * time (scripts/gen-validators.ts), which cannot see into a closure.
- * `args` are constants (requirement IDs, wording), written into the
- * generated code as JSON.
- */
+/** A named, exported refinement, so the generated validators can call it too. */
 export function refineBy<S extends z.ZodType, A extends readonly Json[]>(
   schema: S,
   check: (value: z.output<S>, ctx: IssueSink, ...args: A) => void,
@@ -76,22 +60,13 @@ export function namedTransform(transform: z.core.$ZodType): Function | undefined
   return namedTransforms.get(transform);
 }
 
-/**
- * Builds a schema (or a set of fields) on first use and keeps it. Schemas
- * are built this way so that a process builds only those of the kind it
- * reads: building every profile's schemas was most of a start-up
- * (docs/performance.md).
- */
+/** Builds once on first use, so a process builds only its kind's schemas. */
 export function once<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
   return () => (built ??= { value: build() }).value;
 }
 
-/**
- * A values key that is never accepted because it asks for something the
- * requirement `id` forbids: people reach for it, so its refusal names the
- * requirement instead of a bare "unknown key".
- */
+/** A key refused by requirement `id`, named so rather than as an unknown key. */
 export const refused = (id: string, fix: string, message = "is not accepted") =>
   z
     .never(req(id, fix, message))
@@ -118,38 +93,16 @@ function describeIssue(issue: z.core.$ZodRawIssue): string {
   }
 }
 
-/**
- * zod compiles a fast parser (with `new Function`) for each object schema on
- * its first parse. That pays back only when the schema parses again, as in a
- * fleet; for the one parse of a single render, compiling costs more than it
- * saves (most of all under Bun, docs/performance.md). So a schema's first
- * parse in a process runs without it, and later ones with it.
- */
+/** zod's compiled parser pays only on repeat parses, so the first parse of a schema runs without it. */
 const parsedBefore = new WeakSet<z.ZodType>();
 
-/**
- * A validator generated from a kind's schema at build time: the parsed
- * values when it accepts `data`, `undefined` when it does not.
- */
+/** A build-time validator: the parsed values, or `undefined` when it does not accept. */
 export type FastValidator = (data: unknown) => { value: unknown } | undefined;
 
-/**
- * Validates `source.data` against `schema`, or throws every problem at once.
- * `schema` may be its builder, so that a schema is built only when zod has
- * to run. With `fast` (src/core/validators/), values it accepts are
- * returned as it parsed them, which is exactly what zod returns; anything
- * else goes to zod, which words every refusal.
- */
+/** Validates `source.data` or throws every problem at once; `fast` accepts what it can and leaves the rest to zod. */
 export function validateValues<S extends z.ZodType>(schema: S | (() => S), source: SourceDocument, kind: string, fast?: FastValidator): z.output<S> {
   const secrets = inlineSecretDiagnostics(source);
-  // The fast path: no zod schema is built and zod parses nothing. Measured
-  // in instructions (`valgrind --tool=cachegrind --cache-sim=no node
-  // dist/rigging.mjs render FILE`, against the same build without it; node
-  // -e 0 is 494M): examples/compass-runner.yaml 835M -> 800M (1.69x ->
-  // 1.62x node -e 0), examples/compass.yaml 972M -> 915M (1.97x -> 1.85x);
-  // `--version` pays 7M for the larger bundle. A fleet of 1,000 runner files
-  // on one thread (RIGGING_THREADS=1 node dist/rigging.mjs render DIR -o
-  // OUT): 4.05 s -> 3.76 s of CPU.
+  // The fast path: no zod schema is built and zod parses nothing.
   if (fast && secrets.length === 0) {
     const accepted = fast(source.data);
     if (accepted) return accepted.value as z.output<S>;
@@ -180,12 +133,7 @@ interface Cut {
   kept: number;
 }
 
-/**
- * zod's result, on the values or on the values with every list cut to its
- * first items: zod gathers the issues of a collection's members by
- * spreading them into a call, and a few hundred thousand issues (a list of
- * that many bad items) exceed the stack.
- */
+/** zod on the values, or with lists cut short: huge issue lists exceed the stack. */
 function parseOrCut(schema: z.ZodType, data: unknown, jitless: boolean): { result: z.ZodSafeParseResult<unknown>; cut: Cut[] } {
   try {
     return { result: schema.safeParse(data, { jitless }), cut: [] };
@@ -301,11 +249,7 @@ function missingKey(data: unknown, issue: z.core.$ZodIssue): string | undefined 
   return Object.hasOwn(parent, key) ? undefined : key;
 }
 
-/**
- * Whether a message already names the value (`172800 is above ...`,
- * `pins the Server to amd64`), so it is not printed twice. A short string
- * counts only quoted: `a` is a word of many messages.
- */
+/** Whether a message already names the value; short strings count only quoted. */
 function mentions(message: string, value: unknown): boolean {
   const shown = typeof value === "string" && value.length < 3 ? [JSON.stringify(value)] : [String(value), JSON.stringify(value)];
   return message.split(/[\s(),;]+/).some((word) => shown.includes(word));

@@ -1,6 +1,5 @@
-// Pieces every profile's workload shares: the hardened container security
-// context (G-06), the Namespace with Pod Security labels (G-10), resources
-// (G-08) and the common NetworkPolicy parts.
+// Workload pieces every profile shares: security context (G-06), Namespace
+// (G-10), resources (G-08) and NetworkPolicy parts.
 import type { Namespace, ResourceRequirements, SecurityContext } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from "kubernetes-types/networking/v1";
 import type { EgressRule, Resources } from "./common-values.ts";
@@ -61,10 +60,7 @@ export function egressAllowRules(allow: readonly EgressRule[]): NetworkPolicyEgr
   });
 }
 
-/**
- * A NetworkPolicy that lists both policy types, so that whatever is not
- * allowed here is denied: no `ingress` means nothing may connect in.
- */
+/** A NetworkPolicy with both types, so whatever is not allowed is denied. */
 export function networkPolicyObject(p: {
   name: string;
   namespace: string;
@@ -86,10 +82,7 @@ export function networkPolicyObject(p: {
   };
 }
 
-/**
- * An ipBlock peer for an IP literal host (as in a URL, brackets removed),
- * or undefined for a host name.
- */
+/** An ipBlock peer for an IP literal host, or undefined for a name. */
 export function ipLiteralPeer(host: string): NetworkPolicyPeer | undefined {
   const family = ipFamily(host);
   return family === 0 ? undefined : { ipBlock: { cidr: `${host}/${family === 4 ? 32 : 128}` } };

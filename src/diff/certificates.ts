@@ -1,6 +1,4 @@
-// What diff reads of a certificate an input holds (the Server's TLS Secret,
-// the Runner's CA ConfigMap): whether a CA bundle signs a chain, and the
-// names a leaf carries. Never printed beyond its names.
+// What diff reads of a certificate: whether a bundle signs a chain, and a leaf's names.
 import { X509Certificate } from "node:crypto";
 
 const BEGIN = "-----BEGIN CERTIFICATE-----";

@@ -1,10 +1,5 @@
-// Field-level comparison of two versions of one object, as apply sees it.
-// What only the API server writes (status, managedFields, uid, resource
-// versions, revision annotations) is never compared. When one side is live
-// (it has what the server writes), the other side is what would be applied:
-// only the fields that side sets are compared, so the defaults the server
-// filled in are not changes. Lists of named items (containers, volumes,
-// env) are matched by name, so a defaulted field inside one stays ignored.
+// Field-level comparison as apply sees it: server-written fields are ignored,
+// against live objects only applied fields count, named lists match by name.
 import type { K8sObject } from "../core/objects.ts";
 
 export interface FieldChange {

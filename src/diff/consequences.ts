@@ -1,8 +1,5 @@
-// What a change does, in these systems' terms: which pods restart and
-// where, what is down and for how long, what takes effect at once and
-// what waits for a restart, and what breaks until the other half of a
-// Server and Runner pair follows. Judged per object, with the pair judged
-// across both sides' objects.
+// What a change does in these systems' terms: restarts, downtime, what waits,
+// and what breaks until the other half of a Server/Runner pair follows.
 import { parse } from "yaml";
 import type { K8sObject } from "../core/objects.ts";
 import type { FieldChange } from "./compare.ts";

@@ -1,8 +1,5 @@
-// One side of `rigging diff`: a values file (rendered here), a directory of
-// manifests (a render -o output), or a manifest stream (a file, or - for
-// stdin, `kubectl get -o yaml` output among them: a List is opened into
-// its items). Every object is named by kind, namespace and name; the same
-// name twice on one side is an error that names it.
+// One side of `rigging diff`: values, a render -o directory, or a manifest
+// stream; a name twice on one side is an error.
 import { statSync } from "node:fs";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import type { K8sObject } from "../core/objects.ts";

@@ -1,6 +1,4 @@
-// `rigging diff`'s result: the objects added, removed and changed between
-// two sides, each with its fields and consequences, in one order (by
-// identity, by code point), and the text or JSON that shows it.
+// `rigging diff`'s result in one deterministic order, as text or JSON.
 import { printable } from "../core/printable.ts";
 import { byCodePoint, compareObjects, type FieldChange } from "./compare.ts";
 import { type ObjectDiff, judge, SHORT } from "./consequences.ts";

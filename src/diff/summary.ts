@@ -1,7 +1,5 @@
-// The one line `render -o DIR` prints over an earlier output: what the new
-// render changes against it, and what that does (src/diff/consequences.ts),
-// so that a GitOps commit says what it will restart. Reading the earlier
-// output never fails a render: an output that cannot be read gets no line.
+// The line `render -o DIR` prints over an earlier output, so a GitOps commit
+// says what it restarts; an unreadable earlier output gets no line.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { K8sObject } from "../core/objects.ts";
@@ -58,12 +56,7 @@ function changes(before: readonly K8sObject[], after: readonly K8sObject[]) {
   return diffSides(side(before), side(after));
 }
 
-/**
- * A fleet member's line over an earlier fleet output: `DIR/NAME: changes
- * against the earlier output: ...`, `DIR/NAME: new, N objects` when
- * `before` is "new", and "" when nothing changed or the earlier output
- * cannot be read. Files the same byte for byte are not parsed.
- */
+/** A fleet member's change line over its earlier output, or "" when unchanged or unreadable. */
 export function memberSummary(
   dir: string,
   before: ReadonlyMap<string, string> | "new" | undefined,

@@ -1,9 +1,5 @@
-// The Server and Runner pair over TLS. The Runner trusts the Server through
-// its CA (serverCA, --ca / COMPASS_RUNNER_CA; without one, the system roots)
-// and verifies one name (--server-name with P9, else the host it dials);
-// the Server presents the certificate of its TLS Secret and is reached by
-// its public host and its Service. A change to one side alone fails
-// enrollment with a TLS error until the other side follows.
+// The Server and Runner pair over TLS: a change to one side alone fails
+// enrollment until the other follows.
 import type { X509Certificate } from "node:crypto";
 import type { Container, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";

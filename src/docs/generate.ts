@@ -1,8 +1,5 @@
-// The generated parts of the docs: the rules table (docs/rules.md) from the
-// rule catalog and the values-only table, and each values table (between
-// `<!-- values-table:KIND -->` and `<!-- /values-table -->` in any docs page)
-// from the kind's JSON Schema. Pure functions: scripts/gen-docs.ts writes
-// them, test/docs.test.ts compares them with the files.
+// The generated parts of the docs (rules and values tables), pure:
+// scripts/gen-docs.ts writes them, test/docs.test.ts compares.
 import { readFileSync } from "node:fs";
 import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";

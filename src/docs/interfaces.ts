@@ -1,8 +1,5 @@
-// The interface tables of the docs: for each program rigging renders, the
-// flags and variables it really reads, generated from its contract file
-// (between `<!-- interface-table:NAME -->` and `<!-- /interface-table -->`).
-// Each row names its upstream source and whether upstream has implemented
-// it or a design only describes it. Pure: scripts/gen-docs.ts writes them.
+// The docs' interface tables from each program's contract file, with upstream
+// status per row; pure, written by scripts/gen-docs.ts.
 import { SYSTEMS } from "../rules/systems.ts";
 
 /** One name of a program's interface, as a contract file describes it. */

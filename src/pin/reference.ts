@@ -1,7 +1,5 @@
-// Image references as Docker reads them, for `rigging pin`: any tag (a
-// paired main-<n>-<sha12> tag or another), with or without a digest, and
-// where the registry is. A name without a registry host is on Docker Hub,
-// with `library/` before a one-part name, as Docker and Kubernetes read it.
+// Image references as Docker reads them, for `rigging pin`; a name without a
+// registry is on Docker Hub.
 import { isIPv4 } from "node:net";
 
 export interface PinReference {

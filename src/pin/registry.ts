@@ -1,10 +1,5 @@
-// The OCI distribution API, read anonymously (D9): a manifest by tag or
-// digest, its digest (sha256 of the bytes the registry sent), and the
-// platforms it holds. A registry that demands credentials gets none: the
-// anonymous bearer-token challenge public registries use is followed once,
-// and any other demand means the image is not public. Every answer is
-// bounded (size, redirects, the run's deadline), so a registry that sends
-// garbage, too much, a redirect loop or nothing ends in a clear error.
+// The OCI distribution API, read anonymously (D9), with every answer bounded
+// (size, redirects, deadline) so a bad registry ends in a clear error.
 import { createHash } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";

@@ -1,7 +1,5 @@
-// Where a values file names images: every scalar under a key `image`, at
-// any depth (the Server's and the Runner's own, NATS's `nats.image`), and
-// whose image it is, by its system's record, which sets the platforms D10
-// asks of it.
+// Where a values file names images (any `image` key), and whose image it is,
+// which sets the platforms D10 asks of it.
 import { isMap, isScalar, isSeq, type Scalar, type Document, type Node } from "yaml";
 import type { ImageNeed } from "../rules/system.ts";
 import { systemOf, systemOfKind, valuesKindOf } from "../rules/systems.ts";
@@ -36,11 +34,7 @@ export function imageSites(doc: Document, kind: string): ImageSite[] {
   return sites;
 }
 
-/**
- * The record whose image this is: the system a top-level key hands it to
- * (`kind: Compass`'s runner), else the values kind's own; then an image of
- * a program that system bundles (its key on the path), else the system's.
- */
+/** The system an image belongs to, by its path in the values. */
 function needOf(kind: string, path: (string | number)[]): ImageNeed {
   const valuesKind = valuesKindOf(kind);
   const owner = valuesKind?.imagesOf?.[String(path[0])];

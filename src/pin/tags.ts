@@ -1,7 +1,4 @@
-// A repository's tags, read anonymously (D9) through the OCI distribution
-// API's tag list, page after page as its `Link` header says, each page and
-// the whole list bounded so that a registry that sends too much, garbage or
-// pages without end is refused within the run's deadline.
+// A repository's tags, read anonymously (D9) page by page, bounded in size and pages.
 import { z } from "zod";
 import { printable } from "../preflight/common.ts";
 import type { PinReference } from "./reference.ts";

@@ -1,9 +1,5 @@
-// `rigging pin --update`: the newest build of every image written with a
-// paired main-<n>-<sha12> tag (D8). The repository's tags are listed
-// anonymously (D9); the highest n in paired form is the newest build; its
-// digest must hold the platforms its system runs on (D10, the Runner amd64
-// only). An image whose newest build fails D10 stays where it is, and the
-// report names the newest build that would pass.
+// `rigging pin --update`: the newest paired-tag build of each image (D8), left
+// in place when it fails D10, with the newest build that would pass named.
 import { printable } from "../preflight/common.ts";
 import { platformResult } from "./platforms.ts";
 import { parseReference, withDigest, type PinReference } from "./reference.ts";

@@ -1,6 +1,5 @@
-// Writing a values file's images back: each image's scalar replaced where
-// it stands, every other byte kept, and the file replaced at once, unless
-// it changed since it was read.
+// Writes a values file's images back in place, keeping every other byte,
+// unless the file changed since it was read.
 import { randomBytes } from "node:crypto";
 import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -18,11 +17,7 @@ export interface Edit {
   value: string;
 }
 
-/**
- * The text with each image's scalar replaced where it stands, quoted as it
- * was; everything else, comments included, is the file's own bytes. The
- * result is parsed again to prove that each image reads as written.
- */
+/** The text with each image's scalar replaced in its own quoting, reparsed to prove it. */
 export function applyEdits(text: string, edits: Edit[], file: string): string {
   let out = text;
   const ordered = [...edits].filter((e) => e.value !== e.site.text).sort((a, b) => b.site.node.range![0] - a.site.node.range![0]);
@@ -48,11 +43,7 @@ export function applyEdits(text: string, edits: Edit[], file: string): string {
   return out;
 }
 
-/**
- * Replaces the file at once (a new file renamed over it), keeping its mode;
- * a symlink's target is replaced. The file is read again just before the
- * rename, and an edit made since `read` was read is kept: nothing is written.
- */
+/** Replaces the file atomically keeping its mode, unless it changed since `read`. */
 export function writeInPlace(file: string, read: string, text: string): void {
   let target: string;
   let temp: string | undefined;

@@ -1,8 +1,5 @@
-// What the client libraries print on their own (the NATS client logs a
-// parse failure with console.log, stack and server bytes and all; pgpass
-// writes to process.stderr; Node prints deprecation warnings) is held here
-// for the length of a preflight, so that nothing reaches a stream before
-// the secrets are removed from it.
+// What client libraries print on their own is held during a preflight, so
+// nothing reaches a stream before secrets are removed.
 import { format } from "node:util";
 
 /** What is kept of what libraries print: whole messages only, so that no secret is ever cut in two. */

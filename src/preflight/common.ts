@@ -1,13 +1,9 @@
-// What every live check shares (`rigging preflight ...` and `rigging pin`):
-// one overall deadline, results in one shape, output that never carries a
-// secret or a raw control character, and secret files read with a bound.
+// What every live check shares: one deadline, one result shape, output free of
+// secrets and control characters, bounded secret files.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "../core/errors.ts";
 
-/**
- * A note says what was left alone and why; only a failure sets exit 1. An
- * error (exit 2, only in --format json) says the checks could not be run.
- */
+/** A note says what was left alone and why; only a failure sets exit 1, and an error (exit 2, JSON only) says the checks could not run. */
 export type Outcome = "pass" | "fail" | "warn" | "note" | "error";
 
 /** One judged fact; a failed one says how to fix it. */
@@ -28,10 +24,7 @@ export const SECRET_FILE_BYTES = 64 * 1024;
 /** The overall deadline ran out: exit 2, like any server that cannot be checked. */
 export class TimeoutError extends UsageError {}
 
-/**
- * One deadline over a whole run: connecting, asking and closing. When it
- * passes, every pending step is released (its sockets destroyed) and fails.
- */
+/** One deadline over a whole run; when it passes, pending steps fail and their sockets are destroyed. */
 export class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
@@ -96,10 +89,7 @@ export function parseFormat(text: string | undefined): "text" | "json" {
   throw new UsageError(`--format ${printable(text)}: expected text or json`);
 }
 
-/**
- * Removes every secret from `text`, in the forms a library could print it
- * in (as given, percent-encoded, JSON-escaped), whatever the library says.
- */
+/** Removes every secret from `text` in any form a library might print it. */
 export function redactor(secrets: readonly string[]): (text: string) => string {
   const forms = new Set<string>();
   for (const secret of secrets) {
@@ -151,11 +141,7 @@ export function exitCode(results: readonly CheckResult[]): number {
   return results.some((r) => r.outcome === "fail") ? 1 : 0;
 }
 
-/**
- * Reads a secret file: at most `limit` bytes, never blocking on a FIFO
- * (process substitution, `<(kubectl ...)`, is a pipe), so that `/dev/zero`
- * or a pipe that never ends is refused, and a silent one meets the deadline.
- */
+/** Reads a secret file bounded and without blocking on a FIFO. */
 export async function readSecretFile(file: string, deadline: Deadline, limit = SECRET_FILE_BYTES): Promise<Buffer> {
   let fd: number;
   try {

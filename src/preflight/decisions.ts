@@ -1,6 +1,4 @@
-// Seed 001's decisions that only live systems can show, each with the
-// requirements it bears on and the command that checks it. docs/rules.md
-// carries them as a generated table (src/docs/generate.ts).
+// Seed 001's decisions that only live systems can show, with the command that checks each.
 
 export interface LiveDecision {
   id: string;

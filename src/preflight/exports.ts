@@ -1,6 +1,4 @@
-// Secrets and ConfigMaps as `kubectl get secret NAME -o yaml` (or -o json)
-// prints them: the preflights read certificates, keys and passwords from
-// such an export, so that a secret never has to be typed on a command line.
+// Secrets and ConfigMaps as `kubectl get -o yaml|json` prints them, so a secret is never typed.
 import { UsageError } from "../core/errors.ts";
 import { parseDocumentsWithPositions } from "../core/source.ts";
 import { printable, readSecretFile, type Deadline } from "./common.ts";

@@ -1,7 +1,4 @@
-// D5 against a live NATS: password auth (CS-07), so an anonymous client is
-// refused and the Server's user and password are taken; and JetStream
-// (CS-13), which the Server's event fabric needs. Spoken through the NATS
-// client library; the client is loaded only by this command.
+// D5 against a live NATS: password auth (CS-07) and JetStream (CS-13).
 import type { NatsConnection } from "@nats-io/transport-node";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
@@ -16,14 +13,7 @@ export interface NatsTarget {
   ca?: string;
 }
 
-/**
- * The client keeps a socket whose server never says hello (it waits for
- * INFO past its own timeout), so the sockets it opens are collected as
- * Node announces them, and destroyed when a step fails or the run ends.
- * When the server's bytes are no NATS protocol, the client's reader dies
- * and says so only on the console (held by `output`), leaving its
- * promises pending: that report fails the step at once.
- */
+/** The client can wait forever on a silent server and reports garbage only on the console, so its sockets are tracked and a console report fails the step. */
 export async function checkNats(target: NatsTarget, deadline: Deadline, output?: LibraryOutput): Promise<CheckResult[]> {
   const sockets = new Set<Socket>();
   const track = (message: unknown) => void sockets.add((message as { socket: Socket }).socket);

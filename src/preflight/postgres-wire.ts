@@ -1,10 +1,5 @@
-// The server's messages as they arrive, checked before the driver's parser
-// reads them: that parser throws from a socket callback on some malformed
-// authentication requests (a crash past every catch), loops forever on an
-// ErrorResponse without its terminator (past the deadline), buffers any
-// length a server names, and takes a malformed MD5 request for success.
-// Only the framing and the authentication requests are read here; the
-// driver still parses every message, and what it throws on fails the run.
+// The server's messages checked before the driver's parser, which can crash,
+// loop or over-buffer on malformed input; the driver still parses everything.
 import type { Duplex } from "node:stream";
 
 /** More than any answer to the one query, and far less than a server could make a client buffer. */
@@ -126,13 +121,7 @@ function quote(type: number): string {
   return type >= 0x20 && type < 0x7f ? `'${String.fromCharCode(type)}'` : `0x${type.toString(16).padStart(2, "0")}`;
 }
 
-/**
- * Puts a guard between `stream` and its 'data' listeners (the driver's
- * parser): a bad chunk, or a listener that throws on one, destroys the
- * stream with a MalformedAnswerError, which the driver reports as the
- * connection's error, instead of reaching the driver or escaping as an
- * uncaught exception.
- */
+/** Guards the driver's 'data' listeners: a bad chunk destroys the stream with a MalformedAnswerError instead of escaping uncaught. */
 export function guardAnswers(stream: Duplex): void {
   const guard = new AnswerGuard();
   const emit = stream.emit;

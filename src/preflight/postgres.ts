@@ -1,7 +1,5 @@
-// CS-12 against a live server: neither values nor manifests show the
-// database the Server will run its migrations on, so `rigging preflight
-// postgres` asks the server itself. Reading the facts (one query, under the
-// run's one deadline) is kept apart from judging them, which is pure.
+// CS-12 against a live server: the migration database only the server can
+// show. Reading the facts is kept apart from judging them.
 import { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { UsageError } from "../core/errors.ts";
@@ -79,11 +77,7 @@ function quoteIdent(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
-/**
- * The URL as the driver would read it, refused unless it names a host:
- * `postgres:/user:pw@db` (one slash) parses as a path, and the driver would
- * dial the local socket with the password in its error. Never echoed.
- */
+/** The URL as the driver reads it, refused without a host (it would dial the local socket and echo the password). */
 export function checkPostgresUrl(url: string, from: string): void {
   let parsed: URL;
   try {
@@ -97,11 +91,7 @@ export function checkPostgresUrl(url: string, from: string): void {
     throw new UsageError(`${from}: the URL names no host: write postgres://user:password@host:5432/database (two slashes, then the host)`);
 }
 
-/**
- * The secrets a Postgres URL carries, as written and decoded: its userinfo
- * password, and the driver's `?password=` (read as a form reads it, + for a
- * space), with $PGPASSWORD, which the driver reads when the URL has none.
- */
+/** The secrets a Postgres URL carries, as written and decoded, with $PGPASSWORD. */
 export function postgresSecrets(url: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const secrets: string[] = env.PGPASSWORD ? [env.PGPASSWORD] : [];
   let parsed: URL;
@@ -133,16 +123,7 @@ function safeDecode(text: string): string {
   }
 }
 
-/**
- * Reads the facts from the server at `url` (a secret: never echoed). Every
- * step (connect, query, close) runs under `deadline`; when a step fails or
- * the deadline passes, the sockets are destroyed rather than closed
- * politely, since a server that holds its end open would hold the run.
- * What the driver resolved as secrets joins `secrets`, and the server's
- * answers pass the guard (postgres-wire.ts) before the driver reads them.
- * The client is loaded here, not at start-up, so that no other command
- * pays for it.
- */
+/** Reads the facts under `deadline`, destroying sockets on failure so a stuck server cannot hold the run; server answers pass postgres-wire.ts first. */
 export async function readPostgresFacts(url: string, deadline: Deadline, secrets: string[] = []): Promise<PostgresFacts> {
   const { default: pg } = await import("pg");
   const sockets: Socket[] = [];

@@ -1,9 +1,5 @@
-// D6 and P9 against certificates: the Server terminates TLS with the
-// certificate of its kubernetes.io/tls Secret (CS-08), and the Runner
-// verifies it against its serverCA under serverName (CR-14). The same
-// judgement runs over the Secret's files and over what the live Server
-// presents in a handshake; the handshake adds the protocol check, since the
-// Server's minimum is TLS 1.3 and an endpoint that speaks less is not it.
+// D6 and P9: the Server's certificate judged as the Runner verifies it, from
+// the Secret's files or a live handshake (which also checks TLS 1.3).
 import { X509Certificate, type KeyObject } from "node:crypto";
 import { connect, rootCertificates, type PeerCertificate, type TLSSocket } from "node:tls";
 import { UsageError } from "../core/errors.ts";
@@ -42,10 +38,7 @@ export function parseCertificates(pem: string, from: string): X509Certificate[] 
   });
 }
 
-/**
- * Judges a certificate chain (leaf first) as the Runner would meet it.
- * `live` names the results after the handshake they come from.
- */
+/** Judges a chain (leaf first) as the Runner would meet it. */
 export function judgeChain(chain: readonly X509Certificate[], expect: TlsExpectations, live: boolean): CheckResult[] {
   const leaf = chain[0];
   const prefix = live ? "live " : "";
@@ -219,11 +212,7 @@ export interface Handshake {
   acceptsTls12: boolean;
 }
 
-/**
- * Dials `url` with SNI `serverName` (an IP address sends none), once
- * offering TLS 1.2 and 1.3 and once offering only 1.2. Verification is
- * left to judgeChain, so that a fault is named rather than ending the dial.
- */
+/** Dials `url` offering TLS 1.2-1.3 and then 1.2 only; verification is left to judgeChain so a fault is named. */
 export async function handshake(url: URL, serverName: string, deadline: Deadline): Promise<Handshake> {
   const port = Number(url.port || 443);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");

@@ -1,6 +1,4 @@
-// The registry: the systems rigging knows, one line each. Everything that
-// concerns every system (values kinds, rules, recognition, pin, docs, the
-// build's warm-ups) is read from these records (src/rules/systems.ts).
+// The registry of systems, one line each; everything about every system is read from these records.
 import { compassRunnerSystem } from "./compass-runner/system.ts";
 import { compassServerSystem } from "./compass-server/system.ts";
 import { rootpilotRunnerSystem } from "./rootpilot-runner/system.ts";

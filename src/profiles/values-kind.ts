@@ -1,6 +1,4 @@
-// A values kind: the `kind:` of a values file, with its schema, its pure
-// renderer and the notes printed to people after a render. A system
-// (src/rules/system.ts) has one or more.
+// A values kind: its schema, pure renderer and post-render notes.
 import type { z } from "zod";
 import type { K8sObject } from "../core/objects.ts";
 
@@ -13,16 +11,9 @@ export interface ValuesKind<S extends z.ZodType = z.ZodType> {
   render(values: z.output<S>): K8sObject[];
   /** Lines for stderr after a successful render (CR-18's checklist). */
   notes?(values: z.output<S>): string[];
-  /**
-   * Keys that mark a file in this system's upstream shape, which needs no
-   * `kind:` (the Compass Runner's runner-manifests values).
-   */
+  /** Keys marking this system's upstream shape, which needs no `kind:`. */
   shapeKeys?: readonly string[];
-  /**
-   * Top-level keys whose images are another system's, by that system's name
-   * (`kind: Compass` holds the Runner's under `runner`): pin asks of them
-   * what that system's record asks.
-   */
+  /** Top-level keys holding another system's images, which pin judges by that system. */
   imagesOf?: Readonly<Record<string, string>>;
   /** The bundled example, relative to the package root. */
   example: string;

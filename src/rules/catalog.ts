@@ -1,6 +1,4 @@
-// The rule catalog: the general rules plus every profile's own. It is the
-// single source of truth for `render`'s self-check, `check`, `explain` and
-// the docs table.
+// The rule catalog: one source for render's self-check, `check`, `explain` and the docs.
 import { ObjectSet, RunScope, runRules, type Finding, type SystemName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
 import { SYSTEM_BY_APP, SYSTEMS, systemOf } from "./systems.ts";
@@ -8,11 +6,7 @@ import type { K8sObject } from "../core/objects.ts";
 
 let all: readonly Rule[] | undefined;
 
-/**
- * Every rule, the general ones first, made on first use: reading a system's
- * rules loads its part of the build (src/rules/system.ts), which a render
- * of one kind does only for its own systems (rulesFor).
- */
+/** Every rule, made on first use, since reading a system's rules loads its chunk. */
 export function allRules(): readonly Rule[] {
   all ??= [...generalRules, ...SYSTEMS.flatMap((system) => system.rules)];
   return all;
@@ -70,14 +64,7 @@ export function checkObjects(objects: readonly K8sObject[], classify?: (o: K8sOb
 
 const INSTANCE_LABEL = "app.kubernetes.io/instance";
 
-/**
- * One profile's objects, as installations: a stream that holds two Runners
- * (say, two rendered directories built together) is judged as two Runner
- * sets, not as one set with two DaemonSets. Installations are told apart by
- * app.kubernetes.io/instance, which every rendered object carries; a group
- * where any object lacks it stays one set, as hand-written manifests may
- * leave the label out.
- */
+/** One profile's objects split into installations by app.kubernetes.io/instance, so two Runners in one stream are judged apart. */
 export function installationsOf(group: readonly K8sObject[]): K8sObject[][] {
   const byInstance = new Map<string, K8sObject[]>();
   for (const object of group) {

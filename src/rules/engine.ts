@@ -1,7 +1,5 @@
-// The rule engine. A rule is data (requirement ID, summary, fix, severity,
-// the profiles it belongs to) plus one pure function over a set of objects.
-// `render` runs the catalog over its own output, `check` over anyone's
-// manifests, and the docs table is generated from the same entries.
+// A rule is data (ID, summary, fix, severity, profiles) plus one pure function
+// over a set of objects, shared by render, check and the docs.
 import type { Container, EnvVar, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 
@@ -14,18 +12,11 @@ export interface RuleHit {
   /** Field path inside the object, for example ["spec","replicas"]. */
   path: PropertyKey[];
   message: string;
-  /**
-   * The key of one of the rule's `opinions`: this hit is rigging's own
-   * hardening under the requirement's ID, reported as a warning.
-   */
+  /** Marks this hit as rigging's own hardening under the ID: a warning. */
   opinion?: string;
 }
 
-/**
- * An error is what the seeds state or what the real program (or Kubernetes)
- * enforces; a warning is rigging's own hardening beyond them, with its reason.
- * Warnings exit 0 unless `check --fail-on warning`, and can be waived.
- */
+/** An error is what the seeds or the real programs enforce; a warning is our own hardening, exits 0 unless `--fail-on warning`, and can be waived. */
 export type Severity = "error" | "warning";
 
 /** Where a requirement comes from: the ground its severity stands on. */
@@ -54,24 +45,13 @@ export interface Rule {
   /** rigging's own hardening judged under this ID, by key: hits naming one are warnings. */
   opinions?: Readonly<Record<string, Opinion>>;
   profiles: readonly SystemName[];
-  /**
-   * Set when rendered output is proven another way, so render's self-check
-   * skips the rule (CR-06: evaluating every policy with the CEL engine on
-   * every render would cost more than the render; the tests evaluate the
-   * rendered policies over the full request matrix).
-   */
+  /** Set when rendered output is proven another way, so render's self-check skips the rule. */
   provenForRendered?: string;
   /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
   why?: string;
-  /**
-   * Set when manifests alone cannot show the requirement (it needs values,
-   * a live server or a node): `check` reports it as skipped with this note.
-   */
+  /** Set when manifests cannot show the requirement: `check` reports it skipped with this note. */
   judgedFrom?: string;
-  /**
-   * Set when manifests show the rule in part: the part they cannot show
-   * (`check` lists it as not judged, while the rest of the rule runs).
-   */
+  /** The part of the rule manifests cannot show; `check` lists it as not judged. */
   unjudged?: string;
   /** What a finding puts at risk; security findings carry a security-severity in SARIF. Default security. */
   concern?: "security" | "reliability";
@@ -101,11 +81,7 @@ export function canWarn(rule: Rule): boolean {
   return rule.severity === "warning" || Object.keys(rule.opinions ?? {}).length > 0;
 }
 
-/**
- * What lives as long as one check run (on each thread): a stage's state,
- * made by the first rule that asks and shared by every set the run judges
- * (`make` is the key: pass a function declared once).
- */
+/** State that lives for one check run, made by the first rule that asks (`make` is the key). */
 export class RunScope {
   readonly #made = new Map<() => unknown, unknown>();
   get<T>(make: () => T): T {
@@ -119,24 +95,14 @@ export class RunScope {
   }
 }
 
-/**
- * The objects of one profile, as a rule sees them. The set never changes,
- * so its kinds, pods and containers are found once and shared by every
- * rule, rather than each rule scanning the set anew (frozen: a rule reads
- * them, never edits them).
- */
+/** The objects of one profile; kinds, pods and containers found once and frozen. */
 export class ObjectSet {
   #byKind?: Map<string, K8sObject[]>;
   #pods?: PodRef[];
   #containers?: ContainerRef[];
   #derived?: Map<(set: ObjectSet) => unknown, unknown>;
 
-  /**
-   * `stream`: every set judged from the same input, this one included, so
-   * that a rule can compare systems that must agree (the Runner with the
-   * Server's cluster entry, CR-03 and CR-04). Empty when judged alone.
-   * `run`: the check run it is judged in.
-   */
+  /** `stream`: every set judged from the same input, so rules can compare systems that must agree; `run`: the check run. */
   constructor(
     readonly profile: SystemName,
     readonly objects: readonly K8sObject[],
@@ -192,13 +158,7 @@ export class ObjectSet {
     return (this.#containers = Object.freeze(out) as ContainerRef[]);
   }
 
-  /**
-   * What `derive` answers for this set, computed by the first rule that
-   * asks and shared by the others (`derive` is the key: pass a function
-   * declared once, never a new closure), so that a list many rules ask for
-   * (runnerContainers in src/profiles/compass-runner/rules.ts) is built
-   * once per set. Like pods and containers, the answer must not be edited.
-   */
+  /** `derive`'s answer for this set, made once and shared (`derive` is the key: pass a function declared once). Do not edit it. */
   derived<T>(derive: (set: ObjectSet) => T): T {
     const known = (this.#derived ??= new Map());
     if (known.has(derive)) return known.get(derive) as T;
@@ -243,12 +203,7 @@ export function dig(value: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-/**
- * What to do when a rule throws on a malformed object (a string where a
- * list belongs, say). Without it the error propagates: rendered objects
- * have a known shape, so a throw there is a bug. `check` reads anyone's
- * manifests and reports it instead.
- */
+/** What to do when a rule throws on a malformed object; without it the error propagates, since rendered objects have a known shape. */
 export type RuleErrorHandler = (rule: Rule, set: ObjectSet, error: unknown) => void;
 
 export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleErrorHandler, rendered = false): Finding[] {

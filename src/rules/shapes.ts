@@ -1,6 +1,4 @@
-// Building blocks of a system's shapes (src/rules/system.ts): what a pod
-// reads, runs or mounts, read defensively (hand-written pod specs may hold
-// anything), so that an unlabelled workload can be recognised.
+// Building blocks of systems' shapes, read defensively so an unlabelled workload can be recognised.
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import { flagValue, isRecord, list } from "./templates.ts";
 

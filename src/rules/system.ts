@@ -1,7 +1,5 @@
-// One record per system rigging knows: everything the commands, the docs
-// and the build need to know about it, in one place. Each record lives in
-// its system's folder (src/profiles/NAME/system.ts); adding a system is its
-// folder plus one line in the registry (src/profiles/index.ts).
+// One record per system: what commands, docs and build need to know. Adding a
+// system is its folder plus one line in src/profiles/index.ts.
 import type { PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 import type { InterfaceRow } from "../docs/interfaces.ts";

@@ -1,6 +1,4 @@
-// What the registry of systems (src/profiles/index.ts) tells the commands:
-// each lookup is made from the records, so that no list elsewhere names a
-// system one by one.
+// Lookups made from the system registry, so no list elsewhere names a system.
 import { SYSTEMS } from "../profiles/index.ts";
 import type { ValuesKind } from "../profiles/values-kind.ts";
 import type { PodSecurityLevel, System, SystemName } from "./system.ts";

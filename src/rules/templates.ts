@@ -1,12 +1,5 @@
-// The shared checks rules are built from, each answering one question about
-// manifests the way Kubernetes or the program reads them:
-// - selects: does a label selector select these labels (matchLabels and
-//   matchExpressions, as the API server evaluates them);
-// - isolation: what a NetworkPolicy allows (ingress, destinations, DNS);
-// - volumeAt / projectedToken: which volume serves a directory or a file;
-// - flagOrEnv: a setting by its contract names (a flag and a variable),
-//   with the programs' precedence: a non-empty flag wins, else the variable.
-// Rules decide what each answer means for their requirement and how severe.
+// The shared checks rules are built from, each answering as Kubernetes or the
+// program reads manifests; rules decide what an answer means.
 import type { Container, EnvVar, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule, NetworkPolicyPeer, NetworkPolicySpec } from "kubernetes-types/networking/v1";
 import type { K8sObject } from "../core/objects.ts";
@@ -19,12 +12,7 @@ interface Selector {
   matchExpressions?: { key?: unknown; operator?: unknown; values?: unknown }[] | null;
 }
 
-/**
- * Whether a LabelSelector selects `labels`: every matchLabels pair and every
- * matchExpressions requirement holds (In, NotIn, Exists, DoesNotExist). An
- * empty selector selects everything; a selector that is not a mapping, or an
- * unknown operator, selects nothing (the API server would refuse it).
- */
+/** Whether a LabelSelector selects `labels` as the API server evaluates it; a malformed selector selects nothing. */
 export function selects(selector: unknown, labels: Readonly<Record<string, string>>): boolean {
   if (selector === undefined || selector === null) return true;
   if (!isRecord(selector)) return false;
@@ -102,14 +90,7 @@ export function isolates(policy: K8sObject, direction: "Ingress" | "Egress"): bo
   return policyTypes((isRecord(policy.spec) ? policy.spec : {}) as unknown as NetworkPolicySpec).includes(direction);
 }
 
-/**
- * What the NetworkPolicies selecting one pod leave open, read as Kubernetes
- * reads them: policies add up (a direction is isolated when any of them
- * lists it in policyTypes, and allowed where any of their rules allows it),
- * a rule without `to` allows every destination and one without ports every
- * port. Without policyTypes a policy isolates Ingress, and Egress when it
- * has egress rules.
- */
+/** What the NetworkPolicies selecting one pod leave open, read as Kubernetes adds them up. */
 export function isolationGaps(policies: readonly K8sObject[]): IsolationGap[] {
   if (policies.length === 0) return [];
   const gaps: IsolationGap[] = [];
@@ -248,11 +229,7 @@ export interface ProjectedToken extends MountedVolume {
   at: PropertyKey[];
 }
 
-/**
- * The projected serviceAccountToken a container reads at `file`: the mount
- * holding the file is a projected volume with a token source whose path is
- * the file's path below the mount (a subPath mount is followed too).
- */
+/** The projected serviceAccountToken a container reads at `file`, subPath mounts included. */
 export function projectedToken(pod: PodRef, container: Container, file: string): ProjectedToken | undefined {
   const holding = mountHolding(pod, container, file);
   if (!holding?.volume?.projected) return undefined;
@@ -285,14 +262,7 @@ export interface Setting {
   name?: string;
 }
 
-/**
- * A setting as the program reads it (compass-interfaces.md, `orEnv`): a
- * non-empty flag wins, else the variable. Flags are read from command and
- * args in Go's forms (`--flag value`, `--flag=value`, one or two dashes; the
- * last one counts, and parsing stops at `--` or the first non-flag word);
- * a variable from env (the last entry of a name counts, as in Kubernetes),
- * else from envFrom, whose value the manifest does not show.
- */
+/** A setting as the program reads it: a non-empty flag (Go's forms) wins, else the variable from env, else envFrom, which the manifest does not show. */
 export function flagOrEnv(container: Container, names: SettingNames): Setting {
   if (names.flag) {
     const flag = flagValue(container, names.flag);
@@ -311,16 +281,8 @@ export function flagOrEnv(container: Container, names: SettingNames): Setting {
   return { from: "none", path: [names.env ? "env" : "args"] };
 }
 
-/**
- * The value of a flag in the container's command and args, with its path;
- * undefined when absent. The words are read in place (the command's after
- * its first, then the args) rather than copied into a list of words and
- * paths first: every rule asks for settings, a dozen times per container.
- */
+/** A flag's value and path in command and args, read in place since every rule asks a dozen times per container. */
 export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
-  // The flag's name without its leading dashes, read without a regex, and
-  // the words read without per-call closures: this runs a dozen times per
-  // container in every self-check.
   let dashes = 0;
   while (flag.charCodeAt(dashes) === 45) dashes++;
   const bare = dashes === 0 ? flag : flag.slice(dashes);

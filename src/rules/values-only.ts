@@ -1,7 +1,5 @@
-// Requirements that no rule over manifests can judge: they concern the values
-// file, the renderer's own behaviour or the node, and are enforced there
-// (values schema, tests, render's notes). Listed here so that `explain` and
-// the docs name every requirement ID, without a rule that checks nothing.
+// Requirements no manifest rule can judge (values, renderer, node), listed so
+// `explain` and the docs name every ID.
 import type { SystemName } from "./engine.ts";
 import { SYSTEM_NAMES, SYSTEMS } from "./systems.ts";
 
@@ -11,10 +9,7 @@ export interface ValuesOnlyRequirement {
   summary: string;
   /** Where and how the requirement is enforced instead. */
   enforcedBy: string;
-  /**
-   * Set when the requirement bears on hand-written manifests too: `check`
-   * lists it as not judged, so that a clean report is not read as covering it.
-   */
+  /** Set when the requirement bears on manifests too: `check` lists it as not judged. */
   checkNote?: string;
 }
 

@@ -1,10 +1,5 @@
-// What the generated validators (generated.ts, written by
-// scripts/gen-validators.ts) share. A generated validator first runs the
-// structural check ajv compiled from the kind's JSON Schema, which zod
-// itself exports; then it builds the value zod would return (defaults,
-// transforms) and runs every refinement, by calling the same named
-// functions the zod schema calls. Any doubt ends in "not accepted", and
-// the caller hands the values to zod, which words the refusal.
+// Shared by the generated validators: ajv's structural check, then the same
+// named refinements zod calls; any doubt goes to zod, which words the refusal.
 import type { FastValidator, IssueSink } from "../values.ts";
 
 /** Thrown inside a generated validator to give up; never escapes `validator`. */
@@ -42,11 +37,7 @@ export function copyDefault<T>(value: T): T {
   return value;
 }
 
-/**
- * A mapping read as a record: only a plain object of string keys is
- * taken, so the keys this walks are the ones zod's record walks (other
- * objects give up, and zod decides).
- */
+/** A record's keys only for a plain object of string keys, matching zod's walk. */
 export function recordKeys(data: unknown): string[] {
   if (data === null || typeof data !== "object" || Object.getPrototypeOf(data) !== Object.prototype) giveUp();
   if (Object.hasOwn(data, "constructor") || Object.getOwnPropertySymbols(data).length > 0) giveUp();

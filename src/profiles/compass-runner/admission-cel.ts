@@ -1,14 +1,6 @@
-// CR-06: the CEL text of the Runner's invariants, shared by the policy on
-// Runner pods and the one on the Runner DaemonSet's pod template.
-//
-// Only the standard CEL subset is used (has, in, size, all, exists,
-// startsWith, matches, ternaries, equality), so the API server and the
-// test engine run the very same text. The API server hands a policy the
-// object as JSON after defaulting: fields left at their zero value by a
-// non-pointer type (hostNetwork: false) are absent, and reading an absent
-// field is an error, so every optional field is read behind has().
-// The expressions avoid `, !` and `? `, which the fast YAML reader of
-// `check` takes for a tag or a key and hands to the slow one.
+// CR-06: the Runner invariants' CEL, shared by the pod and DaemonSet policies.
+// Standard CEL only, every optional field behind has(), and no `, !` or `? `
+// (check's fast YAML reader would hand those to the slow one).
 import { KUBERNETES_DEFAULT_ON } from "./admission-notes.ts";
 
 /** A CEL string literal. JSON escapes are a subset of CEL's. */
@@ -52,12 +44,7 @@ export const RUNNER_VOLUME_KINDS = ["projected", "emptyDir", "configMap", "secre
 /** The name of the policy variable that holds the pod selector labels. */
 export const POD_SELECTOR_VAR = "podSelector";
 
-/**
- * The invariants a Runner pod spec keeps (CR-06e), one validation each so
- * that a denial names what is wrong. `spec` is a CEL path to a PodSpec and
- * `meta` to its ObjectMeta; `metaPresent` guards a template's optional
- * metadata. `skipWhen` is OR-ed in front: when it holds, no check applies.
- */
+/** The invariants a Runner pod spec keeps (CR-06e), one validation each so a denial names what is wrong; `skipWhen` exempts a request. */
 export function invariants(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
   const { containerName, serviceAccount, imageRepository, hostPaths, seccompProfile } = shape;
   const key = JSON.stringify([
@@ -83,15 +70,7 @@ export function invariants(where: string, shape: RunnerShape, paths: InvariantPa
 
 type InvariantPaths = { spec: string; meta: string; metaPresent?: string; skipWhen?: string };
 
-/**
- * invariants' answers by what they are made of: a fleet's installations
- * mostly share them, and the same strings, kept, cost less than new ones
- * made equal each time: building them, and the emitter's flattening,
- * testing and hashing of each new string (emit.ts, emit-fast.ts). Each
- * call gets its own objects. Measured on the bench's fleet values, one
- * thread (callgrind; fleets of 300 and of 30 files, the difference per
- * file): 7.25 -> 6.50 million instructions per installation (-10%).
- */
+/** Invariants' answers by what they are made of, since a fleet shares them; each call gets its own objects. */
 const invariantTexts = new Map<string, readonly Validation[]>();
 
 export function invariantsOf(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {

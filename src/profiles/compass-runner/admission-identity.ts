@@ -1,9 +1,5 @@
-// CR-06: one entry of `admission.controllers`, `admission.deployers` or
-// `admission.breakGlassGroups`. The entries end up inside CEL string
-// literals of the policies and are compared with the names the API server's
-// authenticators give, so an entry that no authenticator can produce for
-// its list is a mistake that would leave a policy guarding nobody, or
-// everybody. Checked in one linear pass, after a length limit.
+// CR-06: one admission identity entry, which must be a name some authenticator
+// can produce, or the policy would guard nobody or everybody.
 import { z } from "zod";
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from "../../core/names.ts";
 import { refineBy, req, tagged, type IssueSink } from "../../core/values.ts";

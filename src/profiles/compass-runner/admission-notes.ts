@@ -1,7 +1,5 @@
-// CR-06 in words: the rule catalog's text for `rigging explain CR-06` and
-// the lines the post-render checklist prints about the Kubernetes version,
-// the node and the first apply. The docs page
-// docs/compass-runner-admission.md says the same at length.
+// CR-06 in words for `explain` and the post-render checklist
+// (docs/compass-runner-admission.md says it at length).
 
 /** Kubernetes from which user namespaces and procMount need no feature gate. */
 export const KUBERNETES_DEFAULT_ON = "1.33";

@@ -1,14 +1,6 @@
-// CR-06: ValidatingAdmissionPolicies that stand in for the guard rails the
-// `privileged` Pod Security level leaves out (G-10). They check who asks and
-// what the request does. The namespace holds only Runner pods, which is how
-// a CONNECT request (exec, attach, port-forward, proxy), whose object is an
-// options object without labels, is known to target a Runner pod.
-//
-// Four policies: what may be done to Runner pods once they exist (and which
-// other workloads may not be created), which pods may be created, what the
-// DaemonSet may become, and who may mint the Runner's tokens. Each matches
-// one object shape, so the API server's type checking of a policy against
-// the kinds it matches finds every field it reads (it skips subresources).
+// CR-06: ValidatingAdmissionPolicies standing in for the guard rails the
+// `privileged` Pod Security level leaves out (G-10). Each matches one object
+// shape so the API server's type checking sees every field it reads.
 import type {
   MatchResources,
   NamedRuleWithOperations,
@@ -36,13 +28,7 @@ export interface AdmissionInput extends RunnerShape {
   breakGlassGroups: readonly string[];
 }
 
-/**
- * Identities of the cluster's own housekeeping that must keep working on
- * the DaemonSet: the namespace controller deletes it when the namespace
- * goes, and the garbage collector deletes it or removes its finalizers when
- * an owner goes. With --use-service-account-credentials=false every
- * controller acts as system:kube-controller-manager.
- */
+/** Cluster housekeeping that must keep working on the DaemonSet (namespace deletion, garbage collection). */
 export const HOUSEKEEPERS = [
   "system:serviceaccount:kube-system:namespace-controller",
   "system:serviceaccount:kube-system:generic-garbage-collector",
@@ -81,21 +67,13 @@ const sameLabelsBut = (key: string) => {
   return `has(${now}) && has(${before}) && ${celString(key)} in ${now} && ${celString(key)} in ${before} && ${now}.all(k, k == ${celString(key)} || (k in ${before} && ${before}[k] == ${now}[k])) && ${before}.all(k, k == ${celString(key)} || k in ${now})`;
 };
 
-/**
- * The expressions of podAccess that depend on no value, made once: new
- * strings made equal cost more than kept ones (invariants in
- * admission-cel.ts). Measured as there: 6.50 -> 6.41 million instructions
- * per installation (-1.4%; runs of one build differ by about 0.5%).
- */
+/** podAccess's value-independent expressions, made once (see invariantTexts). */
 const IS_CHANGE = `variables.isPod && request.operation == "UPDATE" && ${MAIN_OR_STATUS}`;
 const SAME_ANNOTATIONS = `variables.isChange && ${sameMeta("annotations")}`;
 const SAME_LABELS = `variables.isChange && ${sameMeta("labels")}`;
 const ONLY_RELABELLED = `variables.isChange && request.userInfo.username in variables.controllers && ${sameLabelsBut(REVISION_LABEL)}`;
 
-/**
- * kubernetes-types 1.30 drops the fields NamedRuleWithOperations inlines
- * from Rule (`resources`, `scope`); the upstream API has them.
- */
+/** kubernetes-types drops fields the upstream Rule inlines. */
 type ResourceRule = NamedRuleWithOperations & { resources: string[]; scope?: string };
 type PolicySpec = Omit<ValidatingAdmissionPolicySpec, "matchConstraints"> & {
   matchConstraints: Omit<MatchResources, "resourceRules"> & { resourceRules: ResourceRule[] };
@@ -123,9 +101,7 @@ function podAccess(input: AdmissionInput): Policy {
     matchConstraints: {
       namespaceSelector: inNamespace(input),
       resourceRules: [
-        // exec, attach, port-forward and proxy arrive as CONNECT with an
-        // options object; port-forward and proxy reach ports the "no
-        // ingress" NetworkPolicy closes.
+        // CONNECT requests; port-forward and proxy would bypass the NetworkPolicy.
         core(["pods/exec", "pods/attach", "pods/portforward", "pods/proxy"], ["CONNECT"]),
         // Kubelets write pods/status; the garbage collector and the
         // DaemonSet controller change finalizers and ownerReferences.
@@ -152,9 +128,7 @@ function podAccess(input: AdmissionInput): Policy {
         reason: "Forbidden",
       },
       {
-        // pods/status resets the spec but not labels or annotations. The
-        // DaemonSet controller relabels its pods' revision when it merges
-        // duplicate ControllerRevisions.
+        // pods/status resets the spec but not metadata; the DaemonSet controller relabels revisions.
         expression:
           "!variables.isChange || variables.isBreakGlass || (object.spec == oldObject.spec && variables.sameAnnotations && (variables.sameLabels || variables.onlyRevisionRelabelled))",
         message: `a Compass Runner pod may change only in its finalizers and ownerReferences (garbage collection, adoption), its status, and (by ${input.controllers.join(", ")}) its ${REVISION_LABEL} label; its spec, labels and annotations are reserved to the break-glass groups ${groups} (CR-06e)`,

@@ -1,6 +1,5 @@
-// CR-18: node prerequisites that no manifest can express, and the warnings
-// a render carries (CR-07, CR-15). `render` prints them on stderr after a
-// successful render; the docs carry the same list.
+// CR-18: node prerequisites no manifest can express, and a render's warnings
+// (CR-07, CR-15), printed after a render and listed in the docs.
 import { admissionChecklist } from "./admission-notes.ts";
 // The Server's contract file, in the command's head: no Server chunk loads for a Runner render.
 import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-server/runtime.ts";

@@ -1,6 +1,4 @@
-// A light head: the values schema, renderer and notes are called through
-// arrows, so that the build's chunk of this folder loads on first use
-// (scripts/build.mjs, KIND_CHUNKS), not when the command starts.
+// A light head: the folder's chunk loads on first use, not at start.
 import { defineValuesKind } from "../values-kind.ts";
 import { runnerNotes } from "./checklist.ts";
 import { renderCompassRunner } from "./render.ts";

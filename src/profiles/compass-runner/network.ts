@@ -6,12 +6,7 @@ import { SERVER_TLS_PORT } from "../compass-server/ports.ts";
 /** The Server's own TLS port inside its pod (CS-08), for in-cluster egress. */
 export { SERVER_TLS_PORT };
 
-/**
- * The egress rule for the Server, when the address says where it is: an IP
- * literal, or an in-cluster Service name (`svc.ns.svc[.cluster.local]`).
- * A public host name cannot be matched by a NetworkPolicy; its address
- * range belongs in egressAllow (values check CR-15).
- */
+/** The egress rule for the Server when its address is an IP or an in-cluster Service; a public name belongs in egressAllow (CR-15). */
 export function serverEgress(address: string): NetworkPolicyEgressRule | undefined {
   const url = new URL(address);
   const host = url.hostname.replace(/^\[|\]$/g, "");

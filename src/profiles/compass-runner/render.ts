@@ -1,7 +1,5 @@
-// Renders the Compass Runner: a pure function from validated values to
-// objects (CR-01). No I/O, no clock, no globals. Names, paths and numbers
-// come from the contract (runtime.ts); the pod is the upstream tool's
-// (compass-interfaces §3.3, §3.4) plus rigging's guard rails.
+// Renders the Compass Runner: a pure function from values to objects (CR-01),
+// the upstream tool's pod plus rigging's guard rails.
 import type { DaemonSet } from "kubernetes-types/apps/v1";
 import type { Container, EnvVar, PodSpec, ServiceAccount, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";

@@ -136,9 +136,7 @@ const INT64_MAX = 9223372036854775807n;
 /** The int knobs' complaint about `text`, or undefined when compass-runner parses it. Linear in its length. */
 function goIntProblem(text: string): string | undefined {
   if (!GO_INT.test(text)) return "is not an integer";
-  // At most 18 characters: at most 18 digits, below 10^18 < 2^63, so no BigInt is needed.
-  // With lastQuotaFlag and KNOWN_VARIABLE_SET: a one-thread fleet render of 300
-  // files took 0.18% fewer instructions (callgrind, 2,738.8 -> 2,733.8 million).
+  // At most 18 digits is below 2^63, so no BigInt is needed.
   if (text.length <= 18) return undefined;
   const digits = text.replace(/^[+-]?0*/, "");
   const negative = text.startsWith("-");
@@ -147,11 +145,7 @@ function goIntProblem(text: string): string | undefined {
 }
 const TRUE = /^(1|t|T|true|TRUE|True)$/;
 
-/**
- * --microvm-quota-required is a Go boolean flag: given bare it means true,
- * it never takes the next argument as its value, and a true flag wins, else
- * the variable (compass-interfaces §1.1).
- */
+/** A Go boolean flag: bare means true and it never takes the next word; a true flag wins. */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
   const flag = S.quotaRequired.flag;
   // The last occurrence in args, else in command, read without building a list of the two.
@@ -171,16 +165,7 @@ function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag
   return undefined;
 }
 
-/**
- * Path answers remembered per path: the installations of a fleet share
- * their mount paths and files, so CR-03 and CR-11 normalise each once
- * rather than once per installation. Bounded: at most PATHS_KEPT answers
- * in each map (cleared when full), each for paths of at most PATH_KEPT_CHARS
- * characters (a longer one is answered without being kept), so hostile
- * input cannot make the cache hold more than a few megabytes.
- * Measured: a one-thread fleet render of 300 files took 0.30% fewer
- * instructions (callgrind, 2,733.8 -> 2,725.6 million).
- */
+/** Path answers kept per path, bounded (PATHS_KEPT, PATH_KEPT_CHARS) against hostile input. */
 const normalizedDirs = new Map<string, string>();
 const joinedPaths = new Map<string, string>();
 const PATHS_KEPT = 1024;
@@ -701,10 +686,8 @@ export const compassRunnerRules: Rule[] = [
     profiles: RUNNER,
     check(set) {
       const hits: RuleHit[] = [];
-      // The Server's ports are read (a URL parse per container) only when an
-      // egress gap asks for them: a rendered policy has none (part of the
-      // 0.70% fewer fleet instructions measured at flagValue in templates.ts).
-      // A container that is no mapping still fails here first, as it always did.
+      // The Server's ports are parsed only when an egress gap asks for them.
+      // A container that is no mapping still fails here first.
       let serverPorts: Set<number> | undefined;
       const portsOfServer = () =>
         (serverPorts ??= new Set(

@@ -1,8 +1,5 @@
-// What compass-runner itself reads (the public RigelBuild/compass sources):
-// its flags and variables, the paths the upstream runner-manifests tool
-// mounts, and the numbers both derive. The renderer writes these, the rules
-// read them back from anyone's manifests and the docs list them, so they
-// live once. Rules never import the renderer; they import this file.
+// What compass-runner reads (flags, variables, mounted paths), kept once for
+// the renderer, the rules and the docs; rules import this, never the renderer.
 import type { Container } from "kubernetes-types/core/v1";
 import { flagOrEnv } from "../../rules/templates.ts";
 
@@ -111,11 +108,7 @@ export const RUNNER_SETTINGS = {
 
 export type RunnerSetting = keyof typeof RUNNER_SETTINGS;
 
-/**
- * Names compass-runner reads that rigging never renders: the image bakes
- * the microVM stack's paths (runner-image/Dockerfile@4cec371a), and the
- * rest are optional. A hand-written Runner may set them.
- */
+/** Names compass-runner reads that rigging never renders; a hand-written Runner may set them. */
 export const OTHER_RUNNER_VARIABLES = [
   "COMPASS_RUNTIME_BACKEND",
   "COMPASS_MICROVM_VMM",
@@ -203,11 +196,7 @@ export function derived(c: Capacity): { memoryMiB: number; cpu: number; graceSec
   };
 }
 
-/**
- * The value a container gives a setting: a non-empty flag wins, else the
- * variable (compass-runner's `orEnv`). Flags are read as `--flag value` or
- * `--flag=value` from command and args; a variable only from a literal.
- */
+/** A container's value for a setting: a non-empty flag wins, else a literal variable. */
 export interface Found {
   value?: string;
   /** Where: ["args", i] or ["env", i, "value"], relative to the container. */

@@ -1,6 +1,4 @@
-// The Compass Runner as a system: its values kind, the names and shape of
-// its objects, its Pod Security level, its rules, what pin asks of its image
-// and its interface table (src/rules/system.ts).
+// The Compass Runner as a system record (src/rules/system.ts).
 import { hasEnv, hasFlag, projectsAudience } from "../../rules/shapes.ts";
 import { defineSystem } from "../../rules/system.ts";
 import { compassRunnerKind } from "./index.ts";

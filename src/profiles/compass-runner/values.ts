@@ -1,7 +1,5 @@
-// Values of the Compass Runner: the upstream runner-manifests tool's own
-// format (compass-interfaces §3.1), plus rigging's optional additions
-// (seed 000; P3, P8, P9 of seed 001). A file in the upstream shape renders
-// unchanged, without `kind:`.
+// Runner values: the upstream runner-manifests format plus rigging's optional
+// additions, so an upstream file renders unchanged.
 import { X509Certificate } from "node:crypto";
 import { posix } from "node:path";
 import { z } from "zod";
@@ -205,12 +203,7 @@ const labelPair = (id: string, what: string) => ({
     .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
 });
 
-/**
- * rigging's egressAllow (D7): one list feeds both the Runner's own
- * `--egress-allow` (the sessions' default-deny list: `host`, a DNS name or
- * IP literal) and the NetworkPolicy (`cidr`, with optional ports). A DNS
- * name needs its cidr, because a NetworkPolicy cannot match names.
- */
+/** egressAllow (D7) feeds both `--egress-allow` and the NetworkPolicy; a DNS name needs its cidr since a NetworkPolicy cannot match names. */
 export const runnerEgressSchema = once(() =>
   refineBy(
     z.strictObject({

@@ -1,6 +1,4 @@
-// The Server's forge: GitHub Apps in the Server's own --forge-* flags
-// (compass-interfaces §2.2), and scope enforcement as compass-server
-// f71f2ba4 reads it (§7 R1): on by default, agent writes need grants.
+// The Server's forge: GitHub Apps and scope enforcement as compass-server reads them.
 import { z } from "zod";
 import { egressRuleSchema } from "../../core/common-values.ts";
 import { DNS1123_SUBDOMAIN } from "../../core/names.ts";
@@ -94,11 +92,7 @@ export function checkReviewerApp(f: { reviewerAppId?: number; reviewerAppInstall
   }
 }
 
-/**
- * With the reviewer App the Server can write to the forge for agents; with
- * scope enforcement on (its default since f71f2ba4) each write needs a
- * grant, so no grant refuses every one (compass-interfaces §7 R1).
- */
+/** With scope enforcement on by default, the reviewer App's agent writes each need a grant (compass-interfaces §7 R1). */
 export function checkForgeWrites(
   f: { reviewerAppId?: number; scopeGrants?: readonly string[]; disableScopeEnforcement: boolean },
   ctx: IssueSink,

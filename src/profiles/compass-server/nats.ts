@@ -1,9 +1,5 @@
-// NATS for the Server's event fabric: password auth (CS-07) and JetStream
-// (CS-13). Bundled: one NATS pod, pinned by digest, reachable only from the
-// Server, its JetStream store on a size-bounded emptyDir. External: the
-// operator's NATS. compass-server has no NATS user or password setting; the
-// credentials travel inside COMPASS_NATS_URL (nats://user:password@host), so
-// the whole URL is one key of a Secret, fed by secretKeyRef.
+// NATS for the Server (CS-07, CS-13), bundled or external. The credentials
+// travel inside COMPASS_NATS_URL, so the whole URL is one Secret key.
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, Service, ServiceAccount } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";

@@ -1,7 +1,4 @@
-// What an operator does before applying, printed after a render: the
-// Secrets rigging refers to by name (CS-04), what the image must hold
-// (CS-13), the database it cannot see (CS-12), the designed tasks the
-// render needs (CS-14), and where the Server gets each cluster's keys (CS-15).
+// What an operator does before applying, printed after a render (CS-04, CS-12 to CS-15).
 import { bundledNatsAddress, natsUrlSecret } from "./nats.ts";
 import { CONTAINER_NAME, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC, STATE_DIR } from "./runtime.ts";
 import { ISSUER_DISCOVERY_ROLE, inClusterIssuer, JWKS_PATH, UNAUTHENTICATED_GROUP, withClusterCa } from "./runner-clusters.ts";

@@ -1,7 +1,5 @@
-// Which objects of a set are the Server's, and the --runner-clusters file
-// its pod reads, as the Server reads it. The Server's rules use it, and so
-// do the Runner's, to compare a Runner with the Server's cluster entry when
-// both are in one stream (CR-03, CR-04).
+// The Server's objects in a set and its --runner-clusters file, which the
+// Runner's rules also compare against (CR-03, CR-04).
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../../core/objects.ts";
 import type { ContainerRef, ObjectSet, PodRef } from "../../rules/engine.ts";

@@ -1,7 +1,4 @@
-// Where the Compass Server and its bundled NATS listen. Shared by the
-// Server renderer, its rules, the Runner's NetworkPolicy (which dials the
-// Server in-cluster), the combined Compass profile and `rigging preflight`.
-// The Server's own names and paths are in runtime.ts.
+// Where the Server and its bundled NATS listen, shared by every part that dials them.
 import { SERVER_INTERFACE, SERVER_UID, TLS_PORT } from "./runtime.ts";
 
 /** The Server terminates TLS itself on this port inside its pod (CS-08). */
@@ -12,12 +9,7 @@ export const SERVER_SERVICE_PORT = 443;
 export const NATS_PORT = 4222;
 /** The Server runs as this uid and gid (CS-02), like the Runner. */
 export { SERVER_UID };
-/**
- * The pod security context of the Server and of the bundled NATS: uid and
- * gid 65532 (CS-02). Secret volume files belong to root unless fsGroup is
- * set; with it the kubelet gives them to group 65532, so the process can read
- * its 0400 files, and the emptyDirs are its to write.
- */
+/** The Server's and NATS's pod security context (CS-02); fsGroup lets the process read its Secret files and write its emptyDirs. */
 export function podSecurityContext() {
   return {
     runAsUser: SERVER_UID,

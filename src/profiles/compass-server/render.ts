@@ -1,7 +1,5 @@
-// Renders the Compass Server: a pure function from validated values to
-// objects. One pod (CS-01), Postgres never rendered (CS-03), every secret
-// by Secret name (CS-04), TLS terminated by the Server itself (CS-08), and
-// only compass-server's real flags and variables (CS-13, runtime.ts).
+// Renders the Compass Server: a pure function from values to objects (CS-01,
+// CS-03, CS-04, CS-08, CS-13).
 import { createHash } from "node:crypto";
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, EnvVar, PodSpec, Service, ServiceAccount, Volume, VolumeMount, VolumeProjection } from "kubernetes-types/core/v1";

@@ -1,7 +1,4 @@
-// Rules of the Compass Server about the release people run and how it
-// enrolls Runners: a designed flag needs its task (CS-14), and the Server
-// must be able to read each runner cluster's keys (CS-15). Also CS-13's
-// forge writes under the release's default scope enforcement.
+// Server rules about the release and Runner enrolment (CS-13 forge writes, CS-14, CS-15).
 import { type ContainerRef, dig, hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { list } from "../../rules/templates.ts";
 import { configMapFile, serverContainers } from "./objects.ts";
@@ -84,13 +81,7 @@ export const releaseRules: Rule[] = [
   },
 ];
 
-/**
- * CS-13: the reviewer App lets the Server write to the forge for agents;
- * with scope enforcement on (the default since main.go@f71f2ba4) each write
- * needs a grant, so the App without grants refuses every write
- * (compass-interfaces §7 R1). A value the manifest does not show (valueFrom,
- * envFrom) is not judged.
- */
+/** CS-13: with default scope enforcement the reviewer App without grants refuses every write; values the manifest hides are not judged. */
 export function forgeWritesRefused(ref: ContainerRef): RuleHit[] {
   const reviewer = resolve(ref.container, F.forgeReviewerAppId);
   if (!reviewer || (Array.isArray(ref.container.envFrom) && ref.container.envFrom.length > 0)) return [];

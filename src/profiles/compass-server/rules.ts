@@ -1,8 +1,5 @@
-// Rules of the Compass Server (CS-), judged from manifests alone, on what
-// compass-server really reads (runtime.ts, read as the Server reads it by
-// settings.ts): a flag or its environment twin both count, the flag wins.
-// The bundled NATS objects (app.kubernetes.io/name: compass-nats) belong to
-// the same profile and meet the G- rules too.
+// Server rules (CS-), judged on what compass-server really reads: a flag or
+// its variable twin, the flag winning. Bundled NATS objects meet G- rules too.
 import type { Container, Volume } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyIngressRule, NetworkPolicyPort } from "kubernetes-types/networking/v1";
 import { secretValueProblem } from "../../core/inline-secrets.ts";
@@ -59,16 +56,11 @@ function at(ref: ContainerRef, r: Resolved | undefined, where: string): Property
   return [...ref.containerPath, ...(r ? r.at : [where])];
 }
 
-// Blanks within one line only: `^\s*` let every line start read on through
-// all the empty lines after it, which made the scan quadratic.
+// Blanks within one line only: `^\s*` would read on through the empty lines after every line start (quadratic).
 const SECRET_CONFIG_LINE =
   /^[ \t]*"?(password|passwd|secret|token|masterKey|adminToken|privateKey|webhookSecret|databaseURL|databaseUrl)"?[ \t]*[:=][ \t]*("?)([^\s"#]+)\2/gim;
 
-/**
- * Whether a NATS configuration sets a password inside `authorization { }`.
- * Each block is read once, up to its first `}`: the regex this replaces
- * read from every `authorization {` to the end, which was quadratic.
- */
+/** Whether a NATS config sets a password in `authorization { }`, each block read once. */
 function natsConfigHasPassword(text: string): boolean {
   const opening = /authorization\s*\{/g;
   for (let match = opening.exec(text); match; match = opening.exec(text)) {

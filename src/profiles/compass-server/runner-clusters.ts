@@ -1,8 +1,5 @@
-// The --runner-clusters file, in exactly the Server's schema
-// (go/internal/auth/runner_clusters.go@7bc5d536): written from cluster
-// entries, and read back the way the Server reads it (unknown keys, a second
-// document, bad names, shared issuers, a lifetime below 600 s all refused).
-// The renderer writes with it; the rules and the tests read with it.
+// The --runner-clusters file in the Server's exact schema: written from
+// entries and read back as the Server reads it, refusing what it refuses.
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
 import { duplicateKeyMessage, firstDuplicateKey } from "../../core/duplicate-keys.ts";
 import { toYaml } from "../../core/emit.ts";
@@ -65,11 +62,7 @@ export function runnerClustersFile(entries: readonly RunnerClusterInput[]): stri
 
 const GO_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 
-/**
- * Seconds of a Go duration (time.ParseDuration's grammar: `600s`, `24h`,
- * `1h30m`, `1.5h`), or undefined when it is not one. Linear in the input,
- * which is bounded first.
- */
+/** Seconds of a Go duration (time.ParseDuration's grammar), or undefined; linear in the bounded input. */
 export function goDurationSeconds(text: string): number | undefined {
   if (text.length === 0 || text.length > 64) return undefined;
   if (text === "0" || text === "+0" || text === "-0") return 0;
@@ -111,11 +104,7 @@ function isHttpsUrl(text: string): boolean {
 
 const MAX_FILE_CHARS = 1 << 20;
 
-/**
- * Reads a --runner-clusters file as the Server does and lists every reason
- * it would refuse to start with it (an empty list: it starts). The YAML is
- * read with the `yaml` package; the checks are runner_clusters.go's.
- */
+/** Reads a --runner-clusters file as the Server does, listing every reason it would refuse to start. */
 export function readRunnerClusters(text: string): { clusters: ParsedCluster[]; problems: ClusterFileProblem[] } {
   const problems: ClusterFileProblem[] = [];
   const clusters: ParsedCluster[] = [];

@@ -1,10 +1,5 @@
-// What compass-server itself reads (compass-interfaces §2): its flags and
-// their environment twins, the SecretSpec names it resolves, the schema of
-// its --runner-clusters file, and the paths rigging gives it inside the pod.
-// The renderer writes these, the rules read them back from anyone's
-// manifests and the docs table is generated from them, so they live once.
-// Each name carries its upstream source (path@commit) and whether upstream
-// has implemented it or only a design (seed 001) describes it.
+// What compass-server reads (flags, variables, secrets, paths), kept once for
+// the renderer, rules and docs, each with its upstream source and status.
 
 export type InterfaceStatus = "implemented" | "designed";
 /** The seed 001 task a designed name needs; rendered only when its value opts in (CS-14). */
@@ -53,12 +48,7 @@ export const RUNNER_CLUSTERS_FILE = `${RUNNER_CLUSTERS_DIR}/${RUNNER_CLUSTERS_KE
 /** Where a cluster entry's jwksFile and caFile are mounted: `<dir>/<entry name>/<file>`. */
 export const RUNNER_CLUSTER_FILES_DIR = "/etc/compass/runner-cluster-files";
 
-/**
- * The writable trees under the read-only root (CS-13). The Server creates
- * the socket's parent directory 0700, and the state directory 0700 when it
- * is missing (ensurePrivateDir, network_door.go@599af8e2), so both sit one
- * level below their emptyDir mounts, whose own mode is the kubelet's.
- */
+/** Writable trees under the read-only root (CS-13), one level below their mounts since the Server creates them 0700. */
 export const RUN_VOLUME_DIR = "/run/compass";
 export const SOCKET_PATH = `${RUN_VOLUME_DIR}/server/server.sock`;
 export const STATE_VOLUME_DIR = "/var/lib/compass";
@@ -70,15 +60,7 @@ export const ADMIN_TOKEN_FILE = `${ADMIN_TOKEN_DIR}/token`;
 /** Without P4 the Server mints its admin token here, under --state-dir (G8). */
 export const MINTED_ADMIN_TOKEN = "admin-token";
 
-/**
- * SecretSpec (compass-interfaces §2.1, G7). The Server resolves its secrets
- * through --secret-provider under project `compass`, profile `default`
- * (go/internal/secrets/resolver.go@06be6510). rigging picks SecretSpec's
- * `file` provider (0.19 and later): one plain file per secret at
- * `<root>/<project>/<profile>/<NAME>`. It refuses symbolic links anywhere
- * under its root, and a Secret volume is made of them, so each file is
- * mounted on its own with subPath (a bind mount of the real file).
- */
+/** SecretSpec's `file` provider: one file per secret. It refuses symlinks, which a Secret volume is made of, so each file is mounted alone with subPath. */
 export const SECRETSPEC = {
   project: "compass",
   profile: "default",
@@ -377,10 +359,7 @@ export const BOOL_FLAGS: ReadonlySet<string> = new Set(
   Object.values(SERVER_INTERFACE as Record<string, InterfaceName>).flatMap((n) => (n.flag && n.bool ? [n.flag] : [])),
 );
 
-/**
- * Names people reach for that no Compass program reads, with the real one
- * (or the way the real program does it). `check` and values errors say so.
- */
+/** Names people reach for that no Compass program reads, with the real one. */
 export const NOT_READ: Readonly<Record<string, string>> = {
   "--config": "--runner-clusters (the Server has no configuration file; its settings are flags and variables)",
   "--tls-cert-file": "--tls-cert",
@@ -421,11 +400,7 @@ export const RUNNER_CLUSTERS_SCHEMA = {
 } as const;
 export type RunnerClusterKey = (typeof RUNNER_CLUSTERS_SCHEMA.keys)[number];
 
-/**
- * The cluster's own API server as issuer (compass-interfaces §7 R5): it is
- * served with the cluster CA, and its discovery and JWKS need credentials
- * the Server does not send unless the cluster opens them (CS-15).
- */
+/** The cluster's own API server as issuer, which needs its CA and credentials (CS-15). */
 export function inClusterIssuer(issuer: string): boolean {
   if (issuer.length > 2048 || !URL.canParse(issuer)) return false;
   return /^kubernetes(\.default(\.svc(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?)?$/.test(new URL(issuer).hostname);

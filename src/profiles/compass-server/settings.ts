@@ -1,8 +1,5 @@
-// Reads a Server container's settings the way compass-server does: Go's
-// `flag` package over its arguments (one or two dashes, `--x=v` or `--x v`,
-// parsing stops at the first non-flag), then `firstNonEmpty(flag, env)`:
-// a non-empty flag wins over its environment twin (compass-interfaces §2.1).
-// The rules judge what the Server would actually read.
+// A Server container's settings as compass-server reads them: Go's `flag`,
+// then a non-empty flag over its variable twin (compass-interfaces §2.1).
 import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import { BOOL_FLAGS, SERVER_FLAGS, type InterfaceName } from "./runtime.ts";
 

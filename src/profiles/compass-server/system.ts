@@ -1,7 +1,4 @@
-// The Compass Server as a system: its values kinds (its own, and the
-// combined `kind: Compass`, which renders the Server and a Runner), the
-// names and shape of its objects, its Pod Security level, its rules, what
-// pin asks of its images and its interface table (src/rules/system.ts).
+// The Compass Server as a system record, with its own and the combined `kind: Compass` values.
 import { hasEnv, hasFlag, hasImage } from "../../rules/shapes.ts";
 import { defineSystem } from "../../rules/system.ts";
 import { compassKind } from "../compass/index.ts";

@@ -225,12 +225,7 @@ export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] =
   }
 }
 
-/**
- * CS-15: the Server fetches keys with the system roots (or caFile) and no
- * credentials. The cluster's own API server needs its CA, which rigging
- * mounts from kube-root-ca.crt, and either a static jwksFile or discovery
- * opened to unauthenticated readers (compass-interfaces §7 R4, R5).
- */
+/** CS-15: the Server fetches keys without credentials, so the cluster's own API server needs its CA and a jwksFile or open discovery. */
 export function checkKeySource(
   c: Pick<ClusterEntry, "issuer" | "jwksURI" | "jwksFile" | "allowUnauthenticatedDiscovery">,
   path: (key: string) => PropertyKey[],
@@ -276,12 +271,7 @@ export function checkAdminToken(v: Pick<ServerFields, "designed" | "adminToken">
     );
 }
 
-/**
- * The entries against each other and against the Server (CS-09, CS-11):
- * names and issuers unique as the Server compares them, and somewhere for
- * the Server to fetch keys from. `at.clusters` is where the entries are
- * (a list: index appended; one derived entry: the path itself).
- */
+/** The cluster entries against each other and the Server (CS-09, CS-11); `at.clusters` is where they are. */
 export function checkClusters(
   clusters: readonly ClusterEntry[],
   ctx: IssueSink,

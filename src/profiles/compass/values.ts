@@ -1,8 +1,5 @@
-// One values file for the Compass Server and its Runner (CS-09). The
-// Server's cluster entry is derived from the Runner section, so the two
-// cannot disagree on namespace, ServiceAccount, audience (CR-04) or token
-// lifetime (CR-03); the Runner dials the Server's in-cluster Service and
-// verifies the certificate's public host (P9).
+// One values file for the Server and its Runner (CS-09): the cluster entry is
+// derived from the Runner section so the two cannot disagree.
 import { z } from "zod";
 import { httpsUrl } from "../../core/common-values.ts";
 import { hostName } from "../../core/names.ts";
@@ -108,11 +105,7 @@ export function serverServiceUrl(server: Pick<ServerFields, "name" | "namespace"
   return `https://${server.name}.${server.namespace}.svc`;
 }
 
-/**
- * The Runner's values with the Server's address filled in, and with P9 the
- * name it verifies (default: the public host). Without P9 the Runner
- * verifies the host it dials, the Service's by default (CS-14).
- */
+/** The Runner's values with the Server's address and, with P9, the verified name. */
 export function runnerOf(v: CompassValues): RunnerFields {
   const { serverCluster: _unused, serverName, ...runner } = v.runner;
   const name = serverName ?? (v.runner.designed.P9 ? v.server.publicHost : undefined);

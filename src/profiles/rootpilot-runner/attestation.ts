@@ -1,6 +1,4 @@
-// Attestation (RP-06): the one canonical, per-provider choice the seed says
-// a chart was missing. `provider` picks the branch; each branch carries only
-// what that provider needs, so a GKE file cannot half-configure EKS.
+// Attestation (RP-06): one branch per provider, so no file half-configures another.
 import { posix } from "node:path";
 import { z } from "zod";
 import { once, refineBy, req, tagged, type IssueSink } from "../../core/values.ts";

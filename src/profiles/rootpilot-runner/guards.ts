@@ -1,6 +1,5 @@
-// Values keys that people reach for and that the runner must never get.
-// Each is declared so that its refusal carries the requirement it breaks
-// (RP-02, RP-05, RP-07) instead of a bare "unknown key".
+// Keys people reach for that the runner must never get, refused with their
+// requirement (RP-02, RP-05, RP-07).
 import { z } from "zod";
 import { posix } from "node:path";
 import { once, refineBy, refused, tagged, type IssueSink } from "../../core/values.ts";
@@ -47,10 +46,7 @@ export const staticKeyGuards = once(
     ) as Record<string, ReturnType<typeof refused>>,
 );
 
-/**
- * `env` is not a values key (the renderer owns the runner's environment),
- * but people try it; static AWS keys inside it get RP-07, the rest G-01.
- */
+/** `env` is owned by the renderer; static AWS keys in it get RP-07, the rest G-01. */
 export const envGuard = once(() =>
   refineBy(z.record(z.string(), z.unknown()), refuseEnv).optional().meta({ description: "Not accepted: the renderer writes the runner's environment" }),
 );

@@ -1,7 +1,4 @@
-// The runner's pod: who it runs as, what it reads from its environment and
-// which volumes it writes to. The root filesystem is read-only (G-06), so
-// every path the runner writes is an emptyDir: /tmp, $HOME and, when set,
-// the learned store's directory (RP-01, RP-05).
+// The runner's pod: read-only root (G-06), so every written path is an emptyDir (RP-01, RP-05).
 import { posix } from "node:path";
 import type { EnvVar, PodSpec, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import { pinned } from "../../core/image.ts";

@@ -1,8 +1,5 @@
-// Rules of the Rootpilot runner (RP-), judged from manifests. They run over
-// `render`'s own output and over anyone's hand-written manifests in `check`.
-// What seed 002 states (or the runner, the AWS SDK or Kubernetes enforce) is
-// an error; rigging's own hardening beyond it is an opinion: a warning with
-// its reason, which an installer may waive.
+// Rootpilot runner rules (RP-), over render's output and anyone's manifests:
+// seed statements are errors, our own hardening is a waivable warning.
 import { posix } from "node:path";
 import type { Container, Probe } from "kubernetes-types/core/v1";
 import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";

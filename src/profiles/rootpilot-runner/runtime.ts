@@ -1,6 +1,5 @@
-// What the Rootpilot runner image itself expects (seed 002): its user, its
-// paths and the environment variables it reads. The renderer writes these
-// and the rules read them back from anyone's manifests, so they live once.
+// What the Rootpilot runner image expects (user, paths, variables), kept once
+// for the renderer and the rules.
 
 /** The image's USER is `node` (uid and gid 1000) since the #160 hardening (RP-01). */
 export const NODE_UID = 1000;

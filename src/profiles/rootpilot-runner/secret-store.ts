@@ -22,11 +22,7 @@ export const awsSecretStore = once(() =>
     .meta({ description: "AWS Secrets Manager: RUNNER_SECRET_STORE_MODE=aws, RUNNER_AWS_CRED_MODE=chain (IRSA resolves the credentials)" }),
 );
 
-/**
- * Store settings the seed does not name (the Vault address, mount, role...):
- * passed as the installer writes them, each an environment variable name
- * of its own. rigging names none of them (compass-interfaces §7 R7).
- */
+/** Store settings the seed does not name, passed through as variables. */
 export const storeSettings = once(() =>
   refineBy(
     z.record(

@@ -1,6 +1,4 @@
-// The Rootpilot runner as a system: its values kind, the names and shape of
-// its objects, its Pod Security level, its rules and what pin asks of its
-// image (src/rules/system.ts).
+// The Rootpilot runner as a system record (src/rules/system.ts).
 import { defineSystem } from "../../rules/system.ts";
 import { hasEnv, hasImage, projectsAudience } from "../../rules/shapes.ts";
 import { rootpilotRunnerKind } from "./index.ts";

@@ -11,11 +11,7 @@ import { envGuard, isUnder, listenerGuards, persistenceGuards, podFilePathProble
 import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_LEARNED_FLUSH_INTERVAL_MS, gracePeriodFor, GRACE_HEADROOM_SECONDS } from "./runtime.ts";
 import { secretStoreSchema } from "./secret-store.ts";
 
-/**
- * The resources default (RP-09), a decision the seed says was missing: no
- * versioned benchmark exists, so this is a stated starting point for a
- * Node process with an in-memory SQLite cache, not a measurement.
- */
+/** The default resources (RP-09): a stated starting point, not a benchmark. */
 export const DEFAULT_RESOURCES = { requests: { cpu: "250m", memory: "512Mi" }, limits: { memory: "1Gi" } };
 export const DEFAULT_REPLICAS = 2;
 
