@@ -4,7 +4,6 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildExamples, buildInfo } from "./build-info.mjs";
-import { generateKubeSchemas, kubeSchemasFresh } from "./gen-kube-schemas.mjs";
 
 /** The targets people ask for, as Bun names them. */
 export const TARGETS = {
@@ -39,10 +38,10 @@ const builds =
     ? [{ outfile: values.outfile ?? "dist/rigging" }]
     : values.target.map((t) => ({ target: t, outfile: values.outfile ?? `dist/rigging-${t}${t.startsWith("windows") ? ".exe" : ""}` }));
 // check's schemas embedded as NAME.kube (own loader, so no .json import becomes a file).
-if (!kubeSchemasFresh()) await generateKubeSchemas();
-const schemas = readdirSync("dist/kube").filter((name) => name.endsWith(".json"));
+const schemas = readdirSync("kube-schemas").filter((name) => name.endsWith(".json"));
+mkdirSync("dist/kube", { recursive: true });
 const staged = schemas.map((name) => `dist/kube/${name.replace(/\.json$/, ".kube")}`);
-schemas.forEach((name, i) => copyFileSync(`dist/kube/${name}`, staged[i]));
+schemas.forEach((name, i) => copyFileSync(`kube-schemas/${name}`, staged[i]));
 process.on("exit", () => staged.forEach((file) => rmSync(file, { force: true })));
 for (const { target, outfile } of builds) {
   const args = [

@@ -2,7 +2,7 @@
 // loaded chunks with V8 code caches, a CommonJS launcher, a Bun build, and
 // check's Kubernetes schemas under dist/kube/.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -10,12 +10,11 @@ import { build } from "esbuild";
 import { tsImport } from "tsx/esm/api";
 import ts from "typescript";
 import { buildExamples, buildInfo } from "./build-info.mjs";
-import { generateKubeSchemas, kubeSchemasFresh } from "./gen-kube-schemas.mjs";
 
 // `--if-stale`: skip when the last complete build is newer than its inputs.
 // The stamp is written last and removed first, so a half-done build never counts.
 const STAMP = "dist/.build-stamp";
-const INPUTS = ["src", "scripts", "package.json", "package-lock.json"];
+const INPUTS = ["src", "scripts", "kube-schemas", "package.json", "package-lock.json"];
 function newestInput() {
   let newest = 0;
   for (const input of INPUTS) {
@@ -30,8 +29,9 @@ rmSync(STAMP, { force: true });
 
 for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts", "scripts/gen-integrations.ts"])
   if (spawnSync(process.execPath, ["--import", "tsx", generator], { stdio: "inherit" }).status !== 0) throw new Error(`${generator} failed`);
-// check's Kubernetes schemas (dist/kube/), made again only when their packages or their script change.
-if (!kubeSchemasFresh()) await generateKubeSchemas();
+// check's Kubernetes schemas, committed (npm run schemas writes them), shipped under dist/kube/.
+rmSync("dist/kube", { recursive: true, force: true });
+cpSync("kube-schemas", "dist/kube", { recursive: true });
 
 const require = createRequire(import.meta.url);
 

@@ -7,6 +7,7 @@ for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"
   const run = spawnSync(process.execPath, ["--import", "tsx", generator, "--check"], { stdio: "inherit" });
   if (run.status !== 0) stale = true;
 }
+if (spawnSync(process.execPath, ["scripts/gen-kube-schemas.mjs", "--check"], { stdio: "inherit" }).status !== 0) stale = true;
 if (stale) {
   console.error("check-generated: generated sources are stale: run `npm run build` and commit them");
   process.exit(1);

@@ -1,15 +1,18 @@
 // The Kubernetes schemas `check --kube-version` uses, one JSON file per version
 // under dist/kube/, read from the official generated clients with the
 // TypeScript parser (models' types, kinds' paths, quantities as numbers too).
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
-const OUT = "dist/kube";
+export const KUBE_SCHEMAS = "kube-schemas";
+const SPECS = "scripts/kube-specs";
 const require = createRequire(import.meta.url);
-const packageJson = JSON.parse(readFileSync("package.json", "utf8"));
+const specsRequire = createRequire(join(process.cwd(), SPECS, "package.json"));
+const packageJson = JSON.parse(readFileSync(join(SPECS, "package.json"), "utf8"));
 /** The bundled versions, from the devDependencies' names: k8s-spec-1.N. */
 const VERSIONS = Object.keys(packageJson.devDependencies)
   .map((name) => /^k8s-spec-(1\.\d+)$/.exec(name)?.[1])
@@ -22,7 +25,7 @@ function minor(version) {
 
 /** A generated client's directory of sources (dist/gen), its models' and its APIs' folders. */
 function layout(version) {
-  const root = dirname(require.resolve(`k8s-spec-${version}/package.json`));
+  const root = dirname(specsRequire.resolve(`k8s-spec-${version}/package.json`));
   const gen = join(root, "dist", "gen");
   const older = readdirSync(gen).includes("model");
   return {
@@ -185,23 +188,16 @@ async function readVersion(version, quantities, formats) {
   return { spec, client, kinds: servedKinds(where.apis), types };
 }
 
-/** Whether dist/kube/ is newer than what it is made from: the lockfile (the packages) and this script. */
-export function kubeSchemasFresh() {
-  const made = statSync(join(OUT, "index.json"), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const lock = statSync("package-lock.json", { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY;
-  return made > Math.max(lock, statSync(new URL(import.meta.url)).mtimeMs);
-}
-
-export async function generateKubeSchemas() {
+export async function generateKubeSchemas(out = KUBE_SCHEMAS) {
   const quantities = quantityFields();
   const formats = new Map();
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
   const index = { default: VERSIONS.at(-1), versions: {} };
   // Newest first: an older client's numbers take the formats the newer ones record.
   for (const version of [...VERSIONS].reverse()) {
     const { spec, client, kinds, types } = await readVersion(version, quantities, formats);
-    writeFileSync(join(OUT, `${version}.json`), JSON.stringify({ kinds, types }));
+    writeFileSync(join(out, `${version}.json`), JSON.stringify({ kinds, types }));
     index.versions[version] = {
       spec,
       client,
@@ -213,7 +209,30 @@ export async function generateKubeSchemas() {
     };
   }
   index.versions = Object.fromEntries(Object.entries(index.versions).sort(([a], [b]) => minor(a) - minor(b)));
-  writeFileSync(join(OUT, "index.json"), JSON.stringify(index));
+  writeFileSync(join(out, "index.json"), JSON.stringify(index));
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await generateKubeSchemas();
+/** Whether kube-schemas/ holds what the pinned clients give now. */
+async function checkKubeSchemas() {
+  if (!existsSync(join(SPECS, "node_modules"))) {
+    console.error(`gen-kube-schemas: the clients are not installed: npm ci --prefix ${SPECS}`);
+    return false;
+  }
+  const fresh = mkdtempSync(join(tmpdir(), "rigging-kube-schemas-"));
+  try {
+    await generateKubeSchemas(fresh);
+    const names = (dir) => (existsSync(dir) ? readdirSync(dir).sort() : []);
+    const same =
+      names(fresh).join() === names(KUBE_SCHEMAS).join() &&
+      names(fresh).every((name) => readFileSync(join(fresh, name)).equals(readFileSync(join(KUBE_SCHEMAS, name))));
+    if (!same) console.error(`gen-kube-schemas: ${KUBE_SCHEMAS}/ is not what the clients of ${SPECS} give: run npm run schemas`);
+    return same;
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (process.argv.includes("--check")) process.exitCode = (await checkKubeSchemas()) ? 0 : 1;
+  else await generateKubeSchemas();
+}

@@ -1,11 +1,22 @@
-// What the live tests start that npm does not ship (registry, NATS,
-// PostgreSQL, openssl, zsh, fish, strace): installed as root on Debian, else
-// the apt-get line is printed, so no live test is skipped.
+// What the tests need that `npm ci` does not install: the pinned Kubernetes
+// clients that check-generated regenerates kube-schemas/ from, and what the
+// live tests start (registry, NATS, PostgreSQL, openssl, zsh, fish, strace):
+// installed as root on Debian, else the apt-get line is printed, so no live
+// test is skipped.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 const PG15 = "/usr/lib/postgresql/15/bin";
+
+if (!existsSync("scripts/kube-specs/node_modules")) {
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const r = spawnSync(npm, ["ci", "--prefix", "scripts/kube-specs", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error(`test-deps: npm ci --prefix scripts/kube-specs failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
 
 /** An executable on PATH, or in the extra directories (Debian puts nats-server in /usr/sbin). */
 function onPath(name, extra = []) {

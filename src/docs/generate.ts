@@ -195,9 +195,10 @@ const BLOCKS: Record<string, () => string> = {
   "kube-versions-table": kubeVersionsTable,
 };
 
-/** check's schemas: the devDependencies k8s-spec-1.N, each the official client generated from that release's spec. */
+/** check's schemas: scripts/kube-specs' k8s-spec-1.N, each the official client generated from that release's spec. */
 function kubeVersionsTable(): string {
-  const { devDependencies } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { devDependencies: Record<string, string> };
+  const specs = new URL("../../scripts/kube-specs/package.json", import.meta.url);
+  const { devDependencies } = JSON.parse(readFileSync(specs, "utf8")) as { devDependencies: Record<string, string> };
   const versions = Object.entries(devDependencies)
     .flatMap(([name, spec]) => {
       const version = /^k8s-spec-(1\.\d+)$/.exec(name)?.[1];
