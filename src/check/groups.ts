@@ -3,6 +3,7 @@
 import { dirname } from "node:path";
 import { expandArguments, type WalkOptions } from "./inputs.ts";
 import { buildKustomization } from "./kustomize.ts";
+import { kustomizePatches } from "./patches.ts";
 
 export const STDIN_NAME = "<stdin>";
 
@@ -10,6 +11,8 @@ export const STDIN_NAME = "<stdin>";
 export interface GroupFile {
   file: string;
   walked?: true;
+  /** A walked file that a walked kustomization names as a patch: skipped, not judged as an object. */
+  patch?: true;
   /** The stream kustomize built, and the directory its origin paths are relative to. */
   built?: { text: string; root: string };
 }
@@ -33,8 +36,9 @@ export function inputGroups(args: readonly string[], walk: WalkOptions): InputGr
   // Directories are loaded, judged and let go one at a time, so memory holds
   // one installation whatever the fleet's size.
   const byDirectory = new Map<string, GroupFile[]>();
+  const patches = kustomizePatches(walked);
   for (const file of new Set(files)) {
-    const entry: GroupFile = walked.has(file) ? { file, walked: true } : { file };
+    const entry: GroupFile = !walked.has(file) ? { file } : patches.has(file) ? { file, walked: true, patch: true } : { file, walked: true };
     const group = byDirectory.get(dirname(file));
     if (group) group.push(entry);
     else byDirectory.set(dirname(file), [entry]);

@@ -171,7 +171,11 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
   const skippedFiles: SkippedFile[] = [];
   const inputFindings: CheckFinding[] = [];
   const roots = new Map<SourceDocument, string>();
-  for (const { file, walked, built } of files) {
+  for (const { file, walked, patch, built } of files) {
+    if (patch) {
+      skippedFiles.push({ file, reason: "patch" });
+      continue;
+    }
     try {
       let text = "";
       const read = () => (text = built ? built.text : file === "-" && options.stdin !== undefined ? options.stdin : readText(file));

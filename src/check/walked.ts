@@ -15,6 +15,7 @@ export const SKIP_REASONS = {
   values: "rigging values files",
   schema: "schema files",
   kustomization: "kustomizations (not built)",
+  patch: "kustomize patches",
   unreadable: "unreadable",
 } as const;
 
@@ -29,7 +30,7 @@ export interface SkippedFile {
 
 export type WalkedRead = { documents: SourceDocument[] } | { skip: SkipReason; detail?: string } | { error: { line: number; column: number; message: string } };
 
-const KUSTOMIZATION_NAMES = new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
+export const KUSTOMIZATION_NAMES = new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
 const APIVERSION_LINE = /^[ \t-]*"?apiVersion"?[ \t]*:/m;
 const KIND_LINE = /^[ \t-]*"?kind"?[ \t]*:/m;
 const POSITION = /^.*?:(\d+):(\d+) (.*)$/s;

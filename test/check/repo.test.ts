@@ -79,9 +79,19 @@ describe("check DIR walks a repository", () => {
 
   it("counts what it skipped, and why", () => {
     expect(run.err).toContain(
-      "skipped 10 file(s): 4 not Kubernetes objects, 1 Helm or Go templates, 2 rigging values files, 1 schema files, 2 kustomizations (not built)",
+      "skipped 12 file(s): 4 not Kubernetes objects, 1 Helm or Go templates, 2 rigging values files, 1 schema files, 2 kustomizations (not built), 2 kustomize patches",
     );
     expect(run.err).toMatch(/skipped 2 directories: .*\.git, .*node_modules/);
+  });
+
+  it("skips the files a kustomization names as patches (no selector there is missing), and judges them when named", () => {
+    const overlay = join(dir, "kustomize", "overlays", "prod");
+    expect(run.findings.filter((f) => f.file.startsWith(overlay))).toEqual([]);
+    const named = runInProcess(["check", "--format", "json", join(overlay, "replicas.yaml")]);
+    expect(named.code).toBe(1);
+    expect(JSON.parse(named.out)).toContainEqual(
+      expect.objectContaining({ ruleId: "schema", path: "spec", message: expect.stringMatching(/missing required field "selector"/) }),
+    );
   });
 
   it("does not follow a symlink out of the tree (a link to / among them), and reports a loop once", () => {
