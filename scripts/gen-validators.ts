@@ -449,7 +449,7 @@ export async function generateValidators(): Promise<Map<string, string>> {
       " * Each kind's build, by kind, handed the functions it calls (the shared",
       " * runtime and its schema's named functions) and no others: a name is read",
       " * when its kind is first built, so a run loads only its own kind's part of",
-      " * the build (scripts/build.mjs, KIND_CHUNKS).",
+      " * the build (src/seams.ts, KIND_HEADS).",
       " */",
       "const BUILDS: Record<string, () => FastValidator> = {",
       ...kinds.map(({ kind, code }) => `  ${JSON.stringify(kind)}: () => build${kind}({ ${callsOf(code).join(", ")} }),`),

@@ -1,4 +1,4 @@
-// Whether a render's input is a directory, asked without loading the fleet's code.
+// Whether a render's input is a directory, asked without loading the fleet's code (src/seams.ts, PLACED).
 import { statSync } from "node:fs";
 
 export function isDirectory(path: string): boolean {

@@ -25,7 +25,7 @@ import { buildRootpilotRunner } from "./rootpilot-runner/generated-validator.ts"
  * Each kind's build, by kind, handed the functions it calls (the shared
  * runtime and its schema's named functions) and no others: a name is read
  * when its kind is first built, so a run loads only its own kind's part of
- * the build (scripts/build.mjs, KIND_CHUNKS).
+ * the build (src/seams.ts, KIND_HEADS).
  */
 const BUILDS: Record<string, () => FastValidator> = {
   "CompassRunner": () => buildCompassRunner({ attempt, copyDefault, gaveUp, giveUp, sink, validator, checkCidr, checkCompassRunner, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkObjectKey, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys, imageOf, isLabelKey, isLabelValue }),

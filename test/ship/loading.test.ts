@@ -1,4 +1,4 @@
-// What the built command loads (scripts/build.mjs, docs/performance.md):
+// What the built command loads (src/seams.ts, docs/performance.md):
 // the files of dist/lib/ other than main.cjs, and Node's modules beyond
 // those every process has, load only for the commands that need them; the
 // files a render loads come with a code cache that V8 accepts. A preloaded
@@ -76,9 +76,9 @@ describe("the built command loads what a command needs, when it needs it", () =>
     // parses only what js-yaml may read otherwise, finds positions for a
     // message and quotes what js-yaml would leave misreadable: none of it here.
     for (const file of ["yaml", "zod", "pg", "cel", "nats"]) expect(loaded.files).not.toContain(file);
-    // Its own kind's validator, schema, renderer and rules, and no other kind's (scripts/build.mjs, KIND_CHUNKS).
+    // Its own kind's validator, schema, renderer and rules, and no other kind's (src/seams.ts, KIND_HEADS).
     expect(loaded.files.filter((file) => /^(kind|validators)-/.test(file))).toEqual(["kind-compass-runner"]);
-    // Nothing of a fleet, the other commands or the CR-06 judge (scripts/build.mjs, LAZY_SOURCES): main.cjs and its kind's file.
+    // Nothing of a fleet, the other commands or the CR-06 judge (src/seams.ts, SOURCE_CHUNKS): main.cjs and its kind's file.
     expect(loaded.files).toEqual(["main", "kind-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
     // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).

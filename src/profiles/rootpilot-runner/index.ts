@@ -1,4 +1,4 @@
-// A light head: the folder's chunk loads on first use, not at start.
+// A light head (src/seams.ts, KIND_HEADS): the folder's chunk loads on first use, not at start.
 import { defineValuesKind } from "../values-kind.ts";
 import { renderRootpilotRunner } from "./render.ts";
 import type { RootpilotRunnerValues } from "./values.ts";
