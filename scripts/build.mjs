@@ -15,7 +15,7 @@ for (const generator of ["scripts/gen-yaml-tags.ts", "scripts/gen-validators.ts"
 rmSync("dist/kube", { recursive: true, force: true });
 cpSync("kube-schemas", "dist/kube", { recursive: true });
 
-// Imported after the generators, since the plan reads the sources they write.
+// Imported once the build is known to run, so a skipped one loads no bundler.
 const { misplaced, planChunks, seams } = await import("./build/chunks.mjs");
 const { LOADED_AT_START, buildChunks, buildMain, moduleUrl, startBundle, wrapForLauncher } = await import("./build/bundle.mjs");
 const { buildForBun } = await import("./build/bun.mjs");
