@@ -7,7 +7,8 @@ import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { compassRunnerRules } from "../../src/profiles/compass-runner/rules.ts";
 import { ObjectSet } from "../../src/rules/engine.ts";
-import { flagValue, list, mountHolding } from "../../src/rules/templates.ts";
+import { flagValue } from "../../src/core/flag-or-env.ts";
+import { list, mountHolding } from "../../src/rules/templates.ts";
 import { breathe } from "../support/breathe.ts";
 
 /** The plain flag reader: words and paths through closures, the bare name by a regex. */
