@@ -12,8 +12,10 @@ export interface SettingNames {
 export interface Reading {
   /** The program's name: `command` words count only when the first names it; without it, every word past the first counts. */
   program?: RegExp;
-  /** The program's whole flag set: a known flag takes the next word whatever it is, a bool flag never does, and -h/-help are Go's own. */
-  flags?: { known: ReadonlySet<string>; bool: ReadonlySet<string> };
+  /** The program's flags: a bool flag never takes the next word. With `known`, the whole flag set: a known flag takes the next word whatever it is, and -h/-help are Go's own. */
+  flags?: { known?: ReadonlySet<string>; bool?: ReadonlySet<string> };
+  /** `flag` (default): a non-empty flag wins (Go's `orEnv`). `trueFlag`: a bool setting read as `flag || ParseBool(env)`, so a flag given false yields to a set variable. */
+  precedence?: "flag" | "trueFlag";
   /** An empty variable reads as unset (Go's `orEnv` over os.Getenv), not as an empty value. */
   emptyIsUnset?: boolean;
   /** A variable not listed reads as possibly given by `envFrom` when the container has one, instead of as unset. */
@@ -46,26 +48,35 @@ export interface GivenFlag {
 
 /** What the program reads for a setting: a non-empty flag (the last given wins), else its variable (the last entry wins). */
 export function flagOrEnv(container: Container, names: SettingNames, reading: Reading = {}): FlagOrEnv | undefined {
-  if (names.flag) {
-    const given = flagValue(container, names.flag, reading);
-    if (given) {
-      // The kubelet expands $(VAR) in arguments from the container's own variables.
-      const ref = given.value.startsWith("$(") ? /^\$\(([A-Za-z_][A-Za-z0-9_]*)\)$/.exec(given.value) : null;
-      const entry = ref ? envEntry(container, ref[1]) : undefined;
-      if (entry?.env.valueFrom) return { from: "flag", name: names.flag, valueFrom: entry.env.valueFrom, path: given.path };
-      const value = entry ? literal(entry.env) : given.value;
-      if (value !== "") return { from: "flag", name: names.flag, value, path: given.path };
-    }
-  }
-  if (!names.env) return undefined;
-  const entry = envEntry(container, names.env);
+  const flag = names.flag ? fromFlag(container, names.flag, reading) : undefined;
+  if (flag && !(reading.precedence === "trueFlag" && GO_FALSE.test(flag.value ?? ""))) return flag;
+  return (names.env ? fromEnv(container, names.env, reading) : undefined) ?? flag;
+}
+
+/** What Go's strconv.ParseBool reads as false. */
+const GO_FALSE = /^(0|f|F|false|FALSE|False)$/;
+
+/** The flag's last value, through the kubelet's $(VAR) expansion; an empty value is no value. */
+function fromFlag(container: Container, flag: string, reading: Reading): FlagOrEnv | undefined {
+  const given = flagValue(container, flag, reading);
+  if (!given) return undefined;
+  // The kubelet expands $(VAR) in arguments from the container's own variables.
+  const ref = given.value.startsWith("$(") ? /^\$\(([A-Za-z_][A-Za-z0-9_]*)\)$/.exec(given.value) : null;
+  const entry = ref ? envEntry(container, ref[1]) : undefined;
+  if (entry?.env.valueFrom) return { from: "flag", name: flag, valueFrom: entry.env.valueFrom, path: given.path };
+  const value = entry ? literal(entry.env) : given.value;
+  return value === "" ? undefined : { from: "flag", name: flag, value, path: given.path };
+}
+
+function fromEnv(container: Container, name: string, reading: Reading): FlagOrEnv | undefined {
+  const entry = envEntry(container, name);
   if (entry) {
     const { env, index } = entry;
-    if (env.valueFrom !== undefined) return { from: "env", name: names.env, valueFrom: env.valueFrom, path: ["env", index] };
+    if (env.valueFrom !== undefined) return { from: "env", name, valueFrom: env.valueFrom, path: ["env", index] };
     const value = literal(env);
-    return value === "" && reading.emptyIsUnset ? undefined : { from: "env", name: names.env, value, path: ["env", index, "value"] };
+    return value === "" && reading.emptyIsUnset ? undefined : { from: "env", name, value, path: ["env", index, "value"] };
   }
-  if (reading.envFrom && list(container.envFrom).length > 0) return { from: "envFrom", name: names.env, path: ["envFrom"] };
+  if (reading.envFrom && list(container.envFrom).length > 0) return { from: "envFrom", name, path: ["envFrom"] };
   return undefined;
 }
 
@@ -112,12 +123,12 @@ function scan(
     const body = text.slice(text.startsWith("--") ? 2 : 1);
     const eq = body.indexOf("=");
     const name = eq < 0 ? body : body.slice(0, eq);
-    const help = set !== undefined && (name === "help" || name === "h");
-    const known = set ? help || set.known.has(`--${name}`) : name === asked;
+    const help = set?.known !== undefined && (name === "help" || name === "h");
+    const known = set?.known ? help || set.known.has(`--${name}`) : name === asked;
     let value = "";
     let at = i;
     if (eq >= 0) value = body.slice(eq + 1);
-    else if (help || set?.bool.has(`--${name}`)) value = "true";
+    else if (help || set?.bool?.has(`--${name}`)) value = "true";
     else if (i + 1 < count) {
       const next = wordAt(command, args, fromCommand, i + 1);
       // An unknown flag stops the real program; guessing that it takes a value keeps the rest readable.

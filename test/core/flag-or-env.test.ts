@@ -79,6 +79,25 @@ describe("Go's flag set, when the program's flags are known", () => {
   });
 });
 
+describe("a bool setting read as flag || ParseBool(env)", () => {
+  const QUOTA = { flag: "--quota", env: "QUOTA" };
+  const BOOL: Reading = { flags: { bool: new Set(["--quota"]) }, emptyIsUnset: true, precedence: "trueFlag" };
+  const env = [{ name: "QUOTA", value: "true" }];
+  it("a true or unreadable flag wins; a false one yields to a set variable and answers when none is set", () => {
+    expect(flagOrEnv(c({ args: ["--quota"], env: [{ name: "QUOTA", value: "false" }] }), QUOTA, BOOL)).toMatchObject({ from: "flag", value: "true" });
+    expect(flagOrEnv(c({ args: ["--quota=maybe"], env }), QUOTA, BOOL)).toMatchObject({ from: "flag", value: "maybe" });
+    expect(flagOrEnv(c({ args: ["--quota=false"], env }), QUOTA, BOOL)).toMatchObject({ from: "env", value: "true", path: ["env", 0, "value"] });
+    expect(flagOrEnv(c({ args: ["--quota=0"] }), QUOTA, BOOL)).toMatchObject({ from: "flag", value: "0", path: ["args", 0] });
+    // Under the default precedence the same false flag wins.
+    expect(flagOrEnv(c({ args: ["--quota=false"], env }), QUOTA, { ...BOOL, precedence: "flag" })?.from).toBe("flag");
+  });
+
+  it("a bool flag known without the whole flag set still leaves the next word alone", () => {
+    expect(flagOrEnv(c({ args: ["--quota", "--server", "https://a"] }), SERVER, BOOL)?.value).toBe("https://a");
+    expect(flagOrEnv(c({ args: ["--quota", "https://a", "--server", "https://b"] }), SERVER, BOOL)).toBeUndefined();
+  });
+});
+
 describe("variables", () => {
   it("the last entry of a name counts, at its value", () => {
     const env = [

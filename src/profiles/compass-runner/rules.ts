@@ -146,24 +146,10 @@ function goIntProblem(text: string): string | undefined {
 }
 const TRUE = /^(1|t|T|true|TRUE|True)$/;
 
-/** A Go boolean flag: bare means true and it never takes the next word; a true flag wins. */
+/** The quota switch: a Go bool flag, read as `flag || ParseBool(env)`, so a true (or unreadable) flag wins. */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
-  const flag = S.quotaRequired.flag;
-  // The last occurrence in args, else in command, read without building a list of the two.
-  const fromFlag = lastQuotaFlag(container.args ?? [], "args", flag) ?? lastQuotaFlag(container.command ?? [], "command", flag);
-  if (fromFlag && (TRUE.test(fromFlag.value) || !BOOL.test(fromFlag.value))) return fromFlag;
-  const env = flagOrEnv(container, { env: S.quotaRequired.env }, RUNNER_READING);
-  if (env?.value !== undefined) return { value: env.value, at: env.path, via: "env" };
-  return fromFlag;
-}
-
-/** The last word of `words` that is `flag` or `flag=value`, as quotaRequired reads it. */
-function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag: string): { value: string; at: PropertyKey[]; via: "flag" } | undefined {
-  for (let i = words.length - 1; i >= 0; i--) {
-    if (words[i] === flag || words[i].startsWith(`${flag}=`))
-      return { value: words[i] === flag ? "true" : words[i].slice(flag.length + 1), at: [field, i], via: "flag" };
-  }
-  return undefined;
+  const found = flagOrEnv(container, S.quotaRequired, { ...RUNNER_READING, precedence: "trueFlag" });
+  return found?.value === undefined ? undefined : { value: found.value, at: found.path, via: found.from === "flag" ? "flag" : "env" };
 }
 
 /** Path answers kept per path, bounded (PATHS_KEPT, PATH_KEPT_CHARS) against hostile input. */

@@ -18,6 +18,8 @@ export interface Setting extends Source {
   meaning: string;
   /** What rigging writes, when it writes this setting. */
   rendered?: string;
+  /** A Go bool flag: alone it means true, and it never takes the next word. */
+  bool?: boolean;
 }
 
 const MAIN = "go/cmd/compass-runner/main.go@c0c4e3c5";
@@ -95,6 +97,7 @@ export const RUNNER_SETTINGS = {
     meaning: "refuse to start without a project quota on the session tree (CR-11)",
     from: MAIN,
     status: "implemented",
+    bool: true,
   },
   otel: {
     rendered: "otel.endpoint",
@@ -196,7 +199,10 @@ export function derived(c: Capacity): { memoryMiB: number; cpu: number; graceSec
 }
 
 /** How compass-runner reads its settings: Go's flag package, and `orEnv`, where an empty variable is none. */
-export const RUNNER_READING: Reading = { emptyIsUnset: true };
+export const RUNNER_READING: Reading = {
+  flags: { bool: new Set(Object.values(RUNNER_SETTINGS as Record<string, Setting>).flatMap((s) => (s.flag && s.bool ? [s.flag] : []))) },
+  emptyIsUnset: true,
+};
 
 /** How a setting is written for people: `--server / COMPASS_SERVER_ADDR`. */
 export function settingName(setting: { flag?: string; env?: string }): string {
