@@ -2,7 +2,7 @@
 // parses them, after the kubelet's $(VAR) expansion, else its variable.
 import type { Container, EnvVar, EnvVarSource } from "kubernetes-types/core/v1";
 
-/** The names one setting goes by: a flag with its dashes (`--server`), a variable (`COMPASS_SERVER_ADDR`), or both. */
+/** The names one setting goes by: a flag with its dashes (`--listen`), a variable (`LISTEN_ADDR`), or both. */
 export interface SettingNames {
   flag?: string;
   env?: string;
@@ -99,11 +99,7 @@ export function givenFlags(container: Container, reading: Reading = {}): GivenFl
   return all;
 }
 
-/**
- * Go's flag parsing over `command` past its first word (when that is the program), then `args`; read in place,
- * without closures, since every rule asks a dozen times per container. Answers the last value of `asked`
- * (a flag the program has), or fills `all` with every flag.
- */
+/** Go's flag parsing, read in place without closures since every rule asks a dozen times per container: the last value of `asked`, or every flag into `all`. */
 function scan(
   container: Container,
   reading: Reading,
