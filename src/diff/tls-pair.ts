@@ -3,9 +3,11 @@
 import type { X509Certificate } from "node:crypto";
 import type { Container, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
-import { RUNNER_SETTINGS } from "../profiles/compass-runner/runtime.ts";
+import { flagOrEnv, flagValue } from "../core/flag-or-env.ts";
+import { RUNNER_READING, RUNNER_SETTINGS } from "../profiles/compass-runner/runtime.ts";
 import { SERVER_INTERFACE } from "../profiles/compass-server/runtime.ts";
-import { flagOrEnv, flagValue, mountHolding } from "../rules/templates.ts";
+import { SERVER_READING } from "../profiles/compass-server/settings.ts";
+import { mountHolding } from "../rules/templates.ts";
 import { certificatesOf, names, namesOf, secretText, signs } from "./certificates.ts";
 import type { BothSides, Consequence, ObjectDiff } from "./consequences.ts";
 import { isRunnerDaemonSet, isServer, isServerDeployment } from "./roles.ts";
@@ -169,14 +171,14 @@ function podSpecOf(object: K8sObject): { volumes?: Volume[]; containers?: Contai
 function runnerTls(ds: K8sObject, objects: readonly K8sObject[]): RunnerTls {
   const pod = podSpecOf(ds);
   const containers = pod.containers ?? [];
-  const container = containers.find((c) => flagOrEnv(c, RUNNER_SETTINGS.server).from !== "none") ?? containers[0] ?? {};
-  const caFile = flagOrEnv(container as Container, RUNNER_SETTINGS.ca).value;
+  const container = containers.find((c) => flagOrEnv(c, RUNNER_SETTINGS.server, RUNNER_READING)) ?? containers[0] ?? {};
+  const caFile = flagOrEnv(container as Container, RUNNER_SETTINGS.ca, RUNNER_READING)?.value;
   const source = caFile ? fileSource(pod, container as Container, caFile) : undefined;
   const caObject =
     source?.kind === "ConfigMap" ? objects.find((o) => o.kind === "ConfigMap" && o.metadata.name === source.name && sameNamespace(o, ds)) : undefined;
   const caText = caObject && source ? (caObject.data as Record<string, unknown> | undefined)?.[source.key] : undefined;
-  const serverName = flagValue(container as Container, SERVER_NAME)?.value;
-  const address = flagOrEnv(container as Container, RUNNER_SETTINGS.server).value;
+  const serverName = flagValue(container as Container, SERVER_NAME, RUNNER_READING)?.value;
+  const address = flagOrEnv(container as Container, RUNNER_SETTINGS.server, RUNNER_READING)?.value;
   return {
     ca: !caFile ? SYSTEM_ROOTS : source ? `${source.kind} ${source.name} key ${source.key}` : `the file ${caFile}`,
     ...(caObject ? { caObject } : {}),
@@ -189,15 +191,15 @@ function runnerTls(ds: K8sObject, objects: readonly K8sObject[]): RunnerTls {
 function serverTls(deployment: K8sObject, objects: readonly K8sObject[]): ServerTls {
   const pod = podSpecOf(deployment);
   const containers = pod.containers ?? [];
-  const container = (containers.find((c) => flagValue(c, SERVER_INTERFACE.tlsCert.flag)) ?? containers[0] ?? {}) as Container;
-  const certFile = flagValue(container, SERVER_INTERFACE.tlsCert.flag)?.value;
+  const container = (containers.find((c) => flagValue(c, SERVER_INTERFACE.tlsCert.flag, SERVER_READING)) ?? containers[0] ?? {}) as Container;
+  const certFile = flagValue(container, SERVER_INTERFACE.tlsCert.flag, SERVER_READING)?.value;
   const source = certFile ? fileSource(pod, container, certFile) : undefined;
   const certObject =
     source?.kind === "Secret" ? objects.find((o) => o.kind === "Secret" && o.metadata.name === source.name && sameNamespace(o, deployment)) : undefined;
   const encoded = (certObject?.data as Record<string, unknown> | undefined)?.[source?.key ?? ""];
   const plain = (certObject?.stringData as Record<string, unknown> | undefined)?.[source?.key ?? ""];
   const data = typeof plain === "string" ? plain : typeof encoded === "string" ? secretText(encoded, true) : undefined;
-  const publicHost = hostOf(flagOrEnv(container, SERVER_INTERFACE.publicUrl).value);
+  const publicHost = hostOf(flagOrEnv(container, SERVER_INTERFACE.publicUrl, SERVER_READING)?.value);
   const services = objects.filter((o) => o.kind === "Service" && isServer(o) && sameNamespace(o, deployment));
   const namespace = deployment.metadata.namespace ?? "default";
   const serviceHosts = services.flatMap((svc) => [

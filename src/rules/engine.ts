@@ -1,6 +1,6 @@
 // A rule is data (ID, summary, fix, severity, profiles) plus one pure function
 // over a set of objects, shared by render, check and the docs.
-import type { Container, EnvVar, PodSpec } from "kubernetes-types/core/v1";
+import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../core/objects.ts";
 
 import type { SystemName } from "./system.ts";
@@ -222,12 +222,6 @@ export function runRules(rules: readonly Rule[], set: ObjectSet, onError?: RuleE
     for (const hit of hits) findings.push({ ...hit, id: rule.id, profile: set.profile, ...judged(rule, hit), fix: rule.fix });
   }
   return findings;
-}
-
-/** A container's environment variable by name, with its index for the finding's path. */
-export function envOf(container: Container, name: string): { env?: EnvVar; index: number } {
-  const index = (container.env ?? []).findIndex((e) => e.name === name);
-  return { env: index < 0 ? undefined : container.env![index], index };
 }
 
 /** Shorthand for a rule's hit; `opinion` makes it a warning (a key of the rule's `opinions`). */

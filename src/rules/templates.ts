@@ -1,6 +1,6 @@
 // The shared checks rules are built from, each answering as Kubernetes or the
 // program reads manifests; rules decide what an answer means.
-import type { Container, EnvVar, Volume, VolumeMount } from "kubernetes-types/core/v1";
+import type { Container, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule, NetworkPolicyPeer, NetworkPolicySpec } from "kubernetes-types/networking/v1";
 import type { K8sObject } from "../core/objects.ts";
 import { dig, type ObjectSet, type PodRef } from "./engine.ts";
@@ -239,87 +239,6 @@ export function projectedToken(pod: PodRef, container: Container, file: string):
   const index = sources.findIndex((s) => s?.serviceAccountToken !== undefined && trimSlash(s.serviceAccountToken.path ?? "") === relative);
   if (index < 0) return undefined;
   return { ...holding, token: sources[index].serviceAccountToken!, at: ["volumes", holding.volumeIndex, "projected", "sources", index, "serviceAccountToken"] };
-}
-
-// ------------------------------------------------------- flags and variables
-
-/** The contract names of one setting (compass-interfaces.md; seed 002 for Rootpilot). */
-export interface SettingNames {
-  /** The flag, with its dashes: `--server`. */
-  flag?: string;
-  /** The environment variable: `COMPASS_SERVER_ADDR`. */
-  env?: string;
-}
-
-export interface Setting {
-  /** Where the program takes the value from; `none` when neither name is given. */
-  from: "flag" | "env" | "envFrom" | "none";
-  /** The value, when it is written in the manifest (not for valueFrom or envFrom). */
-  value?: string;
-  /** Path inside the container to the value (the argument or the env entry's value), for findings. */
-  path: PropertyKey[];
-  /** The flag or variable name that gave the value. */
-  name?: string;
-}
-
-/** A setting as the program reads it: a non-empty flag (Go's forms) wins, else the variable from env, else envFrom, which the manifest does not show. */
-export function flagOrEnv(container: Container, names: SettingNames): Setting {
-  if (names.flag) {
-    const flag = flagValue(container, names.flag);
-    if (flag && flag.value !== "") return { from: "flag", value: flag.value, path: flag.path, name: names.flag };
-  }
-  if (names.env) {
-    const env = list<EnvVar>(container.env);
-    for (let i = env.length - 1; i >= 0; i--) {
-      if (env[i]?.name !== names.env) continue;
-      const entry = env[i];
-      if (entry.valueFrom !== undefined) return { from: "env", path: ["env", i, "valueFrom"], name: names.env };
-      return { from: "env", value: typeof entry.value === "string" ? entry.value : "", path: ["env", i, "value"], name: names.env };
-    }
-    if (list<unknown>(container.envFrom).length > 0) return { from: "envFrom", path: ["envFrom"], name: names.env };
-  }
-  return { from: "none", path: [names.env ? "env" : "args"] };
-}
-
-/** A flag's value and path in command and args, read in place since every rule asks a dozen times per container. */
-export function flagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {
-  let dashes = 0;
-  while (flag.charCodeAt(dashes) === 45) dashes++;
-  const bare = dashes === 0 ? flag : flag.slice(dashes);
-  const command = list<unknown>(container.command);
-  const args = list<unknown>(container.args);
-  // The first word of an explicit command is the program itself.
-  const fromCommand = Math.max(0, command.length - 1);
-  const count = fromCommand + args.length;
-  let found: { value: string; path: PropertyKey[] } | undefined;
-  for (let i = 0; i < count; i++) {
-    const text = wordAt(command, args, fromCommand, i);
-    if (text === "--" || !text.startsWith("-") || text === "-") break;
-    const body = text.slice(text.startsWith("--") ? 2 : 1);
-    const eq = body.indexOf("=");
-    const name = eq < 0 ? body : body.slice(0, eq);
-    if (name !== bare) {
-      // Another flag: skip its separate value when it takes one (a word not starting with -).
-      if (eq < 0 && i + 1 < count && !wordAt(command, args, fromCommand, i + 1).startsWith("-")) i++;
-      continue;
-    }
-    if (eq >= 0) found = { value: body.slice(eq + 1), path: pathAt(fromCommand, i) };
-    else if (i + 1 < count) {
-      found = { value: wordAt(command, args, fromCommand, i + 1), path: pathAt(fromCommand, i + 1) };
-      i++;
-    } else found = { value: "", path: pathAt(fromCommand, i) };
-  }
-  return found;
-}
-
-/** Word `i` of a container's command (after its first) and args, as flagValue reads them. */
-function wordAt(command: readonly unknown[], args: readonly unknown[], fromCommand: number, i: number): string {
-  return String(i < fromCommand ? command[i + 1] : args[i - fromCommand]);
-}
-
-/** The path inside the container of word `i`. */
-function pathAt(fromCommand: number, i: number): PropertyKey[] {
-  return i < fromCommand ? ["command", i + 1] : ["args", i - fromCommand];
 }
 
 // -------------------------------------------------------------------- helpers

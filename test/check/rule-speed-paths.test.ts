@@ -7,7 +7,8 @@ import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../../src/core/objects.ts";
 import { compassRunnerRules } from "../../src/profiles/compass-runner/rules.ts";
 import { ObjectSet } from "../../src/rules/engine.ts";
-import { flagValue, list, mountHolding } from "../../src/rules/templates.ts";
+import { flagValue } from "../../src/core/flag-or-env.ts";
+import { list, mountHolding } from "../../src/rules/templates.ts";
 import { breathe } from "../support/breathe.ts";
 
 /** The plain flag reader: words and paths through closures, the bare name by a regex. */
@@ -194,8 +195,10 @@ describe("CR-20 judges integers and the quota flag as the plain readers do", () 
     }
   });
 
-  it("the quota flag: the last in args, else in command, bare or with a value", () => {
+  it("the quota flag: a Go bool flag, the last given wins, bare or with a value; a false flag yields to the variable", () => {
     const flag = "--microvm-quota-required";
+    const runRoot = { name: "COMPASS_MICROVM_RUNROOT", value: "/run/x" };
+    const quotaEnv = { name: "COMPASS_MICROVM_QUOTA_REQUIRED", value: "yes" };
     const cases: [Record<string, unknown>, string[]][] = [
       [{ args: [flag] }, []],
       [{ args: [`${flag}=maybe`] }, ["spec.template.spec.containers.0.args.0"]],
@@ -203,7 +206,11 @@ describe("CR-20 judges integers and the quota flag as the plain readers do", () 
       [{ args: [flag, `${flag}=maybe`] }, ["spec.template.spec.containers.0.args.1"]],
       [{ command: ["/prog", `${flag}=maybe`], args: ["x"] }, ["spec.template.spec.containers.0.command.1"]],
       [{ command: ["/prog", `${flag}=maybe`], args: [`${flag}=false`] }, []],
-      [{ command: [`${flag}=nope`] }, ["spec.template.spec.containers.0.command.0"]],
+      // The program itself is not a flag; a bare bool flag does not take the next word.
+      [{ command: [`${flag}=nope`] }, []],
+      [{ args: [flag, "--x=1", `${flag.slice(1)}=maybe`] }, ["spec.template.spec.containers.0.args.2"]],
+      [{ args: [`${flag}=false`], env: [runRoot, quotaEnv] }, ["spec.template.spec.containers.0.env.1.value"]],
+      [{ args: [flag], env: [runRoot, quotaEnv] }, []],
     ];
     for (const [container, paths] of cases) {
       const hits = judge({ env: [{ name: "COMPASS_MICROVM_RUNROOT", value: "/run/x" }], ...container }).filter((h) => h.includes("is not a boolean"));

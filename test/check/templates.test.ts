@@ -2,69 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { Container } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../../src/core/objects.ts";
-import { flagOrEnv, isolationGaps, projectedToken, selects } from "../../src/rules/templates.ts";
+import { isolationGaps, projectedToken, selects } from "../../src/rules/templates.ts";
 
 const c = (container: Partial<Container>): Container => ({ name: "c", ...container });
-const SERVER = { flag: "--server", env: "COMPASS_SERVER_ADDR" };
-
-describe("flagOrEnv: a non-empty flag wins, else the variable (compass-interfaces orEnv)", () => {
-  it.each([
-    [["--server", "https://a"], "flag", "https://a"],
-    [["--server=https://a"], "flag", "https://a"],
-    [["-server", "https://a"], "flag", "https://a"],
-    [["-server=https://a"], "flag", "https://a"],
-    [["--backend", "microvm", "--server", "https://a"], "flag", "https://a"],
-    [["--server", "https://a", "--server=https://b"], "flag", "https://b"],
-    [["--server="], "env", "https://env"],
-    [["run", "--server", "https://a"], "env", "https://env"],
-    [["--", "--server", "https://a"], "env", "https://env"],
-  ])("args %j: from %s, %s", (args, from, value) => {
-    const s = flagOrEnv(c({ args: args as string[], env: [{ name: "COMPASS_SERVER_ADDR", value: "https://env" }] }), SERVER);
-    expect([s.from, s.value]).toEqual([from, value]);
-  });
-
-  it("flags in command after the program, with the path of the value", () => {
-    const s = flagOrEnv(c({ command: ["/compass-runner", "--server", "https://a"] }), SERVER);
-    expect([s.from, s.value, s.path]).toEqual(["flag", "https://a", ["command", 2]]);
-  });
-
-  it("command and args read as one list of words: a flag in command takes its value from args, a flag in args wins", () => {
-    const across = flagOrEnv(c({ command: ["/compass-runner", "--server"], args: ["https://a"] }), SERVER);
-    expect([across.from, across.value, across.path]).toEqual(["flag", "https://a", ["args", 0]]);
-    const later = flagOrEnv(c({ command: ["/compass-runner", "--server=https://a"], args: ["--server", "https://b"] }), SERVER);
-    expect([later.value, later.path]).toEqual(["https://b", ["args", 1]]);
-    const first = flagOrEnv(c({ command: ["/compass-runner", "--server=https://a"], args: ["run", "--server", "https://b"] }), SERVER);
-    expect([first.value, first.path]).toEqual(["https://a", ["command", 1]]);
-    // The program itself is not a flag, even when it looks like one.
-    expect(flagOrEnv(c({ command: ["--server=https://a"] }), SERVER).from).toBe("none");
-    // Another flag's separate value is skipped across the boundary too.
-    const skipped = flagOrEnv(c({ command: ["/compass-runner", "--backend"], args: ["microvm", "--server", "https://c"] }), SERVER);
-    expect([skipped.value, skipped.path]).toEqual(["https://c", ["args", 2]]);
-    const bare = flagOrEnv(c({ args: ["--backend", "microvm", "-", "--server", "https://a"] }), SERVER);
-    expect(bare.from).toBe("none");
-  });
-
-  it("the last env entry of a name counts; valueFrom and envFrom are not visible", () => {
-    expect(
-      flagOrEnv(
-        c({
-          env: [
-            { name: "COMPASS_SERVER_ADDR", value: "x" },
-            { name: "COMPASS_SERVER_ADDR", value: "y" },
-          ],
-        }),
-        SERVER,
-      ),
-    ).toMatchObject({ from: "env", value: "y", path: ["env", 1, "value"] });
-    expect(flagOrEnv(c({ env: [{ name: "COMPASS_SERVER_ADDR", valueFrom: { configMapKeyRef: { name: "m", key: "k" } } }] }), SERVER)).toEqual({
-      from: "env",
-      path: ["env", 0, "valueFrom"],
-      name: "COMPASS_SERVER_ADDR",
-    });
-    expect(flagOrEnv(c({ envFrom: [{ configMapRef: { name: "m" } }] }), SERVER)).toEqual({ from: "envFrom", path: ["envFrom"], name: "COMPASS_SERVER_ADDR" });
-    expect(flagOrEnv(c({}), SERVER)).toEqual({ from: "none", path: ["env"] });
-  });
-});
 
 describe("selects: matchLabels and matchExpressions", () => {
   const labels = { app: "runner", tier: "ci" };

@@ -8,13 +8,13 @@ import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import { splitPem } from "../../core/pem.ts";
 import { closest } from "../../core/values.ts";
 import type { K8sObject } from "../../core/objects.ts";
+import { flagOrEnv } from "../../core/flag-or-env.ts";
 import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { isolationGaps, list, mountHolding, policiesSelecting } from "../../rules/templates.ts";
 import {
   ARCH_LABEL,
   FORBIDDEN_HOST_ROOTS,
   FORBIDDEN_SETTINGS,
-  findSetting,
   HOSTNAME_LABEL,
   MAX_SURGE,
   MAX_UNAVAILABLE,
@@ -22,6 +22,7 @@ import {
   OTHER_RUNNER_VARIABLES,
   RUNNER_AUDIENCE,
   RUNNER_GID,
+  RUNNER_READING,
   RUNNER_SETTINGS as S,
   RUNNER_UID,
   settingName,
@@ -60,7 +61,7 @@ function mountOf(spec: PodSpec, container: Container, file: string) {
 
 /** The projected token a Runner container reads as its token file, with the path to it. */
 function runnerToken(spec: PodSpec, container: Container, path: PropertyKey[]) {
-  const found = findSetting(container, S.tokenFile);
+  const found = flagOrEnv(container, S.tokenFile, RUNNER_READING);
   if (!found) return undefined;
   const at = mountOf(spec, container, found.value ?? TOKEN_PATH);
   const sources = at?.volume?.projected?.sources ?? [];
@@ -145,24 +146,10 @@ function goIntProblem(text: string): string | undefined {
 }
 const TRUE = /^(1|t|T|true|TRUE|True)$/;
 
-/** A Go boolean flag: bare means true and it never takes the next word; a true flag wins. */
+/** The quota switch: a Go bool flag, read as `flag || ParseBool(env)`, so a true (or unreadable) flag wins. */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
-  const flag = S.quotaRequired.flag;
-  // The last occurrence in args, else in command, read without building a list of the two.
-  const fromFlag = lastQuotaFlag(container.args ?? [], "args", flag) ?? lastQuotaFlag(container.command ?? [], "command", flag);
-  if (fromFlag && (TRUE.test(fromFlag.value) || !BOOL.test(fromFlag.value))) return fromFlag;
-  const env = findSetting(container, { env: S.quotaRequired.env });
-  if (env?.value !== undefined) return { value: env.value, at: env.at, via: "env" };
-  return fromFlag;
-}
-
-/** The last word of `words` that is `flag` or `flag=value`, as quotaRequired reads it. */
-function lastQuotaFlag(words: readonly string[], field: "args" | "command", flag: string): { value: string; at: PropertyKey[]; via: "flag" } | undefined {
-  for (let i = words.length - 1; i >= 0; i--) {
-    if (words[i] === flag || words[i].startsWith(`${flag}=`))
-      return { value: words[i] === flag ? "true" : words[i].slice(flag.length + 1), at: [field, i], via: "flag" };
-  }
-  return undefined;
+  const found = flagOrEnv(container, S.quotaRequired, { ...RUNNER_READING, precedence: "trueFlag" });
+  return found?.value === undefined ? undefined : { value: found.value, at: found.path, via: found.from === "flag" ? "flag" : "env" };
 }
 
 /** Path answers kept per path, bounded (PATHS_KEPT, PATH_KEPT_CHARS) against hostile input. */
@@ -249,11 +236,11 @@ export const compassRunnerRules: Rule[] = [
     profiles: RUNNER,
     check(set) {
       return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
-        const found = findSetting(container, S.server);
+        const found = flagOrEnv(container, S.server, RUNNER_READING);
         if (!found) return [hit(object, containerPath, `the Server address is not set (${settingName(S.server)})`)];
-        if (found.indirect || found.value === undefined) return [];
+        if (found.value === undefined) return [];
         const problem = httpsUrlProblem(found.value);
-        return problem ? [hit(object, [...containerPath, ...found.at], `the Server address ${problem}`)] : [];
+        return problem ? [hit(object, [...containerPath, ...found.path], `the Server address ${problem}`)] : [];
       });
     },
   },
@@ -269,7 +256,7 @@ export const compassRunnerRules: Rule[] = [
       const hits: RuleHit[] = [];
       const entries = serverEntries(set);
       for (const { object, spec, path, container, containerPath } of runnerContainers(set)) {
-        const found = findSetting(container, S.tokenFile);
+        const found = flagOrEnv(container, S.tokenFile, RUNNER_READING);
         if (!found) {
           hits.push(hit(object, containerPath, `no token file is set (${settingName(S.tokenFile)})`));
           continue;
@@ -307,7 +294,7 @@ export const compassRunnerRules: Rule[] = [
           );
         }
         if (at.mount.readOnly !== true) hits.push(hit(object, containerPath, `the token mount at ${at.mount.mountPath} is not readOnly`));
-        const ca = findSetting(container, S.ca);
+        const ca = flagOrEnv(container, S.ca, RUNNER_READING);
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
         (spec.volumes ?? []).forEach((volume, i) => {
           if (volume.name === caVolume) return;
@@ -588,10 +575,10 @@ export const compassRunnerRules: Rule[] = [
         const gid = effective(spec, container, "runAsGroup");
         if (uid !== RUNNER_UID || gid !== RUNNER_GID)
           hits.push(hit(object, [...containerPath, "securityContext"], `runs as ${uid ?? "?"}:${gid ?? "?"}, not ${RUNNER_UID}:${RUNNER_GID}`));
-        const found = findSetting(container, S.volumeRoot);
+        const found = flagOrEnv(container, S.volumeRoot, RUNNER_READING);
         if (!found?.value) continue;
         const at = mountOf(spec, container, found.value);
-        const where = [...containerPath, ...found.at];
+        const where = [...containerPath, ...found.path];
         if (!at?.volume?.hostPath) hits.push(hit(object, where, `the volume root ${found.value} is not on a host tree`));
         else if (normalizedDir(found.value) === normalizedDir(at.mount.mountPath)) {
           hits.push(hit(object, where, `the volume root ${found.value} is the mount point itself, not a subdirectory such as ${VOLUME_ROOT} (P8)`));
@@ -668,11 +655,11 @@ export const compassRunnerRules: Rule[] = [
         if (bad) hits.push(hit(cm, ["data", "ca.crt"], "ca.crt does not parse as PEM certificates"));
       }
       for (const { object, container, containerPath } of runnerContainers(set)) {
-        const found = findSetting(container, S.serverName);
+        const found = flagOrEnv(container, S.serverName, RUNNER_READING);
         if (found?.value !== undefined && !DNS1123_SUBDOMAIN.test(found.value))
-          hits.push(hit(object, [...containerPath, ...found.at], `--server-name ${JSON.stringify(found.value)} is not a DNS name`));
+          hits.push(hit(object, [...containerPath, ...found.path], `--server-name ${JSON.stringify(found.value)} is not a DNS name`));
         if (found)
-          hits.push(hit(object, [...containerPath, ...found.at], "--server-name is P9's (designed): the released Runner exits 2 on it", "designed-flag"));
+          hits.push(hit(object, [...containerPath, ...found.path], "--server-name is P9's (designed): the released Runner exits 2 on it", "designed-flag"));
       }
       return hits;
     },
@@ -692,7 +679,7 @@ export const compassRunnerRules: Rule[] = [
       const portsOfServer = () =>
         (serverPorts ??= new Set(
           runnerContainers(set).flatMap(({ container }) => {
-            const value = findSetting(container, S.server)?.value;
+            const value = flagOrEnv(container, S.server, RUNNER_READING)?.value;
             return value && URL.canParse(value) ? [Number(new URL(value).port || 443)] : [];
           }),
         ));
@@ -754,8 +741,8 @@ export const compassRunnerRules: Rule[] = [
     check(set) {
       const id = FORBIDDEN_SETTINGS[0];
       return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
-        const found = findSetting(container, id);
-        return found ? [hit(object, [...containerPath, ...found.at], `${settingName(id)} sets a Runner ID`)] : [];
+        const found = flagOrEnv(container, id, RUNNER_READING);
+        return found ? [hit(object, [...containerPath, ...found.path], `${settingName(id)} sets a Runner ID`)] : [];
       });
     },
   },
@@ -804,7 +791,7 @@ export const compassRunnerRules: Rule[] = [
           );
         if (requests.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no cpu request", "cpu-request"));
         if (limits.cpu !== undefined) hits.push(hit(object, [...at, "limits", "cpu"], `a cpu limit (${limits.cpu}) throttles the guests' VMMs`, "cpu-limit"));
-        const memoryMb = findSetting(container, S.memoryMb)?.value;
+        const memoryMb = flagOrEnv(container, S.memoryMb, RUNNER_READING)?.value;
         const limitMi = typeof limits.memory === "string" && /^\d+Mi$/.test(limits.memory) ? Number.parseInt(limits.memory, 10) : undefined;
         if (memoryMb && /^\d+$/.test(memoryMb) && limitMi !== undefined && limitMi < Number(memoryMb)) {
           hits.push(
@@ -855,16 +842,16 @@ export const compassRunnerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const { object, spec, container, containerPath } of runnerContainers(set)) {
         for (const forbidden of FORBIDDEN_SETTINGS.slice(1)) {
-          const found = findSetting(container, forbidden);
-          if (found) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(forbidden)}: ${forbidden.why}`));
+          const found = flagOrEnv(container, forbidden, RUNNER_READING);
+          if (found) hits.push(hit(object, [...containerPath, ...found.path], `${settingName(forbidden)}: ${forbidden.why}`));
         }
-        const runRoot = findSetting(container, S.runRoot);
+        const runRoot = flagOrEnv(container, S.runRoot, RUNNER_READING);
         if (!runRoot) hits.push(hit(object, containerPath, `no microVM run root (${settingName(S.runRoot)}): the Runner stops at boot`));
         else if (runRoot.value) {
           const at = mountOf(spec, container, runRoot.value);
           const readOnlyRoot = container.securityContext?.readOnlyRootFilesystem === true;
           if ((at === undefined && readOnlyRoot) || at?.mount.readOnly)
-            hits.push(hit(object, [...containerPath, ...runRoot.at], `the run root ${runRoot.value} is not on a writable mount`));
+            hits.push(hit(object, [...containerPath, ...runRoot.path], `the run root ${runRoot.value} is not on a writable mount`));
         }
         const quota = quotaRequired(container);
         if (quota && !BOOL.test(quota.value))
@@ -875,12 +862,12 @@ export const compassRunnerRules: Rule[] = [
               `${quota.via === "flag" ? S.quotaRequired.flag : S.quotaRequired.env} ${JSON.stringify(quota.value)} is not a boolean`,
             ),
           );
-        if (quota && TRUE.test(quota.value) && !findSetting(container, S.volumeRoot))
+        if (quota && TRUE.test(quota.value) && !flagOrEnv(container, S.volumeRoot, RUNNER_READING))
           hits.push(hit(object, containerPath, `a quota is required but no volume root is set (${settingName(S.volumeRoot)})`));
         for (const setting of [S.memoryMb, S.cpus]) {
-          const found = findSetting(container, setting);
+          const found = flagOrEnv(container, setting, RUNNER_READING);
           const problem = found?.value === undefined ? undefined : goIntProblem(found.value);
-          if (found && problem) hits.push(hit(object, [...containerPath, ...found.at], `${settingName(setting)} ${JSON.stringify(found.value)} ${problem}`));
+          if (found && problem) hits.push(hit(object, [...containerPath, ...found.path], `${settingName(setting)} ${JSON.stringify(found.value)} ${problem}`));
         }
         (container.env ?? []).forEach((env, index) => {
           if (!env.name.startsWith("COMPASS_") || KNOWN_VARIABLE_SET.has(env.name)) return;

@@ -1,7 +1,6 @@
 // What compass-runner reads (flags, variables, mounted paths), kept once for
 // the renderer, the rules and the docs; rules import this, never the renderer.
-import type { Container } from "kubernetes-types/core/v1";
-import { flagOrEnv } from "../../rules/templates.ts";
+import type { Reading } from "../../core/flag-or-env.ts";
 
 /** Where a name comes from upstream, and whether upstream has shipped it. */
 export interface Source {
@@ -19,6 +18,8 @@ export interface Setting extends Source {
   meaning: string;
   /** What rigging writes, when it writes this setting. */
   rendered?: string;
+  /** A Go bool flag: alone it means true, and it never takes the next word. */
+  bool?: boolean;
 }
 
 const MAIN = "go/cmd/compass-runner/main.go@c0c4e3c5";
@@ -96,6 +97,7 @@ export const RUNNER_SETTINGS = {
     meaning: "refuse to start without a project quota on the session tree (CR-11)",
     from: MAIN,
     status: "implemented",
+    bool: true,
   },
   otel: {
     rendered: "otel.endpoint",
@@ -196,30 +198,11 @@ export function derived(c: Capacity): { memoryMiB: number; cpu: number; graceSec
   };
 }
 
-/** A container's value for a setting: a non-empty flag wins, else a literal variable. */
-export interface Found {
-  value?: string;
-  /** Where: ["args", i] or ["env", i, "value"], relative to the container. */
-  at: PropertyKey[];
-  via: "flag" | "env";
-  /** Set from a Secret or ConfigMap, so the value is not in the manifest. */
-  indirect?: boolean;
-}
-
-interface ContainerLike {
-  command?: string[];
-  args?: string[];
-  env?: { name: string; value?: string; valueFrom?: unknown }[];
-}
-
-export function findSetting(container: ContainerLike, setting: { flag?: string; env?: string }): Found | undefined {
-  // Read by the shared flag-or-variable template, as compass-runner reads them.
-  const found = flagOrEnv(container as Container, setting);
-  if (found.from === "flag") return { value: found.value, at: found.path, via: "flag" };
-  if (found.from !== "env") return undefined;
-  if (found.value === undefined) return { at: found.path.slice(0, 2), via: "env", indirect: true };
-  return found.value === "" ? undefined : { value: found.value, at: found.path, via: "env" };
-}
+/** How compass-runner reads its settings: Go's flag package, and `orEnv`, where an empty variable is none. */
+export const RUNNER_READING: Reading = {
+  flags: { bool: new Set(Object.values(RUNNER_SETTINGS as Record<string, Setting>).flatMap((s) => (s.flag && s.bool ? [s.flag] : []))) },
+  emptyIsUnset: true,
+};
 
 /** How a setting is written for people: `--server / COMPASS_SERVER_ADDR`. */
 export function settingName(setting: { flag?: string; env?: string }): string {

@@ -6,7 +6,8 @@ import type { ContainerRef, ObjectSet, PodRef } from "../../rules/engine.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
 import { type ClusterFileProblem, type ParsedCluster, readRunnerClusters } from "./runner-clusters.ts";
 import { SERVER_INTERFACE as F } from "./runtime.ts";
-import { mountOver, resolve } from "./settings.ts";
+import { flagOrEnv } from "../../core/flag-or-env.ts";
+import { mountOver, SERVER_READING } from "./settings.ts";
 
 const appOf = (o: K8sObject) => o.metadata?.labels?.["app.kubernetes.io/name"];
 export const isServer = (o: K8sObject) => appOf(o) === SERVER_APP;
@@ -59,7 +60,7 @@ function parsedOnce(cm: K8sObject, key: string, text: string): ReturnType<typeof
 export function serverClusterFiles(set: ObjectSet): ServerClusterFile[] {
   const files: ServerClusterFile[] = [];
   for (const ref of serverContainers(set)) {
-    const path = resolve(ref.container, F.runnerClusters);
+    const path = flagOrEnv(ref.container, F.runnerClusters, SERVER_READING);
     if (!path?.value) continue;
     const file = configMapFile(set, ref.spec, ref.container, path.value);
     if (!file) continue;

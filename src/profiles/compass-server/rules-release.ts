@@ -4,7 +4,8 @@ import { list } from "../../rules/templates.ts";
 import { configMapFile, serverContainers } from "./objects.ts";
 import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, readRunnerClusters, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
 import { GO_BOOL, SERVER_INTERFACE as F } from "./runtime.ts";
-import { parseFlags, resolve } from "./settings.ts";
+import { flagOrEnv, givenFlags } from "../../core/flag-or-env.ts";
+import { SERVER_READING, settingPath } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
 
@@ -23,8 +24,8 @@ export const releaseRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set))
-        for (const flag of parseFlags(ref.container).filter((f) => f.flag === F.adminTokenFile.flag))
-          hits.push(hit(ref.object, [...ref.containerPath, ...flag.at], `${flag.flag} is P4's (designed): the released Server exits 2 on it`));
+        for (const flag of givenFlags(ref.container, SERVER_READING).filter((f) => f.flag === F.adminTokenFile.flag))
+          hits.push(hit(ref.object, [...ref.containerPath, ...flag.path], `${flag.flag} is P4's (designed): the released Server exits 2 on it`));
       return hits;
     },
   },
@@ -51,7 +52,7 @@ export const releaseRules: Rule[] = [
             list<{ kind?: string; name?: string }>(dig(b, ["subjects"])).some((s) => s?.kind === "Group" && s.name === UNAUTHENTICATED_GROUP),
         );
       for (const ref of serverContainers(set)) {
-        const path = resolve(ref.container, F.runnerClusters);
+        const path = flagOrEnv(ref.container, F.runnerClusters, SERVER_READING);
         const file = path?.value ? configMapFile(set, ref.spec, ref.container, path.value) : undefined;
         if (!file) continue;
         const where = ["data", file.key];
@@ -83,15 +84,15 @@ export const releaseRules: Rule[] = [
 
 /** CS-13: with default scope enforcement the reviewer App without grants refuses every write; values the manifest hides are not judged. */
 export function forgeWritesRefused(ref: ContainerRef): RuleHit[] {
-  const reviewer = resolve(ref.container, F.forgeReviewerAppId);
+  const reviewer = flagOrEnv(ref.container, F.forgeReviewerAppId, SERVER_READING);
   if (!reviewer || (Array.isArray(ref.container.envFrom) && ref.container.envFrom.length > 0)) return [];
-  const disabled = resolve(ref.container, F.forgeDisableScopeEnforcement);
+  const disabled = flagOrEnv(ref.container, F.forgeDisableScopeEnforcement, SERVER_READING);
   if (disabled && (disabled.value === undefined || GO_TRUE.test(disabled.value) || !GO_BOOL.test(disabled.value))) return [];
-  if (resolve(ref.container, F.forgeScopeGrants)) return [];
+  if (flagOrEnv(ref.container, F.forgeScopeGrants, SERVER_READING)) return [];
   return [
     hit(
       ref.object,
-      [...ref.containerPath, ...reviewer.at],
+      [...ref.containerPath, ...settingPath(reviewer)],
       `${reviewer.name} gives the reviewer App, scope enforcement is on (the Server's default) and no ${F.forgeScopeGrants.flag} grants a scope: the Server refuses every agent forge write; list the grants (account:provider:host:repo) in ${F.forgeScopeGrants.flag}, or pass ${F.forgeDisableScopeEnforcement.flag}=true for a single trust domain`,
     ),
   ];

@@ -12,7 +12,8 @@ import { configMapFile, isNats, isServer, serverContainers, serverPods } from ".
 import { readRunnerClusters } from "./runner-clusters.ts";
 import { forgeWritesRefused, releaseRules } from "./rules-release.ts";
 import { GO_BOOL, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, NOT_READ, RUNNER_CLUSTERS_SCHEMA, SECRETSPEC, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
-import { fromSecret, isSecretVolume, listenPort, mountOver, parseFlags, resolve, writableAt, type Resolved } from "./settings.ts";
+import { flagOrEnv, givenFlags, type FlagOrEnv } from "../../core/flag-or-env.ts";
+import { fromSecret, isSecretVolume, listenPort, mountOver, SERVER_READING, settingPath, writableAt } from "./settings.ts";
 
 const SERVER: Rule["profiles"] = ["compass-server"];
 /** What CS-11 reports of the isolation template: open directions, egress to everywhere, no DNS. */
@@ -22,7 +23,7 @@ const ARCH_LABELS = ["kubernetes.io/arch", "beta.kubernetes.io/arch"] as const;
 
 /** The port the Server's TLS door listens on, from --listen (8443 when it cannot be read). */
 function tlsPortOf(container: Container): number {
-  const listen = resolve(container, F.listen)?.value;
+  const listen = flagOrEnv(container, F.listen, SERVER_READING)?.value;
   return (listen && listenPort(listen)) || SERVER_TLS_PORT;
 }
 
@@ -36,7 +37,7 @@ function fileMode(volume: Volume, file: string): number {
 /** Checks that a file flag names a file of a Secret volume; returns its volume. */
 function secretFileFlag(ref: ContainerRef, flag: string, what: string, hits: RuleHit[]): { volume: Volume; rest: string; index: number } | undefined {
   const { object, container, containerPath, spec } = ref;
-  const given = parseFlags(container)
+  const given = givenFlags(container, SERVER_READING)
     .filter((f) => f.flag === flag)
     .pop();
   if (!given || given.value === "") {
@@ -45,15 +46,15 @@ function secretFileFlag(ref: ContainerRef, flag: string, what: string, hits: Rul
   }
   const found = mountOver(spec, container, given.value);
   if (!isSecretVolume(found.volume)) {
-    hits.push(hit(object, [...containerPath, ...given.at], `${flag} ${given.value} is not a file of a Secret volume`));
+    hits.push(hit(object, [...containerPath, ...given.path], `${flag} ${given.value} is not a file of a Secret volume`));
     return undefined;
   }
   return { volume: found.volume!, rest: found.rest, index: found.index };
 }
 
 /** A finding's path for a resolved setting, or the container's `where` when there is none. */
-function at(ref: ContainerRef, r: Resolved | undefined, where: string): PropertyKey[] {
-  return [...ref.containerPath, ...(r ? r.at : [where])];
+function at(ref: ContainerRef, r: FlagOrEnv | undefined, where: string): PropertyKey[] {
+  return [...ref.containerPath, ...(r ? settingPath(r) : [where])];
 }
 
 // Blanks within one line only: `^\s*` would read on through the empty lines after every line start (quadratic).
@@ -146,7 +147,7 @@ export const compassServerRules: Rule[] = [
           hits.push(hit(object, [...path, "initContainers"], "the Server pod has init containers; it migrates at boot"));
       }
       for (const ref of serverContainers(set)) {
-        const dsn = resolve(ref.container, F.database);
+        const dsn = flagOrEnv(ref.container, F.database, SERVER_READING);
         if (!dsn)
           hits.push(
             hit(
@@ -209,7 +210,7 @@ export const compassServerRules: Rule[] = [
           if (/MASTER_?KEY/i.test(env.name) && !/_(FILE|PATH)$/i.test(env.name))
             hits.push(hit(object, [...containerPath, "env", index], `${env.name} passes the master key through the environment`));
         });
-        const provider = resolve(container, F.secretProvider);
+        const provider = flagOrEnv(container, F.secretProvider, SERVER_READING);
         if (!provider || provider.value === undefined) {
           hits.push(
             hit(
@@ -266,7 +267,7 @@ export const compassServerRules: Rule[] = [
             hits.push(hit(ref.object, [...ref.containerPath, "env", index], `${env.name} passes the admin token through the environment`));
         });
         // The released Server takes no such flag and mints its token: nothing more to judge.
-        if (!parseFlags(ref.container).some((f) => f.flag === F.adminTokenFile.flag)) continue;
+        if (!givenFlags(ref.container, SERVER_READING).some((f) => f.flag === F.adminTokenFile.flag)) continue;
         const found = secretFileFlag(ref, F.adminTokenFile.flag, "the admin token", hits);
         if (!found) continue;
         const mode = fileMode(found.volume, found.rest);
@@ -287,7 +288,7 @@ export const compassServerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
-        const url = resolve(ref.container, F.natsUrl);
+        const url = flagOrEnv(ref.container, F.natsUrl, SERVER_READING);
         if (!url)
           hits.push(
             hit(
@@ -354,7 +355,7 @@ export const compassServerRules: Rule[] = [
       const containers = serverContainers(set);
       const targets = new Map<string, number>();
       for (const ref of containers) {
-        const listen = resolve(ref.container, F.listen);
+        const listen = flagOrEnv(ref.container, F.listen, SERVER_READING);
         if (!listen?.value)
           hits.push(hit(ref.object, [...ref.containerPath, "args"], "no --listen: the Server serves only its Unix socket, and no Runner can enroll"));
         else if (listenPort(listen.value) === undefined) hits.push(hit(ref.object, at(ref, listen, "args"), `--listen ${listen.value} has no port`));
@@ -403,7 +404,7 @@ export const compassServerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
         const { object, container, containerPath, spec } = ref;
-        const path = resolve(container, F.runnerClusters);
+        const path = flagOrEnv(container, F.runnerClusters, SERVER_READING);
         if (!path?.value) {
           hits.push(hit(object, at(ref, path, "args"), "no --runner-clusters: the Server accepts no projected Runner token"));
           continue;
@@ -517,13 +518,13 @@ export const compassServerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
         const { object, container, containerPath, spec } = ref;
-        for (const flag of parseFlags(container)) {
+        for (const flag of givenFlags(container, SERVER_READING)) {
           if (flag.known) continue;
           const instead = Object.hasOwn(NOT_READ, flag.flag) ? NOT_READ[flag.flag] : undefined;
           hits.push(
             hit(
               object,
-              [...containerPath, ...flag.at],
+              [...containerPath, ...flag.path],
               `compass-server has no ${flag.flag} flag and exits with a usage error${instead ? `; use ${instead}` : ""}`,
             ),
           );
@@ -539,7 +540,7 @@ export const compassServerRules: Rule[] = [
           hits.push(hit(object, [...containerPath, "env", index], `compass-server reads no ${name}${unread ? `; it reads ${unread}` : ""}`));
         });
         hits.push(...forgeWritesRefused(ref));
-        const scopes = resolve(container, F.forgeDisableScopeEnforcement);
+        const scopes = flagOrEnv(container, F.forgeDisableScopeEnforcement, SERVER_READING);
         if (scopes?.value !== undefined && !GO_BOOL.test(scopes.value))
           hits.push(
             hit(object, at(ref, scopes, "args"), `${scopes.name} ${JSON.stringify(scopes.value)} is not a boolean (ParseBool): the Server fails to start`),
@@ -548,7 +549,7 @@ export const compassServerRules: Rule[] = [
           [F.socket, "its Unix socket"],
           [F.stateDir, "its admin token and SecretSpec manifests"],
         ] as const) {
-          const given = resolve(container, name);
+          const given = flagOrEnv(container, name, SERVER_READING);
           if (!given?.value)
             hits.push(
               hit(object, [...containerPath, "args"], `no ${name.flag}: the Server writes ${what} under $HOME or $XDG_RUNTIME_DIR, on the read-only root`),

@@ -1,107 +1,24 @@
 // A Server container's settings as compass-server reads them: Go's `flag`,
 // then a non-empty flag over its variable twin (compass-interfaces §2.1).
-import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from "kubernetes-types/core/v1";
-import { BOOL_FLAGS, SERVER_FLAGS, type InterfaceName } from "./runtime.ts";
+import type { Container, PodSpec, Volume, VolumeMount } from "kubernetes-types/core/v1";
+import type { FlagOrEnv, Reading } from "../../core/flag-or-env.ts";
+import { BOOL_FLAGS, SERVER_FLAGS } from "./runtime.ts";
 
-/** One argument and where it sits in the container (`args` or `command`). */
-interface Token {
-  text: string;
-  at: (string | number)[];
-}
+/** How compass-server reads its settings: Go's flag set (every flag known), the binary named in `command`, and `orEnv`. */
+export const SERVER_READING: Reading = {
+  program: /(^|\/)compass-server$/,
+  flags: { known: SERVER_FLAGS, bool: BOOL_FLAGS },
+  emptyIsUnset: true,
+};
 
-export interface ParsedFlag {
-  /** Normalised to two dashes. */
-  flag: string;
-  value: string;
-  /** Where the value is written (the flag's own token for `--x=v`). */
-  at: (string | number)[];
-  known: boolean;
-}
-
-/** The arguments compass-server receives: `command` past the binary (when it is compass-server), then `args`. */
-function tokens(container: Container): Token[] {
-  const out: Token[] = [];
-  // Hand-written manifests may hold anything: a number where a string belongs reads as its text.
-  const command = Array.isArray(container.command) ? container.command.map(String) : [];
-  if (command.length > 0 && /(^|\/)compass-server$/.test(command[0])) command.slice(1).forEach((text, i) => out.push({ text, at: ["command", i + 1] }));
-  (Array.isArray(container.args) ? container.args : []).forEach((text, i) => out.push({ text: String(text), at: ["args", i] }));
-  return out;
-}
-
-/** Every flag the Go flag set would parse, in order. */
-export function parseFlags(container: Container): ParsedFlag[] {
-  const list = tokens(container);
-  const out: ParsedFlag[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const { text, at } = list[i];
-    if (text === "--" || !text.startsWith("-") || text === "-") break;
-    const body = text.replace(/^--?/, "");
-    const eq = body.indexOf("=");
-    const flag = `--${eq < 0 ? body : body.slice(0, eq)}`;
-    const known = SERVER_FLAGS.has(flag) || flag === "--help" || flag === "--h";
-    if (eq >= 0) {
-      out.push({ flag, value: body.slice(eq + 1), at, known });
-      continue;
-    }
-    if (BOOL_FLAGS.has(flag) || flag === "--help" || flag === "--h") {
-      out.push({ flag, value: "true", at, known });
-      continue;
-    }
-    const next = list[i + 1];
-    // An unknown flag stops the real program; guessing that it takes a value keeps the rest readable.
-    if (next === undefined || (!known && next.text.startsWith("-"))) {
-      out.push({ flag, value: "", at, known });
-      continue;
-    }
-    out.push({ flag, value: next.text, at: next.at, known });
-    i++;
-  }
-  return out;
-}
-
-export interface Resolved {
-  via: "flag" | "env";
-  /** The flag or variable that supplied it. */
-  name: string;
-  /** The literal value, when there is one (an env var from a Secret has none). */
-  value?: string;
-  /** The env entry, when the value comes from the environment (or `$(VAR)` in a flag). */
-  env?: EnvVar;
-  /** Path under the container: where to point a finding. */
-  at: (string | number)[];
-}
-
-/** The last entry of `name` in the container's env (the kubelet keeps the last). */
-export function envEntry(container: Container, name: string): { env: EnvVar; index: number } | undefined {
-  const list = Array.isArray(container.env) ? container.env : [];
-  for (let i = list.length - 1; i >= 0; i--) if (list[i]?.name === name) return { env: list[i], index: i };
-  return undefined;
-}
-
-/** What the Server reads for `name`: the flag when non-empty, else the variable. */
-export function resolve(container: Container, name: InterfaceName): Resolved | undefined {
-  if (name.flag) {
-    const given = parseFlags(container).filter((f) => f.flag === name.flag);
-    const last = given[given.length - 1];
-    if (last && last.value !== "") {
-      // The kubelet expands $(VAR) in arguments from the container's own variables.
-      const ref = /^\$\(([A-Za-z_][A-Za-z0-9_]*)\)$/.exec(last.value);
-      const env = ref ? envEntry(container, ref[1])?.env : undefined;
-      return { via: "flag", name: name.flag, value: env ? undefined : last.value, ...(env ? { env } : {}), at: last.at };
-    }
-  }
-  if (name.env) {
-    const found = envEntry(container, name.env);
-    if (found && (found.env.valueFrom !== undefined || (found.env.value ?? "") !== "")) {
-      return { via: "env", name: name.env, value: found.env.valueFrom ? undefined : found.env.value, env: found.env, at: ["env", found.index] };
-    }
-  }
-  return undefined;
+/** Where a finding about a setting points: the flag's value word, or the whole env entry. */
+export function settingPath(r: FlagOrEnv): (string | number)[] {
+  return r.from === "env" ? r.path.slice(0, 2) : r.path;
 }
 
 /** True when the setting's value comes from a Secret (secretKeyRef). */
-export function fromSecret(r: Resolved | undefined): boolean {
-  return r?.env?.valueFrom?.secretKeyRef !== undefined;
+export function fromSecret(r: FlagOrEnv | undefined): boolean {
+  return r?.valueFrom?.secretKeyRef !== undefined;
 }
 
 /** The mount that covers `file` (the deepest one), with its volume and the path inside it. */

@@ -1,9 +1,10 @@
 // Rootpilot runner rules (RP-), over render's output and anyone's manifests:
 // seed statements are errors, our own hardening is a waivable warning.
 import { posix } from "node:path";
-import type { Container, Probe } from "kubernetes-types/core/v1";
+import type { Probe } from "kubernetes-types/core/v1";
 import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
-import { flagOrEnv, isolationGaps, list, mountHolding, policiesSelecting, projectedToken, volumeAt, type Setting } from "../../rules/templates.ts";
+import { flagOrEnv, type FlagOrEnv } from "../../core/flag-or-env.ts";
+import { isolationGaps, list, mountHolding, policiesSelecting, projectedToken, volumeAt } from "../../rules/templates.ts";
 import {
   ATTESTATION_MODES,
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -14,6 +15,7 @@ import {
   IRSA_ROLE_ANNOTATION,
   MISSING_REGION_ERROR,
   NODE_UID,
+  ROOTPILOT_READING,
   ROLE_ARN,
   SECRET_STORE_MODES,
   STATIC_AWS_ENV,
@@ -30,14 +32,9 @@ function runnerContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => c.containerPath[c.containerPath.length - 2] === "containers");
 }
 
-/** A variable of the runner, by its seed name (the runner takes no flags: its command is fixed by the image). */
-function setting(container: Container, env: string): Setting {
-  return flagOrEnv(container, { env });
-}
-
-/** The field path of a setting inside the object, for a finding. */
-function at(ref: ContainerRef, s: Setting): PropertyKey[] {
-  return [...ref.containerPath, ...s.path];
+/** The field path of a variable inside the object, for a finding; its env list when it is unset. */
+function at(ref: ContainerRef, s: FlagOrEnv | undefined): PropertyKey[] {
+  return [...ref.containerPath, ...(s?.path ?? ["env"])];
 }
 
 const WHOLE_NUMBER = /^[0-9]+$/;
@@ -46,9 +43,9 @@ const NETWORK_HANDLERS = ["httpGet", "tcpSocket", "grpc"] as const;
 
 /** The $HOME the runner's process sees: HOME when written, else the home of the uid in the image (node's for 1000 or unset). */
 function homeOf(ref: ContainerRef): string | undefined {
-  const home = setting(ref.container, ENV.home);
-  if (home.from === "env") return home.value;
-  if (home.from === "envFrom") return undefined;
+  const home = flagOrEnv(ref.container, { env: ENV.home }, ROOTPILOT_READING);
+  if (home?.from === "env") return home.value;
+  if (home?.from === "envFrom") return undefined;
   const uid = ref.container.securityContext?.runAsUser ?? ref.spec.securityContext?.runAsUser;
   return uid === undefined || uid === NODE_UID ? HOME_DIR : undefined;
 }
@@ -181,14 +178,14 @@ export const rootpilotRunnerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
         const { object, spec, path } = ref;
-        const drain = setting(ref.container, ENV.drainTimeout);
-        if (drain.from === "env" && drain.value === undefined) continue; // from a Secret or ConfigMap: not visible
-        if (drain.from === "envFrom") continue;
-        if (drain.value !== undefined && !WHOLE_NUMBER.test(drain.value)) {
+        const drain = flagOrEnv(ref.container, { env: ENV.drainTimeout }, ROOTPILOT_READING);
+        if (drain?.from === "env" && drain.value === undefined) continue; // from a Secret or ConfigMap: not visible
+        if (drain?.from === "envFrom") continue;
+        if (drain?.value !== undefined && !WHOLE_NUMBER.test(drain.value)) {
           hits.push(hit(object, at(ref, drain), `${ENV.drainTimeout} is ${JSON.stringify(drain.value)}, not a whole number of milliseconds`));
           continue;
         }
-        const drainMs = drain.value !== undefined ? Number(drain.value) : DEFAULT_DRAIN_TIMEOUT_MS;
+        const drainMs = drain?.value !== undefined ? Number(drain.value) : DEFAULT_DRAIN_TIMEOUT_MS;
         const grace = spec.terminationGracePeriodSeconds ?? KUBERNETES_DEFAULT_GRACE;
         const shown = spec.terminationGracePeriodSeconds === undefined ? `unset (Kubernetes' default ${KUBERNETES_DEFAULT_GRACE})` : String(grace);
         if (grace <= drainMs / 1000) {
@@ -216,8 +213,8 @@ export const rootpilotRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const flush = setting(ref.container, ENV.flushInterval);
-        if (flush.value !== undefined && (!WHOLE_NUMBER.test(flush.value) || Number(flush.value) === 0)) {
+        const flush = flagOrEnv(ref.container, { env: ENV.flushInterval }, ROOTPILOT_READING);
+        if (flush?.value !== undefined && (!WHOLE_NUMBER.test(flush.value) || Number(flush.value) === 0)) {
           hits.push(hit(ref.object, at(ref, flush), `${ENV.flushInterval} is ${JSON.stringify(flush.value)}, not a positive whole number of milliseconds`));
         }
       }
@@ -259,8 +256,8 @@ export const rootpilotRunnerRules: Rule[] = [
         });
       }
       for (const ref of runnerContainers(set)) {
-        const store = setting(ref.container, ENV.learnedStorePath);
-        if (!store.value || store.value === ":memory:" || !store.value.startsWith("/")) continue;
+        const store = flagOrEnv(ref.container, { env: ENV.learnedStorePath }, ROOTPILOT_READING);
+        if (!store?.value || store.value === ":memory:" || !store.value.startsWith("/")) continue;
         const mounted = mountHolding(ref, ref.container, store.value);
         if (!mounted) {
           const readOnly = ref.container.securityContext?.readOnlyRootFilesystem === true;
@@ -311,13 +308,13 @@ export const rootpilotRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const mode = setting(ref.container, ENV.attestationMode);
-        if (mode.from === "envFrom" || (mode.from === "env" && mode.value === undefined)) continue; // not visible in the manifest
-        if (mode.value === ATTESTATION_MODES.gke) hits.push(...gkeHits(ref));
-        else if (mode.value === ATTESTATION_MODES.eks) hits.push(...eksHits(set, ref));
-        else if (mode.value === "eks-oidc")
+        const mode = flagOrEnv(ref.container, { env: ENV.attestationMode }, ROOTPILOT_READING);
+        if (mode?.from === "envFrom" || (mode?.from === "env" && mode.value === undefined)) continue; // not visible in the manifest
+        if (mode?.value === ATTESTATION_MODES.gke) hits.push(...gkeHits(ref));
+        else if (mode?.value === ATTESTATION_MODES.eks) hits.push(...eksHits(set, ref));
+        else if (mode?.value === "eks-oidc")
           hits.push(hit(ref.object, at(ref, mode), "RUNNER_ATTESTATION_MODE is eks-oidc; on EKS the runner attests with aws-sts through IRSA"));
-        else if (mode.from === "none") hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is not set (gke-oidc on GKE, aws-sts on EKS)`));
+        else if (mode === undefined) hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is not set (gke-oidc on GKE, aws-sts on EKS)`));
         else hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is ${JSON.stringify(mode.value)}, not gke-oidc or aws-sts`));
       }
       return hits;
@@ -364,18 +361,18 @@ export const rootpilotRunnerRules: Rule[] = [
         });
       }
       for (const ref of runnerContainers(set)) {
-        const mode = setting(ref.container, ENV.secretStoreMode);
-        if (mode.value === undefined) continue;
+        const mode = flagOrEnv(ref.container, { env: ENV.secretStoreMode }, ROOTPILOT_READING);
+        if (mode?.value === undefined) continue;
         if (!(SECRET_STORE_MODES as readonly string[]).includes(mode.value)) {
           hits.push(hit(ref.object, at(ref, mode), `${ENV.secretStoreMode} is ${JSON.stringify(mode.value)}, not aws or vault`, "store-mode"));
         } else if (mode.value === "aws") {
-          const cred = setting(ref.container, ENV.awsCredMode);
-          if (cred.value !== "chain" && cred.from !== "envFrom" && !(cred.from === "env" && cred.value === undefined)) {
+          const cred = flagOrEnv(ref.container, { env: ENV.awsCredMode }, ROOTPILOT_READING);
+          if (cred?.value !== "chain" && cred?.from !== "envFrom" && !(cred?.from === "env" && cred.value === undefined)) {
             hits.push(
               hit(
                 ref.object,
                 at(ref, cred),
-                `${ENV.awsCredMode} is ${cred.value === undefined ? "unset" : JSON.stringify(cred.value)}, not chain`,
+                `${ENV.awsCredMode} is ${cred?.value === undefined ? "unset" : JSON.stringify(cred.value)}, not chain`,
                 "cred-mode",
               ),
             );
@@ -459,8 +456,8 @@ export const rootpilotRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const endpoint = setting(ref.container, ENV.otelEndpoint);
-        if (endpoint.value !== undefined && !isEndpoint(endpoint.value))
+        const endpoint = flagOrEnv(ref.container, { env: ENV.otelEndpoint }, ROOTPILOT_READING);
+        if (endpoint?.value !== undefined && !isEndpoint(endpoint.value))
           hits.push(hit(ref.object, at(ref, endpoint), `${ENV.otelEndpoint} ${JSON.stringify(endpoint.value)} is not an absolute http(s) URL`));
       }
       return hits;
@@ -470,8 +467,8 @@ export const rootpilotRunnerRules: Rule[] = [
 
 function gkeHits(ref: ContainerRef): RuleHit[] {
   const { object, path, container, containerPath } = ref;
-  const custom = setting(container, ENV.gkeTokenPath);
-  const file = custom.value || GKE_TOKEN_PATH;
+  const custom = flagOrEnv(container, { env: ENV.gkeTokenPath }, ROOTPILOT_READING);
+  const file = custom?.value || GKE_TOKEN_PATH;
   const found = projectedToken(ref, container, file);
   if (!found) {
     return [
@@ -505,9 +502,9 @@ function gkeHits(ref: ContainerRef): RuleHit[] {
 function eksHits(set: ObjectSet, ref: ContainerRef): RuleHit[] {
   const { object, spec } = ref;
   const hits: RuleHit[] = [];
-  const region = setting(ref.container, ENV.awsRegion);
-  const hidden = region.from === "envFrom" || (region.from === "env" && region.value === undefined);
-  if (!hidden && !region.value) hits.push(hit(object, at(ref, region), `AWS_REGION is not set; the runner fails at boot with "${MISSING_REGION_ERROR}"`));
+  const region = flagOrEnv(ref.container, { env: ENV.awsRegion }, ROOTPILOT_READING);
+  const hidden = region?.from === "envFrom" || (region?.from === "env" && region.value === undefined);
+  if (!hidden && !region?.value) hits.push(hit(object, at(ref, region), `AWS_REGION is not set; the runner fails at boot with "${MISSING_REGION_ERROR}"`));
   const account = spec.serviceAccountName ?? "default";
   const sa = set.ofKind("ServiceAccount").find((s) => s.metadata.name === account && s.metadata.namespace === object.metadata.namespace);
   if (sa) {

@@ -1,5 +1,6 @@
 // What the Rootpilot runner image expects (user, paths, variables), kept once
 // for the renderer and the rules.
+import type { Reading } from "../../core/flag-or-env.ts";
 
 /** The image's USER is `node` (uid and gid 1000) since the #160 hardening (RP-01). */
 export const NODE_UID = 1000;
@@ -33,6 +34,9 @@ export const IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
 
 export const ATTESTATION_MODES = { gke: "gke-oidc", eks: "aws-sts" } as const;
 export const SECRET_STORE_MODES = ["aws", "vault"] as const;
+
+/** The runner takes no flags (its command is fixed by the image); a variable envFrom may hold is not judged. */
+export const ROOTPILOT_READING: Reading = { envFrom: true };
 
 export const ENV = {
   home: "HOME",
