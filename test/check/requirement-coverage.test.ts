@@ -154,6 +154,17 @@ describe("every requirement values can break has values that render refuses with
   });
 });
 
+describe("a refusal that breaks a requirement the same way a manifest can says the requirement's own fix", () => {
+  const SAME_FIX: [string, Refusing][] = [
+    ["RP-03", rootpilot("terminationGracePeriodSeconds", [["terminationGracePeriodSeconds"], 100])],
+    ["CS-10", REFUSING["CS-10"]],
+  ];
+  it.each(SAME_FIX)("%s", (id, refusing) => {
+    const found = refusal(refusingText(refusing)).find((d) => d.id === id && d.path === refusing.path);
+    expect(found?.fix).toBe(ENTRIES.get(id)!.fix);
+  });
+});
+
 describe("every requirement a manifest can break has a corpus fixture that check flags with it", () => {
   const fixtures = (system: string, files: string[]) => new Set(files.map((f) => `${system}:${expectedId(f)}`));
   const broken = new Set(CORPUS_SYSTEMS.flatMap((s) => [...fixtures(s, brokenFiles(s))]));

@@ -60,7 +60,7 @@ export const RP = defineRequirements({
   },
   "RP-03": {
     summary: `terminationGracePeriodSeconds exceeds RUNNER_DRAIN_TIMEOUT_MS (default ${DEFAULT_DRAIN_TIMEOUT_MS}) with headroom`,
-    fix: `set terminationGracePeriodSeconds above the drain timeout in seconds, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms`,
+    fix: `set terminationGracePeriodSeconds above the drain timeout in seconds with headroom, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms; in values, leave it out and rigging derives it from drainTimeoutMs`,
     why: 'Seed 002: "The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain."',
     source: { from: "seed", says: 'seed 002, Requirement 2: "terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom"' },
     severity: "error",
