@@ -8,6 +8,7 @@ import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from ".
 import { CONSEQUENCE_ROWS, SHORT } from "../src/diff/consequences.ts";
 import { expectedDocs } from "../src/docs/files.ts";
 import { allRules } from "../src/rules/catalog.ts";
+import { requirementList } from "../src/docs/requirement-lists.ts";
 import { requirementEntries } from "../src/rules/requirements.ts";
 
 const DOCS = fileURLToPath(new URL("../docs", import.meta.url));
@@ -38,6 +39,14 @@ describe("the generators", () => {
     );
     expect(md).toMatch(/\| RP-03 \| rootpilot-runner \| error \| .* \| seed: seed 002, Requirement 2: .* \|/);
     expect(md).toMatch(/\| G-07 \| all \| warning \| .* \| rigging.s choice: .* \|/);
+  });
+
+  it("a system page's requirement list names each of its requirements with its summary, from the requirement data", () => {
+    const list = requirementList("compass-runner");
+    const own = requirementEntries().filter((entry) => entry.id.startsWith("CR-"));
+    expect(list.split("\n")).toHaveLength(own.length);
+    for (const entry of own) expect(list).toContain(`- **${entry.id}** ${entry.summary}`);
+    expect(list).toMatch(/^- \*\*CR-18\*\* .* \(how judged: render prints the checklist/m);
   });
 
   it("a values table names nested keys with type and default", () => {

@@ -2,7 +2,6 @@
 import { defineRequirements } from "../../rules/requirement-data.ts";
 import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH, VOLUME_ROOT } from "./runtime.ts";
 import { ADMISSION_OPINIONS } from "../../admission/opinions.ts";
-import { CR06_TEXT } from "./admission-notes.ts";
 
 const RUNNER = ["compass-runner"];
 
@@ -47,9 +46,16 @@ export const CR = defineRequirements({
     profiles: RUNNER,
   },
   "CR-06": {
-    summary: CR06_TEXT.summary,
-    fix: CR06_TEXT.fix,
-    why: CR06_TEXT.why,
+    summary: "Admission policies guard Runner pods, new pods, the DaemonSet and Runner tokens, by who asks and by what the request does",
+    fix: "apply the four ValidatingAdmissionPolicies (failurePolicy: Fail) with their bindings (validationActions: [Deny]) that rigging renders, applied by a member of admission.deployers (docs/compass-runner-admission.md)",
+    why:
+      'Seed 000: the admission policy "denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)"; only admission.controllers create Runner pods and only admission.deployers change the DaemonSet. ' +
+      "The Runner namespace runs at Pod Security privileged for its hostPath trees (G-10), so these policies are its only guard rails, and they must judge what a request does, not only who sends it (inferred, CR-06e): " +
+      "port-forward and proxy get around the NetworkPolicy like exec gets around everything; patching a running pod's image or labels hands the Runner's token, host trees and KVM to another program or takes the pod out of its NetworkPolicy; " +
+      "system:kube-controller-manager creates the pods of every controller when controllers share its credentials, so only a controller ownerReference to the Runner DaemonSet tells a Runner pod apart; " +
+      "a deployer (or a GitOps controller many people commit to) could otherwise make the DaemonSet privileged, mount the host root or drop hostUsers: false. " +
+      "An API server without user namespaces drops hostUsers: false without an error, so the policies refuse a Runner pod without it instead of running it in the host user namespace. " +
+      "Anyone who can mint a token for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred), so only kubelets and the break-glass groups may.",
     source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)" },
     severity: "error",
     profiles: RUNNER,
