@@ -1,7 +1,7 @@
 // The Compass Runner's requirements (CR-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
 import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH, VOLUME_ROOT } from "./runtime.ts";
-import { ADMISSION_OPINIONS } from "../../admission/opinions.ts";
+import { INFERRED_E } from "../../admission/opinions.ts";
 
 const RUNNER = ["compass-runner"];
 
@@ -59,7 +59,15 @@ export const CR = defineRequirements({
     source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)" },
     severity: "error",
     profiles: RUNNER,
-    opinions: ADMISSION_OPINIONS,
+    // The keys the admission judge reports its warnings under.
+    opinions: {
+      "port-forward-proxy": { summary: "port-forward and proxy on Runner pods are denied like exec (CR-06e)", because: INFERRED_E },
+      "cel-unjudged": {
+        summary: "every policy can be evaluated",
+        because:
+          "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated",
+      },
+    },
   },
   "CR-07": {
     summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
