@@ -158,8 +158,12 @@ describe("a refusal that breaks a requirement the same way a manifest can says t
   const SAME_FIX: [string, Refusing][] = [
     ["RP-03", rootpilot("terminationGracePeriodSeconds", [["terminationGracePeriodSeconds"], 100])],
     ["CS-10", REFUSING["CS-10"]],
+    ["CS-10", server("arch", [["arch"], "amd64"])],
+    ["CR-17", REFUSING["CR-17"]],
+    ["RP-02", REFUSING["RP-02"]],
+    ["RP-02", rootpilot("livenessProbe", [["livenessProbe"], { httpGet: { port: 8080 } }])],
   ];
-  it.each(SAME_FIX)("%s", (id, refusing) => {
+  it.each(SAME_FIX.map(([id, refusing]) => [id, refusing.path, refusing] as const))("%s at %s", (id, _path, refusing) => {
     const found = refusal(refusingText(refusing)).find((d) => d.id === id && d.path === refusing.path);
     expect(found?.fix).toBe(ENTRIES.get(id)!.fix);
   });

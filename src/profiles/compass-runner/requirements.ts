@@ -160,7 +160,7 @@ export const CR = defineRequirements({
   },
   "CR-17": {
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
-    fix: "remove COMPASS_RUNNER_ID and --runner-id; the Server assigns the ID when the Runner enrolls",
+    fix: "remove the Runner ID (values: runnerId; manifests: COMPASS_RUNNER_ID and --runner-id); the Server assigns the ID when the Runner enrolls",
     why: 'Seed 000: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
     source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",

@@ -76,7 +76,7 @@ export const CS = defineRequirements({
   },
   "CS-10": {
     summary: "The Server (and its bundled NATS) is not pinned to an architecture",
-    fix: "remove kubernetes.io/arch from nodeSelector and node affinity; the images are multi-arch (amd64 and arm64)",
+    fix: "remove the architecture pin (values: arch, or kubernetes.io/arch in nodeSelector; manifests: kubernetes.io/arch in nodeSelector and node affinity); the images are multi-arch (amd64 and arm64)",
     why: "D10: every image is multi-arch; an architecture pin strands the Server when nodes of that architecture are gone",
     severity: "error",
     profiles: SERVER,

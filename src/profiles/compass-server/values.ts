@@ -203,7 +203,7 @@ export const serverFields = once(() => ({
   ...hardeningGuards(),
   securityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
   podSecurityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
-  arch: refused("CS-10", "the Server image is multi-arch (D10): it is not pinned to an architecture"),
+  arch: refused("CS-10", CS["CS-10"].fix),
 }));
 
 const serverObject = once(() => z.strictObject(serverFields()));
