@@ -1,9 +1,8 @@
 // The Compass Server's requirements (CS-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
 import { NATS_PORT, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
-import { MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC } from "./runtime.ts";
 import { ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
-import { SERVER_INTERFACE as F } from "./runtime.ts";
+import { SERVER_INTERFACE as F, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC } from "./runtime.ts";
 
 const SERVER = ["compass-server"];
 
