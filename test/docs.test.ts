@@ -8,7 +8,8 @@ import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from ".
 import { CONSEQUENCE_ROWS, SHORT } from "../src/diff/consequences.ts";
 import { expectedDocs } from "../src/docs/files.ts";
 import { allRules } from "../src/rules/catalog.ts";
-import { VALUES_ONLY } from "../src/rules/values-only.ts";
+import { requirementList } from "../src/docs/requirement-lists.ts";
+import { requirementEntries } from "../src/rules/requirements.ts";
 
 const DOCS = fileURLToPath(new URL("../docs", import.meta.url));
 
@@ -32,12 +33,20 @@ describe("the generators", () => {
   it("the rules table has one row per requirement ID, with its severity and fix", () => {
     const md = rulesMarkdown();
     for (const rule of allRules()) expect(md).toContain(`| ${rule.id} |`);
-    for (const entry of VALUES_ONLY) expect(md).toContain(`| ${entry.id} |`);
+    for (const entry of requirementEntries()) expect(md).toContain(`| ${entry.id} | ${entry.profiles.length === 1 ? entry.profiles[0] : "all"} |`);
     expect(md).toMatch(
       /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec \|/,
     );
     expect(md).toMatch(/\| RP-03 \| rootpilot-runner \| error \| .* \| seed: seed 002, Requirement 2: .* \|/);
     expect(md).toMatch(/\| G-07 \| all \| warning \| .* \| rigging.s choice: .* \|/);
+  });
+
+  it("a system page's requirement list names each of its requirements with its summary, from the requirement data", () => {
+    const list = requirementList("compass-runner");
+    const own = requirementEntries().filter((entry) => entry.id.startsWith("CR-"));
+    expect(list.split("\n")).toHaveLength(own.length);
+    for (const entry of own) expect(list).toContain(`- **${entry.id}** ${entry.summary}`);
+    expect(list).toMatch(/^- \*\*CR-18\*\* .* \(how judged: render prints the checklist/m);
   });
 
   it("a values table names nested keys with type and default", () => {

@@ -160,7 +160,7 @@ function describe(req: RequestShape): string {
   return `${req.operation} ${req.resource}${req.subResource ? `/${req.subResource}` : ""} in ${req.namespace}`;
 }
 
-/** `judgeAdmission` as the CR-06 rule's hits, with the run's state from its scope: errors as they are, warnings under ADMISSION_OPINIONS. */
+/** `judgeAdmission` as the CR-06 rule's hits, with the run's state from its scope: errors as they are, warnings under CR-06's opinion keys. */
 export function admissionHits(objects: readonly K8sObject[], target: AdmissionTarget, scope: RunScope): RuleHit[] {
   return judgeAdmission(objects, target, scope.get(newAdmissionRun)).map(({ object, path, message, severity, because }) =>
     severity === "error" ? { object, path, message } : { object, path, message, opinion: because === INFERRED_E ? "port-forward-proxy" : "cel-unjudged" },

@@ -2,7 +2,7 @@
 // every format names rather than passing them in silence.
 import { allRules } from "../rules/catalog.ts";
 import type { SystemName } from "../rules/engine.ts";
-import { VALUES_ONLY } from "../rules/values-only.ts";
+import { requirementEntries } from "../rules/requirements.ts";
 
 /** A requirement of a checked profile that manifests cannot show. */
 export interface Skipped {
@@ -11,7 +11,7 @@ export interface Skipped {
   reason: string;
 }
 
-/** Rules with `judgedFrom`, and values-only requirements with a note, of the checked profiles. */
+/** Rules with `judgedFrom`, and requirements no rule judges that carry a check note, of the checked profiles. */
 export function skippedFor(profiles: readonly SystemName[]): Skipped[] {
   const entries = [
     ...allRules()
@@ -24,7 +24,9 @@ export function skippedFor(profiles: readonly SystemName[]): Skipped[] {
         profiles: rule.profiles,
         reason: `in part: ${rule.unjudged!}`,
       })),
-    ...VALUES_ONLY.filter((entry) => entry.checkNote).map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
+    ...requirementEntries()
+      .filter((entry) => entry.checkNote)
+      .map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
   ];
   return entries.flatMap((entry) => {
     const concerned = entry.profiles.filter((p) => profiles.includes(p));

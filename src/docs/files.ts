@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hasBlock, refreshBlocks, refreshValuesTables, rulesMarkdown } from "./generate.ts";
 import { refreshInterfaceTables } from "./interfaces.ts";
+import { refreshRequirementLists } from "./requirement-lists.ts";
 
 /** Path (under docsDir) to its expected content; only files that the generator touches. */
 export function expectedDocs(docsDir: string): Map<string, string> {
@@ -19,6 +20,7 @@ export function expectedDocs(docsDir: string): Map<string, string> {
     const blocks = hasBlock(text);
     if (values || contract) files.set(name, contract ? refreshInterfaceTables(values ? refreshValuesTables(text) : text) : refreshValuesTables(text));
     if (blocks) files.set(name, refreshBlocks(files.get(name) ?? text));
+    if (text.includes("<!-- requirements:")) files.set(name, refreshRequirementLists(files.get(name) ?? text));
   }
   return files;
 }

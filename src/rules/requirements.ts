@@ -1,9 +1,9 @@
-// Every requirement ID in one list, for `explain` and the docs: the rules of
-// the catalog and the requirements enforced only in values, tests or notes.
-import { allRules } from "./catalog.ts";
-import type { Opinion, SystemName, Rule, Source } from "./engine.ts";
-import { ID_PREFIXES } from "./systems.ts";
-import { VALUES_ONLY } from "./values-only.ts";
+// Every requirement ID in one list, for `explain`, `check` and the docs: the
+// general requirement file and each system's, read as data.
+import type { Opinion, Rule, Source, SystemName } from "./engine.ts";
+import { G } from "./general-requirements.ts";
+import type { RequirementEntry } from "./requirement-data.ts";
+import { ID_PREFIXES, SYSTEMS } from "./systems.ts";
 
 export interface Requirement {
   id: string;
@@ -23,26 +23,32 @@ export interface Requirement {
 
 export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
 
+/** Every requirement's data, the general ones first, then each system's (reading a system's loads its chunk). */
+export function requirementEntries(): RequirementEntry[] {
+  return [...Object.values(G), ...SYSTEMS.flatMap((system) => Object.values(system.requirements))];
+}
+
+/** How a requirement is judged, in the words `explain` and the docs use. */
+function judgedBy(r: RequirementEntry): string {
+  if (r.enforcedBy) return r.enforcedBy;
+  if (r.judgedFrom) return `not from manifests: ${r.judgedFrom}`;
+  return r.unjudged ? `${FROM_MANIFESTS}; not judged: ${r.unjudged}` : FROM_MANIFESTS;
+}
+
 export function requirements(): Requirement[] {
-  const fromRules: Requirement[] = allRules().map((rule) => ({
-    id: rule.id,
-    profiles: rule.profiles,
-    severity: rule.severity,
-    summary: rule.summary,
-    fix: rule.fix,
-    why: rule.why,
-    ...(rule.source ? { source: rule.source } : {}),
-    ...(rule.opinions ? { opinions: Object.values(rule.opinions) } : {}),
-    judged: rule.judgedFrom ? `not from manifests: ${rule.judgedFrom}` : rule.unjudged ? `${FROM_MANIFESTS}; not judged: ${rule.unjudged}` : FROM_MANIFESTS,
-  }));
-  const ruled = new Set(fromRules.map((r) => r.id));
-  const others: Requirement[] = VALUES_ONLY.filter((entry) => !ruled.has(entry.id)).map((entry) => ({
-    id: entry.id,
-    profiles: entry.profiles,
-    summary: entry.summary,
-    judged: entry.enforcedBy,
-  }));
-  return [...fromRules, ...others].sort((a, b) => compareIds(a.id, b.id));
+  return requirementEntries()
+    .map(
+      (r): Requirement => ({
+        id: r.id,
+        profiles: r.profiles,
+        summary: r.summary,
+        ...(r.enforcedBy ? {} : { severity: r.severity, fix: r.fix, why: r.why }),
+        ...(r.source ? { source: r.source } : {}),
+        ...(r.opinions ? { opinions: Object.values(r.opinions) } : {}),
+        judged: judgedBy(r),
+      }),
+    )
+    .sort((a, b) => compareIds(a.id, b.id));
 }
 
 /** G- first, then each system's prefix in the registry's order; numbers in numeric order. */

@@ -5,7 +5,7 @@ import type { K8sObject } from "../core/objects.ts";
 import type { InterfaceRow } from "../docs/interfaces.ts";
 import type { ValuesKind } from "../profiles/values-kind.ts";
 import type { Opinion, Rule } from "./engine.ts";
-import type { ValuesOnlyRequirement } from "./values-only.ts";
+import type { RequirementEntry } from "./requirement-data.ts";
 
 /** A system's name, as rules, findings and `check --profile` use it: `rootpilot-runner`. */
 export type SystemName = string;
@@ -53,8 +53,8 @@ export interface System {
   digestOpinion?: { key: string } & Opinion;
   /** G-06: a seed asks it for a read-only root filesystem, so a writable one is an error, not an opinion. */
   readOnlyRootRequired?: boolean;
-  /** Its requirements no rule over manifests can judge (src/rules/values-only.ts). */
-  valuesOnly?: readonly ValuesOnlyRequirement[];
+  /** Its requirements by ID (its folder's requirements.ts): what rules, values refusals, `explain` and the docs say. */
+  requirements: Readonly<Record<string, RequirementEntry>>;
   /** Its programs' interface tables in the docs, by the name a page marks them with. */
   interfaces?: Readonly<Record<string, () => readonly InterfaceRow[]>>;
   /** Values files the build renders so that its code is cached; its values kinds' examples when unset. */

@@ -1,18 +1,19 @@
 import { runInProcess } from "../support/cli.ts";
 import { describe, expect, it } from "vitest";
 import { allRules } from "../../src/rules/catalog.ts";
-import { VALUES_ONLY } from "../../src/rules/values-only.ts";
+import { requirementEntries } from "../../src/rules/requirements.ts";
 
 describe("rigging explain", () => {
-  it("lists every rule and every values-only requirement, once each", () => {
+  it("lists every requirement of the requirement files, once each, each ruled one with its rule", () => {
     const r = runInProcess(["explain"]);
     expect(r.code).toBe(0);
     const ids = r.out
       .trim()
       .split("\n")
       .map((line) => line.split(/\s+/)[0]);
-    const expected = [...new Set([...allRules().map((rule) => rule.id), ...VALUES_ONLY.map((v) => v.id)])];
+    const expected = requirementEntries().map((entry) => entry.id);
     expect([...ids].sort()).toEqual([...expected].sort());
+    for (const rule of allRules()) expect(ids).toContain(rule.id);
     expect(ids.slice(0, 4)).toEqual(["G-01", "G-02", "G-03", "G-04"]);
     expect(r.out).toMatch(/^CR-09\s+error\s+The pod runs in a user namespace: hostUsers: false$/m);
     expect(r.out).toMatch(/^CR-18\s+values\s+Node prerequisites/m);
@@ -28,7 +29,7 @@ describe("rigging explain", () => {
     expect(r.out).toMatch(/Fix:\n {2}mount a projected serviceAccountToken/);
   });
 
-  it("explains a values-only requirement by how it is enforced", () => {
+  it("explains a requirement no rule judges by how it is enforced", () => {
     const r = runInProcess(["explain", "CR-18"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/render prints the checklist/);

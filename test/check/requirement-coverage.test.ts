@@ -1,7 +1,8 @@
-// Every requirement ID, of the general G- rules and of every system of the
-// registry, is covered three ways, or the test names why it cannot be:
-// (a) a rule over manifests, or the reason the code records that it is
-//     judged elsewhere (a rule's judgedFrom, a values-only requirement);
+// Every requirement ID of the requirement files (the general one and every
+// system's of the registry) is covered three ways, or the test names why it
+// cannot be:
+// (a) a rule over manifests, or the reason the requirement data records that
+//     it is judged elsewhere (its judgedFrom or enforcedBy);
 // (b) values that render refuses with that ID, from the table below;
 // (c) a corpus fixture that `check` flags with that ID (corpus.test.ts runs it).
 import { readFileSync } from "node:fs";
@@ -10,19 +11,18 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { SYSTEMS } from "../../src/profiles/index.ts";
 import { allRules } from "../../src/rules/catalog.ts";
-import { requirements } from "../../src/rules/requirements.ts";
+import { requirementEntries } from "../../src/rules/requirements.ts";
 import { ID_PREFIXES } from "../../src/rules/systems.ts";
-import { VALUES_ONLY } from "../../src/rules/values-only.ts";
 import { ROOT } from "../support/cli.ts";
 import { brokenFiles, CORPUS_SYSTEMS, expectedId, warnFiles } from "../support/corpus.ts";
 import { refusal } from "../support/values.ts";
 
-const IDS = requirements().map((r) => r.id);
+const ENTRIES = new Map(requirementEntries().map((r) => [r.id, r]));
+const IDS = [...ENTRIES.keys()];
 const RULES = new Map(allRules().map((r) => [r.id, r]));
-const VALUES_ONLY_BY_ID = new Map(VALUES_ONLY.map((v) => [v.id, v]));
 
-/** What the code records as the reason a requirement is not judged from manifests. */
-const judgedElsewhere = (id: string) => RULES.get(id)?.judgedFrom ?? VALUES_ONLY_BY_ID.get(id)?.enforcedBy;
+/** What the requirement data records as the reason a requirement is not judged from manifests. */
+const judgedElsewhere = (id: string) => ENTRIES.get(id)?.judgedFrom ?? ENTRIES.get(id)?.enforcedBy;
 
 type Edit = [path: (string | number)[], value: unknown];
 /** Values that break a requirement: a bundled example with edits, and the key path the refusal names. */
@@ -123,8 +123,16 @@ describe("every requirement has a rule, or a named reason it is judged elsewhere
     }
   });
 
+  it("each ID is written once, and every rule judges an ID of the requirement files", () => {
+    expect(IDS.length).toBe(requirementEntries().length);
+    for (const id of RULES.keys()) expect(IDS, id).toContain(id);
+  });
+
   it.each(IDS)("%s", (id) => {
     const rule = RULES.get(id);
+    const entry = ENTRIES.get(id)!;
+    // A requirement is judged by a rule or enforced elsewhere, never both.
+    expect(rule === undefined, `${id}: a rule, or enforcedBy`).toBe(entry.enforcedBy !== undefined);
     if (rule && !rule.judgedFrom) expect(rule.check).toBeTypeOf("function");
     else expect(judgedElsewhere(id), `${id}: no rule and no recorded reason`).toMatch(/\w+ \w+ \w+/);
   });
@@ -143,6 +151,21 @@ describe("every requirement values can break has values that render refuses with
     expect(found, `no ${id}; got ${JSON.stringify(diagnostics.map((d) => `${d.id} ${d.path}`))}`).toBeDefined();
     expect(found!.path).toBe(refusing.path);
     expect(found!.fix.length).toBeGreaterThan(10);
+  });
+});
+
+describe("a refusal that breaks a requirement the same way a manifest can says the requirement's own fix", () => {
+  const SAME_FIX: [string, Refusing][] = [
+    ["RP-03", rootpilot("terminationGracePeriodSeconds", [["terminationGracePeriodSeconds"], 100])],
+    ["CS-10", REFUSING["CS-10"]],
+    ["CS-10", server("arch", [["arch"], "amd64"])],
+    ["CR-17", REFUSING["CR-17"]],
+    ["RP-02", REFUSING["RP-02"]],
+    ["RP-02", rootpilot("livenessProbe", [["livenessProbe"], { httpGet: { port: 8080 } }])],
+  ];
+  it.each(SAME_FIX.map(([id, refusing]) => [id, refusing.path, refusing] as const))("%s at %s", (id, _path, refusing) => {
+    const found = refusal(refusingText(refusing)).find((d) => d.id === id && d.path === refusing.path);
+    expect(found?.fix).toBe(ENTRIES.get(id)!.fix);
   });
 });
 

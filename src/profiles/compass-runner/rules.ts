@@ -13,7 +13,6 @@ import { dig, hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } 
 import { isolationGaps, list, mountHolding, policiesSelecting } from "../../rules/templates.ts";
 import {
   ARCH_LABEL,
-  FORBIDDEN_HOST_ROOTS,
   FORBIDDEN_SETTINGS,
   HOSTNAME_LABEL,
   MAX_SURGE,
@@ -32,13 +31,12 @@ import {
   VOLUME_ROOT,
 } from "./runtime.ts";
 import { admissionHits } from "../../admission/judge.ts";
-import { ADMISSION_OPINIONS } from "../../admission/opinions.ts";
-import { CR06_TEXT } from "./admission-notes.ts";
 import { hostPathProblem, overlaps } from "./values.ts";
 import { serverClusterFiles } from "../compass-server/objects.ts";
 import type { ParsedCluster } from "../compass-server/runner-clusters.ts";
+import { CR } from "./requirements.ts";
+import { rule } from "../../rules/requirement-data.ts";
 
-const RUNNER: Rule["profiles"] = ["compass-runner"];
 /** What CR-15 reports of the isolation template (beside admitted ingress): open directions and egress to everywhere. */
 const RUNNER_GAPS = new Set(["ingress-not-isolated", "egress-not-isolated", "egress-anywhere", "egress-any-host", "egress-everything-cidr"]);
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
@@ -208,13 +206,7 @@ const KNOWN_VARIABLE_SET: ReadonlySet<string> = new Set(KNOWN_VARIABLES);
 
 /** One rule per requirement; each hit says what is wrong at which field. */
 export const compassRunnerRules: Rule[] = [
-  {
-    id: "CR-01",
-    summary: "The Runner object set: ServiceAccount, DaemonSet, admission policies and bindings, NetworkPolicy",
-    fix: "apply the whole set together: ServiceAccount, DaemonSet, the CR-06 policies with bindings, and the NetworkPolicy",
-    why: "The Runner is safe only as a whole: the DaemonSet without its NetworkPolicy can reach anything, without the admission policies anyone with pod create rights can exec into it or mint its token, and without its own ServiceAccount it runs as default.",
-    severity: "error",
-    profiles: RUNNER,
+  rule(CR["CR-01"], {
     check(set) {
       const anchor = set.ofKind("DaemonSet")[0] ?? set.objects[0];
       if (!anchor) return [];
@@ -225,15 +217,8 @@ export const compassRunnerRules: Rule[] = [
       if (set.ofKind("DaemonSet").length > 1) hits.push(hit(set.ofKind("DaemonSet")[1], [], "more than one Runner DaemonSet"));
       return hits;
     },
-  },
-  {
-    id: "CR-02",
-    summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
-    fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
-    why: 'Seed 000: "the Server address (an absolute https:// URL)". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with "a server address is required" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.',
-    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-02"], {
     check(set) {
       return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
         const found = flagOrEnv(container, S.server, RUNNER_READING);
@@ -243,15 +228,8 @@ export const compassRunnerRules: Rule[] = [
         return problem ? [hit(object, [...containerPath, ...found.path], `the Server address ${problem}`)] : [];
       });
     },
-  },
-  {
-    id: "CR-03",
-    summary: `The only credential is a projected token at the token file (seed: ${TOKEN_PATH}), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
-    fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
-    why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
-    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-03"], {
     check(set) {
       const hits: RuleHit[] = [];
       const entries = serverEntries(set);
@@ -316,16 +294,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-04",
-    summary:
-      "Namespace, ServiceAccount and audience equal the Server's cluster entry (from values; from manifests when the Server is in the same input, else only the pod's own ServiceAccount)",
-    fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
-    why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
-    source: { from: "seed", says: "seed 000; go/internal/auth/runner_clusters.go@7bc5d536" },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-04"], {
     check(set) {
       const hits: RuleHit[] = [];
       const names = new Set(set.ofKind("ServiceAccount").map((sa) => `${sa.metadata.namespace}/${sa.metadata.name}`));
@@ -361,14 +331,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-05",
-    summary: "The Runner ServiceAccount has no RBAC binding and no API token",
-    fix: "remove every Role, ClusterRole and binding for the Runner; set automountServiceAccountToken: false on the ServiceAccount and the pod",
-    why: 'Seed 000: "The ServiceAccount has no RBAC binding." The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).',
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-05"], {
     check(set) {
       const hits: RuleHit[] = set.objects
         .filter((o) => RBAC_KINDS.includes(o.kind))
@@ -382,16 +346,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-06",
-    summary: CR06_TEXT.summary,
-    fix: CR06_TEXT.fix,
-    why: CR06_TEXT.why,
-    source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)" },
-    severity: "error",
-    profiles: RUNNER,
-    opinions: ADMISSION_OPINIONS,
+  }),
+  rule(CR["CR-06"], {
     provenForRendered: "test/profiles/compass-runner-admission*.test.ts evaluate the rendered policies over the request matrix",
     check(set) {
       // Judged by what the policies decide, over a matrix of requests, with the CEL engine.
@@ -421,22 +377,8 @@ export const compassRunnerRules: Rule[] = [
         ),
       ];
     },
-  },
-  {
-    id: "CR-07",
-    summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
-    fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
-    why: 'Seed 000: "Rollout beyond one node waits for the multi-Runner hub." Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
-    source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2" },
-    opinions: {
-      "one-node-label": {
-        summary: "a node label other than kubernetes.io/hostname",
-        because:
-          "nothing in the manifests proves that exactly one node carries the label (seed 000 and REQUIREMENTS CR-07 accept it with a warning and a checklist line)",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-07"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
@@ -470,15 +412,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-08",
-    summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
-    fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
-    why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
-    source: { from: "seed", says: 'seed 000: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-08"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
@@ -503,28 +438,16 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-09",
-    summary: "The pod runs in a user namespace: hostUsers: false",
-    fix: "set hostUsers: false in the pod spec",
-    why: "The Runner must create namespaces and mount filesystems for its microVMs; hostUsers: false lets it do so as root inside a user namespace that maps to an unprivileged range on the host. Without it those calls need real host privileges, or they fail.",
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-09"], {
     check(set) {
       return set
         .pods()
         .filter(({ spec }) => spec.hostUsers !== false)
         .map(({ object, path }) => hit(object, [...path, "hostUsers"], "hostUsers is not false"));
     },
-  },
-  {
-    id: "CR-10",
-    summary: "seccomp is Localhost with a relative .json profile path without ..",
-    fix: "set seccompProfile {type: Localhost, localhostProfile: profiles/compass-runner.json} and stage seccomp/compass-runner.json there",
-    why: "Seed 000: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-10"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, container, containerPath, path } of runnerContainers(set)) {
@@ -542,15 +465,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-11",
-    summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
-    fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
-    why: 'Seed 000: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
-    source: { from: "seed", says: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go" },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-11"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
@@ -586,14 +502,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-12",
-    summary: "nodeSelector keys and tolerations are valid (label key syntax, operator and effect enums)",
-    fix: "use label keys as on the node; tolerations take operator Exists or Equal and effect NoSchedule, PreferNoSchedule or NoExecute",
-    why: 'Seed 000: "Configure node selectors, taints ...". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.',
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-12"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
@@ -612,15 +522,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-13",
-    summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod requires kubernetes.io/arch: amd64",
-    fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
-    why: 'Seed 001 (DL-577): "the Runner stays amd64-only until an arm64 KVM boot passes". On an arm64 node the image may run but the microVM guest does not boot.',
-    source: { from: "seed", says: "seed 001 (D10, DL-577)" },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-13"], {
     check(set) {
       return set.pods().flatMap(({ object, spec, path }) => {
         const arch = requiredLabel(spec, ARCH_LABEL);
@@ -629,22 +532,8 @@ export const compassRunnerRules: Rule[] = [
         return [hit(object, [...path, "nodeSelector", ARCH_LABEL], `${ARCH_LABEL} is ${what}, not amd64 alone`)];
       });
     },
-  },
-  {
-    id: "CR-14",
-    summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
-    fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
-    why: 'Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
-    source: { from: "seed", says: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
-    opinions: {
-      "designed-flag": {
-        summary: "--server-name is P9's, designed: a Runner without P9 exits 2 on it (CS-14)",
-        because:
-          "no located compass-runner (main.go@c0c4e3c5 the newest) declares --server-name, and Go's flag package exits 2 on an unknown flag; a Runner built with P9 reads it (compass-interfaces §7 R3)",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-14"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const cm of set.ofKind("ConfigMap")) {
@@ -663,14 +552,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-15",
-    summary: "NetworkPolicy: no ingress; egress only to DNS, the Server and egressAllow",
-    fix: "select the Runner pods with a NetworkPolicy listing Ingress and Egress with no ingress rules and egress rules that each name a destination",
-    why: "Seed 001 (D7): Runner egressAllow. The Runner executes untrusted workloads; a pod that accepts connections or reaches any destination turns one escape into access to the cluster network. Only DNS, the Server and the listed destinations are needed.",
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-15"], {
     check(set) {
       const hits: RuleHit[] = [];
       // The Server's ports are parsed only when an egress gap asks for them.
@@ -704,14 +587,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-16",
-    summary: "Metrics are pushed over OTLP: no container port, no Service, no scrape annotations",
-    fix: "remove ports, Services and prometheus.io annotations; set OTEL_EXPORTER_OTLP_ENDPOINT to push metrics",
-    why: 'Seed 000: "Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint." A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).',
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-16"], {
     check(set) {
       const hits: RuleHit[] = set.ofKind("Service").map((s) => hit(s, ["kind"], "a Service for the Runner, which serves nothing"));
       for (const { object, container, containerPath } of runnerContainers(set)) {
@@ -729,15 +606,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-17",
-    summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
-    fix: "remove COMPASS_RUNNER_ID and --runner-id; the Server assigns the ID when the Runner enrolls",
-    why: 'Seed 000: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
-    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-17"], {
     check(set) {
       const id = FORBIDDEN_SETTINGS[0];
       return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
@@ -745,35 +615,8 @@ export const compassRunnerRules: Rule[] = [
         return found ? [hit(object, [...containerPath, ...found.path], `${settingName(id)} sets a Runner ID`)] : [];
       });
     },
-  },
-  {
-    id: "CR-19",
-    summary: "Resources follow capacity (memory request = limit, a cpu request, no cpu limit); a priority class; procMount Unmasked and AppArmor Unconfined",
-    fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
-    why: "The upstream runner-manifests tool derives these (compass-interfaces §3.2, §3.4). Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
-    source: { from: "upstream", says: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5" },
-    // Errors where the Runner cannot work (an OOM kill, guests that cannot boot); upstream's other choices are warnings.
-    opinions: {
-      "memory-request": {
-        summary: "a memory request that is not the memory limit",
-        because:
-          "upstream's tool sets them equal, so the scheduler reserves the RAM the guests will use; below the limit the node can be overcommitted, but the Runner boots and runs",
-      },
-      "cpu-request": {
-        summary: "no cpu request",
-        because: "upstream's tool requests sessionCapacity x guestCpus, so the scheduler reserves the guests' vCPUs; the Runner boots and runs without it",
-      },
-      "cpu-limit": {
-        summary: "a cpu limit",
-        because: "a cpu limit throttles the guests' VMMs (upstream's tool sets none); the Runner still boots and runs",
-      },
-      "priority-class": {
-        summary: "no priorityClassName",
-        because: "upstream's tool sets one so that ordinary workloads cannot preempt the Runner and its sessions; the Runner runs without it",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-19"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path, container, containerPath } of runnerContainers(set)) {
@@ -822,22 +665,8 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "CR-20",
-    summary:
-      "The Runner container speaks compass-runner's real interface: run root and volume root set, integers where it reads integers; never a Runner token, an agent image or a name it does not read",
-    fix: "set COMPASS_MICROVM_RUNROOT on a writable host tree and COMPASS_MICROVM_VOLUME_ROOT; remove COMPASS_RUNNER_TOKEN and COMPASS_AGENT_IMAGE; use only the names compass-runner reads (rigging explain CR-20)",
-    why: 'compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root ("run-root is not configured"), with a static token beside the token file ("runner token sources are mutually exclusive"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.',
-    source: { from: "upstream", says: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9" },
-    opinions: {
-      "unknown-variable": {
-        summary: "a COMPASS_* variable compass-runner does not read",
-        because: "it changes nothing at boot, so the setting it was meant for is probably missing (often an old or misspelled name)",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(CR["CR-20"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, container, containerPath } of runnerContainers(set)) {
@@ -885,7 +714,7 @@ export const compassRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
+  }),
 ];
 
 function parses(pem: string): boolean {

@@ -2,6 +2,7 @@
 import { hasEnv, hasFlag, projectsAudience } from "../../rules/shapes.ts";
 import { defineSystem } from "../../rules/system.ts";
 import { compassRunnerKind } from "./index.ts";
+import { CR } from "./requirements.ts";
 import { compassRunnerRules } from "./rules.ts";
 import { RUNNER_AUDIENCE, RUNNER_SETTINGS } from "./runtime.ts";
 
@@ -21,9 +22,12 @@ export const compassRunnerSystem = defineSystem({
     { sign: `a projected token with audience ${RUNNER_AUDIENCE}`, matches: (spec) => projectsAudience(spec, RUNNER_AUDIENCE) },
     { sign: "a DaemonSet with hostUsers: false", matches: (spec, object) => object.kind === "DaemonSet" && spec.hostUsers === false },
   ],
-  // A getter: the rules are in the build's chunk of this folder, loaded when first read.
+  // Getters: the rules and requirements are in the build's chunk of this folder, loaded when first read.
   get rules() {
     return compassRunnerRules;
+  },
+  get requirements() {
+    return CR;
   },
   valuesKinds: [compassRunnerKind],
   // D10, with the Runner's exception: amd64 only, until an arm64 KVM boot passes (DL-577).
@@ -33,15 +37,5 @@ export const compassRunnerSystem = defineSystem({
     index: false,
     why: "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)",
   },
-  valuesOnly: [
-    {
-      id: "CR-18",
-      profiles: ["compass-runner"],
-      summary: "Node prerequisites no manifest can express are printed as a checklist after a render",
-      enforcedBy: "render prints the checklist on stderr after every Compass Runner render; docs/compass-runner.md carries the same list",
-      checkNote:
-        "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
-    },
-  ],
   interfaces: { "compass-runner": () => Object.values(RUNNER_SETTINGS).map((s) => ({ ...s, source: s.from })) },
 });

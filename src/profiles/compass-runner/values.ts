@@ -11,6 +11,7 @@ import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabe
 import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../core/values.ts";
 import { identitySchema, type IdentityList } from "./admission-identity.ts";
 import { serverEgress } from "./network.ts";
+import { CR } from "./requirements.ts";
 import {
   ARCH_LABEL,
   DEFAULT_SECCOMP_PROFILE,
@@ -395,7 +396,7 @@ export const runnerFields = once(() => ({
   server: refused("CR-02", "write the Server address as serverAddr, and serverName and serverCA at the top level"),
   tolerations: refused("CR-12", "write the node's taint as toleration: {key, value, effect}"),
   resources: refused("CR-19", "remove it: resources follow capacity (sessionCapacity, guestMemoryMiB, guestCpus, runnerOverheadMiB)"),
-  runnerId: refused("CR-17", "remove runnerId: the Server assigns each Runner ID at enrollment", "is not a values key"),
+  runnerId: refused("CR-17", CR["CR-17"].fix, "is not a values key"),
   runnerTokenSecret: refused("CR-20", "remove it: the Runner's only credential is the projected token (a static token beside it stops the Runner)"),
   agentImage: refused("CR-20", "remove it: the microVM Runner runs the agent from the guest image and refuses an agent image"),
   hostUsers: refused("CR-09", "remove it: the Runner always runs in a user namespace (hostUsers: false); nodes need user-namespace support (CR-18)"),

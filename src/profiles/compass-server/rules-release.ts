@@ -2,25 +2,15 @@
 import { type ContainerRef, dig, hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { list } from "../../rules/templates.ts";
 import { configMapFile, serverContainers } from "./objects.ts";
-import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, readRunnerClusters, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
+import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, readRunnerClusters, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
 import { GO_BOOL, SERVER_INTERFACE as F } from "./runtime.ts";
 import { flagOrEnv, givenFlags } from "../../core/flag-or-env.ts";
 import { SERVER_READING, settingPath } from "./settings.ts";
-
-const SERVER: Rule["profiles"] = ["compass-server"];
+import { CS } from "./requirements.ts";
+import { rule } from "../../rules/requirement-data.ts";
 
 export const releaseRules: Rule[] = [
-  {
-    id: "CS-14",
-    summary: "A designed flag (P4 --admin-token-file) needs a Compass Server with that task: the released Server exits 2 on it",
-    fix: "run a Compass Server with P4, or remove --admin-token-file: the released Server mints <state-dir>/admin-token",
-    why: "Seed 001 designs P4 and lists it as todo; no located compass-server (main.go@f71f2ba4 the newest) declares --admin-token-file, and Go's flag package exits 2 on an unknown flag (compass-interfaces §7 R2)",
-    source: {
-      from: "rigging",
-      says: "a manifest does not say which Compass release runs it: a Server with P4 reads --admin-token-file, the released one (main.go@f71f2ba4) exits 2 on it",
-    },
-    severity: "warning",
-    profiles: SERVER,
+  rule(CS["CS-14"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set))
@@ -28,19 +18,8 @@ export const releaseRules: Rule[] = [
           hits.push(hit(ref.object, [...ref.containerPath, ...flag.path], `${flag.flag} is P4's (designed): the released Server exits 2 on it`));
       return hits;
     },
-  },
-  {
-    id: "CS-15",
-    summary:
-      "The Server can read each runner cluster's keys: for the cluster's own API server as issuer, a jwksFile, or its CA as caFile and issuer discovery bound to system:unauthenticated",
-    fix: `give the entry a jwksFile filled from kubectl get --raw ${JWKS_PATH} (mounted in the Server); or mount the ${KUBE_ROOT_CA.configMap} ConfigMap as its caFile and apply a ClusterRoleBinding of ${ISSUER_DISCOVERY_ROLE} to the group ${UNAUTHENTICATED_GROUP}`,
-    why: "The Server fetches <issuer>/.well-known/openid-configuration and its jwks_uri with the system roots unless caFile is set, and sends no credentials (go/internal/auth/workload_identity.go@7bc5d536). An API server is signed by the cluster CA and serves discovery only to service accounts by default; the keys stay unavailable, the Runner gets CodeUnavailable and exits after its retries (compass-interfaces §7 R4, R5)",
-    source: {
-      from: "upstream",
-      says: "workload_identity.go@7bc5d536 (system roots, no credentials); Kubernetes service account issuer discovery (bound to system:serviceaccounts only)",
-    },
-    severity: "error",
-    profiles: SERVER,
+  }),
+  rule(CS["CS-15"], {
     check(set) {
       const hits: RuleHit[] = [];
       const opened = set
@@ -79,7 +58,7 @@ export const releaseRules: Rule[] = [
       }
       return hits;
     },
-  },
+  }),
 ];
 
 /** CS-13: with default scope enforcement the reviewer App without grants refuses every write; values the manifest hides are not judged. */

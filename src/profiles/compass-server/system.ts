@@ -4,6 +4,7 @@ import { defineSystem } from "../../rules/system.ts";
 import { compassKind } from "../compass/index.ts";
 import { compassServerKind } from "./index.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
+import { CS } from "./requirements.ts";
 import { compassServerRules } from "./rules.ts";
 import { SERVER_INTERFACE, SERVER_SECRETS } from "./runtime.ts";
 
@@ -23,9 +24,12 @@ export const compassServerSystem = defineSystem({
     },
     { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
   ],
-  // A getter: the rules are in the build's chunk of this folder, loaded when first read.
+  // Getters: the rules and requirements are in the build's chunk of this folder, loaded when first read.
   get rules() {
     return compassServerRules;
+  },
+  get requirements() {
+    return CS;
   },
   // The combined Compass values kind renders both; its objects are the Server's and the Runner's.
   valuesKinds: [compassServerKind, compassKind],

@@ -9,6 +9,7 @@ import { checkForgeWrites, forgeSchema } from "./forge.ts";
 import { natsSchema } from "./nats.ts";
 import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
 import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./runtime.ts";
+import { CS } from "./requirements.ts";
 import { secretKeyReference, secretReference } from "./secret-refs.ts";
 
 export const SERVER_RESOURCES = { requests: { cpu: "250m", memory: "512Mi" }, limits: { memory: "1Gi" } };
@@ -202,7 +203,7 @@ export const serverFields = once(() => ({
   ...hardeningGuards(),
   securityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
   podSecurityContext: refused("CS-02", "the Server runs as 65532:65532, non-root, on a read-only root; rigging sets the security context"),
-  arch: refused("CS-10", "the Server image is multi-arch (D10): it is not pinned to an architecture"),
+  arch: refused("CS-10", CS["CS-10"].fix),
 }));
 
 const serverObject = once(() => z.strictObject(serverFields()));
@@ -214,14 +215,7 @@ export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] =
   checkAdminToken(v, ctx, at);
   if (v.forge) checkForgeWrites(v.forge, ctx, [...at, "forge"]);
   for (const label of ARCH_LABELS) {
-    if (v.nodeSelector[label] !== undefined)
-      fail(
-        ctx,
-        [...at, "nodeSelector", label],
-        "CS-10",
-        `pins the Server to ${v.nodeSelector[label]}`,
-        "remove it: the Server image is multi-arch (D10) and runs on amd64 and arm64 nodes",
-      );
+    if (v.nodeSelector[label] !== undefined) fail(ctx, [...at, "nodeSelector", label], "CS-10", `pins the Server to ${v.nodeSelector[label]}`, CS["CS-10"].fix);
   }
 }
 

@@ -3,21 +3,18 @@
 import { z } from "zod";
 import { posix } from "node:path";
 import { once, refineBy, refused, tagged, type IssueSink } from "../../core/values.ts";
+import { RP } from "./requirements.ts";
 import { STATIC_AWS_ENV } from "./runtime.ts";
-
-const NO_LISTENER =
-  "remove it: the runner is an outbound client that listens on no port and serves no /healthz, so every HTTP probe fails; its readiness signal is the `boot: ready` log line and the control plane's Fleet view";
-const NO_PORT = "remove it: the runner listens on nothing, so there is no container port and no Service";
 
 /** RP-02: probes, ports and Services. */
 export const listenerGuards = once(() => ({
-  probes: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
-  livenessProbe: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
-  readinessProbe: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
-  startupProbe: refused("RP-02", NO_LISTENER, "is not a values key: the runner has no probes"),
-  ports: refused("RP-02", NO_PORT, "is not a values key: the runner has no container port"),
-  containerPort: refused("RP-02", NO_PORT, "is not a values key: the runner has no container port"),
-  service: refused("RP-02", NO_PORT, "is not a values key: no Service is rendered for the runner"),
+  probes: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
+  livenessProbe: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
+  readinessProbe: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
+  startupProbe: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
+  ports: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no container port"),
+  containerPort: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no container port"),
+  service: refused("RP-02", RP["RP-02"].fix, "is not a values key: no Service is rendered for the runner"),
 }));
 
 const NO_PVC =

@@ -22,8 +22,9 @@ import {
   TOKEN_MIN_SECONDS,
   gracePeriodFor,
 } from "./runtime.ts";
+import { RP } from "./requirements.ts";
+import { rule } from "../../rules/requirement-data.ts";
 
-const RUNNER: Rule["profiles"] = ["rootpilot-runner"];
 /** Kubernetes' own default when a pod sets no grace period. */
 const KUBERNETES_DEFAULT_GRACE = 30;
 
@@ -53,33 +54,7 @@ function homeOf(ref: ContainerRef): string | undefined {
 const AWS_DIR = /(^|\/)\.aws\/?$/;
 
 export const rootpilotRunnerRules: Rule[] = [
-  {
-    id: "RP-01",
-    summary: `The image runs as node (uid ${NODE_UID}, HOME ${HOME_DIR}); an ~/.aws mount sits at the $HOME of the user the pod runs as`,
-    fix: `run as uid ${NODE_UID} (runAsUser: ${NODE_UID}) or mount ~/.aws at $HOME/.aws of the user the pod runs as; give $HOME a writable emptyDir`,
-    why: "Seed 002: \"The image runs as node (uid 1000), not root — which is why Compose mounts ~/.aws at /home/node/.aws. The mount target is coupled to the image's USER: the SDK's default chain resolves the SSO cache from $HOME, and no env var repoints that cache. If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as.\" A mount anywhere else is never read.",
-    source: { from: "seed", says: 'seed 002, The container: "If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as."' },
-    opinions: {
-      deployment: {
-        summary: "the runner is a Deployment",
-        because:
-          "the replicas are cattle and hold no durable state (seed 002); a Deployment rolls them without the identities and ordering of a StatefulSet or one pod per node of a DaemonSet",
-      },
-      uid: {
-        summary: `the pod runs as uid ${NODE_UID}`,
-        because: `the image is built for node (uid ${NODE_UID}); another uid works when $HOME and its mounts follow it, which rigging cannot see`,
-      },
-      "uid-unset": {
-        summary: "runAsUser is set",
-        because: `when the image names its USER (node) rather than a number, kubelet cannot verify runAsNonRoot and refuses the pod; runAsUser: ${NODE_UID} removes the doubt`,
-      },
-      "home-writable": {
-        summary: "$HOME is a writable emptyDir",
-        because: "with a read-only root filesystem (G-06) the SDK's caches under $HOME cannot be written",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  rule(RP["RP-01"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const pod of set.pods()) {
@@ -119,24 +94,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-02",
-    summary: "No network probes: the runner listens on nothing (no port, no Service)",
-    fix: "remove httpGet/tcpSocket/grpc probes and hooks, container ports and Services; readiness is the `boot: ready` log line and the control plane's Fleet view",
-    why: 'Seed 002: "The runner is an outbound client. It listens on no port, exposes no /healthz, and has no readiness endpoint. The direct consequence: do not configure httpGet liveness or readiness probes: every one of them will fail."',
-    source: { from: "seed", says: 'seed 002, Requirement 1: "do not configure httpGet liveness or readiness probes: every one of them will fail"' },
-    opinions: {
-      port: { summary: "no container port", because: "a port advertises a listener the runner does not have" },
-      service: { summary: "no Service", because: "a Service in front of the runner serves nothing" },
-      "pre-stop": {
-        summary: "no network preStop hook",
-        because: "a network preStop hook fails on a runner that listens on nothing; Kubernetes goes on with the stop, so it only costs grace time",
-      },
-    },
-    severity: "error",
-    concern: "reliability",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-02"], {
     check(set) {
       const hits: RuleHit[] = set.ofKind("Service").map((s) => hit(s, ["kind"], "a Service for the runner, which serves nothing", "service"));
       for (const { object, container, containerPath } of set.containers()) {
@@ -164,16 +123,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-03",
-    summary: `terminationGracePeriodSeconds exceeds RUNNER_DRAIN_TIMEOUT_MS (default ${DEFAULT_DRAIN_TIMEOUT_MS}) with headroom`,
-    fix: `set terminationGracePeriodSeconds above the drain timeout in seconds, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms`,
-    why: 'Seed 002: "The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain."',
-    source: { from: "seed", says: 'seed 002, Requirement 2: "terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom"' },
-    severity: "error",
-    concern: "reliability",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-03"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
@@ -200,16 +151,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-04",
-    summary: "RUNNER_LEARNED_FLUSH_INTERVAL_MS, when set, is a whole number of milliseconds (it bounds, not removes, what a hard kill loses)",
-    fix: "set RUNNER_LEARNED_FLUSH_INTERVAL_MS to a whole number of milliseconds, such as 60000 (the default)",
-    why: 'Seed 002: "A hard reclaim with no drain (SIGKILL, OOM, spot) loses learned state since the last flush. RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss, but it doesn\'t eliminate it."',
-    source: { from: "seed", says: 'seed 002, Requirement 2: "RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss"' },
-    severity: "error",
-    concern: "reliability",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-04"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
@@ -220,21 +163,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-05",
-    summary: "No PersistentVolumeClaim, ever; a learned store on disk lives on a writable volume, a cache (an emptyDir)",
-    fix: "remove PersistentVolumeClaims and claim-backed volumes; leave RUNNER_LEARNED_STORE_PATH unset (:memory:) or put its directory on an emptyDir",
-    why: 'Seed 002: "The runner is cattle and holds no durable state. The learned-store SQLite cache is :memory: by default. Do not create a PVC. If you point RUNNER_LEARNED_STORE_PATH at a path on disk, know that you\'re creating a cache, not a source of truth."',
-    source: { from: "seed", says: 'seed 002, Requirement 3: "Do not create a PVC."' },
-    opinions: {
-      "not-empty-dir": {
-        summary: "the learned store is on an emptyDir",
-        because: "the store is a cache that dies with the pod (seed 002); a hostPath or other volume outlives it and is read back as if it were the truth",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-05"], {
     check(set) {
       const hits: RuleHit[] = set.ofKind("PersistentVolumeClaim").map((o) => hit(o, ["kind"], "a PersistentVolumeClaim in the runner set"));
       for (const sts of set.ofKind("StatefulSet")) {
@@ -282,29 +212,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-06",
-    summary: `Attestation per provider: gke-oidc with a projected token for ${ENROLL_AUDIENCE} at ${GKE_TOKEN_PATH}, or aws-sts with AWS_REGION; never eks-oidc`,
-    fix: `for GKE mount a projected serviceAccountToken (audience ${ENROLL_AUDIENCE}, expirationSeconds >= ${TOKEN_MIN_SECONDS}) at the token path; for EKS set RUNNER_ATTESTATION_MODE=aws-sts, AWS_REGION and the ${IRSA_ROLE_ANNOTATION} annotation`,
-    why: "Seed 002: \"The audience isn't decoration: it's what stops a KSA token projected for some other service from being replayed into an enrollment. The control-plane asserts it and refuses anything that doesn't match — including tokens projected with no audience at all.\" aws-sts \"requires AWS_REGION explicitly. Without it, boot fails with RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION.\" The region allowlist is the control plane's, so it is checked from values (attestation.regionAllowlist).",
-    source: {
-      from: "seed",
-      says: 'seed 002, Requirement 4: "projected for the rootpilot-enroll audience"; "EKS: aws-sts, not eks-oidc"; "It requires AWS_REGION explicitly."',
-    },
-    opinions: {
-      "read-only": {
-        summary: "the token mount is readOnly",
-        because: "the seed's example mounts it readOnly: true; Kubernetes mounts projected volumes read-only anyway, so this only says it",
-      },
-      irsa: {
-        summary: `the ServiceAccount carries ${IRSA_ROLE_ANNOTATION}`,
-        because:
-          "aws-sts signs with the SDK's default chain, which seed 002 names IRSA on EKS; an EKS Pod Identity association would do instead, but manifests cannot show one",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-06"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
@@ -319,31 +228,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-07",
-    summary: "Secrets through workload identity: no static AWS keys; RUNNER_SECRET_STORE_MODE aws (with RUNNER_AWS_CRED_MODE=chain) or vault",
-    fix: "remove static AWS keys; use IRSA with RUNNER_AWS_CRED_MODE=chain, or Vault KV v2 through workload identity",
-    why: 'Seed 002: "Prefer the secret manager you already operate over Kubernetes Secrets: RUNNER_SECRET_STORE_MODE=aws (AWS Secrets Manager) or vault (HashiCorp Vault KV v2). Both resolve through workload identity, with no static keys."',
-    source: { from: "seed", says: 'seed 002, Requirement 5: "Both resolve through workload identity, with no static keys."' },
-    opinions: {
-      "aws-mount": {
-        summary: "no mounted ~/.aws",
-        because: "seed 002 allows mounting ~/.aws (at $HOME), but on EKS the SDK chain resolves through IRSA and needs no credential on disk",
-      },
-      "credentials-file": { summary: "no AWS_SHARED_CREDENTIALS_FILE", because: "a shared credentials file usually holds static keys; IRSA needs none" },
-      "store-mode": {
-        summary: "RUNNER_SECRET_STORE_MODE is aws or vault",
-        because: "seed 002 names aws and vault and prefers them over Kubernetes Secrets; other modes are not described",
-      },
-      "cred-mode": {
-        summary: "RUNNER_AWS_CRED_MODE=chain with the aws store",
-        because: 'seed 002: chain "makes the SDK resolve through IRSA directly, with no key passing through the cluster at all"; the default is not documented',
-      },
-    },
-    unjudged: "the Vault address, KV mount and role: seed 002 names Vault KV v2 but no variable that configures it, so a missing one is not judged",
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-07"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, container, containerPath } of set.containers()) {
@@ -381,30 +267,8 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
-  {
-    id: "RP-08",
-    summary: "Outbound only: no ingress to the runner; a NetworkPolicy, if used, leaves egress to DNS and the named destinations",
-    fix: "select the runner pods with a NetworkPolicy listing Ingress and Egress, with no ingress rules and egress rules to DNS (port 53) and to each destination",
-    why: 'Seed 002: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements. Remember that the allowlist declared in connector manifests is documentation, not enforcement: for native connectors, the cluster is what enforces egress."',
-    source: {
-      from: "seed",
-      says: 'seed 002, Requirement 6: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements."',
-    },
-    opinions: {
-      "no-policy": {
-        summary: "a NetworkPolicy selects the runner",
-        because:
-          'the cluster is what enforces egress (seed 002); without a policy the runner reaches every destination. Seed 002 makes NetworkPolicy optional ("If you use NetworkPolicy")',
-      },
-      "not-isolated": { summary: "the policy isolates both directions", because: "a policy that leaves a direction out of policyTypes leaves it open" },
-      "any-destination": {
-        summary: "each egress rule names its destinations",
-        because: "an egress rule without `to`, or to 0.0.0.0/0, allows every destination, so the policy no longer enforces the destination list",
-      },
-    },
-    severity: "error",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-08"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const pod of set.pods()) {
@@ -431,28 +295,11 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return dedupe(hits);
     },
-  },
-  {
-    id: "RP-09",
-    summary: "Resources are an explicit, documented choice: requests and limits in values, with a stated default",
-    fix: "set resources.requests.{cpu,memory} and resources.limits.memory in values, or keep the documented default",
-    why: 'Seed 002 names resources as a decision a chart had not made: "resources values (there is no versioned benchmark)".',
-    source: { from: "seed", says: 'seed 002, What\'s still missing: "resources values (there is no versioned benchmark)"' },
-    judgedFrom: "values (resources and its stated default); in manifests, G-08 checks that requests and a memory limit are set",
-    severity: "error",
-    concern: "reliability",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-09"], {
     check: () => [],
-  },
-  {
-    id: "RP-10",
-    summary: "OTEL_EXPORTER_OTLP_ENDPOINT, when set, is an absolute http:// or https:// URL",
-    fix: "set OTEL_EXPORTER_OTLP_ENDPOINT to a collector URL such as http://otel-collector.observability:4318",
-    why: "The image starts with `--import @rootpilotsh/otel/register` (seed 002); the OpenTelemetry SDK reads OTEL_EXPORTER_OTLP_ENDPOINT as a URL, and a value without a scheme exports nothing.",
-    source: { from: "upstream", says: "the OpenTelemetry SDK's environment specification: OTEL_EXPORTER_OTLP_ENDPOINT is a URL with a scheme" },
-    severity: "error",
-    concern: "reliability",
-    profiles: RUNNER,
+  }),
+  rule(RP["RP-10"], {
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
@@ -462,7 +309,7 @@ export const rootpilotRunnerRules: Rule[] = [
       }
       return hits;
     },
-  },
+  }),
 ];
 
 function gkeHits(ref: ContainerRef): RuleHit[] {

@@ -2,6 +2,7 @@
 import { defineSystem } from "../../rules/system.ts";
 import { hasEnv, hasImage, projectsAudience } from "../../rules/shapes.ts";
 import { rootpilotRunnerKind } from "./index.ts";
+import { RP } from "./requirements.ts";
 import { rootpilotRunnerRules } from "./rules.ts";
 import { ENROLL_AUDIENCE } from "./runtime.ts";
 
@@ -17,9 +18,12 @@ export const rootpilotRunnerSystem = defineSystem({
     { sign: `a projected token with audience ${ENROLL_AUDIENCE}`, matches: (spec) => projectsAudience(spec, ENROLL_AUDIENCE) },
     { sign: "an image named rootpilot", matches: (spec) => hasImage(spec, /rootpilot/i) },
   ],
-  // A getter: the rules are in the build's chunk of this folder, loaded when first read.
+  // Getters: the rules and requirements are in the build's chunk of this folder, loaded when first read.
   get rules() {
     return rootpilotRunnerRules;
+  },
+  get requirements() {
+    return RP;
   },
   valuesKinds: [rootpilotRunnerKind],
   image: {

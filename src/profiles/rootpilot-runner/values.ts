@@ -9,6 +9,7 @@ import { fail, once, refineBy, req, tagged, type IssueSink } from "../../core/va
 import { attestationSchema } from "./attestation.ts";
 import { envGuard, isUnder, listenerGuards, persistenceGuards, podFilePathProblem, staticKeyGuards } from "./guards.ts";
 import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_LEARNED_FLUSH_INTERVAL_MS, gracePeriodFor, GRACE_HEADROOM_SECONDS } from "./runtime.ts";
+import { RP } from "./requirements.ts";
 import { secretStoreSchema } from "./secret-store.ts";
 
 /** The default resources (RP-09): a stated starting point, not a benchmark. */
@@ -120,8 +121,8 @@ export function checkRootpilotRunner(v: RootpilotRunnerValues, ctx: IssueSink): 
       ctx,
       ["terminationGracePeriodSeconds"],
       "RP-03",
-      `is not above the drain timeout of ${drainSeconds} s (drainTimeoutMs ${v.drainTimeoutMs})`,
-      `SIGKILL would arrive mid-drain; set it above ${drainSeconds} with headroom, such as ${gracePeriodFor(v.drainTimeoutMs)}, or leave it out`,
+      `is not above the drain timeout of ${drainSeconds} s (drainTimeoutMs ${v.drainTimeoutMs}), so SIGKILL would arrive mid-drain; ${gracePeriodFor(v.drainTimeoutMs)} leaves headroom`,
+      RP["RP-03"].fix,
     );
   }
   if (v.secretStore?.mode === "aws" && v.attestation.provider !== "eks") {
