@@ -44,9 +44,21 @@ describe("the generators", () => {
   it("a system page's requirement list names each of its requirements with its summary, from the requirement data", () => {
     const list = requirementList("compass-runner");
     const own = requirementEntries().filter((entry) => entry.id.startsWith("CR-"));
-    expect(list.split("\n")).toHaveLength(own.length);
+    expect(list.split("\n").filter((line) => line.startsWith("- "))).toHaveLength(own.length);
     for (const entry of own) expect(list).toContain(`- **${entry.id}** ${entry.summary}`);
     expect(list).toMatch(/^- \*\*CR-18\*\* .* \(how judged: render prints the checklist/m);
+  });
+
+  it("a requirement with inValues shows it nested under its item, in its system page's list", () => {
+    const withValues = requirementEntries().filter((entry) => entry.inValues !== undefined);
+    expect(withValues.map((entry) => entry.id)).toContain("CR-03");
+    for (const entry of withValues) {
+      const page = readFileSync(join(DOCS, `${entry.profiles[0]}.md`), "utf8");
+      expect(requirementList(entry.profiles[0])).toContain(`- **${entry.id}** ${entry.summary}\n  - In values: ${entry.inValues}`);
+      expect(page).toContain(`- **${entry.id}** ${entry.summary}\n  - In values: ${entry.inValues}\n`);
+    }
+    expect(requirementList("compass-runner")).toMatch(/^ {2}- In values: `tokenExpirationSeconds` \(default 600\)/m);
+    expect(requirementList("compass-runner")).not.toMatch(/^- \*\*CR-02\*\* .*\n {2}- In values/m);
   });
 
   it("a values table names nested keys with type and default", () => {

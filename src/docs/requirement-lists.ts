@@ -5,11 +5,13 @@ import { requirements } from "../rules/requirements.ts";
 export const REQUIREMENTS_CLOSE = "<!-- /requirements -->";
 const OPEN = /^<!-- requirements:([a-z-]+) -->$/;
 
-/** One line per requirement of the system: ID, summary, and how it is judged when no rule over manifests does. */
+/** One item per requirement of the system: ID, summary, how it is judged when no rule over manifests does; how values meet it nested below. */
 export function requirementList(system: string): string {
   const own = requirements().filter((r) => r.profiles.length === 1 && r.profiles[0] === system);
   if (own.length === 0) throw new Error(`no requirements of a system named ${system}`);
-  return own.map((r) => `- **${r.id}** ${r.summary}${r.severity ? "" : ` (how judged: ${r.judged})`}`).join("\n");
+  return own
+    .map((r) => `- **${r.id}** ${r.summary}${r.severity ? "" : ` (how judged: ${r.judged})`}${r.inValues ? `\n  - In values: ${r.inValues}` : ""}`)
+    .join("\n");
 }
 
 /** Replaces (or fills in) every requirements block of a markdown page. */

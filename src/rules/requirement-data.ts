@@ -7,6 +7,8 @@ export interface RequirementData {
   profiles: readonly SystemName[];
   /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
   why?: string;
+  /** How values meet it, in Markdown: keys, defaults, what is refused or warns; its system page's list shows it. */
+  inValues?: string;
   /** What to change; values refusals and findings under the ID say it. */
   fix?: string;
   /** Where the requirement comes from (docs/rules.md shows it); its severity follows it. */

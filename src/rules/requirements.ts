@@ -19,6 +19,8 @@ export interface Requirement {
   opinions?: readonly Opinion[];
   /** How it is judged: from manifests, or what it needs instead. */
   judged: string;
+  /** How values meet it (Markdown), for its system page's list. */
+  inValues?: string;
 }
 
 export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
@@ -46,6 +48,7 @@ export function requirements(): Requirement[] {
         ...(r.source ? { source: r.source } : {}),
         ...(r.opinions ? { opinions: Object.values(r.opinions) } : {}),
         judged: judgedBy(r),
+        ...(r.inValues ? { inValues: r.inValues } : {}),
       }),
     )
     .sort((a, b) => compareIds(a.id, b.id));

@@ -8,6 +8,7 @@ const RUNNER = ["compass-runner"];
 export const CR = defineRequirements({
   "CR-01": {
     summary: "The Runner object set: ServiceAccount, DaemonSet, admission policies and bindings, NetworkPolicy",
+    inValues: "an inline `serverCA.pem` adds a ConfigMap that carries it.",
     fix: "apply the whole set together: ServiceAccount, DaemonSet, the CR-06 policies with bindings, and the NetworkPolicy",
     why: "The Runner is safe only as a whole: the DaemonSet without its NetworkPolicy can reach anything, without the admission policies anyone with pod create rights can exec into it or mint its token, and without its own ServiceAccount it runs as default.",
     severity: "error",
@@ -23,6 +24,8 @@ export const CR = defineRequirements({
   },
   "CR-03": {
     summary: `The only credential is a projected token at the token file (seed: ${TOKEN_PATH}), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
+    inValues:
+      "`tokenExpirationSeconds` (default 600) is the token's `expirationSeconds`, 600 to 4294967296 and no higher than `maxTokenLifetimeSeconds` (default 600), the Server entry's `maxTokenLifetime`.",
     fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
     why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
     source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
@@ -32,6 +35,8 @@ export const CR = defineRequirements({
   "CR-04": {
     summary:
       "Namespace, ServiceAccount and audience equal the Server's cluster entry (from values; from manifests when the Server is in the same input, else only the pod's own ServiceAccount)",
+    inValues:
+      "`serverCluster.namespace`, `serviceAccount` and `audience`, when given, must equal the Runner's `namespace`, `serviceAccount` and `compass-runner`; in a `kind: Compass` file the entry is derived from the `runner` section.",
     fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
     why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
     source: { from: "seed", says: "seed 000; go/internal/auth/runner_clusters.go@7bc5d536" },
@@ -40,6 +45,8 @@ export const CR = defineRequirements({
   },
   "CR-05": {
     summary: "The Runner ServiceAccount has no RBAC binding and no API token",
+    inValues:
+      "`automountServiceAccountToken` is refused: rigging renders no binding and sets `automountServiceAccountToken: false` on the ServiceAccount and the pod *(inferred: the API token would be an unused credential)*.",
     fix: "remove every Role, ClusterRole and binding for the Runner; set automountServiceAccountToken: false on the ServiceAccount and the pod",
     why: 'Seed 000: "The ServiceAccount has no RBAC binding." The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).',
     severity: "error",
@@ -47,6 +54,8 @@ export const CR = defineRequirements({
   },
   "CR-06": {
     summary: "Admission policies guard Runner pods, new pods, the DaemonSet and Runner tokens, by who asks and by what the request does",
+    inValues:
+      "`admission.controllers` may create Runner pods, `admission.deployers` may change the DaemonSet, and `admission.breakGlassGroups` (default `[system:masters]`) may exec, attach, debug and request Runner tokens.",
     fix: "apply the four ValidatingAdmissionPolicies (failurePolicy: Fail) with their bindings (validationActions: [Deny]) that rigging renders, applied by a member of admission.deployers (docs/compass-runner-admission.md)",
     why:
       'Seed 000: the admission policy "denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)"; only admission.controllers create Runner pods and only admission.deployers change the DaemonSet. ' +
@@ -71,6 +80,8 @@ export const CR = defineRequirements({
   },
   "CR-07": {
     summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
+    inValues:
+      "`nodeSelector: {key: kubernetes.io/hostname, value: <node>}` proves one node; another label renders with a warning and a checklist line that exactly one node carries it. `maxUnavailable` must be 1.",
     fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
     why: 'Seed 000: "Rollout beyond one node waits for the multi-Runner hub." Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
     source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2" },
@@ -86,6 +97,7 @@ export const CR = defineRequirements({
   },
   "CR-08": {
     summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
+    inValues: "`kvmResourceName` (`domain/name`, not in `kubernetes.io`) is requested and limited at 1.",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
     why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
     source: { from: "seed", says: 'seed 000: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
@@ -101,6 +113,7 @@ export const CR = defineRequirements({
   },
   "CR-10": {
     summary: "seccomp is Localhost with a relative .json profile path without ..",
+    inValues: "`seccompProfilePath` (default `profiles/compass-runner.json`) becomes `localhostProfile`: relative, without `..`, ending in `.json`.",
     fix: "set seccompProfile {type: Localhost, localhostProfile: profiles/compass-runner.json} and stage seccomp/compass-runner.json there",
     why: "Seed 000: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
     severity: "error",
@@ -108,6 +121,8 @@ export const CR = defineRequirements({
   },
   "CR-11": {
     summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
+    inValues:
+      "`hostPaths.sessionVolumeRoot` and `hostPaths.runtimeRoot`: absolute, normalized, distinct and non-overlapping, never `/` nor under `/dev`, `/proc`, `/sys`, `/etc`, `/var/run/secrets`.",
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
     why: 'Seed 000: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
     source: { from: "seed", says: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go" },
@@ -116,6 +131,8 @@ export const CR = defineRequirements({
   },
   "CR-12": {
     summary: "nodeSelector keys and tolerations are valid (label key syntax, operator and effect enums)",
+    inValues:
+      "`nodeSelector` {key, value} and `toleration` {key, value, effect} are validated (label syntax; effect `NoSchedule`, `PreferNoSchedule` or `NoExecute`); the toleration is rendered with operator `Equal`, and a `tolerations` list is refused.",
     fix: "use label keys as on the node; tolerations take operator Exists or Equal and effect NoSchedule, PreferNoSchedule or NoExecute",
     why: 'Seed 000: "Configure node selectors, taints ...". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.',
     severity: "error",
@@ -123,6 +140,7 @@ export const CR = defineRequirements({
   },
   "CR-13": {
     summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod requires kubernetes.io/arch: amd64",
+    inValues: "`arch` is only `amd64`, its default; `arm64`, there or as `kubernetes.io/arch` in `nodeSelector`, is refused.",
     fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
     why: 'Seed 001 (DL-577): "the Runner stays amd64-only until an arm64 KVM boot passes". On an arm64 node the image may run but the microVM guest does not boot.',
     source: { from: "seed", says: "seed 001 (D10, DL-577)" },
@@ -131,6 +149,8 @@ export const CR = defineRequirements({
   },
   "CR-14": {
     summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
+    inValues:
+      "`serverCA.pem` must parse as PEM certificates (rendered into a ConfigMap), or `serverCA` names a `configMap` or `secret` {name, key}; `serverName` is passed as `--server-name` and is accepted only with `designed.P9` (CS-14).",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
     why: 'Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
     source: { from: "seed", says: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
@@ -160,6 +180,7 @@ export const CR = defineRequirements({
   },
   "CR-17": {
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
+    inValues: "`runnerId` is refused.",
     fix: "remove the Runner ID (values: runnerId; manifests: COMPASS_RUNNER_ID and --runner-id); the Server assigns the ID when the Runner enrolls",
     why: 'Seed 000: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
     source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
@@ -175,6 +196,8 @@ export const CR = defineRequirements({
   },
   "CR-19": {
     summary: "Resources follow capacity (memory request = limit, a cpu request, no cpu limit); a priority class; procMount Unmasked and AppArmor Unconfined",
+    inValues:
+      "`sessionCapacity`, `guestMemoryMiB`, `guestCpus`, `runnerOverheadMiB`, `perSessionReapSeconds` and `priorityClassValue` give the resources, grace period and PriorityClass; `resources` is refused. The container is rendered with `procMount: Unmasked` and `appArmorProfile: Unconfined`, because the microVM stack mounts filesystems that a masked `/proc` and the default AppArmor profile deny.",
     fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
     why: "The upstream runner-manifests tool derives these (compass-interfaces §3.2, §3.4). Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
     source: { from: "upstream", says: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5" },
@@ -204,6 +227,8 @@ export const CR = defineRequirements({
   "CR-20": {
     summary:
       "The Runner container speaks compass-runner's real interface: run root and volume root set, integers where it reads integers; never a Runner token, an agent image or a name it does not read",
+    inValues:
+      "rigging writes only names compass-runner reads; `runnerTokenSecret` and `agentImage` are refused. In manifests, `check` warns on a `COMPASS_*` variable compass-runner does not read, with a did-you-mean.",
     fix: "set COMPASS_MICROVM_RUNROOT on a writable host tree and COMPASS_MICROVM_VOLUME_ROOT; remove COMPASS_RUNNER_TOKEN and COMPASS_AGENT_IMAGE; use only the names compass-runner reads (rigging explain CR-20)",
     why: 'compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root ("run-root is not configured"), with a static token beside the token file ("runner token sources are mutually exclusive"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.',
     source: { from: "upstream", says: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9" },
