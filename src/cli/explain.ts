@@ -8,9 +8,9 @@ import type { Io } from "./io.ts";
 export const EXPLAIN_HELP = `Usage: rigging explain [RULE-ID]
 
 With a requirement ID (such as CR-03): print the requirement, why it exists,
-what breaks when it is ignored, how it is judged, and the fix. Also answers
-check's own IDs (input, unrecognised, waiver) and seed 001's decisions that
-preflight and pin check (D3-D10).
+what breaks when it is ignored, how it is judged, how values meet it, and
+the fix. Also answers check's own IDs (input, unrecognised, waiver) and seed
+001's decisions that preflight and pin check (D3-D10).
 Without one: list every requirement with its severity and summary.
 
 Options:
@@ -60,6 +60,7 @@ function explanation(r: Requirement): string {
       "",
     );
   lines.push("Judged:", ...wrap(r.judged), "");
+  if (r.inValues) lines.push("In values:", ...wrap(r.inValues), "");
   if (r.fix) lines.push("Fix:", ...wrap(r.fix), "");
   return lines.join("\n");
 }

@@ -29,6 +29,13 @@ describe("rigging explain", () => {
     expect(r.out).toMatch(/Fix:\n {2}mount a projected serviceAccountToken/);
   });
 
+  it("says how values meet a requirement, under its own label, only where the data says it", () => {
+    const r = runInProcess(["explain", "CR-03"]);
+    expect(r.out).toMatch(/Judged:\n(?: {2}.*\n)+\nIn values:\n {2}`tokenExpirationSeconds` \(default 600\) is the token's/);
+    expect(r.out).toMatch(/no higher than\s+`maxTokenLifetimeSeconds`/);
+    expect(runInProcess(["explain", "CR-02"]).out).not.toContain("In values:");
+  });
+
   it("explains a requirement no rule judges by how it is enforced", () => {
     const r = runInProcess(["explain", "CR-18"]);
     expect(r.code).toBe(0);
