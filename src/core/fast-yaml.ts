@@ -38,25 +38,32 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
 /**
  * Text that goes straight to the `yaml` package, where the two packages
  * differ or only it applies a limit (false positives only cost speed).
- * Asked in three parts with the verdict of one `m`-flag expression
- * (test/core/source.test.ts): AT_START, FALLBACK_TEXT and hashAfterText.
+ * Asked in parts with the verdict of `m`-flag expressions
+ * (test/core/source.test.ts): AT_START, FALLBACK_TEXT, hashAfterText, and
+ * IN_FLOW where FLOW_OPEN finds a flow collection.
  */
-const LINE_START = String.raw`(?:[ ]*[&*!]|%|(?:---|\.\.\.)(?! *(?:\n|$)))`;
+const LINE_START = String.raw`(?:[ ]*(?:[&*!]|\?(?:[ ]|\n|$))|%|(?:---|\.\.\.)(?! *(?:\n|$)))`;
 const AT_START = new RegExp(`^${LINE_START}`);
-const FALLBACK_TEXT = new RegExp(
-  [
-    `\\n${LINE_START}`,
-    /[-:,[{][ ]*[&*!]|<</,
-    /[\t\r\u0085\u2028\u2029\ufeff]/,
-    /\?(?: |\n|$)/,
-    /[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/,
-    /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/,
-    /\\U/,
-    /[|>][-+]?[0-9]/,
-  ]
-    .map((pattern) => (typeof pattern === "string" ? pattern : pattern.source))
-    .join("|"),
-);
+/** What a flow collection's close may end, after it as its key: here for the empty ones, which FLOW_OPEN leaves out. */
+const AS_KEY = String.raw`(?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:`;
+const FALLBACK_TEXT = oneOf([
+  `\\n${LINE_START}`,
+  /[-:[{][ ]*[&*!]|<</,
+  /[-?:][ ]*\?(?: |\n|$)/,
+  // An empty entry not at a line's start: js-yaml puts the next entry of the outer sequence into it.
+  /[ ]-[ ]*(?: #[^\n]*)?(?:\n|$)/,
+  `[[{][ ]*[\\]}]${AS_KEY}`,
+  /[\t\r\u0085\u2028\u2029\ufeff]/,
+  /\\U/,
+  /[|>][-+]?[0-9]/,
+]);
+/** A non-empty flow collection at a node's start; without one, `,` `]` `}` are text, and `?` an indicator only where a node starts. */
+const FLOW_OPEN = /(?:^|\n|[-?:] |["'\]}][ ]*:)[ ]*(?:\[(?![ ]*\])|\{(?![ ]*\}))/;
+const IN_FLOW = oneOf([/,[ ]*[&*!]/, /\?(?: |\n|$)/, `[\\]}]${AS_KEY}`, /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/]);
+
+function oneOf(patterns: (string | RegExp)[]): RegExp {
+  return new RegExp(patterns.map((pattern) => (typeof pattern === "string" ? pattern : pattern.source)).join("|"));
+}
 const SPACE = /\s/;
 
 /** Whether a `#` follows a character that is not white space (`\S#`). */
@@ -70,10 +77,10 @@ export function fallsBack(text: string): boolean {
   return AT_START.test(text) || fallbackText(text) || hashAfterText(text) || hasLongLine(text);
 }
 
-/** FALLBACK_TEXT's verdict; a run of comment lines long enough to exhaust its backtrack stack falls back, as a wider test may. */
+/** The expressions' verdict; a run of comment lines long enough to exhaust a backtrack stack falls back, as a wider test may. */
 function fallbackText(text: string): boolean {
   try {
-    return FALLBACK_TEXT.test(text);
+    return FALLBACK_TEXT.test(text) || (FLOW_OPEN.test(text) && IN_FLOW.test(text));
   } catch (error) {
     if (error instanceof RangeError) return true;
     throw error;

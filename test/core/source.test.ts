@@ -72,6 +72,14 @@ function expectAgreement(text: string): void {
   else expect(difference((got as { data: unknown[] }).data, expected.data), JSON.stringify(text)).toBeUndefined();
 }
 
+/** What the `yaml` package's lexer finds that the fast path must hand over: node properties, directives, explicit keys. */
+function handedOver(text: string): boolean {
+  const tokens = [...new Lexer().lex(text)];
+  // A plain scalar's source follows its marker, and may start with `?` (`?:`) without being an indicator.
+  return tokens.some((token, at) => HANDED_OVER.has(CST.tokenType(token) ?? "") && (at === 0 || CST.tokenType(tokens[at - 1]) !== "scalar"));
+}
+const HANDED_OVER = new Set(["anchor", "alias", "tag", "directive-line", "explicit-key-ind"]);
+
 // ---------------------------------------------------------------- generators
 
 const tricky = fc.constantFrom(
@@ -301,7 +309,7 @@ describe("the fast YAML path", () => {
     expect(fastTaken).toBeGreaterThan(RUNS / 10);
   });
 
-  it("falls back for every anchor, alias, tag and directive the yaml package's lexer finds, and reads `&`, `*` and `!` elsewhere", async () => {
+  it("falls back for every anchor, alias, tag, directive and explicit key the yaml package's lexer finds, and reads `&`, `*` and `!` elsewhere", async () => {
     // The oracle is the `yaml` package's own lexer: where it sees a node
     // property, the fast path must have stepped aside (the alias limit and
     // tags are the `yaml` package's); where `&`, `*` and `!` are only text
@@ -333,12 +341,11 @@ describe("the fast YAML path", () => {
         visit(doc, { Scalar: (_, node) => void (node.type = style) });
         return doc.toString();
       });
-    const lexed = (text: string) => [...new Lexer().lex(text)].map((token) => CST.tokenType(token));
     let propertiesSeen = 0;
     fastTaken = 0;
     await fc.assert(
       loopProperty(fc.oneof(withProperties, asText), (text) => {
-        if (lexed(text).some((type) => type === "anchor" || type === "alias" || type === "tag" || type === "directive-line")) {
+        if (handedOver(text)) {
           propertiesSeen++;
           expect(parseFastStream(text, LIMITS.depth), JSON.stringify(text)).toBeUndefined();
         }
@@ -349,6 +356,91 @@ describe("the fast YAML path", () => {
     // Not vacuous: both kinds of text were met.
     expect(propertiesSeen).toBeGreaterThan(RUNS / 10);
     expect(fastTaken).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("reads CEL in block plain and quoted scalars on the fast path, as the yaml package does; explicit keys and node properties fall back", async () => {
+    // `, !x`, `a ? b : c`, `l[0] : x` are text outside a flow collection:
+    // in block documents written plain or quoted, the fast path reads them.
+    const fast = [
+      '!has(object.spec.volumes) || object.spec.volumes.all(v, !has(v.hostPath) || v.hostPath.path in ["/a", "/b"])',
+      "object.spec.containers.all(c, !has(c.securityContext) || !c.securityContext.privileged)",
+      'has(request.subResource) ? request.subResource : ""',
+      '(has(r.s) ? r.s : "") in ["", "status"]',
+      "a ? b : c ? d : e",
+      "x ? l[0] : m[1]",
+      "l[0] :z",
+      "f(a, *b) && g(c, &d) && h(e, ? f)",
+      "{a, !b}",
+      "[x, *y, &z]",
+      "a, !b: c",
+      "x, ?",
+      "p ?",
+      "l.all(k, k in m && m[k] == n[k])",
+    ];
+    // Text the fast path may hand over (`: !c` inside quotes, a map after `: `), read alike either way.
+    const either = ["a ? b : !c", 'x ? {"a": 1} : {"b": 2}', "? a", "!a, !b", "- !x", "[!a]", "x - !y", "? !x : y"];
+    const cel = (list: string[]) => fc.array(fc.constantFrom(...list), { minLength: 1, maxLength: 3 }).map((parts) => parts.join(" && "));
+    const documentOf = (value: unknown, style: (typeof STYLES)[number], flow: boolean, lineWidth: number) => {
+      const doc = new Document(value, { version: "1.2" });
+      visit(doc, {
+        Scalar: (_, node) => void (node.type = style),
+        Map: (_, node) => void (node.flow = flow),
+        Seq: (_, node) => void (node.flow = flow),
+      });
+      return doc.toString({ lineWidth, minContentWidth: 0 });
+    };
+    const shaped = (values: fc.Arbitrary<string>) =>
+      fc.oneof(
+        fc.dictionary(fc.constantFrom("expression", "message", "a, !b", "x ? y"), values, { minKeys: 1, maxKeys: 3 }),
+        fc.array(fc.record({ expression: values, reason: fc.constantFrom("Forbidden", "x ? y : z") }), { minLength: 1, maxLength: 3 }),
+      );
+    const onFastPath = fc
+      .record({ value: shaped(cel(fast)), style: fc.constantFrom(Scalar.PLAIN, Scalar.QUOTE_DOUBLE, Scalar.QUOTE_SINGLE) })
+      .map(({ value, style }) => documentOf(value, style, false, 0));
+    const anyShape = fc
+      .record({ value: shaped(cel([...fast, ...either])), style: fc.constantFrom(...STYLES), flow: fc.boolean(), lineWidth: fc.constantFrom(0, 20, 80) })
+      .map(({ value, style, flow, lineWidth }) => documentOf(value, style, flow, lineWidth));
+    await fc.assert(
+      loopProperty(onFastPath, (text) => {
+        expect(parseFastStream(text, LIMITS.depth), JSON.stringify(text)).toBeDefined();
+        expectAgreement(text);
+      }),
+      { numRuns: RUNS },
+    );
+    let handed = 0;
+    await fc.assert(
+      loopProperty(anyShape, (text) => {
+        if (handedOver(text)) {
+          handed++;
+          expect(parseFastStream(text, LIMITS.depth), JSON.stringify(text)).toBeUndefined();
+        }
+        expectAgreement(text);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(handed).toBeGreaterThan(0);
+  });
+
+  it("reads texts made of YAML's indicators as the yaml package does, or falls back, and hands over what its lexer takes for a property or a key", async () => {
+    const piece = fc.constantFrom(
+      ...["a", "x", "1", ".", " ", "  ", "\n", "\n  ", "\n- ", "- ", "-", ": ", ":", " : ", ",", ", ", "?", "? ", " ? ", "x ?\n", "#", " #"],
+      ...["!", "!t ", "&", "&x ", "*", "*x", "[", "]", "{", "}", "[]", "{}", "'", '"', "'x'", '"k":', "|", ">", "k: ", "\n  k: ", "---\n"],
+      ...["- [", ": [", ": {", "] :", "} :", "a, !b", "c ? d : e", "l[0] :", "? !", ", &", ", *", ", ?"],
+    );
+    let taken = 0;
+    await fc.assert(
+      loopProperty(
+        fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join("")),
+        (text) => {
+          if (parseFastStream(text, LIMITS.depth) === undefined) return expectAgreement(text);
+          taken++;
+          expect(handedOver(text), JSON.stringify(text)).toBe(false);
+          expectAgreement(text);
+        },
+      ),
+      { numRuns: RUNS * 5 },
+    );
+    expect(taken).toBeGreaterThan(0);
   });
 
   it.each([
@@ -433,6 +525,8 @@ describe("the fast YAML path", () => {
     ["an indentation indicator at the top level", "|2\n  - x\n"],
     ["an escape past U+10FFFF", 'a: "\\U00110000"\n'],
     ["a key whose : is more than 1024 characters from its start", `a${" ".repeat(1100)}: b\n`],
+    ["an empty entry of a compact nested sequence (js-yaml puts the next entry into it)", "- -\n- x\n"],
+    ["an empty entry of an indented sequence", " -\n- \n"],
     ["a duplicate key", "a: 1\nb: 2\na: 3\n"],
     ["an empty document", "a: 1\n---\n"],
     ["a __proto__ key", "a:\n  __proto__: {x: 1}\n"],
@@ -577,15 +671,17 @@ describe("reading files into one reused buffer", () => {
 });
 
 describe("the fast path's fallback test", () => {
-  // The test as it was written first, one expression with the `m` flag: the
-  // three parts fallsBack asks must refuse exactly the texts it refused.
-  const REFERENCE = new RegExp(
+  // The test written plainly, expressions with the `m` flag: the parts
+  // fallsBack asks must refuse exactly the texts these refuse. Without a
+  // non-empty flow collection (FLOW), `,` `]` `}` are text and `?` is an
+  // indicator only where a node starts.
+  const ALWAYS = new RegExp(
     [
-      /(?:^|[-:,[{])[ ]*[&*!]|^%|<</,
+      /(?:^|[-:[{])[ ]*[&*!]|^%|<</,
+      /(?:^|[-?:])[ ]*\?(?: |\n|$)/,
+      /[ ]-[ ]*(?: #[^\n]*)?(?:\n|$)/,
+      /[[{][ ]*[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/,
       /[\t\r\u0085\u2028\u2029\ufeff]/,
-      /\?(?: |\n|$)/,
-      /[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/,
-      /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/,
       /^(?:---|\.\.\.)(?! *(?:\n|$))/,
       /\S#/,
       /\\U/,
@@ -595,7 +691,13 @@ describe("the fast path's fallback test", () => {
       .join("|"),
     "m",
   );
-  const reference = (text: string) => REFERENCE.test(text) || text.split("\n").some((line) => line.length >= 1000);
+  const FLOW = /(?:^|[-?:] |["'\]}][ ]*:)[ ]*(?:\[(?![ ]*\])|\{(?![ ]*\}))/m;
+  const IN_FLOW = new RegExp(
+    [/,[ ]*[&*!]/, /\?(?: |\n|$)/, /[\]}](?:[^\n\]}]*\n)?(?:\s|#[^\n\]}]*\n)*:/, /[{,](?:[^\n{,]*\n)?(?:\s|#[^\n{,]*\n)*[[{]/]
+      .map((pattern) => pattern.source)
+      .join("|"),
+  );
+  const reference = (text: string) => ALWAYS.test(text) || (FLOW.test(text) && IN_FLOW.test(text)) || text.split("\n").some((line) => line.length >= 1000);
 
   /** Every character or pair a pattern starts, ends or turns at; line breaks and white space of every kind. */
   const piece = fc.constantFrom(
@@ -613,6 +715,11 @@ describe("the fast path's fallback test", () => {
     "\\U0001",
     "\n#",
     "\n---\n",
+    "[]",
+    "{ }",
+    ", !",
+    " ? ",
+    "] :",
   );
   const near = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(""));
   const TEXTS = [
@@ -631,7 +738,7 @@ describe("the fast path's fallback test", () => {
       edits.reduce((t, [where, insert]) => t.slice(0, Math.floor(where * t.length)) + insert + t.slice(Math.floor(where * t.length)), text),
     );
 
-  it("refuses exactly the texts the one expression with the `m` flag refused", async () => {
+  it("refuses exactly the texts the expressions with the `m` flag refuse", async () => {
     let refused = 0;
     let taken = 0;
     await fc.assert(

@@ -1,6 +1,5 @@
 // CR-06: the Runner invariants' CEL, shared by the pod and DaemonSet policies.
-// Standard CEL only, every optional field behind has(), and no `, !` or `? `
-// (check's fast YAML reader would hand those to the slow one).
+// Standard CEL only, every optional field behind has().
 import { KUBERNETES_DEFAULT_ON } from "./admission-notes.ts";
 
 /** A CEL string literal. JSON escapes are a subset of CEL's. */
@@ -44,36 +43,10 @@ export const RUNNER_VOLUME_KINDS = ["projected", "emptyDir", "configMap", "secre
 /** The name of the policy variable that holds the pod selector labels. */
 export const POD_SELECTOR_VAR = "podSelector";
 
-/** The invariants a Runner pod spec keeps (CR-06e), one validation each so a denial names what is wrong; `skipWhen` exempts a request. */
-export function invariants(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
-  const { containerName, serviceAccount, imageRepository, hostPaths, seccompProfile } = shape;
-  const key = JSON.stringify([
-    where,
-    containerName,
-    serviceAccount,
-    imageRepository,
-    hostPaths,
-    seccompProfile,
-    paths.spec,
-    paths.meta,
-    paths.metaPresent,
-    paths.skipWhen,
-  ]);
-  let known = invariantTexts.get(key);
-  if (known === undefined) {
-    known = invariantsOf(where, shape, paths);
-    if (invariantTexts.size >= 64) invariantTexts.clear();
-    invariantTexts.set(key, known);
-  }
-  return known.map((validation) => ({ ...validation }));
-}
-
 type InvariantPaths = { spec: string; meta: string; metaPresent?: string; skipWhen?: string };
 
-/** Invariants' answers by what they are made of, since a fleet shares them; each call gets its own objects. */
-const invariantTexts = new Map<string, readonly Validation[]>();
-
-export function invariantsOf(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
+/** The invariants a Runner pod spec keeps (CR-06e), one validation each so a denial names what is wrong; `skipWhen` exempts a request. */
+export function invariants(where: string, shape: RunnerShape, paths: InvariantPaths): Validation[] {
   const { spec, meta, metaPresent, skipWhen } = paths;
   const skip = (expression: string) => (skipWhen ? `${skipWhen} || (${expression})` : expression);
   const sc = (c: string) => `${c}.securityContext`;
@@ -95,11 +68,11 @@ export function invariantsOf(where: string, shape: RunnerShape, paths: Invariant
       `${where} must hold only the container ${shape.containerName}: no other, init or ephemeral container (CR-06e)`,
     ],
     [
-      `!${spec}.containers.exists(c, has(${sc("c")}) && ((has(${sc("c")}.privileged) && ${sc("c")}.privileged) || (has(${sc("c")}.capabilities) && has(${sc("c")}.capabilities.add) && size(${sc("c")}.capabilities.add) > 0)))`,
+      `${spec}.containers.all(c, !has(${sc("c")}) || ((!has(${sc("c")}.privileged) || !${sc("c")}.privileged) && (!has(${sc("c")}.capabilities) || !has(${sc("c")}.capabilities.add) || size(${sc("c")}.capabilities.add) == 0)))`,
       `${where} must not run a privileged container or add capabilities (CR-06e)`,
     ],
     [
-      `!has(${spec}.volumes) || !${spec}.volumes.exists(v, has(v.hostPath) && !(v.hostPath.path in ${celList(shape.hostPaths)}))`,
+      `!has(${spec}.volumes) || ${spec}.volumes.all(v, !has(v.hostPath) || v.hostPath.path in ${celList(shape.hostPaths)})`,
       `${where} may mount only the host trees ${shape.hostPaths.join(" and ")} from the node (CR-06e, CR-11)`,
     ],
     [
@@ -107,7 +80,7 @@ export function invariantsOf(where: string, shape: RunnerShape, paths: Invariant
       `${where} may use only ${RUNNER_VOLUME_KINDS.join(", ")} volumes: another kind (a PersistentVolumeClaim, CSI, an image) can reach node storage the host-tree check does not see (CR-06e)`,
     ],
     [
-      `has(${sc(spec)}) && has(${sc(spec)}.seccompProfile) && ${localhost(sc(spec))} && !${spec}.containers.exists(c, has(${sc("c")}) && has(${sc("c")}.seccompProfile) && !(${localhost(sc("c"))}))`,
+      `has(${sc(spec)}) && has(${sc(spec)}.seccompProfile) && ${localhost(sc(spec))} && ${spec}.containers.all(c, !has(${sc("c")}) || !has(${sc("c")}.seccompProfile) || (${localhost(sc("c"))}))`,
       `${where} must use the seccomp profile Localhost ${shape.seccompProfile}, and no container may set another (CR-06e, CR-10)`,
     ],
     [

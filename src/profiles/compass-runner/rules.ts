@@ -150,35 +150,9 @@ function quotaRequired(container: Container): { value: string; at: PropertyKey[]
   return found?.value === undefined ? undefined : { value: found.value, at: found.path, via: found.from === "flag" ? "flag" : "env" };
 }
 
-/** Path answers kept per path, bounded (PATHS_KEPT, PATH_KEPT_CHARS) against hostile input. */
-const normalizedDirs = new Map<string, string>();
-const joinedPaths = new Map<string, string>();
-const PATHS_KEPT = 1024;
-const PATH_KEPT_CHARS = 512;
-
 /** posix.normalize without one trailing slash (CR-11's comparison of the volume root with its mount). */
 function normalizedDir(path: string): string {
-  if (path.length > PATH_KEPT_CHARS) return posix.normalize(path).replace(/\/$/, "");
-  let known = normalizedDirs.get(path);
-  if (known === undefined) {
-    known = posix.normalize(path).replace(/\/$/, "");
-    if (normalizedDirs.size >= PATHS_KEPT) normalizedDirs.clear();
-    normalizedDirs.set(path, known);
-  }
-  return known;
-}
-
-/** posix.join of a mount path and a path below it (CR-03); anything but two strings goes to posix.join as it is. */
-function joinedPath(dir: string, file: string | undefined): string {
-  if (typeof dir !== "string" || typeof file !== "string" || dir.length + file.length > PATH_KEPT_CHARS) return posix.join(dir, file as string);
-  const key = `${dir.length}:${dir}${file}`; // the length says where dir ends, whatever the paths hold
-  let known = joinedPaths.get(key);
-  if (known === undefined) {
-    known = posix.join(dir, file);
-    if (joinedPaths.size >= PATHS_KEPT) joinedPaths.clear();
-    joinedPaths.set(key, known);
-  }
-  return known;
+  return posix.normalize(path).replace(/\/$/, "");
 }
 
 /** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-09, CR-10, G-05, G-06). */
@@ -251,7 +225,7 @@ export const compassRunnerRules: Rule[] = [
         const where = [...path, "volumes", at.index, "projected", "sources", tokenAt, "serviceAccountToken"];
         if (token.audience !== RUNNER_AUDIENCE)
           hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
-        if (joinedPath(at.mount.mountPath, token.path) !== file)
+        if (posix.join(at.mount.mountPath, token.path) !== file)
           hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
         const seconds = token.expirationSeconds;
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
