@@ -2,7 +2,7 @@
 // Runner installation (self-check, check's fast and plain paths, with and without classes).
 import { readFileSync } from "node:fs";
 import { newAdmissionRun, type AdmissionOptions } from "../src/admission/run.ts";
-import { parseValuesFile } from "../src/core/source.ts";
+import { parseValuesFile } from "../src/parse/source.ts";
 import { renderSource } from "../src/pipeline.ts";
 import { checkObjects } from "../src/rules/catalog.ts";
 import { RunScope } from "../src/rules/engine.ts";

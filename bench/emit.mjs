@@ -15,8 +15,8 @@ const COLD = Number(process.env.BENCH_EMIT_COLD ?? 15);
 const EXAMPLE = "examples/compass-runner.yaml";
 
 const ENTRY = `
-export { toYaml, toYamlReference } from "./src/core/emit.ts";
-export { parseValuesFile } from "./src/core/source.ts";
+export { toYaml, toYamlReference } from "./src/emit/emit.ts";
+export { parseValuesFile } from "./src/parse/source.ts";
 export { renderSource } from "./src/pipeline.ts";
 `;
 

@@ -1,4 +1,4 @@
-// Regenerates the docs tables from the code (`npm run docs`; test/docs.test.ts fails when stale).
+// Regenerates the docs tables from the code (`npm run docs`; test/docs/docs.test.ts fails when stale).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -10,16 +10,16 @@ import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import ts from "typescript";
 import { z } from "zod";
-import { namedCheck, namedTransform } from "../src/core/values.ts";
+import { namedCheck, namedTransform } from "../src/values/values.ts";
 import { VALUES_KINDS } from "../src/rules/systems.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const GENERATED = join(ROOT, "src", "profiles", "validators.ts");
+export const GENERATED = join(ROOT, "src", "systems", "validators.ts");
 /** The name of a kind's generated file in its folder. */
 const KIND_FILE = "generated-validator.ts";
 const isGenerated = (file: string) => file === GENERATED || basename(file) === KIND_FILE;
 /** Where the named functions of the schemas are looked up (their exports). */
-const SOURCES = ["src/core", "src/profiles"];
+const SOURCES = ["src/core", "src/parse", "src/values", "src/k8s", "src/systems"];
 
 type Node = z.core.$ZodType;
 // biome-ignore lint/suspicious/noExplicitAny: zod's definition records differ per node type; each case reads the fields it names
@@ -398,7 +398,7 @@ function kindCode(generator: Generator, kind: string, schema: Node): string {
   ].join("\n");
 }
 
-/** The file of a kind's build, in the folder of its head: src/profiles/compass-runner/generated-validator.ts for CompassRunner. */
+/** The file of a kind's build, in the folder of its head: src/systems/compass-runner/generated-validator.ts for CompassRunner. */
 export function kindFile(kind: string): string {
   const folder = join(
     dirname(GENERATED),
@@ -440,8 +440,8 @@ export async function generateValidators(): Promise<Map<string, string>> {
     GENERATED,
     [
       ...header,
-      `import type { FastValidator } from "../core/values.ts";`,
-      `import { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator } from "../core/validators/runtime.ts";`,
+      `import type { FastValidator } from "../values/values.ts";`,
+      `import { attempt, copyDefault, gaveUp, giveUp, recordKeys, same, sink, validator } from "../values/validator-runtime.ts";`,
       ...importLines,
       ...kinds.map(({ kind }) => `import { build${kind} } from "./${relative(dirname(GENERATED), kindFile(kind)).split("\\").join("/")}";`),
       "",
@@ -471,9 +471,9 @@ export async function generateValidators(): Promise<Map<string, string>> {
       kindFile(kind),
       [
         ...header,
-        `import type { FastValidator } from "../../core/values.ts";`,
+        `import type { FastValidator } from "../../values/values.ts";`,
         "",
-        `/** The validator of ${kind}; \`calls\` are the functions it calls (src/profiles/validators.ts hands them over). */`,
+        `/** The validator of ${kind}; \`calls\` are the functions it calls (src/systems/validators.ts hands them over). */`,
         `export function build${kind}(calls): FastValidator {`,
         `  const { ${callsOf(code).join(", ")} } = calls;`,
         indent(code),

@@ -1,13 +1,13 @@
-// Generates src/core/yaml-tags.ts from the `yaml` package's schemas so a run
+// Generates src/parse/yaml-tags.ts from the `yaml` package's schemas so a run
 // need not load the package. A `yaml` release that resolves a tag another way
-// stops this generator (test/core/yaml-tags.test.ts checks the output).
+// stops this generator (test/parse/yaml-tags.test.ts checks the output).
 import { dirname, join } from "node:path";
 import { writeGenerated } from "./write-generated.ts";
 import { fileURLToPath } from "node:url";
 import { Document } from "yaml";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const GENERATED = join(ROOT, "src", "core", "yaml-tags.ts");
+export const GENERATED = join(ROOT, "src", "parse", "yaml-tags.ts");
 
 /** Each core tag's resolved value, found by its `resolve` function's text (default options). */
 const VALUES = new Map([

@@ -1,14 +1,14 @@
 // A render: parse -> values schema -> render (pure) -> rules (check's catalog) -> emit.
 import { formatPath } from "./core/diagnostic.ts";
 import { InternalError, UsageError } from "./core/errors.ts";
-import { objectRef, sortForApply, type K8sObject } from "./core/objects.ts";
-import { loadValues, type SetArgument } from "./core/layers.ts";
-import type { SourceDocument } from "./core/source.ts";
-import { validatorOf } from "./profiles/validators.ts";
-import { valuesOf } from "./core/values-resource.ts";
-import { closest, validateValues } from "./core/values.ts";
+import { objectRef, sortForApply, type K8sObject } from "./k8s/objects.ts";
+import { loadValues, type SetArgument } from "./values/layers.ts";
+import type { SourceDocument } from "./parse/source.ts";
+import { validatorOf } from "./systems/validators.ts";
+import { valuesOf } from "./values/values-resource.ts";
+import { closest, validateValues } from "./values/values.ts";
 import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
-import type { ValuesKind } from "./profiles/values-kind.ts";
+import type { ValuesKind } from "./systems/values-kind.ts";
 import { checkObjects } from "./rules/catalog.ts";
 
 export interface Rendered {

@@ -6,7 +6,7 @@
 export const ENTRIES = { node: "src/cli/main.ts", bun: "src/cli/render-main.ts" } as const;
 
 /** The system registry: its warm-ups name the values files whose runs write the code caches. */
-export const REGISTRY = "src/profiles/index.ts";
+export const REGISTRY = "src/systems/index.ts";
 
 /** Sources in no bundle, whose imports place no file. */
 export const UNBUNDLED = ["src/docs/"] as const;
@@ -21,7 +21,7 @@ export const PACKAGE_CHUNKS = {
 } as const;
 
 /** Each folder here is a system, its files a chunk (KIND_PREFIX + folder) but for its heads. */
-export const SYSTEMS_FOLDER = "src/profiles";
+export const SYSTEMS_FOLDER = "src/systems";
 export const KIND_PREFIX = "kind-";
 /** A system's files read at start, kept in main.cjs; a render of another kind never runs the rest. */
 export const KIND_HEADS = ["index.ts", "system.ts", "runtime.ts", "ports.ts"] as const;

@@ -1,8 +1,7 @@
 // Who asks in the request matrix: the fixed identities, and each string
 // literal of the policies' CEL tried as a user and as a group.
-import type { K8sObject } from "../core/objects.ts";
-import { dig } from "../rules/engine.ts";
-import { list } from "../rules/templates.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { dig, list } from "../k8s/access.ts";
 
 export interface Actor {
   who: string;

@@ -1,8 +1,8 @@
 // Plain data as CEL sees Kubernetes objects (whole numbers as bigint); the fast
 // path hands over the engine's own values so it does not copy on each access.
-import { isRecord } from "../rules/templates.ts";
 import type { Cel } from "./engine.ts";
 import type { AdmissionRun } from "./run.ts";
+import { isRecord } from "../k8s/access.ts";
 
 const MAX_DEPTH = 200;
 

@@ -1,6 +1,6 @@
 // The API server's decision on a request. Matching does not depend on who
 // asks, so a request is matched once, and decided once per class (classes.ts).
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import { classKey, type Tests } from "./classes.ts";
 import { cached, celData } from "./convert.ts";
 import { judgePolicy, type Outcome } from "./evaluate.ts";

@@ -1,9 +1,7 @@
 // CR-06 judged by what the admission policies decide on the request matrix,
 // so a stricter policy that decides every request correctly passes.
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import type { Finding, RuleHit, RunScope, Severity } from "../rules/engine.ts";
-import { dig } from "../rules/engine.ts";
-import { list } from "../rules/templates.ts";
 import { ACTORS, FIXED, isNode, namedActors, type Actor } from "./actors.ts";
 import { decider, type Decide, type Decision } from "./decide.ts";
 import { matchesPolicy, namespaceLabels, type RequestShape } from "./match.ts";
@@ -12,6 +10,7 @@ import { INFERRED_E } from "./opinions.ts";
 import { planPolicies, type Planned } from "./plan.ts";
 import { requestsFor, type AdmissionTarget, type Check, type RequestName } from "./requests.ts";
 import { newAdmissionRun, type AdmissionRun } from "./run.ts";
+import { dig, list } from "../k8s/access.ts";
 
 export type { AdmissionTarget } from "./requests.ts";
 

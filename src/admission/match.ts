@@ -1,7 +1,6 @@
 // Which policies and bindings take a request, as the API server matches them.
-import type { K8sObject } from "../core/objects.ts";
-import { dig } from "../rules/engine.ts";
-import { isRecord, list, selects } from "../rules/templates.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { dig, isRecord, list, selects } from "../k8s/access.ts";
 
 export interface AdmissionRequest {
   operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";

@@ -1,14 +1,13 @@
 // Every bound policy of a set, compiled once, each expression marked with what
 // it may be answered from (shared, memo, guard or class).
-import type { K8sObject } from "../core/objects.ts";
-import { dig } from "../rules/engine.ts";
-import { isRecord, list } from "../rules/templates.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import { uniqueTests, type Blind, type Test, type Tests } from "./classes.ts";
 import { compileExpression, type CompiledProgram } from "./compile.ts";
 import type { Evaluator } from "./engine.ts";
 import type { Memo } from "./memo.ts";
 import type { Guard, Reads } from "./reads.ts";
 import type { AdmissionRun } from "./run.ts";
+import { dig, isRecord, list } from "../k8s/access.ts";
 
 /** A policy found in a set, with its CEL planned once. */
 export interface Planned {

@@ -1,9 +1,8 @@
 // The matrix's requests for one Runner, one object each, so each is prepared once.
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import type { Severity } from "../rules/engine.ts";
-import { dig } from "../rules/engine.ts";
-import { isRecord } from "../rules/templates.ts";
 import type { AdmissionRequest, RequestShape } from "./match.ts";
+import { dig, isRecord } from "../k8s/access.ts";
 
 export interface AdmissionTarget {
   /** The Runner namespace: it holds only Runner pods (CR-06b), which marks a pod on a CONNECT request. */

@@ -1,11 +1,11 @@
 // Which profile's rules apply to each object: its name label (G-07), else its
 // workload's shape, else the workload that refers to or selects it.
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";
-import { dig, POD_SPEC_PATH, type SystemName } from "../rules/engine.ts";
+import { POD_SPEC_PATH, type SystemName } from "../rules/engine.ts";
 import { SYSTEMS } from "../rules/systems.ts";
-import { selects } from "../rules/templates.ts";
+import { dig, selects } from "../k8s/access.ts";
 
 interface Workload {
   object: K8sObject;

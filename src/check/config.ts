@@ -4,8 +4,8 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse } from "yaml";
 import { UsageError } from "../core/errors.ts";
-import { LIMITS, readText } from "../core/source.ts";
-import { closest } from "../core/values.ts";
+import { LIMITS, readText } from "../parse/source.ts";
+import { closest } from "../values/values.ts";
 
 export const CONFIG_FILE = ".rigging.yaml";
 

@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
-import type { K8sObject } from "../core/objects.ts";
-import { closest } from "../core/values.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { closest } from "../values/values.ts";
 import { packageRoot } from "../cli/io.ts";
 import { DEPRECATED_BECAUSE } from "./pseudo-rules.ts";
 

@@ -1,7 +1,7 @@
 // Manifests read the way kubectl reads them (YAML 1.1 via go-yaml v2), so a
 // manifest is judged as it is applied; test/check/kube-yaml.test.ts compares.
 import type { ScalarTag, Tags } from "yaml";
-import { parseDocuments, parseDocumentsWithPositions, type SourceDocument } from "../core/source.ts";
+import { parseDocuments, parseDocumentsWithPositions, type SourceDocument } from "../parse/source.ts";
 
 /** Plain words go-yaml v2 reads as booleans, where YAML 1.2 reads strings (true/false read the same). */
 const YAML11_BOOLEANS = new Set(["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"]);

@@ -1,8 +1,8 @@
 // From text to objects that remember the document and path they came from,
 // so a finding names the line a person edits.
 import type { Location } from "../core/diagnostic.ts";
-import type { K8sObject } from "../core/objects.ts";
-import type { SourceDocument } from "../core/source.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import type { SourceDocument } from "../parse/source.ts";
 
 export interface Origin {
   file: string;

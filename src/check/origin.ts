@@ -4,10 +4,10 @@ import { statSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { parse } from "yaml";
 import { UsageError } from "../core/errors.ts";
-import type { K8sObject } from "../core/objects.ts";
-import { LIMITS, readText, type SourceDocument } from "../core/source.ts";
-import { dig } from "../rules/engine.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { LIMITS, readText, type SourceDocument } from "../parse/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
+import { dig } from "../k8s/access.ts";
 
 export interface Written {
   /** The file the object was written in, as the annotation or comment names it (joined to the source root). */

@@ -3,8 +3,8 @@
 import { isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
-import { objectRef, type K8sObject } from "../core/objects.ts";
-import { readText, type SourceDocument } from "../core/source.ts";
+import { objectRef, type K8sObject } from "../k8s/objects.ts";
+import { readText, type SourceDocument } from "../parse/source.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
 import { RunScope, type Finding, type SystemName, type RuleHit, type Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";

@@ -1,6 +1,6 @@
 // Schema hits and unschematised custom resources, placed in files like rule findings.
 import { formatPath } from "../core/diagnostic.ts";
-import { objectRef, type K8sObject } from "../core/objects.ts";
+import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import type { SystemName } from "../rules/engine.ts";
 import { kubeIndex, schemaHits } from "./kube-schema.ts";
 import { SCHEMA_RULE } from "./pseudo-rules.ts";

@@ -1,7 +1,7 @@
 // Waivers (`rigging.dev/waive`, docs/check.md) keep a warning out of the
 // verdict with a reason; an invalid waiver is itself an error.
-import type { K8sObject } from "../core/objects.ts";
-import { closest } from "../core/values.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { closest } from "../values/values.ts";
 import { canWarn, type Rule, type RuleHit } from "../rules/engine.ts";
 
 export const WAIVER_ANNOTATION = "rigging.dev/waive";

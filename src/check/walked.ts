@@ -3,7 +3,7 @@
 import { basename } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { KINDS } from "../rules/systems.ts";
-import type { SourceDocument } from "../core/source.ts";
+import type { SourceDocument } from "../parse/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { INPUT_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding } from "./run.ts";

@@ -1,6 +1,6 @@
 // Errors of Node's argument parser, said again for the command at hand.
 import { UsageError } from "../core/errors.ts";
-import { closest } from "../core/values.ts";
+import { closest } from "../values/values.ts";
 
 /** Node's parse errors reworded for the command at hand, with the nearest option. */
 export function argumentError(error: unknown, command: string, help: string): unknown {

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } from "../check/run.ts";
-import { readText } from "../core/source.ts";
+import { readText } from "../parse/source.ts";
 import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import type { SystemName } from "../rules/engine.ts";

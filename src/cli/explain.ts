@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { closest } from "../core/values.ts";
+import { closest } from "../values/values.ts";
 import { requirements, sourceText, type Requirement } from "../rules/requirements.ts";
 import { otherIds } from "../check/other-ids.ts";
 import type { Io } from "./io.ts";

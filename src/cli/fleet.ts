@@ -3,11 +3,11 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 import { bounded, formatDiagnostic } from "../core/diagnostic.ts";
-import { SAFE_FILE_NAME } from "../core/emit.ts";
+import { SAFE_FILE_NAME } from "../emit/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
-import { fsReason, overwrittenLines, prepareOutputDirectory } from "../core/output-dir.ts";
-import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../core/output-fleet.ts";
-import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../core/output-layout.ts";
+import { fsReason, overwrittenLines, prepareOutputDirectory } from "../emit/output-dir.ts";
+import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../emit/output-fleet.ts";
+import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../emit/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { renderFile } from "../pipeline.ts";
 import { isDirectory } from "./directory.ts";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { EXAMPLES } from "../core/build-examples.ts";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { VALUES_API_VERSION } from "../core/values-resource.ts";
-import { closest } from "../core/values.ts";
+import { VALUES_API_VERSION } from "../values/values-resource.ts";
+import { closest } from "../values/values.ts";
 import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { packageRoot, type Io } from "./io.ts";
 

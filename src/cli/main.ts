@@ -2,7 +2,7 @@
 // and error handling of src/cli/command.ts.
 import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
-import { closest } from "../core/values.ts";
+import { closest } from "../values/values.ts";
 import { KINDS } from "../rules/systems.ts";
 import { CHECK_HELP, checkCommand, RULES_HELP, rulesCommand } from "./check.ts";
 import { DIFF_HELP, diffCommand } from "./diff.ts";

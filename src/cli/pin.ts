@@ -3,8 +3,8 @@
 import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.ts";
-import { parseValuesFile, readText } from "../core/source.ts";
-import { closest } from "../core/values.ts";
+import { parseValuesFile, readText } from "../parse/source.ts";
+import { closest } from "../values/values.ts";
 import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, printable, TimeoutError } from "../preflight/common.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";

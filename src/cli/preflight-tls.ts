@@ -3,8 +3,8 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { ipFamily } from "../core/ip.ts";
-import { DNS1123_SUBDOMAIN } from "../core/names.ts";
+import { ipFamily } from "../k8s/ip.ts";
+import { DNS1123_SUBDOMAIN } from "../k8s/names.ts";
 import { parseFormat, parseTimeout, printable } from "../preflight/common.ts";
 import { exportKey, readExport } from "../preflight/exports.ts";
 import type { TlsExpectations } from "../preflight/tls.ts";

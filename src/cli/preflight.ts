@@ -2,8 +2,8 @@
 // Secrets never come from the command line and never reach the output.
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { closest } from "../core/values.ts";
-import { DATABASE_URL_ENV } from "../profiles/compass-server/ports.ts";
+import { closest } from "../values/values.ts";
+import { DATABASE_URL_ENV } from "../systems/compass-server/ports.ts";
 import { parseFormat, parseTimeout, printable, readSecretFile } from "../preflight/common.ts";
 import { decode } from "../preflight/exports.ts";
 import { argumentError } from "./args.ts";

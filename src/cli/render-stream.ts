@@ -1,9 +1,9 @@
 // `rigging render DIR` to one stream on stdout, all or nothing: a GitOps tool
 // would prune objects missing from a partial stream.
 import { formatDiagnostic } from "../core/diagnostic.ts";
-import { toJsonList, toYamlStream } from "../core/emit.ts";
+import { toJsonList, toYamlStream } from "../emit/emit.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
-import { objectRef, type K8sObject } from "../core/objects.ts";
+import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import { renderFile } from "../pipeline.ts";
 import { fleetInputs } from "./fleet.ts";
 import { printable } from "../core/printable.ts";

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
-import { VALUES_API_VERSION } from "../core/values-resource.ts";
+import { VALUES_API_VERSION } from "../values/values-resource.ts";
 import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import type { Io } from "./io.ts";
 

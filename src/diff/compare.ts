@@ -1,6 +1,6 @@
 // Field-level comparison as apply sees it: server-written fields are ignored,
 // against live objects only applied fields count, named lists match by name.
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 
 export interface FieldChange {
   /** spec.template.spec.containers[runner].image */

@@ -1,7 +1,7 @@
 // What a change does in these systems' terms: restarts, downtime, what waits,
 // and what breaks until the other half of a Server/Runner pair follows.
 import { parse } from "yaml";
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import type { FieldChange } from "./compare.ts";
 import { isRunner, isRunnerClusters, isRunnerDaemonSet, isServer } from "./roles.ts";
 import { tlsPairConsequences } from "./tls-pair.ts";

@@ -2,9 +2,9 @@
 // stream; a name twice on one side is an error.
 import { statSync } from "node:fs";
 import { UsageError, ValuesError } from "../core/errors.ts";
-import type { K8sObject } from "../core/objects.ts";
-import { readText } from "../core/source.ts";
-import { parseValuesFile } from "../core/source.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { readText } from "../parse/source.ts";
+import { parseValuesFile } from "../parse/source.ts";
 import { expandArguments } from "../check/inputs.ts";
 import { parseManifests } from "../check/kube-yaml.ts";
 import { loadObjects } from "../check/load.ts";

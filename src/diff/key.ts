@@ -1,5 +1,5 @@
 // The identity diff matches objects by.
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 
 /** group/kind namespace/name: the identity apply goes by (the version is not part of it). */
 export function objectKeyOf(object: K8sObject): string {

@@ -1,6 +1,6 @@
 // Which part of a Compass pair an object is, by the labels rigging renders
 // and the upstream renderer's: the Runner, the Server, its runner-clusters file.
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 
 function labels(object: K8sObject): Record<string, string> {
   return (object.metadata?.labels ?? {}) as Record<string, string>;

@@ -2,9 +2,9 @@
 // says what it restarts; an unreadable earlier output gets no line.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import { printable } from "../core/printable.ts";
-import { parseDocuments, readText } from "../core/source.ts";
+import { parseDocuments, readText } from "../parse/source.ts";
 import { objectKeyOf } from "./key.ts";
 import { diffSides, summaryLine } from "./run.ts";
 

@@ -2,11 +2,11 @@
 // enrollment until the other follows.
 import type { X509Certificate } from "node:crypto";
 import type { Container, Volume } from "kubernetes-types/core/v1";
-import type { K8sObject } from "../core/objects.ts";
-import { flagOrEnv, flagValue } from "../core/flag-or-env.ts";
-import { RUNNER_READING, RUNNER_SETTINGS } from "../profiles/compass-runner/runtime.ts";
-import { SERVER_INTERFACE } from "../profiles/compass-server/runtime.ts";
-import { SERVER_READING } from "../profiles/compass-server/settings.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { flagOrEnv, flagValue } from "../k8s/flag-or-env.ts";
+import { RUNNER_READING, RUNNER_SETTINGS } from "../systems/compass-runner/runtime.ts";
+import { SERVER_INTERFACE } from "../systems/compass-server/runtime.ts";
+import { SERVER_READING } from "../systems/compass-server/settings.ts";
 import { mountHolding } from "../rules/templates.ts";
 import { certificatesOf, names, namesOf, secretText, signs } from "./certificates.ts";
 import type { BothSides, Consequence, ObjectDiff } from "./consequences.ts";

@@ -5,7 +5,7 @@ import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } 
 import { basename, dirname, join } from "node:path";
 import { parseDocument, Scalar } from "yaml";
 import { InternalError, UsageError } from "../core/errors.ts";
-import { readText } from "../core/source.ts";
+import { readText } from "../parse/source.ts";
 import { printable } from "../preflight/common.ts";
 import type { ImageSite } from "./sites.ts";
 

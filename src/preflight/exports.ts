@@ -1,6 +1,6 @@
 // Secrets and ConfigMaps as `kubectl get -o yaml|json` prints them, so a secret is never typed.
 import { UsageError } from "../core/errors.ts";
-import { parseDocumentsWithPositions } from "../core/source.ts";
+import { parseDocumentsWithPositions } from "../parse/source.ts";
 import { printable, readSecretFile, type Deadline } from "./common.ts";
 
 /** Kubernetes keeps a Secret or ConfigMap under 1 MiB; its export, base64 and all, fits in 2. */

@@ -3,7 +3,7 @@
 import { X509Certificate, type KeyObject } from "node:crypto";
 import { connect, rootCertificates, type PeerCertificate, type TLSSocket } from "node:tls";
 import { UsageError } from "../core/errors.ts";
-import { ipFamily } from "../core/ip.ts";
+import { ipFamily } from "../k8s/ip.ts";
 import { printable, type CheckResult, type Deadline } from "./common.ts";
 
 const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";

@@ -2,7 +2,7 @@
 import { ObjectSet, RunScope, runRules, type Finding, type SystemName, type Rule, type RuleErrorHandler } from "./engine.ts";
 import { generalRules } from "./general.ts";
 import { SYSTEM_BY_APP, SYSTEMS, systemOf } from "./systems.ts";
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 
 let all: readonly Rule[] | undefined;
 

@@ -1,9 +1,10 @@
 // A rule is data (ID, summary, fix, severity, profiles) plus one pure function
 // over a set of objects, shared by render, check and the docs.
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 
 import type { SystemName } from "./system.ts";
+import { dig } from "../k8s/access.ts";
 
 export type { SystemName };
 
@@ -193,15 +194,6 @@ export const POD_SPEC_PATH: Record<string, PropertyKey[]> = {
   ReplicaSet: ["spec", "template", "spec"],
   Job: ["spec", "template", "spec"],
 };
-
-export function dig(value: unknown, path: readonly PropertyKey[]): unknown {
-  let node = value;
-  for (const segment of path) {
-    if (node === null || typeof node !== "object") return undefined;
-    node = (node as Record<PropertyKey, unknown>)[segment];
-  }
-  return node;
-}
 
 /** What to do when a rule throws on a malformed object; without it the error propagates, since rendered objects have a known shape. */
 export type RuleErrorHandler = (rule: Rule, set: ObjectSet, error: unknown) => void;

@@ -1,6 +1,6 @@
 // The general requirements (G-), shared by every system, as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "./requirement-data.ts";
-import { RECOMMENDED_LABEL_KEYS } from "../core/labels.ts";
+import { RECOMMENDED_LABEL_KEYS } from "../k8s/labels.ts";
 import { SYSTEM_NAMES, SYSTEMS } from "./systems.ts";
 
 export const G = defineRequirements({

@@ -1,6 +1,6 @@
 // Rules of the G- requirements, shared by every profile.
-import { parseImage } from "../core/image.ts";
-import { RECOMMENDED_LABEL_KEYS } from "../core/labels.ts";
+import { parseImage } from "../values/image.ts";
+import { RECOMMENDED_LABEL_KEYS } from "../k8s/labels.ts";
 import { hit, type Rule, type RuleHit } from "./engine.ts";
 import { POD_SECURITY_LEVEL, systemOf } from "./systems.ts";
 import { G } from "./general-requirements.ts";

@@ -1,7 +1,7 @@
 // Building blocks of systems' shapes, read defensively so an unlabelled workload can be recognised.
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
-import { flagValue } from "../core/flag-or-env.ts";
-import { isRecord, list } from "./templates.ts";
+import { flagValue } from "../k8s/flag-or-env.ts";
+import { isRecord, list } from "../k8s/access.ts";
 
 export function containersOf(spec: PodSpec): Container[] {
   return [...list<Container>(spec.initContainers), ...list<Container>(spec.containers)].filter(isRecord) as Container[];

@@ -1,9 +1,9 @@
 // One record per system: what commands, docs and build need to know. Adding a
-// system is its folder plus one line in src/profiles/index.ts.
+// system is its folder plus one line in src/systems/index.ts.
 import type { PodSpec } from "kubernetes-types/core/v1";
-import type { K8sObject } from "../core/objects.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 import type { InterfaceRow } from "../docs/interfaces.ts";
-import type { ValuesKind } from "../profiles/values-kind.ts";
+import type { ValuesKind } from "../systems/values-kind.ts";
 import type { Opinion, Rule } from "./engine.ts";
 import type { RequirementEntry } from "./requirement-data.ts";
 

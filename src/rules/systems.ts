@@ -1,6 +1,6 @@
 // Lookups made from the system registry, so no list elsewhere names a system.
-import { SYSTEMS } from "../profiles/index.ts";
-import type { ValuesKind } from "../profiles/values-kind.ts";
+import { SYSTEMS } from "../systems/index.ts";
+import type { ValuesKind } from "../systems/values-kind.ts";
 import type { PodSecurityLevel, System, SystemName } from "./system.ts";
 
 export { SYSTEMS };

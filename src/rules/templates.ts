@@ -2,47 +2,11 @@
 // program reads manifests; rules decide what an answer means.
 import type { Container, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule, NetworkPolicyPeer, NetworkPolicySpec } from "kubernetes-types/networking/v1";
-import type { K8sObject } from "../core/objects.ts";
-import { dig, type ObjectSet, type PodRef } from "./engine.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import type { ObjectSet, PodRef } from "./engine.ts";
+import { dig, isRecord, list, selects } from "../k8s/access.ts";
 
 // ---------------------------------------------------------------- selectors
-
-interface Selector {
-  matchLabels?: Record<string, unknown> | null;
-  matchExpressions?: { key?: unknown; operator?: unknown; values?: unknown }[] | null;
-}
-
-/** Whether a LabelSelector selects `labels` as the API server evaluates it; a malformed selector selects nothing. */
-export function selects(selector: unknown, labels: Readonly<Record<string, string>>): boolean {
-  if (selector === undefined || selector === null) return true;
-  if (!isRecord(selector)) return false;
-  const { matchLabels, matchExpressions } = selector as Selector;
-  if (matchLabels !== undefined && matchLabels !== null) {
-    if (!isRecord(matchLabels)) return false;
-    if (!Object.entries(matchLabels).every(([key, value]) => labels[key] === value)) return false;
-  }
-  if (matchExpressions !== undefined && matchExpressions !== null) {
-    if (!Array.isArray(matchExpressions)) return false;
-    for (const expression of matchExpressions) {
-      if (!isRecord(expression) || typeof expression.key !== "string") return false;
-      const has = Object.hasOwn(labels, expression.key);
-      const values = Array.isArray(expression.values) ? expression.values : [];
-      const value = labels[expression.key];
-      const ok =
-        expression.operator === "In"
-          ? has && values.includes(value)
-          : expression.operator === "NotIn"
-            ? !has || !values.includes(value)
-            : expression.operator === "Exists"
-              ? has
-              : expression.operator === "DoesNotExist"
-                ? !has
-                : false;
-      if (!ok) return false;
-    }
-  }
-  return true;
-}
 
 /** The labels of a workload's pods: its template's, or a bare Pod's own. */
 export function podLabels(object: K8sObject): Record<string, string> {
@@ -247,12 +211,4 @@ function trimSlash(path: string): string {
   // Most paths end without a slash: answered without the regex.
   if (path.length <= 1 || path.charCodeAt(path.length - 1) !== 47) return path;
   return path.replace(/\/+$/, "");
-}
-
-export function list<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

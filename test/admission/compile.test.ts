@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { admissionScope } from "../support/admission-run.ts";

@@ -11,7 +11,7 @@ import { parseAllDocuments } from "yaml";
 import { CEL_COST_LIMIT } from "../../src/admission/cost.ts";
 import { judgeAdmission, type AdmissionTarget } from "../../src/admission/judge.ts";
 import { newAdmissionRun } from "../../src/admission/run.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 import { ROOT } from "../support/cli.ts";
 import { expectLinear } from "../support/linear.ts";
 

@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { judgeAdmission, type AdmissionTarget } from "../../src/admission/judge.ts";
 import { newAdmissionRun } from "../../src/admission/run.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { ROOT } from "../support/cli.ts";
 
@@ -167,7 +167,7 @@ describe("the CEL engine loads only for sets that hold policies", () => {
 describe("admissionHits: the judge as a rule's hits", () => {
   it("errors stay errors; warnings name an opinion the CR-06 rule can list", async () => {
     const { admissionHits } = await import("../../src/admission/judge.ts");
-    const { CR } = await import("../../src/profiles/compass-runner/requirements.ts");
+    const { CR } = await import("../../src/systems/compass-runner/requirements.ts");
     const ADMISSION_OPINIONS = CR["CR-06"].opinions;
     const { runRules, ObjectSet, RunScope } = await import("../../src/rules/engine.ts");
     const objects = policies();

@@ -2,7 +2,7 @@
 // the API server matches them.
 import { describe, expect, it } from "vitest";
 import { bindsToDeny, matchesRules, namespaceLabels, type RequestShape } from "../../src/admission/match.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 
 const request = (subResource: string, extra: Partial<RequestShape> = {}): RequestShape => ({
   operation: "CONNECT",

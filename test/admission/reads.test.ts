@@ -14,8 +14,8 @@ import { loopProperty } from "../support/breathe.ts";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
 import { guardOf, readsOf } from "../../src/admission/reads.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { ROOT } from "../support/cli.ts";
 

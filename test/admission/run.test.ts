@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newAdmissionRun } from "../../src/admission/run.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { RunScope } from "../../src/rules/engine.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import type { CheckFinding } from "../../src/check/run.ts";
-import { LIMITS } from "../../src/core/source.ts";
+import { LIMITS } from "../../src/parse/source.ts";
 import { ROOT, runCli, runInProcess } from "../support/cli.ts";
 
 const RUNNER = join(ROOT, "test", "fixtures", "check", "compass-runner");

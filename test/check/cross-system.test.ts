@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 
 const FIXTURE = "test/fixtures/check/compass-runner/valid-with-server.yaml";

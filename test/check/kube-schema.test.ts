@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { kubeIndex, type SchemaHit, schemaHits } from "../../src/check/kube-schema.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 import { renderFile } from "../../src/pipeline.ts";
 import { runCli, runInProcess, tempFile } from "../support/cli.ts";
 

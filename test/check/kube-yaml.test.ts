@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { KUBECTL_YAML, parseManifests, readsDifferently, readsDifferentlyByWord } from "../../src/check/kube-yaml.ts";
-import { parseDocuments, parseDocumentsWithPositions } from "../../src/core/source.ts";
+import { parseDocuments, parseDocumentsWithPositions } from "../../src/parse/source.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
 
 /** kubectl's reading of a file: the objects it would send, without the label it was asked to add. */

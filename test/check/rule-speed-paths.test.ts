@@ -4,12 +4,13 @@
 import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { compassRunnerRules } from "../../src/profiles/compass-runner/rules.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { compassRunnerRules } from "../../src/systems/compass-runner/rules.ts";
 import { ObjectSet } from "../../src/rules/engine.ts";
-import { flagValue } from "../../src/core/flag-or-env.ts";
-import { list, mountHolding } from "../../src/rules/templates.ts";
+import { flagValue } from "../../src/k8s/flag-or-env.ts";
+import { mountHolding } from "../../src/rules/templates.ts";
 import { breathe } from "../support/breathe.ts";
+import { list } from "../../src/k8s/access.ts";
 
 /** The plain flag reader: words and paths through closures, the bare name by a regex. */
 function plainFlagValue(container: Container, flag: string): { value: string; path: PropertyKey[] } | undefined {

@@ -5,8 +5,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { loadValues, type SetArgument } from "../../src/core/layers.ts";
-import { parseSet } from "../../src/core/set-values.ts";
+import { loadValues, type SetArgument } from "../../src/values/layers.ts";
+import { parseSet } from "../../src/values/set-values.ts";
 import { ROOT, runInProcess, tempDir } from "../support/cli.ts";
 
 let dir: string;

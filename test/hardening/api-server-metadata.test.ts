@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { ValuesError } from "../../src/core/errors.ts";
-import { ANNOTATIONS_BYTES, annotationsBytes, DNS1123_SUBDOMAIN, isAnnotationKey, isLabelKey, isLabelValue } from "../../src/core/names.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import { ANNOTATIONS_BYTES, annotationsBytes, DNS1123_SUBDOMAIN, isAnnotationKey, isLabelKey, isLabelValue } from "../../src/k8s/names.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 
 const SERVER = "examples/compass-server.yaml";

@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Schema } from "yaml";
 import { parseManifests } from "../../src/check/kube-yaml.ts";
-import { MAY_RESOLVE } from "../../src/core/duplicate-keys.ts";
+import { MAY_RESOLVE } from "../../src/parse/duplicate-keys.ts";
 import { UsageError } from "../../src/core/errors.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { runInProcess, tempFile } from "../support/cli.ts";
 
 function refusal(parse: () => unknown): string {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { MANIFEST } from "../../src/core/output-dir.ts";
+import { MANIFEST } from "../../src/emit/output-dir.ts";
 import { CLI } from "../support/cli.ts";
 import { serverValues } from "../support/output-tree.ts";
 

@@ -13,7 +13,7 @@ import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANIFEST } from "../../src/core/output-dir.ts";
+import { MANIFEST } from "../../src/emit/output-dir.ts";
 import { PARALLEL_THRESHOLD } from "../../src/core/threads.ts";
 import { CLI, ROOT, runCli } from "../support/cli.ts";
 

@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { ValuesError } from "../../src/core/errors.ts";
-import { objectKeyProblem } from "../../src/core/names.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import { objectKeyProblem } from "../../src/k8s/names.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 
 /** The example with one key set (the `yaml` package edits it, comments kept). */

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fnAnswer } from "../../src/cli/fn.ts";
 import { applyEdits, imagesOf } from "../../src/cli/pin.ts";
-import { LIMITS } from "../../src/core/source.ts";
+import { LIMITS } from "../../src/parse/source.ts";
 import { redactor } from "../../src/preflight/common.ts";
 import { AnswerGuard } from "../../src/preflight/postgres-wire.ts";
 import { ROOT, runInProcess } from "../support/cli.ts";

@@ -9,18 +9,18 @@
 import { readFileSync } from "node:fs";
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
-import { toYaml } from "../../src/core/emit.ts";
+import { toYaml } from "../../src/emit/emit.ts";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { splitPem } from "../../src/core/pem.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { splitPem } from "../../src/parse/pem.ts";
 import { printable } from "../../src/core/printable.ts";
-import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/core/source.ts";
-import { validateValues } from "../../src/core/values.ts";
+import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/parse/source.ts";
+import { validateValues } from "../../src/values/values.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { SYSTEMS, valuesKindOf } from "../../src/rules/systems.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import type { SystemName } from "../../src/rules/engine.ts";
-import { readRunnerClusters } from "../../src/profiles/compass-server/runner-clusters.ts";
+import { readRunnerClusters } from "../../src/systems/compass-server/runner-clusters.ts";
 import { expectLinear } from "../support/linear.ts";
 
 const SIZE = 2 * 1024 * 1024;

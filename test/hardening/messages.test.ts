@@ -7,8 +7,8 @@ import { parseDocument } from "yaml";
 import { z } from "zod";
 import { bounded, formatDiagnostic, QUOTE_LIMIT, type Diagnostic } from "../../src/core/diagnostic.ts";
 import { ValuesError } from "../../src/core/errors.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
-import { fail, toDiagnostics } from "../../src/core/values.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
+import { fail, toDiagnostics } from "../../src/values/values.ts";
 import { renderSource } from "../../src/pipeline.ts";
 
 const EKS = "examples/rootpilot-eks.yaml";

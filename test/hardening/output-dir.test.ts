@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { MANIFEST } from "../../src/core/output-dir.ts";
+import { MANIFEST } from "../../src/emit/output-dir.ts";
 import { CLI, runInProcess } from "../support/cli.ts";
 import { CAN_MOUNT, inNamespace, serverValues, tree } from "../support/output-tree.ts";
 

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MANIFEST } from "../../src/core/output-dir.ts";
+import { MANIFEST } from "../../src/emit/output-dir.ts";
 import { runInProcess } from "../support/cli.ts";
 import { serverValues, tree } from "../support/output-tree.ts";
 

@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.ts";
-import { kustomizationOf } from "../../src/core/emit.ts";
-import { MANIFEST, manifestText, writeDirectory } from "../../src/core/output-dir.ts";
-import { entryOf, fleetListing, inside, writeFleetMember } from "../../src/core/output-fleet.ts";
+import { kustomizationOf } from "../../src/emit/emit.ts";
+import { MANIFEST, manifestText, writeDirectory } from "../../src/emit/output-dir.ts";
+import { entryOf, fleetListing, inside, writeFleetMember } from "../../src/emit/output-fleet.ts";
 import { tree } from "../support/output-tree.ts";
 
 let base: string;

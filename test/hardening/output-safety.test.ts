@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { directoryFiles, SAFE_FILE_NAME } from "../../src/core/emit.ts";
-import { MANIFEST, writeDirectory } from "../../src/core/output-dir.ts";
+import { directoryFiles, SAFE_FILE_NAME } from "../../src/emit/emit.ts";
+import { MANIFEST, writeDirectory } from "../../src/emit/output-dir.ts";
 import { UsageError } from "../../src/core/errors.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 import { runInProcess } from "../support/cli.ts";
 
 const EXAMPLE = "examples/compass-runner.yaml";

@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANIFEST } from "../../src/core/output-dir.ts";
+import { MANIFEST } from "../../src/emit/output-dir.ts";
 import { CLI, runInProcess } from "../support/cli.ts";
 import { serverValues, tree } from "../support/output-tree.ts";
 

@@ -6,12 +6,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ValuesError } from "../../src/core/errors.ts";
-import { DNS1123_SUBDOMAIN } from "../../src/core/names.ts";
-import { LIMITS, parseValuesFile, type SourceDocument } from "../../src/core/source.ts";
-import { validateValues } from "../../src/core/values.ts";
+import { DNS1123_SUBDOMAIN } from "../../src/k8s/names.ts";
+import { LIMITS, parseValuesFile, type SourceDocument } from "../../src/parse/source.ts";
+import { validateValues } from "../../src/values/values.ts";
 import { valuesKindOf } from "../../src/rules/systems.ts";
-import { ROLE_ARN } from "../../src/profiles/rootpilot-runner/runtime.ts";
-import { fallsBack } from "../../src/core/fast-yaml.ts";
+import { ROLE_ARN } from "../../src/systems/rootpilot-runner/runtime.ts";
+import { fallsBack } from "../../src/parse/fast-yaml.ts";
 import { tempFile } from "../support/cli.ts";
 import { runCliAsync } from "../support/run-async.ts";
 

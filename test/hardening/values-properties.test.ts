@@ -7,7 +7,7 @@ import { loopProperty } from "../support/breathe.ts";
 import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { mutate, mutation, validCompassRunner } from "../support/compass-runner-values.ts";

@@ -81,7 +81,7 @@ describe("the built command loads what a command needs, when it needs it", () =>
     // Nothing of a fleet, the other commands or the CR-06 judge (src/seams.ts, SOURCE_CHUNKS): main.cjs and its kind's file.
     expect(loaded.files).toEqual(["main", "kind-compass-runner"]);
     for (const name of LATE) expect(loaded.modules).not.toContain(name);
-    // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/core/ip.ts).
+    // Its values hold IPv4 addresses: told apart without node:net and the stream modules it loads (src/k8s/ip.ts).
     for (const name of ["net", "stream"]) expect(loaded.modules).not.toContain(name);
     // A values file alone needs no argument parser (renderArgs in src/cli/render.ts).
     expect(loaded.modules).not.toContain("internal/util/parse_args/parse_args");

@@ -11,7 +11,7 @@
 // evaluate denies the request (failurePolicy: Fail) and is reported apart
 // from the validations that said no, so that tests can tell them apart.
 import { celEnv, celError, isCelError, parse, plan, type CelInput, type CelResult } from "@bufbuild/cel";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 
 export interface AdmissionRequest {
   operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";

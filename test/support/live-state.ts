@@ -5,7 +5,7 @@
 // the defaults it fills in (pod template, container, Service and Namespace
 // fields, written as the API server's defaulting code does).
 import { stringify } from "yaml";
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 
 type Json = Record<string, unknown>;
 

@@ -12,7 +12,7 @@
 // _SecretVolumeSource), pkg/apis/apps/v1/defaults.go
 // (SetDefaults_DaemonSet), and the DaemonSet controller's pod construction
 // (pkg/controller/daemon: controllerRef, node affinity, tolerations).
-import type { K8sObject } from "../../src/core/objects.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
 
 type Json = Record<string, any>;
 

@@ -5,8 +5,8 @@ import { expect } from "vitest";
 import { stringify } from "yaml";
 import type { Diagnostic } from "../../src/core/diagnostic.ts";
 import { ValuesError } from "../../src/core/errors.ts";
-import type { K8sObject } from "../../src/core/objects.ts";
-import { parseValuesFile } from "../../src/core/source.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 
 /** Renders values given as YAML text, or as data written out as YAML. */

@@ -1,0 +1,508 @@
+// Runner values: the upstream runner-manifests format plus rigging's optional
+// additions, so an upstream file renders unchanged.
+import { X509Certificate } from "node:crypto";
+import { posix } from "node:path";
+import { z } from "zod";
+import { cidrSchema, endpointUrl, hardeningGuards, httpsUrl } from "../../values/common-values.ts";
+import { imageSchema } from "../../values/image.ts";
+import { ipFamily } from "../../k8s/ip.ts";
+import { splitPem } from "../../parse/pem.ts";
+import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue, objectKey } from "../../k8s/names.ts";
+import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
+import { identitySchema, type IdentityList } from "./admission-identity.ts";
+import { serverEgress } from "./network.ts";
+import { CR } from "./requirements.ts";
+import {
+  ARCH_LABEL,
+  DEFAULT_SECCOMP_PROFILE,
+  DEFAULT_TOKEN_SECONDS,
+  derived,
+  FORBIDDEN_HOST_ROOTS,
+  GRACE_MAX,
+  HOSTNAME_LABEL,
+  MAX_UNAVAILABLE,
+  PRIORITY_MAX,
+  PRIORITY_MIN,
+  RUNNER_AUDIENCE,
+  TOKEN_MAX_SECONDS,
+  TOKEN_MIN_SECONDS,
+} from "./runtime.ts";
+
+export { ARCH_LABEL, FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS };
+
+const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .number(req(id, `${what} is a JSON number, not a string`, "expected a number"))
+    .int(req(id, `${what} is a whole number`))
+    .min(min, req(id, `${what} is ${min} or more${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ""}`))
+    .max(max, req(id, `${what} is at most ${max}`));
+
+const LIFETIME = `a projected token lives ${TOKEN_MIN_SECONDS} s to ${TOKEN_MAX_SECONDS} s`;
+const tokenLifetime = (id: string, what: string) =>
+  z
+    .number(req(id, `${what} is a JSON number of seconds, not a string`, "expected a number"))
+    .int(req(id, `${what} is a whole number of seconds`))
+    .min(TOKEN_MIN_SECONDS, req(id, LIFETIME))
+    .max(TOKEN_MAX_SECONDS, req(id, LIFETIME));
+
+/** Why a host path is unfit for a Runner host tree, if it is (CR-11). */
+export function hostPathProblem(path: string): string | undefined {
+  if (!path.startsWith("/")) return "is not an absolute path";
+  if (path.includes("\0")) return "contains a NUL character";
+  if (posix.normalize(path) !== path || (path.length > 1 && path.endsWith("/")))
+    return `is not normalized (write ${posix.normalize(path).replace(/(.)\/$/, "$1")})`;
+  if (path === "/") return "is the host root";
+  const under = FORBIDDEN_HOST_ROOTS.find((root) => path === root || path.startsWith(`${root}/`));
+  if (under) return `is under ${under}, which a Runner must never mount`;
+  return undefined;
+}
+
+export function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+const hostPath = once(() =>
+  refineBy(z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")), checkHostPath),
+);
+
+export function checkHostPath(path: string, ctx: IssueSink): void {
+  const problem = hostPathProblem(path);
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: path,
+      message: tagged(
+        "CR-11",
+        problem,
+        "use an absolute, normalized host directory such as /srv/compass/sessions, outside /dev, /proc, /sys, /etc and /var/run/secrets",
+      ),
+    });
+}
+
+export function pemProblem(pem: string): string | undefined {
+  const { blocks, rest } = splitPem(pem, "CERTIFICATE");
+  if (blocks.length === 0) return "holds no PEM certificate";
+  if (rest.trim() !== "") return "holds text besides PEM certificates (a private key?)";
+  for (const [index, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      return `certificate ${index + 1} does not parse`;
+    }
+  }
+  return undefined;
+}
+
+export const CA_FIX = "give the Server CA as PEM certificates (pem), or the name of a ConfigMap or Secret holding ca.crt";
+
+export function checkPem(pem: string, ctx: IssueSink): void {
+  const problem = pemProblem(pem);
+  if (problem) ctx.addIssue({ code: "custom", input: pem, message: tagged("CR-14", problem, CA_FIX) });
+}
+
+const objectKeyRef = once(() =>
+  z.strictObject({
+    name: z
+      .string()
+      .max(253, req("CR-14", CA_FIX, "is longer than 253 characters, the limit of a Kubernetes object name"))
+      .regex(DNS1123_SUBDOMAIN, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
+    key: objectKey("CR-14", CA_FIX).default("ca.crt"),
+  }),
+);
+
+export const serverCASchema = once(() =>
+  z
+    .union(
+      [
+        z.strictObject({
+          pem: refineBy(z.string(), checkPem),
+        }),
+        z.strictObject({ configMap: objectKeyRef() }),
+        z.strictObject({ secret: objectKeyRef() }),
+      ],
+      req("CR-14", CA_FIX, "expected exactly one of pem, configMap or secret"),
+    )
+    .meta({ description: "The Server CA (CR-14): pem inline (rendered into a ConfigMap), or configMap/secret {name, key}; passed as COMPASS_RUNNER_CA" }),
+);
+
+const CLUSTER_NAME = /^[a-z0-9-]{1,40}$/;
+
+/** rigging's addition: the Server's runner-clusters entry for this Runner (CR-03, CR-04, CS-09). */
+export const serverClusterSchema = once(() =>
+  refineBy(
+    z.strictObject({
+      name: z
+        .string()
+        .regex(CLUSTER_NAME, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name"))
+        .default("local"),
+      issuer: httpsUrl("CS-09", "serverCluster.issuer")
+        .optional()
+        .meta({ description: "This cluster's ServiceAccount issuer (kubectl get --raw /.well-known/openid-configuration)" }),
+      jwksURI: httpsUrl("CS-09", "serverCluster.jwksURI").optional(),
+      jwksFile: z.string().startsWith("/", req("CS-09", "jwksFile is an absolute path inside the Server pod")).optional(),
+      caFile: z.string().startsWith("/", req("CS-09", "caFile is an absolute path inside the Server pod")).optional(),
+      namespace: dnsLabel("CR-04", "serverCluster.namespace").optional(),
+      serviceAccount: dnsSubdomain("CR-04", "serverCluster.serviceAccount").optional(),
+      audience: z
+        .string()
+        .min(1, req("CR-04", `the Server cluster entry's audience is ${RUNNER_AUDIENCE}`))
+        .optional(),
+      maxTokenLifetime: refused("CR-03", "write the Server's maximum as maxTokenLifetimeSeconds at the top level, as the upstream tool does"),
+    }),
+    checkServerClusterKeys,
+  ).meta({
+    description:
+      "The Server's runner-clusters entry for this Runner (name, issuer, jwks*, caFile); namespace, serviceAccount and audience, when given, must equal the Runner's (CR-04)",
+  }),
+);
+
+export type ServerCluster = z.output<ReturnType<typeof serverClusterSchema>>;
+
+export function checkServerClusterKeys(c: { jwksURI?: string; jwksFile?: string }, ctx: IssueSink): void {
+  if (c.jwksURI !== undefined && c.jwksFile !== undefined)
+    fail(ctx, ["jwksFile"], "CS-09", "is set beside jwksURI", "give jwksURI or jwksFile, not both: the Server refuses both");
+}
+
+const identities = (what: IdentityList, purpose: string) =>
+  z.array(identitySchema(what), req("CR-06", `list ${purpose}`)).min(1, req("CR-06", `admission.${what} is required: list ${purpose}`));
+
+export const admissionSchema = once(() =>
+  z.strictObject({
+    controllers: identities("controllers", "the controller identities that create Runner pods").meta({
+      description: "User names that may create Runner pods, such as the DaemonSet controller (CR-06b)",
+    }),
+    deployers: identities("deployers", "the identities that apply the Runner DaemonSet").meta({
+      description: "User names that may create, update or delete the Runner DaemonSet (CR-06c)",
+    }),
+    breakGlassGroups: identities("breakGlassGroups", "at least one break-glass group, or leave it out for [system:masters]")
+      .default(["system:masters"])
+      .meta({ description: "Groups that may exec, attach, debug and request Runner tokens (CR-06a, d)" }),
+  }),
+);
+
+/** The upstream tool's kvmResourceName rule: domain/name, not in kubernetes.io (CR-08). */
+export function resourceNameProblem(name: string): string | undefined {
+  const slash = name.indexOf("/");
+  if (slash < 0 || name.indexOf("/", slash + 1) >= 0) return "is not domain/name";
+  const domain = name.slice(0, slash);
+  const local = name.slice(slash + 1);
+  if (!domain.includes(".") || domain.length > 253 || !DNS1123_SUBDOMAIN.test(domain) || domain.split(".").some((l) => l.length > 63))
+    return `has domain ${domain}, which is not a DNS-qualified lowercase name`;
+  if (domain === "kubernetes.io" || domain.endsWith(".kubernetes.io")) return "is in the kubernetes.io domain, which extended resources may not use";
+  if (local.length === 0 || local.length > 63 || !/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(local))
+    return `has name ${local}, which is not a resource name`;
+  return undefined;
+}
+
+const labelPair = (id: string, what: string) => ({
+  key: z
+    .string(req(id, `${what}.key is a label key`, "expected a string"))
+    .refine(isLabelKey, req(id, "a label key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key")),
+  value: z
+    .string(req(id, `${what}.value is a string; quote numbers and booleans`, "expected a string"))
+    .min(1, req(id, `${what}.value is required`))
+    .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
+});
+
+/** egressAllow (D7) feeds both `--egress-allow` and the NetworkPolicy; a DNS name needs its cidr since a NetworkPolicy cannot match names. */
+export const runnerEgressSchema = once(() =>
+  refineBy(
+    z.strictObject({
+      host: refineBy(z.string(), checkEgressHost)
+        .optional()
+        .meta({ description: "A DNS name or IP literal the sessions may reach: passed to the Runner's --egress-allow" }),
+      cidr: cidrSchema("CR-15", "give an IP range in CIDR notation such as 203.0.113.0/24")
+        .optional()
+        .meta({ description: "The address range the NetworkPolicy allows (for a host name: the range it resolves to)" }),
+      ports: z
+        .array(
+          z.strictObject({
+            port: integer("CR-15", "port", 1, 65535),
+            protocol: z.enum(["TCP", "UDP", "SCTP"], req("CR-15", "protocol is TCP, UDP or SCTP")).default("TCP"),
+          }),
+        )
+        .min(1, req("CR-15", "list at least one port, or leave ports out to allow every port"))
+        .optional(),
+    }),
+    checkEgressRule,
+  ),
+);
+
+export function checkEgressHost(host: string, ctx: IssueSink): void {
+  if ((host.length > 253 || !DNS1123_SUBDOMAIN.test(host)) && ipFamily(host) === 0)
+    ctx.addIssue({
+      code: "custom",
+      input: host,
+      message: tagged("CR-15", "is not a DNS name or IP literal", "give a host name such as api.github.com or an IP address; no scheme, port or comma"),
+    });
+}
+
+export function checkEgressRule(rule: { host?: string; cidr?: string }, ctx: IssueSink): void {
+  if (rule.host === undefined && rule.cidr === undefined)
+    fail(ctx, [], "CR-15", "names no destination", "give host (for the sessions' allowlist), cidr (for the NetworkPolicy), or both");
+  else if (rule.cidr === undefined && rule.host !== undefined && ipFamily(rule.host) === 0) {
+    fail(ctx, ["host"], "CR-15", `is a DNS name, which a NetworkPolicy cannot match`, `add cidr: the address range ${rule.host} resolves to`);
+  }
+}
+
+export type RunnerEgress = z.output<ReturnType<typeof runnerEgressSchema>>;
+
+/** The NetworkPolicy range of an egressAllow entry: its cidr, or its IP literal host. */
+export function egressCidr(rule: RunnerEgress): string | undefined {
+  if (rule.cidr) return rule.cidr;
+  const family = rule.host ? ipFamily(rule.host) : 0;
+  return family === 4 ? `${rule.host}/32` : family === 6 ? `${rule.host}/128` : undefined;
+}
+
+export function checkResourceName(name: string, ctx: IssueSink): void {
+  const problem = resourceNameProblem(name);
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: name,
+      message: tagged("CR-08", problem, "give the device plugin's extended resource name as domain/name, such as devices.kubevirt.io/kvm"),
+    });
+}
+
+export function checkSeccompProfilePath(path: string, ctx: IssueSink): void {
+  const problem =
+    path === ""
+      ? "is empty"
+      : path.startsWith("/")
+        ? "is absolute"
+        : path.split("/").includes("..")
+          ? "contains .."
+          : !path.endsWith(".json")
+            ? "does not end in .json"
+            : undefined;
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      input: path,
+      message: tagged("CR-10", problem, `give the profile's path relative to the kubelet seccomp root, such as ${DEFAULT_SECCOMP_PROFILE}`),
+    });
+}
+
+/** Opt-ins to what seed 001 designs and no released Runner reads (CS-14): one per task. */
+export const designedRunnerSchema = once(() =>
+  z
+    .strictObject({
+      P9: z
+        .boolean(req("CS-14", "designed.P9 is true or false"))
+        .default(false)
+        .meta({ description: "P9: pass serverName as --server-name. Needs a Compass Runner with P9; the released one exits 2 on the flag" }),
+    })
+    .default({ P9: false })
+    .meta({ description: "rigging: designed interfaces of seed 001, each opted into by its task; off by default, so the released Runner starts (CS-14)" }),
+);
+
+/** P9 is opted into by designed.P9, and needs the name it passes (CS-14). */
+export function checkServerName(v: { designed: { P9: boolean }; serverName?: string }, ctx: IssueSink, at: PropertyKey[] = []): void {
+  if (v.designed.P9 && v.serverName === undefined)
+    fail(
+      ctx,
+      [...at, "serverName"],
+      "CS-14",
+      "is missing, but designed.P9 asks for --server-name",
+      "give serverName, the DNS name the Server's certificate carries (such as compass.example.com), or remove designed.P9",
+    );
+  else if (!v.designed.P9 && v.serverName !== undefined)
+    fail(
+      ctx,
+      [...at, "serverName"],
+      "CS-14",
+      "is passed only as --server-name, which no released Runner reads (P9)",
+      "set designed.P9: true for a Compass Runner with P9, or remove serverName: the released Runner verifies the host of serverAddr, which the certificate must name",
+    );
+}
+
+const MOVED = (to: string) => `this key is written ${to} in the upstream format rigging reads`;
+
+/** Every key of a CompassRunner values file except `kind` and `serverCluster`. */
+export const runnerFields = once(() => ({
+  name: dnsLabel("G-07", "name").default("compass-runner").meta({ description: "rigging: instance name (object names, app.kubernetes.io/instance)" }),
+  namespace: dnsLabel("CR-04", "namespace").default("compass-runner").meta({ description: "Namespace of the Runner; holds only Runner pods (CR-06)" }),
+  createNamespace: z.boolean().default(true).meta({ description: "rigging: render the Namespace (with Pod Security labels, G-10)" }),
+  serviceAccount: dnsSubdomain("CR-04", "serviceAccount")
+    .default("compass-runner")
+    .meta({ description: "rigging: the Runner's ServiceAccount, without RBAC (CR-05)" }),
+  image: imageSchema(),
+  serverAddr: httpsUrl("CR-02", "serverAddr").meta({ description: "The Server address, an absolute https:// URL (CR-02): COMPASS_SERVER_ADDR" }),
+  designed: designedRunnerSchema(),
+  serverName: hostName("CR-14", "serverName").optional().meta({
+    description: "rigging, with designed.P9 only: the TLS name the Runner verifies (--server-name, CR-14). Without P9 it verifies the host of serverAddr",
+  }),
+  serverCA: serverCASchema().optional(),
+  nodeSelector: z
+    .strictObject(labelPair("CR-12", "nodeSelector"))
+    .meta({ description: "One node label {key, value}; kubernetes.io/hostname pins one node (CR-07, CR-12)" }),
+  toleration: z
+    .strictObject({
+      ...labelPair("CR-12", "toleration"),
+      effect: z.enum(["NoSchedule", "PreferNoSchedule", "NoExecute"], req("CR-12", "effect is NoSchedule, PreferNoSchedule or NoExecute")),
+    })
+    .optional()
+    .meta({ description: "The Runner node's taint {key, value, effect}; rendered with operator Equal (CR-12)" }),
+  kvmResourceName: refineBy(
+    z.string(req("CR-08", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm", "expected a string")),
+    checkResourceName,
+  ).meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
+  seccompProfilePath: refineBy(z.string(), checkSeccompProfilePath)
+    .default(DEFAULT_SECCOMP_PROFILE)
+    .meta({ description: "Localhost seccomp profile, relative to the kubelet seccomp root (CR-10)" }),
+  sessionCapacity: integer("CR-19", "sessionCapacity", 1).meta({ description: "Sessions (microVMs) the Runner runs at once (CR-19)" }),
+  guestMemoryMiB: integer("CR-19", "guestMemoryMiB", 1).meta({ description: "RAM per guest in MiB: COMPASS_MICROVM_MEMORY_MB (CR-19)" }),
+  guestCpus: integer("CR-19", "guestCpus", 1).meta({ description: "vCPUs per guest: COMPASS_MICROVM_CPUS (CR-19)" }),
+  runnerOverheadMiB: integer("CR-19", "runnerOverheadMiB", 0).meta({
+    description: "Memory of the Runner and its VMM helpers beside the guests, in MiB (CR-19)",
+  }),
+  hostPaths: z
+    .strictObject({
+      sessionVolumeRoot: hostPath().meta({ description: "Session-volume tree, on a project-quota filesystem, owned by 65532:65532" }),
+      runtimeRoot: hostPath().meta({ description: "Runtime tree for stale-session reaping, owned by 65532:65532" }),
+      sessions: refused("CR-11", MOVED("hostPaths.sessionVolumeRoot")),
+      runtime: refused("CR-11", MOVED("hostPaths.runtimeRoot")),
+    })
+    .meta({ description: "The two host trees, absolute and distinct (CR-11)" }),
+  tokenExpirationSeconds: tokenLifetime("CR-03", "tokenExpirationSeconds")
+    .default(DEFAULT_TOKEN_SECONDS)
+    .meta({ description: `Lifetime of the projected token, at most maxTokenLifetimeSeconds (CR-03); default ${DEFAULT_TOKEN_SECONDS}` }),
+  maxTokenLifetimeSeconds: tokenLifetime("CR-03", "maxTokenLifetimeSeconds")
+    .default(DEFAULT_TOKEN_SECONDS)
+    .meta({ description: `The Server cluster entry's maxTokenLifetime (CR-03); default ${DEFAULT_TOKEN_SECONDS}` }),
+  admission: admissionSchema().meta({ description: "Identities for the CR-06 admission policies" }),
+  maxUnavailable: z
+    .literal(MAX_UNAVAILABLE, req("CR-07", "maxUnavailable is 1: the Runner ID is per node, so a rollout replaces one Runner at a time and never surges"))
+    .default(MAX_UNAVAILABLE)
+    .meta({ description: "Must be 1 (CR-07)" }),
+  perSessionReapSeconds: integer("CR-19", "perSessionReapSeconds", 1).meta({
+    description: "Seconds to reap one session at shutdown; the grace period is this times sessionCapacity (CR-19)",
+  }),
+  priorityClassValue: integer("CR-19", "priorityClassValue", PRIORITY_MIN, PRIORITY_MAX).meta({
+    description: `Value of the Runner's PriorityClass, ${PRIORITY_MIN}..${PRIORITY_MAX} (CR-19)`,
+  }),
+  egressAllow: z
+    .array(runnerEgressSchema())
+    .default([])
+    .meta({ description: "rigging: destinations beyond DNS and the Server: host feeds --egress-allow, cidr the NetworkPolicy (CR-15)" }),
+  otel: z
+    .strictObject({ endpoint: endpointUrl("CR-16", "otel.endpoint") })
+    .optional()
+    .meta({ description: "rigging: OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
+  arch: z
+    .literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64"))
+    .default("amd64")
+    .meta({ description: "rigging: only amd64 until an arm64 KVM boot passes (CR-13)" }),
+  server: refused("CR-02", "write the Server address as serverAddr, and serverName and serverCA at the top level"),
+  tolerations: refused("CR-12", "write the node's taint as toleration: {key, value, effect}"),
+  resources: refused("CR-19", "remove it: resources follow capacity (sessionCapacity, guestMemoryMiB, guestCpus, runnerOverheadMiB)"),
+  runnerId: refused("CR-17", CR["CR-17"].fix, "is not a values key"),
+  runnerTokenSecret: refused("CR-20", "remove it: the Runner's only credential is the projected token (a static token beside it stops the Runner)"),
+  agentImage: refused("CR-20", "remove it: the microVM Runner runs the agent from the guest image and refuses an agent image"),
+  hostUsers: refused("CR-09", "remove it: the Runner always runs in a user namespace (hostUsers: false); nodes need user-namespace support (CR-18)"),
+  extraObjects: refused("CR-01", "remove it: rigging renders exactly the Runner's object set; apply other objects on their own"),
+  rbac: refused("CR-05", "remove it: the Runner ServiceAccount has no RBAC binding; its only credential is the projected compass-runner token"),
+  automountServiceAccountToken: refused(
+    "CR-05",
+    "remove it: the API token would be an unused credential, so rigging always sets automountServiceAccountToken: false",
+  ),
+  ...hardeningGuards(),
+}));
+
+/** Checks that need more than one key; run once the shape is right. */
+export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
+  checkServerName(v, ctx, at);
+  if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64")
+    fail(
+      ctx,
+      [...at, "nodeSelector", "value"],
+      "CR-13",
+      `asks for ${v.nodeSelector.value}`,
+      "the Runner is amd64-only until an arm64 KVM boot passes (DL-577)",
+    );
+  if (overlaps(v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot)) {
+    fail(
+      ctx,
+      [...at, "hostPaths", "runtimeRoot"],
+      "CR-11",
+      `overlaps hostPaths.sessionVolumeRoot (${v.hostPaths.sessionVolumeRoot})`,
+      "give the session-volume tree and the runtime tree two distinct, non-nested directories",
+    );
+  }
+  if (v.tokenExpirationSeconds > v.maxTokenLifetimeSeconds) {
+    fail(
+      ctx,
+      [...at, "tokenExpirationSeconds"],
+      "CR-03",
+      `is above maxTokenLifetimeSeconds (${v.maxTokenLifetimeSeconds})`,
+      "lower tokenExpirationSeconds, or raise maxTokenLifetimeSeconds together with the Server cluster entry's maxTokenLifetime",
+    );
+  }
+  const numbers = derived(v);
+  for (const [key, value, limit] of [
+    ["sessionCapacity", numbers.memoryMiB, Number.MAX_SAFE_INTEGER],
+    ["guestCpus", numbers.cpu, Number.MAX_SAFE_INTEGER],
+    ["perSessionReapSeconds", numbers.graceSeconds, GRACE_MAX],
+  ] as const) {
+    if (value > limit)
+      fail(
+        ctx,
+        [...at, key],
+        "CR-19",
+        `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}, above ${limit}`,
+        "lower the capacity numbers",
+      );
+  }
+  const hosts = v.egressAllow.map((rule) => rule.host).filter((h) => h !== undefined);
+  if (new Set(hosts).size !== hosts.length) fail(ctx, [...at, "egressAllow"], "CR-15", "names a host twice", "list each host once");
+}
+
+/** `at` places the keys in a file that nests them (kind: Compass). */
+export function checkServerCluster(v: RunnerFields, cluster: ServerCluster, ctx: IssueSink, at: PropertyKey[] = ["serverCluster"]): void {
+  const fix = "the Runner and its Server cluster entry must agree on namespace, serviceAccount and audience";
+  if (cluster.namespace !== undefined && cluster.namespace !== v.namespace)
+    fail(ctx, [...at, "namespace"], "CR-04", `is ${cluster.namespace}, but the Runner's namespace is ${v.namespace}`, fix);
+  if (cluster.serviceAccount !== undefined && cluster.serviceAccount !== v.serviceAccount)
+    fail(ctx, [...at, "serviceAccount"], "CR-04", `is ${cluster.serviceAccount}, but the Runner's serviceAccount is ${v.serviceAccount}`, fix);
+  if (cluster.audience !== undefined && cluster.audience !== RUNNER_AUDIENCE)
+    fail(
+      ctx,
+      [...at, "audience"],
+      "CR-04",
+      `is ${cluster.audience}, but the Runner's token audience is ${RUNNER_AUDIENCE}`,
+      `set audience: ${RUNNER_AUDIENCE}; ${fix}`,
+    );
+}
+
+/** Where the NetworkPolicy cannot name the Server, the Runner may reach its port anywhere: say so. */
+export function serverReach(v: RunnerFields): { host: string; port: number; covered: boolean } | undefined {
+  if (!URL.canParse(v.serverAddr) || serverEgress(v.serverAddr)) return undefined;
+  const url = new URL(v.serverAddr);
+  const port = Number(url.port || 443);
+  const covered = v.egressAllow.some(
+    (rule) => egressCidr(rule) !== undefined && (!rule.ports || rule.ports.some((p) => p.port === port && p.protocol === "TCP")),
+  );
+  return { host: url.hostname, port, covered };
+}
+
+const runnerObject = once(() => z.strictObject(runnerFields()));
+export type RunnerFields = z.output<ReturnType<typeof runnerObject>>;
+
+export const compassRunnerSchema = once(() =>
+  refineBy(
+    z.strictObject({
+      kind: z.literal("CompassRunner").optional().meta({ description: "Optional for a file in the upstream tool's shape" }),
+      ...runnerFields(),
+      serverCluster: serverClusterSchema().optional(),
+    }),
+    checkCompassRunner,
+  ).meta({ title: "CompassRunner values", description: "The upstream runner-manifests values, with rigging's optional additions" }),
+);
+
+export type CompassRunnerValues = z.output<ReturnType<typeof compassRunnerSchema>>;
+
+/** The checks of a CompassRunner file that need more than one key. */
+export function checkCompassRunner(v: RunnerFields & { serverCluster?: ServerCluster }, ctx: IssueSink): void {
+  checkRunner(v, ctx);
+  if (v.serverCluster) checkServerCluster(v, v.serverCluster, ctx);
+}

@@ -1,0 +1,132 @@
+// Server rules about its connections: the NATS it uses (CS-07) and its TLS door behind a Service (CS-08).
+import type { NetworkPolicy } from "kubernetes-types/networking/v1";
+import { flagOrEnv } from "../../k8s/flag-or-env.ts";
+import { annotationProblems } from "../../k8s/names.ts";
+import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { rule } from "../../rules/requirement-data.ts";
+import { isolates, policiesSelecting } from "../../rules/templates.ts";
+import { isNats, isServer, serverContainers } from "./objects.ts";
+import { SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
+import { CS } from "./requirements.ts";
+import { at, secretFileFlag, tlsPortOf } from "./rules-reading.ts";
+import { SERVER_INTERFACE as F } from "./runtime.ts";
+import { fromSecret, listenPort, SERVER_READING } from "./settings.ts";
+import { dig } from "../../k8s/access.ts";
+
+/** Whether a NATS config sets a password in `authorization { }`, each block read once. */
+function natsConfigHasPassword(text: string): boolean {
+  const opening = /authorization\s*\{/g;
+  for (let match = opening.exec(text); match; match = opening.exec(text)) {
+    const start = match.index + match[0].length;
+    const end = text.indexOf("}", start);
+    if (/password\s*[:=]/.test(text.slice(start, end < 0 ? text.length : end))) return true;
+    if (end < 0) return false;
+    opening.lastIndex = end + 1;
+  }
+  return false;
+}
+
+export const connectionRules: Rule[] = [
+  rule(CS["CS-07"], {
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const ref of serverContainers(set)) {
+        const url = flagOrEnv(ref.container, F.natsUrl, SERVER_READING);
+        if (!url)
+          hits.push(
+            hit(
+              ref.object,
+              [...ref.containerPath, "env"],
+              `no NATS URL: neither --nats-url nor ${F.natsUrl.env} is set, and the Server exits ("a NATS URL is required")`,
+            ),
+          );
+        else if (!fromSecret(url)) {
+          const bare = url.value !== undefined && !/^[a-z]+:\/\/[^/@]*:[^/@]*@/i.test(url.value);
+          hits.push(
+            hit(
+              ref.object,
+              at(ref, url, "env"),
+              bare
+                ? `${url.name} carries no password: the Server would connect to NATS without password auth`
+                : `${url.name} is not fed from a Secret (secretKeyRef), yet it carries the NATS password`,
+            ),
+          );
+        }
+      }
+      const natsPods = set.pods().filter((p) => isNats(p.object));
+      for (const pod of natsPods) {
+        const replicas = dig(pod.object, ["spec", "replicas"]);
+        if (replicas !== undefined && replicas !== 1)
+          hits.push(hit(pod.object, ["spec", "replicas"], `the bundled NATS has ${JSON.stringify(replicas)} replicas, not 1`));
+        (pod.spec.containers ?? []).forEach((container, i) => {
+          const args = container.args ?? [];
+          const index = args.findIndex((a) => a === "--pass" || a.startsWith("--pass="));
+          const value = index < 0 ? undefined : args[index].startsWith("--pass=") ? args[index].slice(7) : args[index + 1];
+          if (value !== undefined && !/^\$\(\w+\)$/.test(value))
+            hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
+        });
+        const configured = set
+          .ofKind("ConfigMap")
+          .some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
+        const byFlag = (pod.spec.containers ?? []).some((c) => (c.args ?? []).some((a) => a === "--pass" || a.startsWith("--pass=")));
+        if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
+        const policies = policiesSelecting(set, pod).filter((p) => isolates(p, "Ingress"));
+        if (policies.length === 0) hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy limits who reaches the bundled NATS"));
+        for (const policy of policies) {
+          ((policy as NetworkPolicy).spec?.ingress ?? []).forEach((rule, r) => {
+            const from = rule.from ?? [];
+            const onlyServer =
+              from.length > 0 &&
+              from.every((peer) => !peer.ipBlock && !peer.namespaceSelector && peer.podSelector?.matchLabels?.["app.kubernetes.io/name"] === SERVER_APP);
+            if (!onlyServer) hits.push(hit(policy, ["spec", "ingress", r, "from"], "admits clients other than the Server pods"));
+          });
+        }
+      }
+      return hits;
+    },
+  }),
+  rule(CS["CS-08"], {
+    check(set) {
+      const hits: RuleHit[] = [];
+      for (const ingress of set.ofKind("Ingress")) hits.push(hit(ingress, ["kind"], "an Ingress in front of the Server terminates TLS"));
+      const containers = serverContainers(set);
+      const targets = new Map<string, number>();
+      for (const ref of containers) {
+        const listen = flagOrEnv(ref.container, F.listen, SERVER_READING);
+        if (!listen?.value)
+          hits.push(hit(ref.object, [...ref.containerPath, "args"], "no --listen: the Server serves only its Unix socket, and no Runner can enroll"));
+        else if (listenPort(listen.value) === undefined) hits.push(hit(ref.object, at(ref, listen, "args"), `--listen ${listen.value} has no port`));
+        secretFileFlag(ref, F.tlsCert.flag, "the certificate", hits);
+        secretFileFlag(ref, F.tlsKey.flag, "the private key", hits);
+        const port = tlsPortOf(ref.container);
+        if (!(ref.container.ports ?? []).some((p) => p.containerPort === port))
+          hits.push(hit(ref.object, [...ref.containerPath, "ports"], `the Server declares no containerPort ${port}, its --listen port`));
+        for (const p of ref.container.ports ?? []) if (p.name) targets.set(p.name, p.containerPort);
+        targets.set("", port);
+      }
+      const listenTarget = targets.get("") ?? SERVER_TLS_PORT;
+      const services = set.ofKind("Service").filter(isServer);
+      if (containers.length > 0 && services.length === 0)
+        hits.push(hit(containers[0].object, ["metadata", "name"], `no Service exposes the Server on ${SERVER_SERVICE_PORT}`));
+      for (const service of services) {
+        // Annotations the API server refuses make the Service fail to apply (as render refuses them under this ID).
+        for (const { key, message } of annotationProblems(dig(service, ["metadata", "annotations"])))
+          hits.push(hit(service, key === undefined ? ["metadata", "annotations"] : ["metadata", "annotations", key], message));
+        const ports = (dig(service, ["spec", "ports"]) ?? []) as { port: number; targetPort?: number | string }[];
+        ports.forEach((p, i) => {
+          const target = typeof p.targetPort === "string" ? targets.get(p.targetPort) : (p.targetPort ?? p.port);
+          if (p.port !== SERVER_SERVICE_PORT) hits.push(hit(service, ["spec", "ports", i, "port"], `port ${p.port}, not ${SERVER_SERVICE_PORT}`));
+          if (target !== listenTarget)
+            hits.push(
+              hit(
+                service,
+                ["spec", "ports", i, "targetPort"],
+                `targetPort ${JSON.stringify(p.targetPort ?? p.port)} does not reach the Server's TLS port ${listenTarget}`,
+              ),
+            );
+        });
+      }
+      return hits;
+    },
+  }),
+];

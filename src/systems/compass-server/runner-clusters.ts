@@ -1,0 +1,225 @@
+// The --runner-clusters file in the Server's exact schema: written from
+// entries and read back as the Server reads it, refusing what it refuses.
+import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { duplicateKeyMessage, firstDuplicateKey } from "../../parse/duplicate-keys.ts";
+import { toYaml } from "../../emit/emit.ts";
+import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
+
+export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runtime.ts";
+
+/** A cluster entry as values give it (see clusterEntrySchema in values.ts). */
+export interface RunnerClusterInput {
+  name: string;
+  issuer: string;
+  audience: string;
+  namespace: string;
+  serviceAccount: string;
+  /** Whole seconds; written as a Go duration (`86400s`). */
+  maxTokenLifetime: number;
+  jwksURI?: string;
+  /** A ConfigMap key mounted as the entry's static JWKS. */
+  jwksFile?: { configMap: string; key: string };
+  /** A ConfigMap key mounted as the PEM CA of a private issuer. */
+  caFile?: { configMap: string; key: string };
+}
+
+/** An entry as the Server gets it: an in-cluster issuer trusts the cluster CA unless the entry names its own caFile. */
+export function withClusterCa<T extends Pick<RunnerClusterInput, "issuer" | "caFile">>(entry: T): T {
+  return entry.caFile === undefined && inClusterIssuer(entry.issuer) ? { ...entry, caFile: { ...KUBE_ROOT_CA } } : entry;
+}
+
+/** Where an entry's jwksFile and caFile are mounted in the Server's pod. */
+export function clusterFilePath(entry: Pick<RunnerClusterInput, "name">, which: "jwksFile" | "caFile"): string {
+  return `${RUNNER_CLUSTER_FILES_DIR}/${clusterFileItem(entry, which)}`;
+}
+
+/** The item path of that file inside the mounted projected volume. */
+export function clusterFileItem(entry: Pick<RunnerClusterInput, "name">, which: "jwksFile" | "caFile"): string {
+  return `${entry.name}/${which === "jwksFile" ? "jwks.json" : "ca.crt"}`;
+}
+
+/** One entry in the Server's own keys; only keys of its schema, never an unknown one. */
+export function runnerClusterEntry(entry: RunnerClusterInput): Partial<Record<RunnerClusterKey, string>> {
+  const out: Partial<Record<RunnerClusterKey, string>> = {
+    name: entry.name,
+    issuer: entry.issuer,
+    audience: entry.audience,
+    namespace: entry.namespace,
+    serviceAccount: entry.serviceAccount,
+    maxTokenLifetime: `${entry.maxTokenLifetime}s`,
+  };
+  if (entry.jwksURI !== undefined) out.jwksURI = entry.jwksURI;
+  if (entry.jwksFile !== undefined) out.jwksFile = clusterFilePath(entry, "jwksFile");
+  if (entry.caFile !== undefined) out.caFile = clusterFilePath(entry, "caFile");
+  return out;
+}
+
+/** The file's text: one YAML document with the one top-level key `clusters`. Pure. */
+export function runnerClustersFile(entries: readonly RunnerClusterInput[]): string {
+  const header = `# compass-server --runner-clusters file, rendered by rigging (schema: ${RUNNER_CLUSTERS_SCHEMA.source}).\n`;
+  return header + toYaml({ [RUNNER_CLUSTERS_SCHEMA.topKey]: entries.map(runnerClusterEntry) });
+}
+
+const GO_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+
+/** Seconds of a Go duration (time.ParseDuration's grammar), or undefined; linear in the bounded input. */
+export function goDurationSeconds(text: string): number | undefined {
+  if (text.length === 0 || text.length > 64) return undefined;
+  if (text === "0" || text === "+0" || text === "-0") return 0;
+  const whole = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/;
+  if (!whole.test(text)) return undefined;
+  let seconds = 0;
+  for (const [, number, unit] of text.matchAll(/(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g)) seconds += Number(number) * GO_UNITS[unit];
+  return text.startsWith("-") ? -seconds : seconds;
+}
+
+/** One reason the Server would refuse the file; `entry` is the 0-based index. */
+export interface ClusterFileProblem {
+  entry?: number;
+  key?: string;
+  message: string;
+}
+
+/** A parsed entry, with the Server's defaults applied. */
+export interface ParsedCluster {
+  name: string;
+  issuer: string;
+  audience: string;
+  namespace: string;
+  serviceAccount: string;
+  maxTokenLifetimeSeconds: number;
+  jwksURI?: string;
+  jwksFile?: string;
+  caFile?: string;
+}
+
+function isHttpsUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "https:" && url.host !== "";
+  } catch {
+    return false;
+  }
+}
+
+const MAX_FILE_CHARS = 1 << 20;
+
+/** Reads a --runner-clusters file as the Server does, listing every reason it would refuse to start. */
+export function readRunnerClusters(text: string): { clusters: ParsedCluster[]; problems: ClusterFileProblem[] } {
+  const problems: ClusterFileProblem[] = [];
+  const clusters: ParsedCluster[] = [];
+  if (text.length > MAX_FILE_CHARS) return { clusters, problems: [{ message: `is larger than ${MAX_FILE_CHARS} characters` }] };
+  // The package's own duplicate check compares each key with every other: quadratic in a mapping's size.
+  const docs = parseAllDocuments(text, { uniqueKeys: false });
+  if (!Array.isArray(docs)) return { clusters, problems: [{ message: "is not YAML" }] };
+  if (docs.length > 1) problems.push({ message: "holds more than one YAML document; the Server reads one" });
+  const doc = docs[0];
+  if (!doc) return { clusters, problems };
+  if (doc.errors.length > 0) return { clusters, problems: [...problems, { message: `is not YAML: ${doc.errors[0].message.split("\n")[0]}` }] };
+  const duplicate = firstDuplicateKey(doc, false);
+  if (duplicate) return { clusters, problems: [...problems, { message: `is not YAML: ${duplicateKeyMessage(duplicate, text)}` }] };
+  const root = doc.contents as Node | null;
+  if (root === null || (isScalar(root) && root.value === null)) return { clusters, problems };
+  if (!isMap(root)) return { clusters, problems: [...problems, { message: "is not a mapping with the key clusters" }] };
+  let list: Node | undefined;
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (key === RUNNER_CLUSTERS_SCHEMA.topKey) list = pair.value as Node;
+    else problems.push({ key, message: `has the unknown key ${JSON.stringify(key)}; the Server refuses unknown keys` });
+  }
+  if (list === undefined || (isScalar(list) && list.value === null)) return { clusters, problems };
+  if (!isSeq(list)) return { clusters, problems: [...problems, { key: "clusters", message: "clusters is not a list" }] };
+  const read: { index: number; cluster: ParsedCluster }[] = [];
+  list.items.forEach((item, index) => {
+    const cluster = readEntry(item as Node, index, problems);
+    if (cluster) read.push({ index, cluster });
+  });
+  problems.push(...validate(read));
+  return { clusters: read.map((r) => r.cluster), problems };
+}
+
+const KNOWN = new Set<string>(RUNNER_CLUSTERS_SCHEMA.keys);
+
+function readEntry(node: Node, index: number, problems: ClusterFileProblem[]): ParsedCluster | undefined {
+  if (!isMap(node)) {
+    problems.push({ entry: index, message: `entry ${index + 1} is not a mapping` });
+    return undefined;
+  }
+  const fields: Record<string, string> = {};
+  let lifetime: number = RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds;
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (!KNOWN.has(key)) {
+      problems.push({ entry: index, key, message: `entry ${index + 1} has the unknown key ${JSON.stringify(key)}; the Server refuses unknown keys` });
+      continue;
+    }
+    const value = isScalar(pair.value) ? pair.value.value : pair.value;
+    if (key === "maxTokenLifetime") {
+      if (typeof value === "number") {
+        problems.push({
+          entry: index,
+          key,
+          message: `entry ${index + 1} has maxTokenLifetime ${value}, a bare number the Server reads as nanoseconds; write a Go duration such as ${value}s`,
+        });
+        continue;
+      }
+      const seconds = typeof value === "string" ? goDurationSeconds(value) : undefined;
+      if (seconds === undefined) {
+        problems.push({ entry: index, key, message: `entry ${index + 1} has maxTokenLifetime ${JSON.stringify(value)}, not a Go duration such as 600s` });
+        continue;
+      }
+      if (seconds !== 0) lifetime = seconds;
+      continue;
+    }
+    if (typeof value !== "string") {
+      problems.push({ entry: index, key, message: `entry ${index + 1} has ${key} ${JSON.stringify(value)}, not a string` });
+      continue;
+    }
+    fields[key] = value;
+  }
+  return {
+    name: fields.name ?? "",
+    issuer: fields.issuer ?? "",
+    audience: fields.audience || RUNNER_CLUSTERS_SCHEMA.defaultAudience,
+    namespace: fields.namespace ?? "",
+    serviceAccount: fields.serviceAccount ?? "",
+    maxTokenLifetimeSeconds: lifetime,
+    ...(fields.jwksURI ? { jwksURI: fields.jwksURI } : {}),
+    ...(fields.jwksFile ? { jwksFile: fields.jwksFile } : {}),
+    ...(fields.caFile ? { caFile: fields.caFile } : {}),
+  };
+}
+
+/** validateRunnerClusters, rule for rule. */
+function validate(read: readonly { index: number; cluster: ParsedCluster }[]): ClusterFileProblem[] {
+  const problems: ClusterFileProblem[] = [];
+  const names = new Set<string>();
+  const issuers = new Map<string, string>();
+  for (const { index: entry, cluster: c } of read) {
+    const at = `entry ${entry + 1} (${JSON.stringify(c.name)})`;
+    if (!RUNNER_CLUSTERS_SCHEMA.name.test(c.name)) problems.push({ entry, key: "name", message: `${at}: the name must match [a-z0-9-]{1,40}` });
+    else if (names.has(c.name)) problems.push({ entry, key: "name", message: `${at}: the name is used twice` });
+    names.add(c.name);
+    if (!isHttpsUrl(c.issuer)) problems.push({ entry, key: "issuer", message: `${at}: the issuer must be an https:// URL with a host` });
+    const issuer = c.issuer.endsWith("/") ? c.issuer.slice(0, -1) : c.issuer;
+    const other = issuers.get(issuer);
+    if (other !== undefined && c.issuer !== "")
+      problems.push({
+        entry,
+        key: "issuer",
+        message: `${at}: the issuer is already cluster ${JSON.stringify(other)}'s; issuers are unique (trailing / ignored)`,
+      });
+    else issuers.set(issuer, c.name);
+    if (!c.namespace || !c.serviceAccount)
+      problems.push({ entry, key: c.namespace ? "serviceAccount" : "namespace", message: `${at}: namespace and serviceAccount are required` });
+    if (c.jwksURI && c.jwksFile) problems.push({ entry, key: "jwksFile", message: `${at}: jwksURI and jwksFile are mutually exclusive` });
+    if (c.jwksURI && !isHttpsUrl(c.jwksURI)) problems.push({ entry, key: "jwksURI", message: `${at}: jwksURI must be an https:// URL` });
+    if (c.maxTokenLifetimeSeconds < RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds)
+      problems.push({
+        entry,
+        key: "maxTokenLifetime",
+        message: `${at}: maxTokenLifetime ${c.maxTokenLifetimeSeconds}s is below the ${RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds}s minimum`,
+      });
+  }
+  return problems;
+}

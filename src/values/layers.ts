@@ -1,0 +1,144 @@
+// Layered values with Helm's rules (files in order, then each --set); every
+// value keeps its layer so a refusal names the file and line that set it.
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { formatLocation, type Location } from "../core/diagnostic.ts";
+import { UsageError } from "../core/errors.ts";
+import { applySet, parseSet, type Segment, setLabel } from "./set-values.ts";
+import { parseValuesFile, readText, type SourceDocument } from "../parse/source.ts";
+
+export interface SetArgument {
+  flag: "--set" | "--set-string";
+  arg: string;
+}
+
+interface Layer {
+  /** The file's document, or undefined for a --set argument. */
+  doc?: SourceDocument;
+  label: string;
+}
+
+/** The layer that last wrote a value, and the origins of the values under it. */
+class Origin {
+  children?: Map<Segment, Origin>;
+  constructor(public layer: number) {}
+  child(key: Segment, layer: number): Origin {
+    this.children ??= new Map();
+    let found = this.children.get(key);
+    if (!found) this.children.set(key, (found = new Origin(layer)));
+    return found;
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const name = (file: string) => (file === "-" ? "<stdin>" : file);
+
+/** `files` layered in order, their `base:` files first, then `sets`. */
+export function loadValues(files: readonly string[], sets: readonly SetArgument[] = []): SourceDocument {
+  const layers: Layer[] = [];
+  for (const file of files) layers.push(...fileLayers(file, []));
+  if (layers.length === 1 && sets.length === 0) return layers[0].doc!;
+  refuseMixedKinds(layers);
+  const data: Record<string, unknown> = {};
+  const root = new Origin(0);
+  layers.forEach((layer, index) => merge(data, layer.doc!.data as Record<string, unknown>, index, root, index === 0));
+  for (const { flag, arg } of sets) {
+    const label = setLabel(flag, arg);
+    const index = layers.push({ label }) - 1;
+    for (const assignment of parseSet(arg, flag === "--set-string", flag)) {
+      applySet(data, assignment, label);
+      record(root, assignment.path, index, assignment.value === null && typeof assignment.path.at(-1) === "string");
+    }
+  }
+  const top = layers[layers.length - sets.length - 1];
+  return {
+    file: top.doc!.file,
+    data,
+    locate(path, options): Location {
+      const layer = layers[originOf(root, path)];
+      return layer.doc ? layer.doc.locate(path, options) : { file: layer.label };
+    },
+  };
+}
+
+/** A file's layers: those of its base (and the base's base), then its own, without `base`. */
+function fileLayers(file: string, chain: readonly string[]): Layer[] {
+  const doc = parseValuesFile(readText(file), name(file));
+  // The common case, a file without base, is its document as parsed.
+  if (!Object.hasOwn(doc.data as object, "base")) return [{ doc, label: doc.file }];
+  const { base, ...data } = doc.data as Record<string, unknown>;
+  const own: Layer = { doc: { file: doc.file, data, locate: (path, options) => doc.locate(path, options) }, label: doc.file };
+  const where = formatLocation(doc.locate(["base"]));
+  const trail = [...chain, name(file)];
+  if (typeof base !== "string" || base === "") throw new UsageError(`${where} base: expected the path of the values file this one builds on`);
+  const path = isAbsolute(base) ? base : join(file === "-" ? "." : dirname(file), base);
+  const seen = [...chain, file].map((f) => resolve(f));
+  if (seen.includes(resolve(path))) throw new UsageError(`${where} base: ${base} makes a cycle: ${[...trail, path].join(" -> ")}`);
+  let below: Layer[];
+  try {
+    below = fileLayers(path, [...chain, file]);
+  } catch (error) {
+    if (error instanceof UsageError && error.message.startsWith(`${path}: cannot read`))
+      throw new UsageError(`${where} base: ${error.message} (${[...trail, path].join(" -> ")})`);
+    throw error;
+  }
+  return [...below, own];
+}
+
+/** Layers render one kind: two that name different kinds are refused, in one line. */
+function refuseMixedKinds(layers: readonly Layer[]): void {
+  let first: Layer | undefined;
+  for (const layer of layers) {
+    const kind = (layer.doc!.data as Record<string, unknown>).kind;
+    if (kind === undefined) continue;
+    const firstKind = first && (first.doc!.data as Record<string, unknown>).kind;
+    if (first && kind !== firstKind) {
+      const at = (l: Layer) => formatLocation(l.doc!.locate(["kind"]));
+      throw new UsageError(
+        `${at(layer)} kind: ${JSON.stringify(kind)}, but ${at(first)} has kind: ${JSON.stringify(firstKind)}; layered values files render one kind`,
+      );
+    }
+    first ??= layer;
+  }
+}
+
+/** Merges `src` into `dst` as Helm coalesces values; the first layer keeps its nulls (a file alone reads unchanged). */
+function merge(dst: Record<string, unknown>, src: Record<string, unknown>, layer: number, origin: Origin, keepNull: boolean): void {
+  origin.layer = layer;
+  for (const key of Object.keys(src)) {
+    const value = src[key];
+    if (value === null && !keepNull) {
+      delete dst[key];
+      origin.children?.delete(key);
+    } else if (isRecord(value)) {
+      if (!isRecord(dst[key])) {
+        dst[key] = {};
+        origin.children?.delete(key);
+      }
+      merge(dst[key] as Record<string, unknown>, value, layer, origin.child(key, layer), keepNull);
+    } else {
+      dst[key] = structuredClone(value);
+      origin.children?.delete(key);
+      origin.child(key, layer);
+    }
+  }
+}
+
+/** Records that layer `layer` set (or removed) the value at `path`; maps made on the way keep their parent's origin. */
+function record(root: Origin, path: readonly Segment[], layer: number, removed: boolean): void {
+  let node = root;
+  for (const segment of path.slice(0, -1)) node = node.child(segment, node.layer);
+  const last = path.at(-1)!;
+  node.children?.delete(last);
+  if (!removed) node.child(last, layer);
+}
+
+/** The layer that set the value at `path`, or the nearest map above it. */
+function originOf(root: Origin, path: readonly PropertyKey[]): number {
+  let node = root;
+  for (const segment of path) {
+    const next = node.children?.get(segment as Segment);
+    if (!next) break;
+    node = next;
+  }
+  return node.layer;
+}

@@ -1,0 +1,94 @@
+// One registry of systems; rules carry their source, and severity follows it.
+import { describe, expect, it } from "vitest";
+import { classify } from "../../src/check/classify.ts";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { allRules, rulesFor } from "../../src/rules/catalog.ts";
+import { ID_PREFIXES, KINDS, POD_SECURITY_LEVEL, SYSTEMS } from "../../src/rules/systems.ts";
+import { ROOT } from "../support/cli.ts";
+
+const unique = (values: readonly string[]) => expect(new Set(values).size).toBe(values.length);
+
+describe("the registry of systems", () => {
+  it("names each system, values kind, app and ID prefix once", () => {
+    unique(SYSTEMS.map((s) => s.name));
+    unique(KINDS);
+    unique(SYSTEMS.flatMap((s) => s.apps));
+    unique(ID_PREFIXES);
+  });
+
+  it("registers every system folder: a folder with a system.ts and no registry line is caught", () => {
+    const folders = readdirSync(join(ROOT, "src", "profiles"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "src", "profiles", entry.name, "system.ts")))
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual(SYSTEMS.map((s) => s.name).sort());
+  });
+
+  it("each system's rules carry its ID prefix", () => {
+    for (const system of SYSTEMS) for (const rule of system.rules) expect(rule.id.startsWith(`${system.idPrefix}-`)).toBe(true);
+  });
+
+  it("the catalog is the general rules plus every system's own", () => {
+    for (const system of SYSTEMS) for (const rule of system.rules) expect(allRules()).toContain(rule);
+    expect(allRules().filter((r) => !r.id.startsWith("G-")).length).toBe(SYSTEMS.flatMap((s) => s.rules).length);
+  });
+
+  it("a profile is judged by the catalog's rules for it, in its order: the general ones and its own system's", () => {
+    // rulesFor reads one system's rules (a render loads no other system's); a
+    // rule of one system that judged another profile would be lost here.
+    for (const { name } of SYSTEMS) expect(rulesFor(name)).toEqual(allRules().filter((r) => r.profiles.includes(name)));
+  });
+
+  it("Pod Security levels: privileged only where hostPath forces it", () => {
+    expect(POD_SECURITY_LEVEL).toEqual({ "compass-runner": "privileged", "compass-server": "restricted", "rootpilot-runner": "restricted" });
+  });
+
+  it("an unlabelled workload is recognised by a shape of its system", () => {
+    const runner = (container: Record<string, unknown>): K8sObject =>
+      ({
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        metadata: { name: "r", namespace: "n" },
+        spec: { selector: {}, template: { spec: { containers: [{ name: "c", image: `example/x@sha256:${"a".repeat(64)}`, ...container }] } } },
+      }) as unknown as K8sObject;
+    const profile = (o: K8sObject) => classify([o]).profileOf.get(o);
+    expect(profile(runner({ args: ["--server=https://compass.example.com"] }))).toBe("compass-runner");
+    expect(profile(runner({ args: ["--server", "https://compass.example.com"] }))).toBe("compass-runner");
+    expect(profile(runner({ env: [{ name: "COMPASS_SERVER_ADDR", value: "https://compass.example.com" }] }))).toBe("compass-runner");
+    expect(profile(runner({ args: ["--runner-clusters", "/etc/compass/clusters.yaml"] }))).toBe("compass-server");
+    expect(profile(runner({ env: [{ name: "RUNNER_ATTESTATION_MODE", value: "gke-oidc" }] }))).toBe("rootpilot-runner");
+    expect(profile(runner({ args: ["--verbose"] }))).toBeUndefined();
+  });
+});
+
+describe("severity follows the source", () => {
+  const sourced = allRules().filter((r) => r.id.startsWith("G-") || r.id.startsWith("RP-"));
+
+  it("every G- and RP- rule states its source", () => {
+    expect(sourced.filter((r) => !r.source).map((r) => r.id)).toEqual([]);
+  });
+
+  it("an error stands on a seed or an upstream fact; a warning is rigging's choice", () => {
+    for (const rule of allRules().filter((r) => r.source)) {
+      expect(rule.severity, rule.id).toBe(rule.source!.from === "rigging" ? "warning" : "error");
+      expect(rule.source!.says.length, rule.id).toBeGreaterThan(20);
+    }
+  });
+
+  it("every opinion says what it asks for and why", () => {
+    for (const rule of allRules())
+      for (const [key, o] of Object.entries(rule.opinions ?? {}))
+        expect([o.summary.length > 5, o.because.length > 20], `${rule.id} ${key}`).toEqual([true, true]);
+  });
+
+  it("what the seeds allow is a warning or an opinion: G-07, G-10 audit-warn, RP-01, RP-07 and RP-08", () => {
+    const byId = (id: string) => allRules().find((r) => r.id === id)!;
+    expect(byId("G-07").severity).toBe("warning");
+    expect(Object.keys(byId("G-10").opinions ?? {})).toContain("audit-warn");
+    expect(Object.keys(byId("RP-01").opinions ?? {})).toEqual(expect.arrayContaining(["uid", "home-writable"]));
+    expect(Object.keys(byId("RP-07").opinions ?? {})).toContain("aws-mount");
+    expect(byId("RP-07").unjudged).toMatch(/Vault/);
+    expect(Object.keys(byId("RP-08").opinions ?? {})).toEqual(expect.arrayContaining(["no-policy", "any-destination"]));
+  });
+});
