@@ -19,8 +19,8 @@ describe("the registry of systems", () => {
   });
 
   it("registers every system folder: a folder with a system.ts and no registry line is caught", () => {
-    const folders = readdirSync(join(ROOT, "src", "profiles"), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "src", "profiles", entry.name, "system.ts")))
+    const folders = readdirSync(join(ROOT, "src", "systems"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, "src", "systems", entry.name, "system.ts")))
       .map((entry) => entry.name);
     expect(folders.sort()).toEqual(SYSTEMS.map((s) => s.name).sort());
   });
