@@ -10,9 +10,9 @@ import { schemaOf } from "../cli/schema.ts";
 import { decisionsSection } from "../preflight/decisions.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { FROM_MANIFESTS, requirements, sourceText } from "../rules/requirements.ts";
+import { refreshBlocks as refreshMarked } from "./blocks.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
-const OPEN_MARKER = /^<!-- values-table:([A-Za-z]+) -->$/;
 
 function judgedText(judged: string): string {
   return judged.startsWith(FROM_MANIFESTS) ? `manifests (render self-check, \`check\`)${judged.slice(FROM_MANIFESTS.length)}` : judged;
@@ -105,20 +105,7 @@ export function valuesTable(kind: string): string {
 
 /** Replaces (or fills in) every values-table block of a markdown page. */
 export function refreshValuesTables(markdown: string): string {
-  const lines = markdown.split("\n");
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    out.push(lines[i]);
-    const open = OPEN_MARKER.exec(lines[i].trim());
-    if (!open) continue;
-    const close = lines.findIndex((line, j) => j > i && line.trim() === CLOSE_MARKER);
-    const nextOpen = lines.findIndex((line, j) => j > i && OPEN_MARKER.test(line.trim()));
-    out.push("", valuesTable(open[1]), "", CLOSE_MARKER);
-    // Without its closing marker (or with the next block first), the block
-    // is new: keep what follows the opening marker as it is.
-    if (close >= 0 && (nextOpen < 0 || close < nextOpen)) i = close;
-  }
-  return out.join("\n");
+  return refreshMarked(markdown, "values-table", valuesTable);
 }
 
 interface Schema {

@@ -1,6 +1,7 @@
 // The docs' interface tables from each program's contract file, with upstream
 // status per row; pure, written by scripts/gen-docs.ts.
 import { SYSTEMS } from "../rules/systems.ts";
+import { refreshBlocks } from "./blocks.ts";
 
 /** One name of a program's interface, as a contract file describes it. */
 export interface InterfaceRow {
@@ -20,7 +21,6 @@ export const INTERFACE_TABLES: Readonly<Record<string, () => readonly InterfaceR
 );
 
 export const INTERFACE_CLOSE = "<!-- /interface-table -->";
-const OPEN = /^<!-- interface-table:([a-z-]+) -->$/;
 
 const code = (text: string | undefined) => (text ? `\`${text}\`` : "-");
 
@@ -40,18 +40,7 @@ export function interfaceTable(name: string): string {
 
 /** Replaces (or fills in) every interface-table block of a markdown page. */
 export function refreshInterfaceTables(markdown: string): string {
-  const lines = markdown.split("\n");
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    out.push(lines[i]);
-    const open = OPEN.exec(lines[i].trim());
-    if (!open) continue;
-    const close = lines.findIndex((line, j) => j > i && line.trim() === INTERFACE_CLOSE);
-    const nextOpen = lines.findIndex((line, j) => j > i && OPEN.test(line.trim()));
-    out.push("", interfaceTable(open[1]), "", INTERFACE_CLOSE);
-    if (close >= 0 && (nextOpen < 0 || close < nextOpen)) i = close;
-  }
-  return out.join("\n");
+  return refreshBlocks(markdown, "interface-table", interfaceTable);
 }
 
 /** One table cell: pipes escaped, one line, `<` kept visible outside code spans. */
