@@ -5,7 +5,7 @@ import type { K8sObject } from "../k8s/objects.ts";
 import { profileByLabels } from "../rules/catalog.ts";
 import { POD_SPEC_PATH, type SystemName } from "../rules/engine.ts";
 import { SYSTEMS } from "../rules/systems.ts";
-import { dig, selects } from "../k8s/access.ts";
+import { dig, isRecord, list, selects } from "../k8s/access.ts";
 
 interface Workload {
   object: K8sObject;
@@ -159,12 +159,4 @@ function referencedNames(spec: PodSpec, kind: string): string[] {
     for (const from of list<Record<string, { name?: string }>>(container.envFrom)) names.push(from?.[secret ? "secretRef" : "configMapRef"]?.name);
   }
   return names.filter((n): n is string => typeof n === "string");
-}
-
-function list<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

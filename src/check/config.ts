@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { UsageError } from "../core/errors.ts";
 import { LIMITS, readText } from "../parse/source.ts";
 import { closest } from "../values/values.ts";
+import { isRecord } from "../k8s/access.ts";
 
 export const CONFIG_FILE = ".rigging.yaml";
 
@@ -63,8 +64,4 @@ export function knownRules(ids: readonly string[], known: readonly string[], whe
     const near = closest(id.toUpperCase(), known);
     throw new UsageError(`${where} ${id}: no rule has this ID${near ? ` (did you mean ${near}?)` : ""}; rigging rules lists them`);
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

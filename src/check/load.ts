@@ -3,6 +3,7 @@
 import type { Location } from "../core/diagnostic.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 import type { SourceDocument } from "../parse/source.ts";
+import { isRecord } from "../k8s/access.ts";
 
 export interface Origin {
   file: string;
@@ -68,10 +69,6 @@ function notAnObject(data: unknown): string | undefined {
   if (missing.length > 0) return `no ${missing.join(" and ")}${valuesFile ? " (a values file? rigging render reads those)" : ""}`;
   if (data.metadata !== undefined && !isRecord(data.metadata)) return "metadata is not a mapping";
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

@@ -5,6 +5,7 @@ import { UsageError } from "../core/errors.ts";
 import { readText } from "../parse/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { KUSTOMIZATION_NAMES } from "./walked.ts";
+import { isRecord } from "../k8s/access.ts";
 
 const PATCH_KEYS = ["patches", "patchesStrategicMerge", "patchesJson6902"];
 const PATCH_FILE = /\.(?:ya?ml|json)$/;
@@ -40,8 +41,4 @@ function patchPaths(kustomization: unknown): string[] {
     }
   }
   return paths;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

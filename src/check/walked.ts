@@ -7,6 +7,7 @@ import type { SourceDocument } from "../parse/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { INPUT_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding } from "./run.ts";
+import { isRecord } from "../k8s/access.ts";
 
 /** Why a walked file was not checked, as the summary counts it. */
 export const SKIP_REASONS = {
@@ -73,10 +74,6 @@ function isObject(data: unknown): boolean {
   if (!isRecord(data)) return false;
   const { apiVersion, kind } = data;
   return typeof apiVersion === "string" && apiVersion !== "" && typeof kind === "string" && kind !== "" && !apiVersion.startsWith("kustomize.config.k8s.io/");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** A problem of a walked file that holds Kubernetes objects, as an error finding at its place. */

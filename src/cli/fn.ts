@@ -17,6 +17,7 @@ import { checkObjects } from "../rules/catalog.ts";
 import type { SystemName } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import type { Io } from "./io.ts";
+import { isRecord } from "../k8s/access.ts";
 
 export const FN_HELP = `Usage: rigging fn < resource-list.yaml
 
@@ -341,8 +342,4 @@ function pathOf(meta: { annotations?: unknown }): string | undefined {
   const annotations = isRecord(meta.annotations) ? meta.annotations : {};
   const path = annotations[INTERNAL_PATH] ?? annotations[PATH];
   return typeof path === "string" ? path : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 // Field-level comparison as apply sees it: server-written fields are ignored,
 // against live objects only applied fields count, named lists match by name.
 import type { K8sObject } from "../k8s/objects.ts";
+import { isRecord } from "../k8s/access.ts";
 
 export interface FieldChange {
   /** spec.template.spec.containers[runner].image */
@@ -125,10 +126,6 @@ function sameScalar(a: unknown, b: unknown): boolean {
 
 function isScalarLike(value: unknown): boolean {
   return value === null || typeof value !== "object";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 export function byCodePoint(a: string, b: string): number {

@@ -1,6 +1,7 @@
 // A program's setting read from a container: its flags as Go's flag package
 // parses them, after the kubelet's $(VAR) expansion, else its variable.
 import type { Container, EnvVar, EnvVarSource } from "kubernetes-types/core/v1";
+import { list } from "./access.ts";
 
 /** The names one setting goes by: a flag with its dashes (`--listen`), a variable (`LISTEN_ADDR`), or both. */
 export interface SettingNames {
@@ -157,8 +158,4 @@ function bareName(flag: string): string {
 
 function literal(env: EnvVar): string {
   return typeof env.value === "string" ? env.value : "";
-}
-
-function list<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
 }

@@ -5,6 +5,7 @@ import { formatLocation, type Location } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { applySet, parseSet, type Segment, setLabel } from "./set-values.ts";
 import { parseValuesFile, readText, type SourceDocument } from "../parse/source.ts";
+import { isRecord } from "../k8s/access.ts";
 
 export interface SetArgument {
   flag: "--set" | "--set-string";
@@ -29,7 +30,6 @@ class Origin {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 const name = (file: string) => (file === "-" ? "<stdin>" : file);
 
 /** `files` layered in order, their `base:` files first, then `sets`. */

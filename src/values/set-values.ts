@@ -1,6 +1,7 @@
 // `--set` as Helm reads it (strvals). No package reads this syntax, so it is
 // read here, once over the argument, in linear time.
 import { LIMITS } from "../parse/source.ts";
+import { isRecord } from "../k8s/access.ts";
 
 export type Segment = string | number;
 
@@ -109,10 +110,6 @@ export function parseSet(arg: string, asString = false, flag = "--set"): Assignm
     if (i >= arg.length) fail("a trailing comma");
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Applies one assignment as Helm's ParseInto does; null removes a key. */

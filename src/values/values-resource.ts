@@ -3,16 +3,13 @@
 import { formatLocation } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import type { SourceDocument } from "../parse/source.ts";
+import { isRecord } from "../k8s/access.ts";
 
 /** The API group and version of rigging's values, as a KRM resource. */
 export const VALUES_API_VERSION = "rigging.dev/v1alpha1";
 
 /** The keys a KRM resource adds to the values; none of them is a values key. */
 export const RESOURCE_KEYS = ["apiVersion", "metadata"] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /** `source` without `apiVersion` and `metadata`, keeping its positions. */
 export function valuesOf(source: SourceDocument): SourceDocument {
