@@ -56,17 +56,24 @@ export function formatText(findings: readonly CheckFinding[], unrecognised: read
     const entry = entryOf(u);
     if (entry) lines.push(`${severity("skipped")}  ${printable(`${placeOf(u)}  ${entry.ruleId}  ${u.object}  -  ${entry.text}`)}`);
   }
-  const fixes = new Map<string, { fix: string; because: Set<string> }>();
+  // One line per rule and fix: a rule whose findings need different fixes (a refused kustomization) lists each.
+  const fixes = new Map<string, { id: string; fix: string; because: Set<string> }>();
   for (const f of findings) {
-    const entry = fixes.get(f.ruleId) ?? { fix: f.fix, because: new Set<string>() };
+    const key = `${f.ruleId}\n${f.fix}`;
+    const entry = fixes.get(key) ?? { id: f.ruleId, fix: f.fix, because: new Set<string>() };
     if (f.severity === "warning" && f.because) entry.because.add(f.because);
-    fixes.set(f.ruleId, entry);
+    fixes.set(key, entry);
   }
-  for (const entry of unrecognised.map(entryOf)) if (entry && !fixes.has(entry.ruleId)) fixes.set(entry.ruleId, { fix: entry.fix, because: new Set() });
+  const ids = new Set([...fixes.values()].map((e) => e.id));
+  for (const entry of unrecognised.map(entryOf))
+    if (entry && !ids.has(entry.ruleId)) {
+      ids.add(entry.ruleId);
+      fixes.set(`${entry.ruleId}\n${entry.fix}`, { id: entry.ruleId, fix: entry.fix, because: new Set() });
+    }
   if (fixes.size > 0) {
     lines.push("", "fix:");
-    const width = Math.max(...[...fixes.keys()].map((id) => id.length));
-    for (const [id, { fix, because }] of fixes) {
+    const width = Math.max(...[...ids].map((id) => id.length));
+    for (const { id, fix, because } of fixes.values()) {
       lines.push(`  ${printable(id.padEnd(width))}  ${printable(bounded(fix))}`);
       for (const why of because) lines.push(`  ${" ".repeat(width)}  ${printable(`(a warning: ${why})`)}`);
     }

@@ -3,6 +3,7 @@
 import { dirname } from "node:path";
 import { expandArguments, type WalkOptions } from "./inputs.ts";
 import { buildKustomization } from "./kustomize.ts";
+import type { Refusal } from "./kustomize-refs.ts";
 import { kustomizePatches } from "./patches.ts";
 
 export const STDIN_NAME = "<stdin>";
@@ -15,6 +16,8 @@ export interface GroupFile {
   patch?: true;
   /** The stream kustomize built, and the directory its origin paths are relative to. */
   built?: { text: string; root: string };
+  /** A kustomization not built: the references that would have left the tree, fetched or run a program. */
+  refused?: Refusal[];
 }
 
 /** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
@@ -28,9 +31,14 @@ export interface InputGroups {
   groups: GroupFile[][];
 }
 
-export function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups {
+/** Synchronous unless a kustomization is built: kustomize runs as a child the process can stop on a signal. */
+export function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups | Promise<InputGroups> {
   const expanded = expandArguments(args, walk);
-  const builds = kustomizationGroups(expanded, walk);
+  if (expanded.kustomizations.length === 0) return grouped(expanded, []);
+  return kustomizationGroups(expanded, walk).then((builds) => grouped(expanded, builds));
+}
+
+function grouped(expanded: ReturnType<typeof expandArguments>, builds: GroupFile[][]): InputGroups {
   const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expanded;
   const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
   // Directories are loaded, judged and let go one at a time, so memory holds
@@ -49,11 +57,12 @@ export function inputGroups(args: readonly string[], walk: WalkOptions): InputGr
 }
 
 /** Each kustomization named, built into one group; one that cannot be built is walked as a directory, with a note. */
-function kustomizationGroups(expanded: ReturnType<typeof expandArguments>, walk: WalkOptions): GroupFile[][] {
+async function kustomizationGroups(expanded: ReturnType<typeof expandArguments>, walk: WalkOptions): Promise<GroupFile[][]> {
   const groups: GroupFile[][] = [];
   for (const dir of expanded.kustomizations) {
-    const built = buildKustomization(dir);
+    const built = await buildKustomization(dir);
     if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, built: { text: built.text, root: built.root } }]);
+    else if ("refused" in built) groups.push([{ file: dir, refused: built.refused }]);
     else if ("error" in built) expanded.problems.push(built.error);
     else {
       expanded.skipped.push(built.notBuilt);

@@ -105,8 +105,11 @@ export interface CheckOptions extends WalkOptions {
 
 export { STDIN_NAME };
 
+/** `check` of inputs that need no build (stdin, files): synchronous. */
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
-  return judgedHere(inputGroups(args, options), options);
+  const input = inputGroups(args, options);
+  if (input instanceof Promise) throw new Error("checkFiles: a kustomization is built asynchronously; use checkFilesOnThreads");
+  return judgedHere(input, options);
 }
 
 /** Directories from which `check` uses worker threads: each thread pays its own engine and heap, so threads pay only on long runs. */
@@ -115,6 +118,10 @@ export const CHECK_THRESHOLD = 2000;
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
 export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
   const input = inputGroups(args, options);
+  return input instanceof Promise ? input.then((i) => judged(i, options)) : judged(input, options);
+}
+
+function judged(input: InputGroups, options: CheckOptions): CheckReport | Promise<CheckReport> {
   const { groups } = input;
   // Counted here first: a shorter run never loads the threads' file (the fleet's).
   const threads =
@@ -171,7 +178,11 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
   const skippedFiles: SkippedFile[] = [];
   const inputFindings: CheckFinding[] = [];
   const roots = new Map<SourceDocument, string>();
-  for (const { file, walked, patch, built } of files) {
+  for (const { file, walked, patch, built, refused } of files) {
+    if (refused) {
+      for (const r of refused) inputFindings.push({ ...inputFinding(r.file, r.line, r.column, r.message), fix: r.fix });
+      continue;
+    }
     if (patch) {
       skippedFiles.push({ file, reason: "patch" });
       continue;
@@ -238,7 +249,9 @@ function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
   const read = (f: CheckFinding) => f.input ?? { file: f.file, line: f.line ?? 0, column: f.column ?? 0 };
   report.findings.sort(
     (a, b) =>
-      fileOrder.get(read(a).file)! - fileOrder.get(read(b).file)! ||
+      // A refused kustomization's findings name files not among the inputs: they sort after them.
+      (fileOrder.get(read(a).file) ?? names.length) - (fileOrder.get(read(b).file) ?? names.length) ||
+      compare(read(a).file, read(b).file) ||
       read(a).line - read(b).line ||
       read(a).column - read(b).column ||
       compare(a.ruleId, b.ruleId) ||
@@ -246,7 +259,8 @@ function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
   );
   report.profiles = [...profiles].sort();
   report.skipped = skippedFor(report.profiles);
-  if (report.objects === 0 && problems.length === 0 && !walkedOnly) problems.push(`no Kubernetes objects in ${names.join(", ")}`);
+  if (report.objects === 0 && problems.length === 0 && report.findings.length === 0 && !walkedOnly)
+    problems.push(`no Kubernetes objects in ${names.join(", ")}`);
   return report;
 }
 

@@ -31,7 +31,9 @@ apiVersion and kind lines that is not valid YAML is an error (rule input).
 A file named on the command line must hold Kubernetes objects (exit 2). A
 directory named that holds a kustomization.yaml is built with kubectl
 kustomize (or kustomize build), and findings name the files kustomize read
-(its origin annotations); without either program it is walked. Multi-
+(its origin annotations); without either program it is walked. Nothing is
+fetched or run: a remote base, a path out of the repository, an exec
+function or a helm chart in a kustomization is an error at its line. Multi-
 document YAML, JSON and List objects are read; each object is checked
 against the rules of its profile, recognised from its app.kubernetes.io/name
 label or its shape. The objects of one profile in one directory or stream
@@ -192,7 +194,7 @@ function respond(all: CheckReport, { format, failOn, category, includeRules, exc
   }
   // An empty stream (a `kubectl kustomize` that failed upstream of a pipe
   // without pipefail) must not pass as "no findings".
-  if (report.objects === 0 && !report.walkedOnly) {
+  if (report.objects === 0 && !report.walkedOnly && all.findings.length === 0) {
     io.err(`${paint(io, 31, "error")} no Kubernetes objects in ${printable(inputNames(report.files))}; nothing was checked\n`);
     return 2;
   }

@@ -2,7 +2,7 @@
 // kustomize, findings named in the files kustomize read (origin annotations),
 // and a note when no kustomize is on PATH.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
@@ -13,6 +13,8 @@ const CR09 = readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runne
 
 function overlay(): { base: string; overlay: string } {
   const dir = tempDir();
+  // A repository: the tree its kustomizations may read.
+  mkdirSync(join(dir, ".git"));
   const base = join(dir, "base");
   const top = join(dir, "overlays", "prod");
   mkdirSync(base, { recursive: true });
@@ -38,10 +40,28 @@ describe.skipIf(!hasKubectl)("check KUSTOMIZATION-DIR builds it", () => {
 
   it("a kustomization kustomize refuses is an input problem naming the directory", () => {
     const { overlay: dir } = overlay();
-    writeFileSync(join(dir, "kustomization.yaml"), "resources:\n  - ../../missing\n");
+    writeFileSync(join(dir, "kustomization.yaml"), "resources:\n  - ../../base\nnamePrefixx: a-\n");
     const r = runCli(["check", dir]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${dir}: kubectl kustomize failed`);
+  });
+
+  it("a base that is not there is an error at its line, before kustomize runs", () => {
+    const { overlay: dir } = overlay();
+    writeFileSync(join(dir, "kustomization.yaml"), "resources:\n  - ../../missing\n");
+    const r = runCli(["check", "--format", "json", dir]);
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.out) as CheckFinding[]).map((f) => [f.file, f.line, f.message])).toEqual([
+      [join(dir, "kustomization.yaml"), 2, '"../../missing" names no file or directory in the tree'],
+    ]);
+  });
+
+  it("without a repository around it, the tree is the kustomization's own directory", () => {
+    const { base, overlay: dir } = overlay();
+    rmSync(join(base, "..", ".git"), { recursive: true });
+    const r = runCli(["check", "--format", "json", dir]);
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.out) as CheckFinding[]).map((f) => f.message)).toEqual([`"../../base" leaves the checked tree ${realpathSync(dir)}`]);
   });
 });
 

@@ -1,0 +1,197 @@
+// What a kustomization names, judged before kustomize sees it: only files
+// inside the checked tree are read, nothing is fetched and nothing is run.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
+import { UsageError } from "../core/errors.ts";
+import { isRecord } from "../k8s/access.ts";
+import { parseDocumentsWithPositions, readText, type SourceDocument } from "../parse/source.ts";
+
+export const KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+
+/** A reference kustomize would not resolve inside the tree, at its place. */
+export interface Refusal {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  fix: string;
+}
+
+/** More kustomizations than any repository holds: a bound on the walk, not a policy. */
+const MAX_KUSTOMIZATIONS = 10_000;
+
+const FIX_REMOTE =
+  "vendor the remote base into the repository and name it by a relative path, or build it yourself and pipe the output: kubectl kustomize DIR | rigging check -";
+const FIX_OUTSIDE = "name a file inside the repository (the checked tree), or check from a directory that holds both";
+const FIX_RUNS = "check the kustomization's output instead: kustomize build --enable-alpha-plugins DIR | rigging check -";
+
+/** How each key of a kustomization names files: a directory may be another kustomization. */
+type Kind = "resource" | "file" | "plugin";
+
+/** The tree a kustomization in `dir` may read: its repository (nearest `.git`), else the working directory holding it, else itself. */
+export function treeOf(dir: string): string {
+  const real = realpathSync.native(dir);
+  for (let at = real; ; at = dirname(at)) {
+    if (existsSync(join(at, ".git"))) return at;
+    if (dirname(at) === at) break;
+  }
+  const cwd = realpathSync.native(process.cwd());
+  return cwd !== dirname(cwd) && inside(real, cwd) ? cwd : real;
+}
+
+/** Every reference of the kustomization in `dir` and of those it names, refused where kustomize would leave the tree. */
+export function refusedReferences(dir: string, tree: string): Refusal[] {
+  const refusals: Refusal[] = [];
+  const seen = new Set<string>();
+  const queue = [realpathSync.native(dir)];
+  for (let i = 0; i < queue.length && seen.size < MAX_KUSTOMIZATIONS; i++) {
+    const at = queue[i];
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const found = kustomizationFile(at, refusals);
+    if (!found) continue;
+    for (const ref of references(found)) {
+      const next = judge(ref, at, tree, refusals);
+      if (next) queue.push(next);
+    }
+  }
+  return refusals;
+}
+
+/** The kustomization file of a directory, parsed; a FIFO or device there is refused, never opened. */
+function kustomizationFile(dir: string, refusals: Refusal[]): SourceDocument | undefined {
+  const name = KUSTOMIZATION_FILES.find((n) => existsSync(join(dir, n)));
+  if (!name) return undefined;
+  const file = join(dir, name);
+  if (!statSync(file).isFile()) {
+    refusals.push({ file, line: 1, column: 1, message: `${name} is not a regular file (a FIFO, socket or device), not read`, fix: "make it a regular file" });
+    return undefined;
+  }
+  try {
+    const [doc] = parseDocumentsWithPositions(readText(file), file);
+    return doc && isRecord(doc.data) ? doc : undefined;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    refusals.push({ file, line: 1, column: 1, message: error.message, fix: "make it a valid kustomization (kubectl kustomize DIR says what is wrong)" });
+    return undefined;
+  }
+}
+
+interface Reference {
+  doc: SourceDocument;
+  path: (string | number)[];
+  value: string;
+  kind: Kind;
+}
+
+/** The strings a kustomization names files with, key by key (kustomize's v1beta1 fields and their deprecated forms). */
+function references(doc: SourceDocument): Reference[] {
+  const data = doc.data as Record<string, unknown>;
+  const out: Reference[] = [];
+  const add = (path: (string | number)[], value: unknown, kind: Kind) => {
+    if (typeof value === "string") out.push({ doc, path, value, kind });
+  };
+  const each = (key: string, kind: Kind, field?: string) => {
+    const list = data[key];
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, i) => {
+      if (field === undefined) add([key, i], entry, kind);
+      else if (isRecord(entry)) add([key, i, field], entry[field], kind);
+    });
+  };
+  each("resources", "resource");
+  each("bases", "resource");
+  each("components", "resource");
+  each("crds", "file");
+  each("configurations", "file");
+  each("patches", "file", "path");
+  each("patchesJson6902", "file", "path");
+  each("replacements", "file", "path");
+  for (const key of ["generators", "transformers", "validators"]) each(key, "plugin");
+  // A strategic-merge entry is a file name or, spanning lines, the patch itself.
+  (Array.isArray(data.patchesStrategicMerge) ? data.patchesStrategicMerge : []).forEach((entry, i) => {
+    if (typeof entry === "string" && !entry.includes("\n")) add(["patchesStrategicMerge", i], entry, "file");
+  });
+  if (isRecord(data.openapi)) add(["openapi", "path"], data.openapi.path, "file");
+  for (const key of ["configMapGenerator", "secretGenerator"]) generatorFiles(doc, data[key], key, out);
+  for (const key of ["helmCharts", "helmChartInflationGenerator"]) if (data[key] !== undefined) out.push({ doc, path: [key], value: "", kind: "plugin" });
+  return out;
+}
+
+/** `files: [key=path]`, `envs: [path]` and `env: path` of a ConfigMap or Secret generator. */
+function generatorFiles(doc: SourceDocument, list: unknown, key: string, out: Reference[]): void {
+  if (!Array.isArray(list)) return;
+  list.forEach((entry, i) => {
+    if (!isRecord(entry)) return;
+    for (const field of ["files", "envs"]) {
+      const values = entry[field];
+      if (!Array.isArray(values)) continue;
+      values.forEach((v, j) => {
+        if (typeof v === "string") out.push({ doc, path: [key, i, field, j], value: field === "files" ? v.slice(v.indexOf("=") + 1) : v, kind: "file" });
+      });
+    }
+    if (typeof entry.env === "string") out.push({ doc, path: [key, i, "env"], value: entry.env, kind: "file" });
+  });
+}
+
+/** Judges one reference; returns the directory of a kustomization it names, to be judged in turn. */
+function judge(ref: Reference, dir: string, tree: string, refusals: Refusal[]): string | undefined {
+  const refuse = (message: string, fix: string, key = false) => {
+    const at = ref.doc.locate(ref.path, { key });
+    refusals.push({ file: ref.doc.file, line: at.line ?? 1, column: at.column ?? 1, message, fix });
+  };
+  const shown = JSON.stringify(ref.value);
+  if (ref.path[0] === "helmCharts" || ref.path[0] === "helmChartInflationGenerator")
+    return void refuse(
+      `${ref.path[0]} runs helm: not built`,
+      "render the chart with helm template and check its output: helm template ... | rigging check -",
+      true,
+    );
+  if (ref.kind === "plugin" && ref.value.includes("\n")) {
+    if (isFunction(ref.value)) refuse(`${ref.path[0]} names an exec or container function: not run`, FIX_RUNS);
+    return undefined;
+  }
+  const remote = remoteForm(ref.value);
+  if (remote) return void refuse(`${shown} is ${remote}: nothing is fetched`, FIX_REMOTE);
+  let real: string;
+  try {
+    real = realpathSync.native(resolve(dir, ref.value));
+  } catch {
+    return void refuse(`${shown} names no file or directory in the tree`, "name a file or directory that exists in the repository");
+  }
+  if (!inside(real, tree)) return void refuse(`${shown} leaves the checked tree ${tree}`, FIX_OUTSIDE);
+  const stat = statSync(real);
+  if (stat.isDirectory()) return ref.kind === "file" ? undefined : real;
+  if (!stat.isFile()) return void refuse(`${shown} is not a regular file (a FIFO, socket or device), not read`, "make it a regular file");
+  if (ref.kind === "plugin" && isFunction(readOrEmpty(real))) refuse(`${shown} configures an exec or container function: not run`, FIX_RUNS);
+  return undefined;
+}
+
+/** Why a reference is not a local path, in kustomize's own terms (its remote loader's URL forms). */
+export function remoteForm(value: string): string | undefined {
+  const lower = value.toLowerCase();
+  if (lower.includes("://")) return "a URL";
+  if (/^[a-z][a-z0-9+.-]*:/.test(lower)) return "a URL (a scheme or host prefix)";
+  if (/^[^/]*@[^/]*:/.test(value)) return "a git address (user@host:path)";
+  if (lower.startsWith("github.com") || lower.includes("_git/")) return "a git repository address";
+  if (value.includes("?")) return "a URL with a query";
+  return undefined;
+}
+
+/** Whether a plugin's configuration asks kustomize to run a program (an exec or container function). */
+function isFunction(text: string): boolean {
+  return text.includes("config.kubernetes.io/function") || text.includes("config.k8s.io/function");
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return readText(file);
+  } catch (error) {
+    if (error instanceof UsageError) return "";
+    throw error;
+  }
+}
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
