@@ -172,10 +172,18 @@ export function remoteForm(value: string): string | undefined {
   const lower = value.toLowerCase();
   if (lower.includes("://")) return "a URL";
   if (/^[a-z][a-z0-9+.-]*:/.test(lower)) return "a URL (a scheme or host prefix)";
-  if (/^[^/]*@[^/]*:/.test(value)) return "a git address (user@host:path)";
+  if (scpLike(value)) return "a git address (user@host:path)";
   if (lower.startsWith("github.com") || lower.includes("_git/")) return "a git repository address";
   if (value.includes("?")) return "a URL with a query";
   return undefined;
+}
+
+/** `user@host:path` before any `/`, found in one pass (a pattern would backtrack over a long run of `@`). */
+function scpLike(value: string): boolean {
+  const slash = value.indexOf("/");
+  const end = slash === -1 ? value.length : slash;
+  const at = value.indexOf("@");
+  return at !== -1 && at < end && value.slice(at + 1, end).includes(":");
 }
 
 /** Whether a plugin's configuration asks kustomize to run a program (an exec or container function). */
