@@ -2,6 +2,7 @@
 // against live objects only applied fields count, named lists match by name.
 import type { K8sObject } from "../k8s/objects.ts";
 import { isRecord } from "../k8s/access.ts";
+import { type Applied, appliedOf, KUBECTL_APPLY } from "./applied.ts";
 
 export interface FieldChange {
   /** spec.template.spec.containers[runner].image */
@@ -12,6 +13,16 @@ export interface FieldChange {
 
 /** Which side's fields are compared: both, or only those the applied side sets. */
 type Mode = "both" | "old-applied" | "new-applied";
+
+interface Walk {
+  mode: Mode;
+  out: FieldChange[];
+}
+
+export interface CompareOptions {
+  /** The server-side apply managers whose fields an apply of the other side removes; kubectl's by default. */
+  managers?: ReadonlySet<string>;
+}
 
 const SERVER_METADATA = [
   "managedFields",
@@ -36,13 +47,16 @@ export function isLive(object: K8sObject): boolean {
   return object.status !== undefined || ["managedFields", "uid", "resourceVersion", "creationTimestamp"].some((k) => m?.[k] !== undefined);
 }
 
-export function compareObjects(old: K8sObject, next: K8sObject): FieldChange[] {
+export function compareObjects(old: K8sObject, next: K8sObject, options: CompareOptions = {}): FieldChange[] {
   const oldLive = isLive(old);
   const newLive = isLive(next);
   const mode: Mode = oldLive && !newLive ? "new-applied" : newLive && !oldLive ? "old-applied" : "both";
-  const changes: FieldChange[] = [];
-  compare(withoutServerFields(old), withoutServerFields(next), "", mode, changes);
-  return changes;
+  const managers = options.managers ?? new Set([KUBECTL_APPLY]);
+  // The live side's record of what was applied tells a dropped field from a default.
+  const record = mode === "new-applied" ? appliedOf(old, managers) : mode === "old-applied" ? appliedOf(next, managers) : undefined;
+  const walk: Walk = { mode, out: [] };
+  compare(withoutServerFields(old), withoutServerFields(next), "", walk, record);
+  return walk.out;
 }
 
 /** The object without what only the API server writes. */
@@ -59,43 +73,61 @@ function withoutServerFields(object: K8sObject): Record<string, unknown> {
   return { ...rest, metadata };
 }
 
-function compare(old: unknown, next: unknown, path: string, mode: Mode, out: FieldChange[]): void {
-  if (isRecord(old) && isRecord(next)) compareMaps(old, next, path, mode, out);
-  else if (Array.isArray(old) && Array.isArray(next)) compareLists(old, next, path, mode, out);
-  else if (!sameScalar(old, next)) out.push({ path, old, new: next });
+function compare(old: unknown, next: unknown, path: string, w: Walk, record: Applied | undefined): void {
+  if (isRecord(old) && isRecord(next)) compareMaps(old, next, path, w, record);
+  else if (Array.isArray(old) && Array.isArray(next)) compareLists(old, next, path, w, record);
+  else if (!sameScalar(old, next)) w.out.push({ path, old, new: next });
 }
 
-function compareMaps(old: Record<string, unknown>, next: Record<string, unknown>, path: string, mode: Mode, out: FieldChange[]): void {
-  const keys = new Set<string>();
-  if (mode !== "old-applied") for (const k of Object.keys(next)) keys.add(k);
-  if (mode !== "new-applied") for (const k of Object.keys(old)) keys.add(k);
+function compareMaps(old: Record<string, unknown>, next: Record<string, unknown>, path: string, w: Walk, record: Applied | undefined): void {
+  const keys = new Set([...Object.keys(next), ...Object.keys(old)]);
   for (const key of [...keys].sort(byCodePoint)) {
     const at = path === "" ? key : `${path}.${key}`;
     const inOld = Object.hasOwn(old, key);
     const inNew = Object.hasOwn(next, key);
-    if (inOld && inNew) compare(old[key], next[key], at, mode, out);
-    else if (inNew) out.push({ path: at, new: next[key] });
-    else out.push({ path: at, old: old[key] });
+    if (inOld && inNew) compare(old[key], next[key], at, w, record?.field(key));
+    else oneSided(inOld ? old[key] : next[key], at, inOld ? "old" : "new", w, record === undefined ? undefined : () => record.field(key), false);
   }
 }
 
-function compareLists(old: unknown[], next: unknown[], path: string, mode: Mode, out: FieldChange[]): void {
+/** A field or item on one side only: a change, unless only the live side has it and its record says the apply leaves it. */
+function oneSided(value: unknown, path: string, side: "old" | "new", w: Walk, record: (() => Applied) | undefined, item: boolean): void {
+  const liveOnly = (side === "old" && w.mode === "new-applied") || (side === "new" && w.mode === "old-applied");
+  if (!liveOnly) w.out.push(side === "old" ? { path, old: value } : { path, new: value });
+  // Without a record, a live-only field stays as before: a default, or a list item reported as the lists differ.
+  else if (!record) {
+    if (item) w.out.push(side === "old" ? { path, old: value } : { path, new: value });
+  } else dropped(value, path, side, w, record());
+}
+
+/** What an apply removes of a live-only value: all of it, or the parts an applying manager owns alone. */
+function dropped(value: unknown, path: string, side: "old" | "new", w: Walk, record: Applied): void {
+  if (record.removes) w.out.push(side === "old" ? { path, old: value } : { path, new: value });
+  else if (record.shared && isRecord(value))
+    for (const key of Object.keys(value).sort(byCodePoint)) dropped(value[key], `${path}.${key}`, side, w, record.field(key));
+}
+
+function compareLists(old: unknown[], next: unknown[], path: string, w: Walk, record: Applied | undefined): void {
   const key = itemKey(old, next);
+  const liveList = w.mode === "old-applied" ? next : old;
   if (key === undefined) {
     // A list of scalars (args, command) or of different length changes as a whole; items of one length are compared in place.
     const whole = old.length !== next.length || (old.every(isScalarLike) && next.every(isScalarLike));
-    if (!whole) for (let i = 0; i < old.length; i++) compare(old[i], next[i], `${path}[${i}]`, mode, out);
-    else if (old.length !== next.length || old.some((item, i) => !sameScalar(item, next[i]))) out.push({ path, old, new: next });
+    if (!whole) for (let i = 0; i < old.length; i++) compare(old[i], next[i], `${path}[${i}]`, w, record?.item(liveList[i], i));
+    else if (old.length !== next.length || old.some((item, i) => !sameScalar(item, next[i]))) w.out.push({ path, old, new: next });
     return;
   }
-  const oldItems = new Map(old.map((item) => [String((item as Record<string, unknown>)[key]), item]));
-  const newItems = new Map(next.map((item) => [String((item as Record<string, unknown>)[key]), item]));
-  for (const [name, item] of newItems) {
+  const byKey = (list: unknown[]) => new Map(list.map((item, i) => [String((item as Record<string, unknown>)[key]), { item, i }]));
+  const oldItems = byKey(old);
+  const newItems = byKey(next);
+  const liveRecord = (item: unknown, i: number) => (record === undefined ? undefined : () => record.item(item, i));
+  for (const [name, { item, i }] of newItems) {
     const at = `${path}[${name}]`;
-    if (oldItems.has(name)) compare(oldItems.get(name), item, at, mode, out);
-    else out.push({ path: at, new: item });
+    const before = oldItems.get(name);
+    if (before) compare(before.item, item, at, w, record?.item(w.mode === "old-applied" ? item : before.item, w.mode === "old-applied" ? i : before.i));
+    else oneSided(item, at, "new", w, liveRecord(item, i), true);
   }
-  for (const [name, item] of oldItems) if (!newItems.has(name)) out.push({ path: `${path}[${name}]`, old: item });
+  for (const [name, { item, i }] of oldItems) if (!newItems.has(name)) oneSided(item, `${path}[${name}]`, "old", w, liveRecord(item, i), true);
 }
 
 /** The key every item of both lists has, distinct within each list; undefined when there is none. */

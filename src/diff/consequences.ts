@@ -1,10 +1,10 @@
 // What a change does in these systems' terms: restarts, downtime, what waits,
 // and what breaks until the other half of a Server/Runner pair follows.
-import { parse } from "yaml";
 import type { K8sObject } from "../k8s/objects.ts";
 import type { FieldChange } from "./compare.ts";
-import { isRunner, isRunnerClusters, isRunnerDaemonSet, isServer } from "./roles.ts";
+import { isRunner, isRunnerClusters, isServer } from "./roles.ts";
 import { tlsPairConsequences } from "./tls-pair.ts";
+import { tokenPairConsequences } from "./token-pair.ts";
 
 export type ConsequenceId =
   | "runner-restart"
@@ -45,17 +45,20 @@ const ADMISSION_KINDS = new Set([
 /** The consequences of each object's change, the pair's included; `diffs` is changed in place. */
 export function judge(diffs: ObjectDiff[], sides: BothSides): void {
   for (const diff of diffs) diff.consequences = objectConsequences(diff);
-  pairConsequences(diffs, sides);
+  tokenPairConsequences(diffs, sides);
   tlsPairConsequences(diffs, sides);
-  const server = diffs.find((d) => (d.new ?? d.old)!.kind === "Deployment" && isServer((d.new ?? d.old)!));
-  const serverRestarts = server?.consequences.some((c) => c.id === "server-downtime" || c.id === "rollout");
+  for (const diff of diffs) diff.consequences = diff.consequences.filter((c, i, all) => all.findIndex((o) => o.message === c.message) === i);
   for (const diff of diffs) {
     const entry = diff.consequences.find((c) => c.id === "runner-clusters");
     if (!entry) continue;
     const where = diff.old?.metadata.namespace ?? diff.new?.metadata.namespace;
-    entry.message += serverRestarts
+    // The Server that reads this file runs beside it, in its namespace.
+    const beside = (o: K8sObject) => o.kind === "Deployment" && isServer(o) && o.metadata.namespace === where;
+    const server = diffs.find((d) => beside((d.new ?? d.old)!));
+    const name = (server ? (server.new ?? server.old)! : sides.new.find(beside))?.metadata.name ?? "compass-server";
+    entry.message += server?.consequences.some((c) => c.id === "server-downtime" || c.id === "rollout")
       ? "; the Server's pod template changes in the same apply, so the Server restarts with it"
-      : `; nothing here restarts it: kubectl rollout restart deployment/${server ? (server.new ?? server.old)!.metadata.name : "compass-server"}${where ? ` -n ${where}` : ""}`;
+      : `; nothing here restarts it: kubectl rollout restart deployment/${name}${where ? ` -n ${where}` : ""}`;
   }
 }
 
@@ -188,89 +191,4 @@ function runnerRestart(ds: K8sObject): string {
 export interface BothSides {
   old: readonly K8sObject[];
   new: readonly K8sObject[];
-}
-interface Token {
-  audience?: string;
-  expirationSeconds?: number;
-}
-interface Entry {
-  audience?: string;
-  maxTokenLifetime?: number;
-}
-
-function pairConsequences(diffs: ObjectDiff[], sides: BothSides): void {
-  const ds = diffs.find((d) => d.change === "changed" && isRunnerDaemonSet(d.new!));
-  const cm = diffs.find((d) => d.change === "changed" && isRunnerClusters(d.new!));
-  const token = { old: ds?.old && tokenOf(ds.old), new: tokenOf(sides.new.find(isRunnerDaemonSet)) };
-  const clustersObject = sides.new.find(isRunnerClusters);
-  const entries = clustersObject && entriesOf(clustersObject);
-  const runnerMoved = ds !== undefined && !sameToken(token.old, token.new);
-  if (runnerMoved && ds) {
-    const change = `the Runner's token changes (${describeToken(token.old)} to ${describeToken(token.new)})`;
-    const accepted = token.new !== undefined && entries?.some((e) => accepts(e, token.new!));
-    const message = !entries
-      ? `${change}: enrollment breaks until the Server's cluster entry (its runner-clusters file, audience and maxTokenLifetime) follows and the Server restarts`
-      : !accepted
-        ? `${change} and no cluster entry of the Server accepts it: enrollment breaks until the Server's cluster entry follows and the Server restarts`
-        : cm
-          ? `${change} and the Server's cluster entry follows in the same apply: enrollment breaks from the Runner's restart until the Server has restarted with the new entry`
-          : `${change}; the Server's cluster entry accepts it already`;
-    ds.consequences.push({ id: "token-pair", message, ...(accepted && !cm ? { short: "token accepted as it is" } : {}) });
-  }
-  if (cm && !runnerMoved && JSON.stringify(entriesOf(cm.old!)) !== JSON.stringify(entries)) {
-    const message = !token.new
-      ? "the Server's cluster entries change (audience or token lifetime): a Runner whose token they refuse cannot enroll, once the Server restarts, until its DaemonSet follows"
-      : entries?.some((e) => accepts(e, token.new!))
-        ? `the Server's cluster entries change and still accept the Runner's token (${describeToken(token.new)})`
-        : `the Server's cluster entries change and refuse the Runner's token (${describeToken(token.new)}): enrollment breaks, once the Server restarts, until the Runner's DaemonSet follows`;
-    const fine = token.new !== undefined && entries?.some((e) => accepts(e, token.new!));
-    cm.consequences.push({ id: "token-pair", message, ...(fine ? { short: "token accepted as it is" } : {}) });
-  }
-}
-
-function accepts(entry: Entry, token: Token): boolean {
-  return (entry.audience ?? "compass-runner") === (token.audience ?? "") && (entry.maxTokenLifetime ?? 600) >= (token.expirationSeconds ?? 3600);
-}
-
-function sameToken(a: Token | undefined, b: Token | undefined): boolean {
-  return a?.audience === b?.audience && a?.expirationSeconds === b?.expirationSeconds;
-}
-
-function describeToken(token: Token | undefined): string {
-  return token ? `audience ${token.audience ?? "(none)"}, ${token.expirationSeconds ?? 3600} s` : "no token";
-}
-
-/** The projected serviceAccountToken of the Runner's pod template. */
-function tokenOf(ds: K8sObject | undefined): Token | undefined {
-  if (!ds) return undefined;
-  const volumes = ((ds.spec as { template?: { spec?: { volumes?: unknown[] } } })?.template?.spec?.volumes ?? []) as {
-    projected?: { sources?: { serviceAccountToken?: Token }[] };
-  }[];
-  for (const volume of volumes) for (const source of volume.projected?.sources ?? []) if (source.serviceAccountToken) return source.serviceAccountToken;
-  return undefined;
-}
-
-/** The runner-clusters file's entries: audience and the longest token lifetime, in seconds. */
-function entriesOf(cm: K8sObject): Entry[] | undefined {
-  const text = Object.values((cm.data ?? {}) as Record<string, unknown>).find((v) => typeof v === "string");
-  if (typeof text !== "string") return undefined;
-  try {
-    const doc = parse(text, { uniqueKeys: false }) as { clusters?: { audience?: unknown; maxTokenLifetime?: unknown }[] };
-    return (doc?.clusters ?? []).map((c) => ({
-      audience: typeof c.audience === "string" ? c.audience : undefined,
-      maxTokenLifetime: seconds(c.maxTokenLifetime),
-    }));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A Go duration (86400s, 24h, 1h30m) in seconds; undefined when it is none. */
-export function seconds(value: unknown): number | undefined {
-  if (typeof value === "number") return value;
-  if (typeof value !== "string" || value.length > 64 || !/^(\d+(\.\d+)?(h|m|s|ms))+$/.test(value)) return undefined;
-  const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
-  let total = 0;
-  for (const [, n, , u] of value.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) total += Number(n) * unit[u];
-  return total;
 }

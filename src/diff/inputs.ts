@@ -5,12 +5,12 @@ import { UsageError, ValuesError } from "../core/errors.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 import { readText } from "../parse/source.ts";
 import { parseValuesFile } from "../parse/source.ts";
-import { expandArguments } from "../check/inputs.ts";
 import { parseManifests } from "../check/kube-yaml.ts";
 import { loadObjects } from "../check/load.ts";
 import { renderSource } from "../pipeline.ts";
 import { valuesKindOf } from "../rules/systems.ts";
 import { printable } from "../core/printable.ts";
+import { directoryFiles } from "./directory.ts";
 import { objectKeyOf as objectKey } from "./key.ts";
 
 export interface Side {
@@ -19,6 +19,10 @@ export interface Side {
   how: "values" | "directory" | "stream";
   /** By identity (objectKey), in the order read. */
   objects: Map<string, K8sObject>;
+  /** Objects known to be rigging's besides its label: all of a render, those of the files a render -o manifest lists. */
+  rigging: "all" | ReadonlySet<string>;
+  /** For people (stderr): what was read differently from how a build would. */
+  notes: string[];
 }
 
 export function readSide(arg: string, stdin?: string): Side {
@@ -42,7 +46,7 @@ function valuesSide(arg: string, text: string): Side {
   const file = arg === "-" ? "<stdin>" : arg;
   try {
     const rendered = renderSource(parseValuesFile(text, file), { notes: false });
-    return { label: arg, how: "values", objects: keyed(arg, rendered.objects) };
+    return { label: arg, how: "values", objects: keyed(arg, rendered.objects), rigging: "all", notes: [] };
   } catch (error) {
     if (error instanceof ValuesError)
       throw new UsageError(
@@ -53,17 +57,24 @@ function valuesSide(arg: string, text: string): Side {
 }
 
 function directorySide(dir: string): Side {
-  // A render -o directory holds a kustomization: its files are read as they are, not built.
-  const { files, problems } = expandArguments([dir], {}, false);
-  if (problems.length > 0) throw new UsageError(problems.map(printable).join("; "));
-  const docs = files.flatMap((file) => parseManifests(readText(file), file));
-  return streamSide(dir, docs, "directory");
+  const read = directoryFiles(dir);
+  const docs = read.files.flatMap((file) => parseManifests(readText(file), file));
+  const side = streamSide(dir, docs, "directory");
+  return { ...side, rigging: read.rigging.size > 0 ? fromFiles(side, docs, read.rigging) : new Set(), notes: read.notes };
+}
+
+/** The keys of the objects read from `files`. */
+function fromFiles(side: Side, docs: ReturnType<typeof parseManifests>, files: ReadonlySet<string>): Set<string> {
+  const keys = new Set<string>();
+  const loaded = loadObjects(docs.filter((doc) => files.has(doc.file)));
+  for (const object of loaded.objects) if (typeof object.kind === "string") keys.add(objectKey(object));
+  return new Set([...keys].filter((key) => side.objects.has(key)));
 }
 
 function streamSide(arg: string, docs: ReturnType<typeof parseManifests>, how: Side["how"]): Side {
   const loaded = loadObjects(docs);
   if (loaded.problems.length > 0) throw new UsageError(printable(loaded.problems[0]));
-  return { label: arg, how, objects: keyed(arg, loaded.objects) };
+  return { label: arg, how, objects: keyed(arg, loaded.objects), rigging: new Set(), notes: [] };
 }
 
 function keyed(arg: string, objects: readonly K8sObject[]): Map<string, K8sObject> {

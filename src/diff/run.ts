@@ -1,22 +1,43 @@
 // `rigging diff`'s result in one deterministic order, as text or JSON.
 import { printable } from "../core/printable.ts";
-import { byCodePoint, compareObjects, type FieldChange } from "./compare.ts";
+import { MANAGED_BY } from "../k8s/labels.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { byCodePoint, type CompareOptions, compareObjects, type FieldChange, isLive } from "./compare.ts";
 import { type ObjectDiff, judge, SHORT } from "./consequences.ts";
 import type { Side } from "./inputs.ts";
 
-export function diffSides(old: Side, next: Side): ObjectDiff[] {
+export interface SidesDiff {
+  diffs: ObjectDiff[];
+  /** Objects on one side only that rigging did not render: not compared, never reported as removed. */
+  notRigging: string[];
+}
+
+export function diffSides(old: Side, next: Side, options: CompareOptions = {}): ObjectDiff[] {
+  return compareSides(old, next, options).diffs;
+}
+
+export function compareSides(old: Side, next: Side, options: CompareOptions = {}): SidesDiff {
   const keys = new Set([...old.objects.keys(), ...next.objects.keys()]);
   const diffs: ObjectDiff[] = [];
+  const notRigging: string[] = [];
   for (const key of [...keys].sort(byCodePoint)) {
     const a = old.objects.get(key);
     const b = next.objects.get(key);
     if (a && b) {
-      const fields = a.kind === "Secret" || b.kind === "Secret" ? compareObjects(a, b).map(hideSecret) : compareObjects(a, b);
+      const fields = a.kind === "Secret" || b.kind === "Secret" ? compareObjects(a, b, options).map(hideSecret) : compareObjects(a, b, options);
       if (fields.length > 0) diffs.push({ key, change: "changed", old: a, new: b, fields, consequences: [] });
-    } else diffs.push({ key, change: a ? "removed" : "added", old: a, new: b, fields: [], consequences: [] });
+    } else if (a && !isRiggings(old, key, a)) notRigging.push(key);
+    // Another's live object on NEW's side is not rigging's to add either.
+    else if (b && isLive(b) && !isRiggings(next, key, b)) notRigging.push(key);
+    else diffs.push({ key, change: a ? "removed" : "added", old: a, new: b, fields: [], consequences: [] });
   }
   judge(diffs, { old: [...old.objects.values()], new: [...next.objects.values()] });
-  return diffs;
+  return { diffs, notRigging };
+}
+
+/** Rendered by rigging: its managed-by label, or read from a render or the files a render -o manifest lists. */
+function isRiggings(side: Side, key: string, object: K8sObject): boolean {
+  return side.rigging === "all" || side.rigging.has(key) || object.metadata?.labels?.["app.kubernetes.io/managed-by"] === MANAGED_BY;
 }
 
 const HIDDEN = "(secret value)";
@@ -39,10 +60,10 @@ const SIGN = { added: "+", removed: "-", changed: "~" } as const;
 const SHOWN = 200;
 const MAX_LINES = 40;
 
-export function formatDiff(diffs: readonly ObjectDiff[], format: "text" | "json"): string {
+export function formatDiff(diffs: readonly ObjectDiff[], format: "text" | "json", notRigging: readonly string[] = []): string {
   if (format === "json") {
     const changes = diffs.map((d) => ({ object: d.key, change: d.change, fields: d.fields, consequences: d.consequences }));
-    return `${JSON.stringify({ summary: summaryLine(diffs), changes }, null, 2)}\n`;
+    return `${JSON.stringify({ summary: summaryLine(diffs), changes, ...(notRigging.length > 0 ? { notRigging } : {}) }, null, 2)}\n`;
   }
   const lines: string[] = [];
   for (const d of diffs) {
@@ -54,6 +75,10 @@ export function formatDiff(diffs: readonly ObjectDiff[], format: "text" | "json"
     }
     for (const c of d.consequences) lines.push(`  consequence: ${printable(c.message)}`);
   }
+  if (notRigging.length > 0)
+    lines.push(
+      `not rigging's, not compared: ${notRigging.length} object(s) on one side only without the app.kubernetes.io/managed-by: ${MANAGED_BY} label (${printable(cut(notRigging))})`,
+    );
   lines.push(`summary: ${summaryLine(diffs)}`);
   return `${lines.join("\n")}\n`;
 }
@@ -73,6 +98,12 @@ function changedLines(old: string, next: string): string[] {
     return out;
   };
   return [...cut(a, "-"), ...cut(b, "+")];
+}
+
+/** The first few names, and how many more. */
+function cut(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** A value as JSON, cut at a bound with its length said. */

@@ -52,7 +52,13 @@ export function renderSummary(before: readonly K8sObject[], after: readonly K8sO
 }
 
 function changes(before: readonly K8sObject[], after: readonly K8sObject[]) {
-  const side = (objects: readonly K8sObject[]) => ({ label: "", how: "directory" as const, objects: new Map(objects.map((o) => [objectKeyOf(o), o])) });
+  const side = (objects: readonly K8sObject[]) => ({
+    label: "",
+    how: "directory" as const,
+    objects: new Map(objects.map((o) => [objectKeyOf(o), o])),
+    rigging: "all" as const,
+    notes: [],
+  });
   return diffSides(side(before), side(after));
 }
 

@@ -10,7 +10,9 @@ import { SERVER_READING } from "../systems/compass-server/settings.ts";
 import { mountHolding } from "../rules/templates.ts";
 import { certificatesOf, names, namesOf, secretText, signs } from "./certificates.ts";
 import type { BothSides, Consequence, ObjectDiff } from "./consequences.ts";
-import { isRunnerDaemonSet, isServer, isServerDeployment } from "./roles.ts";
+import { objectKeyOf } from "./key.ts";
+import { isRunnerClusters, isRunnerDaemonSet, isServer, isServerDeployment } from "./roles.ts";
+import { entriesOf, identityOf } from "./token-pair.ts";
 
 /** What the Runner trusts and verifies. */
 interface RunnerTls {
@@ -46,23 +48,59 @@ interface ServerTls {
 const SYSTEM_ROOTS = "the system roots";
 const SERVER_NAME = "--server-name";
 
-/** The TLS pair's consequences, added to the diffs of the objects that carry each change. */
+/** The TLS pair's consequences, for every Runner with the Server that lists it, added to the diffs of the objects that carry each change. */
 export function tlsPairConsequences(diffs: ObjectDiff[], sides: BothSides): void {
-  const runnerOf = (objects: readonly K8sObject[]) => {
-    const ds = objects.find(isRunnerDaemonSet);
-    return ds && { ds, tls: runnerTls(ds, objects) };
-  };
-  const serverOf = (objects: readonly K8sObject[]) => {
-    const deployment = objects.find(isServerDeployment);
-    return deployment && { deployment, tls: serverTls(deployment, objects) };
-  };
-  const runner = { old: runnerOf(sides.old), new: runnerOf(sides.new) };
-  const server = { old: serverOf(sides.old), new: serverOf(sides.new) };
+  const runnerOf = (ds: K8sObject | undefined, objects: readonly K8sObject[]) => ds && { ds, tls: runnerTls(ds, objects) };
+  const serverOf = (deployment: K8sObject | undefined, objects: readonly K8sObject[]) => deployment && { deployment, tls: serverTls(deployment, objects) };
+  const paired = new Set<string>();
+  const runners = new Set([...sides.old, ...sides.new].filter(isRunnerDaemonSet).map(objectKeyOf));
+  for (const key of runners) {
+    const ds = { old: sides.old.find((o) => objectKeyOf(o) === key), new: sides.new.find((o) => objectKeyOf(o) === key) };
+    const newServer = serving(ds.new, sides.new);
+    const oldServer = newServer ? sides.old.find((o) => objectKeyOf(o) === objectKeyOf(newServer)) : serving(ds.old, sides.old);
+    for (const server of [newServer, oldServer]) if (server) paired.add(objectKeyOf(server));
+    judgePair(
+      diffs,
+      { old: runnerOf(ds.old, sides.old), new: runnerOf(ds.new, sides.new) },
+      {
+        old: serverOf(oldServer, sides.old),
+        new: serverOf(newServer ?? (oldServer && sides.new.find((o) => objectKeyOf(o) === objectKeyOf(oldServer))), sides.new),
+      },
+    );
+  }
+  // A Server no Runner here pairs with is judged alone.
+  const servers = new Set([...sides.old, ...sides.new].filter(isServerDeployment).map(objectKeyOf));
+  for (const key of servers) {
+    if (paired.has(key)) continue;
+    const find = (objects: readonly K8sObject[]) =>
+      serverOf(
+        objects.find((o) => objectKeyOf(o) === key),
+        objects,
+      );
+    judgePair(diffs, {}, { old: find(sides.old), new: find(sides.new) });
+  }
+}
+
+/** The Server whose runner-clusters file names the Runner's namespace and ServiceAccount, else the side's only Server. */
+function serving(ds: K8sObject | undefined, objects: readonly K8sObject[]): K8sObject | undefined {
+  if (!ds) return undefined;
+  const servers = objects.filter(isServerDeployment);
+  const id = identityOf(ds);
+  const lists = (server: K8sObject) =>
+    objects.some((o) => isRunnerClusters(o) && sameNamespace(o, server) && (entriesOf(o) ?? []).some((e) => `${e.namespace}/${e.serviceAccount}` === id));
+  return servers.find(lists) ?? (servers.length === 1 ? servers[0] : undefined);
+}
+
+type RunnerAt = { ds: K8sObject; tls: RunnerTls };
+type ServerAt = { deployment: K8sObject; tls: ServerTls };
+
+/** One Runner and the Server it enrolls with, each on both sides where present. */
+function judgePair(diffs: ObjectDiff[], runner: Pair<RunnerAt>, server: Pair<ServerAt>): void {
+  const add = (carriers: (K8sObject | undefined)[], consequence: Consequence) => carrier(diffs, carriers)?.consequences.push(consequence);
   const r = runner.new?.tls;
   const s = server.new?.tls;
   const caMoved = runner.old !== undefined && r !== undefined && moved(runner.old.tls.ca, r.ca, runner.old.tls.caText, r.caText);
   const certMoved = server.old !== undefined && s !== undefined && moved(server.old.tls.cert, s.cert, server.old.tls.certText, s.certText);
-  const add = (carriers: (K8sObject | undefined)[], consequence: Consequence) => carrier(diffs, carriers)?.consequences.push(consequence);
 
   if ((caMoved || certMoved) && r?.bundle && s?.chain) {
     // Both on NEW's side: whether the CA signs the certificate is known, whichever side changed.
@@ -97,11 +135,7 @@ export function tlsPairConsequences(diffs: ObjectDiff[], sides: BothSides): void
 type Pair<T> = { old?: T; new?: T };
 
 /** The name the Runner verifies against the hosts the Server is reached by. */
-function nameConsequences(
-  runner: Pair<{ ds: K8sObject; tls: RunnerTls }>,
-  server: Pair<{ deployment: K8sObject; tls: ServerTls }>,
-  add: (carriers: (K8sObject | undefined)[], consequence: Consequence) => void,
-): void {
+function nameConsequences(runner: Pair<RunnerAt>, server: Pair<ServerAt>, add: (carriers: (K8sObject | undefined)[], consequence: Consequence) => void): void {
   const r = runner.new?.tls;
   const s = server.new?.tls;
   const nameMoved = runner.old !== undefined && r !== undefined && runner.old.tls.name !== r.name;

@@ -9,7 +9,7 @@ import type { K8sObject } from "../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { BUN, ROOT, runCli, runInProcess, runProcess, tempDir, tempFile } from "../support/cli.ts";
-import { liveYaml } from "../support/live-state.ts";
+import { liveOf, liveYaml } from "../support/live-state.ts";
 import { makePki, type Pem, type TestPki } from "../support/tls.ts";
 import { stringify } from "yaml";
 
@@ -65,11 +65,12 @@ describe("diff: apply semantics against the live state", () => {
   });
 
   it("a field the live side changed is a change; one the server only added is not", () => {
-    const state = live(COMPASS, "Deployment", "compass-server", (d) => {
-      d.spec.template.spec.containers[0].imagePullPolicy = "Always";
-    });
+    // Set on the live object only (not in its last-applied configuration), as a default or another writer would.
+    const list = liveOf(rendered(COMPASS)) as { items: Record<string, any>[] };
+    list.items.find((o) => o.kind === "Deployment" && o.metadata.name === "compass-server")!.spec.template.spec.containers[0].imagePullPolicy = "Always";
+    const state = tempFile(stringify(list), "live.yaml");
     const r = diff(state, COMPASS);
-    // The rendered set does not set imagePullPolicy: applying it leaves the live value.
+    // The rendered set does not set imagePullPolicy and never applied it: applying it leaves the live value.
     expect(r).toEqual({ code: 0, out: "summary: no change\n", err: "" });
     const changed = live(COMPASS, "Deployment", "compass-server", (d) => {
       d.spec.template.spec.containers[0].args.push("--extra");

@@ -1,0 +1,98 @@
+// The files of a directory side: a kustomization's resources, read as they are
+// (not built), else every manifest file under it; and which files render -o wrote.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { basename, isAbsolute, join } from "node:path";
+import { UsageError } from "../core/errors.ts";
+import { printable } from "../core/printable.ts";
+import { isRecord, list } from "../k8s/access.ts";
+import { parseDocuments, readText } from "../parse/source.ts";
+import { expandArguments } from "../check/inputs.ts";
+import { MANIFEST, readManifest } from "../emit/output-manifest.ts";
+
+/** The names kustomize reads a kustomization from. */
+export const KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+/** What a build would do to the resources, which diff does not. */
+const BUILD_KEYS = [
+  "namespace",
+  "namePrefix",
+  "nameSuffix",
+  "commonLabels",
+  "labels",
+  "commonAnnotations",
+  "images",
+  "replicas",
+  "patches",
+  "patchesStrategicMerge",
+  "patchesJson6902",
+  "configMapGenerator",
+  "secretGenerator",
+  "generators",
+  "transformers",
+  "replacements",
+  "components",
+];
+const REMOTE = /^([a-z][a-z0-9+.-]*:|git@|github\.com\/|gitlab\.com\/|bitbucket\.org\/)/i;
+
+export interface DirectoryFiles {
+  files: string[];
+  /** Files the directory's render -o manifest lists: their objects are rigging's. */
+  rigging: Set<string>;
+  /** For people: what was not read, or read without being built. */
+  notes: string[];
+}
+
+export function directoryFiles(dir: string): DirectoryFiles {
+  const out: DirectoryFiles = { files: [], rigging: new Set(), notes: [] };
+  readDirectory(dir, out, new Set());
+  const manifest = readManifest(join(dir, MANIFEST));
+  for (const name of manifest?.files ?? []) out.rigging.add(join(dir, name));
+  return out;
+}
+
+function readDirectory(dir: string, out: DirectoryFiles, seen: Set<string>): void {
+  let real: string;
+  try {
+    real = realpathSync.native(dir);
+  } catch {
+    throw new UsageError(`${printable(dir)}: cannot read the directory`);
+  }
+  // A kustomization that names a directory twice (or itself) is read once.
+  if (seen.has(real)) return;
+  seen.add(real);
+  const kustomization = KUSTOMIZATION_FILES.map((name) => join(dir, name)).find((path) => existsSync(path));
+  if (kustomization) {
+    readKustomization(kustomization, dir, out, seen);
+    return;
+  }
+  const { files, problems } = expandArguments([dir], {}, false);
+  if (problems.length > 0) throw new UsageError(problems.map(printable).join("; "));
+  // A kustomization below the directory configures a build: it holds no object.
+  out.files.push(...files.filter((file) => !KUSTOMIZATION_FILES.includes(basename(file))));
+}
+
+/** The kustomization's resources (and bases), each a file or a directory read the same way; URLs are not fetched. */
+function readKustomization(file: string, dir: string, out: DirectoryFiles, seen: Set<string>): void {
+  const data = parseDocuments(readText(file), file)[0]?.data ?? {};
+  if (!isRecord(data)) throw new UsageError(`${printable(file)}: a kustomization is a mapping`);
+  for (const resource of [...list<unknown>(data.resources), ...list<unknown>(data.bases)]) {
+    if (typeof resource !== "string") continue;
+    if (REMOTE.test(resource)) {
+      out.notes.push(`${printable(file)}: the remote resource ${printable(resource)} is not read`);
+      continue;
+    }
+    const path = isAbsolute(resource) ? resource : join(dir, resource);
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch {
+      throw new UsageError(`${printable(file)}: its resource ${printable(resource)} is not there`);
+    }
+    if (isDirectory) readDirectory(path, out, seen);
+    else out.files.push(path);
+  }
+  const build = BUILD_KEYS.filter((key) => data[key] !== undefined);
+  if (build.length > 0)
+    out.notes.push(
+      `${printable(file)}: its resources are read as they are, not built (${build.join(", ")} not applied); for the built objects: kubectl kustomize ${printable(dir)} | rigging diff - ...`,
+    );
+}
