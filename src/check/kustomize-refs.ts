@@ -200,6 +200,7 @@ function readOrEmpty(file: string): string {
   }
 }
 
-function inside(path: string, root: string): boolean {
+/** Whether `path` is `root` or below it (both real paths). */
+export function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }

@@ -7,10 +7,9 @@ import { printable } from "../core/printable.ts";
 import { isRecord, list } from "../k8s/access.ts";
 import { parseDocuments, readText } from "../parse/source.ts";
 import { expandArguments } from "../check/inputs.ts";
+import { inside, KUSTOMIZATION_FILES, remoteForm, treeOf } from "../check/kustomize-refs.ts";
 import { MANIFEST, readManifest } from "../emit/output-manifest.ts";
 
-/** The names kustomize reads a kustomization from. */
-export const KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 /** What a build would do to the resources, which diff does not. */
 const BUILD_KEYS = [
   "namespace",
@@ -31,7 +30,6 @@ const BUILD_KEYS = [
   "replacements",
   "components",
 ];
-const REMOTE = /^([a-z][a-z0-9+.-]*:|git@|github\.com\/|gitlab\.com\/|bitbucket\.org\/)/i;
 
 export interface DirectoryFiles {
   files: string[];
@@ -43,13 +41,13 @@ export interface DirectoryFiles {
 
 export function directoryFiles(dir: string): DirectoryFiles {
   const out: DirectoryFiles = { files: [], rigging: new Set(), notes: [] };
-  readDirectory(dir, out, new Set());
+  readDirectory(dir, out, new Set(), treeOf(dir));
   const manifest = readManifest(join(dir, MANIFEST));
   for (const name of manifest?.files ?? []) out.rigging.add(join(dir, name));
   return out;
 }
 
-function readDirectory(dir: string, out: DirectoryFiles, seen: Set<string>): void {
+function readDirectory(dir: string, out: DirectoryFiles, seen: Set<string>, tree: string): void {
   let real: string;
   try {
     real = realpathSync.native(dir);
@@ -61,7 +59,8 @@ function readDirectory(dir: string, out: DirectoryFiles, seen: Set<string>): voi
   seen.add(real);
   const kustomization = KUSTOMIZATION_FILES.map((name) => join(dir, name)).find((path) => existsSync(path));
   if (kustomization) {
-    readKustomization(kustomization, dir, out, seen);
+    if (!statSync(kustomization).isFile()) throw new UsageError(`${printable(kustomization)}: not a regular file (a FIFO, socket or device), not read`);
+    readKustomization(kustomization, dir, out, seen, tree);
     return;
   }
   const { files, problems } = expandArguments([dir], {}, false);
@@ -71,24 +70,28 @@ function readDirectory(dir: string, out: DirectoryFiles, seen: Set<string>): voi
 }
 
 /** The kustomization's resources (and bases), each a file or a directory read the same way; URLs are not fetched. */
-function readKustomization(file: string, dir: string, out: DirectoryFiles, seen: Set<string>): void {
+function readKustomization(file: string, dir: string, out: DirectoryFiles, seen: Set<string>, tree: string): void {
   const data = parseDocuments(readText(file), file)[0]?.data ?? {};
   if (!isRecord(data)) throw new UsageError(`${printable(file)}: a kustomization is a mapping`);
   for (const resource of [...list<unknown>(data.resources), ...list<unknown>(data.bases)]) {
     if (typeof resource !== "string") continue;
-    if (REMOTE.test(resource)) {
+    if (remoteForm(resource) !== undefined) {
       out.notes.push(`${printable(file)}: the remote resource ${printable(resource)} is not read`);
       continue;
     }
     const path = isAbsolute(resource) ? resource : join(dir, resource);
-    let isDirectory: boolean;
+    let stat: ReturnType<typeof statSync>;
+    let real: string;
     try {
-      isDirectory = statSync(path).isDirectory();
+      real = realpathSync.native(path);
+      stat = statSync(real);
     } catch {
       throw new UsageError(`${printable(file)}: its resource ${printable(resource)} is not there`);
     }
-    if (isDirectory) readDirectory(path, out, seen);
-    else out.files.push(path);
+    if (!inside(real, tree)) throw new UsageError(`${printable(file)}: its resource ${printable(resource)} leaves the repository ${printable(tree)}`);
+    if (stat.isDirectory()) readDirectory(path, out, seen, tree);
+    else if (stat.isFile()) out.files.push(path);
+    else throw new UsageError(`${printable(file)}: its resource ${printable(resource)} is not a regular file (a FIFO, socket or device), not read`);
   }
   const build = BUILD_KEYS.filter((key) => data[key] !== undefined);
   if (build.length > 0)
