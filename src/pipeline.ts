@@ -21,15 +21,17 @@ export interface Rendered {
 /** `notes: false` for callers that print no notes (a fleet, a stream): they are not made. */
 export interface RenderOptions {
   notes?: boolean;
+  /** The tree a values file's `base:` may name (--values-root). */
+  valuesRoot?: string;
 }
 
 export function renderFile(file: string, options?: RenderOptions): Rendered {
-  return renderSource(loadValues([file]), options);
+  return renderSource(loadValues([file], [], options), options);
 }
 
 /** The values of `files` layered in order, with `sets` on top (core/layers.ts). */
 export function renderLayers(files: readonly string[], sets: readonly SetArgument[], options?: RenderOptions): Rendered {
-  return renderSource(loadValues(files, sets), options);
+  return renderSource(loadValues(files, sets, options), options);
 }
 
 export function renderSource(file: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {

@@ -7,6 +7,7 @@ import { UsageError } from "../core/errors.ts";
 import { LIMITS, readText } from "../parse/source.ts";
 import { closest } from "../values/values.ts";
 import { isRecord } from "../k8s/access.ts";
+import { compileGlob } from "./glob.ts";
 
 export const CONFIG_FILE = ".rigging.yaml";
 
@@ -51,6 +52,8 @@ export function readConfig(file: string | undefined): CheckConfig {
       throw new UsageError(`${file}: check.${key} is not a setting${near ? ` (did you mean ${near}?)` : ""}; expected ${Object.keys(KEYS).join(", ")}`);
     }
     if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw new UsageError(`${file}: check.${key} is not a list of strings`);
+    // A glob is refused here, where its file and key can be named, rather than in the walk.
+    if (key === "exclude" || key === "include") for (const glob of value as string[]) compileGlob(glob, `${file}: check.${key}`);
     config[KEYS[key as keyof typeof KEYS]].push(...(value as string[]));
   }
   return config;

@@ -2,8 +2,8 @@
 // without dependency or hidden directories and never leaving through a symlink.
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import picomatch from "picomatch";
 import { UsageError } from "../core/errors.ts";
+import { globMatcher } from "./glob.ts";
 import { isKustomization } from "./kustomize.ts";
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
@@ -48,8 +48,8 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
   const named = new Set<string>();
   // Real paths of the directories already walked: a symlink loop ends here.
   const walked = new Set<string>();
-  const exclude = matcher(options.exclude);
-  const include = matcher(options.include);
+  const exclude = globMatcher(options.exclude, "--exclude");
+  const include = globMatcher(options.include, "--include");
   for (const arg of args) {
     if (arg === "-") {
       out.files.push(arg);
@@ -81,16 +81,6 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
   if (out.files.length === 0 && out.problems.length === 0 && out.excludedFiles === 0 && out.kustomizations.length === 0)
     throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
   return out;
-}
-
-function matcher(globs: readonly string[] | undefined): ((path: string) => boolean) | undefined {
-  if (!globs || globs.length === 0) return undefined;
-  // A glob without `/` matches a name anywhere in the tree (`*.tpl.yaml`); one with `/`, the path from the directory walked.
-  const byName = globs.filter((g) => !g.includes("/"));
-  const byPath = globs.filter((g) => g.includes("/"));
-  const name = byName.length > 0 ? picomatch(byName, { dot: true }) : undefined;
-  const path = byPath.length > 0 ? picomatch(byPath, { dot: true }) : undefined;
-  return (rel) => (name?.(rel.slice(rel.lastIndexOf("/") + 1)) ?? false) || (path?.(rel) ?? false);
 }
 
 function walk(dir: string, w: Walk): void {

@@ -263,9 +263,11 @@ function walkSummary(report: CheckReport, io: Io): void {
  */
 function passthrough(positionals: string[], options: CheckOptions, output: Output, io: Io): number {
   if (positionals.length !== 1 || positionals[0] !== "-") throw new UsageError("--passthrough checks stdin only: rigging check - --passthrough");
-  const stdin = readText("-");
+  // Every byte passes through, a byte-order mark too; the check reads the text without it.
+  const raw = readText("-", { keepBom: true });
+  const stdin = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   const report = checkFiles(["-"], { ...options, stdin });
   const code = respond(report, output, { ...io, out: io.err });
-  if (code === 0) io.out(stdin);
+  if (code === 0) io.out(raw);
   return code;
 }

@@ -67,6 +67,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { long: "set", value: "none" },
       { long: "set-string", value: "none" },
       { long: "force" },
+      { long: "values-root", value: "dirs" },
       { long: "format", value: words(() => ["yaml", "json"]) },
       { long: "quiet", short: "q" },
       HELP,
@@ -148,7 +149,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [{ long: "format", value: words(() => ["text", "json"]) }, HELP],
     args: "files",
   },
-  { name: "fn", summary: "a KRM function for kpt and kustomize", options: [{ long: "values", short: "f", value: "files" }, HELP], args: "none" },
+  {
+    name: "fn",
+    summary: "a KRM function for kpt and kustomize",
+    options: [{ long: "values", short: "f", value: "files" }, { long: "values-root", value: "dirs" }, HELP],
+    args: "none",
+  },
   { name: "completion", summary: "print a shell completion script", options: [HELP], args: words(() => SHELLS) },
 ];
 

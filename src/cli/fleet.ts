@@ -5,7 +5,7 @@ import { basename, extname, join } from "node:path";
 import { bounded, formatDiagnostic } from "../core/diagnostic.ts";
 import { SAFE_FILE_NAME } from "../emit/emit.ts";
 import { InternalError, internalErrorLine, UsageError, ValuesError } from "../core/errors.ts";
-import { fsReason, overwrittenLines, prepareOutputDirectory } from "../emit/output-dir.ts";
+import { fsReason, isOwnedOutput, overwrittenLines, prepareOutputDirectory } from "../emit/output-dir.ts";
 import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../emit/output-fleet.ts";
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../emit/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
@@ -131,15 +131,18 @@ interface FleetContext {
   force?: boolean;
   /** OUT is an earlier fleet output: each member says what it changes (src/diff/summary.ts). */
   summary?: boolean;
+  /** --values-root: the tree a values file's base: may name. */
+  valuesRoot?: string;
 }
 
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
-function renderEntry(entry: FleetEntry, { output, layout, color, force, summary }: FleetContext): Outcome {
+function renderEntry(entry: FleetEntry, { output, layout, color, force, summary, valuesRoot }: FleetContext): Outcome {
   try {
-    const rendered = renderFile(entry.file, { notes: false });
+    const rendered = renderFile(entry.file, { notes: false, valuesRoot });
     const files = layoutFiles(rendered.objects, layout);
     const dir = join(output, entry.name);
-    const before = !summary ? undefined : entry.absent ? "new" : earlierFiles(dir);
+    // Only an output rigging owns is read for the summary; anything else (a FIFO among its files) is refused by the write.
+    const before = !summary ? undefined : entry.absent ? "new" : isOwnedOutput(dir) ? earlierFiles(dir) : undefined;
     const forced = writeFleetMember(output, entry.name, files, entry.leftovers ?? [], entry.absent, force);
     const changes = summary ? memberSummary(dir, before, files, rendered.objects) : "";
     return { exitCode: 0, report: printableLines(overwrittenLines(dir, forced)) + changes };
@@ -169,7 +172,14 @@ function reportFileError(file: string, error: unknown, io: Io): number {
 }
 
 /** Renders each file into DIR/NAME/ as it is made, so memory holds one file per thread; failures are reported in input order and set the worst exit code. */
-export function renderFleet(inputs: string[], output: string, io: Io, layout: Layout = DEFAULT_LAYOUT, force = false): number | Promise<number> {
+export function renderFleet(
+  inputs: string[],
+  output: string,
+  io: Io,
+  layout: Layout = DEFAULT_LAYOUT,
+  force = false,
+  valuesRoot?: string,
+): number | Promise<number> {
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
@@ -181,7 +191,7 @@ export function renderFleet(inputs: string[], output: string, io: Io, layout: La
   const entries = inputsFound.map(({ file, name }): FleetEntry => ({ file, name, leftovers: leftovers.get(hiddenBase(name)) ?? [], absent: !names.has(name) }));
   // Over an earlier fleet output each member's changes are told; a first render into OUT tells none.
   const summary = leftovers.size > 0 || entries.some((entry) => !entry.absent);
-  const context: FleetContext = { output, layout, color: io.color, force, summary };
+  const context: FleetContext = { output, layout, color: io.color, force, summary, valuesRoot };
   const threads = threadsFor(entries.length);
   if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;

@@ -55,6 +55,9 @@ ResourceList whose result is the error.
 
 Options:
   -f, --values FILE   values in place of the functionConfig
+      --values-root DIR  the tree whose files a values file's base: may name
+                      (default: the directory of each -f file); a base
+                      outside it, after symlinks, is refused
   -h, --help          show this help
 
 Exit codes: 0 no error result; 1 an error result; 3 internal error.
@@ -91,9 +94,11 @@ interface ResourceList {
 export function fnCommand(args: string[], io: Io): number {
   if (args.includes("-h") || args.includes("--help")) return io.out(FN_HELP), 0;
   const files = args.flatMap((arg, i) => ((arg === "-f" || arg === "--values") && i % 2 === 0 ? [args[i + 1]] : []));
-  if (args.length !== files.length * 2 || files.some((f) => f === undefined || f === "-"))
-    throw new UsageError("fn takes only -f VALUES: it reads a ResourceList on stdin (see rigging fn --help)");
-  return fnAnswer(readText, io, files.length > 0 ? loadValues(files).data : undefined);
+  const roots = args.flatMap((arg, i) => (arg === "--values-root" && i % 2 === 0 ? [args[i + 1]] : []));
+  const given = [...files, ...roots];
+  if (args.length !== given.length * 2 || given.some((f) => f === undefined) || files.includes("-") || roots.length > 1)
+    throw new UsageError("fn takes only -f VALUES and one --values-root DIR: it reads a ResourceList on stdin (see rigging fn --help)");
+  return fnAnswer(readText, io, files.length > 0 ? loadValues(files, [], { valuesRoot: roots[0] }).data : undefined);
 }
 
 /** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text); `values` stands for its functionConfig. */

@@ -9,7 +9,7 @@ import { fleetInputs } from "./fleet.ts";
 import { printable } from "../core/printable.ts";
 import { paint, type Io } from "./io.ts";
 
-export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io): number {
+export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io, valuesRoot?: string): number {
   const skipped: string[] = [];
   const entries = fleetInputs([dir], skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
@@ -18,7 +18,7 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
   let worst = 0;
   for (const { file } of entries) {
     try {
-      const rendered = renderFile(file, { notes: false });
+      const rendered = renderFile(file, { notes: false, valuesRoot });
       for (const object of rendered.objects) {
         const key = identity(object);
         const other = from.get(key);

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../emit/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
-import { overwrittenLines, writeDirectory } from "../emit/output-dir.ts";
+import { overwrittenLines, refuseForeignOutput, writeDirectory } from "../emit/output-dir.ts";
 import { earlierOutput, renderSummary } from "../diff/summary.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../emit/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
@@ -38,6 +38,9 @@ Options:
                      kustomization.yaml listing them in apply order, instead
                      of ${STREAM_FILE}; either layout replaces the other
   -f, --values FILE  a values file; several -f layer in order, as Helm's do
+      --values-root DIR  the tree whose files a values file's base: may name
+                     (default: the directory of each values file given); a
+                     base outside it, after symlinks, is refused
       --set K=V      set a value on top of the files, as helm --set reads it:
                      a.b=1,c[0]=x,d={x,y}; true, false, null and whole
                      numbers are typed, anything else is a string
@@ -55,7 +58,8 @@ merged in order; a later file wins, maps merge key by key, lists and
 scalars replace, and null removes a key an earlier file set. --set and
 --set-string apply on top, in order: an index may name an item or the end
 of a list, never past it. A file may name the file it builds on with
-base: PATH (relative to the file; bases chain, a cycle is refused). Every
+base: PATH (relative to the file, inside --values-root after symlinks;
+bases chain, a cycle is refused). Every
 refusal names the file and line, or the --set argument, that set the
 value. All layers name one kind. See docs/fleet.md for a fleet's base.
 
@@ -95,6 +99,7 @@ const RENDER_OPTIONS = {
   quiet: { type: "boolean", short: "q", default: false },
   "per-object": { type: "boolean", default: false },
   force: { type: "boolean", default: false },
+  "values-root": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -120,15 +125,17 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
-  if (fleet && values.output === undefined && positionals.length === 1) return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io);
+  const valuesRoot = values["values-root"];
+  if (fleet && values.output === undefined && positionals.length === 1)
+    return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io, valuesRoot);
   if (fleet) {
     if (values.output === undefined)
       throw new UsageError(
         `rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`,
       );
-    return renderFleet(positionals, values.output, io, layout, values.force);
+    return renderFleet(positionals, values.output, io, layout, values.force, valuesRoot);
   }
-  return renderOne(positionals[0], values.output, { layout, force: values.force }, values.format, values.quiet, io);
+  return renderOne(positionals[0], values.output, { layout, force: values.force, valuesRoot }, values.format, values.quiet, io);
 }
 
 function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): void {
@@ -156,7 +163,8 @@ function renderLayered(args: string[], positionals: string[], values: ReturnType
   if (files.filter((f) => f === "-").length > 1) throw new UsageError("- (stdin) can be read once");
   checkOutputOptions(values);
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
-  return renderOne(files, values.output, { layout, force: values.force }, values.format, values.quiet, io, setArguments(args));
+  const write = { layout, force: values.force, valuesRoot: values["values-root"] };
+  return renderOne(files, values.output, write, values.format, values.quiet, io, setArguments(args));
 }
 
 /** The --set and --set-string arguments in the order given. */
@@ -170,7 +178,7 @@ function setArguments(args: string[]): SetArgument[] {
 function renderOne(
   files: string | string[],
   output: string | undefined,
-  write: { layout: Layout; force: boolean },
+  write: { layout: Layout; force: boolean; valuesRoot?: string },
   format: string,
   quiet: boolean,
   io: Io,
@@ -180,7 +188,8 @@ function renderOne(
   const { layout } = write;
   let rendered;
   try {
-    rendered = sets.length === 0 && list.length === 1 ? renderFile(list[0]) : renderLayers(list, sets);
+    const options = { valuesRoot: write.valuesRoot };
+    rendered = sets.length === 0 && list.length === 1 ? renderFile(list[0], options) : renderLayers(list, sets, options);
   } catch (error) {
     if (error instanceof SetError) throw new UsageError(error.message);
     if (!(error instanceof ValuesError)) throw error;
@@ -189,13 +198,11 @@ function renderOne(
     return 1;
   }
   if (output !== undefined) {
+    const inputs = list.filter((f) => f !== "-");
+    // The refusal comes before the summary reads the earlier output's files.
+    refuseForeignOutput(output, inputs);
     const before = earlierOutput(output);
-    const forced = writeDirectory(
-      output,
-      layoutFiles(rendered.objects, layout),
-      list.filter((f) => f !== "-"),
-      write.force,
-    );
+    const forced = writeDirectory(output, layoutFiles(rendered.objects, layout), inputs, write.force);
     const lines = overwrittenLines(output, forced);
     if (lines) io.err(printableLines(lines));
     const how = layout === "per-object" ? "one file each" : `in ${STREAM_FILE}`;

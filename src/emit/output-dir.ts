@@ -190,6 +190,41 @@ function inputInside(dir: string, inputs: readonly string[]): string | undefined
   return undefined;
 }
 
+/** What rigging owns in `dir`, or a user error saying what is in the way. */
+function ownedOrRefused(dir: string, entries: readonly Dirent[], inputs: readonly string[]): Owned {
+  const inside = inputInside(dir, inputs);
+  if (inside !== undefined) throw new UsageError(`${shown(dir)}: ${inside}; choose another directory`);
+  const found = ownership(dir, entries);
+  if ("refusal" in found) throw new UsageError(`${shown(dir)}: ${found.refusal}; choose an empty directory`);
+  return found;
+}
+
+/**
+ * Refuses an existing `dir` as writeDirectory would, before anything in it is
+ * read for a summary: only then is every entry known to be a regular file of
+ * rigging's (a FIFO there would block a read for ever). An absent DIR passes.
+ */
+export function refuseForeignOutput(dir: string, inputs: readonly string[]): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    return; // absent, or not a directory: writeDirectory says why
+  }
+  ownedOrRefused(dir, entries, inputs);
+}
+
+/** Whether `dir` is an earlier output of rigging's whose files may be read: its entries are all rigging's regular files. */
+export function isOwnedOutput(dir: string): boolean {
+  try {
+    return !("refusal" in ownership(dir, readdirSync(dir, { withFileTypes: true })));
+  } catch (error) {
+    if (!isFsError(error)) throw error;
+    return false;
+  }
+}
+
 /**
  * Writes `files` into `dir` so it holds exactly them, deleting only rigging's
  * old files. The manifest always lists every file rigging may have there, so
@@ -202,10 +237,7 @@ export function writeDirectory(dir: string, files: ReadonlyMap<string, string>, 
   }
   const created = prepareOutputDirectory(dir);
   const entries = step(dir, "read the directory", () => readdirSync(dir, { withFileTypes: true }));
-  const inside = inputInside(dir, inputs);
-  if (inside !== undefined) throw new UsageError(`${shown(dir)}: ${inside}; choose another directory`);
-  const found = ownership(dir, entries);
-  if ("refusal" in found) throw new UsageError(`${shown(dir)}: ${found.refusal}; choose an empty directory`);
+  const found = ownedOrRefused(dir, entries, inputs);
   const at = (name: string) => join(dir, name);
   const changes = checkEdits(dir, dir, found, files, force);
 

@@ -1,7 +1,7 @@
 // DIR/.rigging-output lists the files rigging wrote with their SHA-256, so a
 // later render can tell a hand edit from its own output.
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { SAFE_FILE_NAME } from "./emit.ts";
 
 /** The manifest of an output directory: the files rigging wrote there. */
@@ -33,11 +33,19 @@ function listable(name: unknown): name is string {
 
 export const sha256Of = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 
+/** Opens `path` for reading without blocking on a FIFO; a descriptor of anything but a regular file is closed and refused. */
+function openRegular(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  throw Object.assign(new Error("not a regular file"), { code: "EINVAL" });
+}
+
 /** A file's SHA-256, read in chunks (a file made huge by hand costs time, not memory); undefined when it is not there. */
 export function fileSha256(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -63,9 +71,8 @@ export function manifestText(files: readonly string[], sha256?: Checksums): stri
 export function readSmall(path: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > READ_LIMIT) return undefined;
+    fd = openRegular(path);
+    if (fstatSync(fd).size > READ_LIMIT) return undefined;
     return readFileSync(fd, "utf8");
   } catch {
     return undefined;

@@ -45,8 +45,8 @@ export interface SourceDocument {
   locate(path: readonly PropertyKey[], options?: { key?: boolean }): Location;
 }
 
-/** Reads a file (or stdin for `-`) as UTF-8 text, refusing what is not text. */
-export function readText(file: string): string {
+/** Reads a file (or stdin for `-`) as UTF-8 text, refusing what is not text; a leading byte-order mark is dropped unless `keepBom`. */
+export function readText(file: string, { keepBom = false }: { keepBom?: boolean } = {}): string {
   const name = file === "-" ? "<stdin>" : file;
   let bytes: Buffer;
   try {
@@ -72,7 +72,7 @@ export function readText(file: string): string {
   }
   if (bytes.includes(0)) throw new UsageError(`${name}: is a binary file, expected YAML or JSON text`);
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: keepBom }).decode(bytes);
   } catch {
     throw new UsageError(`${name}: is not valid UTF-8 text, expected YAML or JSON`);
   }

@@ -1,7 +1,7 @@
 // Writes a values file's images back in place, keeping every other byte,
 // unless the file changed since it was read.
 import { randomBytes } from "node:crypto";
-import { chmodSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, constants, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parseDocument, Scalar } from "yaml";
 import { InternalError, UsageError } from "../core/errors.ts";
@@ -51,7 +51,8 @@ export function writeInPlace(file: string, read: string, text: string): void {
     target = realpathSync(file);
     const mode = statSync(target).mode & 0o7777;
     temp = join(dirname(target), `.${basename(target)}.rigging-pin-${randomBytes(4).toString("hex")}`);
-    writeFileSync(temp, text, { flag: "wx", mode });
+    // The text read has no byte-order mark (the decoder drops it); the file keeps the one it had.
+    writeFileSync(temp, startsWithBom(target) ? `${BOM}${text}` : text, { flag: "wx", mode });
     chmodSync(temp, mode);
     if (readNow(target) !== read) {
       rmSync(temp, { force: true });
@@ -68,6 +69,19 @@ export function writeInPlace(file: string, read: string, text: string): void {
 }
 
 class ChangedMeanwhile extends Error {}
+
+const BOM = "\uFEFF";
+
+/** Whether a file begins with UTF-8's byte-order mark (EF BB BF). */
+function startsWithBom(file: string): boolean {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const head = Buffer.alloc(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The file's text as `readText` gives it, or undefined when it is gone or unreadable now. */
 function readNow(file: string): string | undefined {

@@ -1,6 +1,7 @@
 // Layered values with Helm's rules (files in order, then each --set); every
 // value keeps its layer so a refusal names the file and line that set it.
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { formatLocation, type Location } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { applySet, parseSet, type Segment, setLabel } from "./set-values.ts";
@@ -32,10 +33,23 @@ class Origin {
 
 const name = (file: string) => (file === "-" ? "<stdin>" : file);
 
+export interface LoadOptions {
+  /** The tree a values file's `base:` may name (--values-root); by default the directory of each file named. */
+  valuesRoot?: string;
+}
+
+/** Where the files a values file names may be: their real paths must be inside `real`. */
+interface Root {
+  real: string;
+  /** How a message names it: `--values-root DIR`, or the directory of the file named. */
+  shown: string;
+}
+
 /** `files` layered in order, their `base:` files first, then `sets`. */
-export function loadValues(files: readonly string[], sets: readonly SetArgument[] = []): SourceDocument {
+export function loadValues(files: readonly string[], sets: readonly SetArgument[] = [], options: LoadOptions = {}): SourceDocument {
   const layers: Layer[] = [];
-  for (const file of files) layers.push(...fileLayers(file, []));
+  const given = options.valuesRoot === undefined ? undefined : givenRoot(options.valuesRoot);
+  for (const file of files) layers.push(...fileLayers(file, [], () => given ?? defaultRoot(file)));
   if (layers.length === 1 && sets.length === 0) return layers[0].doc!;
   refuseMixedKinds(layers);
   const data: Record<string, unknown> = {};
@@ -60,8 +74,50 @@ export function loadValues(files: readonly string[], sets: readonly SetArgument[
   };
 }
 
+/** The tree --values-root names, resolved. */
+function givenRoot(dir: string): Root {
+  try {
+    const real = realpathSync.native(dir);
+    if (statSync(real).isDirectory()) return { real, shown: `--values-root ${dir}` };
+  } catch {
+    // said below
+  }
+  throw new UsageError(`--values-root ${dir}: not a directory; name the directory that holds the values files and their bases`);
+}
+
+/** The directory of a values file named on the command line (the working directory for stdin). */
+function defaultRoot(file: string): Root {
+  const dir = file === "-" ? "." : dirname(file);
+  try {
+    return { real: realpathSync.native(dir), shown: `${dir}, the directory of ${name(file)}` };
+  } catch {
+    return { real: resolve(dir), shown: `${dir}, the directory of ${name(file)}` };
+  }
+}
+
+/**
+ * The real path of a `base:` file, refused unless it is a regular file inside
+ * the root: a values file from a repository must not make rigging read any
+ * file of the machine (`base: /etc/shadow`, `../../..`), nor block on a FIFO.
+ */
+function checkedBase(path: string, base: string, where: string, root: Root, trail: string): void {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+  } catch {
+    return; // missing or unreadable: the read says so, with the chain
+  }
+  const rel = relative(root.real, real);
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw new UsageError(
+      `${where} base: ${base} is ${real}, outside ${root.shown}, where a values file may name files (${trail}); move the file under it, or pass --values-root DIR naming a directory that holds both`,
+    );
+  if (!statSync(real).isFile())
+    throw new UsageError(`${where} base: ${base} is not a regular file (a FIFO, a directory or a device); name a values file (${trail})`);
+}
+
 /** A file's layers: those of its base (and the base's base), then its own, without `base`. */
-function fileLayers(file: string, chain: readonly string[]): Layer[] {
+function fileLayers(file: string, chain: readonly string[], root: () => Root): Layer[] {
   const doc = parseValuesFile(readText(file), name(file));
   // The common case, a file without base, is its document as parsed.
   if (!Object.hasOwn(doc.data as object, "base")) return [{ doc, label: doc.file }];
@@ -73,9 +129,10 @@ function fileLayers(file: string, chain: readonly string[]): Layer[] {
   const path = isAbsolute(base) ? base : join(file === "-" ? "." : dirname(file), base);
   const seen = [...chain, file].map((f) => resolve(f));
   if (seen.includes(resolve(path))) throw new UsageError(`${where} base: ${base} makes a cycle: ${[...trail, path].join(" -> ")}`);
+  checkedBase(path, base, where, root(), [...trail, path].join(" -> "));
   let below: Layer[];
   try {
-    below = fileLayers(path, [...chain, file]);
+    below = fileLayers(path, [...chain, file], root);
   } catch (error) {
     if (error instanceof UsageError && error.message.startsWith(`${path}: cannot read`))
       throw new UsageError(`${where} base: ${error.message} (${[...trail, path].join(" -> ")})`);

@@ -21,6 +21,7 @@ import { SYSTEMS, valuesKindOf } from "../../src/rules/systems.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import type { SystemName } from "../../src/rules/engine.ts";
 import { readRunnerClusters } from "../../src/systems/compass-server/runner-clusters.ts";
+import { globMatcher } from "../../src/check/glob.ts";
 import { expectLinear } from "../support/linear.ts";
 
 const SIZE = 2 * 1024 * 1024;
@@ -204,5 +205,19 @@ describe("time against a linear fit, at four doublings", () => {
       },
       2,
     );
+  });
+
+  // A glob of stars and letters once made a backtracking RegExp, polynomial in a name: 21 s for 45 characters.
+  it("check's globs (--exclude, .rigging.yaml) on a name and on a path", () => {
+    const byName = globMatcher(["*a*a*a*a*a*a*a*a*z", "{*a,*b}*[ab]*a*?*z"], "--exclude")!;
+    const byPath = globMatcher(["**/*a*a*a*a*z/**/*a*a*z", "a/**/*a*/**/b/**/z"], "--exclude")!;
+    expectLinear([50_000, 100_000, 200_000, 400_000], (n) => {
+      const name = "a".repeat(n);
+      const path = Array.from({ length: n / 50 }, () => "a".repeat(49)).join("/");
+      return () => {
+        expect(byName(name)).toBe(false);
+        expect(byPath(path)).toBe(false);
+      };
+    });
   });
 });
