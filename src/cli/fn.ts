@@ -65,10 +65,11 @@ const PATH = "config.kubernetes.io/path";
 const INDEX = "config.kubernetes.io/index";
 const INTERNAL_PATH = "internal.config.kubernetes.io/path";
 const LOCAL_CONFIG = "config.kubernetes.io/local-config";
-/** Annotations kpt and kustomize add to items, and fn to what it renders: not part of what was rendered. */
-const FN_ANNOTATION = /^(?:(?:internal\.)?config\.kubernetes\.io|config\.k8s\.io)\//;
 /** The checksum fn puts on each object it renders (renderedSum), to tell it from an item changed since. */
 const RENDERED_SHA256 = "rigging.dev/rendered-sha256";
+/** kyaml's internal annotations (kioutil.GetInternalAnnotations), kustomize's exec-function id and this checksum: what tools rewrite on the way. */
+const REWRITTEN = new Set([PATH, INDEX, "config.k8s.io/id", "kustomize.config.k8s.io/id", RENDERED_SHA256]);
+const rewritten = (key: string) => key.startsWith("internal.config.kubernetes.io/") || REWRITTEN.has(key);
 
 /** A result as the KRM function specification words it. */
 export interface FnResult {
@@ -177,7 +178,7 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
   const kept = list.items.filter((item) => !renderedBefore(item, dir, new Set(sums)));
   const taken = new Map(kept.map((item) => [identity(item), item]));
   const results: FnResult[] = [];
-  const added = rendered.objects.map((object, index) => {
+  const added = rendered.objects.flatMap((object, index) => {
     const path = `${dir}/${fileNameOf(object, index)}`;
     const other = taken.get(identity(object));
     if (other) {
@@ -191,9 +192,11 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
         resourceRef: refOf(object),
         file: { path },
       });
+      // Left out: kpt refuses two items at one path before it shows the results.
+      return [];
     }
     object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0", [RENDERED_SHA256]: sums[index] };
-    return object as unknown as Record<string, unknown>;
+    return [object as unknown as Record<string, unknown>];
   });
   if (rendered.notes.length > 0) results.push({ severity: "info", message: rendered.notes.join("\n"), ...fileOf });
   return answer({ ...list, items: [...kept, ...added] }, results, io);
@@ -207,9 +210,9 @@ function renderedBefore(item: Record<string, unknown>, dir: string, sums: Readon
   return typeof recorded === "string" ? recorded === sum : sums.has(sum);
 }
 
-/** The SHA-256 of an item's data, its keys sorted, without the annotations kpt and fn add (paths, indexes, this checksum). */
+/** The SHA-256 of an item's data, its keys sorted: every field and annotation but those kpt, kustomize and fn rewrite (REWRITTEN). */
 function renderedSum(item: Record<string, unknown>): string {
-  const annotations = Object.fromEntries(Object.entries(annotationsOf(item)).filter(([key]) => !FN_ANNOTATION.test(key) && key !== RENDERED_SHA256));
+  const annotations = Object.fromEntries(Object.entries(annotationsOf(item)).filter(([key]) => !rewritten(key)));
   const { annotations: _annotations, ...meta } = metaOf(item);
   const data = { ...item, metadata: Object.keys(annotations).length > 0 ? { ...meta, annotations } : meta };
   const sorted = (_key: string, value: unknown) =>
