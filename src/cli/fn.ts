@@ -5,7 +5,8 @@ import { dirname } from "node:path";
 import { classify } from "../check/classify.ts";
 import { loadObjects } from "../check/load.ts";
 import { skippedFor } from "../check/run.ts";
-import { formatPath } from "../core/diagnostic.ts";
+import { bounded, formatPath } from "../core/diagnostic.ts";
+import { printable, printableLines } from "../core/printable.ts";
 import { fileNameOf, SAFE_FILE_NAME, toYaml } from "../emit/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import type { K8sObject } from "../k8s/objects.ts";
@@ -301,14 +302,30 @@ function validate(items: readonly Record<string, unknown>[], profile?: SystemNam
 }
 
 /** Writes the answer and gives the exit code: 1 when any result is an error. */
-function answer(list: ResourceList, results: FnResult[], io: Io): number {
+function answer(list: ResourceList, found: FnResult[], io: Io): number {
   const { functionConfig, ...rest } = list;
+  const results = found.map(escapedForKpt);
   const out: ResourceList = { ...rest, apiVersion: API_VERSION, kind: "ResourceList", ...(functionConfig !== undefined ? { functionConfig } : {}), results };
   io.out(toYaml(out));
   const errors = results.filter((r) => r.severity === "error");
-  for (const r of errors) io.err(`error ${r.file?.path ? `${r.file.path}: ` : ""}${r.message}\n`);
+  for (const r of errors) io.err(`error ${printable(bounded(`${r.file?.path ? `${r.file.path}: ` : ""}${r.field ? `${r.field.path}: ` : ""}${r.message}`))}\n`);
   io.err(`rigging fn: ${errors.length} error(s), ${results.filter((r) => r.severity === "warning").length} warning(s)\n`);
   return errors.length > 0 ? 1 : 0;
+}
+
+/** The result with what kpt prints to the terminal unescaped (message, field, object) escaped; the file path stays exact, to find the file by. */
+function escapedForKpt(result: FnResult): FnResult {
+  const { message, field, resourceRef: ref } = result;
+  return {
+    ...result,
+    message: printableLines(message),
+    ...(field ? { field: { path: printable(field.path) } } : {}),
+    ...(ref ? { resourceRef: printableFields(ref) } : {}),
+  };
+}
+
+function printableFields<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).map(([key, text]) => [key, typeof text === "string" ? printable(text) : text])) as T;
 }
 
 function fileRef(object: K8sObject, file: string): FnResult["file"] {
