@@ -5,7 +5,8 @@ import { dirname } from "node:path";
 import { classify } from "../check/classify.ts";
 import { loadObjects } from "../check/load.ts";
 import { skippedFor } from "../check/run.ts";
-import { formatPath } from "../core/diagnostic.ts";
+import { bounded, formatPath } from "../core/diagnostic.ts";
+import { printable, printableLines } from "../core/printable.ts";
 import { fileNameOf, SAFE_FILE_NAME, toYaml } from "../emit/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import type { K8sObject } from "../k8s/objects.ts";
@@ -68,10 +69,11 @@ const PATH = "config.kubernetes.io/path";
 const INDEX = "config.kubernetes.io/index";
 const INTERNAL_PATH = "internal.config.kubernetes.io/path";
 const LOCAL_CONFIG = "config.kubernetes.io/local-config";
-/** Annotations kpt and kustomize add to items, and fn to what it renders: not part of what was rendered. */
-const FN_ANNOTATION = /^(?:(?:internal\.)?config\.kubernetes\.io|config\.k8s\.io)\//;
 /** The checksum fn puts on each object it renders (renderedSum), to tell it from an item changed since. */
 const RENDERED_SHA256 = "rigging.dev/rendered-sha256";
+/** kyaml's internal annotations (kioutil.GetInternalAnnotations), kustomize's exec-function id and this checksum: what tools rewrite on the way. */
+const REWRITTEN = new Set([PATH, INDEX, "config.k8s.io/id", "kustomize.config.k8s.io/id", RENDERED_SHA256]);
+const rewritten = (key: string) => key.startsWith("internal.config.kubernetes.io/") || REWRITTEN.has(key);
 
 /** A result as the KRM function specification words it. */
 export interface FnResult {
@@ -182,7 +184,7 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
   const kept = list.items.filter((item) => !renderedBefore(item, dir, new Set(sums)));
   const taken = new Map(kept.map((item) => [identity(item), item]));
   const results: FnResult[] = [];
-  const added = rendered.objects.map((object, index) => {
+  const added = rendered.objects.flatMap((object, index) => {
     const path = `${dir}/${fileNameOf(object, index)}`;
     const other = taken.get(identity(object));
     if (other) {
@@ -196,9 +198,11 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
         resourceRef: refOf(object),
         file: { path },
       });
+      // Left out: kpt refuses two items at one path before it shows the results.
+      return [];
     }
     object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0", [RENDERED_SHA256]: sums[index] };
-    return object as unknown as Record<string, unknown>;
+    return [object as unknown as Record<string, unknown>];
   });
   if (rendered.notes.length > 0) results.push({ severity: "info", message: rendered.notes.join("\n"), ...fileOf });
   return answer({ ...list, items: [...kept, ...added] }, results, io);
@@ -212,9 +216,9 @@ function renderedBefore(item: Record<string, unknown>, dir: string, sums: Readon
   return typeof recorded === "string" ? recorded === sum : sums.has(sum);
 }
 
-/** The SHA-256 of an item's data, its keys sorted, without the annotations kpt and fn add (paths, indexes, this checksum). */
+/** The SHA-256 of an item's data, its keys sorted: every field and annotation but those kpt, kustomize and fn rewrite (REWRITTEN). */
 function renderedSum(item: Record<string, unknown>): string {
-  const annotations = Object.fromEntries(Object.entries(annotationsOf(item)).filter(([key]) => !FN_ANNOTATION.test(key) && key !== RENDERED_SHA256));
+  const annotations = Object.fromEntries(Object.entries(annotationsOf(item)).filter(([key]) => !rewritten(key)));
   const { annotations: _annotations, ...meta } = metaOf(item);
   const data = { ...item, metadata: Object.keys(annotations).length > 0 ? { ...meta, annotations } : meta };
   const sorted = (_key: string, value: unknown) =>
@@ -303,14 +307,30 @@ function validate(items: readonly Record<string, unknown>[], profile?: SystemNam
 }
 
 /** Writes the answer and gives the exit code: 1 when any result is an error. */
-function answer(list: ResourceList, results: FnResult[], io: Io): number {
+function answer(list: ResourceList, found: FnResult[], io: Io): number {
   const { functionConfig, ...rest } = list;
+  const results = found.map(escapedForKpt);
   const out: ResourceList = { ...rest, apiVersion: API_VERSION, kind: "ResourceList", ...(functionConfig !== undefined ? { functionConfig } : {}), results };
   io.out(toYaml(out));
   const errors = results.filter((r) => r.severity === "error");
-  for (const r of errors) io.err(`error ${r.file?.path ? `${r.file.path}: ` : ""}${r.message}\n`);
+  for (const r of errors) io.err(`error ${printable(bounded(`${r.file?.path ? `${r.file.path}: ` : ""}${r.field ? `${r.field.path}: ` : ""}${r.message}`))}\n`);
   io.err(`rigging fn: ${errors.length} error(s), ${results.filter((r) => r.severity === "warning").length} warning(s)\n`);
   return errors.length > 0 ? 1 : 0;
+}
+
+/** The result with what kpt prints to the terminal unescaped (message, field, object) escaped; the file path stays exact, to find the file by. */
+function escapedForKpt(result: FnResult): FnResult {
+  const { message, field, resourceRef: ref } = result;
+  return {
+    ...result,
+    message: printableLines(message),
+    ...(field ? { field: { path: printable(field.path) } } : {}),
+    ...(ref ? { resourceRef: printableFields(ref) } : {}),
+  };
+}
+
+function printableFields<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).map(([key, text]) => [key, typeof text === "string" ? printable(text) : text])) as T;
 }
 
 function fileRef(object: K8sObject, file: string): FnResult["file"] {

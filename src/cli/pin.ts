@@ -110,7 +110,7 @@ export function imagesOf(text: string, file: string): { kind: string; sites: Ima
   if (typeof kind !== "string" || !valuesKindOf(kind)) {
     const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
     throw new UsageError(
-      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${JSON.stringify(printable(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${printable(JSON.stringify(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
     );
   }
   // The checks above bound size, depth and aliases and refused duplicate keys

@@ -58,7 +58,7 @@ export function natsCommand(args: string[], io: Io): number | Promise<number> {
   if (values["secret-key"] !== undefined && values.secret === undefined) throw new UsageError("--secret-key needs --secret");
   const user = values.user ?? "compass";
   if (!/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/.test(user))
-    throw new UsageError(`--user ${JSON.stringify(printable(user))}: expected a NATS user name such as compass`);
+    throw new UsageError(`--user ${printable(JSON.stringify(user))}: expected a NATS user name such as compass`);
   return runChecks(io, { what: `NATS at ${url.host}`, decision: "D5" }, format, timeout, async (deadline, secrets, output) => {
     let password: string | undefined;
     if (values.secret !== undefined) {

@@ -93,7 +93,7 @@ export function label(outcome: Outcome, io: Io): string {
 }
 
 export function usageCheck(positionals: string[], expected: number, usage: string): void {
-  if (positionals.length > expected) throw new UsageError(`unexpected argument ${JSON.stringify(printable(positionals[expected]))}; usage: ${usage}`);
+  if (positionals.length > expected) throw new UsageError(`unexpected argument ${printable(JSON.stringify(positionals[expected]))}; usage: ${usage}`);
 }
 
 /** PEM from a file or a Secret/ConfigMap export; a secret file's content joins the secrets. */

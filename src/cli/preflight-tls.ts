@@ -70,17 +70,17 @@ export function tlsCommand(args: string[], io: Io): number | Promise<number> {
   if (serverName === undefined)
     throw new UsageError("--server-name NAME is required: the name the Runner verifies (its serverName, or the Server's publicHost)");
   if (!(ipFamily(serverName) || (serverName.length <= 253 && DNS1123_SUBDOMAIN.test(serverName.toLowerCase()))))
-    throw new UsageError(`--server-name ${JSON.stringify(printable(serverName))}: expected a DNS name or an IP address`);
+    throw new UsageError(`--server-name ${printable(JSON.stringify(serverName))}: expected a DNS name or an IP address`);
   const serviceHost = values["service-host"];
   if (serviceHost !== undefined && !(serviceHost.length <= 253 && DNS1123_SUBDOMAIN.test(serviceHost)))
-    throw new UsageError(`--service-host ${JSON.stringify(printable(serviceHost))}: expected a lowercase DNS name such as compass-server.compass.svc`);
+    throw new UsageError(`--service-host ${printable(JSON.stringify(serviceHost))}: expected a lowercase DNS name such as compass-server.compass.svc`);
   if (values.secret !== undefined && (values.cert !== undefined || values.key !== undefined))
     throw new UsageError("give --secret, or --cert and --key, not both");
   if (values.key !== undefined && values.cert === undefined) throw new UsageError("--key needs --cert: the certificate the key belongs to");
   if (values.secret === undefined && values.cert === undefined && values.connect === undefined)
     throw new UsageError("nothing to check: give --secret FILE, --cert FILE [--key FILE], or --connect URL (see --help)");
   const minDays = values["min-days"] === undefined ? 14 : /^\d{1,5}$/.test(values["min-days"]) ? Number(values["min-days"]) : NaN;
-  if (!Number.isInteger(minDays)) throw new UsageError(`--min-days ${JSON.stringify(printable(values["min-days"]!))}: expected a whole number of days`);
+  if (!Number.isInteger(minDays)) throw new UsageError(`--min-days ${printable(JSON.stringify(values["min-days"]!))}: expected a whole number of days`);
   const connect = values.connect === undefined ? undefined : httpsTarget(values.connect);
   return runChecks(io, connect ? `https://${connect.host}` : "the certificate", format, timeout, async (deadline, secrets) => {
     const { handshake, judgeChain, judgeProtocol, parseCertificates } = await import("../preflight/tls.ts");
@@ -128,7 +128,7 @@ function httpsTarget(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--connect ${JSON.stringify(printable(text))}: expected https://host[:port]`);
+    throw new UsageError(`--connect ${printable(JSON.stringify(text))}: expected https://host[:port]`);
   }
   if (url.protocol !== "https:") throw new UsageError(`--connect: expected an https:// URL, got ${printable(url.protocol)}//`);
   if (url.username || url.password) throw new UsageError("--connect: the URL carries credentials; the TLS check needs none");

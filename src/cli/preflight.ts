@@ -66,7 +66,7 @@ export function preflightCommand(args: string[], io: Io): number | Promise<numbe
   const check = CHECKS[what];
   if (!check) {
     const near = closest(what, Object.keys(CHECKS));
-    throw new UsageError(`preflight checks ${names}, not ${JSON.stringify(printable(what))}${near ? ` (did you mean ${near}?)` : ""}`);
+    throw new UsageError(`preflight checks ${names}, not ${printable(JSON.stringify(what))}${near ? ` (did you mean ${near}?)` : ""}`);
   }
   try {
     return check.run(rest, io);

@@ -1,12 +1,12 @@
 // `rigging render DIR` to one stream on stdout, all or nothing: a GitOps tool
 // would prune objects missing from a partial stream.
-import { formatDiagnostic } from "../core/diagnostic.ts";
+import { bounded, formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../emit/emit.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import { renderFile } from "../pipeline.ts";
 import { fleetInputs } from "./fleet.ts";
-import { printable } from "../core/printable.ts";
+import { printable, printableLines } from "../core/printable.ts";
 import { paint, type Io } from "./io.ts";
 
 export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io, valuesRoot?: string): number {
@@ -32,11 +32,11 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
     }
   }
   if (worst > 0) {
-    io.err(`${dir}: not every values file rendered; nothing was printed\n`);
+    io.err(`${printable(dir)}: not every values file rendered; nothing was printed\n`);
     return worst;
   }
   io.out(format === "json" ? toJsonList(objects) : toYamlStream(objects));
-  io.err(`rendered ${entries.length} values file(s) from ${dir}: ${objects.length} objects\n`);
+  io.err(`rendered ${entries.length} values file(s) from ${printable(dir)}: ${objects.length} objects\n`);
   return 0;
 }
 
@@ -54,14 +54,14 @@ function report(file: string, error: unknown, io: Io): number {
   const label = paint(io, 31, "error");
   if (error instanceof ValuesError) {
     for (const d of error.diagnostics) io.err(`${label} ${formatDiagnostic(d)}\n`);
-    io.err(`${file}: ${error.diagnostics.length} error(s); not rendered\n`);
+    io.err(`${printable(file)}: ${error.diagnostics.length} error(s); not rendered\n`);
     return 1;
   }
   if (error instanceof UsageError) {
-    io.err(`${label} ${error.message.startsWith(file) ? error.message : `${file}: ${error.message}`}\n`);
+    io.err(`${label} ${printable(bounded(error.message.startsWith(file) ? error.message : `${file}: ${error.message}`))}\n`);
     return 1;
   }
   const message = error instanceof InternalError ? error.message : `internal error: ${(error as Error)?.message ?? String(error)} (a bug in rigging)`;
-  io.err(`${label} ${file}: ${message}\n`);
+  io.err(`${label} ${printable(file)}: ${printableLines(message)}\n`);
   return 3;
 }

@@ -2,6 +2,7 @@
 // secrets and control characters, bounded secret files.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "../core/errors.ts";
+import { printable } from "../core/printable.ts";
 
 /** A note says what was left alone and why; only a failure sets exit 1, and an error (exit 2, JSON only) says the checks could not run. */
 export type Outcome = "pass" | "fail" | "warn" | "note" | "error";
@@ -108,10 +109,8 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   return (text) => ordered.reduce((out, form) => (out.includes(form) ? out.split(form).join("***") : out), text);
 }
 
-/** Control characters (a terminal's escape sequences among them) written as \xNN. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`).replace(/\n/g, "\\n");
-}
+// The one escaper of terminal text, here for the preflight and pin modules that import it from this file.
+export { printable };
 
 /** The most of a server's or library's words a message quotes. */
 export const QUOTED_CHARACTERS = 1000;

@@ -59,8 +59,8 @@ export function loadValues(files: readonly string[], sets: readonly SetArgument[
     const label = setLabel(flag, arg);
     const index = layers.push({ label }) - 1;
     for (const assignment of parseSet(arg, flag === "--set-string", flag)) {
-      applySet(data, assignment, label);
-      record(root, assignment.path, index, assignment.value === null && typeof assignment.path.at(-1) === "string");
+      const made = applySet(data, assignment, label);
+      record(root, assignment.path, index, assignment.value === null && typeof assignment.path.at(-1) === "string", made);
     }
   }
   const top = layers[layers.length - sets.length - 1];
@@ -180,10 +180,13 @@ function merge(dst: Record<string, unknown>, src: Record<string, unknown>, layer
   }
 }
 
-/** Records that layer `layer` set (or removed) the value at `path`; maps made on the way keep their parent's origin. */
-function record(root: Origin, path: readonly Segment[], layer: number, removed: boolean): void {
+/** Records that layer `layer` set (or removed) the value at `path`, and made the maps and lists on it from index `made` on. */
+function record(root: Origin, path: readonly Segment[], layer: number, removed: boolean, made: number): void {
   let node = root;
-  for (const segment of path.slice(0, -1)) node = node.child(segment, node.layer);
+  for (const [k, segment] of path.slice(0, -1).entries()) {
+    if (k >= made) node.children?.delete(segment);
+    node = node.child(segment, k >= made ? layer : node.layer);
+  }
   const last = path.at(-1)!;
   node.children?.delete(last);
   if (!removed) node.child(last, layer);

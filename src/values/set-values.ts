@@ -112,9 +112,10 @@ export function parseSet(arg: string, asString = false, flag = "--set"): Assignm
   return out;
 }
 
-/** Applies one assignment as Helm's ParseInto does; null removes a key. */
-export function applySet(data: Record<string, unknown>, { path, value }: Assignment, label: string): void {
+/** Applies one assignment as Helm's ParseInto does; null removes a key. Returns the index on `path` of the first map or list it made (path.length - 1: none). */
+export function applySet(data: Record<string, unknown>, { path, value }: Assignment, label: string): number {
   let node: Record<string, unknown> | unknown[] = data;
+  let found = path.length - 1;
   for (let k = 0; k < path.length; k++) {
     const segment = path[k];
     const last = k === path.length - 1;
@@ -126,26 +127,32 @@ export function applySet(data: Record<string, unknown>, { path, value }: Assignm
       if (last) {
         // As in Helm, an item set to null stays, as null: only a key is removed.
         list[segment] = value;
-        return;
+        return found;
       }
+      if (found > k && !holds(list[segment], next)) found = k;
       node = child(list, segment, next);
     } else {
       const map = node as Record<string, unknown>;
       if (last) {
         if (value === null) delete map[segment];
         else map[segment] = value;
-        return;
+        return found;
       }
+      if (found > k && !holds(map[segment], next)) found = k;
       node = child(map, segment, next);
     }
   }
+  return found;
 }
+
+/** Whether `value` is the list (for an index next) or map (for a key) the path goes on into. */
+const holds = (value: unknown, next: Segment) => (typeof next === "number" ? Array.isArray(value) : isRecord(value));
 
 /** The map or list at `container[key]`, made (replacing any other value) when it is not one. */
 function child(container: Record<string, unknown> | unknown[], key: Segment, next: Segment): Record<string, unknown> | unknown[] {
   const record = container as Record<Segment, unknown>;
   const existing = record[key];
-  if (typeof next === "number" ? Array.isArray(existing) : isRecord(existing)) return existing as Record<string, unknown> | unknown[];
+  if (holds(existing, next)) return existing as Record<string, unknown> | unknown[];
   const made = typeof next === "number" ? [] : {};
   record[key] = made;
   return made;

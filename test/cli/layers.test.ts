@@ -115,6 +115,18 @@ describe("rigging render -f -f --set", () => {
     expect(r.err).toContain('--set "replicas=zero" replicas: "zero" expected a number (RP-01');
   });
 
+  it.each([
+    ["a map under a map the file has", "attestation.extra.deep=1", "attestation.extra: unknown key"],
+    ["maps under a key the file does not have", "nodeSelector.a.b=1", "nodeSelector.a: expected a string"],
+    ["a map in place of the file's string", "attestation.provider.x=1", "attestation.provider: is not gke or eks"],
+    ["a list and its item", "tolerations[0].key.x=1", "tolerations[0].key: invalid input"],
+  ])("a refusal of %s that --set made names the --set argument, not the file", (_, arg, message) => {
+    const r = runInProcess(["render", "-f", base, "--set", arg]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`--set ${JSON.stringify(arg)} ${message}`);
+    expect(r.err).not.toContain(base);
+  });
+
   it("a value a later layer did not touch is still located in the file that set it", () => {
     const text = readFileSync(base, "utf8").replace(/^ {2}expirationSeconds: .*$/m, "  expirationSeconds: 60");
     const low = file("base-low.yaml", text);

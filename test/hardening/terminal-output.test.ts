@@ -6,7 +6,9 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { printable } from "../../src/core/printable.ts";
+import { printable as preflightPrintable } from "../../src/preflight/common.ts";
 import { CLI, ROOT, runCli, runInProcess, tempDir } from "../support/cli.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples/rootpilot-eks.yaml"), "utf8");
@@ -74,6 +76,67 @@ describe("control characters from inputs are escaped in text output", () => {
     const result = runInProcess(["render", input, "-o", join(dir, "out")]);
     expect(result.code).toBe(2);
     expect(result.err).toContain("bad\\u001b[2J");
+    expect(result.err).not.toMatch(RAW);
+  });
+});
+
+describe("control characters from inputs are escaped in rigging fn's stderr and in the results kpt prints", () => {
+  const resourceList = (items: object[], functionConfig?: object) =>
+    stringify({ apiVersion: "config.kubernetes.io/v1", kind: "ResourceList", items, ...(functionConfig ? { functionConfig } : {}) });
+  /** The text kpt prints of each result: message, field, object. */
+  const shownByKpt = (out: string) =>
+    (parse(out).results as { message: string; field?: object; resourceRef?: object }[]).map((r) => JSON.stringify([r.field, r.resourceRef]) + r.message);
+
+  it("an item's config.kubernetes.io/path and name in the errors of a check", () => {
+    const item = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: {
+        name: `web${HOSTILE}`,
+        labels: { "app.kubernetes.io/name": "rootpilot-runner" },
+        annotations: { "config.kubernetes.io/path": `dir${HOSTILE}/web.yaml` },
+      },
+      spec: { template: { spec: { containers: [{ name: "c", image: "rootpilot:latest" }] } } },
+    };
+    const result = runCli(["fn"], resourceList([item]));
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("error dir\\u001b[2J\\u0007\\u009b31m\\u007f\\u202e/web.yaml: ");
+    expect(result.err).not.toMatch(RAW);
+    for (const shown of shownByKpt(result.out)) expect(shown).not.toMatch(RAW);
+  });
+
+  it("a values error of the functionConfig, its key and value", () => {
+    const values = { ...parse(EXAMPLE), apiVersion: "rigging.dev/v1alpha1", metadata: { name: "runner" }, replicas: `x${HOSTILE}`, [`k${HOSTILE}`]: 1 };
+    const result = runCli(["fn"], resourceList([], values));
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("\\u001b[2J\\u0007\\u009b31m\\u007f\\u202e");
+    expect(result.err).not.toMatch(RAW);
+    expect(result.out).toContain("replicas");
+    for (const shown of shownByKpt(result.out)) expect(shown).not.toMatch(RAW);
+  });
+});
+
+describe("control characters from inputs are escaped in the other commands' text", () => {
+  it("render DIR to one stream: the directory's name in a refusal", () => {
+    const input = join(dir, `stream${HOSTILE}`);
+    mkdirSync(input);
+    writeFileSync(join(input, "bad.yaml"), EXAMPLE.replace(/^replicas: .*$/m, "replicas: x"));
+    const result = runInProcess(["render", input]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("stream\\u001b[2J\\u0007\\u009b31m\\u007f\\u202e/bad.yaml: 1 error(s); not rendered");
+    expect(result.err).toContain("stream\\u001b[2J\\u0007\\u009b31m\\u007f\\u202e: not every values file rendered");
+    expect(result.err).not.toMatch(RAW);
+  });
+
+  it("preflight and pin escape with the one escaper, bidirectional controls included", () => {
+    expect(preflightPrintable).toBe(printable);
+    expect(preflightPrintable(`a${HOSTILE}`)).not.toMatch(RAW);
+  });
+
+  it("a quoted argument is escaped once, not its escapes escaped again", () => {
+    const result = runInProcess(["preflight", `p${HOSTILE}`]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('not "p\\u001b[2J\\u0007\\u009b31m\\u007f\\u202e"');
     expect(result.err).not.toMatch(RAW);
   });
 });
