@@ -1,10 +1,11 @@
 // What a kustomization names, judged before kustomize sees it: only files
 // inside the checked tree are read, nothing is fetched and nothing is run.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { isRecord } from "../k8s/access.ts";
 import { parseDocumentsWithPositions, readText, type SourceDocument } from "../parse/source.ts";
+import { inside } from "../parse/tree.ts";
 
 export const KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
@@ -27,17 +28,6 @@ const FIX_RUNS = "check the kustomization's output instead: kustomize build --en
 
 /** How each key of a kustomization names files: a directory may be another kustomization. */
 type Kind = "resource" | "file" | "plugin";
-
-/** The tree a kustomization in `dir` may read: its repository (nearest `.git`), else the working directory holding it, else itself. */
-export function treeOf(dir: string): string {
-  const real = realpathSync.native(dir);
-  for (let at = real; ; at = dirname(at)) {
-    if (existsSync(join(at, ".git"))) return at;
-    if (dirname(at) === at) break;
-  }
-  const cwd = realpathSync.native(process.cwd());
-  return cwd !== dirname(cwd) && inside(real, cwd) ? cwd : real;
-}
 
 /** Every reference of the kustomization in `dir` and of those it names, refused where kustomize would leave the tree. */
 export function refusedReferences(dir: string, tree: string): Refusal[] {
@@ -198,9 +188,4 @@ function readOrEmpty(file: string): string {
     if (error instanceof UsageError) return "";
     throw error;
   }
-}
-
-/** Whether `path` is `root` or below it (both real paths). */
-export function inside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }

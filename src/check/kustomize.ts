@@ -7,7 +7,8 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync,
 import { tmpdir } from "node:os";
 import { delimiter, join, relative, sep } from "node:path";
 import { LIMITS } from "../parse/source.ts";
-import { KUSTOMIZATION_FILES, type Refusal, refusedReferences, treeOf } from "./kustomize-refs.ts";
+import { treeOf } from "../parse/tree.ts";
+import { KUSTOMIZATION_FILES, type Refusal, refusedReferences } from "./kustomize-refs.ts";
 
 export function isKustomization(dir: string): boolean {
   return KUSTOMIZATION_FILES.some((name) => existsSync(join(dir, name)));
@@ -25,7 +26,7 @@ const SCRATCH_PREFIX = "rigging-kustomize-";
 const WRAPPER = "kustomization.yaml";
 
 export async function buildKustomization(dir: string): Promise<Built> {
-  const refused = refusedReferences(dir, treeOf(dir));
+  const refused = refusedReferences(dir, treeOf(dir).real);
   if (refused.length > 0) return { refused };
   const builder = BUILDERS.map((b) => ({ ...b, path: onPath(b.command) })).find((b) => b.path !== undefined);
   if (!builder) return { notBuilt: `${dir}: a kustomization, not built (neither kubectl nor kustomize is on PATH); its files were read one by one` };

@@ -57,8 +57,10 @@ ResourceList whose result is the error.
 Options:
   -f, --values FILE   values in place of the functionConfig
       --values-root DIR  the tree whose files a values file's base: may name
-                      (default: the directory of each -f file); a base
-                      outside it, after symlinks, is refused
+                      (default: the repository, with its .git, holding
+                      each -f file; else the working directory holding it;
+                      else its directory); a base outside it, after
+                      symlinks, is refused
   -h, --help          show this help
 
 Exit codes: 0 no error result; 1 an error result; 3 internal error.

@@ -39,8 +39,10 @@ Options:
                      of ${STREAM_FILE}; either layout replaces the other
   -f, --values FILE  a values file; several -f layer in order, as Helm's do
       --values-root DIR  the tree whose files a values file's base: may name
-                     (default: the directory of each values file given); a
-                     base outside it, after symlinks, is refused
+                     (default: the repository, with its .git, holding each
+                     values file given; else the working directory holding
+                     it; else its directory); a base outside it, after
+                     symlinks, is refused
       --set K=V      set a value on top of the files, as helm --set reads it:
                      a.b=1,c[0]=x,d={x,y}; true, false, null and whole
                      numbers are typed, anything else is a string

@@ -7,7 +7,8 @@ import { printable } from "../core/printable.ts";
 import { isRecord, list } from "../k8s/access.ts";
 import { parseDocuments, readText } from "../parse/source.ts";
 import { expandArguments } from "../check/inputs.ts";
-import { inside, KUSTOMIZATION_FILES, remoteForm, treeOf } from "../check/kustomize-refs.ts";
+import { KUSTOMIZATION_FILES, remoteForm } from "../check/kustomize-refs.ts";
+import { inside, treeOf } from "../parse/tree.ts";
 import { MANIFEST, readManifest } from "../emit/output-manifest.ts";
 
 /** What a build would do to the resources, which diff does not. */
@@ -41,7 +42,7 @@ export interface DirectoryFiles {
 
 export function directoryFiles(dir: string): DirectoryFiles {
   const out: DirectoryFiles = { files: [], rigging: new Set(), notes: [] };
-  readDirectory(dir, out, new Set(), treeOf(dir));
+  readDirectory(dir, out, new Set(), treeOf(dir).real);
   const manifest = readManifest(join(dir, MANIFEST));
   for (const name of manifest?.files ?? []) out.rigging.add(join(dir, name));
   return out;

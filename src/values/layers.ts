@@ -6,6 +6,7 @@ import { formatLocation, type Location } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { applySet, parseSet, type Segment, setLabel } from "./set-values.ts";
 import { parseValuesFile, readText, type SourceDocument } from "../parse/source.ts";
+import { treeOf } from "../parse/tree.ts";
 import { isRecord } from "../k8s/access.ts";
 
 export interface SetArgument {
@@ -85,11 +86,12 @@ function givenRoot(dir: string): Root {
   throw new UsageError(`--values-root ${dir}: not a directory; name the directory that holds the values files and their bases`);
 }
 
-/** The directory of a values file named on the command line (the working directory for stdin). */
+/** The tree of a values file named on the command line: its repository, else the working directory holding it, else its directory. */
 function defaultRoot(file: string): Root {
   const dir = file === "-" ? "." : dirname(file);
   try {
-    return { real: realpathSync.native(dir), shown: `${dir}, the directory of ${name(file)}` };
+    const tree = treeOf(dir);
+    return { real: tree.real, shown: `${tree.real}, ${tree.what} ${name(file)}` };
   } catch {
     return { real: resolve(dir), shown: `${dir}, the directory of ${name(file)}` };
   }

@@ -171,13 +171,18 @@ describe("base: a file names the file it builds on", () => {
     writeFileSync(join(shared, "base.yaml"), readFileSync(join(ROOT, "examples", "rootpilot-gke.yaml"), "utf8"));
     writeFileSync(join(shared, "region.yaml"), "base: base.yaml\nreplicas: 3\n");
     writeFileSync(join(shared, "clusters", "one.yaml"), "base: ../region.yaml\nname: one\n");
-    // The base sits above the cluster file's directory: --values-root names the tree that holds both.
+    // The base sits above the cluster file's directory: outside a repository, --values-root names the tree that holds both.
     const data = loadValues([join(shared, "clusters", "one.yaml")], [], { valuesRoot: shared }).data as Record<string, unknown>;
     expect(data).toMatchObject({ kind: "RootpilotRunner", replicas: 3, name: "one" });
     expect(data).not.toHaveProperty("base");
     const r = runInProcess(["render", join(shared, "clusters", "one.yaml"), "--values-root", shared]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("name: one\n");
+    expect(runInProcess(["render", join(shared, "clusters", "one.yaml")]).err).toContain("outside");
+    // In a repository (a .git above), the repository is the tree: no flag.
+    mkdirSync(join(shared, ".git"));
+    const inRepo = runInProcess(["render", join(shared, "clusters", "one.yaml")]);
+    expect(inRepo.code, inRepo.err).toBe(0);
   });
 
   it("refuses a missing base with the chain of files", () => {
