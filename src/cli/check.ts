@@ -219,7 +219,7 @@ function inputNames(files: readonly string[]): string {
 
 /** For people, on stderr: what was not judged, and the summary. */
 function notes(report: CheckReport, format: Format, io: Io): void {
-  if (report.stoppedThread) io.err(`note: ${report.stoppedThread}; the directory it held was checked on the main thread\n`);
+  if (report.stoppedThread) io.err(`note: ${printable(report.stoppedThread)}; the directory it held was checked on the main thread\n`);
   for (const s of report.skipped) io.err(`${paint(io, 33, "skipped")} ${s.ruleId} (${s.profiles.join(", ")}): not judged from manifests: ${s.reason}\n`);
   // Unrecognised workloads are entries of the report itself; the other objects no profile claims are noted here.
   for (const u of report.unrecognised.filter((u) => !u.workload && u.unchecked === undefined)) {

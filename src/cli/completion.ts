@@ -146,7 +146,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "diff",
     summary: "what applying NEW over OLD changes and restarts",
-    options: [{ long: "format", value: words(() => ["text", "json"]) }, HELP],
+    options: [{ long: "format", value: words(() => ["text", "json"]) }, { long: "field-manager", value: "none" }, HELP],
     args: "files",
   },
   {
