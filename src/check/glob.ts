@@ -198,7 +198,7 @@ function matchesOne(token: Token, code: number): boolean {
  * item. Every other item matches exactly one, so on a mismatch only the last
  * star takes one more item: each (star, start) pair is tried once.
  */
-function starMatch<P, I>(pattern: readonly P[], items: readonly I[], isStar: (p: P) => boolean, one: (p: P, item: I) => boolean): boolean {
+function starMatch<P, I>(pattern: readonly P[], items: ArrayLike<I>, isStar: (p: P) => boolean, one: (p: P, item: I) => boolean): boolean {
   let p = 0;
   let i = 0;
   let star = -1;
@@ -232,23 +232,10 @@ function matchSegments(segments: readonly Segment[], parts: readonly string[]): 
 /** Whether one name matches one segment's tokens, as starMatch over its characters; `*` never matches an empty name (as picomatch). */
 function matchSegment(tokens: readonly Token[], name: string): boolean {
   if (name === "" && tokens.length > 0) return false;
-  let p = 0;
-  let i = 0;
-  let star = -1;
-  let resume = 0;
-  while (i < name.length) {
-    const token = tokens[p];
-    if (token?.kind === "star") {
-      star = p++;
-      resume = i;
-    } else if (token !== undefined && matchesOne(token, name.charCodeAt(i))) {
-      p++;
-      i++;
-    } else if (star >= 0) {
-      p = star + 1;
-      i = ++resume;
-    } else return false;
-  }
-  while (tokens[p]?.kind === "star") p++;
-  return p === tokens.length;
+  return starMatch(
+    tokens,
+    name,
+    (t) => t.kind === "star",
+    (t, ch) => matchesOne(t, ch.charCodeAt(0)),
+  );
 }

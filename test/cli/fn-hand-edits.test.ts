@@ -3,12 +3,12 @@
 // ids): an annotation a person adds, config.kubernetes.io/* included, makes
 // the item hand-edited, kept as it is; one kpt only re-indexed is unchanged.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { fnAnswer } from "../../src/cli/fn.ts";
-import { CLI, ROOT, tempDir } from "../support/cli.ts";
+import { ROOT, riggingOnPath, tempDir } from "../support/cli.ts";
 
 const CONFIG = `apiVersion: rigging.dev/v1alpha1\nmetadata:\n  name: runner\n${readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8")}`;
 const HAND_EDITS = {
@@ -81,11 +81,7 @@ describe.skipIf(!kptFound)("rigging fn under the real kpt", () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(() => {
     work = tempDir();
-    const bin = join(work, "bin");
-    mkdirSync(bin);
-    writeFileSync(join(bin, "rigging"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-    chmodSync(join(bin, "rigging"), 0o755);
-    env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    env = { ...process.env, PATH: riggingOnPath(work) };
     writeFileSync(join(work, "values.yaml"), CONFIG);
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -2,12 +2,12 @@
 // one out), then under the real kpt: `kpt fn eval --exec` and `kpt fn
 // render --allow-exec` with a Kptfile pipeline, checking the files kpt
 // writes and its results file.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
 import { KINDS } from "../../src/rules/systems.ts";
-import { CLI, ROOT, tempDir } from "../support/cli.ts";
+import { CLI, ROOT, riggingOnPath, tempDir } from "../support/cli.ts";
 import { fnAnswer } from "../../src/cli/fn.ts";
 import { run, type Run } from "./run.ts";
 
@@ -35,12 +35,7 @@ let pathWithRigging: string;
 
 beforeAll(() => {
   work = tempDir();
-  // `rigging` on PATH, as the docs' commands name it.
-  const bin = join(work, "bin");
-  mkdirSync(bin);
-  writeFileSync(join(bin, "rigging"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, "rigging"), 0o755);
-  pathWithRigging = `${bin}:${process.env.PATH}`;
+  pathWithRigging = riggingOnPath(work);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -3,7 +3,7 @@
 // is built once by `npm test` before vitest starts; rebuilding it from
 // parallel test files would race with the processes that run it.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "../../src/cli/main.ts";
@@ -46,4 +46,13 @@ export function tempFile(text: string | Buffer, name = "values.yaml"): string {
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "rigging-test-"));
+}
+
+/** A PATH on which `rigging` (a script in `work/bin`) runs the built bundle, as the docs' commands name it. */
+export function riggingOnPath(work: string): string {
+  const bin = join(work, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "rigging"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, "rigging"), 0o755);
+  return `${bin}:${process.env.PATH}`;
 }
