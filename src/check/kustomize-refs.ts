@@ -85,7 +85,8 @@ function references(doc: SourceDocument): Reference[] {
     const list = data[key];
     if (!Array.isArray(list)) return;
     list.forEach((entry, i) => {
-      if (field === undefined) add([key, i], entry, kind);
+      // An entry of a list of objects written as a bare string (`patches: [file.yaml]`) names a file too.
+      if (field === undefined || typeof entry === "string") add([key, i], entry, kind);
       else if (isRecord(entry)) add([key, i, field], entry[field], kind);
     });
   };

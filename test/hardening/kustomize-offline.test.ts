@@ -52,6 +52,7 @@ describe.skipIf(!hasKubectl)("check of a hostile kustomization", () => {
       "  - git@github.com:org/repo.git",
       "patches:",
       "  - path: /etc/passwd",
+      "  - ../../../outside/secret.yaml",
       "",
     ].join("\n");
     writeFileSync(join(base.prod, "kustomization.yaml"), hostile);
@@ -66,6 +67,7 @@ describe.skipIf(!hasKubectl)("check of a hostile kustomization", () => {
       [k, 6, "error", '"../../../outside" leaves the checked tree'],
       [k, 7, "error", '"git@github.com:org/repo.git" is a git address (user@host:path): nothing is'],
       [k, 9, "error", '"/etc/passwd" leaves the checked tree'],
+      [k, 10, "error", '"../../../outside/secret.yaml" leaves the checked tree'],
     ]);
     expect(existsSync(base.gitLog), "git was run").toBe(false);
     expect(existsSync(base.marker)).toBe(false);
