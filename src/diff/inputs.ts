@@ -31,7 +31,7 @@ export function readSide(arg: string, stdin?: string): Side {
   const docs = parseManifests(text, arg === "-" ? "<stdin>" : arg);
   const only = docs.length === 1 ? (docs[0].data as { kind?: unknown } | null) : undefined;
   if (only && typeof only.kind === "string" && valuesKindOf(only.kind)) return valuesSide(arg, text);
-  return streamSide(arg, docs, "stream");
+  return streamSide(arg, docs);
 }
 
 function isDirectory(path: string): boolean {
@@ -59,22 +59,22 @@ function valuesSide(arg: string, text: string): Side {
 function directorySide(dir: string): Side {
   const read = directoryFiles(dir);
   const docs = read.files.flatMap((file) => parseManifests(readText(file), file));
-  const side = streamSide(dir, docs, "directory");
-  return { ...side, rigging: read.rigging.size > 0 ? fromFiles(side, docs, read.rigging) : new Set(), notes: read.notes };
+  const loaded = loadedFrom(docs);
+  const objects = keyed(dir, loaded.objects);
+  // Objects of the files a render -o manifest lists are rigging's, labelled or not.
+  const rigging = new Set(loaded.objects.filter((o) => read.rigging.has(loaded.origins.get(o)?.file ?? "")).map(objectKey));
+  return { label: dir, how: "directory", objects, rigging, notes: read.notes };
 }
 
-/** The keys of the objects read from `files`. */
-function fromFiles(side: Side, docs: ReturnType<typeof parseManifests>, files: ReadonlySet<string>): Set<string> {
-  const keys = new Set<string>();
-  const loaded = loadObjects(docs.filter((doc) => files.has(doc.file)));
-  for (const object of loaded.objects) if (typeof object.kind === "string") keys.add(objectKey(object));
-  return new Set([...keys].filter((key) => side.objects.has(key)));
-}
-
-function streamSide(arg: string, docs: ReturnType<typeof parseManifests>, how: Side["how"]): Side {
+/** The objects of `docs`; the first one that is not an object refuses them all. */
+function loadedFrom(docs: ReturnType<typeof parseManifests>) {
   const loaded = loadObjects(docs);
   if (loaded.problems.length > 0) throw new UsageError(printable(loaded.problems[0]));
-  return { label: arg, how, objects: keyed(arg, loaded.objects), rigging: new Set(), notes: [] };
+  return loaded;
+}
+
+function streamSide(arg: string, docs: ReturnType<typeof parseManifests>): Side {
+  return { label: arg, how: "stream", objects: keyed(arg, loadedFrom(docs).objects), rigging: new Set(), notes: [] };
 }
 
 function keyed(arg: string, objects: readonly K8sObject[]): Map<string, K8sObject> {

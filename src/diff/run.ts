@@ -12,10 +12,6 @@ export interface SidesDiff {
   notRigging: string[];
 }
 
-export function diffSides(old: Side, next: Side, options: CompareOptions = {}): ObjectDiff[] {
-  return compareSides(old, next, options).diffs;
-}
-
 export function compareSides(old: Side, next: Side, options: CompareOptions = {}): SidesDiff {
   const keys = new Set([...old.objects.keys(), ...next.objects.keys()]);
   const diffs: ObjectDiff[] = [];

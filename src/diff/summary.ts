@@ -6,7 +6,7 @@ import type { K8sObject } from "../k8s/objects.ts";
 import { printable } from "../core/printable.ts";
 import { parseDocuments, readText } from "../parse/source.ts";
 import { objectKeyOf } from "./key.ts";
-import { diffSides, summaryLine } from "./run.ts";
+import { compareSides, summaryLine } from "./run.ts";
 
 const OUTPUT_MANIFEST = ".rigging-output";
 const YAML_FILE = /\.ya?ml$/;
@@ -59,7 +59,7 @@ function changes(before: readonly K8sObject[], after: readonly K8sObject[]) {
     rigging: "all" as const,
     notes: [],
   });
-  return diffSides(side(before), side(after));
+  return compareSides(side(before), side(after)).diffs;
 }
 
 /** A fleet member's change line over its earlier output, or "" when unchanged or unreadable. */

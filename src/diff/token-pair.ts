@@ -1,7 +1,7 @@
 // The Server and Runner pair over the Runner's token: each Runner is judged
 // against the runner-clusters entry that names its namespace and ServiceAccount.
-import { parse } from "yaml";
 import type { K8sObject } from "../k8s/objects.ts";
+import { readRunnerClusters } from "../systems/compass-server/runner-clusters.ts";
 import type { BothSides, ObjectDiff } from "./consequences.ts";
 import { isRunnerClusters, isRunnerDaemonSet } from "./roles.ts";
 
@@ -116,29 +116,11 @@ function tokenOf(ds: K8sObject | undefined): Token | undefined {
   return undefined;
 }
 
-/** The runner-clusters file's entries: whom each names, its audience and the longest token lifetime, in seconds. */
+/** The runner-clusters file's entries as the Server reads them (its defaults, Go durations); undefined when it is no YAML the Server reads. */
 export function entriesOf(cm: K8sObject): Entry[] | undefined {
   const text = Object.values((cm.data ?? {}) as Record<string, unknown>).find((v) => typeof v === "string");
   if (typeof text !== "string") return undefined;
-  try {
-    const doc = parse(text, { uniqueKeys: false }) as { clusters?: Record<string, unknown>[] };
-    return (Array.isArray(doc?.clusters) ? doc.clusters : []).map((c) => ({
-      namespace: typeof c?.namespace === "string" ? c.namespace : undefined,
-      serviceAccount: typeof c?.serviceAccount === "string" ? c.serviceAccount : undefined,
-      audience: typeof c?.audience === "string" ? c.audience : undefined,
-      maxTokenLifetime: seconds(c?.maxTokenLifetime),
-    }));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A Go duration (86400s, 24h, 1h30m) in seconds; undefined when it is none. */
-export function seconds(value: unknown): number | undefined {
-  if (typeof value === "number") return value;
-  if (typeof value !== "string" || value.length > 64 || !/^(\d+(\.\d+)?(h|m|s|ms))+$/.test(value)) return undefined;
-  const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
-  let total = 0;
-  for (const [, n, , u] of value.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) total += Number(n) * unit[u];
-  return total;
+  const { clusters, problems } = readRunnerClusters(text);
+  if (problems.some((p) => p.entry === undefined && p.message.startsWith("is not YAML"))) return undefined;
+  return clusters.map((c) => ({ namespace: c.namespace, serviceAccount: c.serviceAccount, audience: c.audience, maxTokenLifetime: c.maxTokenLifetimeSeconds }));
 }
