@@ -2,7 +2,8 @@
 // the password never from the command line.
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
-import { parseFormat, parseTimeout, printable, readSecretFile } from "../preflight/common.ts";
+import { parseFormat, parseTimeout, readSecretFile } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import { decode, exportKey, readExport } from "../preflight/exports.ts";
 import type { Io } from "./io.ts";
 import { COMMON_HELP, COMMON_OPTIONS, readMaterial, runChecks, usageCheck } from "./preflight-run.ts";

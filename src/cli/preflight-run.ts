@@ -9,13 +9,13 @@ import {
   describeError,
   exitCode,
   formatResults,
-  printable,
   readSecretFile,
   redactor,
   TimeoutError,
   type CheckResult,
   type Outcome,
 } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import { decode, exportKey, readExport, type ObjectExport } from "../preflight/exports.ts";
 import { paint, type Io } from "./io.ts";
 

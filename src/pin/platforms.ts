@@ -1,6 +1,7 @@
 // D10 for one image: the platforms its digest holds against those its
 // system's record asks (src/rules/system.ts, `image`).
-import { type CheckResult, printable } from "../preflight/common.ts";
+import type { CheckResult } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import type { PinReference } from "./reference.ts";
 import type { Manifest } from "./registry.ts";
 import type { ImageSite } from "./sites.ts";

@@ -5,7 +5,8 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
-import { printable, type Deadline } from "../preflight/common.ts";
+import type { Deadline } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import { isLoopback, type PinReference } from "./reference.ts";
 
 /** The distribution spec's own recommendation; registries refuse larger manifests. */

@@ -1,6 +1,6 @@
 // A repository's tags, read anonymously (D9) page by page, bounded in size and pages.
 import { z } from "zod";
-import { printable } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import type { PinReference } from "./reference.ts";
 import { parseJson, RegistryError, type RegistryClient } from "./registry.ts";
 

@@ -1,6 +1,6 @@
 // `rigging pin --update`: the newest paired-tag build of each image (D8), left
 // in place when it fails D10, with the newest build that would pass named.
-import { printable } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import { platformResult } from "./platforms.ts";
 import { parseReference, withDigest, type PinReference } from "./reference.ts";
 import { ImageProblem, type RegistryClient } from "./registry.ts";

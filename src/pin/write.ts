@@ -6,7 +6,7 @@ import { basename, dirname, join } from "node:path";
 import { parseDocument, Scalar } from "yaml";
 import { InternalError, UsageError } from "../core/errors.ts";
 import { readText } from "../parse/source.ts";
-import { printable } from "../preflight/common.ts";
+import { printable } from "../core/printable.ts";
 import type { ImageSite } from "./sites.ts";
 
 /** The `yaml` package's options for the values' places; its own duplicate-key check is quadratic. */

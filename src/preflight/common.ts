@@ -109,9 +109,6 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   return (text) => ordered.reduce((out, form) => (out.includes(form) ? out.split(form).join("***") : out), text);
 }
 
-// The one escaper of terminal text, here for the preflight and pin modules that import it from this file.
-export { printable };
-
 /** The most of a server's or library's words a message quotes. */
 export const QUOTED_CHARACTERS = 1000;
 

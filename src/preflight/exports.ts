@@ -1,7 +1,8 @@
 // Secrets and ConfigMaps as `kubectl get -o yaml|json` prints them, so a secret is never typed.
 import { UsageError } from "../core/errors.ts";
 import { parseDocumentsWithPositions } from "../parse/source.ts";
-import { printable, readSecretFile, type Deadline } from "./common.ts";
+import { readSecretFile, type Deadline } from "./common.ts";
+import { printable } from "../core/printable.ts";
 
 /** Kubernetes keeps a Secret or ConfigMap under 1 MiB; its export, base64 and all, fits in 2. */
 const EXPORT_BYTES = 2 * 1024 * 1024;

@@ -4,7 +4,8 @@ import { X509Certificate, type KeyObject } from "node:crypto";
 import { connect, rootCertificates, type PeerCertificate, type TLSSocket } from "node:tls";
 import { UsageError } from "../core/errors.ts";
 import { ipFamily } from "../k8s/ip.ts";
-import { printable, type CheckResult, type Deadline } from "./common.ts";
+import type { CheckResult, Deadline } from "./common.ts";
+import { printable } from "../core/printable.ts";
 
 const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
 const ANY_EXTENDED_KEY_USAGE = "2.5.29.37.0";

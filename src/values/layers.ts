@@ -1,12 +1,12 @@
 // Layered values with Helm's rules (files in order, then each --set); every
 // value keeps its layer so a refusal names the file and line that set it.
 import { realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { formatLocation, type Location } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { applySet, parseSet, type Segment, setLabel } from "./set-values.ts";
 import { parseValuesFile, readText, type SourceDocument } from "../parse/source.ts";
-import { treeOf } from "../parse/tree.ts";
+import { inside, treeOf } from "../parse/tree.ts";
 import { isRecord } from "../k8s/access.ts";
 
 export interface SetArgument {
@@ -35,14 +35,14 @@ class Origin {
 const name = (file: string) => (file === "-" ? "<stdin>" : file);
 
 export interface LoadOptions {
-  /** The tree a values file's `base:` may name (--values-root); by default the directory of each file named. */
+  /** The tree a values file's `base:` may name (--values-root); by default each named file's tree (src/parse/tree.ts). */
   valuesRoot?: string;
 }
 
 /** Where the files a values file names may be: their real paths must be inside `real`. */
 interface Root {
   real: string;
-  /** How a message names it: `--values-root DIR`, or the directory of the file named. */
+  /** How a message names it: `--values-root DIR`, or the tree and the file named. */
   shown: string;
 }
 
@@ -109,8 +109,7 @@ function checkedBase(path: string, base: string, where: string, root: Root, trai
   } catch {
     return; // missing or unreadable: the read says so, with the chain
   }
-  const rel = relative(root.real, real);
-  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+  if (!inside(real, root.real))
     throw new UsageError(
       `${where} base: ${base} is ${real}, outside ${root.shown}, where a values file may name files (${trail}); move the file under it, or pass --values-root DIR naming a directory that holds both`,
     );

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { printable } from "../../src/core/printable.ts";
-import { printable as preflightPrintable } from "../../src/preflight/common.ts";
 import { CLI, ROOT, runCli, runInProcess, tempDir } from "../support/cli.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples/rootpilot-eks.yaml"), "utf8");
@@ -129,8 +128,10 @@ describe("control characters from inputs are escaped in the other commands' text
   });
 
   it("preflight and pin escape with the one escaper, bidirectional controls included", () => {
-    expect(preflightPrintable).toBe(printable);
-    expect(preflightPrintable(`a${HOSTILE}`)).not.toMatch(RAW);
+    const result = runInProcess(["preflight", "tls", "--server-name", `a${HOSTILE}`]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--server-name "a\\u001b[2J\\u0007\\u009b31m\\u007f\\u202e"');
+    expect(result.err).not.toMatch(RAW);
   });
 
   it("a quoted argument is escaped once, not its escapes escaped again", () => {
