@@ -137,7 +137,7 @@ function sweepScratch(): void {
     return;
   }
   for (const name of names) {
-    const pid = /^rigging-kustomize-(\d+)-[^/]*$/.exec(name)?.[1];
+    const pid = name.startsWith(SCRATCH_PREFIX) ? /^(\d+)-/.exec(name.slice(SCRATCH_PREFIX.length))?.[1] : undefined;
     if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
     const dir = join(tmpdir(), name);
     try {

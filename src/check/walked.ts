@@ -6,6 +6,7 @@ import { KINDS } from "../rules/systems.ts";
 import type { SourceDocument } from "../parse/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { INPUT_RULE } from "./pseudo-rules.ts";
+import { KUSTOMIZATION_FILES } from "./kustomize-refs.ts";
 import type { CheckFinding } from "./run.ts";
 import { isRecord } from "../k8s/access.ts";
 
@@ -31,7 +32,7 @@ export interface SkippedFile {
 
 export type WalkedRead = { documents: SourceDocument[] } | { skip: SkipReason; detail?: string } | { error: { line: number; column: number; message: string } };
 
-export const KUSTOMIZATION_NAMES = new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
+export const KUSTOMIZATION_NAMES = new Set(KUSTOMIZATION_FILES);
 const APIVERSION_LINE = /^[ \t-]*"?apiVersion"?[ \t]*:/m;
 const KIND_LINE = /^[ \t-]*"?kind"?[ \t]*:/m;
 const POSITION = /^.*?:(\d+):(\d+) (.*)$/s;
