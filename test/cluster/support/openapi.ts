@@ -1,0 +1,122 @@
+// The API server's own OpenAPI v3, read into the compact types of
+// kube-schemas/ (scripts/gen-kube-schemas.mjs) and compared model by model,
+// following fields from each kind, so that names of models never matter.
+import type { ControlPlane } from "./control-plane.ts";
+
+export interface Schema {
+  type?: string;
+  format?: string;
+  $ref?: string;
+  allOf?: Schema[];
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  "x-kubernetes-group-version-kind"?: { group: string; version: string; kind: string }[];
+}
+
+export interface Served {
+  schemas: Map<string, Schema>;
+  /** apiVersion → kind → the schema's name, for each kind a collection of the group-version serves. */
+  kinds: Map<string, Map<string, string>>;
+}
+
+export interface KubeSchemas {
+  kinds: Record<string, Record<string, string>>;
+  types: Record<string, { f: Record<string, string>; r?: string[] }>;
+}
+
+const LEAVES: Record<string, string> = {
+  "io.k8s.apimachinery.pkg.api.resource.Quantity": "quantity",
+  "io.k8s.apimachinery.pkg.util.intstr.IntOrString": "int-or-string",
+  "io.k8s.apimachinery.pkg.apis.meta.v1.Time": "string",
+  "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": "string",
+};
+
+/** Every group-version's document, and the kinds its discovery lists with a create verb. */
+export async function served(cp: ControlPlane): Promise<Served> {
+  const index = (await cp.api("GET", "/openapi/v3")).json() as { paths: Record<string, { serverRelativeURL: string }> };
+  const schemas = new Map<string, Schema>();
+  const kinds = new Map<string, Map<string, string>>();
+  for (const [path, { serverRelativeURL }] of Object.entries(index.paths)) {
+    const gv = /^(?:api\/(v1)|apis\/([^/]+\/[^/]+))$/.exec(path);
+    if (!gv) continue;
+    const doc = (await cp.api("GET", serverRelativeURL)).json() as { components?: { schemas?: Record<string, Schema> } };
+    for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) schemas.set(name, schema);
+    const apiVersion = gv[1] ?? gv[2];
+    const discovery = (await cp.api("GET", `/${path}`)).json() as { resources: { name: string; kind: string; verbs: string[] }[] };
+    const byKind = new Map<string, string>();
+    for (const r of discovery.resources) {
+      if (r.name.includes("/") || !r.verbs.includes("create")) continue;
+      const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : ["", apiVersion];
+      const name = [...schemas].find(([, s]) =>
+        s["x-kubernetes-group-version-kind"]?.some((g) => g.group === group && g.version === version && g.kind === r.kind),
+      )?.[0];
+      if (name) byKind.set(r.kind, name);
+    }
+    kinds.set(apiVersion, byKind);
+  }
+  return { schemas, kinds };
+}
+
+type Compact = { leaf: string } | { model: string };
+
+/** A schema as kube-schemas writes a field's type: a leaf, [] or {} before an item type, or a model (by the server's name). */
+function compact(schema: Schema | undefined, schemas: Map<string, Schema>): { prefix: string; item: Compact } {
+  let s = schema ?? {};
+  if (s.allOf?.length === 1) s = s.allOf[0];
+  if (s.$ref) {
+    const name = s.$ref.replace("#/components/schemas/", "");
+    if (LEAVES[name]) return { prefix: "", item: { leaf: LEAVES[name] } };
+    const target = schemas.get(name);
+    if (target?.properties) return { prefix: "", item: { model: name } };
+    return compact(target, schemas);
+  }
+  if (s.type === "array") {
+    const inner = compact(s.items, schemas);
+    return { prefix: `[]${inner.prefix}`, item: inner.item };
+  }
+  if (s.type === "object" && typeof s.additionalProperties === "object") {
+    const inner = compact(s.additionalProperties, schemas);
+    return { prefix: `{}${inner.prefix}`, item: inner.item };
+  }
+  if (s.type === "string") return { prefix: "", item: { leaf: s.format === "int-or-string" ? "int-or-string" : "string" } };
+  if (s.type === "integer" || s.type === "number" || s.type === "boolean") return { prefix: "", item: { leaf: s.type } };
+  return { prefix: "", item: { leaf: "any" } };
+}
+
+/** The differences between a served model and kube-schemas' model, following model fields; each pair is compared once. */
+export function compareModels(served: Map<string, Schema>, bundled: KubeSchemas, start: [string, string], where: string): string[] {
+  const differences: string[] = [];
+  const seen = new Set<string>();
+  const queue: [string, string, string][] = [[...start, where]];
+  while (queue.length > 0) {
+    const [server, client, at] = queue.shift()!;
+    if (seen.has(`${server}|${client}`)) continue;
+    seen.add(`${server}|${client}`);
+    const s = served.get(server);
+    const c = bundled.types[client];
+    if (!s || !c) {
+      differences.push(`${at}: ${s ? `kube-schemas has no model ${client}` : `the server has no schema ${server}`}`);
+      continue;
+    }
+    const fields = new Set([...Object.keys(s.properties ?? {}), ...Object.keys(c.f)]);
+    for (const field of [...fields].sort()) {
+      const path = `${at}.${field}`;
+      const clientType = c.f[field];
+      if (!s.properties?.[field] || clientType === undefined) {
+        differences.push(`${path}: ${clientType === undefined ? "served, missing from kube-schemas" : "in kube-schemas, not served"}`);
+        continue;
+      }
+      const { prefix, item } = compact(s.properties[field], served);
+      const clientItem = clientType.slice(prefix.length);
+      if (!clientType.startsWith(prefix)) differences.push(`${path}: served as ${prefix}…, kube-schemas says ${clientType}`);
+      else if ("model" in item && bundled.types[clientItem]) queue.push([item.model, clientItem, path]);
+      else if ("model" in item || item.leaf !== clientItem)
+        differences.push(`${path}: served as ${prefix}${"model" in item ? item.model : item.leaf}, kube-schemas says ${clientType}`);
+    }
+    const required = (r?: string[]) => [...(r ?? [])].sort().join(",");
+    if (required(s.required) !== required(c.r)) differences.push(`${at}: required [${required(s.required)}] served, [${required(c.r)}] in kube-schemas`);
+  }
+  return differences;
+}

@@ -1,0 +1,10 @@
+// The test control plane's etcd, built from its module at the pinned release.
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }

@@ -1,0 +1,6 @@
+//go:build tools
+
+// A tool the tests run, built from its module at the pinned release.
+package tools
+
+import _ "helm.sh/helm/v3/cmd/helm"
