@@ -2,6 +2,7 @@
 // `kubectl kustomize` in the same run, and a fleet's; checks each target of
 // docs/performance.md and writes bench/results.json. Compare ratios, not times.
 // Environment: BENCH_REPS, BENCH_FLEETS, BENCH_FLEET_REPS, BENCH_MEMORY=0.
+// Each fleet's output is also checked by `kubeconform -strict` (bench/kubeconform.mjs).
 // Fleets write to disk and to /dev/shm so file creation and rendering separate;
 // bench/read-floor.mjs gives the parse floor no check can go below.
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fleetValues } from "./fleet-values.mjs";
+import { kubeconform, kubeconformLines, kubeconformRatios, prepareKubeconform } from "./kubeconform.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 15);
 const FLEETS = (process.env.BENCH_FLEETS ?? "1000,10000").split(",").map(Number).filter(Boolean);
@@ -26,6 +28,8 @@ const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 const TARGET = { nodeRender: 1.3, bunRender: 0.6, binaryRender: 0.5, fleetPerStart: 180, fleetRssMiB: 200, checkPerReadFloor: 3.5, fleetFiles: 10000 };
 /** Baseline starts taken around each fleet, so that its rate pairs with the load of its own moment. */
 const FLEET_BASE_REPS = 5;
+/** kubeconform's binary, once its schemas are there; undefined skips its rows. */
+let kubeconformBinary;
 
 const work = mkdtempSync(join(tmpdir(), "rigging-bench-"));
 const notes = [];
@@ -101,12 +105,14 @@ async function main() {
 
   target("the standalone executable's render of the same file", "x node -e 0", results.ratios["binary render / node -e 0"], "<=", TARGET.binaryRender);
 
+  if (FLEETS.length > 0) kubeconformBinary = prepareKubeconform(notes);
   const places = [["disk", work]];
   if (MEMORY && existsSync("/dev/shm")) places.push(["memory", mkdtempSync("/dev/shm/rigging-bench-")]);
   try {
     for (const [where, dir] of places) {
       const rows = FLEETS.map((size) => ({ where, ...fleet(size, dir) }));
       results.fleets.push(...rows);
+      for (const row of rows) Object.assign(results.ratios, kubeconformRatios(row));
       const [small, large] = rows;
       if (small && large)
         results.ratios[`fleet ${large.files} / fleet ${small.files} wall, output on ${where} (linear = ${large.files / small.files})`] = round2(
@@ -158,6 +164,8 @@ function fleet(size, place) {
   }
   const render = pick(renders);
   const check = measured([NODE, RIGGING, "check", output], [0, 1]);
+  // The same output, right after check, so that both meet the machine in the same state.
+  const kc = kubeconformBinary ? kubeconform(kubeconformBinary, output, measured, notes) : undefined;
   // What check cannot go below: the same files read and parsed by js-yaml alone (bench/read-floor.mjs).
   const floor = measured([NODE, "bench/read-floor.mjs", output]);
   base.push(...baseStarts());
@@ -170,9 +178,18 @@ function fleet(size, place) {
     nodeStartMs: round1(startMs),
     render: { wallMs: round1(render.ms), perSecond: Math.round(size / (render.ms / 1000)), perNodeStart: perStart(render.ms), peakRssMiB: render.rssMiB },
   };
+  const objects = Number(/in (\d+) object\(s\)/.exec(check.stderr)?.[1] ?? Number.NaN);
   row.check = check.ok
-    ? { wallMs: round1(check.ms), perSecond: Math.round(size / (check.ms / 1000)), perNodeStart: perStart(check.ms), peakRssMiB: check.rssMiB }
+    ? {
+        wallMs: round1(check.ms),
+        perSecond: Math.round(size / (check.ms / 1000)),
+        perNodeStart: perStart(check.ms),
+        peakRssMiB: check.rssMiB,
+        objects,
+        objectsPerSecond: Math.round(objects / (check.ms / 1000)) || undefined,
+      }
     : { skipped: `check ${output} exited ${check.status}: ${check.stderr.split("\n")[0]}` };
+  if (kc) row.kubeconform = kc;
   row.readFloor = { wallMs: round1(floor.ms), perNodeStart: perStart(floor.ms) };
   if (check.ok && check.status !== 0) notes.push(`check of the ${size}-file fleet exited 1 (findings)`);
   return row;
@@ -183,21 +200,22 @@ function baseStarts() {
 }
 
 /** Runs under /usr/bin/time -v when present, for the peak RSS. */
-function measured(argv, okCodes = [0]) {
+function measured(argv, okCodes = [0], keepStdout = false) {
   const withTime = TIME ? [TIME, "-v", ...argv] : argv;
-  const r = timed(withTime, true);
+  const r = timed(withTime, true, keepStdout);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   const ok = okCodes.includes(r.status);
   if (!ok && okCodes.length === 1) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
   return { ...r, ok, rssMiB: rss ? round1(Number(rss[1]) / 1024) : undefined };
 }
 
-function timed(argv, keepStderr = false) {
+function timed(argv, keepStderr = false, keepStdout = false) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { stdio: ["ignore", "ignore", keepStderr ? "pipe" : "ignore"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const stdio = ["ignore", keepStdout ? "pipe" : "ignore", keepStderr ? "pipe" : "ignore"];
+  const r = spawnSync(argv[0], argv.slice(1), { stdio, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.error) throw r.error;
-  return { ms, status: r.status, stderr: r.stderr ?? "" };
+  return { ms, status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
 function run(argv) {
@@ -243,6 +261,7 @@ function print() {
       `| ${f.where} | ${f.files} | ${f.nodeStartMs} | ${f.render.wallMs} | ${f.render.perSecond} | ${f.render.perNodeStart} | ${f.render.peakRssMiB ?? "-"} | ${c?.wallMs ?? "-"} | ${c?.perSecond ?? "-"} | ${c?.perNodeStart ?? "-"} | ${c?.peakRssMiB ?? "-"} | ${f.readFloor.wallMs} | ${f.readFloor.perNodeStart} |`,
     );
   }
+  lines.push(...kubeconformLines(results.fleets));
   for (const note of [...notes, ...results.fleets.filter((f) => f.check?.skipped).map((f) => f.check.skipped)]) lines.push(`note: ${note}`);
   lines.push("", "(written to bench/results.json)");
   console.log(lines.join("\n"));
