@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "../../support/cli.ts";
+import { run } from "./run.ts";
 
 const exec = promisify(execFile);
 const PREFIX = "rigging-cluster-";
@@ -99,37 +100,9 @@ export function sweepStale(): void {
 
 async function makeCertificates(dir: string): Promise<void> {
   const run = (args: string[]) => exec("openssl", args, { cwd: dir });
-  await run([
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.crt",
-    "-subj",
-    "/CN=test-ca",
-    "-days",
-    "2",
-  ]);
-  await run([
-    "req",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:P-256",
-    "-nodes",
-    "-keyout",
-    "serving.key",
-    "-out",
-    "serving.csr",
-    "-subj",
-    "/CN=kube-apiserver",
-  ]);
+  const ecKey = (name: string) => ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", `${name}.key`];
+  await run(["req", "-x509", ...ecKey("ca"), "-out", "ca.crt", "-subj", "/CN=test-ca", "-days", "2"]);
+  await run(["req", ...ecKey("serving"), "-out", "serving.csr", "-subj", "/CN=kube-apiserver"]);
   writeFileSync(join(dir, "serving.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
   await run([
     "x509",
@@ -265,19 +238,44 @@ async function startIn(dir: string, etcdBinary: string, apiserverBinary: string,
     killAll();
     throw error;
   }
-  const kubeconfig = join(dir, "kubeconfig");
-  writeFileSync(
+  const kubeconfig = writeKubeconfig(dir, server, caFile, tokenOf.admin);
+  try {
+    await bindEveryone(api);
+  } catch (error) {
+    killAll();
+    throw error;
+  }
+  return {
+    server,
+    caFile,
     kubeconfig,
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{ name: "test", cluster: { server, "certificate-authority": caFile } }],
-      users: [{ name: "admin", user: { token: tokenOf.admin } }],
-      contexts: [{ name: "test", context: { cluster: "test", user: "admin" } }],
-      "current-context": "test",
-    }),
-  );
-  // Every authenticated identity may do anything RBAC governs, so admission alone decides what the tests ask.
+    dir,
+    api,
+    kubectl: (args, input) => run("kubectl", [`--kubeconfig=${kubeconfig}`, ...args], { input }),
+    stop: async () => {
+      process.removeListener("exit", killAll);
+      for (const child of [...children].reverse()) await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function writeKubeconfig(dir: string, server: string, caFile: string, token: string): string {
+  const kubeconfig = join(dir, "kubeconfig");
+  const config = {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: "test", cluster: { server, "certificate-authority": caFile } }],
+    users: [{ name: "admin", user: { token } }],
+    contexts: [{ name: "test", context: { cluster: "test", user: "admin" } }],
+    "current-context": "test",
+  };
+  writeFileSync(kubeconfig, JSON.stringify(config));
+  return kubeconfig;
+}
+
+/** Every authenticated identity may do anything RBAC governs, so admission alone decides what the tests ask. */
+async function bindEveryone(api: ControlPlane["api"]): Promise<void> {
   const binding = {
     apiVersion: "rbac.authorization.k8s.io/v1",
     kind: "ClusterRoleBinding",
@@ -287,28 +285,6 @@ async function startIn(dir: string, etcdBinary: string, apiserverBinary: string,
   };
   const bound = await api("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding);
   if (bound.status !== 201) throw new Error(`binding cluster-admin: ${bound.status} ${bound.text}`);
-  return {
-    server,
-    caFile,
-    kubeconfig,
-    dir,
-    api,
-    kubectl: async (args, input) => {
-      const child = spawn("kubectl", [`--kubeconfig=${kubeconfig}`, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-      let out = "";
-      let err = "";
-      child.stdout.setEncoding("utf8").on("data", (c: string) => void (out += c));
-      child.stderr.setEncoding("utf8").on("data", (c: string) => void (err += c));
-      child.stdin.end(input ?? "");
-      const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
-      return { code, out, err };
-    },
-    stop: async () => {
-      process.removeListener("exit", killAll);
-      for (const child of [...children].reverse()) await stopChild(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 interface Call {

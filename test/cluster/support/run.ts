@@ -1,4 +1,4 @@
-// Running helm and kustomize from the cluster tests without blocking the test worker: a promise per process, killed after a deadline.
+// Running programs (kubectl, helm, kustomize) from the cluster tests without blocking the test worker: a promise per process, killed after a deadline.
 import { spawn } from "node:child_process";
 
 export interface Ran {
