@@ -10,6 +10,7 @@ import { closest, validateValues } from "./values/values.ts";
 import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
 import type { ValuesKind } from "./systems/values-kind.ts";
 import { checkObjects } from "./rules/catalog.ts";
+import { normalise } from "./normalise/index.ts";
 
 export interface Rendered {
   file: string;
@@ -81,7 +82,10 @@ function kindFor(source: SourceDocument): ValuesKind {
 
 /** A finding on our own output is a bug in a renderer, never the user's. */
 export function selfCheck(objects: K8sObject[]): void {
-  const findings = checkObjects(objects, undefined, { rendered: true }).filter((f) => f.severity === "error");
+  const normal = normalise(objects);
+  const findings = [...checkObjects(normal.objects, undefined, { rendered: true }), ...normal.notes.map((n) => ({ ...n, id: "objects" }))].filter(
+    (f) => f.severity === "error",
+  );
   if (findings.length === 0) return;
   const lines = findings.map((f) => `  ${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`);
   throw new InternalError("the rendered objects break the rule catalog", lines);

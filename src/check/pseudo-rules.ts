@@ -37,7 +37,20 @@ export const SCHEMA_RULE: PseudoRule = {
   opinions: [{ summary: "a beta or alpha apiVersion the target version also serves as a stable one", because: DEPRECATED_BECAUSE }],
 };
 
-export const PSEUDO_RULES: readonly PseudoRule[] = [INPUT_RULE, UNRECOGNISED_RULE, SCHEMA_RULE];
+export const OBJECTS_RULE: PseudoRule = {
+  id: "objects",
+  summary: "The input describes one object per identity, and each reference and selector in it resolves as Kubernetes resolves it",
+  fix: "give each object once, name the namespace of every namespaced object (or of none), and write references and selectors Kubernetes resolves (the message names the one)",
+  why: "check judges the objects Kubernetes will run: after the API server's defaults, with each container's environment as the kubelet builds it from the ConfigMaps and Secrets in the input. Where the text and that object part ways (two different copies of one object, a ConfigMap key that is not there, a selector operator the API server refuses) the object is not the one the text seems to describe.",
+  opinions: [
+    {
+      summary: "an object given twice, a namespace omitted beside named ones, a $(VAR) that refers to itself, a ConfigMap two envFrom entries read",
+      because: "Kubernetes accepts it, but the object it runs may not be the one the text seems to describe",
+    },
+  ],
+};
+
+export const PSEUDO_RULES: readonly PseudoRule[] = [INPUT_RULE, UNRECOGNISED_RULE, SCHEMA_RULE, OBJECTS_RULE];
 
 /** Whether objects of this kind run pods (the kinds whose pod spec the rules read). */
 export function isWorkloadKind(kind: string): boolean {

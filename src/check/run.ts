@@ -13,7 +13,8 @@ import type { WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
-import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { isWorkloadKind, OBJECTS_RULE, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { normalise, NOTE_BECAUSE, type Normalised, type Note } from "../normalise/index.ts";
 import { schemaChecked } from "./schema-findings.ts";
 import { type Skipped, skippedFor } from "./skipped.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
@@ -271,21 +272,24 @@ function checkLoaded(
   options: CheckOptions,
   problems: string[],
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
-  const { profileOf, unrecognised } = classify(objects, options.profile);
-  const findings = checkObjects(objects, (o) => profileOf.get(o), {
+  const normal = normalise(objects);
+  const { profileOf, unrecognised } = classify(normal.objects, options.profile);
+  const findings = checkObjects(normal.objects, (o) => profileOf.get(o), {
     run: runScope(options),
     onError: (rule, set, error) =>
       problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
   });
+  findings.push(...noteFindings(normal.notes, profileOf));
   const waived = options.noWaivers
     ? findings
     : applyWaivers(
         findings,
-        objects.filter((o) => profileOf.has(o)),
+        normal.objects.filter((o) => profileOf.has(o)),
         profileOf,
       );
   const originals = new OriginalFiles();
-  const place = (object: K8sObject, path: readonly PropertyKey[]) => {
+  const place = (normalised: K8sObject, normalisedPath: readonly PropertyKey[]) => {
+    const { object, path } = normal.provenance.written(normalised, normalisedPath);
     const origin = origins.get(object)!;
     const at = origin.document.locate([...origin.prefix, ...path]);
     const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
@@ -302,7 +306,7 @@ function checkLoaded(
       ruleId: finding.id,
       severity: finding.severity,
       ...(finding.profile ? { profile: finding.profile } : {}),
-      object: identity(finding.object),
+      object: identity(normal.provenance.input(finding.object)),
       path: formatPath(finding.path),
       message: finding.message,
       fix: finding.fix,
@@ -312,10 +316,13 @@ function checkLoaded(
   );
   const skipped = unrecognised.map((object): Unrecognised => {
     const { file, line } = place(object, []);
-    return { file, ...(line !== undefined ? { line } : {}), object: objectRef(object), identity: identity(object), workload: isWorkloadKind(object.kind) };
+    const input = normal.provenance.input(object);
+    return { file, ...(line !== undefined ? { line } : {}), object: objectRef(input), identity: identity(input), workload: isWorkloadKind(object.kind) };
   });
   const schema =
-    options.kubeVersion === undefined ? { findings: [], unchecked: [] } : schemaChecked(objects, options.kubeVersion, { place, profileOf, identity });
+    options.kubeVersion === undefined
+      ? { findings: [], unchecked: [] }
+      : schemaChecked(objects, options.kubeVersion, { place, profileOf: inputProfiles(normal, profileOf), identity });
   return {
     profiles: [...new Set(profileOf.values())],
     findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...schema.findings],
@@ -335,6 +342,27 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
       ...problems.map((hit: RuleHit): Finding => ({ ...hit, id: WAIVER_RULE.id, profile: profileOf.get(hit.object), severity: "error", fix: WAIVER_RULE.fix })),
     );
   }
+  return out;
+}
+
+/** The normalising stage's notes as findings of its pseudo-rule. */
+function noteFindings(notes: readonly Note[], profileOf: Map<K8sObject, SystemName>): Finding[] {
+  return notes.map((note) => ({
+    object: note.object,
+    path: note.path,
+    message: note.message,
+    id: OBJECTS_RULE.id,
+    profile: profileOf.get(note.object),
+    severity: note.severity,
+    fix: OBJECTS_RULE.fix,
+    ...(note.severity === "warning" ? { because: NOTE_BECAUSE } : {}),
+  }));
+}
+
+/** Each input object's profile, from its normalised copy's. */
+function inputProfiles(normal: Normalised, profileOf: Map<K8sObject, SystemName>): Map<K8sObject, SystemName> {
+  const out = new Map<K8sObject, SystemName>();
+  for (const [object, profile] of profileOf) out.set(normal.provenance.input(object), profile);
   return out;
 }
 

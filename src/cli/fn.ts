@@ -15,6 +15,8 @@ import { parseDocuments, parseValuesFile, readText, type SourceDocument } from "
 import { renderSource } from "../pipeline.ts";
 import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { checkObjects } from "../rules/catalog.ts";
+import { normalise } from "../normalise/index.ts";
+import { OBJECTS_RULE } from "../check/pseudo-rules.ts";
 import type { SystemName } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import type { Io } from "./io.ts";
@@ -272,24 +274,27 @@ function validate(items: readonly Record<string, unknown>[], profile?: SystemNam
   for (const documents of byDirectory.values()) {
     const loaded = loadObjects(documents);
     for (const problem of loaded.problems) results.push({ severity: "error", message: problem });
-    const { profileOf: profileByObject, unrecognised } = classify(loaded.objects, profile);
+    const normal = normalise(loaded.objects);
+    const { profileOf: profileByObject, unrecognised } = classify(normal.objects, profile);
     profileByObject.forEach((p) => profiles.add(p));
-    const fileOf = (object: K8sObject) => loaded.origins.get(object)!.file;
-    const findings = checkObjects(loaded.objects, (o) => profileByObject.get(o), {
+    const input = (object: K8sObject) => normal.provenance.input(object);
+    const fileOf = (object: K8sObject) => loaded.origins.get(input(object))!.file;
+    const notes = normal.notes.map((n) => ({ ...n, id: OBJECTS_RULE.id, fix: OBJECTS_RULE.fix }));
+    const findings = checkObjects(normal.objects, (o) => profileByObject.get(o), {
       onError: (rule, set, error) =>
         results.push({
           severity: "error",
           message: `${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`,
         }),
     });
-    for (const f of findings) {
-      const path = formatPath(f.path);
+    for (const f of [...findings, ...notes]) {
+      const path = formatPath(normal.provenance.written(f.object, f.path).path);
       results.push({
         severity: f.severity,
         message: `${f.message} (${f.id}: ${f.fix})`,
-        resourceRef: refOf(f.object),
+        resourceRef: refOf(input(f.object)),
         ...(path ? { field: { path } } : {}),
-        file: fileRef(f.object, fileOf(f.object)),
+        file: fileRef(input(f.object), fileOf(f.object)),
         tags: { rule: f.id },
       });
     }
@@ -297,8 +302,8 @@ function validate(items: readonly Record<string, unknown>[], profile?: SystemNam
       results.push({
         severity: "info",
         message: "not recognised as any profile (no known app.kubernetes.io/name label or shape); not checked",
-        resourceRef: refOf(object),
-        file: fileRef(object, fileOf(object)),
+        resourceRef: refOf(input(object)),
+        file: fileRef(input(object), fileOf(object)),
       });
     }
   }

@@ -5,6 +5,7 @@ import type { K8sObject } from "../k8s/objects.ts";
 
 import type { SystemName } from "./system.ts";
 import { dig } from "../k8s/access.ts";
+import { POD_SPEC_PATH } from "../k8s/pod-spec.ts";
 
 export type { SystemName };
 
@@ -185,15 +186,7 @@ export interface ContainerRef extends PodRef {
   containerPath: PropertyKey[];
 }
 
-/** Where each pod-carrying kind keeps its pod spec. */
-export const POD_SPEC_PATH: Record<string, PropertyKey[]> = {
-  Pod: ["spec"],
-  DaemonSet: ["spec", "template", "spec"],
-  Deployment: ["spec", "template", "spec"],
-  StatefulSet: ["spec", "template", "spec"],
-  ReplicaSet: ["spec", "template", "spec"],
-  Job: ["spec", "template", "spec"],
-};
+export { POD_SPEC_PATH };
 
 /** What to do when a rule throws on a malformed object; without it the error propagates, since rendered objects have a known shape. */
 export type RuleErrorHandler = (rule: Rule, set: ObjectSet, error: unknown) => void;

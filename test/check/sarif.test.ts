@@ -59,7 +59,14 @@ describe("SARIF 2.1.0 output", () => {
     const run = log.runs[0];
     expect(log.version).toBe("2.1.0");
     expect(run.tool.driver.name).toBe("rigging");
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...allRules().map((r) => r.id), "waiver", "input", "unrecognised", "schema"]);
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([
+      ...allRules().map((r) => r.id),
+      "waiver",
+      "input",
+      "unrecognised",
+      "schema",
+      "objects",
+    ]);
     const rule = run.tool.driver.rules.find((r: { id: string }) => r.id === "CR-09");
     expect(rule.shortDescription.text).toBe("The pod runs in a user namespace: hostUsers: false");
     expect(rule.help.text).toMatch(/^Fix: set hostUsers: false in the pod spec/);

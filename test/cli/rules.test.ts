@@ -10,7 +10,7 @@ describe("rigging rules", () => {
     const r = runInProcess(["rules", "--format", "json"]);
     expect(r.code).toBe(0);
     const entries = JSON.parse(r.out);
-    expect(entries.map((e: { id: string }) => e.id)).toEqual([...allRules().map((rule) => rule.id), "input", "unrecognised", "schema", "waiver"]);
+    expect(entries.map((e: { id: string }) => e.id)).toEqual([...allRules().map((rule) => rule.id), "input", "unrecognised", "schema", "objects", "waiver"]);
     for (const e of entries) {
       expect(Object.keys(e)).toEqual(["id", "summary", "severity", "fix", "source", "profiles", "opinions"]);
       expect(["error", "warning"]).toContain(e.severity);

@@ -93,7 +93,6 @@ export const identityRules: Rule[] = [
             ),
           );
         }
-        if (at.mount.readOnly !== true) hits.push(hit(object, containerPath, `the token mount at ${at.mount.mountPath} is not readOnly`));
         const ca = flagOrEnv(container, S.ca, RUNNER_READING);
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
         (spec.volumes ?? []).forEach((volume, i) => {

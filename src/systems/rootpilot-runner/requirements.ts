@@ -99,10 +99,6 @@ export const RP = defineRequirements({
       says: 'seed 002, Requirement 4: "projected for the rootpilot-enroll audience"; "EKS: aws-sts, not eks-oidc"; "It requires AWS_REGION explicitly."',
     },
     opinions: {
-      "read-only": {
-        summary: "the token mount is readOnly",
-        because: "the seed's example mounts it readOnly: true; Kubernetes mounts projected volumes read-only anyway, so this only says it",
-      },
       irsa: {
         summary: `the ServiceAccount carries ${IRSA_ROLE_ANNOTATION}`,
         because:

@@ -342,8 +342,6 @@ function gkeHits(ref: ContainerRef): RuleHit[] {
   if (seconds !== undefined && !(typeof seconds === "number" && seconds >= TOKEN_MIN_SECONDS)) {
     hits.push(hit(object, [...tokenPath, "expirationSeconds"], `expirationSeconds ${seconds} is below ${TOKEN_MIN_SECONDS}, which Kubernetes refuses`));
   }
-  if (found.mount.readOnly !== true)
-    hits.push(hit(object, [...containerPath, "volumeMounts", found.mountIndex], `the token mount at ${found.mount.mountPath} is not readOnly`, "read-only"));
   return hits;
 }
 
