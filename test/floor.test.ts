@@ -25,6 +25,16 @@ describe("the floor", () => {
     });
   }
 
+  it("src/normalise, the stage before the rules, imports only the floor and itself", () => {
+    const files = readdirSync(join(ROOT, "src", "normalise"), { encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      for (const target of importsOf(join(ROOT, "src", "normalise", file))) {
+        expect([...FLOOR, "normalise"], `src/normalise/${file} imports src/${target}`).toContain(target.split("/")[0]);
+      }
+    }
+  });
+
   it("the check above can fail: a rule file imports the rule engine", () => {
     expect(importsOf(join(ROOT, "src", "systems", "compass-runner", "rules.ts")).some((t) => t.startsWith("rules/"))).toBe(true);
   });

@@ -3,7 +3,7 @@
 // the ConfigMaps and Secrets in the input. What the input cannot show stays a reference.
 import { isRecord, list } from "../k8s/access.ts";
 import type { K8sObject } from "../k8s/objects.ts";
-import { expand, references } from "./expand.ts";
+import { EXPANDED_LIMIT, expand, references } from "./expand.ts";
 import type { Move } from "./objects.ts";
 import type { Note } from "./notes.ts";
 
@@ -77,7 +77,7 @@ export function resolveContainer(object: K8sObject, container: Node, at: Propert
   if (unresolved.length > 0) container.envFrom = unresolved;
   else delete container.envFrom;
   for (const field of ["command", "args"]) {
-    if (Array.isArray(container[field])) container[field] = (container[field] as unknown[]).map((w) => (typeof w === "string" ? expand(w, known) : w));
+    if (Array.isArray(container[field])) container[field] = (container[field] as unknown[]).map((w) => (typeof w === "string" ? (expand(w, known) ?? w) : w));
   }
   return moves;
 }
@@ -100,6 +100,15 @@ function explicitEntry(
         message: `${env.name} refers to itself: the kubelet leaves $(${env.name}) as written`,
       });
     const value = expand(env.value, known);
+    if (value === undefined) {
+      notes.push({
+        object,
+        path: [...path, "value"],
+        severity: "warning",
+        message: `${env.name} expands past ${EXPANDED_LIMIT} characters: judged as written`,
+      });
+      return { env };
+    }
     return { env: { name: env.name, value }, value };
   }
   const ref = isRecord(env.valueFrom) ? env.valueFrom.configMapKeyRef : undefined;

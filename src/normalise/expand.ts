@@ -1,8 +1,11 @@
 // The kubelet's $(VAR) expansion (k8s.io/kubernetes
 // third_party/forked/golang/expansion/expand.go), in one pass.
 
-/** `text` with each `$(NAME)` that `known` has replaced, `$$` as `$`, anything else as written. */
-export function expand(text: string, known: (name: string) => string | undefined): string {
+/** How long an expanded value may grow: chained references double at each step, so a few lines could otherwise fill memory. */
+export const EXPANDED_LIMIT = 1 << 20;
+
+/** `text` with each `$(NAME)` that `known` has replaced, `$$` as `$`, anything else as written; undefined past EXPANDED_LIMIT. */
+export function expand(text: string, known: (name: string) => string | undefined): string | undefined {
   if (!text.includes("$")) return text;
   // The next ")" after each position, so an unterminated "$(" costs no rescan.
   const closeAfter = new Int32Array(text.length + 1).fill(-1);
@@ -18,6 +21,7 @@ export function expand(text: string, known: (name: string) => string | undefined
       const end = closeAfter[cursor + 2];
       const name = text.slice(cursor + 2, end);
       out += known(name) ?? `$(${name})`;
+      if (out.length > EXPANDED_LIMIT) return undefined;
       cursor = end - 1;
     } else out += `$${next}`;
     cursor += 1;

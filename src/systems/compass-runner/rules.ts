@@ -136,7 +136,11 @@ export const compassRunnerRules: Rule[] = [
       };
       const seen = new Map<K8sObject, Set<string>>();
       for (const pod of set.pods()) {
-        for (const gap of isolationGaps(policiesSelecting(set, pod))) {
+        const policies = policiesSelecting(set, pod);
+        // A set with no NetworkPolicy at all is CR-01's.
+        if (policies.length === 0 && set.ofKind("NetworkPolicy").length > 0)
+          hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy in its namespace selects the Runner pods: ingress and egress are open"));
+        for (const gap of isolationGaps(policies)) {
           // Each gap once, however many pods one policy selects.
           const key = gap.path.join(".");
           const keys = seen.get(gap.object) ?? seen.set(gap.object, new Set()).get(gap.object)!;

@@ -1,0 +1,116 @@
+// Spellings Kubernetes treats alike, made from the rendered examples by edits:
+// each keeps check's verdict on the example (none), and a broken setting is
+// caught in every spelling.
+import { describe, expect, it } from "vitest";
+import type { K8sObject } from "../../src/k8s/objects.ts";
+import { envToConfigMap, errorIds, example, objectOf, podOf, verdict } from "../support/spellings.ts";
+
+/** The workloads whose settings are literal variables (the Server's are flags and Secret references). */
+const WORKLOADS: [example: string, kind: string][] = [
+  ["compass-runner.yaml", "DaemonSet"],
+  ["rootpilot-eks.yaml", "Deployment"],
+  ["rootpilot-gke.yaml", "Deployment"],
+];
+
+/** A setting of each workload that, broken, is an error, with the rule that catches it. */
+const BROKEN: Record<string, { name: string; value: string; id: string }> = {
+  "compass-runner.yaml": { name: "COMPASS_SERVER_ADDR", value: "http://compass-server.compass.svc", id: "CR-02" },
+  "rootpilot-eks.yaml": { name: "RUNNER_DRAIN_TIMEOUT_MS", value: "3600000", id: "RP-03" },
+};
+
+const EDITS: { name: string; edit: (objects: K8sObject[], kind: string) => void }[] = [
+  { name: "settings read through envFrom of a ConfigMap", edit: (objects, kind) => void envToConfigMap(objects, kind, "envFrom") },
+  { name: "settings read through configMapKeyRef", edit: (objects, kind) => void envToConfigMap(objects, kind, "configMapKeyRef") },
+  {
+    name: "a setting written as $(VAR) of another",
+    edit: (objects, kind) => {
+      const container = podOf(objects, kind).containers[0];
+      const literal = container.env.find((e: { value?: unknown }) => typeof e.value === "string");
+      container.env.unshift({ name: "RIGGING_TEST_PART", value: literal.value });
+      literal.value = "$(RIGGING_TEST_PART)";
+    },
+  },
+  {
+    name: "the deprecated serviceAccount field",
+    edit: (objects, kind) => {
+      const pod = podOf(objects, kind);
+      pod.serviceAccount = pod.serviceAccountName;
+      delete pod.serviceAccountName;
+    },
+  },
+  {
+    name: "requests left to default to the limits",
+    edit: (objects, kind) => {
+      const resources = podOf(objects, kind).containers[0].resources;
+      for (const name of Object.keys(resources.limits ?? {})) delete resources.requests[name];
+    },
+  },
+  {
+    name: "projected and Secret mounts without readOnly",
+    edit: (objects, kind) => {
+      for (const container of podOf(objects, kind).containers) for (const mount of container.volumeMounts ?? []) delete mount.readOnly;
+    },
+  },
+  {
+    name: "the same objects given twice",
+    edit: (objects) => void objects.push(...structuredClone(objects)),
+  },
+];
+
+describe("an equivalent spelling keeps the verdict of the rendered form", () => {
+  for (const [name, kind] of WORKLOADS) {
+    const base = verdict(example(name));
+    for (const { name: spelling, edit } of EDITS) {
+      const objects = example(name);
+      edit(objects, kind);
+      // An edit with nothing to change here (no readOnly mount to drop) proves nothing.
+      if (JSON.stringify(objects) === JSON.stringify(example(name))) continue;
+      it(`${name}: ${spelling}`, () => {
+        const lines = verdict(objects).filter((line) => !(spelling.includes("twice") && line.startsWith("objects warning")));
+        expect(lines).toEqual(base);
+      });
+    }
+  }
+});
+
+describe("a broken setting is caught in every spelling", () => {
+  for (const [name, { name: setting, value, id }] of Object.entries(BROKEN)) {
+    const kind = WORKLOADS.find(([n]) => n === name)![1];
+    const broken = (objects: K8sObject[]) => {
+      podOf(objects, kind).containers[0].env.find((e: { name: string }) => e.name === setting).value = value;
+      return objects;
+    };
+    it(`${name}: ${id} as written`, () => {
+      expect(errorIds(broken(example(name)))).toContain(id);
+    });
+    for (const how of ["envFrom", "configMapKeyRef"] as const) {
+      it(`${name}: ${id} through ${how}`, () => {
+        const objects = broken(example(name));
+        envToConfigMap(objects, kind, how, [setting]);
+        expect(errorIds(objects)).toContain(id);
+      });
+    }
+    it(`${name}: ${id} through $(VAR)`, () => {
+      const objects = broken(example(name));
+      const env = podOf(objects, kind).containers[0].env;
+      const entry = env.find((e: { name: string }) => e.name === setting);
+      env.unshift({ name: "RIGGING_TEST_PART", value: entry.value });
+      entry.value = "$(RIGGING_TEST_PART)";
+      expect(errorIds(objects)).toContain(id);
+    });
+  }
+});
+
+describe("namespaces", () => {
+  it("an object that omits the namespace every other names is judged there, with a warning", () => {
+    const objects = example("compass-runner.yaml");
+    delete objectOf(objects, "NetworkPolicy").metadata.namespace;
+    expect(verdict(objects)).toEqual([expect.stringMatching(/^objects warning NetworkPolicy\//)]);
+  });
+
+  it("a NetworkPolicy in another namespace than the Runner leaves it open (CR-15)", () => {
+    const objects = example("compass-runner.yaml");
+    for (const policy of objects.filter((o) => o.kind === "NetworkPolicy")) policy.metadata.namespace = "elsewhere";
+    expect(errorIds(objects)).toContain("CR-15");
+  });
+});
