@@ -104,11 +104,16 @@ function defaultVolume(volume: Node): void {
   applyDefaults("secretVolume", volume.secret);
   applyDefaults("configMapVolume", volume.configMap);
   applyDefaults("downwardAPIVolume", volume.downwardAPI);
+  if (isRecord(volume.downwardAPI)) for (const item of list<Node>(volume.downwardAPI.items)) if (isRecord(item)) applyDefaults("fieldRef", item.fieldRef);
   applyDefaults("hostPathVolume", volume.hostPath);
   const projected = volume.projected;
   if (!isRecord(projected)) return;
   applyDefaults("projectedVolume", projected);
-  for (const source of list<Node>(projected.sources)) if (isRecord(source)) applyDefaults("tokenProjection", source.serviceAccountToken);
+  for (const source of list<Node>(projected.sources)) {
+    if (!isRecord(source)) continue;
+    applyDefaults("tokenProjection", source.serviceAccountToken);
+    if (isRecord(source.downwardAPI)) for (const item of list<Node>(source.downwardAPI.items)) if (isRecord(item)) applyDefaults("fieldRef", item.fieldRef);
+  }
 }
 
 function defaultContainer(container: Node): void {
