@@ -11,6 +11,8 @@ interface Workload {
   object: K8sObject;
   profile: SystemName;
   spec: PodSpec;
+  /** The pod spec as written: the ConfigMaps its envFrom named are read into env by the normalising stage. */
+  written: PodSpec;
   podLabels: Record<string, string>;
 }
 
@@ -23,7 +25,8 @@ export interface Classified {
   unrecognised: K8sObject[];
 }
 
-export function classify(objects: readonly K8sObject[], override?: SystemName): Classified {
+/** `inputOf`: the object as written, for a normalised one. */
+export function classify(objects: readonly K8sObject[], override?: SystemName, inputOf: (o: K8sObject) => K8sObject = (o) => o): Classified {
   const profileOf = new Map<K8sObject, SystemName>();
   if (override) {
     for (const object of objects) profileOf.set(object, override);
@@ -38,7 +41,7 @@ export function classify(objects: readonly K8sObject[], override?: SystemName): 
     const spec = podSpec(object);
     if (!profile || !spec) return [];
     const podLabels = (object.kind === "Pod" ? object.metadata.labels : dig(object, ["spec", "template", "metadata", "labels"])) ?? {};
-    return [{ object, profile, spec, podLabels: podLabels as Record<string, string> }];
+    return [{ object, profile, spec, written: podSpec(inputOf(object)) ?? spec, podLabels: podLabels as Record<string, string> }];
   });
   // Two passes: bindings and roles follow what they bind, which the first
   // pass may only just have placed.
@@ -69,7 +72,7 @@ function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): Syst
       return same.find((w) => serviceAccountOf(w.spec) === name)?.profile;
     case "ConfigMap":
     case "Secret":
-      return same.find((w) => referencedNames(w.spec, object.kind).includes(name))?.profile;
+      return same.find((w) => referencedNames(w.written, object.kind).includes(name))?.profile;
     case "NetworkPolicy":
       return same.find((w) => selects(dig(object, ["spec", "podSelector"]) ?? {}, w.podLabels))?.profile;
     case "Service":
@@ -117,13 +120,17 @@ function followsBound(object: K8sObject, objects: readonly K8sObject[], profileO
 function bindsServiceAccountOf(binding: K8sObject, workload: Workload): boolean {
   const subjects = binding.subjects;
   if (!Array.isArray(subjects)) return false;
-  return subjects.some(
-    (s) =>
-      isRecord(s) &&
-      s.kind === "ServiceAccount" &&
-      s.name === serviceAccountOf(workload.spec) &&
-      (s.namespace ?? namespaceOf(binding)) === namespaceOf(workload.object),
-  );
+  const account = serviceAccountOf(workload.spec);
+  const namespace = namespaceOf(workload.object);
+  return subjects.some((s) => isRecord(s) && namesServiceAccount(s, namespaceOf(binding), namespace, account));
+}
+
+/** Whether an RBAC subject takes in a ServiceAccount: by kind, or as the user or groups its token authenticates as. */
+export function namesServiceAccount(subject: Record<string, unknown>, bindingNamespace: string, namespace: string, account: string): boolean {
+  if (subject.kind === "ServiceAccount") return subject.name === account && (subject.namespace ?? bindingNamespace) === namespace;
+  if (subject.kind === "User") return subject.name === `system:serviceaccount:${namespace}:${account}`;
+  if (subject.kind === "Group") return subject.name === "system:serviceaccounts" || subject.name === `system:serviceaccounts:${namespace}`;
+  return false;
 }
 
 function podSpec(object: K8sObject): PodSpec | undefined {

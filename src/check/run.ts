@@ -273,7 +273,7 @@ function checkLoaded(
   problems: string[],
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
   const normal = normalise(objects);
-  const { profileOf, unrecognised } = classify(normal.objects, options.profile);
+  const { profileOf, unrecognised } = classify(normal.objects, options.profile, (o) => normal.provenance.input(o));
   const findings = checkObjects(normal.objects, (o) => profileOf.get(o), {
     run: runScope(options),
     onError: (rule, set, error) =>

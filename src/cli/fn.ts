@@ -275,7 +275,7 @@ function validate(items: readonly Record<string, unknown>[], profile?: SystemNam
     const loaded = loadObjects(documents);
     for (const problem of loaded.problems) results.push({ severity: "error", message: problem });
     const normal = normalise(loaded.objects);
-    const { profileOf: profileByObject, unrecognised } = classify(normal.objects, profile);
+    const { profileOf: profileByObject, unrecognised } = classify(normal.objects, profile, (o) => normal.provenance.input(o));
     profileByObject.forEach((p) => profiles.add(p));
     const input = (object: K8sObject) => normal.provenance.input(object);
     const fileOf = (object: K8sObject) => loaded.origins.get(input(object))!.file;

@@ -3,7 +3,7 @@
 // caught in every spelling.
 import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../src/k8s/objects.ts";
-import { envToConfigMap, errorIds, example, objectOf, podOf, verdict } from "../support/spellings.ts";
+import { checked, envToConfigMap, errorIds, example, objectOf, podOf, verdict } from "../support/spellings.ts";
 
 /** The workloads whose settings are literal variables (the Server's are flags and Secret references). */
 const WORKLOADS: [example: string, kind: string][] = [
@@ -99,6 +99,30 @@ describe("a broken setting is caught in every spelling", () => {
       expect(errorIds(objects)).toContain(id);
     });
   }
+});
+
+describe("what belongs to a system", () => {
+  it("a ConfigMap read only through envFrom belongs to the workload that reads it", () => {
+    const objects = example("compass-runner.yaml");
+    envToConfigMap(objects, "DaemonSet", "envFrom");
+    expect(checked(objects).unrecognised).toEqual([]);
+  });
+
+  const binding = (subject: Record<string, string>) => ({
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+    metadata: { name: "runner-reads", namespace: "compass-runner" },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+    subjects: [subject],
+  });
+  it.each([
+    ["as a ServiceAccount", { kind: "ServiceAccount", name: "compass-runner", namespace: "compass-runner" }],
+    ["as the user its token is", { kind: "User", name: "system:serviceaccount:compass-runner:compass-runner", apiGroup: "rbac.authorization.k8s.io" }],
+    ["as the group of its namespace's accounts", { kind: "Group", name: "system:serviceaccounts:compass-runner", apiGroup: "rbac.authorization.k8s.io" }],
+    ["as the group of every account", { kind: "Group", name: "system:serviceaccounts", apiGroup: "rbac.authorization.k8s.io" }],
+  ])("a binding to the Runner's ServiceAccount %s is CR-05", (_, subject) => {
+    expect(errorIds([...example("compass-runner.yaml"), binding(subject)])).toContain("CR-05");
+  });
 });
 
 describe("namespaces", () => {

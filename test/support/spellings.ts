@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { checkFiles } from "../../src/check/run.ts";
+import { type CheckReport, checkFiles } from "../../src/check/run.ts";
 import type { K8sObject } from "../../src/k8s/objects.ts";
 import { renderFile } from "../../src/pipeline.ts";
 import { ROOT, tempDir } from "./cli.ts";
@@ -28,14 +28,21 @@ export function podOf(objects: readonly K8sObject[], kind: string): any {
 let dir: string | undefined;
 let count = 0;
 
-/** rigging check's findings on the objects (written as one YAML stream), as sorted `rule severity Kind/name path` lines. */
-export function verdict(objects: readonly unknown[], options: { kubeVersion?: string } = {}): string[] {
+/** rigging check's report on the objects, written as one YAML stream. */
+export function checked(objects: readonly unknown[], options: { kubeVersion?: string } = {}): CheckReport {
   dir ??= tempDir();
   const file = join(dir, `objects-${count++}.yaml`);
   writeFileSync(file, objects.map((o) => stringify(o)).join("---\n"));
   const report = checkFiles([file], options);
   if (report.problems.length > 0) throw new Error(report.problems.join("\n"));
-  return report.findings.map((f) => `${f.ruleId} ${f.severity} ${f.object.kind}/${f.object.name ?? ""} ${f.path}`).sort();
+  return report;
+}
+
+/** rigging check's findings on the objects, as sorted `rule severity Kind/name path` lines. */
+export function verdict(objects: readonly unknown[], options: { kubeVersion?: string } = {}): string[] {
+  return checked(objects, options)
+    .findings.map((f) => `${f.ruleId} ${f.severity} ${f.object.kind}/${f.object.name ?? ""} ${f.path}`)
+    .sort();
 }
 
 /** The rule IDs of the verdict's errors. */
