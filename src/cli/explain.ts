@@ -61,6 +61,7 @@ function explanation(r: Requirement): string {
     );
   lines.push("Judged:", ...wrap(r.judged), "");
   if (r.inValues) lines.push("In values:", ...wrap(r.inValues), "");
+  if (r.reads) lines.push("Reads:", ...wrap(r.reads), "");
   if (r.fix) lines.push("Fix:", ...wrap(r.fix), "");
   return lines.join("\n");
 }

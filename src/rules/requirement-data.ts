@@ -23,6 +23,8 @@ export interface RequirementData {
   judgedFrom?: string;
   /** The part of the rule manifests cannot show; `check` lists it as not judged. */
   unjudged?: string;
+  /** How the rule reads its fields beyond what every rule sees (READS_EVERY_RULE): quantities by value, paths cleaned... (`explain`). */
+  reads?: string;
   /** Set when no rule over manifests judges it: where and how it is enforced instead. */
   enforcedBy?: string;
   /** For a requirement with `enforcedBy` that bears on manifests too: `check` lists it as not judged. */

@@ -21,7 +21,13 @@ export interface Requirement {
   judged: string;
   /** How values meet it (Markdown), for its system page's list. */
   inValues?: string;
+  /** How a rule over manifests reads its fields (`explain`). */
+  reads?: string;
 }
+
+/** What every rule over manifests reads: the object Kubernetes runs, not the text. */
+export const READS_EVERY_RULE =
+  "after the API server's defaults for the object (serviceAccount as serviceAccountName, requests from limits, the token's expirationSeconds 3600), with Secret, ConfigMap and projected mounts read-only as the kubelet mounts them; each container's environment as the kubelet builds it: env over envFrom, valueFrom and envFrom read from the ConfigMaps in the input (a Secret's keys as references to it, never values), $(VAR) expanded; one object per kind, namespace and name; an omitted namespace as the one every other object names. What the input cannot show (a ConfigMap elsewhere) is not judged.";
 
 export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
 
@@ -49,6 +55,7 @@ export function requirements(): Requirement[] {
         ...(r.opinions ? { opinions: Object.values(r.opinions) } : {}),
         judged: judgedBy(r),
         ...(r.inValues ? { inValues: r.inValues } : {}),
+        ...(r.severity && !r.enforcedBy && !r.judgedFrom ? { reads: r.reads ? `${r.reads}; ${READS_EVERY_RULE}` : READS_EVERY_RULE } : {}),
       }),
     )
     .sort((a, b) => compareIds(a.id, b.id));

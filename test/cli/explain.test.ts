@@ -36,6 +36,13 @@ describe("rigging explain", () => {
     expect(runInProcess(["explain", "CR-02"]).out).not.toContain("In values:");
   });
 
+  it("says how a rule over manifests reads its fields: the object Kubernetes runs, and its own readings", () => {
+    const r = runInProcess(["explain", "CR-03"]);
+    expect(r.out).toMatch(/Reads:\n {2}after the API server's defaults/);
+    expect(r.out).toMatch(/envFrom read from the\s+ConfigMaps in the input/);
+    expect(runInProcess(["explain", "CR-18"]).out).not.toContain("Reads:");
+  });
+
   it("explains a requirement no rule judges by how it is enforced", () => {
     const r = runInProcess(["explain", "CR-18"]);
     expect(r.code).toBe(0);
