@@ -5,6 +5,7 @@ import { annotationProblems } from "../../k8s/names.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { isolates, policiesSelecting } from "../../rules/templates.ts";
+import { natsRun, natsServerContainers } from "./nats-reading.ts";
 import { isNats, isServer, serverContainers } from "./objects.ts";
 import { SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
 import { CS } from "./requirements.ts";
@@ -12,19 +13,6 @@ import { at, secretFileFlag, tlsPortOf } from "./rules-reading.ts";
 import { SERVER_INTERFACE as F } from "./runtime.ts";
 import { fromSecret, listenPort, SERVER_READING } from "./settings.ts";
 import { dig } from "../../k8s/access.ts";
-
-/** Whether a NATS config sets a password in `authorization { }`, each block read once. */
-function natsConfigHasPassword(text: string): boolean {
-  const opening = /authorization\s*\{/g;
-  for (let match = opening.exec(text); match; match = opening.exec(text)) {
-    const start = match.index + match[0].length;
-    const end = text.indexOf("}", start);
-    if (/password\s*[:=]/.test(text.slice(start, end < 0 ? text.length : end))) return true;
-    if (end < 0) return false;
-    opening.lastIndex = end + 1;
-  }
-  return false;
-}
 
 export const connectionRules: Rule[] = [
   rule(CS["CS-07"], {
@@ -58,18 +46,16 @@ export const connectionRules: Rule[] = [
         const replicas = dig(pod.object, ["spec", "replicas"]);
         if (replicas !== undefined && replicas !== 1)
           hits.push(hit(pod.object, ["spec", "replicas"], `the bundled NATS has ${JSON.stringify(replicas)} replicas, not 1`));
-        (pod.spec.containers ?? []).forEach((container, i) => {
-          const args = container.args ?? [];
-          const index = args.findIndex((a) => a === "--pass" || a.startsWith("--pass="));
-          const value = index < 0 ? undefined : args[index].startsWith("--pass=") ? args[index].slice(7) : args[index + 1];
-          if (value !== undefined && !/^\$\(\w+\)$/.test(value))
-            hits.push(hit(pod.object, [...pod.path, "containers", i, "args", index], "--pass carries the NATS password inline"));
-        });
-        const configured = set
-          .ofKind("ConfigMap")
-          .some((cm) => isNats(cm) && Object.values((cm.data ?? {}) as Record<string, string>).some(natsConfigHasPassword));
-        const byFlag = (pod.spec.containers ?? []).some((c) => (c.args ?? []).some((a) => a === "--pass" || a.startsWith("--pass=")));
-        if (!configured && !byFlag) hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
+        const runs = natsServerContainers(pod.spec).map(({ container, index }) => ({ index, run: natsRun(set, pod.spec, container) }));
+        for (const { index, run } of runs) {
+          const pass = run.flags.pass;
+          // Go's flag package: -pass or --pass, `=value` or the next word; only $(VAR) keeps it out of the manifest.
+          if (pass?.raw && !/^\$\(\w+\)$/.test(pass.raw))
+            hits.push(hit(pod.object, [...pod.path, "containers", index, ...pass.path], `${pass.flag} carries the NATS password inline`));
+        }
+        // A configuration that does not parse is CS-13's finding; one outside the input is not judged.
+        if (runs.every(({ run }) => run.passwordAuth === false && !run.error))
+          hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
         const policies = policiesSelecting(set, pod).filter((p) => isolates(p, "Ingress"));
         if (policies.length === 0) hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy limits who reaches the bundled NATS"));
         for (const policy of policies) {

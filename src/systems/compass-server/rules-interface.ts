@@ -2,16 +2,13 @@
 import { flagOrEnv, givenFlags } from "../../k8s/flag-or-env.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
+import { natsRun, natsServerContainers } from "./nats-reading.ts";
 import { isNats, serverContainers } from "./objects.ts";
 import { CS } from "./requirements.ts";
 import { at } from "./rules-reading.ts";
 import { forgeWritesRefused } from "./rules-release.ts";
 import { GO_BOOL, MASTER_KEY_SECRET, NOT_READ, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
 import { mountOver, SERVER_READING, writableAt } from "./settings.ts";
-
-/** nats-server turns JetStream on with a `jetstream` block or `jetstream: enabled`, or with -js (line starts: blanks within the line only, as SECRET_CONFIG_LINE reads them). */
-const JETSTREAM_ON = /^[ \t]*jetstream\s*(\{|[:=]\s*"?(enabled?|true)\b)/m;
-const STORE_DIR = /^[ \t]*store_dir\s*[:=]\s*"?([^"\s]+)"?/m;
 
 export const interfaceRules: Rule[] = [
   rule(CS["CS-13"], {
@@ -62,28 +59,26 @@ export const interfaceRules: Rule[] = [
         }
       }
       for (const pod of set.pods().filter((p) => isNats(p.object))) {
-        (pod.spec.containers ?? []).forEach((container, i) => {
-          const args = container.args ?? [];
-          const byFlag = args.some((a) => a === "-js" || a === "--jetstream");
-          const configs = (container.volumeMounts ?? [])
-            .map((m) => (pod.spec.volumes ?? []).find((v) => v.name === m.name)?.configMap?.name)
-            .flatMap((name) => set.ofKind("ConfigMap").filter((cm) => cm.metadata.name === name))
-            .flatMap((cm) => Object.values((cm.data ?? {}) as Record<string, string>));
-          const config = configs.find((t) => JETSTREAM_ON.test(t));
-          if (!byFlag && !config) {
-            hits.push(hit(pod.object, [...pod.path, "containers", i], "the bundled NATS runs without JetStream, which the Server's event fabric needs"));
-            return;
+        for (const { container, index: i } of natsServerContainers(pod.spec)) {
+          const run = natsRun(set, pod.spec, container);
+          const at: PropertyKey[] = [...pod.path, "containers", i];
+          if (run.error) {
+            const message = `nats-server refuses to start: ${run.error}`;
+            hits.push(run.config ? hit(run.config.cm, ["data", run.config.key], message) : hit(pod.object, [...at, "args"], message));
+            continue;
           }
-          const storeFlag = args.findIndex((a) => a === "-sd" || a === "--store_dir");
-          const store = (config ? STORE_DIR.exec(config)?.[1] : undefined) ?? (storeFlag >= 0 ? args[storeFlag + 1] : undefined) ?? "/tmp/nats/jetstream";
+          // A file or value outside the input leaves JetStream not judged.
+          if (run.jetstream === false) hits.push(hit(pod.object, at, "the bundled NATS runs without JetStream, which the Server's event fabric needs"));
+          const store = run.storeDir;
+          if (!run.jetstream || store === undefined) continue;
           const { volume } = mountOver(pod.spec, container, store);
           if (!writableAt(pod.spec, container, store))
-            hits.push(hit(pod.object, [...pod.path, "containers", i, "volumeMounts"], `the JetStream store ${store} is not on a writable volume`));
+            hits.push(hit(pod.object, [...at, "volumeMounts"], `the JetStream store ${store} is not on a writable volume`));
           else if (volume?.emptyDir && !volume.emptyDir.sizeLimit)
             hits.push(
               hit(pod.object, [...pod.path, "volumes"], `the JetStream store ${store} is an emptyDir without sizeLimit: bound it, and max_file_store below it`),
             );
-        });
+        }
       }
       return hits;
     },

@@ -1,8 +1,8 @@
 // The --runner-clusters file in the Server's exact schema: written from
 // entries and read back as the Server reads it, refusing what it refuses.
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
-import { duplicateKeyMessage, firstDuplicateKey } from "../../parse/duplicate-keys.ts";
+import { LineCounter, parseAllDocuments, type Node } from "yaml";
 import { toYaml } from "../../emit/emit.ts";
+import { type Target, V3Decoder, type V3Error, V3Failure } from "./yaml-v3.ts";
 import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
 
 export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runtime.ts";
@@ -104,89 +104,80 @@ function isHttpsUrl(text: string): boolean {
 
 const MAX_FILE_CHARS = 1 << 20;
 
-/** Reads a --runner-clusters file as the Server does, listing every reason it would refuse to start. */
+/** The Server's types (runner_clusters.go): every entry field a string but the lifetime, a time.Duration. */
+const ENTRY: Target = {
+  kind: "struct",
+  name: "auth.RunnerCluster",
+  fields: Object.fromEntries(RUNNER_CLUSTERS_SCHEMA.keys.map((k) => [k, k === "maxTokenLifetime" ? { kind: "duration" } : { kind: "string" }])),
+};
+const FILE: Target = {
+  kind: "struct",
+  name: "auth.runnerClustersFile",
+  fields: { [RUNNER_CLUSTERS_SCHEMA.topKey]: { kind: "slice", name: "auth.RunnerCluster", elem: ENTRY } },
+};
+
+/** A decode error in this reader's words: unknown keys and bare-number lifetimes say what to write instead. */
+function problemOf(error: V3Error): ClusterFileProblem {
+  const where = error.item === undefined ? "" : `entry ${error.item + 1} `;
+  const line = error.line ? ` (line ${error.line})` : "";
+  const at = { ...(error.item === undefined ? {} : { entry: error.item }), ...(error.field ? { key: error.field } : {}) };
+  if (/^field .* not found/.test(error.message))
+    return { ...at, message: `${where}has the unknown key ${JSON.stringify(error.field)}${line}; the Server refuses unknown keys` };
+  const number = /^cannot unmarshal !!(?:int|float) `(.*)` into time\.Duration$/.exec(error.message);
+  if (number)
+    return {
+      ...at,
+      message: `${where}has maxTokenLifetime ${number[1]}${line}, a bare number: the Server's decoder (yaml.v3) refuses it for a time.Duration, which counts nanoseconds; write a Go duration such as ${number[1]}s`,
+    };
+  if (error.field === "maxTokenLifetime" && /into time\.Duration$/.test(error.message))
+    return { ...at, message: `${where}has maxTokenLifetime that is not a Go duration such as 600s${line}: ${error.message}` };
+  return { ...at, message: `${where}is refused by the Server's decoder${line}: ${error.message}` };
+}
+
+/** Reads a --runner-clusters file as the Server does (yaml.v3, KnownFields), listing every reason it would refuse to start. */
 export function readRunnerClusters(text: string): { clusters: ParsedCluster[]; problems: ClusterFileProblem[] } {
   const problems: ClusterFileProblem[] = [];
-  const clusters: ParsedCluster[] = [];
-  if (text.length > MAX_FILE_CHARS) return { clusters, problems: [{ message: `is larger than ${MAX_FILE_CHARS} characters` }] };
+  if (text.length > MAX_FILE_CHARS) return { clusters: [], problems: [{ message: `is larger than ${MAX_FILE_CHARS} characters` }] };
+  const lines = new LineCounter();
   // The package's own duplicate check compares each key with every other: quadratic in a mapping's size.
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
-  if (!Array.isArray(docs)) return { clusters, problems: [{ message: "is not YAML" }] };
+  const docs = parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
+  if (!Array.isArray(docs)) return { clusters: [], problems: [{ message: "is not YAML" }] };
   if (docs.length > 1) problems.push({ message: "holds more than one YAML document; the Server reads one" });
   const doc = docs[0];
-  if (!doc) return { clusters, problems };
-  if (doc.errors.length > 0) return { clusters, problems: [...problems, { message: `is not YAML: ${doc.errors[0].message.split("\n")[0]}` }] };
-  const duplicate = firstDuplicateKey(doc, false);
-  if (duplicate) return { clusters, problems: [...problems, { message: `is not YAML: ${duplicateKeyMessage(duplicate, text)}` }] };
-  const root = doc.contents as Node | null;
-  if (root === null || (isScalar(root) && root.value === null)) return { clusters, problems };
-  if (!isMap(root)) return { clusters, problems: [...problems, { message: "is not a mapping with the key clusters" }] };
-  let list: Node | undefined;
-  for (const pair of root.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (key === RUNNER_CLUSTERS_SCHEMA.topKey) list = pair.value as Node;
-    else problems.push({ key, message: `has the unknown key ${JSON.stringify(key)}; the Server refuses unknown keys` });
+  if (!doc) return { clusters: [], problems };
+  if (doc.errors.length > 0) return { clusters: [], problems: [...problems, { message: `is not YAML: ${doc.errors[0].message.split("\n")[0]}` }] };
+  let file: Record<string, unknown> | undefined;
+  let decoder: V3Decoder;
+  try {
+    decoder = new V3Decoder(doc, lines);
+    decoder.unmarshal(doc.contents as Node | null, FILE, (v) => (file = v as Record<string, unknown>));
+  } catch (error) {
+    // yaml.v3 stops at these (an unknown anchor, an alias inside itself, excessive aliasing, a bad merge).
+    if (error instanceof V3Failure) return { clusters: [], problems: [...problems, { message: `is refused by the Server's decoder: ${error.message}` }] };
+    throw error;
   }
-  if (list === undefined || (isScalar(list) && list.value === null)) return { clusters, problems };
-  if (!isSeq(list)) return { clusters, problems: [...problems, { key: "clusters", message: "clusters is not a list" }] };
-  const read: { index: number; cluster: ParsedCluster }[] = [];
-  list.items.forEach((item, index) => {
-    const cluster = readEntry(item as Node, index, problems);
-    if (cluster) read.push({ index, cluster });
-  });
+  problems.push(...decoder.errors.map(problemOf));
+  const entries = (file?.[RUNNER_CLUSTERS_SCHEMA.topKey] ?? []) as Record<string, unknown>[];
+  const read = entries.map((fields, index) => ({ index, cluster: clusterOf(fields as Record<string, string | number>) }));
   problems.push(...validate(read));
   return { clusters: read.map((r) => r.cluster), problems };
 }
 
-const KNOWN = new Set<string>(RUNNER_CLUSTERS_SCHEMA.keys);
-
-function readEntry(node: Node, index: number, problems: ClusterFileProblem[]): ParsedCluster | undefined {
-  if (!isMap(node)) {
-    problems.push({ entry: index, message: `entry ${index + 1} is not a mapping` });
-    return undefined;
-  }
-  const fields: Record<string, string> = {};
-  let lifetime: number = RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds;
-  for (const pair of node.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!KNOWN.has(key)) {
-      problems.push({ entry: index, key, message: `entry ${index + 1} has the unknown key ${JSON.stringify(key)}; the Server refuses unknown keys` });
-      continue;
-    }
-    const value = isScalar(pair.value) ? pair.value.value : pair.value;
-    if (key === "maxTokenLifetime") {
-      if (typeof value === "number") {
-        problems.push({
-          entry: index,
-          key,
-          message: `entry ${index + 1} has maxTokenLifetime ${value}, a bare number the Server reads as nanoseconds; write a Go duration such as ${value}s`,
-        });
-        continue;
-      }
-      const seconds = typeof value === "string" ? goDurationSeconds(value) : undefined;
-      if (seconds === undefined) {
-        problems.push({ entry: index, key, message: `entry ${index + 1} has maxTokenLifetime ${JSON.stringify(value)}, not a Go duration such as 600s` });
-        continue;
-      }
-      if (seconds !== 0) lifetime = seconds;
-      continue;
-    }
-    if (typeof value !== "string") {
-      problems.push({ entry: index, key, message: `entry ${index + 1} has ${key} ${JSON.stringify(value)}, not a string` });
-      continue;
-    }
-    fields[key] = value;
-  }
+/** An entry with the Server's defaults: audience compass-runner, a lifetime of 600s for none or 0. */
+function clusterOf(fields: Record<string, string | number>): ParsedCluster {
+  const text = (key: string) => (typeof fields[key] === "string" ? (fields[key] as string) : "");
+  const lifetime =
+    typeof fields.maxTokenLifetime === "number" && fields.maxTokenLifetime !== 0 ? fields.maxTokenLifetime : RUNNER_CLUSTERS_SCHEMA.minLifetimeSeconds;
   return {
-    name: fields.name ?? "",
-    issuer: fields.issuer ?? "",
-    audience: fields.audience || RUNNER_CLUSTERS_SCHEMA.defaultAudience,
-    namespace: fields.namespace ?? "",
-    serviceAccount: fields.serviceAccount ?? "",
+    name: text("name"),
+    issuer: text("issuer"),
+    audience: text("audience") || RUNNER_CLUSTERS_SCHEMA.defaultAudience,
+    namespace: text("namespace"),
+    serviceAccount: text("serviceAccount"),
     maxTokenLifetimeSeconds: lifetime,
-    ...(fields.jwksURI ? { jwksURI: fields.jwksURI } : {}),
-    ...(fields.jwksFile ? { jwksFile: fields.jwksFile } : {}),
-    ...(fields.caFile ? { caFile: fields.caFile } : {}),
+    ...(text("jwksURI") ? { jwksURI: text("jwksURI") } : {}),
+    ...(text("jwksFile") ? { jwksFile: text("jwksFile") } : {}),
+    ...(text("caFile") ? { caFile: text("caFile") } : {}),
   };
 }
 
