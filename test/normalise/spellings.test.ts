@@ -3,7 +3,7 @@
 // caught in every spelling.
 import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../src/k8s/objects.ts";
-import { checked, envToConfigMap, errorIds, example, objectOf, podOf, verdict } from "../support/spellings.ts";
+import { checked, envToConfigMap, errorIds, example, objectOf, podOf, REWRITES, verdict } from "../support/spellings.ts";
 
 /** The workloads whose settings are literal variables (the Server's are flags and Secret references). */
 const WORKLOADS: [example: string, kind: string][] = [
@@ -18,49 +18,10 @@ const BROKEN: Record<string, { name: string; value: string; id: string }> = {
   "rootpilot-eks.yaml": { name: "RUNNER_DRAIN_TIMEOUT_MS", value: "3600000", id: "RP-03" },
 };
 
-const EDITS: { name: string; edit: (objects: K8sObject[], kind: string) => void }[] = [
-  { name: "settings read through envFrom of a ConfigMap", edit: (objects, kind) => void envToConfigMap(objects, kind, "envFrom") },
-  { name: "settings read through configMapKeyRef", edit: (objects, kind) => void envToConfigMap(objects, kind, "configMapKeyRef") },
-  {
-    name: "a setting written as $(VAR) of another",
-    edit: (objects, kind) => {
-      const container = podOf(objects, kind).containers[0];
-      const literal = container.env.find((e: { value?: unknown }) => typeof e.value === "string");
-      container.env.unshift({ name: "RIGGING_TEST_PART", value: literal.value });
-      literal.value = "$(RIGGING_TEST_PART)";
-    },
-  },
-  {
-    name: "the deprecated serviceAccount field",
-    edit: (objects, kind) => {
-      const pod = podOf(objects, kind);
-      pod.serviceAccount = pod.serviceAccountName;
-      delete pod.serviceAccountName;
-    },
-  },
-  {
-    name: "requests left to default to the limits",
-    edit: (objects, kind) => {
-      const resources = podOf(objects, kind).containers[0].resources;
-      for (const name of Object.keys(resources.limits ?? {})) delete resources.requests[name];
-    },
-  },
-  {
-    name: "projected and Secret mounts without readOnly",
-    edit: (objects, kind) => {
-      for (const container of podOf(objects, kind).containers) for (const mount of container.volumeMounts ?? []) delete mount.readOnly;
-    },
-  },
-  {
-    name: "the same objects given twice",
-    edit: (objects) => void objects.push(...structuredClone(objects)),
-  },
-];
-
 describe("an equivalent spelling keeps the verdict of the rendered form", () => {
   for (const [name, kind] of WORKLOADS) {
     const base = verdict(example(name));
-    for (const { name: spelling, edit } of EDITS) {
+    for (const { name: spelling, edit } of REWRITES) {
       const objects = example(name);
       edit(objects, kind);
       // An edit with nothing to change here (no readOnly mount to drop) proves nothing.

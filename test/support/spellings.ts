@@ -65,17 +65,66 @@ export function configMap(beside: K8sObject, name: string, data: Record<string, 
 export function envToConfigMap(objects: K8sObject[], kind: string, how: "envFrom" | "configMapKeyRef", names?: readonly string[]): K8sObject {
   const workload = objectOf(objects, kind);
   const container = workload.spec.template.spec.containers[0];
+  const name = `moved-settings-${objects.filter((o) => o.kind === "ConfigMap").length}`;
   const data: Record<string, string> = {};
   const kept: unknown[] = [];
   for (const env of container.env ?? []) {
-    if (typeof env.value === "string" && (names === undefined || names.includes(env.name))) {
+    // The kubelet expands $(VAR) in env values only, never in a ConfigMap's: such a value stays.
+    if (typeof env.value === "string" && !env.value.includes("$(") && (names === undefined || names.includes(env.name))) {
       data[env.name] = env.value;
-      if (how === "configMapKeyRef") kept.push({ name: env.name, valueFrom: { configMapKeyRef: { name: "moved-settings", key: env.name } } });
+      if (how === "configMapKeyRef") kept.push({ name: env.name, valueFrom: { configMapKeyRef: { name, key: env.name } } });
     } else kept.push(env);
   }
   container.env = kept;
-  if (how === "envFrom") container.envFrom = [...(container.envFrom ?? []), { configMapRef: { name: "moved-settings" } }];
-  const map = configMap(workload, "moved-settings", data);
+  if (how === "envFrom") container.envFrom = [...(container.envFrom ?? []), { configMapRef: { name } }];
+  const map = configMap(workload, name, data);
   objects.push(map);
   return map;
 }
+
+/** A rewrite of a rendered example into a spelling Kubernetes treats alike; `kind` is its workload's. */
+export interface Rewrite {
+  name: string;
+  edit: (objects: K8sObject[], kind: string) => void;
+}
+
+/** Rewrites every rendered example takes without a change of verdict (but the duplicate's own warning). */
+export const REWRITES: Rewrite[] = [
+  { name: "settings read through envFrom of a ConfigMap", edit: (objects, kind) => void envToConfigMap(objects, kind, "envFrom") },
+  { name: "settings read through configMapKeyRef", edit: (objects, kind) => void envToConfigMap(objects, kind, "configMapKeyRef") },
+  {
+    name: "a setting written as $(VAR) of another",
+    edit: (objects, kind) => {
+      const container = podOf(objects, kind).containers[0];
+      const literal = (container.env ?? []).find((e: { value?: unknown }) => typeof e.value === "string");
+      if (!literal) return;
+      container.env.unshift({ name: "RIGGING_TEST_PART", value: literal.value });
+      literal.value = "$(RIGGING_TEST_PART)";
+    },
+  },
+  {
+    name: "the deprecated serviceAccount field",
+    edit: (objects, kind) => {
+      const pod = podOf(objects, kind);
+      pod.serviceAccount = pod.serviceAccountName;
+      delete pod.serviceAccountName;
+    },
+  },
+  {
+    name: "requests left to default to the limits",
+    edit: (objects, kind) => {
+      const resources = podOf(objects, kind).containers[0].resources;
+      for (const name of Object.keys(resources.limits ?? {})) delete resources.requests[name];
+    },
+  },
+  {
+    name: "projected and Secret mounts without readOnly",
+    edit: (objects, kind) => {
+      for (const container of podOf(objects, kind).containers) for (const mount of container.volumeMounts ?? []) delete mount.readOnly;
+    },
+  },
+  {
+    name: "the same objects given twice",
+    edit: (objects) => void objects.push(...structuredClone(objects)),
+  },
+];
