@@ -150,6 +150,9 @@ function compactType(type, format, key, models, quantities) {
   throw new Error(`unknown client type ${type} (${key})`);
 }
 
+/** The upstream formats check judges a field's leaf values by (`x`): base64, integer ranges and RFC 3339 times. */
+const CHECKED_FORMATS = new Set(["byte", "int32", "int64", "date-time"]);
+
 async function readVersion(version, quantities, formats) {
   const where = layout(version);
   const index = await import(pathToFileURL(where.modelsIndex).href);
@@ -160,6 +163,7 @@ async function readVersion(version, quantities, formats) {
   const types = {};
   for (const [name, model] of classes) {
     const fields = {};
+    const checked = {};
     for (const a of model.getAttributeTypeMap()) {
       const key = `${unprefixed(name)}.${a.baseName}`;
       // The older clients record no format: a number's is the one a newer client records for the same field (of the
@@ -169,9 +173,10 @@ async function readVersion(version, quantities, formats) {
       if (a.format) formats.set(`${name}.${a.baseName}`, a.format);
       if (a.format && !formats.has(bare)) formats.set(bare, a.format);
       fields[a.baseName] = compactType(a.type, format || undefined, key, models, quantities);
+      if (CHECKED_FORMATS.has(format)) checked[a.baseName] = format;
     }
     const req = (required.get(name) ?? []).map((field) => model.getAttributeTypeMap().find((a) => a.name === field)?.baseName ?? field);
-    types[name] = req.length > 0 ? { f: fields, r: req } : { f: fields };
+    types[name] = { f: fields, ...(req.length > 0 ? { r: req } : {}), ...(Object.keys(checked).length > 0 ? { x: checked } : {}) };
   }
   const header = readFileSync(
     join(

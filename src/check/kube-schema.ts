@@ -8,6 +8,8 @@ import type { K8sObject } from "../k8s/objects.ts";
 import { closest } from "../values/values.ts";
 import { packageRoot } from "../cli/io.ts";
 import { DEPRECATED_BECAUSE } from "./pseudo-rules.ts";
+import { leafProblem } from "./kube-formats.ts";
+import { requiredProblem } from "./kube-required.ts";
 
 /** dist/kube/index.json: every bundled version, the client it was read from, and the kinds it serves. */
 export interface KubeIndex {
@@ -15,10 +17,10 @@ export interface KubeIndex {
   versions: Record<string, { spec: string; client: string; kinds: Record<string, string[]> }>;
 }
 
-/** dist/kube/1.N.json: apiVersion -> kind -> model, and each model's fields (`f`) and required fields (`r`). */
+/** dist/kube/1.N.json: apiVersion -> kind -> model, and each model's fields (`f`), required fields (`r`) and fields' upstream formats (`x`). */
 interface VersionSchema {
   kinds: Record<string, Record<string, string>>;
-  types: Record<string, { f: Record<string, string>; r?: string[] }>;
+  types: Record<string, { f: Record<string, string>; r?: string[]; x?: Record<string, string> }>;
 }
 
 export interface SchemaHit {
@@ -81,15 +83,24 @@ const lookup = <T>(record: Record<string, T> | undefined, key: string): T | unde
 const groupOf = (apiVersion: string) => (apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "");
 const stable = (apiVersion: string) => /(?:^|\/)v\d+$/.test(apiVersion);
 
-/** The schema's hits, and the custom resources it has no schema for (unchecked, not failed). */
-export function schemaHits(objects: readonly K8sObject[], version: string, known: KubeIndex): { hits: SchemaHit[]; unchecked: K8sObject[] } {
+/** The schema's hits, the custom resources it has no schema for (unchecked, not failed), and what is not Kubernetes at all. */
+export function schemaHits(
+  objects: readonly K8sObject[],
+  version: string,
+  known: KubeIndex,
+): { hits: SchemaHit[]; unchecked: K8sObject[]; foreign: K8sObject[] } {
   const schema = schemaOf(version);
   const hits: SchemaHit[] = [];
   const unchecked: K8sObject[] = [];
+  const foreign: K8sObject[] = [];
   for (const object of objects) {
     const { apiVersion, kind } = object;
     const model = typeof apiVersion === "string" && typeof kind === "string" ? lookup(lookup(schema.kinds, apiVersion), kind) : undefined;
     if (model === undefined) {
+      if (notKubernetes(object, version, known)) {
+        foreign.push(object);
+        continue;
+      }
       const hit = notServed(object, version, known);
       if (hit) hits.push(hit);
       else unchecked.push(object);
@@ -106,7 +117,20 @@ export function schemaHits(objects: readonly K8sObject[], version: string, known
       });
     walk(object, model, { schema, version, path: [], report: (path, message) => hits.push({ object, path, severity: "error", message }) });
   }
-  return { hits, unchecked };
+  return { hits, unchecked, foreign };
+}
+
+/**
+ * YAML with an apiVersion and kind that is no Kubernetes object (skaffold/v4beta6 Config, an istio release note):
+ * a group without a dot (which a CRD's has) that the version does not serve, of a kind no bundled version serves.
+ * extensions/v1beta1 Deployment stays a removed built-in: Deployment is served elsewhere.
+ */
+export function notKubernetes(object: K8sObject, version: string, known: KubeIndex): boolean {
+  const g = groupOf(String(object.apiVersion));
+  if (g === "" || g.includes(".")) return false;
+  if (Object.keys(known.versions[version].kinds).some((av) => groupOf(av) === g)) return false;
+  const kind = String(object.kind);
+  return !Object.values(known.versions).some((v) => Object.values(v.kinds).some((kinds) => kinds.includes(kind)));
 }
 
 /** The stable apiVersion of the same group that serves the kind, beside a beta or alpha one. */
@@ -158,8 +182,8 @@ interface Walk {
 const describe = (value: unknown) =>
   Array.isArray(value) ? "a list" : value === null ? "null" : typeof value === "object" ? "a mapping" : `${typeof value} ${JSON.stringify(value)}`;
 
-/** Walks a value by its compact type: a model's name, []ITEM, {}VALUE, or a leaf. */
-function walk(value: unknown, type: string, at: Walk): void {
+/** Walks a value by its compact type: a model's name, []ITEM, {}VALUE, or a leaf with its field's upstream format. */
+function walk(value: unknown, type: string, at: Walk, format?: string): void {
   // An explicit null is an unset field to the API server.
   if (value === null) return;
   const { path } = at;
@@ -170,8 +194,8 @@ function walk(value: unknown, type: string, at: Walk): void {
       return;
     }
     const item = type.slice(2);
-    if (list) for (let i = 0; i < (value as unknown[]).length; i++) step(at, i, (value as unknown[])[i], item);
-    else for (const key of Object.keys(value as object)) step(at, key, (value as Record<string, unknown>)[key], item);
+    if (list) for (let i = 0; i < (value as unknown[]).length; i++) step(at, i, (value as unknown[])[i], item, format);
+    else for (const key of Object.keys(value as object)) step(at, key, (value as Record<string, unknown>)[key], item, format);
     return;
   }
   const model = Object.hasOwn(at.schema.types, type) ? at.schema.types[type] : undefined;
@@ -180,15 +204,25 @@ function walk(value: unknown, type: string, at: Walk): void {
     const quote =
       typeof value === "boolean" && (type === "string" || type === "int-or-string") ? " (YAML 1.1 reads y, n, yes, no, on, off as booleans: quote it)" : "";
     if (!leafAccepts(type, value)) at.report([...path], `expected ${LEAVES[type] ?? type}, got ${describe(value)}${quote}`);
+    else {
+      const problem = leafProblem(type, value, format);
+      if (problem) at.report([...path], problem);
+    }
     return;
   }
   if (!isMapping(value)) {
     at.report([...path], `expected a mapping (${type}), got ${describe(value)}`);
     return;
   }
-  for (const field of model.r ?? []) if (value[field] === undefined) at.report([...path], `missing required field "${field}" (${type})`);
+  for (const field of model.r ?? []) {
+    if (value[field] === undefined) at.report([...path], `missing required field "${field}" (${type})`);
+    else {
+      const problem = requiredProblem(type, field, value[field]);
+      if (problem) at.report([...path, field], problem);
+    }
+  }
   for (const key of Object.keys(value)) {
-    if (Object.hasOwn(model.f, key)) step(at, key, value[key], model.f[key]);
+    if (Object.hasOwn(model.f, key)) step(at, key, value[key], model.f[key], lookup(model.x, key));
     else {
       const near = closest(key, Object.keys(model.f));
       at.report([...path, key], `unknown field "${key}": ${type} of Kubernetes ${at.version} has no such field${near ? ` (did you mean ${near}?)` : ""}`);
@@ -196,9 +230,9 @@ function walk(value: unknown, type: string, at: Walk): void {
   }
 }
 
-function step(at: Walk, key: string | number, value: unknown, type: string): void {
+function step(at: Walk, key: string | number, value: unknown, type: string, format?: string): void {
   at.path.push(key);
-  walk(value, type, at);
+  walk(value, type, at, format);
   at.path.pop();
 }
 

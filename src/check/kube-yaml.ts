@@ -103,7 +103,10 @@ export const KUBECTL_YAML = {
   ],
 };
 
+/** go-yaml's reading of the text itself: quoted scalars fold over lines of any indentation. */
+const GO_YAML = { goQuotes: true } as const;
+
 /** Every document of a manifest stream, with the data kubectl would apply. */
 export function parseManifests(text: string, file: string): SourceDocument[] {
-  return readsDifferently(text) ? parseDocumentsWithPositions(text, file, KUBECTL_YAML) : parseDocuments(text, file);
+  return readsDifferently(text) ? parseDocumentsWithPositions(text, file, KUBECTL_YAML, GO_YAML) : parseDocuments(text, file, GO_YAML);
 }

@@ -33,7 +33,7 @@ export function loadObjects(documents: readonly SourceDocument[]): Loaded {
         const at = `${where}, items[${i}]`;
         // kubectl opens one level of List and refuses a List inside it.
         if (isList(item)) problem(loaded, document, ["items", i], `${at} is a ${item.kind} inside a ${data.kind}; kubectl does not open nested lists`);
-        else add(loaded, document, item, ["items", i], at);
+        else add(loaded, document, typedItem(data, item), ["items", i], at);
       });
     } else add(loaded, document, data, [], where);
   });
@@ -57,10 +57,23 @@ function add(loaded: Loaded, document: SourceDocument, data: unknown, prefix: Pr
 }
 
 /** `kind: List` (kubectl get -o yaml) or any `<Kind>List` with items. */
-function isList(data: unknown): data is { kind: string; items: unknown[] } {
+function isList(data: unknown): data is { apiVersion?: unknown; kind: string; items: unknown[] } {
   if (!isRecord(data) || typeof data.kind !== "string" || !Array.isArray(data.items)) return false;
   return data.kind === "List" || data.kind.endsWith("List");
 }
+
+/**
+ * A typed list's item as kubectl decodes it (apimachinery's UnstructuredList): one with neither apiVersion nor
+ * kind takes the list's apiVersion and the list's kind without "List" (v1 PodList: v1 Pod); `kind: List` gives none.
+ */
+function typedItem(list: { apiVersion?: unknown; kind: string }, item: unknown): unknown {
+  if (!isRecord(item) || !unset(item.apiVersion) || !unset(item.kind) || list.kind === "List") return item;
+  item.apiVersion = list.apiVersion;
+  item.kind = list.kind.slice(0, -"List".length);
+  return item;
+}
+
+const unset = (value: unknown) => value === undefined || value === null || value === "";
 
 function notAnObject(data: unknown): string | undefined {
   if (!isRecord(data)) return `expected a mapping with apiVersion, kind and metadata, found ${describe(data)}`;

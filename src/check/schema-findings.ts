@@ -2,7 +2,7 @@
 import { formatPath } from "../core/diagnostic.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import type { SystemName } from "../rules/engine.ts";
-import { kubeIndex, schemaHits } from "./kube-schema.ts";
+import { kubeIndex, notKubernetes, schemaHits } from "./kube-schema.ts";
 import { SCHEMA_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding, ObjectIdentity, Unrecognised } from "./run.ts";
 
@@ -14,6 +14,7 @@ export function schemaChecked(
   version: string,
   { place, profileOf, identity }: { place: Place; profileOf: Map<K8sObject, SystemName>; identity: (object: K8sObject) => ObjectIdentity },
 ): { findings: CheckFinding[]; unchecked: Unrecognised[] } {
+  // What is not Kubernetes (another tool's YAML beside objects) gets no schema entry: it is listed as not recognised.
   const { hits, unchecked } = schemaHits(objects, version, kubeIndex()!);
   const findings = hits.map((hit): CheckFinding => {
     const profile = profileOf.get(hit.object);
@@ -43,4 +44,10 @@ export function schemaChecked(
       };
     }),
   };
+}
+
+/** Whether every object of a file is not Kubernetes at this version: the file is skipped as the walk skips one without objects. */
+export function notKubernetesFile(objects: readonly K8sObject[], version: string): boolean {
+  const known = kubeIndex();
+  return known !== undefined && objects.length > 0 && objects.every((object) => notKubernetes(object, version, known));
 }

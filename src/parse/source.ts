@@ -21,6 +21,7 @@ import { type DuplicateKey, firstDuplicateKey, mayRepeatAsYaml11 } from "./dupli
 import { formatPath, type Location } from "../core/diagnostic.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
+import { goQuotesLexer } from "./go-quotes.ts";
 
 /** Documented input limits (docs/limits.md): beyond them an input is refused, never parsed on. */
 export const LIMITS = {
@@ -148,13 +149,18 @@ function sleep(ms: number): void {
   Atomics.wait(SLEEPER, 0, 0, ms);
 }
 
+/** How a stream is read: `goQuotes`, quoted scalars as go-yaml folds them, on lines of any indentation (go-quotes.ts). */
+export interface ReadAs {
+  goQuotes?: boolean;
+}
+
 /** Parses every document of a YAML stream (positions on demand). */
-export function parseDocuments(text: string, file: string): SourceDocument[] {
+export function parseDocuments(text: string, file: string, read: ReadAs = {}): SourceDocument[] {
   refuseDeepNesting(text, file);
   const fast = parseFastStream(text, LIMITS.depth);
-  if (fast === undefined) return positionedDocuments(text, file);
+  if (fast === undefined) return positionedDocuments(text, file, {}, false, true, read);
   let positioned: SourceDocument[] | undefined;
-  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file, {}, false, false))[index]));
+  return fast.map((data, index) => withLazyPositions(file, data, () => (positioned ??= positionedDocuments(text, file, {}, false, false, read))[index]));
 }
 
 /** The depth limit, before any parser sees the text (depth.ts). */
@@ -180,9 +186,9 @@ function withLazyPositions(file: string, data: unknown, reparse: () => SourceDoc
 }
 
 /** `schema` reads scalars another way (src/check/kube-yaml.ts: YAML 1.1, as kubectl). */
-export function parseDocumentsWithPositions(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}): SourceDocument[] {
+export function parseDocumentsWithPositions(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}, read: ReadAs = {}): SourceDocument[] {
   refuseDeepNesting(text, file);
-  return positionedDocuments(text, file, schema);
+  return positionedDocuments(text, file, schema, false, true, read);
 }
 
 /** Options of the `yaml` package: strict YAML (duplicate keys: `firstDuplicateKey`). */
@@ -190,11 +196,18 @@ const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, strict: true, log
 
 /** `yaml11Keys`: two keys YAML 1.1 reads as one are refused too (values files, duplicate-keys.ts). */
 /** `withData`: false where js-yaml's data is kept and only positions are asked for (a second copy of the data is not built). */
-function positionedDocuments(text: string, file: string, schema: DocumentOptions & SchemaOptions = {}, yaml11Keys = false, withData = true): SourceDocument[] {
+function positionedDocuments(
+  text: string,
+  file: string,
+  schema: DocumentOptions & SchemaOptions = {},
+  yaml11Keys = false,
+  withData = true,
+  read: ReadAs = {},
+): SourceDocument[] {
   const lineCounter = new LineCounter();
   let docs: Document.Parsed[];
   try {
-    docs = guardDepth(file, () => composeUntilError(text, lineCounter, schema));
+    docs = guardDepth(file, () => composeUntilError(text, lineCounter, schema, read));
   } catch (error) {
     if (!(error instanceof FirstError)) throw error;
     if (error.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(error.message)) throw tooDeep(file);
@@ -229,7 +242,7 @@ class FirstError extends Error {
 }
 
 /** `parseAllDocuments` that stops at the first error: a few MiB can hold a million errors, each with a stack, and only the first is reported. */
-function composeUntilError(text: string, lineCounter: LineCounter, schema: DocumentOptions & SchemaOptions = {}): Document.Parsed[] {
+function composeUntilError(text: string, lineCounter: LineCounter, schema: DocumentOptions & SchemaOptions = {}, read: ReadAs = {}): Document.Parsed[] {
   const composer = new Composer({ ...schema, ...YAML_OPTIONS });
   // The composer catches what a collection throws and reports it again as
   // another error, so the first one is kept and thrown until it gets out.
@@ -238,8 +251,17 @@ function composeUntilError(text: string, lineCounter: LineCounter, schema: Docum
     if (!warning) throw (first ??= new FirstError(offsetOf(source), code, message));
   };
   const docs: Document.Parsed[] = [];
-  for (const doc of composer.compose(untilErrorToken(new Parser(lineCounter.addNewLine).parse(text)))) docs.push(doc);
+  const parser = new Parser(lineCounter.addNewLine);
+  const tokens = read.goQuotes ? goQuotesTokens(parser, text, lineCounter) : parser.parse(text);
+  for (const doc of composer.compose(untilErrorToken(tokens))) docs.push(doc);
   return docs;
+}
+
+/** `parser.parse(text)` with the go-yaml lexer in place of the parser's own (the parser's documented way to take one). */
+function* goQuotesTokens(parser: Parser, text: string, lineCounter: LineCounter): Generator<CST.Token> {
+  lineCounter.addNewLine(0);
+  for (const lexeme of goQuotesLexer().lex(text)) yield* parser.next(lexeme);
+  yield* parser.end();
 }
 
 type ErrorHook = (source: number | readonly number[] | { offset: number }, code: string, message: string, warning?: boolean) => void;

@@ -92,6 +92,35 @@ describe("scalars as kubectl reads them", () => {
   });
 });
 
+describe("quoted scalars folded over lines, as go-yaml reads them", () => {
+  // A rendered example with an annotation whose quoted value goes on at a
+  // line indented less than its key: go-yaml (kubectl) folds it, YAML 1.2 ends it.
+  const rendered = runInProcess(["render", "examples/rootpilot-eks.yaml"]).out;
+  const annotated = (value: string) => rendered.replace(/^( {2}annotations:\n)/m, `$1    note: ${value}\n`);
+
+  it.each([
+    ["double-quoted, its next line at column 1", '"spread\nover lines"', false],
+    ["single-quoted, with a tab, an empty line and an escaped quote", "'spread\n\tover\n\n  it''s'", false],
+    ["a line like a comment inside the quotes, and a YAML 1.1 word elsewhere (the other parse)", '"a\n# not a comment\n  b"', true],
+  ])("%s: read as kubectl reads it, and checked", (_what, value, yaml11) => {
+    const text = annotated(value);
+    const file = tempFile(yaml11 ? text.replace("automountServiceAccountToken: false", "automountServiceAccountToken: no") : text, "folded.yaml");
+    expect(readsDifferently(readFileSync(file, "utf8"))).toBe(yaml11);
+    const read = riggingReads(file) as any[];
+    expect(read).toEqual(kubectlReads(file));
+    expect(read[1].metadata.annotations.note).toMatch(/^(spread over|a # not a comment b)/);
+    expect(runInProcess(["check", file, "--kube-version", "1.33"]).code).not.toBe(2);
+  });
+
+  it("a document marker inside the quotes ends the document for both: refused, at the quote", () => {
+    const text = annotated('"spread\n---\nover"');
+    const file = tempFile(text, "marker.yaml");
+    expect(() => kubectlReads(file)).toThrow();
+    const line = text.split("\n").findIndex((l) => l.startsWith("    note: ")) + 1;
+    expect(() => riggingReads(file)).toThrow(new RegExp(`:${line}:\\d+ not valid YAML: Missing closing "quote`));
+  });
+});
+
 describe("an octal defaultMode judged as kubectl applies it", () => {
   // A Compass Server with P4 reads its admin token from a Secret volume mounted 0400 (CS-06).
   const server = join(ROOT, "test", "fixtures", "check", "compass-server", "warn", "CS-14.yaml");
