@@ -12,25 +12,33 @@ export function identityKey(object: K8sObject): string {
   return `${group}/${object.kind}/${object.metadata?.namespace ?? ""}/${object.metadata?.name ?? ""}`;
 }
 
-/** The objects with each identity once, at its last copy's place; copies that differ are named. */
+/** The objects with each identity once, at its last copy's place; one note per identity given more than once. */
 export function duplicatesMerged(objects: readonly K8sObject[], provenance: Provenance, notes: Note[]): K8sObject[] {
-  const last = new Map<string, K8sObject>();
+  const copies = new Map<string, K8sObject[]>();
   for (const object of objects) {
     // An object without a name is for the schema to refuse, not one identity with every other.
     if (typeof object.metadata?.name !== "string" || object.metadata.name === "") continue;
     const key = identityKey(object);
-    const before = last.get(key);
-    last.set(key, object);
-    if (!before) continue;
-    const same = isDeepStrictEqual(provenance.input(before), provenance.input(object));
+    const list = copies.get(key);
+    if (list) list.push(object);
+    else copies.set(key, [object]);
+  }
+  const kept = new Set<K8sObject>();
+  for (const list of copies.values()) {
+    const last = list[list.length - 1];
+    kept.add(last);
+    if (list.length === 1) continue;
+    const written = provenance.input(last);
+    const differ = list.some((copy) => !isDeepStrictEqual(provenance.input(copy), written));
+    const { kind, metadata } = last;
     notes.push({
-      object,
+      object: last,
       path: [],
-      severity: same ? "warning" : "error",
-      message: same
-        ? `${object.kind} ${object.metadata.name} is given twice: judged once`
-        : `${object.kind} ${object.metadata.name} is given twice and the copies differ: kubectl applies both, the last one wins; judged as the last`,
+      severity: differ ? "error" : "warning",
+      message: differ
+        ? `${kind} ${metadata.name} is given ${list.length} times and the copies differ: kubectl applies each, the last one wins; judged as the last`
+        : `${kind} ${metadata.name} is given ${list.length} times: judged once`,
     });
   }
-  return objects.filter((object) => typeof object.metadata?.name !== "string" || object.metadata.name === "" || last.get(identityKey(object)) === object);
+  return objects.filter((object) => typeof object.metadata?.name !== "string" || object.metadata.name === "" || kept.has(object));
 }

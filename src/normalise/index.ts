@@ -58,7 +58,7 @@ export function normalise(input: readonly K8sObject[]): Normalised {
         });
       }
     }
-    notes.push(...selectorNotes(object));
+    for (const note of selectorNotes(object)) notes.push(note);
   }
   return { objects, provenance, notes };
 }
