@@ -6,6 +6,7 @@ import { profileByLabels } from "../rules/catalog.ts";
 import { POD_SPEC_PATH, type SystemName } from "../rules/engine.ts";
 import { SYSTEMS } from "../rules/systems.ts";
 import { dig, isRecord, list, selects } from "../k8s/access.ts";
+import { selectsLabels } from "../k8s/selector.ts";
 
 interface Workload {
   object: K8sObject;
@@ -48,9 +49,16 @@ export function classify(objects: readonly K8sObject[], override?: SystemName, i
   for (let pass = 0; pass < 2; pass++) {
     for (const object of objects) {
       if (profileOf.has(object)) continue;
-      const profile = aroundWorkload(object, workloads) ?? followsBound(object, objects, profileOf);
+      const profile = aroundWorkload(object, workloads, objects) ?? followsBound(object, objects, profileOf);
       if (profile) profileOf.set(object, profile);
     }
+  }
+  // Last: objects that name no workload but serve a system whose workload the input holds.
+  const present = new Set(workloads.map((w) => w.profile));
+  for (const object of objects) {
+    if (profileOf.has(object)) continue;
+    const system = SYSTEMS.find((s) => present.has(s.name) && s.claims?.(object, objects));
+    if (system) profileOf.set(object, system.name);
   }
   return { profileOf, unrecognised: objects.filter((o) => !profileOf.has(o)) };
 }
@@ -61,7 +69,7 @@ function byShape(object: K8sObject): SystemName | undefined {
 }
 
 /** The profile of the first workload this object serves, if any. */
-function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): SystemName | undefined {
+function aroundWorkload(object: K8sObject, workloads: readonly Workload[], objects: readonly K8sObject[]): SystemName | undefined {
   const ns = namespaceOf(object);
   const name = object.metadata.name;
   const same = workloads.filter((w) => namespaceOf(w.object) === ns);
@@ -87,13 +95,22 @@ function aroundWorkload(object: K8sObject, workloads: readonly Workload[]): Syst
       return workloads.find((w) => bindsServiceAccountOf(object, w))?.profile;
     case "ValidatingAdmissionPolicy":
     case "ValidatingAdmissionPolicyBinding": {
-      const selector = object.kind === "ValidatingAdmissionPolicy" ? ["spec", "matchConstraints"] : ["spec", "matchResources"];
-      const target = dig(object, [...selector, "namespaceSelector", "matchLabels", "kubernetes.io/metadata.name"]);
-      return typeof target === "string" ? workloads.find((w) => namespaceOf(w.object) === target)?.profile : undefined;
+      const match = object.kind === "ValidatingAdmissionPolicy" ? ["spec", "matchConstraints"] : ["spec", "matchResources"];
+      const selector = dig(object, [...match, "namespaceSelector"]);
+      // By what the selector selects (matchLabels or matchExpressions): a workload's namespace, and not every namespace.
+      const labelsOf = (ns: string) => ({ ...namespaceObjectLabels(objects, ns), "kubernetes.io/metadata.name": ns });
+      if (selector === undefined || selectsLabels(selector, { "kubernetes.io/metadata.name": "rigging-any-other-namespace" })) return undefined;
+      return workloads.find((w) => selectsLabels(selector, labelsOf(namespaceOf(w.object))))?.profile;
     }
     default:
       return undefined;
   }
+}
+
+/** The labels of a Namespace object of the input, if it is there. */
+function namespaceObjectLabels(objects: readonly K8sObject[], name: string): Record<string, string> {
+  const labels = objects.find((o) => o.kind === "Namespace" && o.metadata.name === name)?.metadata.labels;
+  return isRecord(labels) ? (labels as Record<string, string>) : {};
 }
 
 /** A binding follows its policy or role; a role follows its binding. */

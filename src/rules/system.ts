@@ -41,6 +41,8 @@ export interface System {
   podSecurity: PodSecurityLevel;
   /** How an unlabelled workload of the system is recognised, by what its pod reads or runs. */
   shapes: readonly Shape[];
+  /** Whether an object names no workload of the system yet serves it (an issuer-discovery ClusterRoleBinding): `check` places it in the system's set when the input holds one of its workloads. */
+  claims?(object: K8sObject, objects: readonly K8sObject[]): boolean;
   /** Its own rules (the general G- rules apply to every system). */
   rules: readonly Rule[];
   /** Its values kinds: each with its schema, renderer, notes and bundled example. */

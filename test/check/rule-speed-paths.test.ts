@@ -41,16 +41,21 @@ function plainFlagValue(container: Container, flag: string): { value: string; pa
   return found;
 }
 
-/** The plain mount lookup: every path trimmed by the regex, the file's once per mount. */
+/** The plain mount lookup: every path normalized by posix (a mount path made absolute, as the kubelet does), the deepest mount wins. */
 function plainMountHolding(container: Container, file: string): number {
-  const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
+  const clean = (path: string) => {
+    const normal = posix.normalize(path);
+    return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
+  };
   const mounts = list<{ mountPath?: unknown }>(container.volumeMounts);
+  const target = clean(file);
   let best = -1;
+  let bestAt = "";
   mounts.forEach((m, i) => {
     if (typeof m?.mountPath !== "string") return;
-    const at = trim(m.mountPath);
-    if (trim(file) !== at && !file.startsWith(at === "/" ? "/" : `${at}/`)) return;
-    if (best < 0 || m.mountPath.length > (mounts[best].mountPath as string).length) best = i;
+    const at = clean(`/${m.mountPath}`);
+    if (target !== at && !target.startsWith(at === "/" ? "/" : `${at}/`)) return;
+    if (best < 0 || at.length > bestAt.length) [best, bestAt] = [i, at];
   });
   return best;
 }
@@ -88,7 +93,7 @@ describe("flagValue reads what the plain reader reads", () => {
   });
 });
 
-describe("mountHolding trims paths as the plain lookup does", () => {
+describe("mountHolding cleans paths as the plain lookup does", () => {
   const PATHS = ["/", "//", "/a", "/a/", "/a//", "/a/b", "/a/b/", "/ab", "a", "", "/a/b/c"];
   it("for every pair of mount paths and every file", () => {
     for (const first of PATHS)
@@ -255,7 +260,7 @@ describe("CR-03 and CR-11 remember path answers per path, and answer as posix do
     }
   });
 
-  it("CR-03: the token is where the token file says exactly when posix.join says so", () => {
+  it("CR-03: the token is where the token file says exactly when posix.join says so (both cleaned)", () => {
     for (const [mountPath, below] of rounds()) {
       const tokenPath = `${below.slice(1)}/token`;
       const file = `${mountPath.replace(/\/+$/, "")}/srv/s/token`;
@@ -265,7 +270,7 @@ describe("CR-03 and CR-11 remember path answers per path, and answer as posix do
       const held = mountHolding({ spec }, container, file);
       const hits = rule("CR-03").check(new ObjectSet("compass-runner", [object]));
       const elsewhere = hits.some((h) => h.message.startsWith("the token is at"));
-      expect(elsewhere).toBe(held !== undefined && posix.join(mountPath, tokenPath) !== file);
+      expect(elsewhere).toBe(held !== undefined && posix.join("/", mountPath, tokenPath) !== posix.normalize(file));
     }
   });
 });

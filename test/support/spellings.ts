@@ -6,6 +6,7 @@ import { stringify } from "yaml";
 import { type CheckReport, checkFiles } from "../../src/check/run.ts";
 import type { K8sObject } from "../../src/k8s/objects.ts";
 import { renderFile } from "../../src/pipeline.ts";
+import { parseQuantity, toBytes } from "../../src/k8s/quantity.ts";
 import { ROOT, tempDir } from "./cli.ts";
 
 /** A rendered example's objects, a fresh copy on each call (examples/NAME). */
@@ -126,5 +127,86 @@ export const REWRITES: Rewrite[] = [
   {
     name: "the same objects given twice",
     edit: (objects) => void objects.push(...structuredClone(objects)),
+  },
+  {
+    name: "mount paths written with `//` and a trailing slash",
+    edit: (objects, kind) => {
+      const pod = podOf(objects, kind);
+      for (const field of ["initContainers", "containers"])
+        for (const container of pod[field] ?? [])
+          for (const mount of container.volumeMounts ?? []) if (mount.mountPath !== "/") mount.mountPath = `/${mount.mountPath}/`;
+    },
+  },
+  {
+    name: "NetworkPolicy selectors written as matchExpressions",
+    edit: (objects) => {
+      const asExpressions = (selector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] } | undefined) => {
+        if (!selector?.matchLabels) return;
+        const labels = Object.entries(selector.matchLabels).map(([key, value]) => ({ key, operator: "In", values: [value] }));
+        selector.matchExpressions = [...(selector.matchExpressions ?? []), ...labels];
+        delete selector.matchLabels;
+      };
+      for (const policy of objects.filter((o) => o.kind === "NetworkPolicy") as (K8sObject & { spec?: any })[]) {
+        asExpressions(policy.spec?.podSelector);
+        for (const rule of [...(policy.spec?.ingress ?? []), ...(policy.spec?.egress ?? [])])
+          for (const peer of [...(rule.from ?? []), ...(rule.to ?? [])]) {
+            asExpressions(peer.podSelector);
+            asExpressions(peer.namespaceSelector);
+          }
+      }
+    },
+  },
+  {
+    name: "memory in another unit",
+    edit: (objects, kind) => {
+      // 8704Mi as 8912896Ki, 1Gi as 1048576Ki: the same number of bytes.
+      for (const container of podOf(objects, kind).containers)
+        for (const list of [container.resources?.limits, container.resources?.requests]) {
+          const bytes = list?.memory === undefined ? undefined : parseQuantity(list.memory);
+          const value = bytes && toBytes(bytes);
+          if (value !== undefined && value % 1024n === 0n) list.memory = `${value / 1024n}Ki`;
+        }
+    },
+  },
+  {
+    name: "the KVM device as 1000m",
+    edit: (objects, kind) => {
+      for (const container of podOf(objects, kind).containers)
+        for (const list of [container.resources?.limits, container.resources?.requests])
+          for (const name of Object.keys(list ?? {})) if (name.includes("/") && String(list[name]) === "1") list[name] = "1000m";
+    },
+  },
+  {
+    name: "path settings and mount paths with ./ and //",
+    edit: (objects, kind) => {
+      const spelled = (path: string) => path.replace(/^\/([^/]+)\//, "/./$1//");
+      for (const container of podOf(objects, kind).containers) {
+        for (const env of container.env ?? []) if (typeof env.value === "string" && /^\/[^\s:$]+$/.test(env.value)) env.value = spelled(env.value);
+        for (const mount of container.volumeMounts ?? []) mount.mountPath = spelled(mount.mountPath);
+      }
+    },
+  },
+  {
+    name: "Go flags in their other spellings (--flag value as -flag=value, --flag=value as -flag value)",
+    edit: (objects) => {
+      // Every workload's: the rendered arguments are flags with values, none a bool flag.
+      for (const object of objects as (K8sObject & { spec?: any })[]) {
+        const pod = object.kind === "Pod" ? object.spec : object.spec?.template?.spec;
+        for (const container of pod?.containers ?? []) {
+          const args: unknown[] = container.args ?? [];
+          const out: unknown[] = [];
+          for (let i = 0; i < args.length; i++) {
+            const word = String(args[i]);
+            const next = args[i + 1];
+            if (/^--[^=-][^=]*=/.test(word)) out.push(word.slice(1, word.indexOf("=")), word.slice(word.indexOf("=") + 1));
+            else if (/^--[^=-][^=]*$/.test(word) && typeof next === "string" && !next.startsWith("-")) {
+              out.push(`${word.slice(1)}=${next}`);
+              i++;
+            } else out.push(args[i]);
+          }
+          if (container.args) container.args = out;
+        }
+      }
+    },
   },
 ];

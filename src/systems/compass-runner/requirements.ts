@@ -12,6 +12,8 @@ export const CR = defineRequirements({
     fix: "apply the whole set together: ServiceAccount, DaemonSet, the CR-06 policies with bindings, and the NetworkPolicy",
     why: "The Runner is safe only as a whole: the DaemonSet without its NetworkPolicy can reach anything, without the admission policies anyone with pod create rights can exec into it or mint its token, and without its own ServiceAccount it runs as default.",
     severity: "error",
+    reads:
+      "admission policies without the Runner's labels belong to it when their namespaceSelector (matchLabels or matchExpressions) selects its namespace and not every namespace",
     profiles: RUNNER,
   },
   "CR-02": {
@@ -67,6 +69,8 @@ export const CR = defineRequirements({
       "Anyone who can mint a token for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred), so only kubelets and the break-glass groups may.",
     source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)" },
     severity: "error",
+    reads:
+      "each request on the object after the API server's defaults (restartPolicy Always, ...); namespaceSelector and objectSelector as label selectors, matchLabels and matchExpressions alike",
     profiles: RUNNER,
     // The keys the admission judge reports its warnings under.
     opinions: {
@@ -93,6 +97,7 @@ export const CR = defineRequirements({
       },
     },
     severity: "error",
+    reads: "maxSurge and maxUnavailable as the DaemonSet controller scales them on the Runner's one node, rounded up (0% is 0, 50% is 1)",
     profiles: RUNNER,
   },
   "CR-08": {
@@ -102,6 +107,7 @@ export const CR = defineRequirements({
     why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
     source: { from: "seed", says: 'seed 000: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
     severity: "error",
+    reads: "the device resource by value as a Kubernetes quantity (1000m = 1); hostPaths cleaned (//dev/kvm is under /dev)",
     profiles: RUNNER,
   },
   "CR-09": {
@@ -127,6 +133,8 @@ export const CR = defineRequirements({
     why: 'Seed 000: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
     source: { from: "seed", says: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go" },
     severity: "error",
+    reads:
+      "hostPaths, mount paths and the volume root cleaned as the kubelet and the kernel read them (`/a//b/./` is `/a/b`); `..` in a hostPath is refused as the API server refuses it",
     profiles: RUNNER,
   },
   "CR-12": {
@@ -169,6 +177,8 @@ export const CR = defineRequirements({
     fix: "select the Runner pods with a NetworkPolicy listing Ingress and Egress with no ingress rules and egress rules that each name a destination",
     why: "Seed 001 (D7): Runner egressAllow. The Runner executes untrusted workloads; a pod that accepts connections or reaches any destination turns one escape into access to the cluster network. Only DNS, the Server and the listed destinations are needed.",
     severity: "error",
+    reads:
+      "ipBlocks as address ranges: a /0 in any spelling (0::/0, 10.0.0.0/0), or ipBlocks on the same ports whose union is a whole address family (two /1 halves)",
     profiles: RUNNER,
   },
   "CR-16": {
@@ -222,6 +232,7 @@ export const CR = defineRequirements({
       },
     },
     severity: "error",
+    reads: "memory by value as a Kubernetes quantity (2Gi = 2048Mi), against COMPASS_MICROVM_MEMORY_MB read as compass-runner's strconv.Atoi reads it",
     profiles: RUNNER,
   },
   "CR-20": {
@@ -239,6 +250,7 @@ export const CR = defineRequirements({
       },
     },
     severity: "error",
+    reads: "the run root against mount paths cleaned as the kubelet cleans them",
     profiles: RUNNER,
   },
 });

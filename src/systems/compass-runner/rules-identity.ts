@@ -8,6 +8,8 @@ import { serverClusterFiles } from "../compass-server/objects.ts";
 import type { ParsedCluster } from "../compass-server/runner-clusters.ts";
 import { CR } from "./requirements.ts";
 import { mountOf, runnerContainers } from "./rules-containers.ts";
+import { cleanPath } from "../../k8s/clean-path.ts";
+import { pathInVolume } from "../../rules/templates.ts";
 import { RUNNER_AUDIENCE, RUNNER_READING, RUNNER_SETTINGS as S, settingName, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH } from "./runtime.ts";
 
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
@@ -21,6 +23,17 @@ function runnerToken(spec: PodSpec, container: Container, path: PropertyKey[]) {
   const index = sources.findIndex((s) => s.serviceAccountToken);
   if (!at || index < 0) return undefined;
   return { token: sources[index].serviceAccountToken!, where: [...path, "volumes", at.index, "projected", "sources", index, "serviceAccountToken"] };
+}
+
+/** With a token file the input does not show: the mount of the default token path, else of any projected token. */
+function someTokenMount(spec: PodSpec, container: Container) {
+  const atDefault = mountOf(spec, container, TOKEN_PATH);
+  if (atDefault?.volume?.projected?.sources?.some((s) => s.serviceAccountToken)) return atDefault;
+  for (const mount of container.volumeMounts ?? []) {
+    const at = mountOf(spec, container, mount.mountPath);
+    if (at?.mount === mount && at.volume?.projected?.sources?.some((s) => s.serviceAccountToken)) return at;
+  }
+  return undefined;
 }
 
 /** A Server cluster entry in the same stream, with the ConfigMap it was read from. */
@@ -62,18 +75,20 @@ export const identityRules: Rule[] = [
           continue;
         }
         const file = found.value ?? TOKEN_PATH;
-        const at = mountOf(spec, container, file);
+        const at = found.value === undefined ? someTokenMount(spec, container) : mountOf(spec, container, file);
         const sources = at?.volume?.projected?.sources ?? [];
         const tokenAt = sources.findIndex((s) => s.serviceAccountToken);
         if (!at || tokenAt < 0) {
-          hits.push(hit(object, [...path, "volumes"], `no projected ServiceAccount token is mounted at ${posix.dirname(file)}`));
+          const where = found.value === undefined ? "in the container" : `at ${posix.dirname(file)}`;
+          hits.push(hit(object, [...path, "volumes"], `no projected ServiceAccount token is mounted ${where}`));
           continue;
         }
         const token = sources[tokenAt].serviceAccountToken!;
         const where = [...path, "volumes", at.index, "projected", "sources", tokenAt, "serviceAccountToken"];
         if (token.audience !== RUNNER_AUDIENCE)
           hits.push(hit(object, [...where, "audience"], `audience is ${JSON.stringify(token.audience ?? "")}, not ${RUNNER_AUDIENCE}`));
-        if (posix.join(at.mount.mountPath, token.path) !== file)
+        // Both sides cleaned as the kubelet and the kernel read them: `/var/run//x/./token` is `/var/run/x/token`.
+        if (found.value !== undefined && cleanPath(token.path ?? "") !== pathInVolume(at.mount, file))
           hits.push(hit(object, [...where, "path"], `the token is at ${posix.join(at.mount.mountPath, token.path)}, not at the token file ${file}`));
         const seconds = token.expirationSeconds;
         if (typeof seconds !== "number" || seconds < TOKEN_MIN_SECONDS || seconds > TOKEN_MAX_SECONDS) {
@@ -94,6 +109,8 @@ export const identityRules: Rule[] = [
           );
         }
         const ca = flagOrEnv(container, S.ca, RUNNER_READING);
+        // A CA file the input does not show may be on any Secret: those are not judged.
+        if (ca && ca.value === undefined) continue;
         const caVolume = ca?.value ? mountOf(spec, container, ca.value)?.volume?.name : undefined;
         (spec.volumes ?? []).forEach((volume, i) => {
           if (volume.name === caVolume) return;

@@ -1,12 +1,11 @@
 // Runner rules about its node: one node, KVM, user namespace, seccomp, host trees, scheduling, arch (CR-07 to CR-13).
-import { posix } from "node:path";
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { isLabelKey } from "../../k8s/names.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { CR } from "./requirements.ts";
-import { mountOf, runnerContainers } from "./rules-containers.ts";
+import { mountOf, runnerContainers, sameQuantity } from "./rules-containers.ts";
 import {
   ARCH_LABEL,
   HOSTNAME_LABEL,
@@ -21,6 +20,10 @@ import {
 } from "./runtime.ts";
 import { hostPathProblem, overlaps } from "./values.ts";
 import { dig } from "../../k8s/access.ts";
+import { cleanPath, sameOrUnder } from "../../k8s/clean-path.ts";
+import { parseQuantity } from "../../k8s/quantity.ts";
+import { scaledValue } from "../../k8s/int-or-string.ts";
+import { mountPoint } from "../../rules/templates.ts";
 
 /** The value a container runs with: its own securityContext, else the pod's. */
 function effective<K extends "runAsUser" | "runAsGroup">(spec: PodSpec, container: Container, key: K): number | undefined {
@@ -54,9 +57,28 @@ function selectsNodes(spec: PodSpec): boolean {
   );
 }
 
-/** posix.normalize without one trailing slash (CR-11's comparison of the volume root with its mount). */
-function normalizedDir(path: string): string {
-  return posix.normalize(path).replace(/\/$/, "");
+/** The Runner's one node: a DaemonSet's percentages are scaled against the nodes it runs on, rounded up (daemonset util). */
+function podsOnOneNode(intOrPercent: unknown): number | undefined {
+  return scaledValue(intOrPercent, 1, true);
+}
+
+/** How a rollout bound is shown: as written, and why it means nothing when the API server refuses it. */
+function intOrPercentText(value: unknown): string {
+  const shown = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return podsOnOneNode(value) === undefined ? `${shown}, which is neither an integer nor a percentage,` : shown;
+}
+
+const ONE = parseQuantity("1")!;
+
+/** A hostPath as the node resolves it, or why the API server or the node refuses it. */
+function hostTree(path: string): { path: string; problem?: string } {
+  // validatePathNoBacksteps: the API server refuses `..` in a hostPath.
+  if (path.split("/").includes("..")) return { path, problem: "contains .., which the API server refuses in a hostPath" };
+  if (!path.startsWith("/")) return { path, problem: "is not an absolute path" };
+  // `//` and `./` name the same directory to the kernel: the cleaned path is judged.
+  const cleaned = cleanPath(path);
+  const problem = hostPathProblem(cleaned);
+  return problem ? { path: cleaned, problem } : { path: cleaned };
 }
 
 export const nodeRules: Rule[] = [
@@ -85,12 +107,12 @@ export const nodeRules: Rule[] = [
         const rolling = dig(ds, ["spec", "updateStrategy", "rollingUpdate"]) as { maxSurge?: unknown; maxUnavailable?: unknown } | undefined;
         const type = dig(ds, ["spec", "updateStrategy", "type"]);
         if (type === "OnDelete") continue;
-        if (String(rolling?.maxSurge ?? 0) !== String(MAX_SURGE))
-          hits.push(
-            hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxSurge"], `maxSurge is ${rolling?.maxSurge}, not 0: two Runners would hold one node's ID`),
-          );
-        if (String(rolling?.maxUnavailable ?? 1) !== String(MAX_UNAVAILABLE))
-          hits.push(hit(ds, ["spec", "updateStrategy", "rollingUpdate", "maxUnavailable"], `maxUnavailable is ${rolling?.maxUnavailable}, not 1`));
+        const at = ["spec", "updateStrategy", "rollingUpdate"];
+        const [surge, unavailable] = [rolling?.maxSurge ?? 0, rolling?.maxUnavailable ?? 1];
+        if (podsOnOneNode(surge) !== MAX_SURGE)
+          hits.push(hit(ds, [...at, "maxSurge"], `maxSurge is ${intOrPercentText(surge)}, not 0: two Runners would hold one node's ID`));
+        if (podsOnOneNode(unavailable) !== MAX_UNAVAILABLE)
+          hits.push(hit(ds, [...at, "maxUnavailable"], `maxUnavailable is ${intOrPercentText(unavailable)}, not 1`));
       }
       return hits;
     },
@@ -101,7 +123,7 @@ export const nodeRules: Rule[] = [
       for (const { object, spec, path } of set.pods()) {
         (spec.volumes ?? []).forEach((volume, index) => {
           const p = volume.hostPath?.path;
-          if (p !== undefined && (p === "/dev" || p.startsWith("/dev/")))
+          if (typeof p === "string" && sameOrUnder(p, "/dev"))
             hits.push(hit(object, [...path, "volumes", index, "hostPath", "path"], `hostPath ${p} is under /dev`));
         });
       }
@@ -111,10 +133,10 @@ export const nodeRules: Rule[] = [
         const extended = Object.keys(limits).filter((name) => name.includes("/") && !name.startsWith("hugepages-"));
         if (extended.length === 0)
           hits.push(hit(object, [...containerPath, "resources", "limits"], "no device-plugin resource (such as devices.kubevirt.io/kvm) is limited"));
-        else if (!extended.some((name) => String(limits[name]) === "1"))
+        else if (!extended.some((name) => sameQuantity(limits[name], ONE)))
           hits.push(hit(object, [...containerPath, "resources", "limits", extended[0]], `limits ${extended[0]} is ${limits[extended[0]]}, not 1`));
         for (const name of extended) {
-          if (requests[name] !== undefined && String(requests[name]) !== String(limits[name]))
+          if (requests[name] !== undefined && !sameQuantity(requests[name], limits[name]))
             hits.push(hit(object, [...containerPath, "resources", "requests", name], `requests ${name} is ${requests[name]}, but limits is ${limits[name]}`));
         }
       }
@@ -155,14 +177,15 @@ export const nodeRules: Rule[] = [
         const trees = (spec.volumes ?? [])
           .map((v, index) => ({ p: v.hostPath?.path, index }))
           .filter((t): t is { p: string; index: number } => t.p !== undefined);
-        for (const tree of trees) {
-          const problem = hostPathProblem(tree.p);
-          if (problem && !tree.p.startsWith("/dev"))
-            hits.push(hit(object, [...path, "volumes", tree.index, "hostPath", "path"], `hostPath ${tree.p} ${problem}`));
+        const resolved = trees.map((t) => ({ ...t, ...hostTree(t.p) }));
+        for (const tree of resolved) {
+          // A tree under /dev is CR-08's.
+          if (tree.problem && !sameOrUnder(tree.path, "/dev"))
+            hits.push(hit(object, [...path, "volumes", tree.index, "hostPath", "path"], `hostPath ${tree.p} ${tree.problem}`));
         }
-        trees.forEach((a, i) =>
-          trees.slice(i + 1).forEach((b) => {
-            if (overlaps(a.p, b.p)) hits.push(hit(object, [...path, "volumes", b.index, "hostPath", "path"], `hostPath ${b.p} overlaps ${a.p}`));
+        resolved.forEach((a, i) =>
+          resolved.slice(i + 1).forEach((b) => {
+            if (overlaps(a.path, b.path)) hits.push(hit(object, [...path, "volumes", b.index, "hostPath", "path"], `hostPath ${b.p} overlaps ${a.p}`));
           }),
         );
         if (trees.length !== 2)
@@ -178,7 +201,7 @@ export const nodeRules: Rule[] = [
         const at = mountOf(spec, container, found.value);
         const where = [...containerPath, ...found.path];
         if (!at?.volume?.hostPath) hits.push(hit(object, where, `the volume root ${found.value} is not on a host tree`));
-        else if (normalizedDir(found.value) === normalizedDir(at.mount.mountPath)) {
+        else if (cleanPath(found.value) === mountPoint(at.mount.mountPath)) {
           hits.push(hit(object, where, `the volume root ${found.value} is the mount point itself, not a subdirectory such as ${VOLUME_ROOT} (P8)`));
         }
       }

@@ -5,9 +5,10 @@ import { closest } from "../../values/values.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { CR } from "./requirements.ts";
-import { mountOf, runnerContainers } from "./rules-containers.ts";
+import { mountOf, runnerContainers, sameQuantity } from "./rules-containers.ts";
 import { FORBIDDEN_SETTINGS, OTHER_RUNNER_VARIABLES, RUNNER_READING, RUNNER_SETTINGS as S, settingName } from "./runtime.ts";
 import { dig } from "../../k8s/access.ts";
+import { compareQuantity, parseQuantity, type Quantity } from "../../k8s/quantity.ts";
 
 /** strconv.ParseBool's spellings. */
 const BOOL = /^(1|0|t|f|T|F|true|false|TRUE|FALSE|True|False)$/;
@@ -26,10 +27,21 @@ function goIntProblem(text: string): string | undefined {
 }
 const TRUE = /^(1|t|T|true|TRUE|True)$/;
 
+/** A guest size in MiB (an integer compass-runner reads) as a quantity of bytes. */
+function mebibytes(text: string): Quantity {
+  return { mantissa: BigInt(text) * 1048576n, exponent: 0, format: "BinarySI", form: "dec" };
+}
+
 /** The quota switch: a Go bool flag, read as `flag || ParseBool(env)`, so a true (or unreadable) flag wins. */
 function quotaRequired(container: Container): { value: string; at: PropertyKey[]; via: "flag" | "env" } | undefined {
   const found = flagOrEnv(container, S.quotaRequired, { ...RUNNER_READING, precedence: "trueFlag" });
   return found?.value === undefined ? undefined : { value: found.value, at: found.path, via: found.from === "flag" ? "flag" : "env" };
+}
+
+/** A forbidden name the container surely sets: an `envFrom` source outside the input only might. */
+function given(container: Container, names: { flag?: string; env?: string }) {
+  const found = flagOrEnv(container, names, RUNNER_READING);
+  return found?.from === "envFrom" ? undefined : found;
 }
 
 const KNOWN_VARIABLES: string[] = [
@@ -45,7 +57,7 @@ export const settingsRules: Rule[] = [
     check(set) {
       const id = FORBIDDEN_SETTINGS[0];
       return runnerContainers(set).flatMap(({ object, container, containerPath }) => {
-        const found = flagOrEnv(container, id, RUNNER_READING);
+        const found = given(container, id);
         return found ? [hit(object, [...containerPath, ...found.path], `${settingName(id)} sets a Runner ID`)] : [];
       });
     },
@@ -57,7 +69,7 @@ export const settingsRules: Rule[] = [
         const requests = (container.resources?.requests ?? {}) as Record<string, unknown>;
         const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
         const at = [...containerPath, "resources"];
-        if (requests.memory === undefined || String(requests.memory) !== String(limits.memory))
+        if (requests.memory === undefined || !sameQuantity(requests.memory, limits.memory))
           hits.push(
             hit(
               object,
@@ -69,8 +81,9 @@ export const settingsRules: Rule[] = [
         if (requests.cpu === undefined) hits.push(hit(object, [...at, "requests", "cpu"], "no cpu request", "cpu-request"));
         if (limits.cpu !== undefined) hits.push(hit(object, [...at, "limits", "cpu"], `a cpu limit (${limits.cpu}) throttles the guests' VMMs`, "cpu-limit"));
         const memoryMb = flagOrEnv(container, S.memoryMb, RUNNER_READING)?.value;
-        const limitMi = typeof limits.memory === "string" && /^\d+Mi$/.test(limits.memory) ? Number.parseInt(limits.memory, 10) : undefined;
-        if (memoryMb && /^\d+$/.test(memoryMb) && limitMi !== undefined && limitMi < Number(memoryMb)) {
+        const limit = parseQuantity(limits.memory);
+        // By value: `1Gi`, `1024Mi` and `1073741824` are one limit; the guest's size is strconv.Atoi's MiB.
+        if (memoryMb !== undefined && limit && goIntProblem(memoryMb) === undefined && compareQuantity(limit, mebibytes(memoryMb)) < 0) {
           hits.push(
             hit(
               object,
@@ -105,7 +118,7 @@ export const settingsRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const { object, spec, container, containerPath } of runnerContainers(set)) {
         for (const forbidden of FORBIDDEN_SETTINGS.slice(1)) {
-          const found = flagOrEnv(container, forbidden, RUNNER_READING);
+          const found = given(container, forbidden);
           if (found) hits.push(hit(object, [...containerPath, ...found.path], `${settingName(forbidden)}: ${forbidden.why}`));
         }
         const runRoot = flagOrEnv(container, S.runRoot, RUNNER_READING);

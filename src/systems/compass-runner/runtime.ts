@@ -198,10 +198,14 @@ export function derived(c: Capacity): { memoryMiB: number; cpu: number; graceSec
   };
 }
 
-/** How compass-runner reads its settings: Go's flag package, and `orEnv`, where an empty variable is none. */
+/**
+ * How compass-runner reads its settings: Go's flag package, and `orEnv`, where an empty variable is none;
+ * a variable not listed may come from an `envFrom` source outside the input (not judged).
+ */
 export const RUNNER_READING: Reading = {
   flags: { bool: new Set(Object.values(RUNNER_SETTINGS as Record<string, Setting>).flatMap((s) => (s.flag && s.bool ? [s.flag] : []))) },
   emptyIsUnset: true,
+  envFrom: true,
 };
 
 /** How a setting is written for people: `--server / COMPASS_SERVER_ADDR`. */
