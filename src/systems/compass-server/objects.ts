@@ -1,20 +1,80 @@
 // The Server's objects in a set and its --runner-clusters file, which the
 // Runner's rules also compare against (CR-03, CR-04).
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
+import { dig, isRecord, list } from "../../k8s/access.ts";
 import type { K8sObject } from "../../k8s/objects.ts";
+import { POD_SPEC_PATH } from "../../k8s/pod-spec.ts";
+import { selectsLabels } from "../../k8s/selector.ts";
 import type { ContainerRef, ObjectSet, PodRef } from "../../rules/engine.ts";
+import { containersOf } from "../../rules/shapes.ts";
+import { podLabels } from "../../rules/templates.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
+// A head of this folder, loaded at start: the shapes `check` recognises the Server by.
+import { SERVER_SHAPES } from "./system.ts";
 import { type ClusterFileProblem, type ParsedCluster, readRunnerClusters } from "./runner-clusters.ts";
 import { SERVER_INTERFACE as F } from "./runtime.ts";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
-import { mountOver, SERVER_READING } from "./settings.ts";
+import { mountOver, SERVER_READING, samePath } from "./settings.ts";
 
-const appOf = (o: K8sObject) => o.metadata?.labels?.["app.kubernetes.io/name"];
-export const isServer = (o: K8sObject) => appOf(o) === SERVER_APP;
-export const isNats = (o: K8sObject) => appOf(o) === NATS_APP;
+const NAME_LABEL = "app.kubernetes.io/name";
+
+/** The name label of an object, else of its pods: a hint, never the only sign. */
+function appOf(o: K8sObject): unknown {
+  return o.metadata?.labels?.[NAME_LABEL] ?? podLabels(o)[NAME_LABEL];
+}
+
+function podSpecOf(o: K8sObject): PodSpec | undefined {
+  const path = POD_SPEC_PATH[o.kind];
+  const spec = path ? dig(o, path) : undefined;
+  return isRecord(spec) ? (spec as unknown as PodSpec) : undefined;
+}
+
+/** Whether a pod runs nats-server: its command, or an image named nats. */
+function runsNats(spec: PodSpec): boolean {
+  return containersOf(spec).some((c) => {
+    const command = list<unknown>(c.command);
+    if (command.length > 0) return /(^|\/)nats-server$/.test(String(command[0]));
+    return /^(nats|nats-server)$/.test(
+      String(c.image ?? "")
+        .split(/[@:]/)[0]
+        .split("/")
+        .pop() ?? "",
+    );
+  });
+}
+
+/** The Server: labelled so, or a workload whose pod has the Server's shape and no other system's name label. */
+export function isServer(o: K8sObject): boolean {
+  const app = appOf(o);
+  if (app === SERVER_APP || app === NATS_APP) return app === SERVER_APP;
+  const spec = podSpecOf(o);
+  return spec !== undefined && SERVER_SHAPES.some((shape) => shape.matches(spec, o));
+}
+
+/** The bundled NATS: labelled so, or an unlabelled workload that runs nats-server (and is not the Server). */
+export function isNats(o: K8sObject): boolean {
+  const app = appOf(o);
+  if (app === SERVER_APP || app === NATS_APP) return app === NATS_APP;
+  const spec = podSpecOf(o);
+  return spec !== undefined && runsNats(spec) && !isServer(o);
+}
 
 export function serverPods(set: ObjectSet): PodRef[] {
   return set.pods().filter((p) => isServer(p.object));
+}
+
+/** The Services in front of the Server: labelled so, or selecting a Server pod in their namespace. */
+export function serverServices(set: ObjectSet): K8sObject[] {
+  const pods = serverPods(set);
+  return set.ofKind("Service").filter((service) => {
+    if (service.metadata?.labels?.[NAME_LABEL] === SERVER_APP) return true;
+    const selector = dig(service, ["spec", "selector"]);
+    // A Service selector is a plain label map; an empty one selects no pod.
+    if (!isRecord(selector) || Object.keys(selector).length === 0) return false;
+    return pods.some(
+      (p) => (p.object.metadata?.namespace ?? "") === (service.metadata?.namespace ?? "") && selectsLabels({ matchLabels: selector }, podLabels(p.object)),
+    );
+  });
 }
 
 export function serverContainers(set: ObjectSet): ContainerRef[] {
@@ -26,7 +86,7 @@ export function configMapFile(set: ObjectSet, spec: PodSpec, container: Containe
   const { volume, rest } = mountOver(spec, container, file);
   const sources = volume?.configMap ? [volume.configMap] : (volume?.projected?.sources ?? []).flatMap((s) => (s.configMap ? [s.configMap] : []));
   for (const source of sources) {
-    const key = source.items ? source.items.find((i) => i.path === rest)?.key : rest;
+    const key = source.items ? source.items.find((i) => samePath(i?.path, rest))?.key : rest;
     const cm = set.ofKind("ConfigMap").find((c) => c.metadata.name === source.name);
     const text = cm && key !== undefined ? ((cm.data ?? {}) as Record<string, string>)[key] : undefined;
     if (cm && key !== undefined && typeof text === "string") return { cm, key, text };

@@ -12,6 +12,8 @@ export const CS = defineRequirements({
     fix: "run the Server as one Deployment with replicas: 1 and strategy: {type: Recreate}",
     why: "D1: one Server per Runner; a rolling update or a second replica would run two Servers against one database and one Runner",
     severity: "error",
+    reads:
+      "the Server by its labels or, unlabelled, by what its pod runs (its image, --runner-clusters, COMPASS_DATABASE_DSN); the same Deployment given twice is one",
     profiles: SERVER,
   },
   "CS-02": {
@@ -26,6 +28,8 @@ export const CS = defineRequirements({
     fix: `remove any Postgres object and init container; feed ${F.database.env} from a secretKeyRef (or pass --database $(VAR) of such a variable); the Server migrates at boot`,
     why: "D3: Postgres is user-provided and never rendered; migrations run at boot, so nothing runs before the Server. The DSN carries the database password",
     severity: "error",
+    reads:
+      "COMPASS_DATABASE_DSN or --database in any of Go's flag spellings, through envFrom, configMapKeyRef and $(VAR); a value an envFrom outside the input may set is not judged",
     profiles: SERVER,
   },
   "CS-04": {
@@ -40,6 +44,8 @@ export const CS = defineRequirements({
     fix: `pass --secret-provider ${SECRETSPEC.scheme}://<root> and mount the master key's Secret key by subPath at <root>/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET} (defaultMode 0400); remove any master key variable`,
     why: "D4: a boot-only master key; an environment variable stays readable in the process for its whole life (inferred). compass-server resolves the key through SecretSpec (G7); SecretSpec's file provider reads one file per secret and refuses symbolic links, which a Secret volume is made of",
     severity: "error",
+    reads:
+      "--secret-provider in any flag spelling or its variable; the master key's file path cleaned (file:///a//b/./c opens /a/b/c) against cleaned mount paths",
     profiles: SERVER,
   },
   "CS-06": {
@@ -48,6 +54,8 @@ export const CS = defineRequirements({
     fix: "remove any admin token variable; with a P4 Server, mount the admin token's Secret with defaultMode: 0400 (256) and pass --admin-token-file <path>",
     why: `P4: the Server reads its admin token from a private file of a Secret volume. The released Server has no --admin-token-file: it mints <state-dir>/${MINTED_ADMIN_TOKEN} (mode 0600) and will not reuse a Secret-volume file (a symbolic link) there (G8, compass-interfaces §7 R2)`,
     severity: "error",
+    reads:
+      "--admin-token-file in any flag spelling; its path cleaned (`//`, `./`, `..`) and relative to workingDir, against cleaned mount paths and item paths",
     profiles: SERVER,
   },
   "CS-07": {
@@ -56,6 +64,8 @@ export const CS = defineRequirements({
     fix: `feed ${F.natsUrl.env} (nats://user:password@host:${NATS_PORT}) from a secretKeyRef; for a bundled NATS: one replica, authorization with a password from a Secret, and a NetworkPolicy admitting only the Server pods on ${NATS_PORT}`,
     why: "D5: NATS with password auth; an open NATS lets anyone in the cluster speak for the Server. compass-server has no NATS user or password setting: the credentials travel in the URL (G15)",
     severity: "error",
+    reads:
+      "COMPASS_NATS_URL or --nats-url in any flag spelling, through envFrom, configMapKeyRef and $(VAR); NetworkPolicy peers by what they select: matchLabels or matchExpressions, a peer's namespaceSelector pinned to its own namespace",
     profiles: SERVER,
   },
   "CS-08": {
@@ -63,6 +73,7 @@ export const CS = defineRequirements({
     fix: `pass --listen :${SERVER_TLS_PORT}, --tls-cert and --tls-key naming files of the TLS Secret's volume; declare that containerPort; expose Service port ${SERVER_SERVICE_PORT} with targetPort the listen port, under annotations the API server accepts (qualified-name keys, string values); remove any Ingress`,
     why: "D6: the Server terminates TLS; a proxy that decrypts in front would see Runner tokens and admin requests. Runners reach the Server only on its --listen door",
     severity: "error",
+    reads: "--listen, --tls-cert and --tls-key in any flag spelling, paths cleaned; a Service in front of the Server by its labels or its selector",
     profiles: SERVER,
   },
   "CS-09": {
@@ -71,6 +82,8 @@ export const CS = defineRequirements({
     fix: `pass --runner-clusters (or ${F.runnerClusters.env}) naming a ConfigMap key mounted in the pod, holding clusters: [{name, issuer, namespace, serviceAccount, maxTokenLifetime: 600s or more}] and no other key`,
     why: "The Server accepts a Runner's projected token only through a cluster entry that matches it (CR-03, CR-04); it refuses to start on a file with an unknown key, a second document, a bad name, a shared issuer or a lifetime below 600 s",
     severity: "error",
+    reads:
+      "--runner-clusters or COMPASS_RUNNER_CLUSTERS in any spelling, through envFrom, configMapKeyRef and $(VAR), its path cleaned against mounts and ConfigMap item paths; the file with yaml.v3 semantics",
     profiles: SERVER,
   },
   "CS-10": {
@@ -85,6 +98,8 @@ export const CS = defineRequirements({
     fix: `select the Server pods with a NetworkPolicy of types Ingress and Egress: ingress rules on port ${SERVER_TLS_PORT} only; egress to DNS, Postgres, NATS and the forge's ranges, never to everything`,
     why: "Without it every pod in the cluster reaches the Server's other ports, and the Server reaches everything",
     severity: "error",
+    reads:
+      "policies selecting the Server by matchLabels or matchExpressions; ingress ports by number, range (endPort) or name, a name resolved against the Server pod's container ports",
     profiles: SERVER,
   },
   "CS-12": {
@@ -101,6 +116,7 @@ export const CS = defineRequirements({
     fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir); with the reviewer App, list --forge-scope-grants (or pass --forge-disable-scope-enforcement=true)",
     why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream (compass-interfaces §2, G2-G8, G14-G16); with the reviewer App and scope enforcement on, its default, it refuses every agent forge write without a grant (§7 R1)",
     severity: "error",
+    reads: "the Server's flags as Go's flag package parses them (-flag, --flag, -flag=v, --flag v); --socket and --state-dir paths cleaned",
     profiles: SERVER,
   },
   "CS-14": {
@@ -124,6 +140,8 @@ export const CS = defineRequirements({
       says: "workload_identity.go@7bc5d536 (system roots, no credentials); Kubernetes service account issuer discovery (bound to system:serviceaccounts only)",
     },
     severity: "error",
+    reads:
+      "any ClusterRoleBinding of the set to system:unauthenticated or system:anonymous whose ClusterRole grants get on discovery and keys: the built-in role, or rules of the input in any order (verbs and nonResourceURLs as sets, `*` prefixes)",
     profiles: SERVER,
   },
 });

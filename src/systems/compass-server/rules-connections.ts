@@ -1,17 +1,17 @@
 // Server rules about its connections: the NATS it uses (CS-07) and its TLS door behind a Service (CS-08).
-import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { annotationProblems } from "../../k8s/names.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { isolates, policiesSelecting } from "../../rules/templates.ts";
 import { natsRun, natsServerContainers } from "./nats-reading.ts";
-import { isNats, isServer, serverContainers } from "./objects.ts";
-import { SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
+import { isNats, serverContainers, serverServices } from "./objects.ts";
+import { natsIngressHits } from "./rules-network.ts";
+import { SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
 import { CS } from "./requirements.ts";
 import { at, secretFileFlag, tlsPortOf } from "./rules-reading.ts";
 import { SERVER_INTERFACE as F } from "./runtime.ts";
-import { fromSecret, listenPort, SERVER_READING } from "./settings.ts";
+import { fromSecret, listenPort, SERVER_READING, unseen, valueNotShown } from "./settings.ts";
 import { dig } from "../../k8s/access.ts";
 
 export const connectionRules: Rule[] = [
@@ -20,6 +20,7 @@ export const connectionRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of serverContainers(set)) {
         const url = flagOrEnv(ref.container, F.natsUrl, SERVER_READING);
+        if (unseen(url)) continue;
         if (!url)
           hits.push(
             hit(
@@ -58,15 +59,7 @@ export const connectionRules: Rule[] = [
           hits.push(hit(pod.object, pod.path, "the bundled NATS has no password authorization"));
         const policies = policiesSelecting(set, pod).filter((p) => isolates(p, "Ingress"));
         if (policies.length === 0) hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy limits who reaches the bundled NATS"));
-        for (const policy of policies) {
-          ((policy as NetworkPolicy).spec?.ingress ?? []).forEach((rule, r) => {
-            const from = rule.from ?? [];
-            const onlyServer =
-              from.length > 0 &&
-              from.every((peer) => !peer.ipBlock && !peer.namespaceSelector && peer.podSelector?.matchLabels?.["app.kubernetes.io/name"] === SERVER_APP);
-            if (!onlyServer) hits.push(hit(policy, ["spec", "ingress", r, "from"], "admits clients other than the Server pods"));
-          });
-        }
+        hits.push(...natsIngressHits(set, policies));
       }
       return hits;
     },
@@ -77,21 +70,29 @@ export const connectionRules: Rule[] = [
       for (const ingress of set.ofKind("Ingress")) hits.push(hit(ingress, ["kind"], "an Ingress in front of the Server terminates TLS"));
       const containers = serverContainers(set);
       const targets = new Map<string, number>();
+      let unknown = false;
       for (const ref of containers) {
         const listen = flagOrEnv(ref.container, F.listen, SERVER_READING);
-        if (!listen?.value)
+        if (valueNotShown(listen)) {
+          // Not judged: the value may come from outside the input.
+        } else if (!listen?.value)
           hits.push(hit(ref.object, [...ref.containerPath, "args"], "no --listen: the Server serves only its Unix socket, and no Runner can enroll"));
         else if (listenPort(listen.value) === undefined) hits.push(hit(ref.object, at(ref, listen, "args"), `--listen ${listen.value} has no port`));
         secretFileFlag(ref, F.tlsCert.flag, "the certificate", hits);
         secretFileFlag(ref, F.tlsKey.flag, "the private key", hits);
         const port = tlsPortOf(ref.container);
+        // A --listen the input cannot show leaves the ports not judged.
+        if (port === undefined) {
+          unknown = true;
+          continue;
+        }
         if (!(ref.container.ports ?? []).some((p) => p.containerPort === port))
           hits.push(hit(ref.object, [...ref.containerPath, "ports"], `the Server declares no containerPort ${port}, its --listen port`));
         for (const p of ref.container.ports ?? []) if (p.name) targets.set(p.name, p.containerPort);
         targets.set("", port);
       }
       const listenTarget = targets.get("") ?? SERVER_TLS_PORT;
-      const services = set.ofKind("Service").filter(isServer);
+      const services = serverServices(set);
       if (containers.length > 0 && services.length === 0)
         hits.push(hit(containers[0].object, ["metadata", "name"], `no Service exposes the Server on ${SERVER_SERVICE_PORT}`));
       for (const service of services) {
@@ -102,7 +103,7 @@ export const connectionRules: Rule[] = [
         ports.forEach((p, i) => {
           const target = typeof p.targetPort === "string" ? targets.get(p.targetPort) : (p.targetPort ?? p.port);
           if (p.port !== SERVER_SERVICE_PORT) hits.push(hit(service, ["spec", "ports", i, "port"], `port ${p.port}, not ${SERVER_SERVICE_PORT}`));
-          if (target !== listenTarget)
+          if (target !== listenTarget && !unknown)
             hits.push(
               hit(
                 service,

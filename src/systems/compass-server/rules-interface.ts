@@ -8,7 +8,7 @@ import { CS } from "./requirements.ts";
 import { at } from "./rules-reading.ts";
 import { forgeWritesRefused } from "./rules-release.ts";
 import { GO_BOOL, MASTER_KEY_SECRET, NOT_READ, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
-import { mountOver, SERVER_READING, writableAt } from "./settings.ts";
+import { mountOver, SERVER_READING, valueNotShown, writableAt } from "./settings.ts";
 
 export const interfaceRules: Rule[] = [
   rule(CS["CS-13"], {
@@ -48,6 +48,7 @@ export const interfaceRules: Rule[] = [
           [F.stateDir, "its admin token and SecretSpec manifests"],
         ] as const) {
           const given = flagOrEnv(container, name, SERVER_READING);
+          if (valueNotShown(given)) continue;
           if (!given?.value)
             hits.push(
               hit(object, [...containerPath, "args"], `no ${name.flag}: the Server writes ${what} under $HOME or $XDG_RUNTIME_DIR, on the read-only root`),

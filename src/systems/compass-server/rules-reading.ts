@@ -4,12 +4,13 @@ import { flagOrEnv, givenFlags, type FlagOrEnv } from "../../k8s/flag-or-env.ts"
 import { hit, type ContainerRef, type RuleHit } from "../../rules/engine.ts";
 import { SERVER_TLS_PORT } from "./ports.ts";
 import { SERVER_INTERFACE as F } from "./runtime.ts";
-import { isSecretVolume, listenPort, mountOver, SERVER_READING, settingPath } from "./settings.ts";
+import { isSecretVolume, listenPort, mountOver, SERVER_READING, settingPath, valueNotShown } from "./settings.ts";
 
-/** The port the Server's TLS door listens on, from --listen (8443 when it cannot be read). */
-export function tlsPortOf(container: Container): number {
-  const listen = flagOrEnv(container, F.listen, SERVER_READING)?.value;
-  return (listen && listenPort(listen)) || SERVER_TLS_PORT;
+/** The port the Server's TLS door listens on, from --listen (8443 when it has no port); undefined when the input cannot show it. */
+export function tlsPortOf(container: Container): number | undefined {
+  const listen = flagOrEnv(container, F.listen, SERVER_READING);
+  if (valueNotShown(listen)) return undefined;
+  return (listen?.value && listenPort(listen.value)) || SERVER_TLS_PORT;
 }
 
 /** Checks that a file flag names a file of a Secret volume; returns its volume. */

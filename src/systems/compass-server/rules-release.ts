@@ -1,13 +1,14 @@
 // Server rules about the release and Runner enrolment (CS-13 forge writes, CS-14, CS-15).
-import { type ContainerRef, hit, type Rule, type RuleHit } from "../../rules/engine.ts";
+import { type ContainerRef, hit, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { configMapFile, serverContainers } from "./objects.ts";
-import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, readRunnerClusters, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
+import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, readRunnerClusters, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
 import { GO_BOOL, SERVER_INTERFACE as F } from "./runtime.ts";
 import { flagOrEnv, givenFlags } from "../../k8s/flag-or-env.ts";
 import { SERVER_READING, settingPath } from "./settings.ts";
 import { CS } from "./requirements.ts";
 import { rule } from "../../rules/requirement-data.ts";
-import { dig, list } from "../../k8s/access.ts";
+import { dig, isRecord, list } from "../../k8s/access.ts";
+import type { K8sObject } from "../../k8s/objects.ts";
 
 export const releaseRules: Rule[] = [
   rule(CS["CS-14"], {
@@ -22,14 +23,7 @@ export const releaseRules: Rule[] = [
   rule(CS["CS-15"], {
     check(set) {
       const hits: RuleHit[] = [];
-      const opened = set
-        .ofKind("ClusterRoleBinding")
-        .some(
-          (b) =>
-            dig(b, ["roleRef", "kind"]) === "ClusterRole" &&
-            dig(b, ["roleRef", "name"]) === ISSUER_DISCOVERY_ROLE &&
-            list<{ kind?: string; name?: string }>(dig(b, ["subjects"])).some((s) => s?.kind === "Group" && s.name === UNAUTHENTICATED_GROUP),
-        );
+      const opened = discoveryOpened(set);
       for (const ref of serverContainers(set)) {
         const path = flagOrEnv(ref.container, F.runnerClusters, SERVER_READING);
         const file = path?.value ? configMapFile(set, ref.spec, ref.container, path.value) : undefined;
@@ -75,6 +69,49 @@ export function forgeWritesRefused(ref: ContainerRef): RuleHit[] {
       `${reviewer.name} gives the reviewer App, scope enforcement is on (the Server's default) and no ${F.forgeScopeGrants.flag} grants a scope: the Server refuses every agent forge write; list the grants (account:provider:host:repo) in ${F.forgeScopeGrants.flag}, or pass ${F.forgeDisableScopeEnforcement.flag}=true for a single trust domain`,
     ),
   ];
+}
+
+/** The paths the Server fetches from an in-cluster issuer, without credentials: discovery, then the keys it names. */
+const DISCOVERY_PATHS = ["/.well-known/openid-configuration", JWKS_PATH];
+/** Built-in ClusterRoles that grant get on both paths. */
+const GRANTING_BUILTINS = new Set([ISSUER_DISCOVERY_ROLE, "cluster-admin"]);
+
+/** Whether an RBAC subject is a request without credentials: the group system:unauthenticated, or the user system:anonymous. */
+function anonymous(subject: unknown): boolean {
+  if (!isRecord(subject)) return false;
+  return (subject.kind === "Group" && subject.name === UNAUTHENTICATED_GROUP) || (subject.kind === "User" && subject.name === "system:anonymous");
+}
+
+/** Whether RBAC rules grant get on a non-resource path: verbs and URLs as sets, `*` and a trailing `*` as RBAC matches them. */
+function grantsGet(rules: unknown, path: string): boolean {
+  return list<Record<string, unknown>>(rules).some((rule) => {
+    const verbs = list<unknown>(rule?.verbs);
+    if (!verbs.includes("get") && !verbs.includes("*")) return false;
+    return list<unknown>(rule?.nonResourceURLs).some(
+      (url) => typeof url === "string" && (url === path || (url.endsWith("*") && path.startsWith(url.slice(0, -1)))),
+    );
+  });
+}
+
+/**
+ * CS-15: whether a ClusterRoleBinding in the set lets a request without credentials read discovery and keys, by the
+ * built-in role or by a ClusterRole of the set with the same grant in any spelling. A binding to a role the input does
+ * not show (or an aggregated one) leaves it not judged: counted as open.
+ */
+function discoveryOpened(set: ObjectSet): boolean {
+  return set.ofKind("ClusterRoleBinding").some((binding) => opensDiscovery(binding, set.ofKind("ClusterRole")));
+}
+
+/** Whether one ClusterRoleBinding opens issuer discovery to requests without credentials, given the ClusterRoles of the input. */
+export function opensDiscovery(binding: K8sObject, roles: readonly K8sObject[]): boolean {
+  if (binding.kind !== "ClusterRoleBinding") return false;
+  if (dig(binding, ["roleRef", "kind"]) !== "ClusterRole" || !list<unknown>(dig(binding, ["subjects"])).some(anonymous)) return false;
+  const name = dig(binding, ["roleRef", "name"]);
+  const role = roles.find((r) => r.kind === "ClusterRole" && r.metadata?.name === name);
+  // Absent from the input: a built-in (system: names are Kubernetes's own) grants as Kubernetes defines it; another is not judged.
+  if (!role) return typeof name === "string" && (GRANTING_BUILTINS.has(name) || !name.startsWith("system:"));
+  if (dig(role, ["aggregationRule"]) !== undefined) return true;
+  return DISCOVERY_PATHS.every((path) => grantsGet(dig(role, ["rules"]), path));
 }
 
 /** What Go's strconv.ParseBool reads as true. */

@@ -1,5 +1,6 @@
 // Server rules about secrets: none inline, the master key and the admin token (CS-04, CS-05, CS-06).
 import type { Volume } from "kubernetes-types/core/v1";
+import { cleanPath } from "../../k8s/clean-path.ts";
 import { flagOrEnv, givenFlags } from "../../k8s/flag-or-env.ts";
 import { secretValueProblem } from "../../values/inline-secrets.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
@@ -8,7 +9,7 @@ import { serverContainers } from "./objects.ts";
 import { CS } from "./requirements.ts";
 import { at, secretFileFlag } from "./rules-reading.ts";
 import { MASTER_KEY_SECRET, SECRETSPEC, SERVER_INTERFACE as F } from "./runtime.ts";
-import { isSecretVolume, mountOver, SERVER_READING } from "./settings.ts";
+import { isSecretVolume, mountOver, SERVER_READING, samePath, valueNotShown } from "./settings.ts";
 
 // Blanks within one line only: `^\s*` would read on through the empty lines after every line start (quadratic).
 const SECRET_CONFIG_LINE =
@@ -16,8 +17,8 @@ const SECRET_CONFIG_LINE =
 
 /** The mode the kubelet gives `file` inside a Secret volume (0644 when none is set). */
 function fileMode(volume: Volume, file: string): number {
-  if (volume.secret) return volume.secret.items?.find((i) => i.path === file)?.mode ?? volume.secret.defaultMode ?? 0o644;
-  const item = (volume.projected?.sources ?? []).flatMap((s) => s.secret?.items ?? []).find((i) => i.path === file);
+  if (volume.secret) return volume.secret.items?.find((i) => samePath(i?.path, file))?.mode ?? volume.secret.defaultMode ?? 0o644;
+  const item = (volume.projected?.sources ?? []).flatMap((s) => s.secret?.items ?? []).find((i) => samePath(i?.path, file));
   return item?.mode ?? volume.projected?.defaultMode ?? 0o644;
 }
 
@@ -60,6 +61,8 @@ export const secretRules: Rule[] = [
             hits.push(hit(object, [...containerPath, "env", index], `${env.name} passes the master key through the environment`));
         });
         const provider = flagOrEnv(container, F.secretProvider, SERVER_READING);
+        // A value from a Secret or from outside the input is not judged.
+        if (valueNotShown(provider)) continue;
         if (!provider || provider.value === undefined) {
           hits.push(
             hit(
@@ -85,10 +88,11 @@ export const secretRules: Rule[] = [
           hits.push(hit(object, at(ref, provider, "args"), `--secret-provider ${provider.value} has no absolute root directory`));
           continue;
         }
-        const file = `${root}/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET}`;
+        // The file the provider opens: `file:///a//b/./c` opens /a/b/c, as the kubelet's cleaned mount path names it.
+        const file = cleanPath(`${root}/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET}`);
         const found = mountOver(spec, container, file);
         if (!isSecretVolume(found.volume)) hits.push(hit(object, [...containerPath, "volumeMounts"], `${file} is not a file of a Secret volume`));
-        else if (found.mount!.mountPath !== file || !found.mount!.subPath)
+        else if (cleanPath(found.mount!.mountPath) !== file || !found.mount!.subPath)
           hits.push(
             hit(
               object,

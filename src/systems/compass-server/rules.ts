@@ -1,20 +1,21 @@
 // Server rules (CS-), judged on what compass-server really reads: a flag or
 // its variable twin, the flag winning. Bundled NATS objects meet G- rules too.
-import type { NetworkPolicyIngressRule, NetworkPolicyPort } from "kubernetes-types/networking/v1";
+import type { Container } from "kubernetes-types/core/v1";
 import { parseImage } from "../../values/image.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
-import { isolates, isolationGaps, policiesSelecting } from "../../rules/templates.ts";
+import { isolationGaps, policiesSelecting } from "../../rules/templates.ts";
 import { configMapFile, isServer, serverContainers, serverPods } from "./objects.ts";
 import { readRunnerClusters } from "./runner-clusters.ts";
 import { connectionRules } from "./rules-connections.ts";
 import { interfaceRules } from "./rules-interface.ts";
 import { at, tlsPortOf } from "./rules-reading.ts";
+import { serverIngressPortHits } from "./rules-network.ts";
 import { releaseRules } from "./rules-release.ts";
 import { secretRules } from "./rules-secrets.ts";
 import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE as F } from "./runtime.ts";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
-import { fromSecret, mountOver, SERVER_READING } from "./settings.ts";
+import { fromSecret, mountOver, SERVER_READING, unseen, valueNotShown } from "./settings.ts";
 import { CS } from "./requirements.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { dig, list } from "../../k8s/access.ts";
@@ -77,6 +78,7 @@ export const compassServerRules: Rule[] = [
       }
       for (const ref of serverContainers(set)) {
         const dsn = flagOrEnv(ref.container, F.database, SERVER_READING);
+        if (unseen(dsn)) continue;
         if (!dsn)
           hits.push(
             hit(
@@ -98,6 +100,7 @@ export const compassServerRules: Rule[] = [
       for (const ref of serverContainers(set)) {
         const { object, container, containerPath, spec } = ref;
         const path = flagOrEnv(container, F.runnerClusters, SERVER_READING);
+        if (valueNotShown(path)) continue;
         if (!path?.value) {
           hits.push(hit(object, at(ref, path, "args"), "no --runner-clusters: the Server accepts no projected Runner token"));
           continue;
@@ -153,7 +156,9 @@ export const compassServerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const pod of serverPods(set)) {
-        const tlsPort = pod.spec.containers?.[0] ? tlsPortOf(pod.spec.containers[0]) : SERVER_TLS_PORT;
+        const containers = list<Container>(pod.spec.containers);
+        const server = containers.find((c) => flagOrEnv(c, F.listen, SERVER_READING)) ?? containers[0];
+        const tlsPort = server ? tlsPortOf(server) : SERVER_TLS_PORT;
         const policies = policiesSelecting(set, pod);
         if (policies.length === 0) {
           hits.push(hit(pod.object, ["metadata", "name"], "no NetworkPolicy selects the Server pods"));
@@ -161,16 +166,8 @@ export const compassServerRules: Rule[] = [
         }
         // Isolation and egress as Kubernetes adds the policies up; ingress ports are this rule's own question.
         for (const gap of isolationGaps(policies)) if (SERVER_GAPS.has(gap.kind)) hits.push(hit(gap.object, gap.path, gap.message));
-        for (const policy of policies.filter((p) => isolates(p, "Ingress"))) {
-          list<NetworkPolicyIngressRule>(dig(policy, ["spec", "ingress"])).forEach((rule, r) => {
-            const ports = list<NetworkPolicyPort>(rule?.ports);
-            if (ports.length === 0) hits.push(hit(policy, ["spec", "ingress", r], "an ingress rule without ports admits every port"));
-            ports.forEach((p, i) => {
-              if (p?.port !== tlsPort && p?.port !== "https")
-                hits.push(hit(policy, ["spec", "ingress", r, "ports", i, "port"], `ingress on port ${p?.port}, not the TLS port ${tlsPort}`));
-            });
-          });
-        }
+        // A --listen the input cannot show leaves the ingress ports not judged.
+        if (tlsPort !== undefined) hits.push(...serverIngressPortHits(pod, policies, tlsPort));
       }
       return hits;
     },

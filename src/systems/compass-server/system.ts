@@ -1,14 +1,25 @@
 // The Compass Server as a system record, with its own and the combined `kind: Compass` values.
-import { hasEnv, hasFlag, hasImage } from "../../rules/shapes.ts";
 import { defineSystem } from "../../rules/system.ts";
 import { compassKind } from "../compass/index.ts";
 import { compassServerKind } from "./index.ts";
+import { hasEnv, hasFlag, hasImage } from "../../rules/shapes.ts";
+import type { Shape } from "../../rules/system.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
 import { CS } from "./requirements.ts";
 import { compassServerRules } from "./rules.ts";
+import { opensDiscovery } from "./rules-release.ts";
 import { SERVER_INTERFACE, SERVER_SECRETS } from "./runtime.ts";
 
 const MULTI_ARCH = ["linux/amd64", "linux/arm64"];
+
+/** What only compass-server's pod runs or reads (compass-interfaces §2); its rules recognise an unlabelled Server by the same shapes. */
+export const SERVER_SHAPES: readonly Shape[] = [
+  {
+    sign: "--runner-clusters or --admin-token-file, or env COMPASS_DATABASE_DSN or COMPASS_RUNNER_CLUSTERS",
+    matches: (spec) => hasFlag(spec, SERVER_INTERFACE.runnerClusters.flag, "--admin-token-file") || hasEnv(spec, /^COMPASS_(DATABASE_DSN|RUNNER_CLUSTERS)$/),
+  },
+  { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
+];
 
 export const compassServerSystem = defineSystem({
   name: "compass-server",
@@ -16,14 +27,8 @@ export const compassServerSystem = defineSystem({
   idPrefix: "CS",
   apps: [SERVER_APP, NATS_APP],
   podSecurity: "restricted",
-  shapes: [
-    // compass-interfaces §2: flags and variables only the Server reads.
-    {
-      sign: "--runner-clusters or --admin-token-file, or env COMPASS_DATABASE_DSN",
-      matches: (spec) => hasFlag(spec, "--runner-clusters", "--admin-token-file") || hasEnv(spec, /^COMPASS_DATABASE_DSN$/),
-    },
-    { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
-  ],
+  shapes: SERVER_SHAPES,
+  claims: (object, objects) => opensDiscovery(object, objects),
   // Getters: the rules and requirements are in the build's chunk of this folder, loaded when first read.
   get rules() {
     return compassServerRules;
