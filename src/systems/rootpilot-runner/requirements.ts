@@ -38,6 +38,8 @@ export const RP = defineRequirements({
         because: "with a read-only root filesystem (G-06) the SDK's caches under $HOME cannot be written",
       },
     },
+    reads:
+      "HOME cleaned as a path (a relative or empty HOME, which Node's os.homedir returns as set, is not judged), mount paths cleaned as the kubelet cleans them",
     severity: "error",
     profiles: RUNNER,
   },
@@ -63,6 +65,7 @@ export const RP = defineRequirements({
     fix: `set terminationGracePeriodSeconds above the drain timeout in seconds with headroom, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms; in values, leave it out and rigging derives it from drainTimeoutMs`,
     why: 'Seed 002: "The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain."',
     source: { from: "seed", says: 'seed 002, Requirement 2: "terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom"' },
+    reads: "RUNNER_DRAIN_TIMEOUT_MS as the runner's env holds it (a `$(VAR)` of a Secret's value is not judged)",
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
@@ -87,6 +90,8 @@ export const RP = defineRequirements({
         because: "the store is a cache that dies with the pod (seed 002); a hostPath or other volume outlives it and is read back as if it were the truth",
       },
     },
+    reads:
+      "RUNNER_LEARNED_STORE_PATH as Node opens it (`//` and `./` as the kernel reads them, a relative path from the container's workingDir, a trailing `/` as a directory), mount paths cleaned as the kubelet cleans them",
     severity: "error",
     profiles: RUNNER,
   },
@@ -104,7 +109,16 @@ export const RP = defineRequirements({
         because:
           "aws-sts signs with the SDK's default chain, which seed 002 names IRSA on EKS; an EKS Pod Identity association would do instead, but manifests cannot show one",
       },
+      "service-account": {
+        summary: "the runner's ServiceAccount in the input is in the pods' namespace",
+        because:
+          "IRSA gives the role annotated on the pods' own ServiceAccount (their name and namespace); one of that name in another namespace is never read, and when the input's namespaces disagree it cannot be told which it is",
+      },
     },
+    unjudged:
+      "a token path or region from a Secret or a ConfigMap outside the input, a relative RUNNER_GKE_TOKEN_PATH without the container's workingDir (the image's WORKDIR is not in the manifest), and a ServiceAccount outside the input",
+    reads:
+      "RUNNER_GKE_TOKEN_PATH as Node opens it (`//` and `./` as the kernel reads them, a trailing `/` as a directory), mount paths and projected token paths cleaned as the kubelet cleans them; the ServiceAccount by name and namespace",
     severity: "error",
     profiles: RUNNER,
   },
@@ -129,6 +143,7 @@ export const RP = defineRequirements({
       },
     },
     unjudged: "the Vault address, KV mount and role: seed 002 names Vault KV v2 but no variable that configures it, so a missing one is not judged",
+    reads: "mount paths cleaned as the kubelet cleans them (`/home/node/.aws/` is an ~/.aws mount)",
     severity: "error",
     profiles: RUNNER,
   },
@@ -152,6 +167,8 @@ export const RP = defineRequirements({
         because: "an egress rule without `to`, or to 0.0.0.0/0, allows every destination, so the policy no longer enforces the destination list",
       },
     },
+    reads:
+      "ipBlocks as address ranges (`0::/0`, `10.0.0.0/0` or two `/1` halves on the same ports are everywhere), pod and namespace selectors as sets (matchLabels or matchExpressions)",
     severity: "error",
     profiles: RUNNER,
   },

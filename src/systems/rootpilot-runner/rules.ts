@@ -1,27 +1,12 @@
 // Rootpilot runner rules (RP-), over render's output and anyone's manifests:
 // seed statements are errors, our own hardening is a waivable warning.
-import { posix } from "node:path";
 import type { Probe } from "kubernetes-types/core/v1";
 import { hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
-import { flagOrEnv, type FlagOrEnv } from "../../k8s/flag-or-env.ts";
-import { isolationGaps, mountHolding, policiesSelecting, projectedToken, volumeAt } from "../../rules/templates.ts";
-import {
-  ATTESTATION_MODES,
-  DEFAULT_DRAIN_TIMEOUT_MS,
-  ENROLL_AUDIENCE,
-  ENV,
-  GKE_TOKEN_PATH,
-  HOME_DIR,
-  IRSA_ROLE_ANNOTATION,
-  MISSING_REGION_ERROR,
-  NODE_UID,
-  ROOTPILOT_READING,
-  ROLE_ARN,
-  SECRET_STORE_MODES,
-  STATIC_AWS_ENV,
-  TOKEN_MIN_SECONDS,
-  gracePeriodFor,
-} from "./runtime.ts";
+import { cleanPath } from "../../k8s/clean-path.ts";
+import { isolationGaps, mountHolding, mountPoint, policiesSelecting, volumeAt } from "../../rules/templates.ts";
+import { ATTESTATION_MODES, DEFAULT_DRAIN_TIMEOUT_MS, ENV, HOME_DIR, NODE_UID, SECRET_STORE_MODES, STATIC_AWS_ENV, gracePeriodFor } from "./runtime.ts";
+import { at, eksHits, gkeHits } from "./attestation-rules.ts";
+import { runnerFile, setting } from "./settings.ts";
 import { RP } from "./requirements.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { dig, list } from "../../k8s/access.ts";
@@ -34,25 +19,25 @@ function runnerContainers(set: ObjectSet): ContainerRef[] {
   return set.containers().filter((c) => c.containerPath[c.containerPath.length - 2] === "containers");
 }
 
-/** The field path of a variable inside the object, for a finding; its env list when it is unset. */
-function at(ref: ContainerRef, s: FlagOrEnv | undefined): PropertyKey[] {
-  return [...ref.containerPath, ...(s?.path ?? ["env"])];
-}
-
 const WHOLE_NUMBER = /^[0-9]+$/;
 const PROBES = ["livenessProbe", "readinessProbe", "startupProbe"] as const;
 const NETWORK_HANDLERS = ["httpGet", "tcpSocket", "grpc"] as const;
 
-/** The $HOME the runner's process sees: HOME when written, else the home of the uid in the image (node's for 1000 or unset). */
+/** The $HOME the runner's process sees, cleaned: HOME when set (a relative or empty one depends on the working directory), else the home of the uid in the image (node's for 1000 or unset). */
 function homeOf(ref: ContainerRef): string | undefined {
-  const home = flagOrEnv(ref.container, { env: ENV.home }, ROOTPILOT_READING);
-  if (home?.from === "env") return home.value;
-  if (home?.from === "envFrom") return undefined;
+  const home = setting(ref.container, ENV.home);
+  if (home.hidden) return undefined;
+  if (home.value !== undefined) return home.value.startsWith("/") ? cleanPath(home.value) : undefined;
   const uid = ref.container.securityContext?.runAsUser ?? ref.spec.securityContext?.runAsUser;
   return uid === undefined || uid === NODE_UID ? HOME_DIR : undefined;
 }
 
-const AWS_DIR = /(^|\/)\.aws\/?$/;
+/** A mount of ~/.aws, where the kubelet mounts it (its path made absolute and cleaned). */
+const AWS_DIR = /\/\.aws$/;
+
+function awsMount(mountPath: unknown): boolean {
+  return typeof mountPath === "string" && AWS_DIR.test(mountPoint(mountPath));
+}
 
 export const rootpilotRunnerRules: Rule[] = [
   rule(RP["RP-01"], {
@@ -70,17 +55,16 @@ export const rootpilotRunnerRules: Rule[] = [
         else if (uid !== NODE_UID && uid !== 0)
           hits.push(hit(object, [...path, "securityContext", "runAsUser"], `runs as uid ${uid}, not node (${NODE_UID})`, "uid"));
         const home = homeOf(ref);
+        const sdkDir = home === undefined ? undefined : cleanPath(`${home}/.aws`);
         list<{ mountPath?: string }>(container.volumeMounts).forEach((mount, index) => {
-          if (typeof mount?.mountPath !== "string" || !AWS_DIR.test(mount.mountPath) || home === undefined) return;
-          if (posix.normalize(mount.mountPath).replace(/\/$/, "") !== posix.join(home, ".aws")) {
-            hits.push(
-              hit(
-                object,
-                [...containerPath, "volumeMounts", index, "mountPath"],
-                `~/.aws is mounted at ${mount.mountPath}, but $HOME is ${home}: the SDK reads ${posix.join(home, ".aws")} and never this mount`,
-              ),
-            );
-          }
+          if (sdkDir === undefined || !awsMount(mount?.mountPath) || mountPoint(mount.mountPath as string) === sdkDir) return;
+          hits.push(
+            hit(
+              object,
+              [...containerPath, "volumeMounts", index, "mountPath"],
+              `~/.aws is mounted at ${mount.mountPath}, but $HOME is ${home}: the SDK reads ${sdkDir} and never this mount`,
+            ),
+          );
         });
         if (home !== undefined && !volumeAt(ref, container, home)?.volume?.emptyDir) {
           hits.push(
@@ -130,14 +114,13 @@ export const rootpilotRunnerRules: Rule[] = [
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
         const { object, spec, path } = ref;
-        const drain = flagOrEnv(ref.container, { env: ENV.drainTimeout }, ROOTPILOT_READING);
-        if (drain?.from === "env" && drain.value === undefined) continue; // from a Secret or ConfigMap: not visible
-        if (drain?.from === "envFrom") continue;
-        if (drain?.value !== undefined && !WHOLE_NUMBER.test(drain.value)) {
-          hits.push(hit(object, at(ref, drain), `${ENV.drainTimeout} is ${JSON.stringify(drain.value)}, not a whole number of milliseconds`));
+        const drain = setting(ref.container, ENV.drainTimeout);
+        if (drain.hidden) continue; // from a Secret or a ConfigMap outside the input: not judged
+        if (drain.value !== undefined && !WHOLE_NUMBER.test(drain.value)) {
+          hits.push(hit(object, at(ref, drain.at), `${ENV.drainTimeout} is ${JSON.stringify(drain.value)}, not a whole number of milliseconds`));
           continue;
         }
-        const drainMs = drain?.value !== undefined ? Number(drain.value) : DEFAULT_DRAIN_TIMEOUT_MS;
+        const drainMs = drain.value !== undefined ? Number(drain.value) : DEFAULT_DRAIN_TIMEOUT_MS;
         const grace = spec.terminationGracePeriodSeconds ?? KUBERNETES_DEFAULT_GRACE;
         const shown = spec.terminationGracePeriodSeconds === undefined ? `unset (Kubernetes' default ${KUBERNETES_DEFAULT_GRACE})` : String(grace);
         if (grace <= drainMs / 1000) {
@@ -157,9 +140,9 @@ export const rootpilotRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const flush = flagOrEnv(ref.container, { env: ENV.flushInterval }, ROOTPILOT_READING);
-        if (flush?.value !== undefined && (!WHOLE_NUMBER.test(flush.value) || Number(flush.value) === 0)) {
-          hits.push(hit(ref.object, at(ref, flush), `${ENV.flushInterval} is ${JSON.stringify(flush.value)}, not a positive whole number of milliseconds`));
+        const flush = setting(ref.container, ENV.flushInterval);
+        if (!flush.hidden && flush.value !== undefined && (!WHOLE_NUMBER.test(flush.value) || Number(flush.value) === 0)) {
+          hits.push(hit(ref.object, at(ref, flush.at), `${ENV.flushInterval} is ${JSON.stringify(flush.value)}, not a positive whole number of milliseconds`));
         }
       }
       return hits;
@@ -187,29 +170,7 @@ export const rootpilotRunnerRules: Rule[] = [
         });
       }
       for (const ref of runnerContainers(set)) {
-        const store = flagOrEnv(ref.container, { env: ENV.learnedStorePath }, ROOTPILOT_READING);
-        if (!store?.value || store.value === ":memory:" || !store.value.startsWith("/")) continue;
-        const mounted = mountHolding(ref, ref.container, store.value);
-        if (!mounted) {
-          const readOnly = ref.container.securityContext?.readOnlyRootFilesystem === true;
-          if (readOnly)
-            hits.push(
-              hit(ref.object, at(ref, store), `${ENV.learnedStorePath} ${store.value} is on the read-only root filesystem: the runner cannot write it`),
-            );
-          else
-            hits.push(
-              hit(ref.object, at(ref, store), `${ENV.learnedStorePath} ${store.value} is on the container's root filesystem, not an emptyDir`, "not-empty-dir"),
-            );
-        } else if (!mounted.volume?.emptyDir && !mounted.volume?.persistentVolumeClaim && !mounted.volume?.ephemeral) {
-          hits.push(
-            hit(
-              ref.object,
-              at(ref, store),
-              `${ENV.learnedStorePath} ${store.value} is on volume ${mounted.mount.name}, which is not an emptyDir`,
-              "not-empty-dir",
-            ),
-          );
-        }
+        hits.push(...storeHits(ref));
       }
       return hits;
     },
@@ -218,14 +179,14 @@ export const rootpilotRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const mode = flagOrEnv(ref.container, { env: ENV.attestationMode }, ROOTPILOT_READING);
-        if (mode?.from === "envFrom" || (mode?.from === "env" && mode.value === undefined)) continue; // not visible in the manifest
-        if (mode?.value === ATTESTATION_MODES.gke) hits.push(...gkeHits(ref));
-        else if (mode?.value === ATTESTATION_MODES.eks) hits.push(...eksHits(set, ref));
-        else if (mode?.value === "eks-oidc")
-          hits.push(hit(ref.object, at(ref, mode), "RUNNER_ATTESTATION_MODE is eks-oidc; on EKS the runner attests with aws-sts through IRSA"));
-        else if (mode === undefined) hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is not set (gke-oidc on GKE, aws-sts on EKS)`));
-        else hits.push(hit(ref.object, at(ref, mode), `${ENV.attestationMode} is ${JSON.stringify(mode.value)}, not gke-oidc or aws-sts`));
+        const mode = setting(ref.container, ENV.attestationMode);
+        if (mode.hidden) continue; // not visible in the input
+        if (mode.value === ATTESTATION_MODES.gke) hits.push(...gkeHits(ref));
+        else if (mode.value === ATTESTATION_MODES.eks) hits.push(...eksHits(set, ref));
+        else if (mode.value === "eks-oidc")
+          hits.push(hit(ref.object, at(ref, mode.at), "RUNNER_ATTESTATION_MODE is eks-oidc; on EKS the runner attests with aws-sts through IRSA"));
+        else if (mode.value === undefined) hits.push(hit(ref.object, at(ref, mode.at), `${ENV.attestationMode} is not set (gke-oidc on GKE, aws-sts on EKS)`));
+        else hits.push(hit(ref.object, at(ref, mode.at), `${ENV.attestationMode} is ${JSON.stringify(mode.value)}, not gke-oidc or aws-sts`));
       }
       return hits;
     },
@@ -243,23 +204,23 @@ export const rootpilotRunnerRules: Rule[] = [
             hits.push(hit(object, [...containerPath, "env", index, "name"], `${env.name} is a static AWS credential`));
         });
         list<{ mountPath?: string }>(container.volumeMounts).forEach((mount, index) => {
-          if (typeof mount?.mountPath === "string" && AWS_DIR.test(mount.mountPath))
+          if (awsMount(mount?.mountPath))
             hits.push(hit(object, [...containerPath, "volumeMounts", index, "mountPath"], `${mount.mountPath} mounts AWS shared credentials`, "aws-mount"));
         });
       }
       for (const ref of runnerContainers(set)) {
-        const mode = flagOrEnv(ref.container, { env: ENV.secretStoreMode }, ROOTPILOT_READING);
-        if (mode?.value === undefined) continue;
+        const mode = setting(ref.container, ENV.secretStoreMode);
+        if (mode.hidden || mode.value === undefined) continue;
         if (!(SECRET_STORE_MODES as readonly string[]).includes(mode.value)) {
-          hits.push(hit(ref.object, at(ref, mode), `${ENV.secretStoreMode} is ${JSON.stringify(mode.value)}, not aws or vault`, "store-mode"));
+          hits.push(hit(ref.object, at(ref, mode.at), `${ENV.secretStoreMode} is ${JSON.stringify(mode.value)}, not aws or vault`, "store-mode"));
         } else if (mode.value === "aws") {
-          const cred = flagOrEnv(ref.container, { env: ENV.awsCredMode }, ROOTPILOT_READING);
-          if (cred?.value !== "chain" && cred?.from !== "envFrom" && !(cred?.from === "env" && cred.value === undefined)) {
+          const cred = setting(ref.container, ENV.awsCredMode);
+          if (cred.value !== "chain" && !cred.hidden) {
             hits.push(
               hit(
                 ref.object,
-                at(ref, cred),
-                `${ENV.awsCredMode} is ${cred?.value === undefined ? "unset" : JSON.stringify(cred.value)}, not chain`,
+                at(ref, cred.at),
+                `${ENV.awsCredMode} is ${cred.value === undefined ? "unset" : JSON.stringify(cred.value)}, not chain`,
                 "cred-mode",
               ),
             );
@@ -304,67 +265,32 @@ export const rootpilotRunnerRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const ref of runnerContainers(set)) {
-        const endpoint = flagOrEnv(ref.container, { env: ENV.otelEndpoint }, ROOTPILOT_READING);
-        if (endpoint?.value !== undefined && !isEndpoint(endpoint.value))
-          hits.push(hit(ref.object, at(ref, endpoint), `${ENV.otelEndpoint} ${JSON.stringify(endpoint.value)} is not an absolute http(s) URL`));
+        const endpoint = setting(ref.container, ENV.otelEndpoint);
+        if (!endpoint.hidden && endpoint.value !== undefined && !isEndpoint(endpoint.value))
+          hits.push(hit(ref.object, at(ref, endpoint.at), `${ENV.otelEndpoint} ${JSON.stringify(endpoint.value)} is not an absolute http(s) URL`));
       }
       return hits;
     },
   }),
 ];
 
-function gkeHits(ref: ContainerRef): RuleHit[] {
-  const { object, path, container, containerPath } = ref;
-  const custom = flagOrEnv(container, { env: ENV.gkeTokenPath }, ROOTPILOT_READING);
-  const file = custom?.value || GKE_TOKEN_PATH;
-  const found = projectedToken(ref, container, file);
-  if (!found) {
-    return [
-      hit(
-        object,
-        [...containerPath, "volumeMounts"],
-        `no projected serviceAccountToken is mounted for ${file}; the runner fails with "RUNNER_ATTESTATION_MODE=gke-oidc: failed to read projected KSA token at ${file} (is the Workload Identity token volume mounted?)"`,
-      ),
-    ];
+/** RP-05's learned store: a file the runner can write, on an emptyDir (a cache). */
+function storeHits(ref: ContainerRef): RuleHit[] {
+  const store = setting(ref.container, ENV.learnedStorePath);
+  if (store.hidden || !store.value || store.value === ":memory:") return [];
+  const file = runnerFile(store.value, ref.container);
+  if (!file) return [];
+  const where = at(ref, store.at);
+  if ("problem" in file) return [hit(ref.object, where, `${ENV.learnedStorePath} ${file.problem}`)];
+  const mounted = mountHolding(ref, ref.container, file.path);
+  if (!mounted) {
+    if (ref.container.securityContext?.readOnlyRootFilesystem === true)
+      return [hit(ref.object, where, `${ENV.learnedStorePath} ${store.value} is on the read-only root filesystem: the runner cannot write it`)];
+    return [hit(ref.object, where, `${ENV.learnedStorePath} ${store.value} is on the container's root filesystem, not an emptyDir`, "not-empty-dir")];
   }
-  const tokenPath = [...path, ...found.at];
-  const hits: RuleHit[] = [];
-  if (found.token.audience !== ENROLL_AUDIENCE) {
-    hits.push(
-      hit(
-        object,
-        [...tokenPath, "audience"],
-        `audience is ${found.token.audience === undefined ? "unset" : JSON.stringify(found.token.audience)}, not ${ENROLL_AUDIENCE}; the enroll is refused as attestation_invalid`,
-      ),
-    );
-  }
-  const seconds = found.token.expirationSeconds;
-  if (seconds !== undefined && !(typeof seconds === "number" && seconds >= TOKEN_MIN_SECONDS)) {
-    hits.push(hit(object, [...tokenPath, "expirationSeconds"], `expirationSeconds ${seconds} is below ${TOKEN_MIN_SECONDS}, which Kubernetes refuses`));
-  }
-  return hits;
-}
-
-function eksHits(set: ObjectSet, ref: ContainerRef): RuleHit[] {
-  const { object, spec } = ref;
-  const hits: RuleHit[] = [];
-  const region = flagOrEnv(ref.container, { env: ENV.awsRegion }, ROOTPILOT_READING);
-  const hidden = region?.from === "envFrom" || (region?.from === "env" && region.value === undefined);
-  if (!hidden && !region?.value) hits.push(hit(object, at(ref, region), `AWS_REGION is not set; the runner fails at boot with "${MISSING_REGION_ERROR}"`));
-  const account = spec.serviceAccountName ?? "default";
-  const sa = set.ofKind("ServiceAccount").find((s) => s.metadata.name === account && s.metadata.namespace === object.metadata.namespace);
-  if (sa) {
-    const arn = sa.metadata.annotations?.[IRSA_ROLE_ANNOTATION];
-    if (arn === undefined)
-      hits.push(
-        hit(sa, ["metadata", "annotations"], `the ServiceAccount has no ${IRSA_ROLE_ANNOTATION} annotation, so IRSA gives the runner no identity`, "irsa"),
-      );
-    else if (!ROLE_ARN.test(arn))
-      hits.push(
-        hit(sa, ["metadata", "annotations", IRSA_ROLE_ANNOTATION], `${JSON.stringify(arn)} is not an IAM role ARN (arn:aws:iam::<12 digits>:role/<name>)`),
-      );
-  }
-  return hits;
+  const volume = mounted.volume;
+  if (volume?.emptyDir || volume?.persistentVolumeClaim || volume?.ephemeral) return [];
+  return [hit(ref.object, where, `${ENV.learnedStorePath} ${store.value} is on volume ${mounted.mount.name}, which is not an emptyDir`, "not-empty-dir")];
 }
 
 /** One hit per object, field and message: two runner pods selected by one policy report its gaps once. */
