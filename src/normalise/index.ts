@@ -3,6 +3,7 @@
 import { dig, isRecord, list } from "../k8s/access.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 import { POD_SPEC_PATH } from "../k8s/pod-spec.ts";
+import { cloneData } from "./clone.ts";
 import { resolveContainer, sourceKey } from "./environment.ts";
 import { duplicatesMerged } from "./identity.ts";
 import { applyNamespace, isNamespaced } from "./namespaces.ts";
@@ -33,7 +34,7 @@ export function normalise(input: readonly K8sObject[]): Normalised {
       provenance.record(object, object);
       return object;
     }
-    const copy = structuredClone(object);
+    const copy = cloneData(object);
     if (placed) copy.metadata = { ...copy.metadata, namespace };
     provenance.record(copy, object);
     return copy;
