@@ -60,8 +60,11 @@ export function resolveContainer(object: K8sObject, container: Node, at: Propert
     }
   });
   const known = (name: string) => entries.get(name)?.value;
+  const definedAt = new Map<string, number>();
+  list<Node>(container.env).forEach((env, index) => isRecord(env) && typeof env.name === "string" && definedAt.set(env.name, index));
   list<Node>(container.env).forEach((env, index) => {
     if (!isRecord(env) || typeof env.name !== "string") return;
+    if (typeof env.value === "string") forwardNotes(object, env, [...at, "env", index], index, definedAt, entries, notes);
     const entry = explicitEntry(object, env, [...at, "env", index], known, sources, notes);
     if (entry === null) entries.delete(env.name);
     else {
@@ -80,6 +83,27 @@ export function resolveContainer(object: K8sObject, container: Node, at: Propert
     if (Array.isArray(container[field])) container[field] = (container[field] as unknown[]).map((w) => (typeof w === "string" ? (expand(w, known) ?? w) : w));
   }
   return moves;
+}
+
+/** A warning for each $(NAME) of a value that only a later entry defines: the kubelet leaves it as written (so does a cycle). */
+function forwardNotes(
+  object: K8sObject,
+  env: Node,
+  path: PropertyKey[],
+  index: number,
+  definedAt: ReadonlyMap<string, number>,
+  entries: ReadonlyMap<string, Entry>,
+  notes: Note[],
+): void {
+  for (const name of new Set(references(env.value as string))) {
+    if (name === env.name || entries.has(name) || (definedAt.get(name) ?? -1) <= index) continue;
+    notes.push({
+      object,
+      path: [...path, "value"],
+      severity: "warning",
+      message: `${env.name} refers to $(${name}), which is defined after it: the kubelet leaves $(${name}) as written; define ${name} first`,
+    });
+  }
 }
 
 /** One env entry as the kubelet reads it: expanded, a ConfigMap key of the input read, or null when it sets nothing. */

@@ -112,6 +112,22 @@ describe("the environment as the kubelet builds it", () => {
     expect(notes).toMatchObject([{ severity: "warning", message: expect.stringMatching(/A refers to itself/) }]);
   });
 
+  it("a cycle, or any reference to a later entry, is named and left as the kubelet leaves it", () => {
+    const { objects, notes } = normalise([
+      pod([
+        { name: "A", value: "$(B)" },
+        { name: "B", value: "$(A)" },
+      ]),
+    ]);
+    expect(containerOf(objects).env).toEqual([
+      { name: "A", value: "$(B)" },
+      { name: "B", value: "$(B)" },
+    ]);
+    expect(notes).toMatchObject([
+      { severity: "warning", path: ["spec", "containers", 0, "env", 0, "value"], message: expect.stringMatching(/defined after it/) },
+    ]);
+  });
+
   it("a missing ConfigMap key stops the container (an error), an optional one sets nothing", () => {
     const { objects, notes } = normalise([
       pod([
