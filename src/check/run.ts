@@ -13,8 +13,9 @@ import type { WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
-import { isWorkloadKind, OBJECTS_RULE, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
-import { normalise, NOTE_BECAUSE, type Normalised, type Note } from "../normalise/index.ts";
+import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
+import { inputProfiles, noteFindings } from "./notes.ts";
+import { normalise } from "../normalise/index.ts";
 import { notKubernetesFile, schemaChecked } from "./schema-findings.ts";
 import { type Skipped, skippedFor } from "./skipped.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
@@ -348,27 +349,6 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
       ...problems.map((hit: RuleHit): Finding => ({ ...hit, id: WAIVER_RULE.id, profile: profileOf.get(hit.object), severity: "error", fix: WAIVER_RULE.fix })),
     );
   }
-  return out;
-}
-
-/** The normalising stage's notes as findings of its pseudo-rule. */
-function noteFindings(notes: readonly Note[], profileOf: Map<K8sObject, SystemName>): Finding[] {
-  return notes.map((note) => ({
-    object: note.object,
-    path: note.path,
-    message: note.message,
-    id: OBJECTS_RULE.id,
-    profile: profileOf.get(note.object),
-    severity: note.severity,
-    fix: OBJECTS_RULE.fix,
-    ...(note.severity === "warning" ? { because: NOTE_BECAUSE } : {}),
-  }));
-}
-
-/** Each input object's profile, from its normalised copy's. */
-function inputProfiles(normal: Normalised, profileOf: Map<K8sObject, SystemName>): Map<K8sObject, SystemName> {
-  const out = new Map<K8sObject, SystemName>();
-  for (const [object, profile] of profileOf) out.set(normal.provenance.input(object), profile);
   return out;
 }
 
