@@ -44,7 +44,8 @@ export const OBJECTS_RULE: PseudoRule = {
   why: "check judges the objects Kubernetes will run: after the API server's defaults, with each container's environment as the kubelet builds it from the ConfigMaps and Secrets in the input. Where the text and that object part ways (two different copies of one object, a ConfigMap key that is not there, a selector operator the API server refuses) the object is not the one the text seems to describe.",
   opinions: [
     {
-      summary: "an object given twice, a namespace omitted beside named ones, a $(VAR) that refers to itself or to a later entry, a ConfigMap two envFrom entries read",
+      summary:
+        "an object given twice, a namespace omitted beside named ones, a $(VAR) that refers to itself or to a later entry, a ConfigMap two envFrom entries read",
       because: "Kubernetes accepts it, but the object it runs may not be the one the text seems to describe",
     },
   ],
