@@ -4,6 +4,8 @@
 /** Go's path.Clean: `./a` is `a`, `//a/` is `/a`, `/a/../b` is `/b`, `/..` is `/`, the empty path is `.`. */
 export function cleanPath(path: string): string {
   if (path === "") return ".";
+  // Most paths are clean already; Go's lazybuf returns those untouched too.
+  if (isClean(path)) return path;
   const rooted = path[0] === "/";
   const n = path.length;
   const out: string[] = [];
@@ -34,6 +36,20 @@ export function cleanPath(path: string): string {
     }
   }
   return out.length === 0 ? "." : out.join("");
+}
+
+/** Whether path.Clean leaves `path` as it is: no empty, `.` or `..` element and no trailing slash (but `/` itself). */
+function isClean(path: string): boolean {
+  if (path === "/") return true;
+  let start = 0;
+  for (let i = 0; i <= path.length; i++) {
+    if (i < path.length && path.charCodeAt(i) !== 47) continue;
+    const length = i - start;
+    // An empty element is a doubled or trailing slash; a leading one is the root.
+    if (length === 0 ? i !== 0 : length <= 2 && path.charCodeAt(start) === 46 && (length === 1 || path.charCodeAt(start + 1) === 46)) return false;
+    start = i + 1;
+  }
+  return true;
 }
 
 /** Whether `path` is `dir` or inside it, both cleaned first (so `/var/run/../run/x` is under `/var/run/`). */
