@@ -1,4 +1,5 @@
 // check's findings that no catalog rule raises, each with its own ID.
+import { NOTE_BECAUSE } from "../normalise/notes.ts";
 import { POD_SPEC_PATH } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 
@@ -46,7 +47,7 @@ export const OBJECTS_RULE: PseudoRule = {
     {
       summary:
         "an object given twice, a namespace omitted beside named ones, a $(VAR) that refers to itself or to a later entry, a ConfigMap two envFrom entries read",
-      because: "Kubernetes accepts it, but the object it runs may not be the one the text seems to describe",
+      because: NOTE_BECAUSE,
     },
   ],
 };

@@ -12,7 +12,7 @@ import { SERVER_INTERFACE, SERVER_SECRETS } from "./runtime.ts";
 
 const MULTI_ARCH = ["linux/amd64", "linux/arm64"];
 
-/** What only compass-server's pod runs or reads (compass-interfaces §2); its rules recognise an unlabelled Server by the same shapes. */
+/** What only compass-server's pod runs or reads (its flags and variables); its rules recognise an unlabelled Server by the same shapes. */
 export const SERVER_SHAPES: readonly Shape[] = [
   {
     sign: "--runner-clusters or --admin-token-file, or env COMPASS_DATABASE_DSN or COMPASS_RUNNER_CLUSTERS",

@@ -101,7 +101,7 @@ export const RP = defineRequirements({
     why: "Seed 002: \"The audience isn't decoration: it's what stops a KSA token projected for some other service from being replayed into an enrollment. The control-plane asserts it and refuses anything that doesn't match — including tokens projected with no audience at all.\" aws-sts \"requires AWS_REGION explicitly. Without it, boot fails with RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION.\" The region allowlist is the control plane's, so it is checked from values (attestation.regionAllowlist).",
     source: {
       from: "seed",
-      says: 'seed 002, Requirement 4: "projected for the rootpilot-enroll audience"; "EKS: aws-sts, not eks-oidc"; "It requires AWS_REGION explicitly."',
+      says: 'the Rootpilot Kubernetes guide, requirement 4: "projected for the rootpilot-enroll audience"; "EKS: aws-sts, not eks-oidc"; "It requires AWS_REGION explicitly."',
     },
     opinions: {
       irsa: {
