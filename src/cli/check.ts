@@ -14,6 +14,7 @@ import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
 import { ruleEntries } from "./rules.ts";
 import { kubeIndex, kubeVersion } from "../check/kube-schema.ts";
 import { VERSION } from "./version.ts";
+import { INPUT_RULE } from "../check/pseudo-rules.ts";
 
 export { RULES_HELP, rulesCommand } from "./rules.ts";
 
@@ -76,7 +77,8 @@ Options:
                          with / matches the path from the directory given, one without /
                          any name (repeatable)
       --include GLOB     read only the walked files GLOB matches (repeatable)
-      --include-rule ID  report only the findings of these rules (repeatable)
+      --include-rule ID  report only the findings of these rules (repeatable); a file that
+                         cannot be read or parsed is an error whatever the selection
       --exclude-rule ID  leave out the findings of these rules (repeatable); they are
                          counted on stderr as excluded, errors among them
       --strict           a workload no profile claims is an error (rule unrecognised), not a
@@ -183,7 +185,9 @@ interface Output {
 
 /** Prints the report in its format and answers the exit code. */
 function respond(all: CheckReport, { format, failOn, category, includeRules, excludeRules }: Output, io: Io): number {
-  const chosen = (f: CheckFinding) => (includeRules.size === 0 || includeRules.has(f.ruleId)) && !excludeRules.has(f.ruleId);
+  // A file that cannot be read or parsed is an input error whatever the selection: nothing in it was judged.
+  const chosen = (f: CheckFinding) =>
+    f.ruleId === INPUT_RULE.id || ((includeRules.size === 0 || includeRules.has(f.ruleId)) && !excludeRules.has(f.ruleId));
   const report: CheckReport = { ...all, findings: all.findings.filter(chosen) };
   const excluded = all.findings.filter((f) => !chosen(f));
   for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);

@@ -32,6 +32,24 @@ describe("choosing rules on the command line", () => {
     expect(r.err).toMatch(/excluded by rule selection: \d+ finding\(s\), 1 of them error\(s\) \(CR-09/);
   });
 
+  it("a selection never hides a file that cannot be parsed: a duplicate key stays an error under --include-rule schema", () => {
+    const dir = tempDir("rule-selection-");
+    const file = join(dir, "twice.yaml");
+    writeFileSync(file, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  replicas: 2\n");
+    for (const selection of [["--include-rule", "schema"], ["--exclude-rule", "input"]]) {
+      // Walked from a directory, the file is an input finding the selection keeps.
+      const walked = runInProcess(["check", "--format", "json", ...selection, dir]);
+      const findings = JSON.parse(walked.out) as CheckFinding[];
+      expect(findings.map((f) => f.ruleId)).toEqual(["input"]);
+      expect(findings[0].message).toContain("replicas repeats replicas");
+      expect(walked.code).toBe(1);
+      // Named, it is an input problem: nothing is checked.
+      const named = runInProcess(["check", "--format", "json", ...selection, file]);
+      expect(named.err).toContain("replicas repeats replicas");
+      expect(named.code).toBe(2);
+    }
+  });
+
   it("an unknown ID is a usage error naming the closest rule", () => {
     const r = runInProcess(["check", "--exclude-rule", "CR-9", CR09]);
     expect(r.code).toBe(2);
