@@ -186,8 +186,7 @@ interface Output {
 /** Prints the report in its format and answers the exit code. */
 function respond(all: CheckReport, { format, failOn, category, includeRules, excludeRules }: Output, io: Io): number {
   // A file that cannot be read or parsed is an input error whatever the selection: nothing in it was judged.
-  const chosen = (f: CheckFinding) =>
-    f.ruleId === INPUT_RULE.id || ((includeRules.size === 0 || includeRules.has(f.ruleId)) && !excludeRules.has(f.ruleId));
+  const chosen = (f: CheckFinding) => f.ruleId === INPUT_RULE.id || ((includeRules.size === 0 || includeRules.has(f.ruleId)) && !excludeRules.has(f.ruleId));
   const report: CheckReport = { ...all, findings: all.findings.filter(chosen) };
   const excluded = all.findings.filter((f) => !chosen(f));
   for (const input of report.skippedInputs) io.err(`${paint(io, 33, "skipped")} ${printable(input)}\n`);

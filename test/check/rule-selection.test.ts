@@ -36,7 +36,10 @@ describe("choosing rules on the command line", () => {
     const dir = tempDir("rule-selection-");
     const file = join(dir, "twice.yaml");
     writeFileSync(file, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  replicas: 2\n");
-    for (const selection of [["--include-rule", "schema"], ["--exclude-rule", "input"]]) {
+    for (const selection of [
+      ["--include-rule", "schema"],
+      ["--exclude-rule", "input"],
+    ]) {
       // Walked from a directory, the file is an input finding the selection keeps.
       const walked = runInProcess(["check", "--format", "json", ...selection, dir]);
       const findings = JSON.parse(walked.out) as CheckFinding[];
