@@ -1,6 +1,8 @@
 // The Kubernetes schemas `check --kube-version` uses, one JSON file per version
 // under dist/kube/, read from the official generated clients with the
-// TypeScript parser (models' types, kinds' paths, quantities as numbers too).
+// TypeScript parser (models' types, kinds' paths, quantities as numbers too),
+// with the enums and Quantities a real API server's OpenAPI adds to them
+// (scripts/kube-specs/served-1.N.json, from scripts/kube-served.ts).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -133,6 +135,28 @@ function quantityFields() {
   return found;
 }
 
+/** The newest served-1.N.json: enums by the client's model name and field, and the fields the server types as Quantities. */
+function servedSnapshot() {
+  const files = readdirSync(SPECS)
+    .map((name) => /^served-(1\.\d+)\.json$/.exec(name))
+    .filter((m) => m !== null)
+    .sort((a, b) => minor(a[1]) - minor(b[1]));
+  if (files.length === 0) return { enums: new Map(), quantities: [] };
+  const { enums, quantities } = JSON.parse(readFileSync(join(SPECS, files.at(-1)[0]), "utf8"));
+  return { enums: new Map(Object.entries(enums)), quantities };
+}
+
+/**
+ * A field's enum: by the model's name in the newest client, else by the name without its group prefix where that is
+ * one model. An older release is given the newer values, which accept its own (enum values are added, not removed).
+ */
+function enumOf(enums, name, field) {
+  const exact = enums.get(`${name}.${field}`);
+  if (exact) return exact;
+  const matches = [...enums].filter(([key]) => key.endsWith(`.${field}`) && unprefixed(key.slice(0, -field.length - 1)) === unprefixed(name));
+  return matches.length === 1 ? matches[0][1] : undefined;
+}
+
 /** The client's type and format as one compact type: a model's name, [] or {} before an item type, or a leaf. */
 function compactType(type, format, key, models, quantities) {
   const array = /^Array<(.+)>$/.exec(type);
@@ -153,7 +177,7 @@ function compactType(type, format, key, models, quantities) {
 /** The upstream formats check judges a field's leaf values by (`x`): base64, integer ranges and RFC 3339 times. */
 const CHECKED_FORMATS = new Set(["byte", "int32", "int64", "date-time"]);
 
-async function readVersion(version, quantities, formats) {
+async function readVersion(version, quantities, formats, enums) {
   const where = layout(version);
   const index = await import(pathToFileURL(where.modelsIndex).href);
   const exported = Object.keys(index).length > 2 || !index.default ? index : index.default;
@@ -164,6 +188,7 @@ async function readVersion(version, quantities, formats) {
   for (const [name, model] of classes) {
     const fields = {};
     const checked = {};
+    const enumerated = {};
     for (const a of model.getAttributeTypeMap()) {
       const key = `${unprefixed(name)}.${a.baseName}`;
       // The older clients record no format: a number's is the one a newer client records for the same field (of the
@@ -174,9 +199,16 @@ async function readVersion(version, quantities, formats) {
       if (a.format && !formats.has(bare)) formats.set(bare, a.format);
       fields[a.baseName] = compactType(a.type, format || undefined, key, models, quantities);
       if (CHECKED_FORMATS.has(format)) checked[a.baseName] = format;
+      const values = enumOf(enums, name, a.baseName);
+      if (values) enumerated[a.baseName] = values;
     }
     const req = (required.get(name) ?? []).map((field) => model.getAttributeTypeMap().find((a) => a.name === field)?.baseName ?? field);
-    types[name] = { f: fields, ...(req.length > 0 ? { r: req } : {}), ...(Object.keys(checked).length > 0 ? { x: checked } : {}) };
+    types[name] = {
+      f: fields,
+      ...(req.length > 0 ? { r: req } : {}),
+      ...(Object.keys(checked).length > 0 ? { x: checked } : {}),
+      ...(Object.keys(enumerated).length > 0 ? { e: enumerated } : {}),
+    };
   }
   const header = readFileSync(
     join(
@@ -194,14 +226,15 @@ async function readVersion(version, quantities, formats) {
 }
 
 export async function generateKubeSchemas(out = KUBE_SCHEMAS) {
-  const quantities = quantityFields();
+  const snapshot = servedSnapshot();
+  const quantities = new Set([...quantityFields(), ...snapshot.quantities]);
   const formats = new Map();
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const index = { default: VERSIONS.at(-1), versions: {} };
   // Newest first: an older client's numbers take the formats the newer ones record.
   for (const version of [...VERSIONS].reverse()) {
-    const { spec, client, kinds, types } = await readVersion(version, quantities, formats);
+    const { spec, client, kinds, types } = await readVersion(version, quantities, formats, snapshot.enums);
     writeFileSync(join(out, `${version}.json`), JSON.stringify({ kinds, types }));
     index.versions[version] = {
       spec,

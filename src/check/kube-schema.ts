@@ -17,10 +17,10 @@ export interface KubeIndex {
   versions: Record<string, { spec: string; client: string; kinds: Record<string, string[]> }>;
 }
 
-/** dist/kube/1.N.json: apiVersion -> kind -> model, and each model's fields (`f`), required fields (`r`) and fields' upstream formats (`x`). */
+/** dist/kube/1.N.json: apiVersion -> kind -> model, and each model's fields (`f`), required fields (`r`), fields' upstream formats (`x`) and enums (`e`). */
 interface VersionSchema {
   kinds: Record<string, Record<string, string>>;
-  types: Record<string, { f: Record<string, string>; r?: string[]; x?: Record<string, string> }>;
+  types: Record<string, { f: Record<string, string>; r?: string[]; x?: Record<string, string>; e?: Record<string, string[]> }>;
 }
 
 export interface SchemaHit {
@@ -182,8 +182,14 @@ interface Walk {
 const describe = (value: unknown) =>
   Array.isArray(value) ? "a list" : value === null ? "null" : typeof value === "object" ? "a mapping" : `${typeof value} ${JSON.stringify(value)}`;
 
-/** Walks a value by its compact type: a model's name, []ITEM, {}VALUE, or a leaf with its field's upstream format. */
-function walk(value: unknown, type: string, at: Walk, format?: string): void {
+/** A field's upstream format and the values its enum allows, carried down to its leaves. */
+interface Leaf {
+  format?: string;
+  values?: string[];
+}
+
+/** Walks a value by its compact type: a model's name, []ITEM, {}VALUE, or a leaf with its field's format and enum. */
+function walk(value: unknown, type: string, at: Walk, leaf: Leaf = {}): void {
   // An explicit null is an unset field to the API server.
   if (value === null) return;
   const { path } = at;
@@ -194,8 +200,8 @@ function walk(value: unknown, type: string, at: Walk, format?: string): void {
       return;
     }
     const item = type.slice(2);
-    if (list) for (let i = 0; i < (value as unknown[]).length; i++) step(at, i, (value as unknown[])[i], item, format);
-    else for (const key of Object.keys(value as object)) step(at, key, (value as Record<string, unknown>)[key], item, format);
+    if (list) for (let i = 0; i < (value as unknown[]).length; i++) step(at, i, (value as unknown[])[i], item, leaf);
+    else for (const key of Object.keys(value as object)) step(at, key, (value as Record<string, unknown>)[key], item, leaf);
     return;
   }
   const model = Object.hasOwn(at.schema.types, type) ? at.schema.types[type] : undefined;
@@ -205,7 +211,7 @@ function walk(value: unknown, type: string, at: Walk, format?: string): void {
       typeof value === "boolean" && (type === "string" || type === "int-or-string") ? " (YAML 1.1 reads y, n, yes, no, on, off as booleans: quote it)" : "";
     if (!leafAccepts(type, value)) at.report([...path], `expected ${LEAVES[type] ?? type}, got ${describe(value)}${quote}`);
     else {
-      const problem = leafProblem(type, value, format);
+      const problem = leafProblem(type, value, leaf.format) ?? enumProblem(value, leaf.values, path);
       if (problem) at.report([...path], problem);
     }
     return;
@@ -222,7 +228,7 @@ function walk(value: unknown, type: string, at: Walk, format?: string): void {
     }
   }
   for (const key of Object.keys(value)) {
-    if (Object.hasOwn(model.f, key)) step(at, key, value[key], model.f[key], lookup(model.x, key));
+    if (Object.hasOwn(model.f, key)) step(at, key, value[key], model.f[key], { format: lookup(model.x, key), values: lookup(model.e, key) });
     else {
       const near = closest(key, Object.keys(model.f));
       at.report([...path, key], `unknown field "${key}": ${type} of Kubernetes ${at.version} has no such field${near ? ` (did you mean ${near}?)` : ""}`);
@@ -230,10 +236,18 @@ function walk(value: unknown, type: string, at: Walk, format?: string): void {
   }
 }
 
-function step(at: Walk, key: string | number, value: unknown, type: string, format?: string): void {
+function step(at: Walk, key: string | number, value: unknown, type: string, leaf: Leaf): void {
   at.path.push(key);
-  walk(value, type, at, format);
+  walk(value, type, at, leaf);
   at.path.pop();
+}
+
+/** A string outside its field's enum, as the API server's validation refuses it; status is not judged (a create drops it). */
+function enumProblem(value: unknown, values: string[] | undefined, path: readonly (string | number)[]): string | undefined {
+  if (values === undefined || typeof value !== "string" || values.includes(value) || path[0] === "status") return undefined;
+  const near = closest(value, values);
+  const shown = values.map((v) => (v === "" ? '""' : v)).join(", ");
+  return `${JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value)} is not one of ${shown}${near ? ` (did you mean ${near}?)` : ""}`;
 }
 
 const LEAVES: Record<string, string> = {

@@ -33,7 +33,7 @@ describe("choosing rules on the command line", () => {
   });
 
   it("a selection never hides a file that cannot be parsed: a duplicate key stays an error under --include-rule schema", () => {
-    const dir = tempDir("rule-selection-");
+    const dir = tempDir();
     const file = join(dir, "twice.yaml");
     writeFileSync(file, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  replicas: 2\n");
     for (const selection of [

@@ -12,6 +12,7 @@ export interface Schema {
   additionalProperties?: Schema | boolean;
   properties?: Record<string, Schema>;
   required?: string[];
+  enum?: unknown[];
   "x-kubernetes-group-version-kind"?: { group: string; version: string; kind: string }[];
 }
 
@@ -23,7 +24,15 @@ export interface Served {
 
 export interface KubeSchemas {
   kinds: Record<string, Record<string, string>>;
-  types: Record<string, { f: Record<string, string>; r?: string[] }>;
+  types: Record<string, { f: Record<string, string>; r?: string[]; e?: Record<string, string[]> }>;
+}
+
+/** What the API server's OpenAPI says that the generated clients do not: each enum, and each field typed as a Quantity. */
+export interface BeyondClients {
+  /** The client's model name and field -> the values the server lists. */
+  enums: Record<string, string[]>;
+  /** The client's model name without its group prefix, and field: each field the server types as a Quantity. */
+  quantities: string[];
 }
 
 const LEAVES: Record<string, string> = {
@@ -119,4 +128,52 @@ export function compareModels(served: Map<string, Schema>, bundled: KubeSchemas,
     if (required(s.required) !== required(c.r)) differences.push(`${at}: required [${required(s.required)}] served, [${required(c.r)}] in kube-schemas`);
   }
   return differences;
+}
+
+/** The values a field's schema (or its list's or map's items) enumerates, following a single allOf or $ref to a leaf. */
+function enumOf(schema: Schema | undefined, schemas: Map<string, Schema>): string[] | undefined {
+  let s = schema;
+  for (let hops = 0; s && hops < 4; hops++) {
+    if (s.enum) return s.enum.map(String);
+    if (s.allOf?.length === 1) s = s.allOf[0];
+    else if (s.$ref && !schemas.get(s.$ref.replace("#/components/schemas/", ""))?.properties) s = schemas.get(s.$ref.replace("#/components/schemas/", ""));
+    else if (s.type === "array") s = s.items;
+    else if (s.type === "object" && typeof s.additionalProperties === "object") s = s.additionalProperties;
+    else return undefined;
+  }
+  return undefined;
+}
+
+const unprefixed = (model: string) => /V\d+(?:(?:alpha|beta)\d+)?[A-Z]\w*$/.exec(model)?.[0] ?? model;
+
+/** The enums and Quantities the server serves for the client models reached from each kind, keyed by the client's names. */
+export function beyondClients(served: Served, bundled: KubeSchemas): BeyondClients {
+  const enums: Record<string, string[]> = {};
+  const quantities = new Set<string>();
+  const seen = new Set<string>();
+  const queue: [string, string][] = [];
+  for (const [apiVersion, kinds] of served.kinds)
+    for (const [kind, name] of kinds) {
+      const model = bundled.kinds[apiVersion]?.[kind];
+      if (model) queue.push([name, model]);
+    }
+  while (queue.length > 0) {
+    const [server, client] = queue.shift()!;
+    if (seen.has(`${server}|${client}`)) continue;
+    seen.add(`${server}|${client}`);
+    const s = served.schemas.get(server);
+    const c = bundled.types[client];
+    if (!s || !c) continue;
+    for (const [field, schema] of Object.entries(s.properties ?? {})) {
+      const clientType = c.f[field];
+      if (clientType === undefined) continue;
+      const values = enumOf(schema, served.schemas);
+      if (values) enums[`${client}.${field}`] = values;
+      const { prefix, item } = compact(schema, served.schemas);
+      const clientItem = clientType.slice(prefix.length);
+      if ("model" in item && bundled.types[clientItem]) queue.push([item.model, clientItem]);
+      else if ("leaf" in item && item.leaf === "quantity") quantities.add(`${unprefixed(client)}.${field}`);
+    }
+  }
+  return { enums: Object.fromEntries(Object.entries(enums).sort(([a], [b]) => (a < b ? -1 : 1))), quantities: [...quantities].sort() };
 }
