@@ -44,6 +44,43 @@ const deployment = () => ({
 const hits = (object: unknown, version = NEWEST) => schemaHits([object as K8sObject], version, known).hits;
 const shown = (list: SchemaHit[]) => list.map((h) => ({ path: h.path.join("."), severity: h.severity, message: h.message }));
 
+describe("enums, as the API server's OpenAPI lists them", () => {
+  it("a value outside its field's enum is an error naming the values, and the one it is near", () => {
+    const d = deployment();
+    Object.assign(d.spec.template.spec.containers[0], { imagePullPolicy: "Sometimes" });
+    const service = { apiVersion: "v1", kind: "Service", metadata: { name: "web" }, spec: { type: "LoadBalancr", ports: [{ port: 80 }] } };
+    expect([...shown(hits(d)), ...shown(hits(service))]).toEqual([
+      { path: "spec.template.spec.containers.0.imagePullPolicy", severity: "error", message: '"Sometimes" is not one of Always, IfNotPresent, Never' },
+      {
+        path: "spec.type",
+        severity: "error",
+        message: '"LoadBalancr" is not one of ClusterIP, ExternalName, LoadBalancer, NodePort (did you mean LoadBalancer?)',
+      },
+    ]);
+  });
+
+  it("judges a list's items by the enum, accepts each value listed, and leaves status alone (a create drops it)", () => {
+    const policy = (types: string[]) => ({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: { name: "p" },
+      spec: { podSelector: {}, policyTypes: types },
+    });
+    expect(shown(hits(policy(["Ingress", "Egress"])))).toEqual([]);
+    expect(shown(hits(policy(["Ingress", "egress"])))).toEqual([
+      { path: "spec.policyTypes.1", severity: "error", message: '"egress" is not one of Egress, Ingress (did you mean Egress?)' },
+    ]);
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "i" }] }, status: { phase: "Sleeping" } };
+    expect(shown(hits(pod))).toEqual([]);
+  });
+
+  it("gives an older version the newest enums where the model is the same", () => {
+    const d = deployment();
+    Object.assign(d.spec.template.spec.containers[0], { imagePullPolicy: "Sometimes" });
+    expect(shown(hits(d, "1.24")).map((h) => h.message)).toEqual(['"Sometimes" is not one of Always, IfNotPresent, Never']);
+  });
+});
+
 describe("the schema validator on upstream examples", () => {
   it("accepts the example: quantities written as numbers, int-or-string as either, percentages", () => {
     expect(shown(hits(deployment()))).toEqual([]);

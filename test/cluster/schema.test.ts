@@ -1,34 +1,13 @@
 // kube-schemas/ for the built API server's minor version says what that API
 // server serves: the same kinds, and for each the same fields, types and
-// required lists, followed through every nested model.
+// required lists and enums, followed through every nested model.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/cli.ts";
 import { startControlPlane, type ControlPlane } from "./support/control-plane.ts";
-import { compareModels, served, type KubeSchemas, type Served } from "./support/openapi.ts";
-
-/**
- * Quantities kube-schemas types as plain strings, so check refuses a number there: its quantity source
- * (kubernetes-types 1.30, kubernetes-models 4.5) predates these fields. Schemas generated from the API
- * server's OpenAPI (the issue "check refuses what the API server refuses") empty this list; until then a
- * difference not listed here, or a listed one that is gone, fails.
- */
-const KNOWN_1_36 = [
-  "v1 Pod.status.allocatedResources: served as {}quantity, kube-schemas says {}string",
-  "v1 Pod.status.nodeAllocatableResourceClaimStatuses.resources: served as {}quantity, kube-schemas says {}string",
-  "resource.k8s.io/v1 ResourceClaim.status.allocation.devices.results.consumedCapacity: served as {}quantity, kube-schemas says {}string",
-  "resource.k8s.io/v1 ResourceClaim.spec.devices.requests.exactly.capacity.requests: served as {}quantity, kube-schemas says {}string",
-  "resource.k8s.io/v1 ResourceClaimTemplate.spec.spec.devices.requests.exactly.capacity.requests: served as {}quantity, kube-schemas says {}string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.capacity.value: served as quantity, kube-schemas says string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.nodeAllocatableResourceMappings.allocationMultiplier: served as quantity, kube-schemas says string",
-  "resource.k8s.io/v1 ResourceSlice.spec.sharedCounters.counters.value: served as quantity, kube-schemas says string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.capacity.requestPolicy.default: served as quantity, kube-schemas says string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.capacity.requestPolicy.validValues: served as []quantity, kube-schemas says []string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.capacity.requestPolicy.validRange.max: served as quantity, kube-schemas says string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.capacity.requestPolicy.validRange.min: served as quantity, kube-schemas says string",
-  "resource.k8s.io/v1 ResourceSlice.spec.devices.capacity.requestPolicy.validRange.step: served as quantity, kube-schemas says string",
-];
+import { beyondClients, compareModels, served, type BeyondClients, type KubeSchemas, type Served } from "./support/openapi.ts";
+import { servedFile } from "../../scripts/kube-served.ts";
 
 let cp: ControlPlane;
 let server: Served;
@@ -70,6 +49,15 @@ describe("kube-schemas against the API server's OpenAPI v3", () => {
       }
     }
     expect(compared).toBeGreaterThan(40);
-    expect(differences.sort()).toEqual(minor === "1.36" ? [...KNOWN_1_36].sort() : []);
+    expect(differences.sort()).toEqual([]);
+  });
+
+  it("adds what the clients lack from the served OpenAPI: scripts/kube-specs/served-1.N.json is what the server serves now", () => {
+    const snapshot = JSON.parse(readFileSync(join(ROOT, servedFile(minor)), "utf8")) as BeyondClients;
+    const now = beyondClients(server, bundled);
+    expect(Object.keys(now.enums).length).toBeGreaterThan(50);
+    expect(now.enums["V1Container.imagePullPolicy"]).toEqual(["Always", "IfNotPresent", "Never"]);
+    // A newer API server: npx tsx scripts/kube-served.ts, then npm run schemas.
+    expect(snapshot).toEqual(now);
   });
 });

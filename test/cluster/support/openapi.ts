@@ -119,6 +119,9 @@ export function compareModels(served: Map<string, Schema>, bundled: KubeSchemas,
       }
       const { prefix, item } = compact(s.properties[field], served);
       const clientItem = clientType.slice(prefix.length);
+      const values = (v?: string[]) => (v ? [...v].sort().join(",") : "none");
+      if (values(enumOf(s.properties[field], served)) !== values(c.e?.[field]))
+        differences.push(`${path}: enum [${values(enumOf(s.properties[field], served))}] served, [${values(c.e?.[field])}] in kube-schemas`);
       if (!clientType.startsWith(prefix)) differences.push(`${path}: served as ${prefix}…, kube-schemas says ${clientType}`);
       else if ("model" in item && bundled.types[clientItem]) queue.push([item.model, clientItem, path]);
       else if ("model" in item || item.leaf !== clientItem)
