@@ -10,6 +10,7 @@ import { packageRoot } from "../cli/io.ts";
 import { DEPRECATED_BECAUSE } from "./pseudo-rules.ts";
 import { leafProblem } from "./kube-formats.ts";
 import { requiredProblem } from "./kube-required.ts";
+import { apiServerProblems } from "./kube-validate.ts";
 
 /** dist/kube/index.json: every bundled version, the client it was read from, and the kinds it serves. */
 export interface KubeIndex {
@@ -115,7 +116,19 @@ export function schemaHits(
         message: `${apiVersion} ${kind} is deprecated: Kubernetes ${version} serves it as ${deprecated}, and a later release stops serving ${apiVersion}`,
         because: DEPRECATED_BECAUSE,
       });
-    walk(object, model, { schema, version, path: [], report: (path, message) => hits.push({ object, path, severity: "error", message }) });
+    const walked = new Set<string>();
+    walk(object, model, {
+      schema,
+      version,
+      path: [],
+      report: (path, message) => {
+        walked.add(path.join("\0"));
+        hits.push({ object, path, severity: "error", message });
+      },
+    });
+    // What the API server's validation refuses beyond the schema (names, labels, ports, selectors), once per field.
+    for (const problem of apiServerProblems(object as Record<string, unknown>, version))
+      if (!walked.has(problem.path.join("\0"))) hits.push({ object, ...problem, severity: "error" });
   }
   return { hits, unchecked, foreign };
 }

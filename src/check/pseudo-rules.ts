@@ -32,9 +32,9 @@ export const DEPRECATED_BECAUSE =
 
 export const SCHEMA_RULE: PseudoRule = {
   id: "schema",
-  summary: "Every object is valid against the upstream Kubernetes schema of the target version (--kube-version)",
-  fix: "write each field as the Kubernetes API of the target version names and types it (kubectl explain KIND.FIELD), and an apiVersion it serves (the message names it); name the cluster's version with --kube-version",
-  why: "The API server refuses an object with a field of the wrong type or without a required field, and kubectl's strict field validation refuses an unknown field: a misspelt field (hostNetwrk) would otherwise be dropped in silence. An apiVersion the cluster does not serve is refused whole. A beta apiVersion beside its stable one is a warning: a later release stops serving it.",
+  summary: "Every object is one the API server of the target version (--kube-version) accepts: its schema, and the validation the API server applies beyond it",
+  fix: "write each field as the Kubernetes API of the target version names and types it (kubectl explain KIND.FIELD), with a value it allows and a name, label or port Kubernetes accepts (the message names the rule), and an apiVersion it serves; name the cluster's version with --kube-version",
+  why: "The API server refuses an object with a field of the wrong type, without a required field, or with a value outside the field's enum (imagePullPolicy: Sometimes), and kubectl's strict field validation refuses an unknown field: a misspelt field (hostNetwrk) would otherwise be dropped in silence. Its validation refuses more than the schema says: a name the kind does not allow (Server_server-499), a label or annotation key, a port out of range, two containers or volumes of one name, requests above limits, a selector that does not select the template. An apiVersion the cluster does not serve is refused whole. What only the cluster knows (a ServiceAccount's existence, the Service IP and node port ranges, quotas, admission webhooks) is not judged. A beta apiVersion beside its stable one is a warning: a later release stops serving it.",
   opinions: [{ summary: "a beta or alpha apiVersion the target version also serves as a stable one", because: DEPRECATED_BECAUSE }],
 };
 

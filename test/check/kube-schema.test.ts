@@ -30,7 +30,7 @@ const deployment = () => ({
             image: "nginx:1.14.2",
             ports: [{ containerPort: 80, name: "http" }],
             env: [{ name: "PORT", value: "80" }],
-            resources: { requests: { cpu: 1, memory: "64Mi" }, limits: { cpu: "500m", memory: 1 } },
+            resources: { requests: { cpu: 1, memory: "64Mi" }, limits: { cpu: "1500m", memory: 134217728 } },
             livenessProbe: { httpGet: { path: "/", port: "http" }, periodSeconds: 10 },
             readinessProbe: { tcpSocket: { port: 80 } },
           },
