@@ -119,6 +119,24 @@ describe("metadata.name by kind", () => {
     accepts(cron("x".repeat(52)));
     refuses(cron("x".repeat(53)), "metadata.name", "a CronJob's name is at most 52 characters (its Jobs add 11), not 53");
   });
+
+  it("a Job's name is a label value (its pods' job-name label), unless it selects its pods itself", () => {
+    const job = (name: string, spec: Obj = {}): Obj => ({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: { name },
+      spec: { template: { spec: podSpec({ restartPolicy: "Never" }) }, ...spec },
+    });
+    accepts(job("n".repeat(63)));
+    refuses(job("n".repeat(64)), "metadata.name", "a Job's name becomes its pods' job-name label, so it must be a valid label value");
+    accepts(
+      job("n".repeat(64), {
+        manualSelector: true,
+        selector: { matchLabels: { app: "m" } },
+        template: { metadata: { labels: { app: "m" } }, spec: podSpec({ restartPolicy: "Never" }) },
+      }),
+    );
+  });
 });
 
 describe("namespace, labels, annotations", () => {
