@@ -77,6 +77,8 @@ const unset = (value: unknown) => value === undefined || value === null || value
 
 function notAnObject(data: unknown): string | undefined {
   if (!isRecord(data)) return `expected a mapping with apiVersion, kind and metadata, found ${describe(data)}`;
+  const mistyped = ["apiVersion", "kind"].find((key) => !unset(data[key]) && typeof data[key] !== "string");
+  if (mistyped) return `${mistyped} is ${describe(data[mistyped])}, not a string`;
   const missing = ["apiVersion", "kind"].filter((key) => typeof data[key] !== "string" || data[key] === "");
   const valuesFile = missing.length === 1 && missing[0] === "apiVersion";
   if (missing.length > 0) return `no ${missing.join(" and ")}${valuesFile ? " (a values file? rigging render reads those)" : ""}`;

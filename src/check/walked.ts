@@ -74,7 +74,10 @@ function whyNot(name: string, documents: readonly SourceDocument[]): SkipReason 
 function isObject(data: unknown): boolean {
   if (!isRecord(data)) return false;
   const { apiVersion, kind } = data;
-  return typeof apiVersion === "string" && apiVersion !== "" && typeof kind === "string" && kind !== "" && !apiVersion.startsWith("kustomize.config.k8s.io/");
+  const named = (value: unknown) => typeof value === "string" && value !== "";
+  // Both keys, one of them a name: an object whose other key is mistyped (kind: 12), which kubectl refuses.
+  const both = named(apiVersion) ? kind !== undefined && kind !== null : named(kind) && apiVersion !== undefined && apiVersion !== null;
+  return both && !(typeof apiVersion === "string" && apiVersion.startsWith("kustomize.config.k8s.io/"));
 }
 
 /** A problem of a walked file that holds Kubernetes objects, as an error finding at its place. */

@@ -177,3 +177,16 @@ describe("files named on the command line stay strict", () => {
     expect(check([join(FIXTURE, "charts/web/templates/deployment.yaml")]).code).toBe(2);
   });
 });
+
+describe("a walked document with both apiVersion and kind, one of them not a name", () => {
+  it("is an object kubectl refuses (an input error naming the key), not a file skipped as another tool's YAML", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "typed.yaml"), "apiVersion: apps/v1\nkind: 12\nmetadata:\n  name: web\n");
+    writeFileSync(join(dir, "other.yaml"), "name: web\nkind: settings\n");
+    const r = check([dir]);
+    expect(r.findings.map((f) => [f.ruleId, f.file, f.message])).toEqual([
+      ["input", join(dir, "typed.yaml"), "document 1 is not a Kubernetes object: kind is a number, not a string"],
+    ]);
+    expect(r.code).toBe(1);
+  });
+});
