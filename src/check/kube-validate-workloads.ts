@@ -167,7 +167,11 @@ export function checkJob(object: Obj, ctx: Ctx): void {
   const name = isRecord(object.metadata) ? str(object.metadata.name) : undefined;
   // generateSelector (pkg/registry/batch/job/strategy.go) labels the template job-name=NAME: a label value.
   if (name !== undefined && spec.manualSelector !== true && isValidLabelValue(name).length > 0)
-    report(ctx, ["metadata", "name"], `a Job's name becomes its pods' job-name label, so it must be a valid label value: ${isValidLabelValue(name).join("; ")}`);
+    report(
+      ctx,
+      ["metadata", "name"],
+      `a Job's name becomes its pods' job-name label, so it must be a valid label value: ${isValidLabelValue(name).join("; ")}`,
+    );
   if (!name || spec.completionMode !== "Indexed") return;
   // SetDefaults_Job: with neither completions nor parallelism, completions is 1.
   const completions = int(spec.completions) ?? (spec.parallelism === undefined || spec.parallelism === null ? 1 : undefined);
