@@ -1,7 +1,7 @@
 // A check's inputs grouped by directory (one installation each), each
 // kustomization a group of its own.
 import { dirname } from "node:path";
-import { expandArguments, type WalkOptions } from "./inputs.ts";
+import { expandArguments, SKIPPED_DIRECTORIES_NAMED, type WalkOptions } from "./inputs.ts";
 import { buildKustomization } from "./kustomize.ts";
 import type { Refusal } from "./kustomize-refs.ts";
 import { kustomizePatches } from "./patches.ts";
@@ -11,6 +11,8 @@ export const STDIN_NAME = "<stdin>";
 /** A file to read, and whether a directory's walk found it (it is read leniently); or a kustomization's build. */
 export interface GroupFile {
   file: string;
+  /** Its place among the run's files (`InputGroups.files`), in input order. */
+  order: number;
   walked?: true;
   /** A walked file that a walked kustomization names as a patch: skipped, not judged as an object. */
   patch?: true;
@@ -22,10 +24,14 @@ export interface GroupFile {
 
 /** The inputs named, the problems and skipped entries met listing them, and the files by directory. */
 export interface InputGroups {
+  /** Each file once, in input order, as read (`-` for stdin); a kustomization's build named by its directory. */
+  files: string[];
+  /** The same, as the report names them. */
   names: string[];
   problems: string[];
   skipped: string[];
   skippedDirectories: string[];
+  skippedDirectoryCount: number;
   excludedFiles: number;
   walkedOnly: boolean;
   groups: GroupFile[][];
@@ -39,21 +45,23 @@ export function inputGroups(args: readonly string[], walk: WalkOptions): InputGr
 }
 
 function grouped(expanded: ReturnType<typeof expandArguments>, builds: GroupFile[][]): InputGroups {
-  const { files, walked, problems, skipped, skippedDirectories, excludedFiles } = expanded;
-  const names = [...new Set(files)].map((file) => (file === "-" ? STDIN_NAME : file));
+  const { named, problems, skipped, skippedDirectories, skippedDirectoryCount, excludedFiles } = expanded;
+  const files = [...new Set(expanded.files)];
   // Directories are loaded, judged and let go one at a time, so memory holds
   // one installation whatever the fleet's size.
   const byDirectory = new Map<string, GroupFile[]>();
-  const patches = kustomizePatches(walked);
-  for (const file of new Set(files)) {
-    const entry: GroupFile = !walked.has(file) ? { file } : patches.has(file) ? { file, walked: true, patch: true } : { file, walked: true };
+  const patches = kustomizePatches(files.filter((file) => !named.has(file)));
+  files.forEach((file, order) => {
+    const entry: GroupFile = named.has(file) ? { file, order } : patches.has(file) ? { file, order, walked: true, patch: true } : { file, order, walked: true };
     const group = byDirectory.get(dirname(file));
     if (group) group.push(entry);
     else byDirectory.set(dirname(file), [entry]);
-  }
-  const walkedOnly = files.length > 0 && files.every((f) => walked.has(f));
-  names.push(...builds.map((g) => g[0].file));
-  return { names, problems, skipped, skippedDirectories, excludedFiles, walkedOnly, groups: [...byDirectory.values(), ...builds] };
+  });
+  const walkedOnly = files.length > 0 && named.size === 0;
+  for (const build of builds) for (const entry of build) entry.order = files.push(entry.file) - 1;
+  const names = files.map((file) => (file === "-" ? STDIN_NAME : file));
+  const groups = [...byDirectory.values(), ...builds];
+  return { files, names, problems, skipped, skippedDirectories, skippedDirectoryCount, excludedFiles, walkedOnly, groups };
 }
 
 /** Each kustomization named, built into one group; one that cannot be built is walked as a directory, with a note. */
@@ -61,17 +69,19 @@ async function kustomizationGroups(expanded: ReturnType<typeof expandArguments>,
   const groups: GroupFile[][] = [];
   for (const dir of expanded.kustomizations) {
     const built = await buildKustomization(dir);
-    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, built: { text: built.text, root: built.root } }]);
-    else if ("refused" in built) groups.push([{ file: dir, refused: built.refused }]);
+    // Placed among the run's files once every walk is done (grouped).
+    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, order: -1, built: { text: built.text, root: built.root } }]);
+    else if ("refused" in built) groups.push([{ file: dir, order: -1, refused: built.refused }]);
     else if ("error" in built) expanded.problems.push(built.error);
     else {
       expanded.skipped.push(built.notBuilt);
       const again = expandArguments([dir], walk, false);
       expanded.files.push(...again.files);
-      for (const f of again.walked) expanded.walked.add(f);
       expanded.problems.push(...again.problems);
       expanded.skipped.push(...again.skipped);
-      expanded.skippedDirectories.push(...again.skippedDirectories);
+      const room = SKIPPED_DIRECTORIES_NAMED - expanded.skippedDirectories.length;
+      expanded.skippedDirectories.push(...again.skippedDirectories.slice(0, Math.max(room, 0)));
+      expanded.skippedDirectoryCount += again.skippedDirectoryCount;
       expanded.excludedFiles += again.excludedFiles;
     }
   }

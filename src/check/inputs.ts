@@ -18,16 +18,23 @@ export interface WalkOptions {
   include?: readonly string[];
 }
 
+/** How many of the directories a walk leaves out it names; the others are counted. */
+export const SKIPPED_DIRECTORIES_NAMED = 5;
+
 export interface Expanded {
   files: string[];
-  /** Files found by walking a directory (not named): they are read leniently, what is not Kubernetes is counted and skipped. */
-  walked: Set<string>;
+  /**
+   * Files named on the command line, and `-`: read strictly. Every other file was found by walking a directory: it
+   * is read leniently, what is not Kubernetes is counted and skipped.
+   */
+  named: Set<string>;
   /** Paths that could not be read, each with the reason (exit 2). */
   problems: string[];
   /** Entries of a directory that were not read: not regular files, symlinks out of the tree, loops; each with why. */
   skipped: string[];
-  /** Directories left out of the walk (.git, node_modules, --exclude), by path. */
+  /** Directories left out of the walk (.git, node_modules, --exclude): the first few by path, and how many. */
   skippedDirectories: string[];
+  skippedDirectoryCount: number;
   /** Files left out by --exclude or --include. */
   excludedFiles: number;
   /** Kustomization directories named on the command line: built, not walked. */
@@ -44,8 +51,16 @@ interface Walk {
 }
 
 export function expandArguments(args: readonly string[], options: WalkOptions = {}, build = true): Expanded {
-  const out: Expanded = { files: [], walked: new Set(), problems: [], skipped: [], skippedDirectories: [], excludedFiles: 0, kustomizations: [] };
-  const named = new Set<string>();
+  const out: Expanded = {
+    files: [],
+    named: new Set(),
+    problems: [],
+    skipped: [],
+    skippedDirectories: [],
+    skippedDirectoryCount: 0,
+    excludedFiles: 0,
+    kustomizations: [],
+  };
   // Real paths of the directories already walked: a symlink loop ends here.
   const walked = new Set<string>();
   const exclude = globMatcher(options.exclude, "--exclude");
@@ -53,6 +68,7 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
   for (const arg of args) {
     if (arg === "-") {
       out.files.push(arg);
+      out.named.add(arg);
       continue;
     }
     const stat = statOrProblem(arg, out.problems);
@@ -70,24 +86,24 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
         out.problems.push(`${arg}: cannot read the directory: ${reason(error)}`);
         continue;
       }
-      walk(arg, { root: arg, rootReal, walked, out, exclude, include });
+      walk(arg, { root: arg, rootReal, walked, out, exclude, include }, rootReal);
       if (out.files.length + out.excludedFiles === before) out.problems.push(`${arg}: no .yaml, .yml or .json file under this directory`);
     } else {
       out.files.push(arg);
-      named.add(arg);
+      out.named.add(arg);
     }
   }
-  for (const file of named) out.walked.delete(file);
   if (out.files.length === 0 && out.problems.length === 0 && out.excludedFiles === 0 && out.kustomizations.length === 0)
     throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
   return out;
 }
 
-function walk(dir: string, w: Walk): void {
+/** `real`: the directory's real path, where the caller knows it (a directory listed inside a real one). */
+function walk(dir: string, w: Walk, known?: string): void {
   let real: string;
   let entries: Dirent[];
   try {
-    real = realpathSync.native(dir);
+    real = known ?? realpathSync.native(dir);
     if (w.walked.has(real)) return;
     w.walked.add(real);
     entries = readdirSync(dir, { withFileTypes: true });
@@ -99,30 +115,31 @@ function walk(dir: string, w: Walk): void {
     const path = join(dir, entry.name);
     // The listing's types spare a stat; only symlinks and unknown types are asked.
     if (entry.isFile()) addFile(path, w);
-    else if (entry.isDirectory()) enter(path, w);
+    else if (entry.isDirectory()) enter(path, w, join(real, entry.name));
     else other(path, real, w);
   }
 }
 
 function addFile(path: string, w: Walk): void {
   if (!MANIFEST_FILE.test(path)) return;
-  const rel = relativePath(w.root, path);
-  if (w.exclude?.(rel) || (w.include && !w.include(rel))) {
-    w.out.excludedFiles++;
-    return;
+  if (w.exclude || w.include) {
+    const rel = relativePath(w.root, path);
+    if (w.exclude?.(rel) || (w.include && !w.include(rel))) {
+      w.out.excludedFiles++;
+      return;
+    }
   }
   w.out.files.push(path);
-  w.out.walked.add(path);
 }
 
-function enter(path: string, w: Walk): void {
+function enter(path: string, w: Walk, real: string): void {
   const name = path.slice(path.lastIndexOf(sep) + 1);
   // Hidden directories (.git, .github) and dependencies hold no manifests to check.
   if (name.startsWith(".") || SKIPPED_DIRECTORIES.has(name) || w.exclude?.(relativePath(w.root, path))) {
-    w.out.skippedDirectories.push(path);
+    if (w.out.skippedDirectoryCount++ < SKIPPED_DIRECTORIES_NAMED) w.out.skippedDirectories.push(path);
     return;
   }
-  walk(path, w);
+  walk(path, w, real);
 }
 
 /** A symlink, or an entry whose type the listing does not say. */
@@ -143,7 +160,7 @@ function other(path: string, parentReal: string, w: Walk): void {
   }
   if (stat.isDirectory()) {
     if (inside(parentReal, real)) w.out.skipped.push(`${path}: a symbolic link loop (to ${real}), not followed`);
-    else if (!w.walked.has(real)) enter(path, w);
+    else if (!w.walked.has(real)) enter(path, w, real);
     return;
   }
   if (!MANIFEST_FILE.test(path)) return;

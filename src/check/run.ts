@@ -21,7 +21,9 @@ import { type Skipped, skippedFor } from "./skipped.ts";
 import { inputFinding, readWalked, type SkippedFile } from "./walked.ts";
 import { WAIVER_RULE, waiversOf } from "./waivers.ts";
 import { defineJob } from "../core/jobs.ts";
-import { runOnThreads, threadsFor } from "../core/threads.ts";
+import { feedThreads, threadsForRun } from "../core/threads.ts";
+import { Assembly, inOrder, type Judged, type SkippedAt } from "./assemble.ts";
+import { schemaOnlyChecked } from "./schema-only.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -80,8 +82,9 @@ export interface CheckReport {
   skippedInputs: string[];
   /** Walked files that hold no Kubernetes object, each with why. */
   skippedFiles: SkippedFile[];
-  /** Directories the walk left out (.git, node_modules, --exclude). */
+  /** Directories the walk left out (.git, node_modules, --exclude): the first five, and how many in all. */
   skippedDirectories: string[];
+  skippedDirectoryCount: number;
   /** Files --exclude or --include left out. */
   excludedFiles: number;
   /** Every input was a walked directory: finding no object there is not an input problem. */
@@ -103,6 +106,8 @@ export interface CheckOptions extends WalkOptions {
   strict?: boolean;
   /** Validate every object against the Kubernetes schema of this version (`--kube-version`, resolved): none when absent. */
   kubeVersion?: string;
+  /** The Kubernetes schema alone (`--schema-only`): no normalising, no profile's rules. */
+  schemaOnly?: boolean;
 }
 
 export { STDIN_NAME };
@@ -114,8 +119,8 @@ export function checkFiles(args: readonly string[], options: CheckOptions = {}):
   return judgedHere(input, options);
 }
 
-/** Directories from which `check` uses worker threads: each thread pays its own engine and heap, so threads pay only on long runs. */
-export const CHECK_THRESHOLD = 2000;
+/** Directories from which worker threads pay: measured in docs/performance.md, "`check` on worker threads from 500 directories". */
+export const CHECK_THRESHOLD = 500;
 
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
 export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
@@ -125,18 +130,40 @@ export function checkFilesOnThreads(args: readonly string[], options: CheckOptio
 
 function judged(input: InputGroups, options: CheckOptions): CheckReport | Promise<CheckReport> {
   const { groups } = input;
-  // Counted here first: a shorter run never loads the threads' file (the fleet's).
-  const threads =
-    groups.length >= CHECK_THRESHOLD && options.stdin === undefined && !groups.some((g) => g.some((f) => f.file === "-")) ? threadsFor(groups.length) : 1;
-  if (threads <= 1) return judgedHere(input, options);
-  // A directory a worker did not finish (the worker failed) is judged here.
-  return runOnThreads(checkJob, groups, options, threads).then(({ results, lost }) => {
-    const report = assemble(
-      input,
-      results.map((judged, i) => judged ?? judgeDirectory(groups[i], options)),
-    );
-    const first = lost.values().next();
-    if (!first.done) report.stoppedThread = `a worker thread ${first.value}`;
+  const long = groups.length >= CHECK_THRESHOLD;
+  const piped = options.stdin !== undefined || groups.some((g) => g.some((f) => f.file === "-"));
+  // Decided here first: a shorter run never loads the threads' file (the fleet's) unless RIGGING_THREADS asks for threads.
+  if (piped || (!long && !process.env.RIGGING_THREADS)) return judgedHere(input, options);
+  const threads = threadsForRun(long);
+  return threads <= 1 ? judgedHere(input, options) : judgedOnThreads(input, options, threads);
+}
+
+/** Every directory judged on this thread, one after the other. */
+function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
+  const assembly = new Assembly(input);
+  for (const group of input.groups) assembly.add(judgeDirectory(group, options));
+  return assembly.finished(!options.schemaOnly);
+}
+
+/**
+ * The directories handed out one at a time to worker threads while this thread only folds their results in, so
+ * its heap stays small; a directory a worker did not finish (the worker failed) is judged here.
+ */
+function judgedOnThreads(input: InputGroups, options: CheckOptions, threads: number): Promise<CheckReport> {
+  const assembly = new Assembly(input);
+  const add = inOrder((one: Judged) => assembly.add(one));
+  const groups: (GroupFile[] | undefined)[] = input.groups;
+  let given = 0;
+  // Each directory's list is let go once handed out.
+  const next = () => {
+    const group = groups[given];
+    groups[given++] = undefined;
+    return group;
+  };
+  return feedThreads(checkJob, next, options, threads, add).then(({ lost }) => {
+    for (const { index, item } of lost) add(index, judgeDirectory(item, options));
+    const report = assembly.finished(!options.schemaOnly);
+    if (lost.length > 0) report.stoppedThread = `a worker thread ${lost[0].why}`;
     return report;
   });
 }
@@ -149,44 +176,29 @@ function runScope(options: CheckOptions): RunScope {
   return scope;
 }
 
-/** Every directory judged on this thread, one after the other. */
-function judgedHere(input: InputGroups, options: CheckOptions): CheckReport {
-  return assemble(
-    input,
-    input.groups.map((group) => judgeDirectory(group, options)),
-  );
-}
+/**
+ * A worker's heap (docs/performance.md, "`check` on worker threads from 500 directories"): a young generation larger
+ * than a fleet's, since an installation's CEL data outlives more scavenges, and an old one bounded where V8 grows it least.
+ */
+const CHECK_HEAP = { youngGenerationMb: 16, oldGenerationMb: 256 };
 
-/** Larger than a fleet's: an installation's CEL data outlives more scavenges. */
-const CHECK_YOUNG_GENERATION_MB = 16;
-
-const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_YOUNG_GENERATION_MB);
-
-/** What one directory (or stream) holds, judged. */
-interface Judged {
-  objects: number;
-  profiles: SystemName[];
-  findings: CheckFinding[];
-  unrecognised: Unrecognised[];
-  problems: string[];
-  skippedFiles: SkippedFile[];
-}
+const checkJob = defineJob("check", (group: GroupFile[], options: CheckOptions) => judgeDirectory(group, options), CHECK_HEAP);
 
 function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Judged {
   const objects: K8sObject[] = [];
   const origins = new Map<K8sObject, Origin>();
   const helm = new Map<SourceDocument, string | undefined>();
   const problems: string[] = [];
-  const skippedFiles: SkippedFile[] = [];
+  const skipped: SkippedAt[] = [];
   const inputFindings: CheckFinding[] = [];
   const roots = new Map<SourceDocument, string>();
-  for (const { file, walked, patch, built, refused } of files) {
+  for (const { file, order, walked, patch, built, refused } of files) {
     if (refused) {
       for (const r of refused) inputFindings.push({ ...inputFinding(r.file, r.line, r.column, r.message), fix: r.fix });
       continue;
     }
     if (patch) {
-      skippedFiles.push({ file, reason: "patch" });
+      skipped.push({ order, reason: "patch" });
       continue;
     }
     try {
@@ -196,7 +208,7 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
       if (walked) {
         const found = readWalked(file, read);
         if ("skip" in found) {
-          skippedFiles.push({ file, reason: found.skip, ...(found.detail !== undefined ? { detail: found.detail } : {}) });
+          skipped.push({ order, reason: found.skip, ...(found.detail !== undefined ? { detail: found.detail } : {}) });
           continue;
         }
         if ("error" in found) {
@@ -210,7 +222,7 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
       const loaded = loadObjects(documents);
       // Another tool's YAML (skaffold/v4beta6, an istio release note) is skipped as a walk skips a file without objects.
       if (options.kubeVersion !== undefined && loaded.problems.length === 0 && notKubernetesFile(loaded.objects, options.kubeVersion)) {
-        skippedFiles.push({ file, reason: "not-kubernetes" });
+        skipped.push({ order, reason: "not-kubernetes" });
         continue;
       }
       for (const object of loaded.objects) objects.push(object);
@@ -222,59 +234,41 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
       problems.push(error.message);
     }
   }
-  const checked = checkLoaded(objects, origins, { helm, roots }, options, problems);
-  return { objects: objects.length, ...checked, findings: [...inputFindings, ...checked.findings], problems, skippedFiles };
+  const sources = { helm, roots };
+  const checked = options.schemaOnly
+    ? schemaOnlyChecked(objects, placer(origins, sources, options), options, identity)
+    : checkLoaded(objects, origins, sources, options, problems);
+  return { objects: objects.length, ...checked, findings: [...inputFindings, ...checked.findings], problems, skipped };
 }
 
-function assemble(input: InputGroups, judged: readonly Judged[]): CheckReport {
-  const { names, problems, skipped: skippedInputs, skippedDirectories, excludedFiles, walkedOnly } = input;
-  const report: CheckReport = {
-    files: names,
-    objects: 0,
-    profiles: [],
-    findings: [],
-    skipped: [],
-    unrecognised: [],
-    problems,
-    skippedInputs,
-    skippedFiles: [],
-    skippedDirectories,
-    excludedFiles,
-    walkedOnly,
+/** What a piped stream says of its objects' documents: helm's `# Source:` comments, a kustomize build's root. */
+interface Sources {
+  helm: Map<SourceDocument, string | undefined>;
+  roots: Map<SourceDocument, string>;
+}
+
+type Placed = Pick<CheckFinding, "file" | "line" | "column" | "input">;
+
+/** Places a path of an input object in the file a person edits: the file read, or the one a piped stream names. */
+function placer(origins: Map<K8sObject, Origin>, { helm, roots }: Sources, options: CheckOptions): (object: K8sObject, path: PropertyKey[]) => Placed {
+  const originals = new OriginalFiles();
+  return (object, path) => {
+    const origin = origins.get(object)!;
+    const at = origin.document.locate([...origin.prefix, ...path]);
+    const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
+    const written = writtenIn(object, helm.get(origin.document), roots.get(origin.document) ?? options.sourceRoot);
+    // A build's origins sit under a temporary directory's path: named from here, as a walk names files.
+    if (written && roots.has(origin.document)) written.file = relativeHere(written.file);
+    if (!written) return { file: input.file, line: input.line, column: input.column };
+    const there = originals.locate(written, object, path);
+    return { file: written.file, ...(there ?? {}), input };
   };
-  const profiles = new Set<SystemName>();
-  for (const one of judged) {
-    report.objects += one.objects;
-    one.profiles.forEach((p) => profiles.add(p));
-    // Item by item: a spread of a hundred thousand arguments exceeds the stack.
-    for (const finding of one.findings) report.findings.push(finding);
-    for (const object of one.unrecognised) report.unrecognised.push(object);
-    for (const file of one.skippedFiles) report.skippedFiles.push(file);
-    for (const problem of one.problems) problems.push(problem);
-  }
-  const fileOrder = new Map(names.map((file, index) => [file, index]));
-  const read = (f: CheckFinding) => f.input ?? { file: f.file, line: f.line ?? 0, column: f.column ?? 0 };
-  report.findings.sort(
-    (a, b) =>
-      // A refused kustomization's findings name files not among the inputs: they sort after them.
-      (fileOrder.get(read(a).file) ?? names.length) - (fileOrder.get(read(b).file) ?? names.length) ||
-      compare(read(a).file, read(b).file) ||
-      read(a).line - read(b).line ||
-      read(a).column - read(b).column ||
-      compare(a.ruleId, b.ruleId) ||
-      compare(a.message, b.message),
-  );
-  report.profiles = [...profiles].sort();
-  report.skipped = skippedFor(report.profiles);
-  if (report.objects === 0 && problems.length === 0 && report.findings.length === 0 && !walkedOnly)
-    problems.push(`no Kubernetes objects in ${names.join(", ")}`);
-  return report;
 }
 
 function checkLoaded(
   objects: K8sObject[],
   origins: Map<K8sObject, Origin>,
-  { helm, roots }: { helm: Map<SourceDocument, string | undefined>; roots: Map<SourceDocument, string> },
+  sources: Sources,
   options: CheckOptions,
   problems: string[],
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
@@ -294,18 +288,10 @@ function checkLoaded(
         normal.objects.filter((o) => profileOf.has(o)),
         profileOf,
       );
-  const originals = new OriginalFiles();
+  const placeInput = placer(origins, sources, options);
   const place = (normalised: K8sObject, normalisedPath: readonly PropertyKey[]) => {
     const { object, path } = normal.provenance.written(normalised, normalisedPath);
-    const origin = origins.get(object)!;
-    const at = origin.document.locate([...origin.prefix, ...path]);
-    const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
-    const written = writtenIn(object, helm.get(origin.document), roots.get(origin.document) ?? options.sourceRoot);
-    // A build's origins sit under a temporary directory's path: named from here, as a walk names files.
-    if (written && roots.has(origin.document)) written.file = relativeHere(written.file);
-    if (!written) return { file: input.file, line: input.line, column: input.column };
-    const there = originals.locate(written, object, path);
-    return { file: written.file, ...(there ?? {}), input };
+    return placeInput(object, path);
   };
   const located = waived.map(
     (finding: Finding & { waived?: string }): CheckFinding => ({
@@ -379,8 +365,4 @@ function identity(object: K8sObject): ObjectIdentity {
 function relativeHere(file: string): string {
   const rel = relative(process.cwd(), file);
   return rel.startsWith("..") || isAbsolute(rel) ? file : rel;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -39,9 +39,10 @@ document YAML, JSON and List objects are read; each object is checked
 against the rules of its profile, recognised from its app.kubernetes.io/name
 label or its shape. The objects of one profile in one directory or stream
 are one installation, or one per app.kubernetes.io/instance when every
-object carries that label (rendered objects do). Files of 2,000 directories
-or more are checked on worker threads, one per core up to 4
-(RIGGING_THREADS=N caps it); the report is the same.
+object carries that label (rendered objects do). Files of 500 directories
+or more are checked on worker threads, one per core up to 4, handed a
+directory at a time (RIGGING_THREADS=N sets how many at any length, 1 keeps
+one); the report is the same.
 
 YAML is read as kubectl reads it (YAML 1.1 scalars: 0400 is octal, yes is
 true). Objects of a piped stream are reported in the files they were written
@@ -89,6 +90,9 @@ Options:
                          required fields and apiVersions it does not serve are errors, a
                          beta apiVersion beside its stable one a warning, a custom resource
                          is named unchecked
+      --schema-only      validate against the Kubernetes schema alone (rule schema: what the
+                         API server refuses), with no normalising and no profile's rules:
+                         the schema findings and exit code of a full run, sooner
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
@@ -124,6 +128,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "exclude-rule": { type: "string", multiple: true },
       include: { type: "string", multiple: true },
       "kube-version": { type: "string" },
+      "schema-only": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -150,6 +155,8 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     includeRules: new Set(knownRules([...config.includeRules, ...(values["include-rule"] ?? [])], known, where("--include-rule"))),
     excludeRules: new Set(knownRules([...config.excludeRules, ...(values["exclude-rule"] ?? [])], known, where("--exclude-rule"))),
   };
+  const schemaOnly = values["schema-only"];
+  if (schemaOnly && values.strict) throw new UsageError("--strict judges workloads by profile; --schema-only judges no profile");
   const options: CheckOptions = {
     profile,
     noWaivers: values["no-waivers"],
@@ -157,7 +164,8 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     exclude: [...config.exclude, ...(values.exclude ?? [])],
     include: [...config.include, ...(values.include ?? [])],
     strict: values.strict,
-    kubeVersion: targetVersion(values["kube-version"], io),
+    kubeVersion: targetVersion(values["kube-version"], io, schemaOnly),
+    schemaOnly,
   };
   if (values.passthrough) return passthrough(positionals, options, output, io);
 
@@ -166,10 +174,11 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
 }
 
 /** The Kubernetes version objects are validated against, or undefined (with a note) when this build has no schemas. */
-function targetVersion(given: string | undefined, io: Io): string | undefined {
+function targetVersion(given: string | undefined, io: Io, schemaOnly: boolean): string | undefined {
   const known = kubeIndex();
   if (known) return kubeVersion(given, known);
   if (given !== undefined) throw new UsageError(`--kube-version ${given}: this build of rigging carries no Kubernetes schemas`);
+  if (schemaOnly) throw new UsageError("--schema-only: this build of rigging carries no Kubernetes schemas");
   io.err("note: this build of rigging carries no Kubernetes schemas: objects are not validated against them (rule schema)\n");
   return undefined;
 }
@@ -249,13 +258,11 @@ function walkSummary(report: CheckReport, io: Io): void {
   const parts = (Object.keys(SKIP_REASONS) as SkipReason[]).filter((r) => counts.has(r)).map((r) => `${counts.get(r)} ${SKIP_REASONS[r]}`);
   if (report.excludedFiles > 0) parts.push(`${report.excludedFiles} left out by --exclude/--include`);
   if (parts.length > 0) io.err(`skipped ${report.skippedFiles.length + report.excludedFiles} file(s): ${parts.join(", ")}\n`);
-  const dirs = report.skippedDirectories;
-  if (dirs.length > 0) {
-    const shown = dirs
-      .slice(0, 5)
-      .map((d) => printable(d))
-      .join(", ");
-    io.err(`skipped ${dirs.length} director${dirs.length === 1 ? "y" : "ies"}: ${shown}${dirs.length > 5 ? ` and ${dirs.length - 5} more` : ""}\n`);
+  const count = report.skippedDirectoryCount;
+  if (count > 0) {
+    const shown = report.skippedDirectories.map((d) => printable(d)).join(", ");
+    const more = count - report.skippedDirectories.length;
+    io.err(`skipped ${count} director${count === 1 ? "y" : "ies"}: ${shown}${more > 0 ? ` and ${more} more` : ""}\n`);
   }
   if (report.objects === 0) io.err(`no Kubernetes objects found in ${printable(inputNames(report.files))}\n`);
 }

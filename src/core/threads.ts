@@ -1,10 +1,10 @@
-// Long fleets and checks spread over worker threads that all take items from
-// one shared counter, so they finish together.
+// Long fleets spread over worker threads that all take items from one shared
+// counter, so they finish together; long checks are handed out item by item.
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, type ResourceLimits, Worker, workerData } from "node:worker_threads";
 import { BUILD } from "./build.ts";
-import { JOBS, type Job } from "./jobs.ts";
+import { type HeapLimits, JOBS, type Job } from "./jobs.ts";
 
 /** Runs this long or longer are spread over threads, where there are cores for them. */
 export const PARALLEL_THRESHOLD = 200;
@@ -34,11 +34,25 @@ export interface ThreadResults<R> {
   threads: number;
 }
 
+/** A worker of `feedThreads`: its items come by message, one at a time, so no list, counter or slots travel. */
+interface FedTask {
+  rigging: "threads";
+  job: string;
+  fed: true;
+  context: unknown;
+}
+
 /** How many threads a run of `count` items gets (RIGGING_THREADS caps it, or forces it for tests). */
 export function threadsFor(count: number): number {
-  if (count < PARALLEL_THRESHOLD || workerEntry() === undefined) return 1;
+  return count < PARALLEL_THRESHOLD ? 1 : threadsForRun(true);
+}
+
+/** Threads for a run its caller judged `long` or not; RIGGING_THREADS=N asks for N whatever the run's length. */
+export function threadsForRun(long: boolean): number {
+  if (workerEntry() === undefined) return 1;
   const asked = Number.parseInt(process.env.RIGGING_THREADS ?? "", 10);
-  return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_THREADS) : Math.min(availableParallelism(), MAX_THREADS);
+  if (Number.isInteger(asked) && asked >= 1) return Math.min(asked, MAX_THREADS);
+  return long ? Math.min(availableParallelism(), MAX_THREADS) : 1;
 }
 
 /** Runs `job` over `items` on `threads` threads; a dying worker loses only its current item. */
@@ -54,9 +68,7 @@ export function runOnThreads<T, C, R>(
   const task: ThreadTask = { rigging: "threads", job: job.name, items, context, queue, held, slot: -1 };
   const results: (R | undefined)[] = new Array(items.length);
   const lost = new Map<number, string>();
-  const workers = Array.from({ length: threads - 1 }, (_, slot) =>
-    inWorker({ ...task, slot }, job.youngGenerationMb ?? YOUNG_GENERATION_MB, (index, result) => (results[index] = result as R)),
-  );
+  const workers = Array.from({ length: threads - 1 }, (_, slot) => inWorker({ ...task, slot }, job.limits, (index, result) => (results[index] = result as R)));
   let mine = 0;
   takeItems(
     task,
@@ -72,6 +84,87 @@ export function runOnThreads<T, C, R>(
     const anyStop = ends.find((end) => end.stopped)?.stopped ?? "stopped";
     for (let index = 0; index < items.length; index++) if (results[index] === undefined && !lost.has(index)) lost.set(index, anyStop);
     return { results, lost, threads: (mine > 0 ? 1 : 0) + ends.filter((end) => end.posted > 0).length };
+  });
+}
+
+/** Items a worker thread holds at once: the next one waits there while this thread takes the last one's result. */
+const IN_FLIGHT = 2;
+
+/** An item no worker finished: the one a dying worker held, or one left when every worker had stopped; with how its worker stopped. */
+export interface LostItem<T> {
+  index: number;
+  item: T;
+  why: string;
+}
+
+/**
+ * Runs `job` on `threads` worker threads, handing out the items `next` gives one at a time, so no thread holds
+ * the run's list; this thread only hands out and collects, each result going to `done` as it comes.
+ */
+export function feedThreads<T, C, R>(
+  job: Job<T, C, R>,
+  next: () => T | undefined,
+  context: C,
+  threads: number,
+  done: (index: number, result: R) => void,
+): Promise<{ lost: LostItem<T>[]; threads: number }> {
+  const task: FedTask = { rigging: "threads", job: job.name, fed: true, context };
+  let given = 0;
+  let left = true;
+  const take = (): [number, T] | undefined => {
+    const item = left ? next() : undefined;
+    if (item === undefined) left = false;
+    return item === undefined ? undefined : [given++, item];
+  };
+  return new Promise((resolve) => {
+    const lost: LostItem<T>[] = [];
+    let running = threads;
+    let used = 0;
+    for (let w = 0; w < threads; w++) {
+      const worker = startWorker(task, job.limits);
+      const held = new Map<number, T>();
+      let ended = false;
+      const give = () => {
+        const taken = take();
+        if (taken) {
+          held.set(taken[0], taken[1]);
+          worker.postMessage(taken);
+        } else if (!ended) {
+          // After the items it holds, `null` tells the worker it is done.
+          ended = true;
+          worker.postMessage(null);
+        }
+        return taken !== undefined;
+      };
+      for (let i = 0; i < IN_FLIGHT && give(); i++);
+      let posted = 0;
+      let failed: string | undefined;
+      worker.on("message", ([index, result]: [number, R]) => {
+        held.delete(index);
+        if (posted++ === 0) used++;
+        done(index, result);
+        give();
+      });
+      worker.once("error", (error) => (failed = howStopped(error)));
+      // Node delivers every message a worker posted before its "exit".
+      worker.once("exit", (code) => {
+        const why = failed ?? (code !== 0 ? `exited with code ${code}` : "stopped");
+        for (const [index, item] of held) lost.push({ index, item, why });
+        if (--running > 0) return;
+        for (let taken = take(); taken; taken = take()) lost.push({ index: taken[0], item: taken[1], why });
+        resolve({ lost, threads: used });
+      });
+    }
+  });
+}
+
+/** A fed worker: judges each item it is handed and posts the result back, until it is handed `null`. */
+function serveItems(task: FedTask): void {
+  const work = JOBS.get(task.job);
+  if (!work) throw new Error(`no job named ${task.job}`);
+  parentPort!.on("message", (message: [number, unknown] | null) => {
+    if (message === null) parentPort!.close();
+    else parentPort!.postMessage([message[0], work(message[1], task.context)]);
   });
 }
 
@@ -101,19 +194,16 @@ interface WorkerEnd {
   holding?: number;
 }
 
-function inWorker(task: ThreadTask, youngGenerationMb: number, done: (index: number, result: unknown) => void): Promise<WorkerEnd> {
+function inWorker(task: ThreadTask, limits: HeapLimits | undefined, done: (index: number, result: unknown) => void): Promise<WorkerEnd> {
   return new Promise((resolve) => {
-    // A bounded young generation keeps a worker's peak RSS down (docs/performance.md).
-    const worker = new Worker(workerEntry()!, { workerData: task, resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });
+    const worker = startWorker(task, limits);
     let posted = 0;
     let failed: string | undefined;
     worker.on("message", ([index, result]: [number, unknown]) => {
       posted++;
       done(index, result);
     });
-    worker.once("error", (error: Error & { code?: string }) => {
-      failed = error.code === "ERR_WORKER_OUT_OF_MEMORY" ? `ran out of memory (${error.message})` : `failed (${error.message})`;
-    });
+    worker.once("error", (error) => (failed = howStopped(error)));
     // Node delivers every message a worker posted before its "exit".
     worker.once("exit", (code) => {
       const holding = Atomics.load(task.held, task.slot) - 1;
@@ -121,6 +211,17 @@ function inWorker(task: ThreadTask, youngGenerationMb: number, done: (index: num
       resolve({ posted, stopped, holding: holding >= 0 ? holding : undefined });
     });
   });
+}
+
+/** A worker started from the launcher, its heap bounded (docs/performance.md: a bounded young generation keeps its peak RSS down). */
+function startWorker(task: ThreadTask | FedTask, limits: HeapLimits = {}): Worker {
+  const resourceLimits: ResourceLimits = { maxYoungGenerationSizeMb: limits.youngGenerationMb ?? YOUNG_GENERATION_MB };
+  if (limits.oldGenerationMb !== undefined) resourceLimits.maxOldGenerationSizeMb = limits.oldGenerationMb;
+  return new Worker(workerEntry()!, { workerData: task, resourceLimits });
+}
+
+function howStopped(error: Error & { code?: string }): string {
+  return error.code === "ERR_WORKER_OUT_OF_MEMORY" ? `ran out of memory (${error.message})` : `failed (${error.message})`;
 }
 
 /** The module a worker thread starts from, or undefined where threads are not used. */
@@ -137,14 +238,16 @@ function workerEntry(): string | undefined {
 
 /** The job a worker thread was started for (its name is its command's: render, check). */
 export function threadJob(): string {
-  return (workerData as ThreadTask).job;
+  return (workerData as ThreadTask | FedTask).job;
 }
 
 /** In a worker thread started by `runOnThreads`. */
 export function isThreadWorker(): boolean {
-  return !isMainThread && (workerData as ThreadTask | undefined)?.rigging === "threads";
+  return !isMainThread && (workerData as ThreadTask | FedTask | undefined)?.rigging === "threads";
 }
 
 export function runThreadWorker(): void {
-  takeItems(workerData as ThreadTask, (index, result) => parentPort!.postMessage([index, result]));
+  const task = workerData as ThreadTask | FedTask;
+  if ("fed" in task) serveItems(task);
+  else takeItems(task, (index, result) => parentPort!.postMessage([index, result]));
 }
