@@ -62,38 +62,48 @@ export function kubeconform(binary, output, measured, notes) {
   return row;
 }
 
-/** The ratios of one fleet: rigging check over kubeconform, in the same run. */
+/** The ratios of one fleet: rigging check (and check --schema-only) over kubeconform, in the same run. */
 export function kubeconformRatios(row) {
-  const c = row.check;
   const k = row.kubeconform;
-  if (!c || c.skipped || !k) return {};
+  if (!k) return {};
   const of = `(fleet ${row.files}, output on ${row.where})`;
-  const ratios = {
-    [`rigging check / kubeconform -strict, wall ${of}`]: round2(c.wallMs / k.wallMs),
-    [`rigging check / kubeconform -strict, objects per second ${of}`]: round2(c.objectsPerSecond / k.perSecond),
-  };
-  if (c.peakRssMiB && k.peakRssMiB) ratios[`rigging check / kubeconform -strict, peak RSS ${of}`] = round2(c.peakRssMiB / k.peakRssMiB);
+  const ratios = {};
+  for (const [name, c] of [
+    ["rigging check", row.check],
+    ["rigging check --schema-only", row.schemaOnly],
+  ]) {
+    if (!c || c.skipped) continue;
+    ratios[`${name} / kubeconform -strict, wall ${of}`] = round2(c.wallMs / k.wallMs);
+    ratios[`${name} / kubeconform -strict, objects per second ${of}`] = round2(c.objectsPerSecond / k.perSecond);
+    if (c.peakRssMiB && k.peakRssMiB) ratios[`${name} / kubeconform -strict, peak RSS ${of}`] = round2(c.peakRssMiB / k.peakRssMiB);
+  }
   return ratios;
 }
 
-/** The table's lines: a row for each fleet kubeconform checked. */
+/** The table's lines: a row for each fleet kubeconform checked, and one for check --schema-only beside it. */
 export function kubeconformLines(fleets) {
   const rows = fleets.filter((f) => f.kubeconform);
   if (rows.length === 0) return [];
   const lines = [
     "",
-    `rigging check OUT beside kubeconform -strict -n 2 OUT, the same output in the same run (schemas from kube-apiserver ${KUBE_VERSION}'s OpenAPI v2; objects: rigging check's count / kubeconform's, Kustomizations skipped)`,
+    `rigging check OUT (and rigging check --schema-only OUT, the rows so named) beside kubeconform -strict -n 2 OUT, the same output in the same run (schemas from kube-apiserver ${KUBE_VERSION}'s OpenAPI v2; objects: rigging check's count / kubeconform's, Kustomizations skipped)`,
     "",
     "| output on | files | objects | check wall ms | check objects/s | check peak RSS MiB | kubeconform wall ms | kubeconform objects/s | kubeconform peak RSS MiB | wall ratio | RSS ratio |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
+  const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : "-");
   for (const f of rows) {
     const k = f.kubeconform;
-    const c = f.check && !f.check.skipped ? f.check : {};
-    const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : "-");
-    lines.push(
-      `| ${f.where} | ${f.files} | ${c.objects ?? "-"} / ${k.objects} | ${c.wallMs ?? "-"} | ${c.objectsPerSecond ?? "-"} | ${c.peakRssMiB ?? "-"} | ${k.wallMs} | ${k.perSecond} | ${k.peakRssMiB ?? "-"} | ${ratio(c.wallMs, k.wallMs)} | ${ratio(c.peakRssMiB, k.peakRssMiB)} |`,
-    );
+    for (const [where, check] of [
+      [f.where, f.check],
+      [`${f.where}, --schema-only`, f.schemaOnly],
+    ]) {
+      if (check === undefined) continue;
+      const c = check.skipped ? {} : check;
+      lines.push(
+        `| ${where} | ${f.files} | ${c.objects ?? "-"} / ${k.objects} | ${c.wallMs ?? "-"} | ${c.objectsPerSecond ?? "-"} | ${c.peakRssMiB ?? "-"} | ${k.wallMs} | ${k.perSecond} | ${k.peakRssMiB ?? "-"} | ${ratio(c.wallMs, k.wallMs)} | ${ratio(c.peakRssMiB, k.peakRssMiB)} |`,
+      );
+    }
   }
   return lines;
 }

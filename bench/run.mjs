@@ -11,6 +11,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fleetValues } from "./fleet-values.mjs";
 import { kubeconform, kubeconformLines, kubeconformRatios, prepareKubeconform } from "./kubeconform.mjs";
+import { differential, differentialLines } from "./differential.mjs";
 
 const REPS = Number(process.env.BENCH_REPS ?? 15);
 const FLEETS = (process.env.BENCH_FLEETS ?? "1000,10000").split(",").map(Number).filter(Boolean);
@@ -25,7 +26,18 @@ const BUN = existsSync("node_modules/.bin/bun") ? "node_modules/.bin/bun" : whic
 const KUBECTL = which("kubectl");
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 /** The targets of docs/performance.md. */
-const TARGET = { nodeRender: 1.3, bunRender: 0.6, binaryRender: 0.5, fleetPerStart: 180, fleetRssMiB: 200, checkPerReadFloor: 3.5, fleetFiles: 10000 };
+const TARGET = {
+  nodeRender: 1.3,
+  bunRender: 0.6,
+  binaryRender: 0.5,
+  fleetPerStart: 180,
+  fleetRssMiB: 200,
+  checkPerReadFloor: 3.5,
+  fleetFiles: 10000,
+  // `rigging check` beside `kubeconform -strict` on the same output: wall at every fleet size, peak RSS at fleetFiles.
+  checkWallPerKubeconform: 1.0,
+  checkRssPerKubeconform: 1.5,
+};
 /** Baseline starts taken around each fleet, so that its rate pairs with the load of its own moment. */
 const FLEET_BASE_REPS = 5;
 /** kubeconform's binary, once its schemas are there; undefined skips its rows. */
@@ -131,9 +143,28 @@ async function main() {
     target(`rigging check of its ${TARGET.fleetFiles.toLocaleString("en")} installations`, "x its read floor", checkToFloor, "<=", TARGET.checkPerReadFloor);
     results.ratios[`check of the ${TARGET.fleetFiles} installations / reading and parsing their files alone (wall)`] = checkToFloor;
   } else notes.push(`no fleet of ${what} on disk in BENCH_FLEETS: its targets are not measured`);
+  kubeconformTargets(big);
+  results.agreement = differential(notes);
 
   writeFileSync("bench/results.json", `${JSON.stringify(results, null, 2)}\n`);
   print();
+}
+
+/** check against kubeconform on the same output: wall at each fleet size on disk, peak RSS at the large one. */
+function kubeconformTargets(big) {
+  const ratio = (a, b) => (a && b ? round2(a / b) : undefined);
+  for (const f of results.fleets.filter((f) => f.where === "disk")) {
+    const name = `rigging check of ${f.files.toLocaleString("en")} installations, wall`;
+    target(name, "x kubeconform -strict", ratio(f.check?.wallMs, f.kubeconform?.wallMs), "<=", TARGET.checkWallPerKubeconform);
+  }
+  const rss = ratio(big?.check?.peakRssMiB, big?.kubeconform?.peakRssMiB);
+  target(
+    `rigging check of ${TARGET.fleetFiles.toLocaleString("en")} installations, peak RSS`,
+    "x kubeconform -strict",
+    rss,
+    "<=",
+    TARGET.checkRssPerKubeconform,
+  );
 }
 
 /** Records one target: its value, the bound, and PASS, FAIL or NOT MEASURED. */
@@ -166,6 +197,8 @@ function fleet(size, place) {
   const check = measured([NODE, RIGGING, "check", output], [0, 1]);
   // The same output, right after check, so that both meet the machine in the same state.
   const kc = kubeconformBinary ? kubeconform(kubeconformBinary, output, measured, notes) : undefined;
+  // The Kubernetes schema alone, kubeconform's own question, right after it.
+  const schemaOnly = measured([NODE, RIGGING, "check", "--schema-only", output], [0, 1]);
   // What check cannot go below: the same files read and parsed by js-yaml alone (bench/read-floor.mjs).
   const floor = measured([NODE, "bench/read-floor.mjs", output]);
   base.push(...baseStarts());
@@ -189,6 +222,10 @@ function fleet(size, place) {
         objectsPerSecond: Math.round(objects / (check.ms / 1000)) || undefined,
       }
     : { skipped: `check ${output} exited ${check.status}: ${check.stderr.split("\n")[0]}` };
+  row.schemaOnly = schemaOnly.ok
+    ? { wallMs: round1(schemaOnly.ms), peakRssMiB: schemaOnly.rssMiB, objects: Number(/in (\d+) object\(s\)/.exec(schemaOnly.stderr)?.[1] ?? Number.NaN) }
+    : { skipped: `check --schema-only ${output} exited ${schemaOnly.status}: ${schemaOnly.stderr.split("\n")[0]}` };
+  if (row.schemaOnly.objects) row.schemaOnly.objectsPerSecond = Math.round(row.schemaOnly.objects / (schemaOnly.ms / 1000));
   if (kc) row.kubeconform = kc;
   row.readFloor = { wallMs: round1(floor.ms), perNodeStart: perStart(floor.ms) };
   if (check.ok && check.status !== 0) notes.push(`check of the ${size}-file fleet exited 1 (findings)`);
@@ -262,7 +299,9 @@ function print() {
     );
   }
   lines.push(...kubeconformLines(results.fleets));
-  for (const note of [...notes, ...results.fleets.filter((f) => f.check?.skipped).map((f) => f.check.skipped)]) lines.push(`note: ${note}`);
+  lines.push(...differentialLines(results.agreement));
+  const skippedChecks = results.fleets.flatMap((f) => [f.check?.skipped, f.schemaOnly?.skipped].filter(Boolean));
+  for (const note of [...notes, ...skippedChecks]) lines.push(`note: ${note}`);
   lines.push("", "(written to bench/results.json)");
   console.log(lines.join("\n"));
 }
