@@ -81,6 +81,7 @@ function rank(prefix: string): number {
 /** A requirement's source, as the rules table shows it. */
 export function sourceText(r: Pick<Requirement, "source">): string {
   if (!r.source) return "-";
-  const from = r.source.from === "seed" ? "seed" : r.source.from === "upstream" ? "upstream" : "rigging's choice";
+  // Users know the source documents by their public names, which `says` gives: the label says only what kind of source it is.
+  const from = r.source.from === "seed" ? "documented" : r.source.from === "upstream" ? "upstream" : "rigging's choice";
   return `${from}: ${r.source.says}`;
 }
