@@ -312,10 +312,11 @@ function checkLoaded(
     const input = normal.provenance.input(object);
     return { file, ...(line !== undefined ? { line } : {}), object: objectRef(input), identity: identity(input), workload: isWorkloadKind(object.kind) };
   });
+  const asWritten = inputProfiles(normal, profileOf);
   const schema =
     options.kubeVersion === undefined
       ? { findings: [], unchecked: [] }
-      : schemaChecked(objects, options.kubeVersion, { place, profileOf: inputProfiles(normal, profileOf), identity });
+      : schemaChecked(objects, options.kubeVersion, { place, profileOf: (o) => asWritten.get(o), identity });
   return {
     profiles: [...new Set(profileOf.values())],
     findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...schema.findings],

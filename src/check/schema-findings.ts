@@ -12,12 +12,12 @@ type Place = (object: K8sObject, path: readonly PropertyKey[]) => Pick<CheckFind
 export function schemaChecked(
   objects: readonly K8sObject[],
   version: string,
-  { place, profileOf, identity }: { place: Place; profileOf: Map<K8sObject, SystemName>; identity: (object: K8sObject) => ObjectIdentity },
+  { place, profileOf, identity }: { place: Place; profileOf: (object: K8sObject) => SystemName | undefined; identity: (object: K8sObject) => ObjectIdentity },
 ): { findings: CheckFinding[]; unchecked: Unrecognised[] } {
   // What is not Kubernetes (another tool's YAML beside objects) gets no schema entry: it is listed as not recognised.
   const { hits, unchecked } = schemaHits(objects, version, kubeIndex()!);
   const findings = hits.map((hit): CheckFinding => {
-    const profile = profileOf.get(hit.object);
+    const profile = profileOf(hit.object);
     return {
       ...place(hit.object, hit.path),
       ruleId: SCHEMA_RULE.id,

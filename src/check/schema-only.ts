@@ -19,33 +19,15 @@ export function schemaOnlyChecked(
 ): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
   if (options.kubeVersion === undefined) return { profiles: [], findings: [], unrecognised: [] };
   // A finding names the profile a full run names, classified from the normalised objects only when there is a finding.
-  const profileOf = new FilledOnRead<K8sObject, SystemName>(() => {
-    const normal = normalise(objects);
-    return inputProfiles(normal, classify(normal.objects, options.profile, (o) => normal.provenance.input(o)).profileOf);
-  });
+  let profiles: Map<K8sObject, SystemName> | undefined;
+  const profileOf = (object: K8sObject) => {
+    if (!profiles) {
+      const normal = normalise(objects);
+      profiles = inputProfiles(normal, classify(normal.objects, options.profile, (o) => normal.provenance.input(o)).profileOf);
+    }
+    return profiles.get(object);
+  };
   const schema = schemaChecked(objects, options.kubeVersion, { place: (object, path) => place(object, [...path]), profileOf, identity });
-  const profiles = new Set(schema.findings.flatMap((f) => (f.profile ? [f.profile] : [])));
-  return { profiles: [...profiles], findings: schema.findings, unrecognised: schema.unchecked };
-}
-
-/** A Map filled on its first lookup. */
-class FilledOnRead<K, V> extends Map<K, V> {
-  #fill?: () => Map<K, V>;
-  constructor(fill: () => Map<K, V>) {
-    super();
-    this.#fill = fill;
-  }
-  override get(key: K): V | undefined {
-    this.#filled();
-    return super.get(key);
-  }
-  override has(key: K): boolean {
-    this.#filled();
-    return super.has(key);
-  }
-  #filled(): void {
-    const fill = this.#fill;
-    this.#fill = undefined;
-    if (fill) for (const [k, v] of fill()) this.set(k, v);
-  }
+  const named = new Set(schema.findings.flatMap((f) => (f.profile ? [f.profile] : [])));
+  return { profiles: [...named], findings: schema.findings, unrecognised: schema.unchecked };
 }
