@@ -4,6 +4,7 @@
 import { startControlPlane } from "../test/cluster/support/control-plane.ts";
 import { differential, schemasOf } from "../test/cluster/support/differential.ts";
 import { CATALOG } from "../test/cluster/support/mutations.ts";
+import { serverMinor } from "../test/cluster/support/openapi.ts";
 
 interface ClassSummary {
   trials: number;
@@ -15,8 +16,7 @@ interface ClassSummary {
 async function main(): Promise<void> {
   const cp = await startControlPlane();
   try {
-    const version = (await cp.api("GET", "/version")).json() as { major: string; minor: string };
-    const minor = `${version.major}.${version.minor.replace(/\D.*$/, "")}`;
+    const minor = await serverMinor(cp);
     const trials = await differential(cp, schemasOf(minor), minor);
     const notJudged = new Map(CATALOG.filter((c) => c.notJudged).map((c) => [c.name, c.notJudged!]));
     const classes: Record<string, ClassSummary> = {};

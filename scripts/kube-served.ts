@@ -6,15 +6,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startControlPlane } from "../test/cluster/support/control-plane.ts";
-import { beyondClients, served, type KubeSchemas } from "../test/cluster/support/openapi.ts";
+import { beyondClients, served, serverMinor, type KubeSchemas } from "../test/cluster/support/openapi.ts";
 
 export const servedFile = (minor: string) => join("scripts", "kube-specs", `served-${minor}.json`);
 
 async function main(): Promise<void> {
   const cp = await startControlPlane();
   try {
-    const version = (await cp.api("GET", "/version")).json() as { major: string; minor: string };
-    const minor = `${version.major}.${version.minor.replace(/\D.*$/, "")}`;
+    const minor = await serverMinor(cp);
     const bundled = JSON.parse(readFileSync(join("kube-schemas", `${minor}.json`), "utf8")) as KubeSchemas;
     const beyond = beyondClients(await served(cp), bundled);
     writeFileSync(servedFile(minor), `${JSON.stringify(beyond, null, 1)}\n`);

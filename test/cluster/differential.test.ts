@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startControlPlane, type ControlPlane } from "./support/control-plane.ts";
 import { differential, schemasOf, type Trial } from "./support/differential.ts";
 import { CATALOG } from "./support/mutations.ts";
+import { serverMinor } from "./support/openapi.ts";
 
 const NOT_JUDGED = new Set(CATALOG.filter((c) => c.notJudged !== undefined).map((c) => c.name));
 
@@ -15,8 +16,7 @@ let trials: Trial[];
 
 beforeAll(async () => {
   cp = await startControlPlane();
-  const version = (await cp.api("GET", "/version")).json() as { major: string; minor: string };
-  const minor = `${version.major}.${version.minor.replace(/\D.*$/, "")}`;
+  const minor = await serverMinor(cp);
   trials = await differential(cp, schemasOf(minor), minor);
 }, 600_000);
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/cli.ts";
 import { startControlPlane, type ControlPlane } from "./support/control-plane.ts";
-import { beyondClients, compareModels, served, type BeyondClients, type KubeSchemas, type Served } from "./support/openapi.ts";
+import { beyondClients, compareModels, served, serverMinor, type BeyondClients, type KubeSchemas, type Served } from "./support/openapi.ts";
 import { servedFile } from "../../scripts/kube-served.ts";
 
 let cp: ControlPlane;
@@ -16,8 +16,7 @@ let bundled: KubeSchemas;
 
 beforeAll(async () => {
   cp = await startControlPlane();
-  const version = (await cp.api("GET", "/version")).json() as { major: string; minor: string };
-  minor = `${version.major}.${version.minor.replace(/\D.*$/, "")}`;
+  minor = await serverMinor(cp);
   bundled = JSON.parse(readFileSync(join(ROOT, "kube-schemas", `${minor}.json`), "utf8")) as KubeSchemas;
   server = await served(cp);
 });

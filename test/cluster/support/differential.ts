@@ -33,9 +33,11 @@ export interface Trial {
 
 type Obj = Record<string, unknown>;
 type Resource = { plural: string; namespaced: boolean };
+/** Discovery by group-version, asked once per run: undefined where the server serves no such group-version. */
+type Discovered = Map<string, Map<string, Resource> | undefined>;
 
 /** The server's resources of a group-version, by kind; undefined where it serves no such group-version. */
-async function discovery(cp: ControlPlane, apiVersion: string, cache: Map<string, Map<string, Resource> | undefined>) {
+async function discovery(cp: ControlPlane, apiVersion: string, cache: Discovered) {
   if (!cache.has(apiVersion)) {
     const reply = await cp.api("GET", apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
     const resources = reply.status === 200 ? (reply.json().resources as { name: string; kind: string; namespaced: boolean }[]) : undefined;
@@ -48,7 +50,7 @@ async function discovery(cp: ControlPlane, apiVersion: string, cache: Map<string
 }
 
 /** The server's verdict on creating `object`: a dry run with strict field validation. */
-async function serverVerdict(cp: ControlPlane, object: Obj, cache: Map<string, Map<string, Resource> | undefined>): Promise<Verdict> {
+async function serverVerdict(cp: ControlPlane, object: Obj, cache: Discovered): Promise<Verdict> {
   const apiVersion = String(object.apiVersion);
   const resource = (await discovery(cp, apiVersion, cache))?.get(String(object.kind));
   if (!resource) return { refused: true, message: `404: the server serves no ${object.kind} at ${apiVersion}` };
@@ -60,7 +62,7 @@ async function serverVerdict(cp: ControlPlane, object: Obj, cache: Map<string, M
 }
 
 /** Namespaced objects in the harness's namespace, cluster-scoped ones without one. */
-async function placed(cp: ControlPlane, object: Obj, cache: Map<string, Map<string, Resource> | undefined>): Promise<Obj> {
+async function placed(cp: ControlPlane, object: Obj, cache: Discovered): Promise<Obj> {
   const resource = (await discovery(cp, String(object.apiVersion), cache))?.get(String(object.kind));
   const metadata = { ...(object.metadata as Obj) };
   if (resource?.namespaced) metadata.namespace = NAMESPACE;
@@ -69,8 +71,7 @@ async function placed(cp: ControlPlane, object: Obj, cache: Map<string, Map<stri
 }
 
 /** The corpus and every object the examples render, placed; a kind and name once. */
-export async function bases(cp: ControlPlane): Promise<Obj[]> {
-  const cache = new Map<string, Map<string, Resource> | undefined>();
+export async function bases(cp: ControlPlane, cache: Discovered): Promise<Obj[]> {
   const all = [...CORPUS, ...(await Promise.all(EXAMPLES.map((e) => rendered(examplePath(e))))).flat()] as Obj[];
   const seen = new Set<string>();
   const out: Obj[] = [];
@@ -106,8 +107,7 @@ async function riggingVerdicts(objects: readonly Obj[], version: string): Promis
 }
 
 /** Each object's server verdict, a few requests in flight at once. */
-async function serverVerdicts(cp: ControlPlane, objects: readonly Obj[]): Promise<Verdict[]> {
-  const cache = new Map<string, Map<string, Resource> | undefined>();
+async function serverVerdicts(cp: ControlPlane, objects: readonly Obj[], cache: Discovered): Promise<Verdict[]> {
   const out: Verdict[] = new Array(objects.length);
   let next = 0;
   const worker = async () => {
@@ -139,7 +139,8 @@ export async function differential(
   judge: (objects: readonly Obj[], version: string) => Promise<Verdict[]> = riggingVerdicts,
 ): Promise<Trial[]> {
   await prepare(cp);
-  const objects = await bases(cp);
+  const cache: Discovered = new Map();
+  const objects = await bases(cp, cache);
   const cases = objects.flatMap((object, i) => [
     { class: "valid object", field: "", object },
     ...mutants(object, schemas, SEED + i).map((m) => ({ ...m, object: m.object as Obj })),
@@ -148,6 +149,7 @@ export async function differential(
     serverVerdicts(
       cp,
       cases.map((c) => c.object),
+      cache,
     ),
     judge(
       cases.map((c) => c.object),

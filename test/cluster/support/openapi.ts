@@ -42,6 +42,12 @@ const LEAVES: Record<string, string> = {
   "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": "string",
 };
 
+/** The API server's Kubernetes version as 1.N, which names its kube-schemas file. */
+export async function serverMinor(cp: ControlPlane): Promise<string> {
+  const version = (await cp.api("GET", "/version")).json() as { major: string; minor: string };
+  return `${version.major}.${version.minor.replace(/\D.*$/, "")}`;
+}
+
 /** Every group-version's document, and the kinds its discovery lists with a create verb. */
 export async function served(cp: ControlPlane): Promise<Served> {
   const index = (await cp.api("GET", "/openapi/v3")).json() as { paths: Record<string, { serverRelativeURL: string }> };
