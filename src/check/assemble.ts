@@ -3,7 +3,7 @@
 import type { SystemName } from "../rules/engine.ts";
 import type { InputGroups } from "./groups.ts";
 import type { CheckFinding, CheckReport, Unrecognised } from "./run.ts";
-import { skippedFor } from "./skipped.ts";
+import { type Skipped, skippedFor } from "./skipped.ts";
 import { SKIP_REASONS, type SkipReason } from "./walked.ts";
 
 /** A file not judged, by its place among the run's files (`InputGroups.files`). */
@@ -21,6 +21,8 @@ export interface Judged {
   unrecognised: Unrecognised[];
   problems: string[];
   skipped: SkippedAt[];
+  /** Rules that could not read objects the Kubernetes schema refuses: not judged, the schema's errors say why. */
+  notJudged?: Skipped[];
 }
 
 const REASONS = Object.keys(SKIP_REASONS) as SkipReason[];
@@ -34,6 +36,7 @@ export class Assembly {
   #skipped = new Int32Array(64);
   #skippedCount = 0;
   readonly #details = new Map<number, string>();
+  readonly #notJudged = new Map<string, Skipped>();
 
   constructor(input: InputGroups) {
     const { files, names, problems, skipped, skippedDirectories, skippedDirectoryCount, excludedFiles, walkedOnly } = input;
@@ -52,6 +55,7 @@ export class Assembly {
       skippedDirectoryCount,
       excludedFiles,
       walkedOnly,
+      rulesRan: true,
     };
   }
 
@@ -72,6 +76,7 @@ export class Assembly {
       this.#skipped[this.#skippedCount++] = order * REASONS.length + REASONS.indexOf(reason);
     }
     for (const problem of one.problems) report.problems.push(problem);
+    for (const s of one.notJudged ?? []) this.#notJudged.set(`${s.ruleId}\0${s.profiles.join()}\0${s.reason}`, s);
   }
 
   /** The skipped files as the report lists them, in the order they were judged. */
@@ -99,9 +104,10 @@ export class Assembly {
         compare(a.ruleId, b.ruleId) ||
         compare(a.message, b.message),
     );
+    report.rulesRan = rulesRan;
     report.skippedFiles = this.#skippedFiles();
     report.profiles = [...this.#profiles].sort();
-    report.skipped = rulesRan ? skippedFor(report.profiles) : [];
+    report.skipped = [...(rulesRan ? skippedFor(report.profiles) : []), ...this.#notJudged.values()];
     if (report.objects === 0 && report.problems.length === 0 && report.findings.length === 0 && !report.walkedOnly)
       report.problems.push(`no Kubernetes objects in ${names.join(", ")}`);
     return report;

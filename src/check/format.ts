@@ -263,7 +263,8 @@ export function formatJunit(report: CheckReport): string {
   let total = 0;
   let failed = 0;
   let skippedCount = 0;
-  for (const profile of report.profiles) {
+  // With --schema-only no profile's rule ran: one suite holds rule schema's case and every finding.
+  for (const profile of report.rulesRan ? report.profiles : []) {
     const cases: string[] = [];
     let failures = 0;
     let skips = 0;
@@ -278,7 +279,7 @@ export function formatJunit(report: CheckReport): string {
     for (const rule of rules) {
       const skipped = report.skipped.find((s) => s.ruleId === rule.id && s.profiles.includes(profile));
       const own = findings.filter((f) => f.ruleId === rule.id);
-      if (skipped && rule.judgedFrom) {
+      if (skipped && (rule.judgedFrom || skipped.whole)) {
         cases.push(testCase(profile, `${rule.id}: ${rule.summary}`, undefined, `<skipped message="${xml(`not judged from manifests: ${skipped.reason}`)}"/>`));
         skips++;
       } else if (own.length === 0) cases.push(testCase(profile, `${rule.id}: ${rule.summary}`, undefined, ""));
@@ -306,17 +307,19 @@ export function formatJunit(report: CheckReport): string {
     total += outside.cases.length;
     failed += outside.failures;
     skippedCount += outside.skips;
+    const name = report.rulesRan ? "inputs" : "schema";
     suites.push(
-      `  <testsuite name="rigging check: inputs" tests="${outside.cases.length}" failures="${outside.failures}" errors="0" skipped="${outside.skips}">\n${outside.cases.join("")}  </testsuite>\n`,
+      `  <testsuite name="rigging check: ${name}" tests="${outside.cases.length}" failures="${outside.failures}" errors="0" skipped="${outside.skips}">\n${outside.cases.join("")}  </testsuite>\n`,
     );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="rigging check" tests="${total}" failures="${failed}" errors="0" skipped="${skippedCount}">\n${suites.join("")}</testsuites>\n`;
 }
 
-/** Findings of no profile (input, unrecognised with --strict) as failures, unrecognised workloads as skipped test cases. */
+/** Findings of no profile (input, unrecognised with --strict; every finding with --schema-only) as failures, unrecognised workloads as skipped test cases. */
 function outsideProfiles(report: CheckReport): { cases: string[]; failures: number; skips: number } {
   const cases: string[] = [];
-  const own = report.findings.filter((f) => f.profile === undefined);
+  const own = report.rulesRan ? report.findings.filter((f) => f.profile === undefined) : report.findings;
+  if (!report.rulesRan && !own.some((f) => f.ruleId === SCHEMA_RULE.id)) cases.push(testCase("schema", `${SCHEMA_RULE.id}: ${SCHEMA_RULE.summary}`, undefined, ""));
   for (const f of own) {
     const text = `${placeOf(f)}: ${f.message}\nFix: ${f.fix}`;
     cases.push(

@@ -91,6 +91,8 @@ export interface CheckReport {
   walkedOnly: boolean;
   /** How a worker thread stopped before it was done, when one did: the directory it held was judged on the main thread. */
   stoppedThread?: string;
+  /** The profiles' rules ran (false with --schema-only: only rule schema did). */
+  rulesRan: boolean;
 }
 
 export interface CheckOptions extends WalkOptions {
@@ -271,13 +273,13 @@ function checkLoaded(
   sources: Sources,
   options: CheckOptions,
   problems: string[],
-): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> {
+): Pick<CheckReport, "profiles" | "findings" | "unrecognised"> & Pick<Judged, "notJudged"> {
   const normal = normalise(objects);
   const { profileOf, unrecognised } = classify(normal.objects, options.profile, (o) => normal.provenance.input(o));
+  const crashed: { id: string; profile: SystemName; message: string }[] = [];
   const findings = checkObjects(normal.objects, (o) => profileOf.get(o), {
     run: runScope(options),
-    onError: (rule, set, error) =>
-      problems.push(`${rule.id} could not read the ${set.profile} objects (a field of the wrong type?): ${(error as Error)?.message ?? String(error)}`),
+    onError: (rule, set, error) => crashed.push({ id: rule.id, profile: set.profile, message: (error as Error)?.message ?? String(error) }),
   });
   // Item by item: a spread of a hundred thousand arguments exceeds the stack.
   for (const finding of noteFindings(normal.notes, profileOf)) findings.push(finding);
@@ -319,9 +321,32 @@ function checkLoaded(
       : schemaChecked(objects, options.kubeVersion, { place, profileOf: (o) => asWritten.get(o), identity });
   return {
     profiles: [...new Set(profileOf.values())],
-    findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...schema.findings],
+    findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...saidOnce(schema.findings, located)],
     unrecognised: [...(options.strict ? skipped.filter((u) => !u.workload) : skipped), ...schema.unchecked],
+    notJudged: crashesFolded(crashed, schema.findings, problems),
   };
+}
+
+/** The schema's findings but those a requirement already reports at the same field, in the same words (CS-08's annotation keys). */
+function saidOnce(schema: CheckFinding[], located: readonly CheckFinding[]): CheckFinding[] {
+  if (schema.length === 0) return schema;
+  const said = new Map<string, string[]>();
+  for (const f of located) said.set(`${f.file}\0${f.line}\0${f.path}`, [...(said.get(`${f.file}\0${f.line}\0${f.path}`) ?? []), f.message]);
+  return schema.filter((f) => !said.get(`${f.file}\0${f.line}\0${f.path}`)?.some((message) => f.message.startsWith(message)));
+}
+
+/**
+ * A rule that could not read a profile's objects: not judged where the schema refuses one of them (its error says
+ * what to fix), an input problem (exit 2) where nothing else explains it.
+ */
+function crashesFolded(crashed: { id: string; profile: SystemName; message: string }[], schema: readonly CheckFinding[], problems: string[]): Skipped[] {
+  const refused = new Set(schema.filter((f) => f.severity === "error" && f.profile).map((f) => f.profile));
+  const notJudged: Skipped[] = [];
+  for (const { id, profile, message } of crashed) {
+    if (refused.has(profile)) notJudged.push({ ruleId: id, profiles: [profile], reason: `the ${profile} objects hold a value the Kubernetes schema refuses (rule schema says where): ${message}`, whole: true });
+    else problems.push(`${id} could not read the ${profile} objects (a field of the wrong type?): ${message}`);
+  }
+  return notJudged;
 }
 
 /** Marks waived warnings, and adds a finding for each invalid waiver. */

@@ -9,6 +9,8 @@ export interface Skipped {
   ruleId: string;
   profiles: SystemName[];
   reason: string;
+  /** The rule did not run at all on these objects (it could not read them), not only in part. */
+  whole?: true;
 }
 
 /** Rules with `judgedFrom`, and requirements no rule judges that carry a check note, of the checked profiles. */

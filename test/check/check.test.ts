@@ -146,12 +146,16 @@ describe("bad input ends in a clear exit 2", () => {
     expect(r.err).toContain(file);
   });
 
-  it("a field of the wrong type is reported, not a crash", () => {
+  it("a field of the wrong type is the schema's error; the rules it stops are named not judged", () => {
     const objects = validObjects();
     objects.find((o) => o.kind === "DaemonSet").spec.template.spec.containers[0].env = "COMPASS_SERVER_ADDR=https://x";
     const r = runInProcess(["check", write("wrong.yaml", objects.map((o) => stringify(o)).join("---\n"))]);
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(/could not read the compass-runner objects/);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^error .*wrong\.yaml:\d+  schema  .*spec\.template\.spec\.containers\[0\]\.env  expected a list/m);
+    expect(r.err).toMatch(/skipped CR-\d+\w* \(compass-runner\): not judged from manifests: the compass-runner objects hold a value the Kubernetes schema refuses/);
+    expect(r.err).not.toMatch(/could not read/);
+    const junit = runInProcess(["check", "--format", "junit", write("wrong.yaml", objects.map((o) => stringify(o)).join("---\n"))]).out;
+    expect(junit).toMatch(/name="CR-\d+\w*: [^"]*"><skipped message="not judged from manifests: the compass-runner objects hold/);
   });
 
   it("a missing file", () => {

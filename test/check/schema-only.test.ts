@@ -84,6 +84,16 @@ describe("check --schema-only", () => {
     }
   });
 
+  it("lists in JUnit only rule schema as a case, since no profile's rule ran", () => {
+    const junit = (args: string[]) => runInProcess(["check", "--format", "junit", ...args]).out;
+    const names = (xml: string) => [...xml.matchAll(/<testcase [^>]*name="([^"]*)"/g)].map((m) => m[1].split(/[: ]/)[0]);
+    expect(names(junit(["--schema-only", CLEAN]))).toEqual(["schema"]);
+    const broken = junit(["--schema-only", BROKEN]);
+    expect(new Set(names(broken))).toEqual(new Set(["schema"]));
+    expect(broken).toMatch(/<failure type="error"/);
+    expect(names(junit([CLEAN])).filter((n) => /^CR-/.test(n)).length).toBeGreaterThan(5);
+  });
+
   it("refuses --strict, which judges workloads by profile", () => {
     const r = runInProcess(["check", "--schema-only", "--strict", CLEAN]);
     expect(r.code).toBe(2);
