@@ -319,7 +319,8 @@ export function formatJunit(report: CheckReport): string {
 function outsideProfiles(report: CheckReport): { cases: string[]; failures: number; skips: number } {
   const cases: string[] = [];
   const own = report.rulesRan ? report.findings.filter((f) => f.profile === undefined) : report.findings;
-  if (!report.rulesRan && !own.some((f) => f.ruleId === SCHEMA_RULE.id)) cases.push(testCase("schema", `${SCHEMA_RULE.id}: ${SCHEMA_RULE.summary}`, undefined, ""));
+  if (!report.rulesRan && !own.some((f) => f.ruleId === SCHEMA_RULE.id))
+    cases.push(testCase("schema", `${SCHEMA_RULE.id}: ${SCHEMA_RULE.summary}`, undefined, ""));
   for (const f of own) {
     const text = `${placeOf(f)}: ${f.message}\nFix: ${f.fix}`;
     cases.push(

@@ -321,7 +321,10 @@ function checkLoaded(
       : schemaChecked(objects, options.kubeVersion, { place, profileOf: (o) => asWritten.get(o), identity });
   return {
     profiles: [...new Set(profileOf.values())],
-    findings: [...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located), ...saidOnce(schema.findings, located)],
+    findings: [
+      ...(options.strict ? [...located, ...skipped.filter((u) => u.workload).map(unrecognisedFinding)] : located),
+      ...saidOnce(schema.findings, located),
+    ],
     unrecognised: [...(options.strict ? skipped.filter((u) => !u.workload) : skipped), ...schema.unchecked],
     notJudged: crashesFolded(crashed, schema.findings, problems),
   };
@@ -343,7 +346,13 @@ function crashesFolded(crashed: { id: string; profile: SystemName; message: stri
   const refused = new Set(schema.filter((f) => f.severity === "error" && f.profile).map((f) => f.profile));
   const notJudged: Skipped[] = [];
   for (const { id, profile, message } of crashed) {
-    if (refused.has(profile)) notJudged.push({ ruleId: id, profiles: [profile], reason: `the ${profile} objects hold a value the Kubernetes schema refuses (rule schema says where): ${message}`, whole: true });
+    if (refused.has(profile))
+      notJudged.push({
+        ruleId: id,
+        profiles: [profile],
+        reason: `the ${profile} objects hold a value the Kubernetes schema refuses (rule schema says where): ${message}`,
+        whole: true,
+      });
     else problems.push(`${id} could not read the ${profile} objects (a field of the wrong type?): ${message}`);
   }
   return notJudged;

@@ -189,7 +189,7 @@ export async function startControlPlane(options: { etcdPort?: number } = {}): Pr
 async function startIn(dir: string, etcdBinary: string, apiserverBinary: string, etcdPort?: number): Promise<ControlPlane> {
   await makeCertificates(dir);
   const tokens = Object.entries(IDENTITIES).map(([name, id]) => ({ name, token: randomBytes(24).toString("hex"), ...id }));
-  writeFileSync(join(dir, "tokens.csv"), tokens.map((t) => `${t.token},${t.user},uid-${t.user},"${t.groups.join(",")}"`).join("\n") + "\n");
+  writeFileSync(join(dir, "tokens.csv"), `${tokens.map((t) => `${t.token},${t.user},uid-${t.user},"${t.groups.join(",")}"`).join("\n")}\n`);
   const tokenOf = Object.fromEntries(tokens.map((t) => [t.name, t.token])) as Record<keyof typeof IDENTITIES, string>;
   const [client, peer, secure] = [etcdPort ?? (await freePort()), await freePort(), await freePort()];
   const children: ChildProcess[] = [];
