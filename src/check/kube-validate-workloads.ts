@@ -1,6 +1,7 @@
 // What kube-apiserver refuses in workloads beyond the OpenAPI schema: selectors against their
 // template, restart policies, rollout strategies (k8s.io/kubernetes/pkg/apis/apps/validation,
 // pkg/apis/batch/validation, pkg/apis/core/validation ValidateReplicationController and ValidatePodCreate).
+import { checkVolumeClaimTemplates } from "./kube-validate-storage.ts";
 import { selectsLabels } from "../k8s/selector.ts";
 import { isDNS1123Label, isValidLabelValue, isValidPercent } from "../k8s/validation.ts";
 import { atLeast, type Ctx, checkLabelSelector, int, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
@@ -124,6 +125,7 @@ function checkStatefulSet(spec: Obj, ctx: Ctx): void {
     report(ctx, ["spec", "serviceName"], `${show(serviceName)} is not a valid serviceName: ${RULES.label}`);
   const statefulSet = { claims: spec.volumeClaimTemplates, path: ["spec", "volumeClaimTemplates"] };
   checkPodTemplate(spec.template, ["spec", "template"], ctx, { statefulSet });
+  checkVolumeClaimTemplates(spec, ctx);
 }
 
 /** The integer fields each apps validation.go passes to ValidateNonnegativeField. */

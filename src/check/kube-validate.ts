@@ -5,7 +5,9 @@
 import { type Ctx, checkMetadata, isRecord, kindInfo, type Problem } from "./kube-validate-meta.ts";
 import { checkNetworkPolicy, checkService } from "./kube-validate-net.ts";
 import { checkConfigMap, checkPodDisruptionBudget, checkPriorityClass, checkRbac, checkSecret } from "./kube-validate-other.ts";
+import { checkHorizontalPodAutoscaler } from "./kube-validate-autoscaling.ts";
 import { checkPodTemplate } from "./kube-validate-pod.ts";
+import { checkPersistentVolumeClaim } from "./kube-validate-storage.ts";
 import { checkAppsWorkload, checkCronJob, checkJob, checkPod, checkReplicationController } from "./kube-validate-workloads.ts";
 
 export type { Problem } from "./kube-validate-meta.ts";
@@ -20,6 +22,8 @@ const CHECKS: Record<string, Check> = {
   "/Service": checkService,
   "/ConfigMap": checkConfigMap,
   "/Secret": checkSecret,
+  "/PersistentVolumeClaim": checkPersistentVolumeClaim,
+  "autoscaling/HorizontalPodAutoscaler": checkHorizontalPodAutoscaler,
   "apps/Deployment": checkAppsWorkload,
   "apps/ReplicaSet": checkAppsWorkload,
   "apps/StatefulSet": checkAppsWorkload,

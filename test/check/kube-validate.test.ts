@@ -2,9 +2,7 @@
 // object it accepts and one it refuses, with the path and a fragment of the message.
 import { describe, expect, it } from "vitest";
 import { apiServerProblems } from "../../src/check/kube-validate.ts";
-
-type Obj = Record<string, any>;
-const NEWEST = "1.36";
+import { accepts, NEWEST, type Obj, refuses } from "../support/api-server.ts";
 
 const container = (extra: Obj = {}): Obj => ({ name: "app", image: "ghcr.io/example/app:1.0", ports: [{ name: "http", containerPort: 8080 }], ...extra });
 const podSpec = (extra: Obj = {}): Obj => ({ containers: [container()], volumes: [{ name: "data", emptyDir: {} }], ...extra });
@@ -28,22 +26,6 @@ const policy = (spec: Obj): Obj => ({
   spec: { podSelector: {}, ...spec },
 });
 const ipBlock = (cidr: string, except: string[] = []) => policy({ egress: [{ to: [{ ipBlock: { cidr, except } }] }] });
-
-/** The problems at `path` (joined with '.'), and every problem when it finds none, to show what was found. */
-function at(object: Obj, path: string, version = NEWEST) {
-  const problems = apiServerProblems(object, version);
-  const found = problems.filter((p) => p.path.join(".") === path);
-  return { problems, found, messages: found.map((p) => p.message).join("\n") };
-}
-
-function accepts(object: Obj, version = NEWEST) {
-  expect(apiServerProblems(object, version)).toEqual([]);
-}
-
-function refuses(object: Obj, path: string, fragment: string, version = NEWEST) {
-  const { problems, messages } = at(object, path, version);
-  expect(messages, JSON.stringify(problems, null, 1)).toContain(fragment);
-}
 
 describe("metadata.name by kind", () => {
   it("a Deployment's name is a DNS-1123 subdomain", () => {

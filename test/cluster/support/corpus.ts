@@ -30,7 +30,14 @@ export const CORPUS: readonly Record<string, unknown>[] = [
     apiVersion: "apps/v1",
     kind: "StatefulSet",
     metadata: meta("db"),
-    spec: { serviceName: "db", replicas: 1, podManagementPolicy: "OrderedReady", selector: { matchLabels: labels }, template: template() },
+    spec: {
+      serviceName: "db",
+      replicas: 1,
+      podManagementPolicy: "OrderedReady",
+      selector: { matchLabels: labels },
+      template: template(),
+      volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
+    },
   },
   { apiVersion: "apps/v1", kind: "DaemonSet", metadata: meta("agent"), spec: { selector: { matchLabels: labels }, template: template() } },
   {
@@ -119,6 +126,13 @@ export const CORPUS: readonly Record<string, unknown>[] = [
       minReplicas: 2,
       maxReplicas: 10,
       metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } }],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: "Percent", value: 50, periodSeconds: 60 }] } },
     },
+  },
+  {
+    apiVersion: "v1",
+    kind: "PersistentVolumeClaim",
+    metadata: meta("data"),
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "10Gi" } }, storageClassName: "fast-ssd" },
   },
 ];

@@ -210,6 +210,44 @@ export const CATALOG: readonly MutationClass[] = [
       }),
   },
   {
+    name: "autoscaler bounds",
+    mutate: (o) => {
+      if (o.kind !== "HorizontalPodAutoscaler") return [];
+      const metric = ["spec", "metrics", 0];
+      const policy = ["spec", "behavior", "scaleDown", "policies", 0];
+      return [
+        { field: ["spec", "minReplicas"], value: 0 },
+        { field: ["spec", "maxReplicas"], value: 1 },
+        { field: ["spec", "scaleTargetRef", "apiVersion"], value: "v1" },
+        { field: ["spec", "scaleTargetRef", "apiVersion"], value: "apps/v1/x" },
+        { field: ["spec", "scaleTargetRef", "name"], value: "web/x" },
+        { field: [...metric, "resource", "target", "averageUtilization"], value: 0 },
+        { field: [...metric, "resource", "target", "averageValue"], value: "500m" },
+        { field: [...metric, "pods"], value: { metric: { name: "rps" }, target: { type: "AverageValue", averageValue: "1" } } },
+        { field: [...metric, "type"], value: "Pods" },
+        { field: ["spec", "behavior", "scaleDown", "policies"], value: [] },
+        { field: [...policy, "periodSeconds"], value: 1801 },
+        { field: [...policy, "value"], value: 0 },
+        { field: ["spec", "behavior", "scaleDown", "stabilizationWindowSeconds"], value: 3601 },
+      ];
+    },
+  },
+  {
+    name: "claim spec",
+    mutate: (_o, all) =>
+      all
+        .filter((s) => s.type === "V1PersistentVolumeClaimSpec")
+        .flatMap((s) => [
+          { field: [...s.path, "accessModes"], value: [] },
+          { field: [...s.path, "accessModes"], value: ["ReadWriteOncePod", "ReadWriteOnce"] },
+          { field: [...s.path, "resources", "requests", "storage"], value: "0" },
+          { field: [...s.path, "resources", "requests"], value: { cpu: "1" } },
+          { field: [...s.path, "storageClassName"], value: "Fast_SSD" },
+          { field: [...s.path, "dataSource"], value: { kind: "Pod", name: "web" } },
+          { field: [...s.path, "dataSource"], value: { apiGroup: "Snapshot.Storage", kind: "VolumeSnapshot", name: "nightly" } },
+        ]),
+  },
+  {
     name: "what the cluster decides",
     notJudged: "whether a ServiceAccount exists, and the Service IP range, are the cluster's: manifests do not show them",
     mutate: (o) => [
