@@ -2,6 +2,7 @@
 // (k8s.io/kubernetes/pkg/apis/core/validation/validation.go ValidatePodSpec, ValidatePodTemplateSpec).
 import { isDNS1123Label, isDNS1123Subdomain } from "../k8s/validation.ts";
 import { checkContainerPorts, checkEnv, checkLifecycle, checkProbes, checkResources, checkVolumeMounts } from "./kube-validate-container.ts";
+import { checkScheduling } from "./kube-validate-scheduling.ts";
 import { type Ctx, checkAnnotations, checkLabels, int, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
 
 export interface PodOptions {
@@ -53,6 +54,7 @@ export function checkPodSpec(spec: unknown, path: Path, ctx: Ctx, options: PodOp
   checkEphemeral(spec, volumes, names, path, ctx, options);
   checkHostNetwork(spec, path, ctx);
   checkPodFields(spec, path, ctx, options);
+  checkScheduling(spec, path, ctx);
 }
 
 /** v1.VolumeSource's members; validateVolumeSource counts those set. */

@@ -248,6 +248,49 @@ export const CATALOG: readonly MutationClass[] = [
         ]),
   },
   {
+    name: "affinity and tolerations",
+    mutate: (_o, all, pick) => {
+      const spec = pick(podSpecs(all));
+      if (!spec) return [];
+      const zone = (operator: string, values?: string[]) => ({ key: "topology.kubernetes.io/zone", operator, ...(values ? { values } : {}) });
+      const required = (term: unknown) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } } });
+      const antiAffinity = (term: Record<string, unknown>) => ({
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: "web" } }, ...term }] },
+      });
+      const tolerations = [
+        { key: "", operator: "Equal", value: "x" },
+        { key: "dedicated", operator: "Exists", value: "gpu" },
+        { key: "dedicated", operator: "Equal", value: "gpu", effect: "NoSchedule", tolerationSeconds: 30 },
+        { key: "bad key!", operator: "Exists" },
+        { key: "dedicated", value: "-gpu-" },
+        { operator: "Exists" },
+      ].map((t) => ({ field: [...spec.path, "tolerations"], value: [t] }));
+      const affinities = [
+        { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
+        required({ matchExpressions: [zone("In", [])] }),
+        required({ matchExpressions: [zone("Exists", ["a"])] }),
+        required({ matchExpressions: [zone("Gt", ["1", "2"])] }),
+        required({ matchExpressions: [zone("In", ["-bad-"])] }),
+        required({ matchExpressions: [{ key: "bad key!", operator: "Exists" }] }),
+        required({ matchFields: [{ key: "metadata.namespace", operator: "In", values: ["x"] }] }),
+        required({ matchFields: [{ key: "metadata.name", operator: "In", values: ["a", "b"] }] }),
+        required({ matchFields: [{ key: "metadata.name", operator: "In", values: ["Node_1"] }] }),
+        { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [zone("In", ["a"])] } }] } },
+        { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [zone("In", ["-ok-"])] } }] } },
+        antiAffinity({ topologyKey: "" }),
+        antiAffinity({ topologyKey: "bad key!" }),
+        antiAffinity({ topologyKey: "kubernetes.io/hostname", namespaces: ["Bad_NS"] }),
+        antiAffinity({ topologyKey: "kubernetes.io/hostname", labelSelector: { matchExpressions: [{ key: "app", operator: "In", values: [] }] } }),
+        {
+          podAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 101, podAffinityTerm: { labelSelector: {}, topologyKey: "kubernetes.io/hostname" } }],
+          },
+        },
+      ].map((value) => ({ field: [...spec.path, "affinity"], value }));
+      return [...tolerations, ...affinities];
+    },
+  },
+  {
     name: "what the cluster decides",
     notJudged: "whether a ServiceAccount exists, and the Service IP range, are the cluster's: manifests do not show them",
     mutate: (o) => [
