@@ -6,6 +6,7 @@ import { type Ctx, checkMetadata, isRecord, kindInfo, type Problem } from "./kub
 import { checkNetworkPolicy, checkService } from "./kube-validate-net.ts";
 import { checkConfigMap, checkPodDisruptionBudget, checkPriorityClass, checkRbac, checkSecret } from "./kube-validate-other.ts";
 import { checkHorizontalPodAutoscaler } from "./kube-validate-autoscaling.ts";
+import { checkIngress } from "./kube-validate-ingress.ts";
 import { checkPodTemplate } from "./kube-validate-pod.ts";
 import { checkPersistentVolumeClaim } from "./kube-validate-storage.ts";
 import { checkAppsWorkload, checkCronJob, checkJob, checkPod, checkReplicationController } from "./kube-validate-workloads.ts";
@@ -31,6 +32,7 @@ const CHECKS: Record<string, Check> = {
   "batch/Job": checkJob,
   "batch/CronJob": checkCronJob,
   "networking.k8s.io/NetworkPolicy": checkNetworkPolicy,
+  "networking.k8s.io/Ingress": checkIngress,
   "policy/PodDisruptionBudget": checkPodDisruptionBudget,
   "scheduling.k8s.io/PriorityClass": checkPriorityClass,
   "rbac.authorization.k8s.io/Role": checkRbac,

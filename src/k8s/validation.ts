@@ -97,6 +97,21 @@ export function isDNS1123Subdomain(value: string, unit: "characters" | "bytes" =
   return errs;
 }
 
+// k8s.io/apimachinery/pkg/util/validation/validation.go IsWildcardDNS1123Subdomain: "*." and a subdomain
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 253) errs.push(maxLenError(253));
+  if (!value.startsWith("*.") || !subdomainShape(value.slice(2)))
+    errs.push(
+      regexError(
+        "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character",
+        `\\*\\.${DNS1123_SUBDOMAIN_FMT}`,
+        "*.example.com",
+      ),
+    );
+  return errs;
+}
+
 // k8s.io/apimachinery/pkg/util/validation/validation.go IsDNS1035Label
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   isConfigMapKey,
   isDNS1035Label,
+  isWildcardDNS1123Subdomain,
   isDNS1123Label,
   isDNS1123Subdomain,
   isEnvVarName,
@@ -204,6 +205,11 @@ describe("messages, as upstream words them", () => {
     expect(isDNS1035Label("9web")).toEqual([
       "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
     ]);
+    expect(isWildcardDNS1123Subdomain("*.example.com")).toEqual([]);
+    for (const host of ["*.*.example.com", "*example.com", "f*.example.com", "*", "*.Example.com"])
+      expect(isWildcardDNS1123Subdomain(host)).toEqual([
+        "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      ]);
     expect(isQualifiedName("/simple")).toEqual(["prefix part must be non-empty"]);
     expect(isQualifiedName("example.com/")).toEqual([
       "name part must be non-empty",

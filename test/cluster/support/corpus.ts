@@ -68,6 +68,7 @@ export const CORPUS: readonly Record<string, unknown>[] = [
     kind: "Ingress",
     metadata: meta("web"),
     spec: {
+      ingressClassName: "nginx",
       rules: [
         {
           host: "web.example.com",

@@ -291,6 +291,39 @@ export const CATALOG: readonly MutationClass[] = [
     },
   },
   {
+    name: "ingress rules",
+    mutate: (o) => {
+      if (o.kind !== "Ingress") return [];
+      const rule = ["spec", "rules", 0];
+      const path = [...rule, "http", "paths", 0];
+      const service = (port: Record<string, unknown>, name = "web") => ({ service: { name, port } });
+      return [
+        { field: ["spec", "rules"], value: [] },
+        { field: [...rule, "host"], value: "10.0.0.1" },
+        { field: [...rule, "host"], value: "*.example.com" },
+        { field: [...rule, "host"], value: "*.*.example.com" },
+        { field: [...rule, "host"], value: "Web.Example.com" },
+        { field: [...rule, "http", "paths"], value: [] },
+        { field: [...path, "path"], value: "web" },
+        { field: [...path, "path"], value: "/a//b" },
+        { field: [...path, "path"], value: "/a/.." },
+        { field: [...path, "pathType"], value: "ImplementationSpecific" },
+        { field: [...path, "backend"], value: {} },
+        { field: [...path, "backend"], value: service({ name: "http", number: 80 }) },
+        { field: [...path, "backend"], value: service({}) },
+        { field: [...path, "backend"], value: service({ number: 70000 }) },
+        { field: [...path, "backend"], value: service({ name: "http_1" }) },
+        { field: [...path, "backend"], value: service({ number: 80 }, "9web") },
+        { field: [...path, "backend"], value: { resource: { apiGroup: "Storage.K8s", kind: "Bucket", name: "assets" } } },
+        { field: [...path, "backend"], value: { resource: { kind: "Bucket", name: "a/b" } } },
+        { field: ["spec", "tls"], value: [{ hosts: ["Web.example.com"], secretName: "web-tls" }] },
+        { field: ["spec", "tls"], value: [{ hosts: ["web.example.com"], secretName: "Web_TLS" }] },
+        { field: ["spec", "ingressClassName"], value: "Nginx_Public" },
+        { field: ["metadata", "annotations"], value: { "kubernetes.io/ingress.class": "traefik" } },
+      ];
+    },
+  },
+  {
     name: "what the cluster decides",
     notJudged: "whether a ServiceAccount exists, and the Service IP range, are the cluster's: manifests do not show them",
     mutate: (o) => [
