@@ -85,34 +85,40 @@ function checkRule(rule: Obj, path: Path, ctx: Ctx): void {
 function checkBackend(backend: Obj, path: Path, ctx: Ctx): void {
   const resource = isRecord(backend.resource) ? backend.resource : undefined;
   const service = isRecord(backend.service) ? backend.service : undefined;
-  if (resource && service) return report(ctx, path, "a backend is a service or a resource, not both");
-  if (!resource && !service) return report(ctx, path, "a backend needs a service or a resource");
-  if (resource) {
-    const group = str(resource.apiGroup);
-    if (group !== undefined && isDNS1123Subdomain(group).length > 0)
-      report(ctx, [...path, "resource", "apiGroup"], `${show(group)} is not a valid API group: ${RULES.subdomain}`);
-    for (const field of ["kind", "name"]) {
-      const value = str(resource[field]);
-      if (value === "") report(ctx, [...path, "resource", field], `the resource needs its ${field}`);
-      else if (value !== undefined && isPathSegmentName(value).length > 0)
-        report(ctx, [...path, "resource", field], `${show(value)} is not a valid ${field}: ${RULES.segment}`);
-    }
-    return;
+  if (resource && service) report(ctx, path, "a backend is a service or a resource, not both");
+  else if (resource) checkResourceBackend(resource, [...path, "resource"], ctx);
+  else if (service) checkServiceBackend(service, [...path, "service"], ctx);
+  else report(ctx, path, "a backend needs a service or a resource");
+}
+
+/** validateIngressTypedLocalObjectReference: a group as a subdomain, a kind and a name as path segments. */
+function checkResourceBackend(resource: Obj, path: Path, ctx: Ctx): void {
+  const group = str(resource.apiGroup);
+  if (group !== undefined && isDNS1123Subdomain(group).length > 0)
+    report(ctx, [...path, "apiGroup"], `${show(group)} is not a valid API group: ${RULES.subdomain}`);
+  for (const field of ["kind", "name"]) {
+    const value = str(resource[field]);
+    if (value === "") report(ctx, [...path, field], `the resource needs its ${field}`);
+    else if (value !== undefined && isPathSegmentName(value).length > 0)
+      report(ctx, [...path, field], `${show(value)} is not a valid ${field}: ${RULES.segment}`);
   }
-  const name = str(service!.name);
+}
+
+function checkServiceBackend(service: Obj, path: Path, ctx: Ctx): void {
+  const name = str(service.name);
   // The Service name rule of the release: a DNS-1035 label before 1.36 (RelaxedServiceNameValidation on from 1.36).
-  const nameProblems = name === undefined ? [] : atLeast(ctx, 36) ? isDNS1123Label(name) : isDNS1035Label(name);
-  if (name === "") report(ctx, [...path, "service", "name"], "the service backend needs the Service's name");
-  else if (nameProblems.length > 0)
-    report(ctx, [...path, "service", "name"], `${show(name)} is not a valid Service name: ${atLeast(ctx, 36) ? RULES.label : RULES.dns1035}`);
-  const port = isRecord(service!.port) ? service!.port : {};
+  const relaxed = atLeast(ctx, 36);
+  if (name === "") report(ctx, [...path, "name"], "the service backend needs the Service's name");
+  else if (name !== undefined && (relaxed ? isDNS1123Label(name) : isDNS1035Label(name)).length > 0)
+    report(ctx, [...path, "name"], `${show(name)} is not a valid Service name: ${relaxed ? RULES.label : RULES.dns1035}`);
+  const port = isRecord(service.port) ? service.port : {};
   const portName = str(port.name) ?? "";
   const number = int(port.number) ?? 0;
-  if (portName !== "" && number !== 0) report(ctx, [...path, "service", "port"], "the service port is a name or a number, not both");
+  if (portName !== "" && number !== 0) report(ctx, [...path, "port"], "the service port is a name or a number, not both");
   else if (portName !== "") {
     const problems = isValidPortName(portName);
-    if (problems.length > 0) report(ctx, [...path, "service", "port", "name"], `${show(portName)} is not a valid port name: ${problems.join("; ")}`);
+    if (problems.length > 0) report(ctx, [...path, "port", "name"], `${show(portName)} is not a valid port name: ${problems.join("; ")}`);
   } else if (number !== 0) {
-    if (number < 1 || number > 65535) report(ctx, [...path, "service", "port", "number"], `port ${number} is outside 1-65535`);
-  } else report(ctx, [...path, "service", "port"], "the service backend needs a port name or number");
+    if (number < 1 || number > 65535) report(ctx, [...path, "port", "number"], `port ${number} is outside 1-65535`);
+  } else report(ctx, [...path, "port"], "the service backend needs a port name or number");
 }
