@@ -54,7 +54,7 @@ export function checkEnv(container: Record<string, unknown>, path: Path, ctx: Ct
 }
 
 /** validateLocalDescendingPath: relative (path.IsAbs), and no '..' element. */
-function isDescendingPath(value: string): boolean {
+export function isDescendingPath(value: string): boolean {
   return !value.startsWith("/") && !value.split("/").includes("..");
 }
 

@@ -3,6 +3,7 @@
 import { isDNS1123Label, isDNS1123Subdomain } from "../k8s/validation.ts";
 import { checkContainerPorts, checkEnv, checkLifecycle, checkProbes, checkResources, checkVolumeMounts } from "./kube-validate-container.ts";
 import { checkScheduling } from "./kube-validate-scheduling.ts";
+import { checkContainerSecurity, checkPodSecurity } from "./kube-validate-security.ts";
 import { type Ctx, checkAnnotations, checkLabels, int, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
 
 export interface PodOptions {
@@ -55,6 +56,7 @@ export function checkPodSpec(spec: unknown, path: Path, ctx: Ctx, options: PodOp
   checkHostNetwork(spec, path, ctx);
   checkPodFields(spec, path, ctx, options);
   checkScheduling(spec, path, ctx);
+  checkPodSecurity(spec, path, ctx);
 }
 
 /** v1.VolumeSource's members; validateVolumeSource counts those set. */
@@ -127,6 +129,7 @@ function checkContainer(c: Record<string, unknown>, volumes: ReadonlySet<string>
   checkEnv(c, at, ctx);
   checkVolumeMounts(c.volumeMounts, volumes, [...at, "volumeMounts"], ctx);
   checkResources(c, at, ctx);
+  checkContainerSecurity(c, at, ctx);
 }
 
 /** ValidatePodCreate and ValidatePodTemplateSpec refuse ephemeral containers; their names are still checked as upstream does. */

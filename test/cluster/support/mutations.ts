@@ -324,6 +324,36 @@ export const CATALOG: readonly MutationClass[] = [
     },
   },
   {
+    name: "security context",
+    mutate: (o, all, pick) => {
+      const spec = pick(podSpecs(all));
+      if (!spec) return [];
+      const pod = (value: unknown) => ({ field: [...spec.path, "securityContext"], value });
+      const containers = get(o, [...spec.path, "containers"]) as Obj[];
+      const container = (value: unknown) => ({
+        field: [...spec.path, "containers"],
+        value: [{ ...containers[0], securityContext: value }, ...containers.slice(1)],
+      });
+      return [
+        pod({ runAsUser: -1 }),
+        pod({ fsGroup: 2147483648 }),
+        pod({ supplementalGroups: [1000, -5] }),
+        pod({ seccompProfile: { type: "Localhost" } }),
+        pod({ seccompProfile: { type: "Localhost", localhostProfile: "../escape.json" } }),
+        pod({ seccompProfile: { type: "RuntimeDefault", localhostProfile: "profiles/a.json" } }),
+        pod({ appArmorProfile: { type: "Localhost", localhostProfile: " padded " } }),
+        pod({ appArmorProfile: { type: "Localhost" } }),
+        pod({ appArmorProfile: { type: "Unconfined", localhostProfile: "x" } }),
+        { field: [...spec.path, "shareProcessNamespace"], value: true },
+        container({ runAsGroup: -1 }),
+        container({ allowPrivilegeEscalation: false, privileged: true }),
+        container({ allowPrivilegeEscalation: false, capabilities: { add: ["CAP_SYS_ADMIN"] } }),
+        container({ allowPrivilegeEscalation: false, capabilities: { add: ["SYS_ADMIN"] } }),
+        container({ seccompProfile: { type: "Localhost", localhostProfile: "/abs.json" } }),
+      ];
+    },
+  },
+  {
     name: "what the cluster decides",
     notJudged: "whether a ServiceAccount exists, and the Service IP range, are the cluster's: manifests do not show them",
     mutate: (o) => [
