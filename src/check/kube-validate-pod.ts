@@ -3,6 +3,7 @@
 import { isDNS1123Label, isDNS1123Subdomain } from "../k8s/validation.ts";
 import { checkContainerPorts, checkEnv, checkLifecycle, checkProbes, checkResources, checkVolumeMounts } from "./kube-validate-container.ts";
 import { checkScheduling } from "./kube-validate-scheduling.ts";
+import { checkVolumeSource } from "./kube-validate-volumes.ts";
 import { checkContainerSecurity, checkPodSecurity } from "./kube-validate-security.ts";
 import { type Ctx, checkAnnotations, checkLabels, int, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
 
@@ -102,6 +103,7 @@ function checkVolumes(spec: Record<string, unknown>, path: Path, ctx: Ctx, optio
       report(ctx, [...at, "name"], `${show(name)} is not a valid volume name: ${RULES.label}`);
       ok = false;
     }
+    if (!checkVolumeSource(volume, at, ctx)) ok = false;
     if (valid.has(name)) {
       report(ctx, [...at, "name"], `volume name ${show(name)} is used twice: volume names must be unique in a pod`);
       ok = false;

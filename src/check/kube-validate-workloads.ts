@@ -1,6 +1,7 @@
 // What kube-apiserver refuses in workloads beyond the OpenAPI schema: selectors against their
 // template, restart policies, rollout strategies (k8s.io/kubernetes/pkg/apis/apps/validation,
 // pkg/apis/batch/validation, pkg/apis/core/validation ValidateReplicationController and ValidatePodCreate).
+import { checkSchedule } from "./kube-validate-cron.ts";
 import { checkVolumeClaimTemplates } from "./kube-validate-storage.ts";
 import { selectsLabels } from "../k8s/selector.ts";
 import { isDNS1123Label, isValidLabelValue, isValidPercent } from "../k8s/validation.ts";
@@ -195,6 +196,7 @@ export function checkCronJob(object: Obj, ctx: Ctx): void {
   const jobSpec = isRecord(jobTemplate.spec) ? jobTemplate.spec : {};
   const path = ["spec", "jobTemplate", "spec"];
   checkNonNegative(spec, ["startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"], ["spec"], ctx);
+  checkSchedule(spec, ctx);
   checkJobSpec(jobSpec, path, ctx);
   if (jobSpec.selector !== undefined && jobSpec.selector !== null)
     report(ctx, [...path, "selector"], "a CronJob's job template cannot set a selector: it is generated");

@@ -9,6 +9,8 @@ export interface Schemas {
   types: Record<string, { f: Record<string, string>; r?: string[]; x?: Record<string, string>; e?: Record<string, string[]> }>;
 }
 
+import { KIND_CLASSES } from "./mutations-kinds.ts";
+
 type Path = (string | number)[];
 
 /** A field the object holds: where, its compact type, format and enum, and whether its model requires it. */
@@ -98,7 +100,7 @@ type Pick = <T>(list: readonly T[]) => T | undefined;
 
 export interface MutationClass {
   name: string;
-  /** Why rigging does not judge this class offline (it depends on the cluster): its trials are counted apart. */
+  /** Why rigging does not judge this class offline (the cluster decides, or a grammar rigging does not carry): its trials are counted apart. */
   notJudged?: string;
   mutate(object: Obj, all: Site[], pick: Pick): { field: Path; value: unknown }[];
 }
@@ -209,150 +211,7 @@ export const CATALOG: readonly MutationClass[] = [
         return { field: [...s.path, "volumes"], value: [...(volumes.length > 0 ? volumes : [volume]), structuredClone(volume)] };
       }),
   },
-  {
-    name: "autoscaler bounds",
-    mutate: (o) => {
-      if (o.kind !== "HorizontalPodAutoscaler") return [];
-      const metric = ["spec", "metrics", 0];
-      const policy = ["spec", "behavior", "scaleDown", "policies", 0];
-      return [
-        { field: ["spec", "minReplicas"], value: 0 },
-        { field: ["spec", "maxReplicas"], value: 1 },
-        { field: ["spec", "scaleTargetRef", "apiVersion"], value: "v1" },
-        { field: ["spec", "scaleTargetRef", "apiVersion"], value: "apps/v1/x" },
-        { field: ["spec", "scaleTargetRef", "name"], value: "web/x" },
-        { field: [...metric, "resource", "target", "averageUtilization"], value: 0 },
-        { field: [...metric, "resource", "target", "averageValue"], value: "500m" },
-        { field: [...metric, "pods"], value: { metric: { name: "rps" }, target: { type: "AverageValue", averageValue: "1" } } },
-        { field: [...metric, "type"], value: "Pods" },
-        { field: ["spec", "behavior", "scaleDown", "policies"], value: [] },
-        { field: [...policy, "periodSeconds"], value: 1801 },
-        { field: [...policy, "value"], value: 0 },
-        { field: ["spec", "behavior", "scaleDown", "stabilizationWindowSeconds"], value: 3601 },
-      ];
-    },
-  },
-  {
-    name: "claim spec",
-    mutate: (_o, all) =>
-      all
-        .filter((s) => s.type === "V1PersistentVolumeClaimSpec")
-        .flatMap((s) => [
-          { field: [...s.path, "accessModes"], value: [] },
-          { field: [...s.path, "accessModes"], value: ["ReadWriteOncePod", "ReadWriteOnce"] },
-          { field: [...s.path, "resources", "requests", "storage"], value: "0" },
-          { field: [...s.path, "resources", "requests"], value: { cpu: "1" } },
-          { field: [...s.path, "storageClassName"], value: "Fast_SSD" },
-          { field: [...s.path, "dataSource"], value: { kind: "Pod", name: "web" } },
-          { field: [...s.path, "dataSource"], value: { apiGroup: "Snapshot.Storage", kind: "VolumeSnapshot", name: "nightly" } },
-        ]),
-  },
-  {
-    name: "affinity and tolerations",
-    mutate: (_o, all, pick) => {
-      const spec = pick(podSpecs(all));
-      if (!spec) return [];
-      const zone = (operator: string, values?: string[]) => ({ key: "topology.kubernetes.io/zone", operator, ...(values ? { values } : {}) });
-      const required = (term: unknown) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [term] } } });
-      const antiAffinity = (term: Record<string, unknown>) => ({
-        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: "web" } }, ...term }] },
-      });
-      const tolerations = [
-        { key: "", operator: "Equal", value: "x" },
-        { key: "dedicated", operator: "Exists", value: "gpu" },
-        { key: "dedicated", operator: "Equal", value: "gpu", effect: "NoSchedule", tolerationSeconds: 30 },
-        { key: "bad key!", operator: "Exists" },
-        { key: "dedicated", value: "-gpu-" },
-        { operator: "Exists" },
-      ].map((t) => ({ field: [...spec.path, "tolerations"], value: [t] }));
-      const affinities = [
-        { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
-        required({ matchExpressions: [zone("In", [])] }),
-        required({ matchExpressions: [zone("Exists", ["a"])] }),
-        required({ matchExpressions: [zone("Gt", ["1", "2"])] }),
-        required({ matchExpressions: [zone("In", ["-bad-"])] }),
-        required({ matchExpressions: [{ key: "bad key!", operator: "Exists" }] }),
-        required({ matchFields: [{ key: "metadata.namespace", operator: "In", values: ["x"] }] }),
-        required({ matchFields: [{ key: "metadata.name", operator: "In", values: ["a", "b"] }] }),
-        required({ matchFields: [{ key: "metadata.name", operator: "In", values: ["Node_1"] }] }),
-        { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [zone("In", ["a"])] } }] } },
-        { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [zone("In", ["-ok-"])] } }] } },
-        antiAffinity({ topologyKey: "" }),
-        antiAffinity({ topologyKey: "bad key!" }),
-        antiAffinity({ topologyKey: "kubernetes.io/hostname", namespaces: ["Bad_NS"] }),
-        antiAffinity({ topologyKey: "kubernetes.io/hostname", labelSelector: { matchExpressions: [{ key: "app", operator: "In", values: [] }] } }),
-        {
-          podAffinity: {
-            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 101, podAffinityTerm: { labelSelector: {}, topologyKey: "kubernetes.io/hostname" } }],
-          },
-        },
-      ].map((value) => ({ field: [...spec.path, "affinity"], value }));
-      return [...tolerations, ...affinities];
-    },
-  },
-  {
-    name: "ingress rules",
-    mutate: (o) => {
-      if (o.kind !== "Ingress") return [];
-      const rule = ["spec", "rules", 0];
-      const path = [...rule, "http", "paths", 0];
-      const service = (port: Record<string, unknown>, name = "web") => ({ service: { name, port } });
-      return [
-        { field: ["spec", "rules"], value: [] },
-        { field: [...rule, "host"], value: "10.0.0.1" },
-        { field: [...rule, "host"], value: "*.example.com" },
-        { field: [...rule, "host"], value: "*.*.example.com" },
-        { field: [...rule, "host"], value: "Web.Example.com" },
-        { field: [...rule, "http", "paths"], value: [] },
-        { field: [...path, "path"], value: "web" },
-        { field: [...path, "path"], value: "/a//b" },
-        { field: [...path, "path"], value: "/a/.." },
-        { field: [...path, "pathType"], value: "ImplementationSpecific" },
-        { field: [...path, "backend"], value: {} },
-        { field: [...path, "backend"], value: service({ name: "http", number: 80 }) },
-        { field: [...path, "backend"], value: service({}) },
-        { field: [...path, "backend"], value: service({ number: 70000 }) },
-        { field: [...path, "backend"], value: service({ name: "http_1" }) },
-        { field: [...path, "backend"], value: service({ number: 80 }, "9web") },
-        { field: [...path, "backend"], value: { resource: { apiGroup: "Storage.K8s", kind: "Bucket", name: "assets" } } },
-        { field: [...path, "backend"], value: { resource: { kind: "Bucket", name: "a/b" } } },
-        { field: ["spec", "tls"], value: [{ hosts: ["Web.example.com"], secretName: "web-tls" }] },
-        { field: ["spec", "tls"], value: [{ hosts: ["web.example.com"], secretName: "Web_TLS" }] },
-        { field: ["spec", "ingressClassName"], value: "Nginx_Public" },
-        { field: ["metadata", "annotations"], value: { "kubernetes.io/ingress.class": "traefik" } },
-      ];
-    },
-  },
-  {
-    name: "security context",
-    mutate: (o, all, pick) => {
-      const spec = pick(podSpecs(all));
-      if (!spec) return [];
-      const pod = (value: unknown) => ({ field: [...spec.path, "securityContext"], value });
-      const containers = get(o, [...spec.path, "containers"]) as Obj[];
-      const container = (value: unknown) => ({
-        field: [...spec.path, "containers"],
-        value: [{ ...containers[0], securityContext: value }, ...containers.slice(1)],
-      });
-      return [
-        pod({ runAsUser: -1 }),
-        pod({ fsGroup: 2147483648 }),
-        pod({ supplementalGroups: [1000, -5] }),
-        pod({ seccompProfile: { type: "Localhost" } }),
-        pod({ seccompProfile: { type: "Localhost", localhostProfile: "../escape.json" } }),
-        pod({ seccompProfile: { type: "RuntimeDefault", localhostProfile: "profiles/a.json" } }),
-        pod({ appArmorProfile: { type: "Localhost", localhostProfile: " padded " } }),
-        pod({ appArmorProfile: { type: "Localhost" } }),
-        pod({ appArmorProfile: { type: "Unconfined", localhostProfile: "x" } }),
-        { field: [...spec.path, "shareProcessNamespace"], value: true },
-        container({ runAsGroup: -1 }),
-        container({ allowPrivilegeEscalation: false, privileged: true }),
-        container({ allowPrivilegeEscalation: false, capabilities: { add: ["CAP_SYS_ADMIN"] } }),
-        container({ allowPrivilegeEscalation: false, capabilities: { add: ["SYS_ADMIN"] } }),
-        container({ seccompProfile: { type: "Localhost", localhostProfile: "/abs.json" } }),
-      ];
-    },
-  },
+  ...KIND_CLASSES,
   {
     name: "what the cluster decides",
     notJudged: "whether a ServiceAccount exists, and the Service IP range, are the cluster's: manifests do not show them",
