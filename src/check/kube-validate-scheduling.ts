@@ -10,11 +10,37 @@ const labelKey = (ctx: Ctx, key: unknown, path: Path) => {
   if (typeof key === "string" && isQualifiedName(key).length > 0) report(ctx, path, `${show(key)} is not a valid label key: ${RULES.qualified}`);
 };
 
-/** A pod spec's affinity and tolerations. */
+/** A pod spec's affinity, tolerations and topology spread constraints. */
 export function checkScheduling(spec: Obj, path: Path, ctx: Ctx): void {
   if (isRecord(spec.affinity)) checkAffinity(spec.affinity, [...path, "affinity"], ctx);
   list(spec.tolerations).forEach((toleration, i) => {
     if (isRecord(toleration)) checkToleration(toleration, [...path, "tolerations", i], ctx);
+  });
+  checkSpread(list(spec.topologySpreadConstraints), [...path, "topologySpreadConstraints"], ctx);
+}
+
+/**
+ * validateTopologySpreadConstraints: a positive maxSkew, a topologyKey, each {topologyKey, whenUnsatisfiable} once,
+ * minDomains (on by default from 1.27) positive and only with DoNotSchedule, a valid labelSelector (checked from 1.29:
+ * 1.24's source has no such check). matchLabelKeys is gated: not judged.
+ */
+function checkSpread(constraints: unknown[], path: Path, ctx: Ctx): void {
+  const seen = new Set<string>();
+  constraints.forEach((c, i) => {
+    if (!isRecord(c)) return;
+    const at = [...path, i];
+    const skew = int(c.maxSkew);
+    if (skew !== undefined && skew <= 0) report(ctx, [...at, "maxSkew"], `maxSkew ${skew} must be greater than zero`);
+    if (c.topologyKey === "") report(ctx, [...at, "topologyKey"], "topologyKey cannot be empty (kubernetes.io/hostname, topology.kubernetes.io/zone...)");
+    const key = `${String(c.topologyKey)}\0${String(c.whenUnsatisfiable)}`;
+    if (seen.has(key)) report(ctx, at, `two constraints spread by ${show(c.topologyKey)} with whenUnsatisfiable ${show(c.whenUnsatisfiable)}: keep one`);
+    seen.add(key);
+    const minDomains = int(c.minDomains);
+    if (minDomains !== undefined && atLeast(ctx, 27)) {
+      if (minDomains <= 0) report(ctx, [...at, "minDomains"], `minDomains ${minDomains} must be greater than zero`);
+      else if (c.whenUnsatisfiable !== "DoNotSchedule") report(ctx, [...at, "minDomains"], "minDomains is taken only with whenUnsatisfiable: DoNotSchedule");
+    }
+    if (atLeast(ctx, 29)) checkLabelSelector(c.labelSelector, [...at, "labelSelector"], ctx);
   });
 }
 

@@ -96,3 +96,32 @@ describe("pod affinity and anti-affinity (validatePodAffinityTerm)", () => {
     );
   });
 });
+
+describe("topology spread constraints (validateTopologySpreadConstraints)", () => {
+  const spread = (extra: Obj = {}) => ({
+    maxSkew: 1,
+    topologyKey: "topology.kubernetes.io/zone",
+    whenUnsatisfiable: "DoNotSchedule",
+    labelSelector: { matchLabels: { app: "web" } },
+    ...extra,
+  });
+  const spreading = (...constraints: Obj[]) => pod({ topologySpreadConstraints: constraints });
+  const T = "spec.topologySpreadConstraints";
+
+  it("skew by a positive amount over a named topology, each key and action once", () => {
+    accepts(spreading(spread(), spread({ whenUnsatisfiable: "ScheduleAnyway" })));
+    refuses(spreading(spread({ maxSkew: 0 })), `${T}.0.maxSkew`, "greater than zero");
+    refuses(spreading(spread({ topologyKey: "" })), `${T}.0.topologyKey`, "cannot be empty");
+    refuses(spreading(spread(), spread({ maxSkew: 2 })), `${T}.1`, "keep one");
+  });
+
+  it("take minDomains only with DoNotSchedule, from 1.27; a valid selector from 1.29", () => {
+    accepts(spreading(spread({ minDomains: 3 })));
+    refuses(spreading(spread({ minDomains: 0 })), `${T}.0.minDomains`, "greater than zero");
+    refuses(spreading(spread({ minDomains: 2, whenUnsatisfiable: "ScheduleAnyway" })), `${T}.0.minDomains`, "only with whenUnsatisfiable: DoNotSchedule");
+    accepts(spreading(spread({ minDomains: 2, whenUnsatisfiable: "ScheduleAnyway" })), "1.25");
+    const badSelector = spreading(spread({ labelSelector: { matchExpressions: [{ key: "app", operator: "Exists", values: ["web"] }] } }));
+    refuses(badSelector, `${T}.0.labelSelector.matchExpressions.0.values`, "takes no values");
+    accepts(badSelector, "1.24");
+  });
+});

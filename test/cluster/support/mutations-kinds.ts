@@ -13,6 +13,30 @@ function get(object: unknown, path: (string | number)[]): unknown {
 
 export const KIND_CLASSES: readonly MutationClass[] = [
   {
+    name: "topology spread",
+    mutate: (_o, all, pick) => {
+      const spec = pick(podSpecs(all));
+      if (!spec) return [];
+      const spread = (extra: Obj) => ({
+        maxSkew: 1,
+        topologyKey: "topology.kubernetes.io/zone",
+        whenUnsatisfiable: "DoNotSchedule",
+        labelSelector: { matchLabels: { app: "web" } },
+        ...extra,
+      });
+      return [
+        [spread({ maxSkew: 0 })],
+        [spread({ topologyKey: "" })],
+        [spread({}), spread({ maxSkew: 2 })],
+        [spread({}), spread({ whenUnsatisfiable: "ScheduleAnyway" })],
+        [spread({ minDomains: 0 })],
+        [spread({ minDomains: 2, whenUnsatisfiable: "ScheduleAnyway" })],
+        [spread({ minDomains: 3 })],
+        [spread({ labelSelector: { matchExpressions: [{ key: "app", operator: "Exists", values: ["web"] }] } })],
+      ].map((value) => ({ field: [...spec.path, "topologySpreadConstraints"], value }));
+    },
+  },
+  {
     name: "volume sources",
     mutate: (o, all, pick) => {
       const spec = pick(podSpecs(all));
