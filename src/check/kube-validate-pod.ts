@@ -5,7 +5,7 @@ import { checkContainerPorts, checkEnv, checkLifecycle, checkProbes, checkResour
 import { checkScheduling } from "./kube-validate-scheduling.ts";
 import { checkVolumeSource } from "./kube-validate-volumes.ts";
 import { checkContainerSecurity, checkPodSecurity } from "./kube-validate-security.ts";
-import { type Ctx, checkAnnotations, checkLabels, int, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
+import { atLeast, type Ctx, checkAnnotations, checkLabels, int, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
 
 export interface PodOptions {
   /** A Pod, not a pod template (SetDefaults_Pod, ValidatePodCreate). */
@@ -32,7 +32,7 @@ export function checkPodSpec(spec: unknown, path: Path, ctx: Ctx, options: PodOp
   containers.forEach((c, i) => {
     if (!isRecord(c)) return;
     const at = [...path, "containers", i];
-    checkContainer(c, volumes, names, at, ctx);
+    checkContainer(c, volumes, names, at, ctx, options);
     checkLifecycle(c, at, ctx);
     checkProbes(c, at, ctx);
   });
@@ -40,7 +40,7 @@ export function checkPodSpec(spec: unknown, path: Path, ctx: Ctx, options: PodOp
   list(spec.initContainers).forEach((c, i) => {
     if (!isRecord(c)) return;
     const at = [...path, "initContainers", i];
-    checkContainer(c, volumes, names, at, ctx);
+    checkContainer(c, volumes, names, at, ctx, options);
     // Init containers run one at a time: a hostPort conflicts only within one.
     checkHostPorts(spec, [c], [...path, "initContainers"], ctx, options, i);
     // A sidecar (restartPolicy Always, honoured from 1.29 where SidecarContainers is on) takes probes and lifecycle.
@@ -114,7 +114,7 @@ function checkVolumes(spec: Record<string, unknown>, path: Path, ctx: Ctx, optio
 }
 
 /** validateContainerCommon and the name's uniqueness across containers, initContainers and ephemeralContainers. */
-function checkContainer(c: Record<string, unknown>, volumes: ReadonlySet<string>, names: Set<string>, at: Path, ctx: Ctx): void {
+function checkContainer(c: Record<string, unknown>, volumes: ReadonlySet<string>, names: Set<string>, at: Path, ctx: Ctx, options: PodOptions = {}): void {
   const name = str(c.name);
   if (name === "") report(ctx, [...at, "name"], "a container needs a name");
   else if (name !== undefined) {
@@ -127,11 +127,22 @@ function checkContainer(c: Record<string, unknown>, volumes: ReadonlySet<string>
       );
     names.add(name);
   }
+  checkImage(c.image, [...at, "image"], ctx, options);
   checkContainerPorts(c.ports, [...at, "ports"], ctx);
   checkEnv(c, at, ctx);
   checkVolumeMounts(c.volumeMounts, volumes, [...at, "volumeMounts"], ctx);
   checkResources(c, at, ctx);
   checkContainerSecurity(c, at, ctx);
+}
+
+/** Go's unicode.IsSpace, which strings.TrimSpace trims. */
+const GO_SPACE = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+
+/** validateContainerCommon: an image, in a template too; validateContainerOnlyForPod (from 1.29): a Pod's without white space around it. */
+function checkImage(image: unknown, at: Path, ctx: Ctx, options: PodOptions): void {
+  if (image === undefined || image === null || image === "") report(ctx, at, "a container needs an image");
+  else if (typeof image === "string" && options.isPod && atLeast(ctx, 29) && (GO_SPACE.includes(image[0]) || GO_SPACE.includes(image[image.length - 1])))
+    report(ctx, at, `image ${show(image)} has white space around it`);
 }
 
 /** ValidatePodCreate and ValidatePodTemplateSpec refuse ephemeral containers; their names are still checked as upstream does. */

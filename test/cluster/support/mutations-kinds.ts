@@ -13,6 +13,16 @@ function get(object: unknown, path: (string | number)[]): unknown {
 
 export const KIND_CLASSES: readonly MutationClass[] = [
   {
+    name: "container image",
+    mutate: (_o, all) =>
+      podSpecs(all).flatMap((s) => [
+        { field: [...s.path, "containers", 0, "image"], value: "" },
+        { field: [...s.path, "containers", 0, "image"], value: undefined },
+        { field: [...s.path, "containers", 0, "image"], value: " nginx:1.27" },
+        { field: [...s.path, "containers", 0, "image"], value: "nginx:1.27\t" },
+      ]),
+  },
+  {
     name: "topology spread",
     mutate: (_o, all, pick) => {
       const spec = pick(podSpecs(all));
