@@ -6,6 +6,7 @@ import { type Ctx, checkMetadata, isRecord, kindInfo, type Problem } from "./kub
 import { checkNetworkPolicy, checkService } from "./kube-validate-net.ts";
 import { checkConfigMap, checkPodDisruptionBudget, checkPriorityClass, checkRbac, checkSecret } from "./kube-validate-other.ts";
 import { checkHorizontalPodAutoscaler } from "./kube-validate-autoscaling.ts";
+import { checkIngressClass, checkStorageClass } from "./kube-validate-classes.ts";
 import { checkIngress } from "./kube-validate-ingress.ts";
 import { checkPodTemplate } from "./kube-validate-pod.ts";
 import { checkPersistentVolumeClaim } from "./kube-validate-storage.ts";
@@ -33,6 +34,8 @@ const CHECKS: Record<string, Check> = {
   "batch/CronJob": checkCronJob,
   "networking.k8s.io/NetworkPolicy": checkNetworkPolicy,
   "networking.k8s.io/Ingress": checkIngress,
+  "networking.k8s.io/IngressClass": checkIngressClass,
+  "storage.k8s.io/StorageClass": checkStorageClass,
   "policy/PodDisruptionBudget": checkPodDisruptionBudget,
   "scheduling.k8s.io/PriorityClass": checkPriorityClass,
   "rbac.authorization.k8s.io/Role": checkRbac,

@@ -131,6 +131,22 @@ export const CORPUS: readonly Record<string, unknown>[] = [
     },
   },
   {
+    apiVersion: "storage.k8s.io/v1",
+    kind: "StorageClass",
+    metadata: meta("fast-ssd"),
+    provisioner: "ebs.csi.aws.com",
+    parameters: { type: "gp3" },
+    reclaimPolicy: "Delete",
+    volumeBindingMode: "WaitForFirstConsumer",
+    allowedTopologies: [{ matchLabelExpressions: [{ key: "topology.kubernetes.io/zone", values: ["eu-west-1a"] }] }],
+  },
+  {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "IngressClass",
+    metadata: meta("nginx"),
+    spec: { controller: "k8s.io/ingress-nginx", parameters: { apiGroup: "k8s.example.com", kind: "IngressParameters", name: "external", scope: "Cluster" } },
+  },
+  {
     apiVersion: "v1",
     kind: "PersistentVolumeClaim",
     metadata: meta("data"),

@@ -13,6 +13,47 @@ function get(object: unknown, path: (string | number)[]): unknown {
 
 export const KIND_CLASSES: readonly MutationClass[] = [
   {
+    name: "storage and ingress classes",
+    mutate: (o) => {
+      const topology = (rq: Obj) => ({
+        field: ["allowedTopologies"],
+        value: [{ matchLabelExpressions: [{ key: "topology.kubernetes.io/zone", values: ["a"], ...rq }] }],
+      });
+      const parameters = (p: Obj) => ({
+        field: ["spec", "parameters"],
+        value: { apiGroup: "k8s.example.com", kind: "IngressParameters", name: "external", ...p },
+      });
+      if (o.kind === "StorageClass")
+        return [
+          { field: ["provisioner"], value: "" },
+          { field: ["provisioner"], value: "ebs csi" },
+          { field: ["provisioner"], value: "EBS.CSI.AWS.COM" },
+          { field: ["reclaimPolicy"], value: "Recycle" },
+          { field: ["parameters"], value: { "": "x" } },
+          { field: ["parameters"], value: { big: "x".repeat(257 * 1024) } },
+          topology({ values: [] }),
+          topology({ values: ["a", "a"] }),
+          topology({ key: "bad key!" }),
+          { field: ["allowedTopologies"], value: [0, 1].map(() => ({ matchLabelExpressions: [{ key: "zone", values: ["a"] }] })) },
+        ];
+      if (o.kind === "IngressClass")
+        return [
+          { field: ["spec", "controller"], value: "ingress-nginx" },
+          { field: ["spec", "controller"], value: "k8s.io/" },
+          { field: ["spec", "controller"], value: "K8s.io/nginx" },
+          { field: ["spec", "controller"], value: "k8s.io/ingress nginx" },
+          { field: ["spec", "controller"], value: `k8s.io/${"x".repeat(250)}` },
+          parameters({ scope: undefined }),
+          parameters({ scope: "Namespace" }),
+          parameters({ scope: "Namespace", namespace: "Bad_NS" }),
+          parameters({ scope: "Cluster", namespace: "default" }),
+          parameters({ kind: "" }),
+          parameters({ name: "a/b" }),
+        ];
+      return [];
+    },
+  },
+  {
     name: "container image",
     mutate: (_o, all) =>
       podSpecs(all).flatMap((s) => [
