@@ -9,6 +9,7 @@ import { checkHorizontalPodAutoscaler } from "./kube-validate-autoscaling.ts";
 import { checkIngressClass, checkStorageClass } from "./kube-validate-classes.ts";
 import { checkIngress } from "./kube-validate-ingress.ts";
 import { checkPodTemplate } from "./kube-validate-pod.ts";
+import { checkWebhookConfiguration } from "./kube-validate-webhooks.ts";
 import { checkPersistentVolumeClaim } from "./kube-validate-storage.ts";
 import { checkAppsWorkload, checkCronJob, checkJob, checkPod, checkReplicationController } from "./kube-validate-workloads.ts";
 
@@ -36,6 +37,8 @@ const CHECKS: Record<string, Check> = {
   "networking.k8s.io/Ingress": checkIngress,
   "networking.k8s.io/IngressClass": checkIngressClass,
   "storage.k8s.io/StorageClass": checkStorageClass,
+  "admissionregistration.k8s.io/ValidatingWebhookConfiguration": checkWebhookConfiguration,
+  "admissionregistration.k8s.io/MutatingWebhookConfiguration": checkWebhookConfiguration,
   "policy/PodDisruptionBudget": checkPodDisruptionBudget,
   "scheduling.k8s.io/PriorityClass": checkPriorityClass,
   "rbac.authorization.k8s.io/Role": checkRbac,

@@ -131,6 +131,22 @@ export const CORPUS: readonly Record<string, unknown>[] = [
     },
   },
   {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingWebhookConfiguration",
+    metadata: meta("policy-hooks"),
+    webhooks: [
+      {
+        name: "validate.policy.example.com",
+        clientConfig: { service: { name: "policy", namespace: "policy-system", path: "/validate", port: 443 } },
+        rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments", "deployments/scale"] }],
+        sideEffects: "None",
+        admissionReviewVersions: ["v1"],
+        timeoutSeconds: 5,
+        failurePolicy: "Fail",
+      },
+    ],
+  },
+  {
     apiVersion: "storage.k8s.io/v1",
     kind: "StorageClass",
     metadata: meta("fast-ssd"),

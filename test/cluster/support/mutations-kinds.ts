@@ -13,6 +13,52 @@ function get(object: unknown, path: (string | number)[]): unknown {
 
 export const KIND_CLASSES: readonly MutationClass[] = [
   {
+    name: "webhook configuration",
+    mutate: (o) => {
+      if (o.kind !== "ValidatingWebhookConfiguration") return [];
+      const hook = ["webhooks", 0];
+      const rule = (r: Obj) => ({
+        field: [...hook, "rules"],
+        value: [{ operations: ["CREATE"], apiGroups: ["apps"], apiVersions: ["v1"], resources: ["deployments"], ...r }],
+      });
+      const client = (c: Obj) => ({ field: [...hook, "clientConfig"], value: c });
+      const service = (s: Obj) => client({ service: { name: "policy", namespace: "policy-system", ...s } });
+      return [
+        { field: [...hook, "name"], value: "validate" },
+        { field: [...hook, "name"], value: "Validate.Policy.example.com" },
+        { field: ["webhooks", 1], value: { ...(get(o, hook) as Obj) } },
+        { field: [...hook, "sideEffects"], value: undefined },
+        { field: [...hook, "sideEffects"], value: "Some" },
+        { field: [...hook, "timeoutSeconds"], value: 31 },
+        { field: [...hook, "admissionReviewVersions"], value: [] },
+        { field: [...hook, "admissionReviewVersions"], value: ["v2"] },
+        { field: [...hook, "admissionReviewVersions"], value: ["v1", "v1"] },
+        { field: [...hook, "namespaceSelector"], value: { matchExpressions: [{ key: "team", operator: "In", values: [] }] } },
+        client({}),
+        client({ url: "https://policy.example.com/validate", service: { name: "policy", namespace: "policy-system" } }),
+        client({ url: "http://policy.example.com/validate" }),
+        client({ url: "https://user@policy.example.com/validate" }),
+        client({ url: "https://policy.example.com/validate?x=1" }),
+        client({ url: "https://policy.example.com/validate#frag" }),
+        client({ url: "https://policy.example.com/validate" }),
+        service({ name: "" }),
+        service({ port: 0 }),
+        service({ path: "validate" }),
+        service({ path: "/Validate" }),
+        service({ path: "/a//b" }),
+        rule({ operations: [] }),
+        rule({ operations: ["*", "CREATE"] }),
+        rule({ apiGroups: ["*", "apps"] }),
+        rule({ apiVersions: [""] }),
+        rule({ resources: [] }),
+        rule({ resources: ["*/*", "pods"] }),
+        rule({ resources: ["*", "pods"] }),
+        rule({ resources: ["pods/*", "pods/log"] }),
+        rule({ resources: ["*", "pods/log"] }),
+      ];
+    },
+  },
+  {
     name: "storage and ingress classes",
     mutate: (o) => {
       const topology = (rq: Obj) => ({
