@@ -1,6 +1,7 @@
 // What kube-apiserver refuses beyond the OpenAPI schema in a StorageClass and an IngressClass
 // (pkg/apis/storage/validation ValidateStorageClass, pkg/apis/networking/validation ValidateIngressClass).
-import { byteLength, isDNS1123Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName } from "../k8s/validation.ts";
+import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../k8s/validation.ts";
+import { checkTypedReference } from "./kube-validate-ingress.ts";
 import { type Ctx, isRecord, list, type Path, RULES, report, show, str } from "./kube-validate-meta.ts";
 
 type Obj = Record<string, unknown>;
@@ -69,15 +70,7 @@ export function checkIngressClass(object: Obj, ctx: Ctx): void {
 
 /** validateIngressClassParametersReference after defaulting: a kind and a name, a scope, a namespace exactly with scope Namespace. */
 function checkParameters(params: Obj, path: Path, ctx: Ctx): void {
-  const group = str(params.apiGroup);
-  if (group !== undefined && isDNS1123Subdomain(group).length > 0)
-    report(ctx, [...path, "apiGroup"], `${show(group)} is not a valid API group: ${RULES.subdomain}`);
-  for (const field of ["kind", "name"]) {
-    const value = str(params[field]);
-    if (value === "") report(ctx, [...path, field], `the parameters reference needs its ${field}`);
-    else if (value !== undefined && isPathSegmentName(value).length > 0)
-      report(ctx, [...path, field], `${show(value)} is not a valid ${field}: ${RULES.segment}`);
-  }
+  checkTypedReference(params, path, ctx);
   // SetDefaults_IngressClass: no scope is Cluster.
   const scope = params.scope ?? "Cluster";
   const namespace = params.namespace;

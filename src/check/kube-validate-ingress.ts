@@ -86,19 +86,19 @@ function checkBackend(backend: Obj, path: Path, ctx: Ctx): void {
   const resource = isRecord(backend.resource) ? backend.resource : undefined;
   const service = isRecord(backend.service) ? backend.service : undefined;
   if (resource && service) report(ctx, path, "a backend is a service or a resource, not both");
-  else if (resource) checkResourceBackend(resource, [...path, "resource"], ctx);
+  else if (resource) checkTypedReference(resource, [...path, "resource"], ctx);
   else if (service) checkServiceBackend(service, [...path, "service"], ctx);
   else report(ctx, path, "a backend needs a service or a resource");
 }
 
-/** validateIngressTypedLocalObjectReference: a group as a subdomain, a kind and a name as path segments. */
-function checkResourceBackend(resource: Obj, path: Path, ctx: Ctx): void {
+/** validateIngressTypedLocalObjectReference: a group as a subdomain, a kind and a name as path segments (an IngressClass's parameters too). */
+export function checkTypedReference(resource: Obj, path: Path, ctx: Ctx): void {
   const group = str(resource.apiGroup);
   if (group !== undefined && isDNS1123Subdomain(group).length > 0)
     report(ctx, [...path, "apiGroup"], `${show(group)} is not a valid API group: ${RULES.subdomain}`);
   for (const field of ["kind", "name"]) {
     const value = str(resource[field]);
-    if (value === "") report(ctx, [...path, field], `the resource needs its ${field}`);
+    if (value === "") report(ctx, [...path, field], `the reference needs its ${field}`);
     else if (value !== undefined && isPathSegmentName(value).length > 0)
       report(ctx, [...path, field], `${show(value)} is not a valid ${field}: ${RULES.segment}`);
   }
