@@ -33,7 +33,7 @@ Every image is checked on the way:
        credentials is not public, and rigging never asks for a password
   D10  the digest is an image index with linux/amd64 and linux/arm64 (the
        Server, NATS, the Rootpilot runner); the Runner needs linux/amd64
-       only, until an arm64 KVM boot passes (DL-577)
+       only, until an arm64 KVM boot passes
 Nothing is written unless every image passes.
 
 A registry on a loopback address (127.0.0.0/8, localhost, [::1]) is read

@@ -50,7 +50,7 @@ export const LIVE_DECISIONS: readonly LiveDecision[] = [
   },
   {
     id: "D10",
-    decision: "every image is multi-arch (amd64 + arm64), except the Runner, amd64-only until an arm64 KVM boot passes (DL-577)",
+    decision: "every image is multi-arch (amd64 + arm64), except the Runner, amd64-only until an arm64 KVM boot passes",
     requirements: ["CS-10", "CR-13"],
     checked: "the Server's, NATS's and the Rootpilot runner's digests are image indexes with linux/amd64 and linux/arm64; the Runner's holds linux/amd64",
     command: "`rigging pin VALUES`",
@@ -60,9 +60,9 @@ export const LIVE_DECISIONS: readonly LiveDecision[] = [
 /** The docs section, rendered with the rules table's own cell writer. */
 export function decisionsSection(row: (cells: readonly string[]) => string): string[] {
   return [
-    "## Seed decisions checked against live systems",
+    "## Design decisions checked against live systems",
     "",
-    "Some of seed 001's decisions concern what no values file or manifest shows: a",
+    "Some of the Compass Server-on-Kubernetes design's decisions concern what no values file or manifest shows: a",
     "database, a NATS server, a certificate, a registry. These commands check them",
     "against the live system (see docs/preflight.md and docs/pin.md); each exits 1",
     "when a check fails, so CI can run it.",

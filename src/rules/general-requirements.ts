@@ -23,20 +23,23 @@ export const G = defineRequirements({
   "G-04": {
     summary: "Secrets are referenced by name and key, never inlined",
     fix: "put the value in a Secret and reference it with secretKeyRef or a secret volume",
-    why: "A secret written into values or manifests ends up in Git, in CI logs and in every copy of the rendered output; rotating it means finding all of them. Seed 001 (D4) keeps secrets by name: the database URL, master key, NATS password, TLS certificate, admin token and forge App credentials live in Secrets the operator creates, and the manifests only point at them.",
-    source: { from: "seed", says: 'seed 001, D4: "secrets by name"; seed 002, Requirement 5: "with no static keys"' },
+    why: "A secret written into values or manifests ends up in Git, in CI logs and in every copy of the rendered output; rotating it means finding all of them. The Compass Server-on-Kubernetes design (D4) keeps secrets by name: the database URL, master key, NATS password, TLS certificate, admin token and forge App credentials live in Secrets the operator creates, and the manifests only point at them.",
+    source: {
+      from: "seed",
+      says: 'the Compass Server-on-Kubernetes design, D4: "secrets by name"; the Rootpilot Kubernetes guide, Requirement 5: "with no static keys"',
+    },
     severity: "error",
     profiles: SYSTEM_NAMES,
   },
   "G-05": {
     summary: "Every image is repository@sha256:<64 hex>",
     fix: "pin the image by digest: repository@sha256:<64 hex>; tags are for people, not pod specs",
-    why: '"The image must be a repo@sha256:<digest> reference" (seed 000). A tag can move: the node may pull a different image than the one reviewed, and two nodes may run two builds. Seed 001 (D8) pairs tags like main-<n>-<sha12> with the digest for people, "with only the digest written to pod specs".',
+    why: '"The image must be a repo@sha256:<digest> reference" (the Compass Runner manifests guide). A tag can move: the node may pull a different image than the one reviewed, and two nodes may run two builds. The Compass Server-on-Kubernetes design (D8) pairs tags like main-<n>-<sha12> with the digest for people, "with only the digest written to pod specs".',
     source: {
       from: "seed",
-      says: 'seed 000: "The image must be a repo@sha256:<digest> reference."; seed 001, D8: "with only the digest written to pod specs"',
+      says: 'the Compass Runner manifests guide: "The image must be a repo@sha256:<digest> reference."; the Compass Server-on-Kubernetes design, D8: "with only the digest written to pod specs"',
     },
-    // Each system whose seeds ask no digest names its opinion in its record.
+    // Each system whose source documents ask no digest names its opinion in its record.
     opinions: Object.fromEntries(SYSTEMS.flatMap(({ digestOpinion: o }) => (o ? [[o.key, { summary: o.summary, because: o.because }]] : []))),
     severity: "error",
     profiles: SYSTEM_NAMES,
@@ -47,13 +50,13 @@ export const G = defineRequirements({
     why: "These settings are what Pod Security's restricted level asks of a container, and the Compass Runner's namespace cannot enforce that level (it needs hostPath, see G-10). Without them a compromised process can gain privileges (setuid binaries, file capabilities), write into its own image, or make any system call the kernel offers.",
     source: {
       from: "upstream",
-      says: 'Kubernetes\' Pod Security Standards, restricted profile (privilege escalation, capabilities, non-root, seccomp), which the namespaces of G-10 enforce; seed 002: "runAsNonRoot is no longer a gap"',
+      says: 'Kubernetes\' Pod Security Standards, restricted profile (privilege escalation, capabilities, non-root, seccomp), which the namespaces of G-10 enforce; the Rootpilot Kubernetes guide: "runAsNonRoot is no longer a gap"',
     },
     opinions: {
       "read-only-root": {
         summary: "a read-only root filesystem",
         because:
-          "not part of the restricted profile and not asked for by seed 000 or 002; rigging asks for it so that a compromised process cannot change its own files (for the Compass Server it is CS-02's, an error)",
+          "not part of the restricted profile and not asked for by the Compass Runner manifests guide or the Rootpilot Kubernetes guide; rigging asks for it so that a compromised process cannot change its own files (for the Compass Server it is CS-02's, an error)",
       },
     },
     severity: "error",
@@ -65,7 +68,7 @@ export const G = defineRequirements({
     why: "The recommended labels are how people, dashboards and this tool tell which installation an object belongs to: `check` recognises a profile from app.kubernetes.io/name, and kubectl, Helm and Argo CD group objects by instance and part-of. An object without them is easy to orphan on upgrade or uninstall.",
     source: {
       from: "rigging",
-      says: "Kubernetes recommends these labels and no seed asks for them; rigging writes all six so that tools can group an installation's objects (`check` recognises a profile by its shape too)",
+      says: "Kubernetes recommends these labels and no source document asks for them; rigging writes all six so that tools can group an installation's objects (`check` recognises a profile by its shape too)",
     },
     severity: "warning",
     profiles: SYSTEM_NAMES,
@@ -76,7 +79,7 @@ export const G = defineRequirements({
     why: "Without requests the scheduler places the pod blind and the node may be overcommitted; without a memory limit one leaking process takes memory from every other pod on the node until the kernel's OOM killer picks a victim, possibly not the culprit. The defaults are written out in the docs so that nobody has to guess them.",
     source: {
       from: "rigging",
-      says: "no seed sets resources (seed 002 calls them an open decision); rigging asks for requests and a memory limit so that the scheduler and the OOM killer treat the pod predictably",
+      says: "no source document sets resources (the Rootpilot Kubernetes guide calls them an open decision); rigging asks for requests and a memory limit so that the scheduler and the OOM killer treat the pod predictably",
     },
     severity: "warning",
     concern: "reliability",
@@ -84,11 +87,11 @@ export const G = defineRequirements({
   },
   "G-09": {
     summary: "No image pull secrets: images are public and read anonymously",
-    fix: "remove imagePullSecrets; the images are public (seed 001, D9)",
-    why: 'Seed 001 (D9): "all images are public, and registry reads are anonymous." A pull secret is a credential that has to be distributed, rotated and kept out of Git for no gain; when it expires, pods stop starting on new nodes.',
+    fix: "remove imagePullSecrets; the images are public (the Compass Server-on-Kubernetes design, D9)",
+    why: 'The Compass Server-on-Kubernetes design (D9): "all images are public, and registry reads are anonymous." A pull secret is a credential that has to be distributed, rotated and kept out of Git for no gain; when it expires, pods stop starting on new nodes.',
     source: {
       from: "rigging",
-      says: "seed 001 (D9) makes the images public, so a pull secret is a credential with nothing to do; a private mirror may still need one",
+      says: "the Compass Server-on-Kubernetes design (D9) makes the images public, so a pull secret is a credential with nothing to do; a private mirror may still need one",
     },
     severity: "warning",
     profiles: SYSTEM_NAMES,
@@ -105,7 +108,7 @@ export const G = defineRequirements({
       enforce: {
         summary: "enforce at the strictest level the pods pass",
         because:
-          "rigging's choice: the strictest level the profile's pods pass (restricted, privileged for the Compass Runner) makes the API server refuse anything weaker; no seed asks for it",
+          "rigging's choice: the strictest level the profile's pods pass (restricted, privileged for the Compass Runner) makes the API server refuse anything weaker; no source document asks for it",
       },
       "audit-warn": {
         summary: "audit and warn at the same level",

@@ -19,11 +19,11 @@ describe("rigging explain", () => {
     expect(r.out).toMatch(/^CR-18\s+values\s+Node prerequisites/m);
   });
 
-  it("explains a rule: requirement, why (with the seed's words), how judged, fix", () => {
+  it("explains a rule: requirement, why (with the source document's words), how judged, fix", () => {
     const r = runInProcess(["explain", "cr-03"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^CR-03 {2}The only credential is a projected token/);
-    expect(r.out).toMatch(/Why:\n {2}Seed 000: "The DaemonSet uses a projected compass-runner ServiceAccount/);
+    expect(r.out).toMatch(/Why:\n {2}The Compass Runner manifests guide: "The DaemonSet uses a projected\s+compass-runner ServiceAccount/);
     expect(r.out).toMatch(/attestation_invalid/);
     expect(r.out).toMatch(/Judged:\n {2}rule over manifests/);
     expect(r.out).toMatch(/Fix:\n {2}mount a projected serviceAccountToken/);

@@ -37,7 +37,7 @@ describe("the generators", () => {
     expect(md).toMatch(
       /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec \|/,
     );
-    expect(md).toMatch(/\| RP-03 \| rootpilot-runner \| error \| .* \| documented: seed 002, Requirement 2: .* \|/);
+    expect(md).toMatch(/\| RP-03 \| rootpilot-runner \| error \| .* \| documented: the Rootpilot Kubernetes guide, Requirement 2: .* \|/);
     expect(md).toMatch(/\| G-07 \| all \| warning \| .* \| rigging.s choice: .* \|/);
   });
 

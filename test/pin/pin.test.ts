@@ -96,7 +96,7 @@ describe("rigging pin against a live registry", () => {
     const runner = tempFile(withImages(example("compass-runner.yaml"), { [RUNNER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-runner:${PAIRED}` }), "runner.yaml");
     const ok = await pin(runner);
     expect(ok.out).toContain(
-      `ok   D10 image: ${R}/rigelbuild/compass-runner@${digests.runner} is an image with linux/amd64: the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)`,
+      `ok   D10 image: ${R}/rigelbuild/compass-runner@${digests.runner} is an image with linux/amd64: the Runner runs on amd64 nodes only, until an arm64 KVM boot passes`,
     );
     expect(ok.code).toBe(0);
     expect(readFileSync(runner, "utf8")).toContain(`\nimage: ${R}/rigelbuild/compass-runner:${PAIRED}@${digests.runner}\n`);

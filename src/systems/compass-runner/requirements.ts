@@ -19,18 +19,18 @@ export const CR = defineRequirements({
   "CR-02": {
     summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
     fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
-    why: 'Seed 000: "the Server address (an absolute https:// URL)". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with "a server address is required" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.',
-    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    why: 'The Compass Runner manifests guide: "the Server address (an absolute https:// URL)". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with "a server address is required" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.',
+    source: { from: "seed", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
   },
   "CR-03": {
-    summary: `The only credential is a projected token at the token file (seed: ${TOKEN_PATH}), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
+    summary: `The only credential is a projected token at the token file (${TOKEN_PATH}, as the Compass Runner manifests guide writes it), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
     inValues:
       "`tokenExpirationSeconds` (default 600) is the token's `expirationSeconds`, 600 to 4294967296 and no higher than `maxTokenLifetimeSeconds` (default 600), the Server entry's `maxTokenLifetime`.",
     fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
-    why: "Seed 000: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
-    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    why: "The Compass Runner manifests guide: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
+    source: { from: "seed", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -40,8 +40,8 @@ export const CR = defineRequirements({
     inValues:
       "`serverCluster.namespace`, `serviceAccount` and `audience`, when given, must equal the Runner's `namespace`, `serviceAccount` and `compass-runner`; in a `kind: Compass` file the entry is derived from the `runner` section.",
     fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
-    why: "Seed 000: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
-    source: { from: "seed", says: "seed 000; go/internal/auth/runner_clusters.go@7bc5d536" },
+    why: "The Compass Runner manifests guide: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
+    source: { from: "seed", says: "the Compass Runner manifests guide; go/internal/auth/runner_clusters.go@7bc5d536" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -50,7 +50,7 @@ export const CR = defineRequirements({
     inValues:
       "`automountServiceAccountToken` is refused: rigging renders no binding and sets `automountServiceAccountToken: false` on the ServiceAccount and the pod *(inferred: the API token would be an unused credential)*.",
     fix: "remove every Role, ClusterRole and binding for the Runner; set automountServiceAccountToken: false on the ServiceAccount and the pod",
-    why: 'Seed 000: "The ServiceAccount has no RBAC binding." The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).',
+    why: 'The Compass Runner manifests guide: "The ServiceAccount has no RBAC binding." The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).',
     severity: "error",
     profiles: RUNNER,
   },
@@ -60,14 +60,14 @@ export const CR = defineRequirements({
       "`admission.controllers` may create Runner pods, `admission.deployers` may change the DaemonSet, and `admission.breakGlassGroups` (default `[system:masters]`) may exec, attach, debug and request Runner tokens.",
     fix: "apply the four ValidatingAdmissionPolicies (failurePolicy: Fail) with their bindings (validationActions: [Deny]) that rigging renders, applied by a member of admission.deployers (docs/compass-runner-admission.md)",
     why:
-      'Seed 000: the admission policy "denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)"; only admission.controllers create Runner pods and only admission.deployers change the DaemonSet. ' +
+      'The Compass Runner manifests guide: the admission policy "denies exec, attach, and ephemeral containers on Runner pods except to admission.breakGlassGroups (default system:masters)"; only admission.controllers create Runner pods and only admission.deployers change the DaemonSet. ' +
       "The Runner namespace runs at Pod Security privileged for its hostPath trees (G-10), so these policies are its only guard rails, and they must judge what a request does, not only who sends it (inferred, CR-06e): " +
       "port-forward and proxy get around the NetworkPolicy like exec gets around everything; patching a running pod's image or labels hands the Runner's token, host trees and KVM to another program or takes the pod out of its NetworkPolicy; " +
       "system:kube-controller-manager creates the pods of every controller when controllers share its credentials, so only a controller ownerReference to the Runner DaemonSet tells a Runner pod apart; " +
       "a deployer (or a GitOps controller many people commit to) could otherwise make the DaemonSet privileged, mount the host root or drop hostUsers: false. " +
       "An API server without user namespaces drops hostUsers: false without an error, so the policies refuse a Runner pod without it instead of running it in the host user namespace. " +
       "Anyone who can mint a token for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred), so only kubelets and the break-glass groups may.",
-    source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2 (compass-interfaces §3.5)" },
+    source: { from: "seed", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
     severity: "error",
     reads:
       "each request on the object after the API server's defaults (restartPolicy Always, ...); namespaceSelector and objectSelector as label selectors, matchLabels and matchExpressions alike",
@@ -87,13 +87,13 @@ export const CR = defineRequirements({
     inValues:
       "`nodeSelector: {key: kubernetes.io/hostname, value: <node>}` proves one node; another label renders with a warning and a checklist line that exactly one node carries it. `maxUnavailable` must be 1.",
     fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
-    why: 'Seed 000: "Rollout beyond one node waits for the multi-Runner hub." Seed 001 (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
-    source: { from: "seed", says: "seed 000; tools/runner-manifests/render-core.ts@241cb8d2" },
+    why: 'The Compass Runner manifests guide: "Rollout beyond one node waits for the multi-Runner hub." The Compass Server-on-Kubernetes design (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
+    source: { from: "seed", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
     opinions: {
       "one-node-label": {
         summary: "a node label other than kubernetes.io/hostname",
         because:
-          "nothing in the manifests proves that exactly one node carries the label (seed 000 and REQUIREMENTS CR-07 accept it with a warning and a checklist line)",
+          "nothing in the manifests proves that exactly one node carries the label (the Compass Runner manifests guide and CR-07 accept it with a warning and a checklist line)",
       },
     },
     severity: "error",
@@ -104,8 +104,8 @@ export const CR = defineRequirements({
     summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
     inValues: "`kvmResourceName` (`domain/name`, not in `kubernetes.io`) is requested and limited at 1.",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
-    why: "Seed 000: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
-    source: { from: "seed", says: 'seed 000: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
+    why: "The Compass Runner manifests guide: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
+    source: { from: "seed", says: 'the Compass Runner manifests guide: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
     severity: "error",
     reads: "the device resource by value as a Kubernetes quantity (1000m = 1); hostPaths cleaned (//dev/kvm is under /dev)",
     profiles: RUNNER,
@@ -121,7 +121,7 @@ export const CR = defineRequirements({
     summary: "seccomp is Localhost with a relative .json profile path without ..",
     inValues: "`seccompProfilePath` (default `profiles/compass-runner.json`) becomes `localhostProfile`: relative, without `..`, ending in `.json`.",
     fix: "set seccompProfile {type: Localhost, localhostProfile: profiles/compass-runner.json} and stage seccomp/compass-runner.json there",
-    why: "Seed 000: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
+    why: "The Compass Runner manifests guide: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
     severity: "error",
     profiles: RUNNER,
   },
@@ -130,8 +130,11 @@ export const CR = defineRequirements({
     inValues:
       "`hostPaths.sessionVolumeRoot` and `hostPaths.runtimeRoot`: absolute, normalized, distinct and non-overlapping, never `/` nor under `/dev`, `/proc`, `/sys`, `/etc`, `/var/run/secrets`.",
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
-    why: 'Seed 000: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." Seed 001 (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
-    source: { from: "seed", says: "seed 000; seed 001 (P8); go/internal/runtime/microvm_quota_linux.go" },
+    why: 'The Compass Runner manifests guide: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." The Compass Server-on-Kubernetes design (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
+    source: {
+      from: "seed",
+      says: "the Compass Runner manifests guide; the Compass Server-on-Kubernetes design (P8); go/internal/runtime/microvm_quota_linux.go",
+    },
     severity: "error",
     reads:
       "hostPaths, mount paths and the volume root cleaned as the kubelet and the kernel read them (`/a//b/./` is `/a/b`); `..` in a hostPath is refused as the API server refuses it",
@@ -142,16 +145,16 @@ export const CR = defineRequirements({
     inValues:
       "`nodeSelector` {key, value} and `toleration` {key, value, effect} are validated (label syntax; effect `NoSchedule`, `PreferNoSchedule` or `NoExecute`); the toleration is rendered with operator `Equal`, and a `tolerations` list is refused.",
     fix: "use label keys as on the node; tolerations take operator Exists or Equal and effect NoSchedule, PreferNoSchedule or NoExecute",
-    why: 'Seed 000: "Configure node selectors, taints ...". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.',
+    why: 'The Compass Runner manifests guide: "Configure node selectors, taints ...". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.',
     severity: "error",
     profiles: RUNNER,
   },
   "CR-13": {
-    summary: "amd64 only until an arm64 KVM boot passes (DL-577): the pod requires kubernetes.io/arch: amd64",
+    summary: "amd64 only until an arm64 KVM boot passes: the pod requires kubernetes.io/arch: amd64",
     inValues: "`arch` is only `amd64`, its default; `arm64`, there or as `kubernetes.io/arch` in `nodeSelector`, is refused.",
     fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
-    why: 'Seed 001 (DL-577): "the Runner stays amd64-only until an arm64 KVM boot passes". On an arm64 node the image may run but the microVM guest does not boot.',
-    source: { from: "seed", says: "seed 001 (D10, DL-577)" },
+    why: 'The Compass Server-on-Kubernetes design: "the Runner stays amd64-only until an arm64 KVM boot passes". On an arm64 node the image may run but the microVM guest does not boot.',
+    source: { from: "seed", says: "the Compass Server-on-Kubernetes design (D10)" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -160,13 +163,13 @@ export const CR = defineRequirements({
     inValues:
       "`serverCA.pem` must parse as PEM certificates (rendered into a ConfigMap), or `serverCA` names a `configMap` or `secret` {name, key}; `serverName` is passed as `--server-name` and is accepted only with `designed.P9` (CS-14).",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
-    why: 'Seed 001 (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
-    source: { from: "seed", says: "seed 001 (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
+    why: 'The Compass Server-on-Kubernetes design (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
+    source: { from: "seed", says: "the Compass Server-on-Kubernetes design (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
     opinions: {
       "designed-flag": {
         summary: "--server-name is P9's, designed: a Runner without P9 exits 2 on it (CS-14)",
         because:
-          "no located compass-runner (main.go@c0c4e3c5 the newest) declares --server-name, and Go's flag package exits 2 on an unknown flag; a Runner built with P9 reads it (compass-interfaces §7 R3)",
+          "no located compass-runner (main.go@c0c4e3c5 the newest) declares --server-name, and Go's flag package exits 2 on an unknown flag; a Runner built with P9 reads it",
       },
     },
     severity: "error",
@@ -175,7 +178,7 @@ export const CR = defineRequirements({
   "CR-15": {
     summary: "NetworkPolicy: no ingress; egress only to DNS, the Server and egressAllow",
     fix: "select the Runner pods with a NetworkPolicy listing Ingress and Egress with no ingress rules and egress rules that each name a destination",
-    why: "Seed 001 (D7): Runner egressAllow. The Runner executes untrusted workloads; a pod that accepts connections or reaches any destination turns one escape into access to the cluster network. Only DNS, the Server and the listed destinations are needed.",
+    why: "The Compass Server-on-Kubernetes design (D7): Runner egressAllow. The Runner executes untrusted workloads; a pod that accepts connections or reaches any destination turns one escape into access to the cluster network. Only DNS, the Server and the listed destinations are needed.",
     severity: "error",
     reads:
       "ipBlocks as address ranges: a /0 in any spelling (0::/0, 10.0.0.0/0), or ipBlocks on the same ports whose union is a whole address family (two /1 halves)",
@@ -184,7 +187,7 @@ export const CR = defineRequirements({
   "CR-16": {
     summary: "Metrics are pushed over OTLP: no container port, no Service, no scrape annotations",
     fix: "remove ports, Services and prometheus.io annotations; set OTEL_EXPORTER_OTLP_ENDPOINT to push metrics",
-    why: 'Seed 000: "Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint." A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).',
+    why: 'The Compass Runner manifests guide: "Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint." A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).',
     severity: "error",
     profiles: RUNNER,
   },
@@ -192,8 +195,8 @@ export const CR = defineRequirements({
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
     inValues: "`runnerId` is refused.",
     fix: "remove the Runner ID (values: runnerId; manifests: COMPASS_RUNNER_ID and --runner-id); the Server assigns the ID when the Runner enrolls",
-    why: 'Seed 000: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
-    source: { from: "seed", says: "seed 000; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    why: 'The Compass Runner manifests guide: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
+    source: { from: "seed", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -209,7 +212,7 @@ export const CR = defineRequirements({
     inValues:
       "`sessionCapacity`, `guestMemoryMiB`, `guestCpus`, `runnerOverheadMiB`, `perSessionReapSeconds` and `priorityClassValue` give the resources, grace period and PriorityClass; `resources` is refused. The container is rendered with `procMount: Unmasked` and `appArmorProfile: Unconfined`, because the microVM stack mounts filesystems that a masked `/proc` and the default AppArmor profile deny.",
     fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
-    why: "The upstream runner-manifests tool derives these (compass-interfaces §3.2, §3.4). Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
+    why: "The upstream runner-manifests tool derives these. Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
     source: { from: "upstream", says: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5" },
     // Errors where the Runner cannot work (an OOM kill, guests that cannot boot); upstream's other choices are warnings.
     opinions: {

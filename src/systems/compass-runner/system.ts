@@ -30,12 +30,12 @@ export const compassRunnerSystem = defineSystem({
     return CR;
   },
   valuesKinds: [compassRunnerKind],
-  // D10, with the Runner's exception: amd64 only, until an arm64 KVM boot passes (DL-577).
+  // D10, with the Runner's exception: amd64 only, until an arm64 KVM boot passes.
   image: {
     who: "the Compass Runner",
     platforms: ["linux/amd64"],
     index: false,
-    why: "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes (DL-577)",
+    why: "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes",
   },
   interfaces: { "compass-runner": () => Object.values(RUNNER_SETTINGS).map((s) => ({ ...s, source: s.from })) },
 });

@@ -390,7 +390,7 @@ export const runnerFields = once(() => ({
     .optional()
     .meta({ description: "rigging: OTLP endpoint metrics are pushed to: OTEL_EXPORTER_OTLP_ENDPOINT (CR-16)" }),
   arch: z
-    .literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes (DL-577); remove arch or set amd64"))
+    .literal("amd64", req("CR-13", "the Runner is amd64-only until an arm64 KVM boot passes; remove arch or set amd64"))
     .default("amd64")
     .meta({ description: "rigging: only amd64 until an arm64 KVM boot passes (CR-13)" }),
   server: refused("CR-02", "write the Server address as serverAddr, and serverName and serverCA at the top level"),
@@ -413,13 +413,7 @@ export const runnerFields = once(() => ({
 export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
   checkServerName(v, ctx, at);
   if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64")
-    fail(
-      ctx,
-      [...at, "nodeSelector", "value"],
-      "CR-13",
-      `asks for ${v.nodeSelector.value}`,
-      "the Runner is amd64-only until an arm64 KVM boot passes (DL-577)",
-    );
+    fail(ctx, [...at, "nodeSelector", "value"], "CR-13", `asks for ${v.nodeSelector.value}`, "the Runner is amd64-only until an arm64 KVM boot passes");
   if (overlaps(v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot)) {
     fail(
       ctx,

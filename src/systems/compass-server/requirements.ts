@@ -52,7 +52,7 @@ export const CS = defineRequirements({
     summary:
       "The admin token never travels in a variable; passed as --admin-token-file (P4), it is a 0400 file of a Secret volume. Without P4 the Server mints it under --state-dir",
     fix: "remove any admin token variable; with a P4 Server, mount the admin token's Secret with defaultMode: 0400 (256) and pass --admin-token-file <path>",
-    why: `P4: the Server reads its admin token from a private file of a Secret volume. The released Server has no --admin-token-file: it mints <state-dir>/${MINTED_ADMIN_TOKEN} (mode 0600) and will not reuse a Secret-volume file (a symbolic link) there (G8, compass-interfaces §7 R2)`,
+    why: `P4: the Server reads its admin token from a private file of a Secret volume. The released Server has no --admin-token-file: it mints <state-dir>/${MINTED_ADMIN_TOKEN} (mode 0600) and will not reuse a Secret-volume file (a symbolic link) there`,
     severity: "error",
     reads:
       "--admin-token-file in any flag spelling; its path cleaned (`//`, `./`, `..`) and relative to workingDir, against cleaned mount paths and item paths",
@@ -114,7 +114,7 @@ export const CS = defineRequirements({
     summary:
       "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its store bounded",
     fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir); with the reviewer App, list --forge-scope-grants (or pass --forge-disable-scope-enforcement=true)",
-    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream (compass-interfaces §2, G2-G8, G14-G16); with the reviewer App and scope enforcement on, its default, it refuses every agent forge write without a grant (§7 R1)",
+    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream; with the reviewer App and scope enforcement on, its default, it refuses every agent forge write without a grant (§7 R1)",
     severity: "error",
     reads: "the Server's flags as Go's flag package parses them (-flag, --flag, -flag=v, --flag v); --socket and --state-dir paths cleaned",
     profiles: SERVER,
@@ -122,7 +122,7 @@ export const CS = defineRequirements({
   "CS-14": {
     summary: "A designed flag (P4 --admin-token-file) needs a Compass Server with that task: the released Server exits 2 on it",
     fix: "run a Compass Server with P4, or remove --admin-token-file: the released Server mints <state-dir>/admin-token",
-    why: "Seed 001 designs P4 and lists it as todo; no located compass-server (main.go@f71f2ba4 the newest) declares --admin-token-file, and Go's flag package exits 2 on an unknown flag (compass-interfaces §7 R2)",
+    why: "The Compass Server-on-Kubernetes design plans task P4 and lists it as to do; no located compass-server (main.go@f71f2ba4 the newest) declares --admin-token-file, and Go's flag package exits 2 on an unknown flag",
     source: {
       from: "rigging",
       says: "a manifest does not say which Compass release runs it: a Server with P4 reads --admin-token-file, the released one (main.go@f71f2ba4) exits 2 on it",
@@ -134,7 +134,7 @@ export const CS = defineRequirements({
     summary:
       "The Server can read each runner cluster's keys: for the cluster's own API server as issuer, a jwksFile, or its CA as caFile and issuer discovery bound to system:unauthenticated",
     fix: `give the entry a jwksFile filled from kubectl get --raw ${JWKS_PATH} (mounted in the Server); or mount the ${KUBE_ROOT_CA.configMap} ConfigMap as its caFile and apply a ClusterRoleBinding of ${ISSUER_DISCOVERY_ROLE} to the group ${UNAUTHENTICATED_GROUP}`,
-    why: "The Server fetches <issuer>/.well-known/openid-configuration and its jwks_uri with the system roots unless caFile is set, and sends no credentials (go/internal/auth/workload_identity.go@7bc5d536). An API server is signed by the cluster CA and serves discovery only to service accounts by default; the keys stay unavailable, the Runner gets CodeUnavailable and exits after its retries (compass-interfaces §7 R4, R5)",
+    why: "The Server fetches <issuer>/.well-known/openid-configuration and its jwks_uri with the system roots unless caFile is set, and sends no credentials (go/internal/auth/workload_identity.go@7bc5d536). An API server is signed by the cluster CA and serves discovery only to service accounts by default; the keys stay unavailable, the Runner gets CodeUnavailable and exits after its retries",
     source: {
       from: "upstream",
       says: "workload_identity.go@7bc5d536 (system roots, no credentials); Kubernetes service account issuer discovery (bound to system:serviceaccounts only)",

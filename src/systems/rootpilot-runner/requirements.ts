@@ -17,13 +17,16 @@ export const RP = defineRequirements({
   "RP-01": {
     summary: `The image runs as node (uid ${NODE_UID}, HOME ${HOME_DIR}); an ~/.aws mount sits at the $HOME of the user the pod runs as`,
     fix: `run as uid ${NODE_UID} (runAsUser: ${NODE_UID}) or mount ~/.aws at $HOME/.aws of the user the pod runs as; give $HOME a writable emptyDir`,
-    why: "Seed 002: \"The image runs as node (uid 1000), not root — which is why Compose mounts ~/.aws at /home/node/.aws. The mount target is coupled to the image's USER: the SDK's default chain resolves the SSO cache from $HOME, and no env var repoints that cache. If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as.\" A mount anywhere else is never read.",
-    source: { from: "seed", says: 'seed 002, The container: "If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as."' },
+    why: "The Rootpilot Kubernetes guide: \"The image runs as node (uid 1000), not root — which is why Compose mounts ~/.aws at /home/node/.aws. The mount target is coupled to the image's USER: the SDK's default chain resolves the SSO cache from $HOME, and no env var repoints that cache. If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as.\" A mount anywhere else is never read.",
+    source: {
+      from: "seed",
+      says: 'the Rootpilot Kubernetes guide, The container: "If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as."',
+    },
     opinions: {
       deployment: {
         summary: "the runner is a Deployment",
         because:
-          "the replicas are cattle and hold no durable state (seed 002); a Deployment rolls them without the identities and ordering of a StatefulSet or one pod per node of a DaemonSet",
+          "the replicas are cattle and hold no durable state (the Rootpilot Kubernetes guide); a Deployment rolls them without the identities and ordering of a StatefulSet or one pod per node of a DaemonSet",
       },
       uid: {
         summary: `the pod runs as uid ${NODE_UID}`,
@@ -46,8 +49,11 @@ export const RP = defineRequirements({
   "RP-02": {
     summary: "No network probes: the runner listens on nothing (no port, no Service)",
     fix: "remove httpGet/tcpSocket/grpc probes and hooks, container ports and Services; readiness is the `boot: ready` log line and the control plane's Fleet view",
-    why: 'Seed 002: "The runner is an outbound client. It listens on no port, exposes no /healthz, and has no readiness endpoint. The direct consequence: do not configure httpGet liveness or readiness probes: every one of them will fail."',
-    source: { from: "seed", says: 'seed 002, Requirement 1: "do not configure httpGet liveness or readiness probes: every one of them will fail"' },
+    why: 'The Rootpilot Kubernetes guide: "The runner is an outbound client. It listens on no port, exposes no /healthz, and has no readiness endpoint. The direct consequence: do not configure httpGet liveness or readiness probes: every one of them will fail."',
+    source: {
+      from: "seed",
+      says: 'the Rootpilot Kubernetes guide, Requirement 1: "do not configure httpGet liveness or readiness probes: every one of them will fail"',
+    },
     opinions: {
       port: { summary: "no container port", because: "a port advertises a listener the runner does not have" },
       service: { summary: "no Service", because: "a Service in front of the runner serves nothing" },
@@ -63,8 +69,11 @@ export const RP = defineRequirements({
   "RP-03": {
     summary: `terminationGracePeriodSeconds exceeds RUNNER_DRAIN_TIMEOUT_MS (default ${DEFAULT_DRAIN_TIMEOUT_MS}) with headroom`,
     fix: `set terminationGracePeriodSeconds above the drain timeout in seconds with headroom, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms; in values, leave it out and rigging derives it from drainTimeoutMs`,
-    why: 'Seed 002: "The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain."',
-    source: { from: "seed", says: 'seed 002, Requirement 2: "terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom"' },
+    why: 'The Rootpilot Kubernetes guide: "The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain."',
+    source: {
+      from: "seed",
+      says: 'the Rootpilot Kubernetes guide, Requirement 2: "terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom"',
+    },
     reads: "RUNNER_DRAIN_TIMEOUT_MS as the runner's env holds it (a `$(VAR)` of a Secret's value is not judged)",
     severity: "error",
     concern: "reliability",
@@ -73,8 +82,11 @@ export const RP = defineRequirements({
   "RP-04": {
     summary: "RUNNER_LEARNED_FLUSH_INTERVAL_MS, when set, is a whole number of milliseconds (it bounds, not removes, what a hard kill loses)",
     fix: "set RUNNER_LEARNED_FLUSH_INTERVAL_MS to a whole number of milliseconds, such as 60000 (the default)",
-    why: 'Seed 002: "A hard reclaim with no drain (SIGKILL, OOM, spot) loses learned state since the last flush. RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss, but it doesn\'t eliminate it."',
-    source: { from: "seed", says: 'seed 002, Requirement 2: "RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss"' },
+    why: 'The Rootpilot Kubernetes guide: "A hard reclaim with no drain (SIGKILL, OOM, spot) loses learned state since the last flush. RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss, but it doesn\'t eliminate it."',
+    source: {
+      from: "seed",
+      says: 'the Rootpilot Kubernetes guide, Requirement 2: "RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss"',
+    },
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
@@ -82,12 +94,13 @@ export const RP = defineRequirements({
   "RP-05": {
     summary: "No PersistentVolumeClaim, ever; a learned store on disk lives on a writable volume, a cache (an emptyDir)",
     fix: "remove PersistentVolumeClaims and claim-backed volumes; leave RUNNER_LEARNED_STORE_PATH unset (:memory:) or put its directory on an emptyDir",
-    why: 'Seed 002: "The runner is cattle and holds no durable state. The learned-store SQLite cache is :memory: by default. Do not create a PVC. If you point RUNNER_LEARNED_STORE_PATH at a path on disk, know that you\'re creating a cache, not a source of truth."',
-    source: { from: "seed", says: 'seed 002, Requirement 3: "Do not create a PVC."' },
+    why: 'The Rootpilot Kubernetes guide: "The runner is cattle and holds no durable state. The learned-store SQLite cache is :memory: by default. Do not create a PVC. If you point RUNNER_LEARNED_STORE_PATH at a path on disk, know that you\'re creating a cache, not a source of truth."',
+    source: { from: "seed", says: 'the Rootpilot Kubernetes guide, Requirement 3: "Do not create a PVC."' },
     opinions: {
       "not-empty-dir": {
         summary: "the learned store is on an emptyDir",
-        because: "the store is a cache that dies with the pod (seed 002); a hostPath or other volume outlives it and is read back as if it were the truth",
+        because:
+          "the store is a cache that dies with the pod (the Rootpilot Kubernetes guide); a hostPath or other volume outlives it and is read back as if it were the truth",
       },
     },
     reads:
@@ -98,7 +111,7 @@ export const RP = defineRequirements({
   "RP-06": {
     summary: `Attestation per provider: gke-oidc with a projected token for ${ENROLL_AUDIENCE} at ${GKE_TOKEN_PATH}, or aws-sts with AWS_REGION; never eks-oidc`,
     fix: `for GKE mount a projected serviceAccountToken (audience ${ENROLL_AUDIENCE}, expirationSeconds >= ${TOKEN_MIN_SECONDS}) at the token path; for EKS set RUNNER_ATTESTATION_MODE=aws-sts, AWS_REGION and the ${IRSA_ROLE_ANNOTATION} annotation`,
-    why: "Seed 002: \"The audience isn't decoration: it's what stops a KSA token projected for some other service from being replayed into an enrollment. The control-plane asserts it and refuses anything that doesn't match — including tokens projected with no audience at all.\" aws-sts \"requires AWS_REGION explicitly. Without it, boot fails with RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION.\" The region allowlist is the control plane's, so it is checked from values (attestation.regionAllowlist).",
+    why: "The Rootpilot Kubernetes guide: \"The audience isn't decoration: it's what stops a KSA token projected for some other service from being replayed into an enrollment. The control-plane asserts it and refuses anything that doesn't match — including tokens projected with no audience at all.\" aws-sts \"requires AWS_REGION explicitly. Without it, boot fails with RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION.\" The region allowlist is the control plane's, so it is checked from values (attestation.regionAllowlist).",
     source: {
       from: "seed",
       says: 'the Rootpilot Kubernetes guide, requirement 4: "projected for the rootpilot-enroll audience"; "EKS: aws-sts, not eks-oidc"; "It requires AWS_REGION explicitly."',
@@ -107,7 +120,7 @@ export const RP = defineRequirements({
       irsa: {
         summary: `the ServiceAccount carries ${IRSA_ROLE_ANNOTATION}`,
         because:
-          "aws-sts signs with the SDK's default chain, which seed 002 names IRSA on EKS; an EKS Pod Identity association would do instead, but manifests cannot show one",
+          "aws-sts signs with the SDK's default chain, which the Rootpilot Kubernetes guide names IRSA on EKS; an EKS Pod Identity association would do instead, but manifests cannot show one",
       },
       "service-account": {
         summary: "the runner's ServiceAccount in the input is in the pods' namespace",
@@ -125,24 +138,27 @@ export const RP = defineRequirements({
   "RP-07": {
     summary: "Secrets through workload identity: no static AWS keys; RUNNER_SECRET_STORE_MODE aws (with RUNNER_AWS_CRED_MODE=chain) or vault",
     fix: "remove static AWS keys; use IRSA with RUNNER_AWS_CRED_MODE=chain, or Vault KV v2 through workload identity",
-    why: 'Seed 002: "Prefer the secret manager you already operate over Kubernetes Secrets: RUNNER_SECRET_STORE_MODE=aws (AWS Secrets Manager) or vault (HashiCorp Vault KV v2). Both resolve through workload identity, with no static keys."',
-    source: { from: "seed", says: 'seed 002, Requirement 5: "Both resolve through workload identity, with no static keys."' },
+    why: 'The Rootpilot Kubernetes guide: "Prefer the secret manager you already operate over Kubernetes Secrets: RUNNER_SECRET_STORE_MODE=aws (AWS Secrets Manager) or vault (HashiCorp Vault KV v2). Both resolve through workload identity, with no static keys."',
+    source: { from: "seed", says: 'the Rootpilot Kubernetes guide, Requirement 5: "Both resolve through workload identity, with no static keys."' },
     opinions: {
       "aws-mount": {
         summary: "no mounted ~/.aws",
-        because: "seed 002 allows mounting ~/.aws (at $HOME), but on EKS the SDK chain resolves through IRSA and needs no credential on disk",
+        because:
+          "the Rootpilot Kubernetes guide allows mounting ~/.aws (at $HOME), but on EKS the SDK chain resolves through IRSA and needs no credential on disk",
       },
       "credentials-file": { summary: "no AWS_SHARED_CREDENTIALS_FILE", because: "a shared credentials file usually holds static keys; IRSA needs none" },
       "store-mode": {
         summary: "RUNNER_SECRET_STORE_MODE is aws or vault",
-        because: "seed 002 names aws and vault and prefers them over Kubernetes Secrets; other modes are not described",
+        because: "the Rootpilot Kubernetes guide names aws and vault and prefers them over Kubernetes Secrets; other modes are not described",
       },
       "cred-mode": {
         summary: "RUNNER_AWS_CRED_MODE=chain with the aws store",
-        because: 'seed 002: chain "makes the SDK resolve through IRSA directly, with no key passing through the cluster at all"; the default is not documented',
+        because:
+          'the Rootpilot Kubernetes guide: chain "makes the SDK resolve through IRSA directly, with no key passing through the cluster at all"; the default is not documented',
       },
     },
-    unjudged: "the Vault address, KV mount and role: seed 002 names Vault KV v2 but no variable that configures it, so a missing one is not judged",
+    unjudged:
+      "the Vault address, KV mount and role: the Rootpilot Kubernetes guide names Vault KV v2 but no variable that configures it, so a missing one is not judged",
     reads: "mount paths cleaned as the kubelet cleans them (`/home/node/.aws/` is an ~/.aws mount)",
     severity: "error",
     profiles: RUNNER,
@@ -150,16 +166,16 @@ export const RP = defineRequirements({
   "RP-08": {
     summary: "Outbound only: no ingress to the runner; a NetworkPolicy, if used, leaves egress to DNS and the named destinations",
     fix: "select the runner pods with a NetworkPolicy listing Ingress and Egress, with no ingress rules and egress rules to DNS (port 53) and to each destination",
-    why: 'Seed 002: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements. Remember that the allowlist declared in connector manifests is documentation, not enforcement: for native connectors, the cluster is what enforces egress."',
+    why: 'The Rootpilot Kubernetes guide: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements. Remember that the allowlist declared in connector manifests is documentation, not enforcement: for native connectors, the cluster is what enforces egress."',
     source: {
       from: "seed",
-      says: 'seed 002, Requirement 6: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements."',
+      says: 'the Rootpilot Kubernetes guide, Requirement 6: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements."',
     },
     opinions: {
       "no-policy": {
         summary: "a NetworkPolicy selects the runner",
         because:
-          'the cluster is what enforces egress (seed 002); without a policy the runner reaches every destination. Seed 002 makes NetworkPolicy optional ("If you use NetworkPolicy")',
+          'the cluster is what enforces egress (the Rootpilot Kubernetes guide); without a policy the runner reaches every destination. The Rootpilot Kubernetes guide makes NetworkPolicy optional ("If you use NetworkPolicy")',
       },
       "not-isolated": { summary: "the policy isolates both directions", because: "a policy that leaves a direction out of policyTypes leaves it open" },
       "any-destination": {
@@ -175,8 +191,8 @@ export const RP = defineRequirements({
   "RP-09": {
     summary: "Resources are an explicit, documented choice: requests and limits in values, with a stated default",
     fix: "set resources.requests.{cpu,memory} and resources.limits.memory in values, or keep the documented default",
-    why: 'Seed 002 names resources as a decision a chart had not made: "resources values (there is no versioned benchmark)".',
-    source: { from: "seed", says: 'seed 002, What\'s still missing: "resources values (there is no versioned benchmark)"' },
+    why: 'The Rootpilot Kubernetes guide names resources as a decision a chart had not made: "resources values (there is no versioned benchmark)".',
+    source: { from: "seed", says: 'the Rootpilot Kubernetes guide, What\'s still missing: "resources values (there is no versioned benchmark)"' },
     judgedFrom: "values (resources and its stated default); in manifests, G-08 checks that requests and a memory limit are set",
     severity: "error",
     concern: "reliability",
@@ -185,7 +201,7 @@ export const RP = defineRequirements({
   "RP-10": {
     summary: "OTEL_EXPORTER_OTLP_ENDPOINT, when set, is an absolute http:// or https:// URL",
     fix: "set OTEL_EXPORTER_OTLP_ENDPOINT to a collector URL such as http://otel-collector.observability:4318",
-    why: "The image starts with `--import @rootpilotsh/otel/register` (seed 002); the OpenTelemetry SDK reads OTEL_EXPORTER_OTLP_ENDPOINT as a URL, and a value without a scheme exports nothing.",
+    why: "The image starts with `--import @rootpilotsh/otel/register` (the Rootpilot Kubernetes guide); the OpenTelemetry SDK reads OTEL_EXPORTER_OTLP_ENDPOINT as a URL, and a value without a scheme exports nothing.",
     source: { from: "upstream", says: "the OpenTelemetry SDK's environment specification: OTEL_EXPORTER_OTLP_ENDPOINT is a URL with a scheme" },
     severity: "error",
     concern: "reliability",

@@ -35,7 +35,7 @@ export const rootpilotRunnerSystem = defineSystem({
   digestOpinion: {
     key: "rootpilot",
     summary: "the Rootpilot image is pinned by digest",
-    because: "seed 002 does not ask for a digest; rigging does, so that every node runs the image that was reviewed",
+    because: "the Rootpilot Kubernetes guide does not ask for a digest; rigging does, so that every node runs the image that was reviewed",
   },
   // The EKS example, which reaches more of its renderer than the GKE one.
   warmUps: ["examples/rootpilot-eks.yaml"],
