@@ -1,12 +1,13 @@
 // What kube-apiserver refuses in a CronJob's schedule and timeZone that can be told without the cron
 // parser's field grammar or the time zone database (pkg/apis/batch/validation validateScheduleFormat,
 // validateTimeZone; robfig/cron/v3 ParseStandard). A field's values and a zone's existence are not judged.
+import { GO_SPACE } from "../k8s/validation.ts";
 import { atLeast, type Ctx, type Path, report, show, str } from "./kube-validate-meta.ts";
 
 /** robfig/cron's descriptors; "@every DURATION" is not judged. */
 const DESCRIPTORS = new Set(["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"]);
-/** Go's unicode.IsSpace, which strings.Fields splits on (not U+FEFF, which JavaScript's \s takes). */
-const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+/** What strings.Fields splits on. */
+const GO_SPACES = new RegExp(`${GO_SPACE.source}+`);
 /** validTimeZoneCharacters: each part of a zone name. */
 const ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
 
@@ -22,7 +23,7 @@ export function checkSchedule(spec: Record<string, unknown>, ctx: Ctx): void {
       if (!DESCRIPTORS.has(schedule) && !schedule.startsWith("@every "))
         report(ctx, path, `${show(schedule)} is not a schedule descriptor: use @yearly, @monthly, @weekly, @daily, @hourly or @every DURATION`);
     } else {
-      const fields = schedule.split(GO_SPACE).filter((f) => f !== "");
+      const fields = schedule.split(GO_SPACES).filter((f) => f !== "");
       if (fields.length !== 5)
         report(
           ctx,

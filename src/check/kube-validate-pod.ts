@@ -1,6 +1,6 @@
 // What kube-apiserver refuses in a pod spec beyond the OpenAPI schema, wherever a pod template is
 // (k8s.io/kubernetes/pkg/apis/core/validation/validation.go ValidatePodSpec, ValidatePodTemplateSpec).
-import { isDNS1123Label, isDNS1123Subdomain } from "../k8s/validation.ts";
+import { GO_SPACE, isDNS1123Label, isDNS1123Subdomain } from "../k8s/validation.ts";
 import { checkContainerPorts, checkEnv, checkLifecycle, checkProbes, checkResources, checkVolumeMounts } from "./kube-validate-container.ts";
 import { checkScheduling } from "./kube-validate-scheduling.ts";
 import { checkVolumeSource } from "./kube-validate-volumes.ts";
@@ -135,13 +135,10 @@ function checkContainer(c: Record<string, unknown>, volumes: ReadonlySet<string>
   checkContainerSecurity(c, at, ctx);
 }
 
-/** Go's unicode.IsSpace, which strings.TrimSpace trims. */
-const GO_SPACE = "\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
-
 /** validateContainerCommon: an image, in a template too; validateContainerOnlyForPod (from 1.29): a Pod's without white space around it. */
 function checkImage(image: unknown, at: Path, ctx: Ctx, options: PodOptions): void {
   if (image === undefined || image === null || image === "") report(ctx, at, "a container needs an image");
-  else if (typeof image === "string" && options.isPod && atLeast(ctx, 29) && (GO_SPACE.includes(image[0]) || GO_SPACE.includes(image[image.length - 1])))
+  else if (typeof image === "string" && options.isPod && atLeast(ctx, 29) && (GO_SPACE.test(image[0]) || GO_SPACE.test(image[image.length - 1])))
     report(ctx, at, `image ${show(image)} has white space around it`);
 }
 

@@ -7,9 +7,10 @@ import type { Skipped } from "./skipped.ts";
 /** The schema's findings but those a requirement already reports at the same field, in the same words (CS-08's annotation keys). */
 export function saidOnce(schema: CheckFinding[], located: readonly CheckFinding[]): CheckFinding[] {
   if (schema.length === 0) return schema;
+  const place = (f: CheckFinding) => `${f.file}\0${f.line}\0${f.path}`;
   const said = new Map<string, string[]>();
-  for (const f of located) said.set(`${f.file}\0${f.line}\0${f.path}`, [...(said.get(`${f.file}\0${f.line}\0${f.path}`) ?? []), f.message]);
-  return schema.filter((f) => !said.get(`${f.file}\0${f.line}\0${f.path}`)?.some((message) => f.message.startsWith(message)));
+  for (const f of located) said.set(place(f), [...(said.get(place(f)) ?? []), f.message]);
+  return schema.filter((f) => !said.get(place(f))?.some((message) => f.message.startsWith(message)));
 }
 
 /**

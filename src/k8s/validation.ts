@@ -97,6 +97,9 @@ export function isDNS1123Subdomain(value: string, unit: "characters" | "bytes" =
   return errs;
 }
 
+/** One character of Go's unicode.IsSpace (strings.Fields, strings.TrimSpace): not U+FEFF, which JavaScript's \s takes. */
+export const GO_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+
 // k8s.io/apimachinery/pkg/util/validation/validation.go IsWildcardDNS1123Subdomain: "*." and a subdomain
 export function isWildcardDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];

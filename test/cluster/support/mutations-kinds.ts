@@ -1,15 +1,9 @@
 // The catalog's classes for one kind's own validation each: an autoscaler's bounds, a claim's spec, a
 // pod's affinity, tolerations and security context, an Ingress's rules, a CronJob's schedule.
-import type { MutationClass, Site } from "./mutations.ts";
+import { get, podSpecs } from "./mutation-paths.ts";
+import type { MutationClass } from "./mutations.ts";
 
 type Obj = Record<string, unknown>;
-const podSpecs = (all: Site[]) => all.filter((s) => s.type === "V1PodSpec");
-
-function get(object: unknown, path: (string | number)[]): unknown {
-  let at = object;
-  for (const key of path) at = (at as Record<string | number, unknown> | undefined)?.[key];
-  return at;
-}
 
 export const KIND_CLASSES: readonly MutationClass[] = [
   {

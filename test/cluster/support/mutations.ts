@@ -10,6 +10,7 @@ export interface Schemas {
 }
 
 import { KIND_CLASSES } from "./mutations-kinds.ts";
+import { get, podSpecs } from "./mutation-paths.ts";
 
 type Path = (string | number)[];
 
@@ -109,8 +110,6 @@ const notStatus = (s: Site) => s.path[0] !== "status";
 const where = (s: Site | undefined, value: unknown) => (s ? [{ field: s.path, value }] : []);
 const leaves = (all: Site[], type: string) => all.filter((s) => s.type === type && notStatus(s));
 const named = (all: Site[], field: string) => all.filter((s) => s.field === field && notStatus(s));
-const podSpecs = (all: Site[]) => all.filter((s) => s.type === "V1PodSpec");
-
 /** The classes, by the fault each writes. */
 export const CATALOG: readonly MutationClass[] = [
   {
@@ -228,12 +227,6 @@ export const CATALOG: readonly MutationClass[] = [
     ],
   },
 ];
-
-export function get(object: unknown, path: Path): unknown {
-  let at = object;
-  for (const key of path) at = (at as Record<string | number, unknown> | undefined)?.[key];
-  return at;
-}
 
 /** Every mutant of one object, by the catalog, with a choice seeded by `seed`. */
 export function mutants(object: Obj, schemas: Schemas, seed: number): Mutant[] {
