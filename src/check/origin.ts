@@ -1,5 +1,5 @@
-// Where a piped object was written, from kpt's and kustomize's annotations or
-// helm's `# Source:` comments, so findings name that file.
+// Where a piped object was written, from kpt's, kustomize's and helm's
+// annotations or helm's `# Source:` comments, so findings name that file.
 import { statSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { parse } from "yaml";
@@ -20,6 +20,8 @@ export interface Written {
 const PATH_KEYS = ["config.kubernetes.io/path", "internal.config.kubernetes.io/path"];
 const INDEX_KEYS = ["config.kubernetes.io/index", "internal.config.kubernetes.io/index"];
 const ORIGIN_KEY = "config.kubernetes.io/origin";
+/** Helm 4 names each document's template to its post-renderer here. */
+const HELM_FILE_KEY = "postrenderer.helm.sh/postrender-filename";
 /** An origin annotation is a few short lines; longer ones are not read. */
 const ORIGIN_MAX = 4096;
 
@@ -38,6 +40,8 @@ export function writtenIn(object: K8sObject, helmSource: string | undefined, roo
       const file = originPath(origin);
       if (file) return { file: place(file), via: "kustomize" };
     }
+    const template = annotations[HELM_FILE_KEY];
+    if (typeof template === "string" && template !== "") return { file: place(template), via: "helm" };
   }
   return helmSource ? { file: place(helmSource), via: "helm" } : undefined;
 }

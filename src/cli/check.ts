@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { Document, Scalar } from "yaml";
 import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } from "../check/run.ts";
@@ -8,6 +9,8 @@ import { printable } from "../core/printable.ts";
 import type { SystemName } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { paint, type Io } from "./io.ts";
+import { argumentError } from "./args.ts";
+import { report as reportError } from "./command.ts";
 import { findConfig, knownRules, readConfig } from "../check/config.ts";
 import type { CheckFinding } from "../check/run.ts";
 import { SKIP_REASONS, type SkipReason } from "../check/walked.ts";
@@ -74,6 +77,10 @@ Options:
       --passthrough      with - only: print stdin unchanged on stdout when no error is
                          found, nothing otherwise; the report goes to stderr (a Helm
                          post-renderer)
+      --refusal-on-stdout  with --passthrough: a refusal (exit 1 or 2) prints the report on
+                         stdout as one YAML string, which no tool installs, and exits 0,
+                         for a caller that drops stderr: Helm 4's post-renderer plugin
+                         then shows the report in its own error
       --exclude GLOB     leave out of the walk the files and directories GLOB matches: a glob
                          with / matches the path from the directory given, one without /
                          any name (repeatable)
@@ -110,6 +117,20 @@ Exit codes: 0 no error finding (and no warning with --fail-on warning); 1 findin
 `;
 
 export function checkCommand(args: string[], io: Io): number | Promise<number> {
+  if (!args.includes("--passthrough") || !args.includes("--refusal-on-stdout")) return checkArgs(args, io);
+  // A caller that drops stderr (Helm 4) reads a wrong --post-renderer-args as it reads a refusal.
+  const told: string[] = [];
+  try {
+    return checkArgs(args, io);
+  } catch (error) {
+    const usage = argumentError(error, "check", CHECK_HELP);
+    if (!(usage instanceof UsageError)) throw error;
+    reportError(usage, { ...io, color: false, err: tee(told, io) });
+    return io.out(refusalDocument(told.join(""))), 0;
+  }
+}
+
+function checkArgs(args: string[], io: Io): number | Promise<number> {
   const { values, positionals: given } = parseArgs({
     args,
     allowPositionals: true,
@@ -122,6 +143,7 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
       "source-root": { type: "string" },
       "sarif-category": { type: "string", default: SARIF_CATEGORY },
       passthrough: { type: "boolean", default: false },
+      "refusal-on-stdout": { type: "boolean", default: false },
       exclude: { type: "string", multiple: true },
       strict: { type: "boolean", default: false },
       "include-rule": { type: "string", multiple: true },
@@ -167,7 +189,9 @@ export function checkCommand(args: string[], io: Io): number | Promise<number> {
     kubeVersion: targetVersion(values["kube-version"], io, schemaOnly),
     schemaOnly,
   };
-  if (values.passthrough) return passthrough(positionals, options, output, io);
+  if (values["refusal-on-stdout"] && !values.passthrough)
+    throw new UsageError("--refusal-on-stdout goes with --passthrough: rigging check - --passthrough --refusal-on-stdout");
+  if (values.passthrough) return passthrough(positionals, options, output, io, values["refusal-on-stdout"]);
 
   const report = checkFilesOnThreads(positionals, options);
   return report instanceof Promise ? report.then((r) => respond(r, output, io)) : respond(report, output, io);
@@ -271,13 +295,37 @@ function walkSummary(report: CheckReport, io: Io): void {
  * --passthrough: stdin's text on stdout when no error is found, so rigging can
  * stop a pipeline (Helm's post-renderer); the report goes to stderr.
  */
-function passthrough(positionals: string[], options: CheckOptions, output: Output, io: Io): number {
+function passthrough(positionals: string[], options: CheckOptions, output: Output, io: Io, refusalOnStdout: boolean): number {
   if (positionals.length !== 1 || positionals[0] !== "-") throw new UsageError("--passthrough checks stdin only: rigging check - --passthrough");
   // Every byte passes through, a byte-order mark too; the check reads the text without it.
   const raw = readText("-", { keepBom: true });
   const stdin = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   const report = checkFiles(["-"], { ...options, stdin });
-  const code = respond(report, output, { ...io, out: io.err });
+  const told: string[] = [];
+  const err = tee(told, io);
+  const code = respond(report, output, { ...io, out: err, err, color: io.color && !refusalOnStdout });
   if (code === 0) io.out(raw);
+  else if (refusalOnStdout) return io.out(refusalDocument(told.join(""))), 0;
   return code;
+}
+
+/** Writes to stderr and keeps what was written. */
+function tee(told: string[], io: Io): (text: string) => void {
+  return (text) => {
+    told.push(text);
+    io.err(text);
+  };
+}
+
+/**
+ * The report as a YAML document holding one string: Helm 4 drops a plugin's
+ * stderr but quotes a document it cannot read as an object in its error
+ * (kyaml's "wrong node kind ... node contents"), and a string is never installed.
+ */
+function refusalDocument(report: string): string {
+  const doc = new Document(new Scalar(`rigging check refused these manifests:\n${report}`));
+  (doc.contents as Scalar).type = Scalar.BLOCK_LITERAL;
+  // A document comment makes the emitter indent a top-level block scalar, which Go's YAML parsers need.
+  doc.comment = " not manifests: the report of rigging check - --passthrough --refusal-on-stdout";
+  return doc.toString({ lineWidth: 0 });
 }

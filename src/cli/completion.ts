@@ -86,6 +86,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { long: "source-root", value: "dirs" },
       { long: "sarif-category", value: "none" },
       { long: "passthrough" },
+      { long: "refusal-on-stdout" },
       { long: "exclude", value: "none" },
       { long: "include", value: "none" },
       { long: "include-rule", value: words(ruleIds) },

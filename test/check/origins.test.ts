@@ -1,10 +1,12 @@
 // Piped findings point at real files: the real `kubectl kustomize` with
 // buildMetadata: [originAnnotations], the real `kpt fn source`, and a helm
-// template stream with its `# Source:` comments (as helm prints them).
+// template stream with its `# Source:` comments (as helm prints them), and
+// Helm 4's post-renderer filename annotation.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import type { CheckFinding } from "../../src/check/run.ts";
 import { ROOT, runCli, runInProcess, tempDir } from "../support/cli.ts";
 
@@ -128,6 +130,22 @@ describe("helm template's # Source: comments", () => {
   it("name the file relative to the current directory by default", () => {
     const { findings } = checkStdin(stream);
     expect(findings.find((x) => x.ruleId === "RP-10")!.file).toBe(join("rootpilot", "templates", "deployment.yaml"));
+  });
+});
+
+describe("Helm 4's postrenderer.helm.sh/postrender-filename annotation (what its post-renderer reads)", () => {
+  const docs = parseAllDocuments(readFileSync(join(RP, "broken", "RP-10.yaml"), "utf8"));
+  for (const doc of docs) doc.setIn(["metadata", "annotations", "postrenderer.helm.sh/postrender-filename"], "rootpilot/templates/all.yaml");
+  const stream = docs.map((doc) => doc.toString()).join("---\n");
+
+  it("names the template file, and the line in it when the template is plain YAML", () => {
+    const root = tempDir();
+    mkdirSync(join(root, "rootpilot", "templates"), { recursive: true });
+    const template = join(root, "rootpilot", "templates", "all.yaml");
+    copyFileSync(join(RP, "broken", "RP-10.yaml"), template);
+    const [f] = checkStdin(stream, "--source-root", root).findings.filter((x) => x.ruleId === "RP-10");
+    expect([f.file, f.line]).toEqual([template, lineOf(template, BAD_OTEL)]);
+    expect(stream.split("\n")[f.input!.line - 1]).toContain(BAD_OTEL);
   });
 });
 

@@ -1,4 +1,4 @@
-// Real Helm 4 (the rigging-check plugin) and Helm 3 (--post-renderer rigging) run rigging as their post-renderer: a clean chart renders the same objects, a wrong Runner token audience (CR-03) stops helm.
+// Real Helm 4 (the rigging-check plugin) and Helm 3 (--post-renderer rigging) run rigging as their post-renderer: a clean chart renders the same objects, a wrong Runner token audience (CR-03) stops helm, and helm's own output says why.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,7 +94,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe("Helm 4: helm template --post-renderer rigging-check (the plugin of integrations/helm)", () => {
+describe("Helm 4: --post-renderer rigging-check (the plugin of integrations/helm)", () => {
   let helm4: string;
   let home: string;
   const flags = documentedFlags("Helm 4");
@@ -115,14 +115,33 @@ describe("Helm 4: helm template --post-renderer rigging-check (the plugin of int
     expect(objectsOf(r.out)).toEqual(objectsOf(clean));
   });
 
-  it("stops on a wrong Runner token audience (CR-03): a non-zero exit and no manifests", async () => {
-    // rigging's findings are not asserted here: Helm 4 drops a post-renderer plugin's stderr (tracked as "Helm 4 users see why").
-    const r = await helm(helm4, home, ["template", "r", faultyChart, ...flags]);
+  it.each([
+    ["helm template", ["template", "r"]],
+    ["helm template --debug", ["template", "r", "--debug"]],
+    ["helm install --dry-run=client", ["install", "r", "--dry-run=client"]],
+  ])("stops on a wrong Runner token audience (CR-03), and %s prints rigging's finding with the template's file", async (_, command) => {
+    const r = await helm(helm4, home, [...command.slice(0, 2), faultyChart, ...command.slice(2), ...flags]);
     expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/rigging-check/);
     expect(objectsOf(r.out)).toEqual([]);
+    expect(r.err).toMatch(/^Error: .*error while parsing post rendered output/m);
+    expectFinding(r.err);
+  });
+
+  it("says so when --post-renderer-args are wrong", async () => {
+    const r = await helm(helm4, home, ["template", "r", cleanChart, ...flags, "--post-renderer-args", "--profil"]);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/unknown option --profil for rigging check \(did you mean --profile\?\)/);
   });
 });
+
+/** rigging's CR-03 finding as a user reads it: the rule, the template Helm rendered it from, the value, the fix. */
+function expectFinding(shown: string): void {
+  const line = shown.split("\n").find((l) => /\bCR-03\b/.test(l) && /not-the-runner/.test(l));
+  expect(line, shown).toBeDefined();
+  expect(line).toMatch(/rigging-e2e\/templates\/all\.yaml/);
+  expect(line).toMatch(/serviceAccountToken\.audience/);
+  expect(shown).toMatch(/CR-03 +mount a projected serviceAccountToken \(audience compass-runner/);
+}
 
 describe("Helm 3: helm template --post-renderer rigging --post-renderer-args ... (docs/integrations/helm.md)", () => {
   let helm3: string;
@@ -141,11 +160,10 @@ describe("Helm 3: helm template --post-renderer rigging --post-renderer-args ...
     expect(objectsOf(r.out)).toEqual(objectsOf(clean));
   });
 
-  it("stops on a wrong Runner token audience: a non-zero exit, and rigging's CR-03 finding in helm's stderr", async () => {
+  it("stops on a wrong Runner token audience: a non-zero exit, and rigging's CR-03 finding with the template's file in helm's stderr", async () => {
     const r = await helm(helm3, home, ["template", "r", faultyChart, ...flags]);
     expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/CR-03/);
-    expect(r.err).toMatch(/not-the-runner/);
+    expectFinding(r.err);
     expect(objectsOf(r.out)).toEqual([]);
   });
 });

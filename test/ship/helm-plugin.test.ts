@@ -3,8 +3,9 @@
 // plugin.yaml, ${VAR}s expanded from the environment Helm gives it
 // (HELM_PLUGIN_NAME, HELM_PLUGIN_DIR), --post-renderer-args appended, the
 // manifests on stdin, and what it prints is what Helm installs; an exit
-// other than 0 stops the install. The Helm 3 form (an executable) is the
-// same command in a two-line script.
+// other than 0 stops the install with no reason shown, so a refusal is a
+// string document Helm quotes in its error. The Helm 3 form (an executable)
+// is the plain command in a two-line script.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,7 +58,7 @@ describe("integrations/helm/plugin.yaml (Helm 4)", () => {
   it("is a postrenderer/v1 plugin with the subprocess runtime", () => {
     expect(plugin).toMatchObject({ apiVersion: "v1", type: "postrenderer/v1", name: "rigging-check", runtime: "subprocess" });
     expect(plugin.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(platformCommand()).toEqual({ command: "rigging", args: ["check", "-", "--passthrough"] });
+    expect(platformCommand()).toEqual({ command: "rigging", args: ["check", "-", "--passthrough", "--refusal-on-stdout"] });
   });
 
   it("prints its stdin unchanged when nothing is wrong (exit 0): what Helm installs", async () => {
@@ -66,26 +67,45 @@ describe("integrations/helm/plugin.yaml (Helm 4)", () => {
     expect(r.out).toBe(manifests);
   });
 
-  it("prints nothing and exits 1 on an error finding, which stops the install", async () => {
+  it("refuses an error finding with the report as one YAML string on stdout (exit 0), which Helm cannot install and quotes", async () => {
     const r = await postRender(manifests.replace(/runAsNonRoot: true/g, "runAsNonRoot: false"));
-    expect(r.code).toBe(1);
-    expect(r.out).toBe("");
+    expect(r.code, r.err).toBe(0);
+    const refusal: unknown = parse(r.out);
+    expect(typeof refusal).toBe("string");
+    expect(refusal).toMatch(/^rigging check refused these manifests:\nerror +<stdin>:\d+ +G-06 .*runAsNonRoot/);
+    // The same report on stderr, for a caller that shows it; no colour codes in either.
     expect(r.err).toMatch(/runAsNonRoot/);
+    expect(r.out).not.toMatch(/\u001b/);
   });
 
-  it("prints nothing and exits 2 on input that is not manifests", async () => {
+  it("refuses input that is not manifests the same way, with the input error", async () => {
     const r = await postRender("just: [text\n");
-    expect(r.code).toBe(2);
-    expect(r.out).toBe("");
+    expect(r.code, r.err).toBe(0);
+    const refusal: unknown = parse(r.out);
+    expect(typeof refusal).toBe("string");
+    expect(refusal).toMatch(/^rigging check refused these manifests:\n.*nothing was checked/s);
+  });
+
+  it("keeps exit 1 and an empty stdout without --refusal-on-stdout, and takes that flag only with --passthrough", async () => {
+    const bad = manifests.replace(/runAsNonRoot: true/g, "runAsNonRoot: false");
+    const plain = await run("rigging", ["check", "-", "--passthrough"], { input: bad, env, cwd: work });
+    expect(plain.code).toBe(1);
+    expect(plain.out).toBe("");
+    const alone = await run("rigging", ["check", "-", "--refusal-on-stdout"], { input: bad, env, cwd: work });
+    expect(alone.code).toBe(2);
+    expect(alone.err).toMatch(/--refusal-on-stdout goes with --passthrough/);
   });
 
   it("takes --post-renderer-args after its own: --profile checks every object as one profile", async () => {
     const r = await postRender(manifests, ["--profile", "compass-server"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toBe(manifests);
+    // A wrong argument is a refusal too, told where Helm 4 shows it.
     const bad = await postRender(manifests, ["--profile", "nope"]);
-    expect(bad.code).toBe(2);
-    expect(bad.out).toBe("");
+    expect(bad.code, bad.err).toBe(0);
+    expect(parse(bad.out)).toMatch(/^rigging check refused these manifests:\nerror --profile nope: expected one of /);
+    const typo = await postRender(manifests, ["--profil", "compass-server"]);
+    expect(parse(typo.out)).toMatch(/unknown option --profil for rigging check \(did you mean --profile\?\)/);
   });
 });
 
