@@ -18,14 +18,14 @@ export interface RuleHit {
   opinion?: string;
 }
 
-/** An error is what the seeds or the real programs enforce; a warning is our own hardening, exits 0 unless `--fail-on warning`, and can be waived. */
+/** An error is what the source documents or the real programs enforce; a warning is our own hardening, exits 0 unless `--fail-on warning`, and can be waived. */
 export type Severity = "error" | "warning";
 
 /** Where a requirement comes from: the ground its severity stands on. */
 export interface Source {
-  /** seed: a seed states it; upstream: the real program or Kubernetes enforces it; rigging: rigging's own choice. */
-  from: "seed" | "upstream" | "rigging";
-  /** The seed and its sentence, the upstream file or behaviour, or the reason for rigging's choice. */
+  /** documented: a source document states it; upstream: the real program or Kubernetes enforces it; rigging: rigging's own choice. */
+  from: "documented" | "upstream" | "rigging";
+  /** The document by its public name and its sentence, the upstream file or behaviour, or the reason for rigging's choice. */
   says: string;
 }
 

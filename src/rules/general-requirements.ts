@@ -25,7 +25,7 @@ export const G = defineRequirements({
     fix: "put the value in a Secret and reference it with secretKeyRef or a secret volume",
     why: "A secret written into values or manifests ends up in Git, in CI logs and in every copy of the rendered output; rotating it means finding all of them. The Compass Server-on-Kubernetes design (D4) keeps secrets by name: the database URL, master key, NATS password, TLS certificate, admin token and forge App credentials live in Secrets the operator creates, and the manifests only point at them.",
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Compass Server-on-Kubernetes design, D4: "secrets by name"; the Rootpilot Kubernetes guide, Requirement 5: "with no static keys"',
     },
     severity: "error",
@@ -36,7 +36,7 @@ export const G = defineRequirements({
     fix: "pin the image by digest: repository@sha256:<64 hex>; tags are for people, not pod specs",
     why: '"The image must be a repo@sha256:<digest> reference" (the Compass Runner manifests guide). A tag can move: the node may pull a different image than the one reviewed, and two nodes may run two builds. The Compass Server-on-Kubernetes design (D8) pairs tags like main-<n>-<sha12> with the digest for people, "with only the digest written to pod specs".',
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Compass Runner manifests guide: "The image must be a repo@sha256:<digest> reference."; the Compass Server-on-Kubernetes design, D8: "with only the digest written to pod specs"',
     },
     // Each system whose source documents ask no digest names its opinion in its record.

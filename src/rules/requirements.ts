@@ -82,6 +82,6 @@ function rank(prefix: string): number {
 export function sourceText(r: Pick<Requirement, "source">): string {
   if (!r.source) return "-";
   // Users know the source documents by their public names, which `says` gives: the label says only what kind of source it is.
-  const from = r.source.from === "seed" ? "documented" : r.source.from === "upstream" ? "upstream" : "rigging's choice";
+  const from = r.source.from === "rigging" ? "rigging's choice" : r.source.from;
   return `${from}: ${r.source.says}`;
 }

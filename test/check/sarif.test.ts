@@ -70,6 +70,10 @@ describe("SARIF 2.1.0 output", () => {
     const rule = run.tool.driver.rules.find((r: { id: string }) => r.id === "CR-09");
     expect(rule.shortDescription.text).toBe("The pod runs in a user namespace: hostUsers: false");
     expect(rule.help.text).toMatch(/^Fix: set hostUsers: false in the pod spec/);
+    // Code scanning shows this help: sources are named by their kind and public name.
+    const helps: string[] = run.tool.driver.rules.map((r: { help: { text: string } }) => r.help.text);
+    expect(helps.filter((h) => /\nSource \(documented\): the Compass Runner manifests guide/.test(h)).length).toBeGreaterThan(0);
+    expect(helps.filter((h) => /\bseed\b/i.test(h))).toEqual([]);
     const findings: CheckFinding[] = JSON.parse(json.out);
     expect(run.results).toHaveLength(findings.length);
     // The corpus holds both: errors, and the warnings its fixtures declare.

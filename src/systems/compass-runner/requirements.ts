@@ -20,7 +20,7 @@ export const CR = defineRequirements({
     summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
     fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
     why: 'The Compass Runner manifests guide: "the Server address (an absolute https:// URL)". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with "a server address is required" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.',
-    source: { from: "seed", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -30,7 +30,7 @@ export const CR = defineRequirements({
       "`tokenExpirationSeconds` (default 600) is the token's `expirationSeconds`, 600 to 4294967296 and no higher than `maxTokenLifetimeSeconds` (default 600), the Server entry's `maxTokenLifetime`.",
     fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
     why: "The Compass Runner manifests guide: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
-    source: { from: "seed", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -41,7 +41,7 @@ export const CR = defineRequirements({
       "`serverCluster.namespace`, `serviceAccount` and `audience`, when given, must equal the Runner's `namespace`, `serviceAccount` and `compass-runner`; in a `kind: Compass` file the entry is derived from the `runner` section.",
     fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
     why: "The Compass Runner manifests guide: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
-    source: { from: "seed", says: "the Compass Runner manifests guide; go/internal/auth/runner_clusters.go@7bc5d536" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; go/internal/auth/runner_clusters.go@7bc5d536" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -67,7 +67,7 @@ export const CR = defineRequirements({
       "a deployer (or a GitOps controller many people commit to) could otherwise make the DaemonSet privileged, mount the host root or drop hostUsers: false. " +
       "An API server without user namespaces drops hostUsers: false without an error, so the policies refuse a Runner pod without it instead of running it in the host user namespace. " +
       "Anyone who can mint a token for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred), so only kubelets and the break-glass groups may.",
-    source: { from: "seed", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
     severity: "error",
     reads:
       "each request on the object after the API server's defaults (restartPolicy Always, ...); namespaceSelector and objectSelector as label selectors, matchLabels and matchExpressions alike",
@@ -88,7 +88,7 @@ export const CR = defineRequirements({
       "`nodeSelector: {key: kubernetes.io/hostname, value: <node>}` proves one node; another label renders with a warning and a checklist line that exactly one node carries it. `maxUnavailable` must be 1.",
     fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
     why: 'The Compass Runner manifests guide: "Rollout beyond one node waits for the multi-Runner hub." The Compass Server-on-Kubernetes design (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
-    source: { from: "seed", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
     opinions: {
       "one-node-label": {
         summary: "a node label other than kubernetes.io/hostname",
@@ -105,7 +105,7 @@ export const CR = defineRequirements({
     inValues: "`kvmResourceName` (`domain/name`, not in `kubernetes.io`) is requested and limited at 1.",
     fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
     why: "The Compass Runner manifests guide: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
-    source: { from: "seed", says: 'the Compass Runner manifests guide: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
+    source: { from: "documented", says: 'the Compass Runner manifests guide: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
     severity: "error",
     reads: "the device resource by value as a Kubernetes quantity (1000m = 1); hostPaths cleaned (//dev/kvm is under /dev)",
     profiles: RUNNER,
@@ -132,7 +132,7 @@ export const CR = defineRequirements({
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
     why: 'The Compass Runner manifests guide: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." The Compass Server-on-Kubernetes design (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
     source: {
-      from: "seed",
+      from: "documented",
       says: "the Compass Runner manifests guide; the Compass Server-on-Kubernetes design (P8); go/internal/runtime/microvm_quota_linux.go",
     },
     severity: "error",
@@ -154,7 +154,7 @@ export const CR = defineRequirements({
     inValues: "`arch` is only `amd64`, its default; `arm64`, there or as `kubernetes.io/arch` in `nodeSelector`, is refused.",
     fix: "set nodeSelector kubernetes.io/arch: amd64 (or a required nodeAffinity for amd64 alone)",
     why: 'The Compass Server-on-Kubernetes design: "the Runner stays amd64-only until an arm64 KVM boot passes". On an arm64 node the image may run but the microVM guest does not boot.',
-    source: { from: "seed", says: "the Compass Server-on-Kubernetes design (D10)" },
+    source: { from: "documented", says: "the Compass Server-on-Kubernetes design (D10)" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -164,7 +164,7 @@ export const CR = defineRequirements({
       "`serverCA.pem` must parse as PEM certificates (rendered into a ConfigMap), or `serverCA` names a `configMap` or `secret` {name, key}; `serverName` is passed as `--server-name` and is accepted only with `designed.P9` (CS-14).",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
     why: 'The Compass Server-on-Kubernetes design (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
-    source: { from: "seed", says: "the Compass Server-on-Kubernetes design (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
+    source: { from: "documented", says: "the Compass Server-on-Kubernetes design (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
     opinions: {
       "designed-flag": {
         summary: "--server-name is P9's, designed: a Runner without P9 exits 2 on it (CS-14)",
@@ -196,7 +196,7 @@ export const CR = defineRequirements({
     inValues: "`runnerId` is refused.",
     fix: "remove the Runner ID (values: runnerId; manifests: COMPASS_RUNNER_ID and --runner-id); the Server assigns the ID when the Runner enrolls",
     why: 'The Compass Runner manifests guide: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
-    source: { from: "seed", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
     severity: "error",
     profiles: RUNNER,
   },

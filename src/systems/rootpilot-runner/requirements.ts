@@ -19,7 +19,7 @@ export const RP = defineRequirements({
     fix: `run as uid ${NODE_UID} (runAsUser: ${NODE_UID}) or mount ~/.aws at $HOME/.aws of the user the pod runs as; give $HOME a writable emptyDir`,
     why: "The Rootpilot Kubernetes guide: \"The image runs as node (uid 1000), not root — which is why Compose mounts ~/.aws at /home/node/.aws. The mount target is coupled to the image's USER: the SDK's default chain resolves the SSO cache from $HOME, and no env var repoints that cache. If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as.\" A mount anywhere else is never read.",
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Rootpilot Kubernetes guide, The container: "If you mount ~/.aws elsewhere, mount it at the $HOME of the user the pod runs as."',
     },
     opinions: {
@@ -51,7 +51,7 @@ export const RP = defineRequirements({
     fix: "remove httpGet/tcpSocket/grpc probes and hooks, container ports and Services; readiness is the `boot: ready` log line and the control plane's Fleet view",
     why: 'The Rootpilot Kubernetes guide: "The runner is an outbound client. It listens on no port, exposes no /healthz, and has no readiness endpoint. The direct consequence: do not configure httpGet liveness or readiness probes: every one of them will fail."',
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Rootpilot Kubernetes guide, Requirement 1: "do not configure httpGet liveness or readiness probes: every one of them will fail"',
     },
     opinions: {
@@ -71,7 +71,7 @@ export const RP = defineRequirements({
     fix: `set terminationGracePeriodSeconds above the drain timeout in seconds with headroom, such as ${gracePeriodFor(DEFAULT_DRAIN_TIMEOUT_MS)} for the default ${DEFAULT_DRAIN_TIMEOUT_MS} ms; in values, leave it out and rigging derives it from drainTimeoutMs`,
     why: 'The Rootpilot Kubernetes guide: "The ceiling is RUNNER_DRAIN_TIMEOUT_MS, which defaults to 120,000 ms. Kubernetes defaults terminationGracePeriodSeconds to 30 s. Leave it there and SIGKILL arrives mid-drain."',
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Rootpilot Kubernetes guide, Requirement 2: "terminationGracePeriodSeconds: 150   # > RUNNER_DRAIN_TIMEOUT_MS (120s), with headroom"',
     },
     reads: "RUNNER_DRAIN_TIMEOUT_MS as the runner's env holds it (a `$(VAR)` of a Secret's value is not judged)",
@@ -84,7 +84,7 @@ export const RP = defineRequirements({
     fix: "set RUNNER_LEARNED_FLUSH_INTERVAL_MS to a whole number of milliseconds, such as 60000 (the default)",
     why: 'The Rootpilot Kubernetes guide: "A hard reclaim with no drain (SIGKILL, OOM, spot) loses learned state since the last flush. RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss, but it doesn\'t eliminate it."',
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Rootpilot Kubernetes guide, Requirement 2: "RUNNER_LEARNED_FLUSH_INTERVAL_MS (default 60 s) exists to bound that loss"',
     },
     severity: "error",
@@ -95,7 +95,7 @@ export const RP = defineRequirements({
     summary: "No PersistentVolumeClaim, ever; a learned store on disk lives on a writable volume, a cache (an emptyDir)",
     fix: "remove PersistentVolumeClaims and claim-backed volumes; leave RUNNER_LEARNED_STORE_PATH unset (:memory:) or put its directory on an emptyDir",
     why: 'The Rootpilot Kubernetes guide: "The runner is cattle and holds no durable state. The learned-store SQLite cache is :memory: by default. Do not create a PVC. If you point RUNNER_LEARNED_STORE_PATH at a path on disk, know that you\'re creating a cache, not a source of truth."',
-    source: { from: "seed", says: 'the Rootpilot Kubernetes guide, Requirement 3: "Do not create a PVC."' },
+    source: { from: "documented", says: 'the Rootpilot Kubernetes guide, Requirement 3: "Do not create a PVC."' },
     opinions: {
       "not-empty-dir": {
         summary: "the learned store is on an emptyDir",
@@ -113,7 +113,7 @@ export const RP = defineRequirements({
     fix: `for GKE mount a projected serviceAccountToken (audience ${ENROLL_AUDIENCE}, expirationSeconds >= ${TOKEN_MIN_SECONDS}) at the token path; for EKS set RUNNER_ATTESTATION_MODE=aws-sts, AWS_REGION and the ${IRSA_ROLE_ANNOTATION} annotation`,
     why: "The Rootpilot Kubernetes guide: \"The audience isn't decoration: it's what stops a KSA token projected for some other service from being replayed into an enrollment. The control-plane asserts it and refuses anything that doesn't match — including tokens projected with no audience at all.\" aws-sts \"requires AWS_REGION explicitly. Without it, boot fails with RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION.\" The region allowlist is the control plane's, so it is checked from values (attestation.regionAllowlist).",
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Rootpilot Kubernetes guide, requirement 4: "projected for the rootpilot-enroll audience"; "EKS: aws-sts, not eks-oidc"; "It requires AWS_REGION explicitly."',
     },
     opinions: {
@@ -139,7 +139,7 @@ export const RP = defineRequirements({
     summary: "Secrets through workload identity: no static AWS keys; RUNNER_SECRET_STORE_MODE aws (with RUNNER_AWS_CRED_MODE=chain) or vault",
     fix: "remove static AWS keys; use IRSA with RUNNER_AWS_CRED_MODE=chain, or Vault KV v2 through workload identity",
     why: 'The Rootpilot Kubernetes guide: "Prefer the secret manager you already operate over Kubernetes Secrets: RUNNER_SECRET_STORE_MODE=aws (AWS Secrets Manager) or vault (HashiCorp Vault KV v2). Both resolve through workload identity, with no static keys."',
-    source: { from: "seed", says: 'the Rootpilot Kubernetes guide, Requirement 5: "Both resolve through workload identity, with no static keys."' },
+    source: { from: "documented", says: 'the Rootpilot Kubernetes guide, Requirement 5: "Both resolve through workload identity, with no static keys."' },
     opinions: {
       "aws-mount": {
         summary: "no mounted ~/.aws",
@@ -168,7 +168,7 @@ export const RP = defineRequirements({
     fix: "select the runner pods with a NetworkPolicy listing Ingress and Egress, with no ingress rules and egress rules to DNS (port 53) and to each destination",
     why: 'The Rootpilot Kubernetes guide: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements. Remember that the allowlist declared in connector manifests is documentation, not enforcement: for native connectors, the cluster is what enforces egress."',
     source: {
-      from: "seed",
+      from: "documented",
       says: 'the Rootpilot Kubernetes guide, Requirement 6: "Outbound only, nothing inbound. If you use NetworkPolicy, the destination list is in Requirements."',
     },
     opinions: {
@@ -192,7 +192,7 @@ export const RP = defineRequirements({
     summary: "Resources are an explicit, documented choice: requests and limits in values, with a stated default",
     fix: "set resources.requests.{cpu,memory} and resources.limits.memory in values, or keep the documented default",
     why: 'The Rootpilot Kubernetes guide names resources as a decision a chart had not made: "resources values (there is no versioned benchmark)".',
-    source: { from: "seed", says: 'the Rootpilot Kubernetes guide, What\'s still missing: "resources values (there is no versioned benchmark)"' },
+    source: { from: "documented", says: 'the Rootpilot Kubernetes guide, What\'s still missing: "resources values (there is no versioned benchmark)"' },
     judgedFrom: "values (resources and its stated default); in manifests, G-08 checks that requests and a memory limit are set",
     severity: "error",
     concern: "reliability",
