@@ -37,6 +37,7 @@ export class Assembly {
   #skippedCount = 0;
   readonly #details = new Map<number, string>();
   readonly #notJudged = new Map<string, Skipped>();
+  readonly #placed = new Set<string>();
 
   constructor(input: InputGroups) {
     const { files, names, problems, skipped, skippedDirectories, skippedDirectoryCount, excludedFiles, walkedOnly } = input;
@@ -64,7 +65,7 @@ export class Assembly {
     report.objects += one.objects;
     for (const profile of one.profiles) this.#profiles.add(profile);
     // Item by item: a spread of a hundred thousand arguments exceeds the stack.
-    for (const finding of one.findings) report.findings.push(finding);
+    for (const finding of one.findings) if (!this.#again(finding)) report.findings.push(finding);
     for (const object of one.unrecognised) report.unrecognised.push(object);
     for (const { order, reason, detail } of one.skipped) {
       if (this.#skippedCount === this.#skipped.length) {
@@ -77,6 +78,15 @@ export class Assembly {
     }
     for (const problem of one.problems) report.problems.push(problem);
     for (const s of one.notJudged ?? []) this.#notJudged.set(`${s.ruleId}\0${s.profiles.join()}\0${s.reason}`, s);
+  }
+
+  /** Whether a finding placed through a build was reported already: a base's line is reported once, whatever overlays reach it. */
+  #again(finding: CheckFinding): boolean {
+    if (finding.input === undefined) return false;
+    const key = [finding.file, finding.line, finding.column, finding.ruleId, finding.path, finding.message].join("\0");
+    if (this.#placed.has(key)) return true;
+    this.#placed.add(key);
+    return false;
   }
 
   /** The skipped files as the report lists them, in the order they were judged. */

@@ -1,9 +1,11 @@
 // A check's inputs grouped by directory (one installation each), each
 // kustomization a group of its own.
-import { dirname } from "node:path";
-import { expandArguments, SKIPPED_DIRECTORIES_NAMED, type WalkOptions } from "./inputs.ts";
-import { buildKustomization } from "./kustomize.ts";
-import type { Refusal } from "./kustomize-refs.ts";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Expanded, expandArguments, SKIPPED_DIRECTORIES_NAMED, type WalkOptions } from "./inputs.ts";
+import { buildKustomization, builder } from "./kustomize.ts";
+import { KUSTOMIZATION_FILES, type Refusal } from "./kustomize-refs.ts";
+import { kustomizeTree } from "./kustomize-tree.ts";
 import { kustomizePatches } from "./patches.ts";
 
 export const STDIN_NAME = "<stdin>";
@@ -40,11 +42,32 @@ export interface InputGroups {
 /** Synchronous unless a kustomization is built: kustomize runs as a child the process can stop on a signal. */
 export function inputGroups(args: readonly string[], walk: WalkOptions): InputGroups | Promise<InputGroups> {
   const expanded = expandArguments(args, walk);
-  if (expanded.kustomizations.length === 0) return grouped(expanded, []);
-  return kustomizationGroups(expanded, walk).then((builds) => grouped(expanded, builds));
+  const roots = walkedRoots(expanded);
+  if (expanded.kustomizations.length === 0 && roots.length === 0) return grouped(expanded, []);
+  return kustomizationGroups(expanded, walk, roots).then((builds) => grouped(expanded, builds));
 }
 
-function grouped(expanded: ReturnType<typeof expandArguments>, builds: GroupFile[][]): InputGroups {
+/**
+ * The roots of the kustomizations a walk met, to be built; the files they read leave the walk's list. Where no
+ * program builds them, none: their files are read one by one, as before kustomize was found.
+ */
+function walkedRoots(expanded: Expanded): string[] {
+  if (expanded.walkedKustomizations.length === 0 || !builder()) return [];
+  const tree = kustomizeTree(expanded.walkedKustomizations);
+  expanded.files = expanded.files.filter((file) => expanded.named.has(file) || !tree.reads(file));
+  const named = new Set(expanded.kustomizations.map(realOrSelf));
+  return tree.roots.filter((dir) => !named.has(realOrSelf(dir)));
+}
+
+function realOrSelf(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
+}
+
+function grouped(expanded: Expanded, builds: GroupFile[][]): InputGroups {
   const { named, problems, skipped, skippedDirectories, skippedDirectoryCount, excludedFiles } = expanded;
   const files = [...new Set(expanded.files)];
   // Directories are loaded, judged and let go one at a time, so memory holds
@@ -65,13 +88,16 @@ function grouped(expanded: ReturnType<typeof expandArguments>, builds: GroupFile
 }
 
 /** Each kustomization named, built into one group; one that cannot be built is walked as a directory, with a note. */
-async function kustomizationGroups(expanded: ReturnType<typeof expandArguments>, walk: WalkOptions): Promise<GroupFile[][]> {
+async function kustomizationGroups(expanded: Expanded, walk: WalkOptions, roots: readonly string[]): Promise<GroupFile[][]> {
   const groups: GroupFile[][] = [];
-  for (const dir of expanded.kustomizations) {
+  const walkedRoots = new Set(roots);
+  for (const dir of [...expanded.kustomizations, ...roots]) {
     const built = await buildKustomization(dir);
     // Placed among the run's files once every walk is done (grouped).
     if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, order: -1, built: { text: built.text, root: built.root } }]);
     else if ("refused" in built) groups.push([{ file: dir, order: -1, refused: built.refused }]);
+    // A walked kustomization kustomize refuses is a finding at its file, as a walked file that does not parse is.
+    else if ("error" in built && walkedRoots.has(dir)) groups.push([{ file: dir, order: -1, refused: [buildRefusal(dir, built.error)] }]);
     else if ("error" in built) expanded.problems.push(built.error);
     else {
       expanded.skipped.push(built.notBuilt);
@@ -86,4 +112,16 @@ async function kustomizationGroups(expanded: ReturnType<typeof expandArguments>,
     }
   }
   return groups;
+}
+
+/** kustomize's refusal of a walked kustomization, at its kustomization file. */
+function buildRefusal(dir: string, error: string): Refusal {
+  const name = KUSTOMIZATION_FILES.find((n) => existsSync(join(dir, n))) ?? KUSTOMIZATION_FILES[0];
+  return {
+    file: join(dir, name),
+    line: 1,
+    column: 1,
+    message: error,
+    fix: "make it a kustomization kustomize builds: kubectl kustomize DIR says what is wrong",
+  };
 }

@@ -5,6 +5,7 @@ import { join, relative, sep } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { globMatcher } from "./glob.ts";
 import { isKustomization } from "./kustomize.ts";
+import { KUSTOMIZATION_FILES } from "./kustomize-refs.ts";
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 
@@ -39,6 +40,8 @@ export interface Expanded {
   excludedFiles: number;
   /** Kustomization directories named on the command line: built, not walked. */
   kustomizations: string[];
+  /** Kustomization directories met inside a walked directory: walked, and built where they are roots. */
+  walkedKustomizations: string[];
 }
 
 interface Walk {
@@ -48,6 +51,8 @@ interface Walk {
   out: Expanded;
   exclude?: (path: string) => boolean;
   include?: (path: string) => boolean;
+  /** Whether kustomizations met are recorded to be built. */
+  build: boolean;
 }
 
 export function expandArguments(args: readonly string[], options: WalkOptions = {}, build = true): Expanded {
@@ -60,6 +65,7 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
     skippedDirectoryCount: 0,
     excludedFiles: 0,
     kustomizations: [],
+    walkedKustomizations: [],
   };
   // Real paths of the directories already walked: a symlink loop ends here.
   const walked = new Set<string>();
@@ -86,7 +92,7 @@ export function expandArguments(args: readonly string[], options: WalkOptions = 
         out.problems.push(`${arg}: cannot read the directory: ${reason(error)}`);
         continue;
       }
-      walk(arg, { root: arg, rootReal, walked, out, exclude, include }, rootReal);
+      walk(arg, { root: arg, rootReal, walked, out, exclude, include, build }, rootReal);
       if (out.files.length + out.excludedFiles === before) out.problems.push(`${arg}: no .yaml, .yml or .json file under this directory`);
     } else {
       out.files.push(arg);
@@ -111,6 +117,9 @@ function walk(dir: string, w: Walk, known?: string): void {
     w.out.problems.push(`${dir}: cannot read the directory: ${reason(error)}`);
     return;
   }
+  // The listing says whether the directory is a kustomization: no further stat per directory.
+  const kustomization = w.build ? entries.find((e) => KUSTOMIZATION_FILES.includes(e.name)) : undefined;
+  if (kustomization && !filteredOut(join(dir, kustomization.name), w)) w.out.walkedKustomizations.push(dir);
   for (const entry of entries.sort((a, b) => byCodePoint(a.name, b.name))) {
     const path = join(dir, entry.name);
     // The listing's types spare a stat; only symlinks and unknown types are asked.
@@ -122,14 +131,15 @@ function walk(dir: string, w: Walk, known?: string): void {
 
 function addFile(path: string, w: Walk): void {
   if (!MANIFEST_FILE.test(path)) return;
-  if (w.exclude || w.include) {
-    const rel = relativePath(w.root, path);
-    if (w.exclude?.(rel) || (w.include && !w.include(rel))) {
-      w.out.excludedFiles++;
-      return;
-    }
-  }
-  w.out.files.push(path);
+  if (filteredOut(path, w)) w.out.excludedFiles++;
+  else w.out.files.push(path);
+}
+
+/** Whether --exclude or --include leaves a file out. */
+function filteredOut(path: string, w: Walk): boolean {
+  if (!w.exclude && !w.include) return false;
+  const rel = relativePath(w.root, path);
+  return Boolean(w.exclude?.(rel) || (w.include && !w.include(rel)));
 }
 
 function enter(path: string, w: Walk, real: string): void {

@@ -64,9 +64,12 @@ export function kubeVersion(given: string | undefined, known: KubeIndex): string
   if (given === undefined) return known.default;
   const versions = Object.keys(known.versions);
   const list = `rigging knows ${versions.join(", ")} (default ${known.default})`;
-  if (!/^1\.\d{1,3}$/.test(given)) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N; ${list}`);
-  if (!Object.hasOwn(known.versions, given)) throw new UsageError(`--kube-version ${given}: no schema bundled for it; ${list}`);
-  return given;
+  // A cluster's version as kubectl version prints it (v1.30.4) names its minor: the schema is the minor's.
+  const spelled = /^v?(1\.\d{1,3})(?:\.\d{1,4})?$/.exec(given);
+  if (!spelled) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P); ${list}`);
+  const minorOnly = spelled[1];
+  if (!Object.hasOwn(known.versions, minorOnly)) throw new UsageError(`--kube-version ${given}: no schema bundled for ${minorOnly}; ${list}`);
+  return minorOnly;
 }
 
 function schemaOf(version: string): VersionSchema {

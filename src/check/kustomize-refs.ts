@@ -32,20 +32,94 @@ type Kind = "resource" | "file" | "plugin";
 /** Every reference of the kustomization in `dir` and of those it names, refused where kustomize would leave the tree. */
 export function refusedReferences(dir: string, tree: string): Refusal[] {
   const refusals: Refusal[] = [];
-  const seen = new Set<string>();
-  const queue = [realpathSync.native(dir)];
-  for (let i = 0; i < queue.length && seen.size < MAX_KUSTOMIZATIONS; i++) {
+  const named = new Map<string, { ref: Reference; next: string }[]>();
+  const start = realpathSync.native(dir);
+  const queue = [start];
+  for (let i = 0; i < queue.length && named.size < MAX_KUSTOMIZATIONS; i++) {
     const at = queue[i];
-    if (seen.has(at)) continue;
-    seen.add(at);
+    if (named.has(at)) continue;
+    const edges: { ref: Reference; next: string }[] = [];
+    named.set(at, edges);
     const found = kustomizationFile(at, refusals);
     if (!found) continue;
     for (const ref of references(found)) {
       const next = judge(ref, at, tree, refusals);
-      if (next) queue.push(next);
+      if (next) {
+        queue.push(next);
+        edges.push({ ref, next });
+      }
     }
   }
+  for (const { ref, next } of cycles(start, named))
+    refusals.push({
+      ...place(ref),
+      message: `${JSON.stringify(ref.value)} names a kustomization that names this one again (${next}): a cycle kustomize cannot build`,
+      fix: "remove one of the references so that bases form a tree",
+    });
   return refusals;
+}
+
+/** The references that close a cycle, found by a depth-first walk from `start` (iterative: a deep chain is no stack risk). */
+function cycles(start: string, named: Map<string, { ref: Reference; next: string }[]>): { ref: Reference; next: string }[] {
+  const found: { ref: Reference; next: string }[] = [];
+  const state = new Map<string, "open" | "done">([[start, "open"]]);
+  const stack: { at: string; edge: number }[] = [{ at: start, edge: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const edge = named.get(top.at)?.[top.edge++];
+    if (!edge) {
+      state.set(top.at, "done");
+      stack.pop();
+    } else if (state.get(edge.next) === "open") found.push(edge);
+    else if (!state.has(edge.next)) {
+      state.set(edge.next, "open");
+      stack.push({ at: edge.next, edge: 0 });
+    }
+  }
+  return found;
+}
+
+function place(ref: Reference): { file: string; line: number; column: number } {
+  const at = ref.doc.locate(ref.path);
+  return { file: ref.doc.file, line: at.line ?? 1, column: at.column ?? 1 };
+}
+
+export interface LocalReferences {
+  file?: string;
+  kustomizations: string[];
+  files: string[];
+  /** Only `resources` that are local files (as `render -o` writes it): its build is those files as they are. */
+  plain: boolean;
+}
+
+/** Keys of a kustomization that change nothing in what its resources hold (sortOptions: only their order). */
+const PLAIN_KEYS = new Set(["apiVersion", "kind", "metadata", "resources", "sortOptions"]);
+
+/** What a kustomization names inside the machine's files, as real paths: kustomizations (directories) and files; kustomize-refused names left out. */
+export function localReferences(dir: string): LocalReferences {
+  const found = kustomizationFile(dir, []);
+  const out: LocalReferences = { kustomizations: [], files: [], plain: false };
+  if (!found) return out;
+  out.file = found.file;
+  let plain = Object.keys(found.data as Record<string, unknown>).every((key) => PLAIN_KEYS.has(key));
+  for (const ref of references(found)) {
+    plain &&= ref.kind === "resource" && ref.path[0] === "resources";
+    if (ref.kind === "plugin" || remoteForm(ref.value)) {
+      plain = false;
+      continue;
+    }
+    try {
+      const real = realpathSync.native(resolve(dir, ref.value));
+      const stat = statSync(real);
+      if (stat.isDirectory() && ref.kind === "resource") out.kustomizations.push(real);
+      else if (stat.isFile()) out.files.push(real);
+      plain &&= stat.isFile();
+    } catch {
+      plain = false;
+    }
+  }
+  out.plain = plain;
+  return out;
 }
 
 /** The kustomization file of a directory, parsed; a FIFO or device there is refused, never opened. */

@@ -25,25 +25,30 @@ const BUILDERS: { via: string; command: string; args: (dir: string) => string[] 
 const SCRATCH_PREFIX = "rigging-kustomize-";
 const WRAPPER = "kustomization.yaml";
 
+/** The first program on PATH that builds a kustomization, if any. */
+export function builder() {
+  return BUILDERS.map((b) => ({ ...b, path: onPath(b.command) })).find((b) => b.path !== undefined);
+}
+
 export async function buildKustomization(dir: string): Promise<Built> {
   const refused = refusedReferences(dir, treeOf(dir).real);
   if (refused.length > 0) return { refused };
-  const builder = BUILDERS.map((b) => ({ ...b, path: onPath(b.command) })).find((b) => b.path !== undefined);
-  if (!builder) return { notBuilt: `${dir}: a kustomization, not built (neither kubectl nor kustomize is on PATH); its files were read one by one` };
+  const found = builder();
+  if (!found) return { notBuilt: `${dir}: a kustomization, not built (neither kubectl nor kustomize is on PATH); its files were read one by one` };
   sweepScratch();
   const wrapper = mkdtempSync(join(tmpdir(), `${SCRATCH_PREFIX}${process.pid}-`));
   const run = new Run();
   const release = removedOnSignal(wrapper, run);
   try {
     const target = relative(wrapper, realpathSync.native(dir)).split(sep).join("/");
-    writeFileSync(join(wrapper, WRAPPER), `resources:\n  - ${JSON.stringify(target)}\nbuildMetadata: [originAnnotations]\n`);
-    const done = await run.start(builder.path as string, builder.args(wrapper), offline(wrapper));
+    writeFileSync(join(wrapper, WRAPPER), `resources:\n  - ${JSON.stringify(target)}\nbuildMetadata: [originAnnotations, transformerAnnotations]\n`);
+    const done = await run.start(found.path as string, found.args(wrapper), offline(wrapper));
     if (done.status !== 0) {
       const why = (done.stderr || done.error).trim().split("\n")[0] ?? "";
-      return { error: `${dir}: ${builder.via} failed: ${why.slice(0, 500)}` };
+      return { error: `${dir}: ${found.via} failed: ${why.slice(0, 500)}` };
     }
     // Origin paths are relative to the temporary kustomization: they are joined to it (lexically) to name the real files.
-    return { text: done.stdout, root: wrapper, via: builder.via };
+    return { text: done.stdout, root: wrapper, via: found.via };
   } finally {
     rmSync(wrapper, { recursive: true, force: true });
     release();

@@ -96,15 +96,18 @@ export class OriginalFiles {
     return this.files.get(file);
   }
 
-  /** The line and column of `path` in the object's source file, or the object's own line when the file holds another value there. */
-  locate(written: Written, object: K8sObject, path: readonly PropertyKey[]): { line: number; column: number } | undefined {
+  /**
+   * The line and column of `path` in the object's source file (`exact`), or the object's own line when the file
+   * holds another value there.
+   */
+  locate(written: Written, object: K8sObject, path: readonly PropertyKey[]): { line: number; column: number; exact: boolean } | undefined {
     const documents = this.documents(written.file);
     if (!documents) return undefined;
     const document = written.index !== undefined ? documents[written.index] : findDocument(documents, object);
     if (!document) return undefined;
-    const field = sameValue(dig(document.data, path), dig(object, path)) ? path : [];
-    const at = document.locate(field);
-    return at.line === undefined ? undefined : { line: at.line, column: at.column ?? 1 };
+    const exact = sameValue(dig(document.data, path), dig(object, path));
+    const at = document.locate(exact ? path : []);
+    return at.line === undefined ? undefined : { line: at.line, column: at.column ?? 1, exact };
   }
 }
 

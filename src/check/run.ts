@@ -13,6 +13,7 @@ import type { WalkOptions } from "./inputs.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects, type Origin } from "./load.ts";
 import { OriginalFiles, helmSources, writtenIn } from "./origin.ts";
+import { patchPlace } from "./patch-origin.ts";
 import { isWorkloadKind, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
 import { inputProfiles, noteFindings } from "./notes.ts";
 import { normalise } from "../normalise/index.ts";
@@ -261,10 +262,16 @@ function placer(origins: Map<K8sObject, Origin>, { helm, roots }: Sources, optio
     const input = { file: origin.file, line: at.line ?? 1, column: at.column ?? 1 };
     const written = writtenIn(object, helm.get(origin.document), roots.get(origin.document) ?? options.sourceRoot);
     // A build's origins sit under a temporary directory's path: named from here, as a walk names files.
-    if (written && roots.has(origin.document)) written.file = relativeHere(written.file);
+    const built = roots.get(origin.document);
+    if (written && built !== undefined) written.file = relativeHere(written.file);
     if (!written) return { file: input.file, line: input.line, column: input.column };
     const there = originals.locate(written, object, path);
-    return { file: written.file, ...(there ?? {}), input };
+    // A value an overlay's patch set is placed in the patch (transformer annotations name the kustomizations).
+    const root = built ?? options.sourceRoot;
+    const named = built !== undefined ? relativeHere : (file: string) => file;
+    const patched = there?.exact || root === undefined ? undefined : patchPlace(object, path, root, (f) => originals.documents(f), named);
+    if (patched) return { ...patched, input };
+    return { file: written.file, ...(there ? { line: there.line, column: there.column } : {}), input };
   };
 }
 

@@ -8,17 +8,20 @@ import { renderFile } from "../pipeline.ts";
 import { fleetInputs } from "./fleet.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { paint, type Io } from "./io.ts";
+import { type Member, pairRefusals } from "./render-pairs.ts";
 
-export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io, valuesRoot?: string): number {
+export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io, valuesRoot?: string, quiet = false): number {
   const skipped: string[] = [];
   const entries = fleetInputs([dir], skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
   const objects: K8sObject[] = [];
   const from = new Map<string, string>();
+  const members: Member[] = [];
   let worst = 0;
   for (const { file } of entries) {
     try {
-      const rendered = renderFile(file, { notes: false, valuesRoot });
+      const rendered = renderFile(file, { notes: !quiet, valuesRoot });
+      members.push({ file, kind: rendered.valuesKind.kind, objects: rendered.objects, notes: rendered.notes });
       for (const object of rendered.objects) {
         const key = identity(object);
         const other = from.get(key);
@@ -31,10 +34,18 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
       worst = Math.max(worst, report(file, error, io));
     }
   }
+  // Installations from separate files that name each other are judged together, as check judges the stream.
+  const pairs = worst > 0 ? [] : pairRefusals(members);
+  for (const line of pairs) io.err(`${paint(io, 31, "error")} ${printable(bounded(line))}\n`);
   if (worst > 0) {
     io.err(`${printable(dir)}: not every values file rendered; nothing was printed\n`);
     return worst;
   }
+  if (pairs.length > 0) {
+    io.err(`${printable(dir)}: its installations, judged together as check judges the stream, are refused; nothing was printed\n`);
+    return 1;
+  }
+  for (const { file, notes } of members) if (notes.length > 0) io.err(`${paint(io, 1, `notes for ${printable(file)}:`)}\n${notes.map(printable).join("\n")}\n`);
   io.out(format === "json" ? toJsonList(objects) : toYamlStream(objects));
   io.err(`rendered ${entries.length} values file(s) from ${printable(dir)}: ${objects.length} objects\n`);
   return 0;

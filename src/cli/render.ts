@@ -78,8 +78,12 @@ new member says it is new. Fleets of 200 files or more
 render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).
 
 A directory without -o prints the objects of all its values files as one
-stream (--format json: one List), in file order; if any file does not
-render, or two files render the same object, nothing is printed (exit 1).
+stream (--format json: one List), in file order, and each file's notes on
+stderr (not with -q). The stream is judged whole, as rigging check judges
+it: a Runner against the runner-clusters entry of a Server from another
+file (token lifetime, issuer, audience, TLS names). If any file does not
+render, two files render the same object, or the whole is refused, nothing
+is printed (exit 1) and each refusal names both files.
 
 Why ${STREAM_FILE} by default: it is the directory GitOps tools read
 (kubectl kustomize, Argo CD, Flux), it diffs against the stdout of a render,
@@ -129,7 +133,7 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
   const valuesRoot = values["values-root"];
   if (fleet && values.output === undefined && positionals.length === 1)
-    return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io, valuesRoot);
+    return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io, valuesRoot, values.quiet);
   if (fleet) {
     if (values.output === undefined)
       throw new UsageError(

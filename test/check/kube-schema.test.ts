@@ -265,7 +265,20 @@ spec:
     expect(r.err).toMatch(/excluded by rule selection: 1 finding\(s\), 1 of them error\(s\) \(schema\)/);
   });
 
-  it.each(["1.x", "v1.30", "2.0", "1.26", "1.99", ""])("--kube-version %j is a usage error naming the known versions", (given) => {
+  it.each([
+    ["1.25", "1.25"],
+    ["v1.25", "1.25"],
+    ["1.25.0", "1.25"],
+    ["v1.25.16", "1.25"],
+  ])("--kube-version %j is judged as its minor %s", (given, minor) => {
+    const as = runInProcess(["check", "--format", "json", file, "--kube-version", given]);
+    const plain = runInProcess(["check", "--format", "json", file, "--kube-version", minor]);
+    expect(as.code).toBe(plain.code);
+    expect(as.out).toBe(plain.out);
+    expect(as.out).toContain("policy/v1beta1 PodDisruptionBudget is not served by Kubernetes 1.25");
+  });
+
+  it.each(["1.x", "v1", "1.25.", "1.25.0.1", "V1.25", "2.0", "1.26", "1.99", ""])("--kube-version %j is a usage error naming the known versions", (given) => {
     const r = runInProcess(["check", file, "--kube-version", given]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`rigging knows ${Object.keys(known.versions).join(", ")} (default ${NEWEST})`);

@@ -87,6 +87,27 @@ describe("kubectl kustomize with originAnnotations", () => {
     expect(f.file).toBe(base);
     expect(f.line).toBe(lineOf(base, "kind: Deployment") - 1);
   });
+
+  it("with transformerAnnotations too, a value a patch set is placed at the patch: a file, or an inline patch's entry", () => {
+    const patched = tempDir();
+    mkdirSync(join(patched, "base"));
+    mkdirSync(join(patched, "overlay"));
+    copyFileSync(join(RP, "valid.yaml"), join(patched, "base", "runner.yaml"));
+    writeFileSync(join(patched, "base", "kustomization.yaml"), "resources:\n  - runner.yaml\n");
+    const ops = "- op: add\n  path: /spec/template/spec/containers/0/ports\n  value:\n    - containerPort: 8080\n";
+    writeFileSync(join(patched, "overlay", "ports.yaml"), ops);
+    writeFileSync(
+      join(patched, "overlay", "kustomization.yaml"),
+      "resources:\n  - ../base\nbuildMetadata: [originAnnotations, transformerAnnotations]\npatches:\n  - target: {kind: Deployment}\n    path: ports.yaml\n  - target: {kind: Deployment}\n    patch: |\n      - op: replace\n        path: /spec/template/spec/terminationGracePeriodSeconds\n        value: 30\n",
+    );
+    const out = execFileSync("kubectl", ["kustomize", join(patched, "overlay")], { encoding: "utf8" });
+    const findings = checkStdin(out, "--source-root", join(patched, "overlay")).findings;
+    const [grace] = findings.filter((x) => x.ruleId === "RP-03");
+    expect([grace.file, grace.line]).toEqual([join(patched, "overlay", "kustomization.yaml"), 8]);
+    const [port] = findings.filter((x) => x.ruleId === "RP-02");
+    expect(port.file).toBe(join(patched, "overlay", "ports.yaml"));
+    expect(readFileSync(port.file, "utf8").split("\n")[port.line! - 1]).toContain("containerPort: 8080");
+  });
 });
 
 describe("kpt fn source (config.kubernetes.io/path and index)", () => {

@@ -23,6 +23,14 @@ export function runInProcess(args: string[], options: { tty?: boolean } = {}): R
   return { code, out, err };
 }
 
+/** `runInProcess` for a run that may answer asynchronously (it builds a kustomization). */
+export async function runInProcessAsync(args: string[]): Promise<Result> {
+  let out = "";
+  let err = "";
+  const code = await run(args, { out: (t) => void (out += t), err: (t) => void (err += t), color: false, tty: false });
+  return { code, out, err };
+}
+
 export const ROOT = join(import.meta.dirname, "..", "..");
 // The command package.json names in "bin" (dist/rigging.mjs runs it too).
 export const CLI = join(ROOT, "dist", "rigging.cjs");

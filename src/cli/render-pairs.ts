@@ -1,0 +1,36 @@
+// A directory's installations judged together, as `check` judges one
+// directory: a Runner against the Server's runner-clusters entry it names
+// (token lifetime, issuer, audience, TLS names) when they come from two files.
+import { formatPath } from "../core/diagnostic.ts";
+import { objectRef, type K8sObject } from "../k8s/objects.ts";
+import { normalise } from "../normalise/index.ts";
+import { checkObjects } from "../rules/catalog.ts";
+
+/** One values file's render. */
+export interface Member {
+  file: string;
+  kind: string;
+  objects: readonly K8sObject[];
+  /** The render notes (checklist, Secrets to create, the runner-clusters entry), empty under --quiet. */
+  notes: readonly string[];
+}
+
+/** Why the members' objects, judged as one input, are refused: a line per error finding, naming its file and the others'. */
+export function pairRefusals(members: readonly Member[]): string[] {
+  // One kind renders no pair: its files were each judged whole already (the render's self-check).
+  if (new Set(members.map((m) => m.kind)).size < 2) return [];
+  const owner = new Map<string, Member>();
+  for (const member of members) for (const object of member.objects) owner.set(key(object), member);
+  const normal = normalise(members.flatMap((m) => m.objects));
+  const errors = checkObjects(normal.objects, undefined, { rendered: true }).filter((f) => f.severity === "error");
+  return errors.map((f) => {
+    const member = owner.get(key(f.object as K8sObject));
+    const others = members.filter((m) => m !== member && m.kind !== member?.kind).map((m) => `${m.file} (${m.kind})`);
+    const where = member ? `${member.file}: ` : "";
+    return `${where}${f.id} ${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}; judged with ${others.join(", ")}; fix: ${f.fix}`;
+  });
+}
+
+function key(object: K8sObject): string {
+  return JSON.stringify([object.apiVersion, object.kind, object.metadata?.namespace ?? "", object.metadata?.name]);
+}
