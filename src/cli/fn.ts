@@ -5,7 +5,7 @@ import { dirname } from "node:path";
 import { classify } from "../check/classify.ts";
 import { loadObjects } from "../check/load.ts";
 import { skippedFor } from "../check/run.ts";
-import { bounded, formatPath } from "../core/diagnostic.ts";
+import { bounded, formatLocation, formatPath } from "../core/diagnostic.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { fileNameOf, SAFE_FILE_NAME, toYaml } from "../emit/emit.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
@@ -104,11 +104,11 @@ export function fnCommand(args: string[], io: Io): number {
   const given = [...files, ...roots];
   if (args.length !== given.length * 2 || given.some((f) => f === undefined) || files.includes("-") || roots.length > 1)
     throw new UsageError("fn takes only -f VALUES and one --values-root DIR: it reads a ResourceList on stdin (see rigging fn --help)");
-  return fnAnswer(readText, io, files.length > 0 ? loadValues(files, [], { valuesRoot: roots[0] }).data : undefined);
+  return fnAnswer(readText, io, files.length > 0 ? loadValues(files, [], { valuesRoot: roots[0] }) : undefined);
 }
 
-/** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text); `values` stands for its functionConfig. */
-export function fnAnswer(read: (file: "-") => string, io: Io, values?: unknown): number {
+/** Answers the ResourceList that `read("-")` gives (stdin for the command; tests pass text); `values` (-f) stands for its functionConfig. */
+export function fnAnswer(read: (file: "-") => string, io: Io, values?: SourceDocument): number {
   let list: ResourceList;
   try {
     list = readResourceList(read("-"));
@@ -116,7 +116,7 @@ export function fnAnswer(read: (file: "-") => string, io: Io, values?: unknown):
     if (!(error instanceof UsageError)) throw error;
     return answer({ apiVersion: API_VERSION, kind: "ResourceList", items: [] }, [{ severity: "error", message: error.message }], io);
   }
-  const config = values ?? list.functionConfig;
+  const config = values?.data ?? list.functionConfig;
   if (config === undefined || config === null || (isRecord(config) && Object.keys(config).length === 0)) return answer(list, validate(list.items), io);
   // What kpt sends when no config is given: a ConfigMap of the `-- key=value` arguments.
   if (isRecord(config) && config.kind === "ConfigMap" && config.apiVersion === "v1") return answer(list, validateWith(config.data, list.items), io);
@@ -125,7 +125,7 @@ export function fnAnswer(read: (file: "-") => string, io: Io, values?: unknown):
     const message = `functionConfig: ${typeof kind === "string" ? `kind ${JSON.stringify(kind)} is not a values kind` : "has no kind"}; expected one of ${KINDS.join(", ")} (or no functionConfig, to check the items)`;
     return answer(list, [{ severity: "error", message }], io);
   }
-  return generate(list, config as Record<string, unknown>, io);
+  return generate(list, config as Record<string, unknown>, io, values);
 }
 
 /** Parses stdin as one ResourceList, or says why it is not one. */
@@ -141,13 +141,13 @@ function readResourceList(text: string): ResourceList {
   return { ...(data as unknown as ResourceList), items };
 }
 
-/** Renders the values in `config` and adds the objects to the items. */
-function generate(list: ResourceList, config: Record<string, unknown>, io: Io): number {
+/** Renders the values in `config` (read from `source`, with its lines, when -f gave it) and adds the objects to the items. */
+function generate(list: ResourceList, config: Record<string, unknown>, io: Io, source?: SourceDocument): number {
   // apiVersion stays with the values: the pipeline checks it is rigging's.
   const { metadata, ...values } = config;
   const meta = isRecord(metadata) ? metadata : {};
-  // kpt names the config's file only when the config is in the package (fn render).
-  const configFile = pathOf(meta);
+  // kpt names the config's file only when the config is in the package (fn render); -f names its own.
+  const configFile = pathOf(meta) ?? source?.file;
   const fileOf = configFile === undefined ? {} : { file: { path: configFile } };
   const dir = meta.name ?? "rigging";
   if (typeof dir !== "string" || !SAFE_FILE_NAME.test(dir)) {
@@ -165,16 +165,16 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
   }
   let rendered;
   try {
-    rendered = renderSource(valuesSource(values, configFile ?? "functionConfig"));
+    rendered = renderSource(source ?? valuesSource(values, configFile ?? "functionConfig"));
   } catch (error) {
     if (error instanceof ValuesError) {
       const results = error.diagnostics.map(
         (d): FnResult => ({
           severity: "error",
           // kpt prints the field path before the message.
-          message: `${d.path ? "" : "functionConfig: "}${d.message} (${d.id}: ${d.fix})`,
+          message: `${d.path ? "" : "functionConfig: "}${d.message} (${d.id}: ${d.fix})${d.location?.line ? `; set at ${formatLocation(d.location)}` : ""}`,
           ...(d.path ? { field: { path: d.path } } : {}),
-          ...fileOf,
+          ...(source && d.location?.file ? { file: { path: d.location.file } } : fileOf),
           tags: { rule: d.id },
         }),
       );
@@ -205,11 +205,23 @@ function generate(list: ResourceList, config: Record<string, unknown>, io: Io): 
       // Left out: kpt refuses two items at one path before it shows the results.
       return [];
     }
-    object.metadata.annotations = { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0", [RENDERED_SHA256]: sums[index] };
+    // A copy of metadata: a renderer may share one between two objects (a Service and its NetworkPolicy), and each has its own path.
+    object.metadata = { ...object.metadata, annotations: { ...object.metadata.annotations, [PATH]: path, [INDEX]: "0", [RENDERED_SHA256]: sums[index] } };
     return [object as unknown as Record<string, unknown>];
   });
-  if (rendered.notes.length > 0) results.push({ severity: "info", message: rendered.notes.join("\n"), ...fileOf });
+  for (const message of checklistItems(rendered.notes.join("\n"))) results.push({ severity: "info", message, ...fileOf });
   return answer({ ...list, items: [...kept, ...added] }, results, io);
+}
+
+/** The notes as kpt shows results best: each heading and each `[ ]` item of a checklist its own result, a line with its continuation. */
+export function checklistItems(notes: string): string[] {
+  const out: string[][] = [];
+  for (const line of notes.split("\n")) {
+    const starts = !line.startsWith(" ") || line.trimStart().startsWith("[ ] ");
+    if (starts || out.length === 0) out.push([line.trim()]);
+    else out[out.length - 1].push(line);
+  }
+  return out.map((lines) => lines.join("\n")).filter((text) => text !== "");
 }
 
 /** Whether `item` is rigging's unchanged output (by checksum, or equal to this render). */
