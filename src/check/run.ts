@@ -176,7 +176,7 @@ function judgedOnThreads(input: InputGroups, options: CheckOptions, threads: num
 const scopes = new WeakMap<CheckOptions, RunScope>();
 function runScope(options: CheckOptions): RunScope {
   let scope = scopes.get(options);
-  if (!scope) scopes.set(options, (scope = new RunScope()));
+  if (!scope) scopes.set(options, (scope = new RunScope(options.kubeVersion)));
   return scope;
 }
 

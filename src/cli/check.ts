@@ -104,11 +104,13 @@ Options:
       --sarif-category NAME  the SARIF run category (automationDetails.id), default ${SARIF_CATEGORY}
   -h, --help             show this help
 
-Settings can also sit in a .rigging.yaml found upward from the working
-directory; the options above add to it:
+Settings can also sit in a .rigging.yaml, found upward from the first path
+checked (the working directory for -) to the repository's root; the lists
+add to the options above, which replace the other settings:
   check:
-    exclude-rules: [G-07]
+    exclude-rules: [G-07]     # include-rules, exclude, include: lists
     exclude: ["charts/**"]
+    kube-version: "1.33"      # fail-on, format, strict: one value each
 
 Run 'rigging rules' for every rule, 'rigging explain RULE-ID' for why one
 exists and how to fix it.
@@ -137,16 +139,16 @@ function checkArgs(args: string[], io: Io): number | Promise<number> {
     allowPositionals: true,
     options: {
       filename: { type: "string", short: "f", multiple: true },
-      format: { type: "string", default: "text" },
+      format: { type: "string" },
       profile: { type: "string", short: "p" },
-      "fail-on": { type: "string", default: "error" },
+      "fail-on": { type: "string" },
       "no-waivers": { type: "boolean", default: false },
       "source-root": { type: "string" },
       "sarif-category": { type: "string", default: SARIF_CATEGORY },
       passthrough: { type: "boolean", default: false },
       "refusal-on-stdout": { type: "boolean", default: false },
       exclude: { type: "string", multiple: true },
-      strict: { type: "boolean", default: false },
+      strict: { type: "boolean" },
       "include-rule": { type: "string", multiple: true },
       "exclude-rule": { type: "string", multiple: true },
       include: { type: "string", multiple: true },
@@ -158,17 +160,20 @@ function checkArgs(args: string[], io: Io): number | Promise<number> {
   if (values.help) return io.out(CHECK_HELP), 0;
   // -f FILE as kubectl reads it: one more input.
   const positionals = [...given, ...(values.filename ?? [])];
-  const format = values.format as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format ${values.format}: expected ${FORMATS.join(", ")}`);
+  // The settings of the checked tree, under what the command line says.
+  const config = readConfig(findConfig(positionals.find((p) => p !== "-") ?? process.cwd()));
+  const from = (flag: string) => (config.file ? `${flag} (in ${config.file})` : flag);
+  const format = (values.format ?? config.format ?? "text") as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`${values.format ? "--format" : from("format")} ${format}: expected ${FORMATS.join(", ")}`);
   const profile = values.profile as SystemName | undefined;
   if (profile !== undefined && !SYSTEM_NAMES.includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${SYSTEM_NAMES.join(", ")}`);
   if (positionals.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
-  const failOn = values["fail-on"];
-  if (failOn !== "error" && failOn !== "warning") throw new UsageError(`--fail-on ${failOn}: expected error or warning`);
+  const failOn = values["fail-on"] ?? config.failOn ?? "error";
+  if (failOn !== "error" && failOn !== "warning")
+    throw new UsageError(`${values["fail-on"] ? "--fail-on" : from("fail-on")} ${failOn}: expected error or warning`);
   const category = values["sarif-category"]!;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(category))
     throw new UsageError(`--sarif-category ${JSON.stringify(category)}: expected letters, digits, . _ - and /, at most 100`);
-  const config = readConfig(findConfig(process.cwd()));
   const known = ruleEntries().map((r) => r.id);
   const where = (flag: string) => (config.file ? `${flag} (or ${config.file})` : flag);
   const output: Output = {
@@ -179,15 +184,16 @@ function checkArgs(args: string[], io: Io): number | Promise<number> {
     excludeRules: new Set(knownRules([...config.excludeRules, ...(values["exclude-rule"] ?? [])], known, where("--exclude-rule"))),
   };
   const schemaOnly = values["schema-only"];
-  if (schemaOnly && values.strict) throw new UsageError("--strict judges workloads by profile; --schema-only judges no profile");
+  const strict = values.strict ?? config.strict ?? false;
+  if (schemaOnly && strict) throw new UsageError("--strict judges workloads by profile; --schema-only judges no profile");
   const options: CheckOptions = {
     profile,
     noWaivers: values["no-waivers"],
     sourceRoot: values["source-root"],
     exclude: [...config.exclude, ...(values.exclude ?? [])],
     include: [...config.include, ...(values.include ?? [])],
-    strict: values.strict,
-    kubeVersion: targetVersion(values["kube-version"], io, schemaOnly),
+    strict,
+    kubeVersion: targetVersion(values["kube-version"] ?? config.kubeVersion, io, schemaOnly),
     schemaOnly,
   };
   if (values["refusal-on-stdout"] && !values.passthrough)

@@ -86,6 +86,8 @@ export function canWarn(rule: Rule): boolean {
 /** State that lives for one check run, made by the first rule that asks (`make` is the key). */
 export class RunScope {
   readonly #made = new Map<() => unknown, unknown>();
+  /** `kubeVersion`: the Kubernetes minor the objects are judged for (check --kube-version), 1.N; unknown when absent. */
+  constructor(readonly kubeVersion?: string) {}
   get<T>(make: () => T): T {
     if (!this.#made.has(make)) this.#made.set(make, make());
     return this.#made.get(make) as T;

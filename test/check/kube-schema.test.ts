@@ -308,3 +308,33 @@ describe("render's output is valid at the default version", () => {
     expect(unchecked).toEqual([]);
   });
 });
+
+describe("the Compass Runner's Kubernetes floor under --kube-version", () => {
+  const runner = "test/fixtures/check/compass-runner/valid.yaml";
+  const floor = (version: string) => {
+    const r = runInProcess(["check", "--format", "json", "--kube-version", version, runner]);
+    return { code: r.code, cr09: (JSON.parse(r.out) as { ruleId: string; path: string; message: string }[]).filter((f) => f.ruleId === "CR-09") };
+  };
+
+  it.each(Object.keys(known.versions))("%s: an error below 1.32, naming the floor and the feature gates; none from 1.32", (version) => {
+    const { code, cr09 } = floor(version);
+    if (Number(version.split(".")[1]) >= 32) {
+      expect(cr09).toEqual([]);
+      return;
+    }
+    expect(code).toBe(1);
+    expect(cr09).toEqual([
+      {
+        ...cr09[0],
+        path: "spec.template.spec.hostUsers",
+        message: `Kubernetes ${version} (--kube-version) runs no pod in a user namespace as the Runner needs: it needs 1.33 or newer, or 1.32 with the feature gates UserNamespacesSupport=true and ProcMountType=true on the API server and the kubelet`,
+      },
+    ]);
+  });
+
+  it("a patch version is judged as its minor: v1.30.4 is below the floor", () => {
+    const spelled = floor("v1.30.4");
+    expect(spelled.cr09.map((f) => f.message)).toEqual(floor("1.30").cr09.map((f) => f.message));
+    expect(spelled.cr09).toHaveLength(1);
+  });
+});

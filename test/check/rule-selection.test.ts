@@ -1,7 +1,7 @@
 // --include-rule / --exclude-rule and .rigging.yaml found upward: what is
 // left out is still counted, errors among it, so nothing disappears unseen.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
@@ -61,26 +61,74 @@ describe("choosing rules on the command line", () => {
 });
 
 describe(".rigging.yaml", () => {
-  it("is found upward from the working directory, and the command line adds to it", () => {
+  /** A repository (its .git marks the root) with the two fixtures in a/b/, and its .rigging.yaml. */
+  function repository(config: string): { repo: string; cr09: string; g07: string } {
     const repo = tempDir();
-    writeFileSync(join(repo, ".rigging.yaml"), "check:\n  exclude-rules: [CR-09]\n");
+    mkdirSync(join(repo, ".git"));
     const deep = join(repo, "a", "b");
     mkdirSync(deep, { recursive: true });
-    const r = inDir(deep, [CR09]);
+    copyFileSync(CR09, join(deep, "CR-09.yaml"));
+    copyFileSync(G07, join(deep, "G-07.yaml"));
+    writeFileSync(join(repo, ".rigging.yaml"), config);
+    return { repo, cr09: join(deep, "CR-09.yaml"), g07: join(deep, "G-07.yaml") };
+  }
+
+  it("is found upward from the checked path, wherever the command runs, and the command line adds to it", () => {
+    const { cr09, g07 } = repository("check:\n  exclude-rules: [CR-09]\n");
+    const r = inDir(tempDir(), [cr09]);
     expect(r.code).toBe(0);
     expect(r.findings).toEqual([]);
     expect(r.err).toContain("1 of them error(s) (CR-09)");
-    const both = inDir(deep, ["--include-rule", "G-07", CR09, G07]);
+    const both = inDir(tempDir(), ["--include-rule", "G-07", cr09, g07]);
     expect(new Set(both.findings.map((f) => f.ruleId))).toEqual(new Set(["G-07"]));
   });
 
+  it("stops at the repository's root: a .rigging.yaml above it is not read", () => {
+    const { repo } = repository("check:\n  exclude-rules: [G-07]\n");
+    const inner = join(repo, "inner");
+    mkdirSync(join(inner, ".git"), { recursive: true });
+    copyFileSync(CR09, join(inner, "CR-09.yaml"));
+    expect(inDir(tempDir(), [join(inner, "CR-09.yaml")]).findings.map((f) => f.ruleId)).toContain("CR-09");
+    // stdin has no path: the working directory's tree is searched.
+    const piped = spawnSync(process.execPath, [CLI, "check", "--format", "json", "-"], { cwd: repo, input: readFileSync(G07), encoding: "utf8" });
+    expect(piped.status).toBe(0);
+    expect(JSON.parse(piped.stdout)).toEqual([]);
+  });
+
+  it("holds kube-version, fail-on, format and strict; each flag replaces its setting", () => {
+    const { repo } = repository('check:\n  kube-version: "1.30"\n  fail-on: warning\n  format: json\n  strict: true\n');
+    const valid = join(repo, "a", "valid.yaml");
+    copyFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "valid.yaml"), valid);
+    const r = spawnSync(process.execPath, [CLI, "check", valid], { cwd: tempDir(), encoding: "utf8" });
+    expect(r.status).toBe(1);
+    const findings = JSON.parse(r.stdout) as CheckFinding[];
+    expect(findings.filter((f) => f.ruleId === "CR-09").map((f) => f.message)).toContainEqual(expect.stringMatching(/^Kubernetes 1\.30 \(--kube-version\)/));
+    const flags = spawnSync(process.execPath, [CLI, "check", "--kube-version", "1.36", "--format", "text", "--fail-on", "error", valid], {
+      cwd: tempDir(),
+      encoding: "utf8",
+    });
+    expect(flags.status, flags.stdout).toBe(0);
+    expect(flags.stdout).not.toContain("Kubernetes 1.30");
+    // fail-on: warning fails a run of warnings alone; strict makes a workload no profile claims an error.
+    const g07 = join(repo, "a", "b", "G-07.yaml");
+    expect(spawnSync(process.execPath, [CLI, "check", "--kube-version", "1.36", g07], { encoding: "utf8" }).status).toBe(1);
+    expect(spawnSync(process.execPath, [CLI, "check", "--kube-version", "1.36", "--fail-on", "error", g07], { encoding: "utf8" }).status).toBe(0);
+    const nginx = join(repo, "a", "nginx.yaml");
+    copyFileSync(join(ROOT, "test", "fixtures", "repo", "apps", "plain", "nginx.yaml"), nginx);
+    const strict = JSON.parse(spawnSync(process.execPath, [CLI, "check", "--fail-on", "error", nginx], { encoding: "utf8" }).stdout) as CheckFinding[];
+    expect(strict.map((f) => [f.ruleId, f.severity])).toEqual([["unrecognised", "error"]]);
+  });
+
   it("a misspelt setting or an unknown rule ID in it is a usage error naming the file", () => {
-    const repo = tempDir();
-    writeFileSync(join(repo, ".rigging.yaml"), "check:\n  exclude-rule: [CR-09]\n");
-    const r = inDir(repo, [CR09]);
+    const { repo, cr09 } = repository("check:\n  exclude-rule: [CR-09]\n");
+    const r = inDir(repo, [cr09]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("check.exclude-rule is not a setting (did you mean exclude-rules?)");
+    writeFileSync(join(repo, ".rigging.yaml"), "check:\n  kube-versoin: 1.30\n");
+    expect(inDir(repo, [cr09]).err).toContain("check.kube-versoin is not a setting (did you mean kube-version?)");
+    writeFileSync(join(repo, ".rigging.yaml"), "check:\n  fail-on: never\n");
+    expect(inDir(repo, [cr09]).err).toContain(`fail-on (in ${join(repo, ".rigging.yaml")}) never: expected error or warning`);
     writeFileSync(join(repo, ".rigging.yaml"), "check:\n  exclude-rules: [CR-99]\n");
-    expect(inDir(repo, [CR09]).err).toContain(`--exclude-rule (or ${join(repo, ".rigging.yaml")}) CR-99: no rule has this ID`);
+    expect(inDir(repo, [cr09]).err).toContain(`--exclude-rule (or ${join(repo, ".rigging.yaml")}) CR-99: no rule has this ID`);
   });
 });

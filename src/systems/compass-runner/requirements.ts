@@ -112,7 +112,7 @@ export const CR = defineRequirements({
   },
   "CR-09": {
     summary: "The pod runs in a user namespace: hostUsers: false",
-    fix: "set hostUsers: false in the pod spec",
+    fix: "set hostUsers: false in the pod spec, on Kubernetes 1.33 or newer (1.32 with the feature gates UserNamespacesSupport and ProcMountType)",
     why: "The Runner must create namespaces and mount filesystems for its microVMs; hostUsers: false lets it do so as root inside a user namespace that maps to an unprivileged range on the host. Without it those calls need real host privileges, or they fail.",
     severity: "error",
     profiles: RUNNER,

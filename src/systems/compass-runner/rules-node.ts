@@ -4,6 +4,7 @@ import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { isLabelKey } from "../../k8s/names.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
+import { KUBERNETES_DEFAULT_ON, KUBERNETES_FLOOR } from "./admission-notes.ts";
 import { CR } from "./requirements.ts";
 import { mountOf, runnerContainers, sameQuantity } from "./rules-containers.ts";
 import {
@@ -145,10 +146,12 @@ export const nodeRules: Rule[] = [
   }),
   rule(CR["CR-09"], {
     check(set) {
-      return set
-        .pods()
-        .filter(({ spec }) => spec.hostUsers !== false)
-        .map(({ object, path }) => hit(object, [...path, "hostUsers"], "hostUsers is not false"));
+      const below = belowFloor(set.run.kubeVersion);
+      return set.pods().flatMap(({ object, spec, path }) => {
+        if (spec.hostUsers !== false) return [hit(object, [...path, "hostUsers"], "hostUsers is not false")];
+        // An API server without user namespaces drops hostUsers: false, and the pod runs in the host's.
+        return below ? [hit(object, [...path, "hostUsers"], below)] : [];
+      });
     },
   }),
   rule(CR["CR-10"], {
@@ -239,3 +242,11 @@ export const nodeRules: Rule[] = [
     },
   }),
 ];
+
+/** Why Kubernetes `version` (1.N) is below the Runner's floor, or undefined: 1.33, or 1.32 with the feature gates. */
+export function belowFloor(version: string | undefined): string | undefined {
+  if (version === undefined || minorOf(version) >= minorOf(KUBERNETES_FLOOR)) return undefined;
+  return `Kubernetes ${version} (--kube-version) runs no pod in a user namespace as the Runner needs: it needs ${KUBERNETES_DEFAULT_ON} or newer, or ${KUBERNETES_FLOOR} with the feature gates UserNamespacesSupport=true and ProcMountType=true on the API server and the kubelet`;
+}
+
+const minorOf = (version: string) => Number(version.split(".")[1]);
