@@ -22,3 +22,11 @@ export function argumentError(error: unknown, command: string, help: string): un
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return new UsageError(`rigging ${command} takes no argument ${JSON.stringify(option)}; ${seeHelp}`);
   return new UsageError(`${message.split(". ")[0]}; ${seeHelp}`);
 }
+
+/** `-f FMT` for --format, kept one release with a warning: -f names an input file, as in kubectl and rigging's other commands. */
+export function deprecatedShortFormat(args: readonly string[], command: string, warn: (text: string) => void): void {
+  const end = args.indexOf("--");
+  const options = end === -1 ? args : args.slice(0, end);
+  if (options.some((arg) => arg === "-f" || (arg.startsWith("-f") && !arg.startsWith("--"))))
+    warn(`warning: rigging ${command} -f is deprecated: write --format; -f will name an input file, as in rigging render, check, pin and fn\n`);
+}

@@ -103,7 +103,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "preflight",
     summary: "check the database, certificate or NATS live",
-    options: [{ long: "format", short: "f", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+    options: [{ long: "format", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
     args: words(() => ["postgres", "tls", "nats"]),
     subcommands: {
       postgres: [

@@ -36,7 +36,7 @@ Every change gets its consequence:
   the runner-clusters file              takes effect after the Server restarts
 
 Options:
-  -f, --format FMT         text (default) or json
+      --format FMT         text (default) or json
       --field-manager NAME the server-side apply manager whose fields an
                            apply removes (repeatable; default kubectl)
   -h, --help               show this help

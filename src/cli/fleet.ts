@@ -16,6 +16,9 @@ import { defineJob } from "../core/jobs.ts";
 import { runOnThreads, threadsFor } from "../core/threads.ts";
 import { earlierFiles, memberSummary } from "../diff/summary.ts";
 
+/** The file beside each member's manifests that holds its render notes. */
+export const NOTES_FILE = "NOTES.md";
+
 /** A progress line shows only on a terminal, and only for fleets this long. */
 export const PROGRESS_THRESHOLD = 50;
 
@@ -138,8 +141,8 @@ interface FleetContext {
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
 function renderEntry(entry: FleetEntry, { output, layout, color, force, summary, valuesRoot }: FleetContext): Outcome {
   try {
-    const rendered = renderFile(entry.file, { notes: false, valuesRoot });
-    const files = layoutFiles(rendered.objects, layout);
+    const rendered = renderFile(entry.file, { notes: true, valuesRoot });
+    const files = withNotes(layoutFiles(rendered.objects, layout), entry, rendered.notes);
     const dir = join(output, entry.name);
     // Only an output rigging owns is read for the summary; anything else (a FIFO among its files) is refused by the write.
     const before = !summary ? undefined : entry.absent ? "new" : isOwnedOutput(dir) ? earlierFiles(dir) : undefined;
@@ -151,6 +154,13 @@ function renderEntry(entry: FleetEntry, { output, layout, color, force, summary,
     const exitCode = reportFileError(entry.file, error, { out: () => {}, err: (t) => void (report += t), color });
     return { exitCode, report };
   }
+}
+
+/** A member's notes (checklist, Secrets to create, runner-clusters entry) beside its manifests, as NOTES.md. */
+function withNotes(files: Map<string, string>, entry: FleetEntry, notes: readonly string[]): Map<string, string> {
+  if (notes.length === 0) return files;
+  const text = `# ${entry.name}\n\nWhat rigging render prints after rendering ${entry.name}'s values file alone:\n\n\`\`\`text\n${notes.join("\n")}\n\`\`\`\n`;
+  return new Map(files).set(NOTES_FILE, text);
 }
 
 /** Reports why one file of a fleet was not rendered; returns its exit code. */

@@ -20,7 +20,8 @@ import { decode, exportKey, readExport, type ObjectExport } from "../preflight/e
 import { paint, type Io } from "./io.ts";
 
 export const COMMON_HELP = `Every preflight:
-  -f, --format FMT     text (default) or json (an array of {id, check, outcome, message, fix})
+      --format FMT     text (default) or json (an array of {id, check, outcome, message, fix});
+                       -f FMT: deprecated
       --timeout SECS   one deadline for the whole run: connect, ask, close (default ${DEFAULT_TIMEOUT_SECONDS})
   -h, --help           show this help
 

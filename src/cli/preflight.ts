@@ -7,7 +7,7 @@ import { DATABASE_URL_ENV } from "../systems/compass-server/ports.ts";
 import { parseFormat, parseTimeout, readSecretFile } from "../preflight/common.ts";
 import { printable } from "../core/printable.ts";
 import { decode } from "../preflight/exports.ts";
-import { argumentError } from "./args.ts";
+import { argumentError, deprecatedShortFormat } from "./args.ts";
 import type { Io } from "./io.ts";
 import { NATS_HELP, natsCommand } from "./preflight-nats.ts";
 import { COMMON_HELP, COMMON_OPTIONS, errorEntry, runChecks, usageCheck } from "./preflight-run.ts";
@@ -69,6 +69,7 @@ export function preflightCommand(args: string[], io: Io): number | Promise<numbe
     const near = closest(what, Object.keys(CHECKS));
     throw new UsageError(`preflight checks ${names}, not ${printable(JSON.stringify(what))}${near ? ` (did you mean ${near}?)` : ""}`);
   }
+  deprecatedShortFormat(rest, `preflight ${what}`, io.err);
   try {
     return check.run(rest, io);
   } catch (error) {

@@ -71,8 +71,9 @@ into DIR/NAME/ (NAME is the file name without its extension), in the same
 layout as -o DIR for one file: a link to a hidden DIR/.NAME.<n>, swapped
 atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
-name and skipped; the others are still written. Notes are not printed for
-a fleet (render one file to see its notes). Over an earlier fleet output,
+name and skipped; the others are still written. Each member's notes (its
+checklist, the Secrets to create) are written to DIR/NAME/NOTES.md, not
+printed. Over an earlier fleet output,
 each member that changed gets rigging diff's summary line on stderr, and a
 new member says it is new. Fleets of 200 files or more
 render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).

@@ -6,6 +6,7 @@ import { WAIVER_RULE } from "../check/waivers.ts";
 import { UsageError } from "../core/errors.ts";
 import { allRules } from "../rules/catalog.ts";
 import { sourceText } from "../rules/requirements.ts";
+import { deprecatedShortFormat } from "./args.ts";
 import type { Io } from "./io.ts";
 
 export const RULES_HELP = `Usage: rigging rules [--format text|json]
@@ -16,7 +17,7 @@ waiver). JSON gives each rule's id, summary, severity, fix, source,
 profiles and its warnings (opinions) with their reasons.
 
 Options:
-  -f, --format FMT   text (default) or json
+      --format FMT   text (default) or json (-f FMT: deprecated)
   -h, --help         show this help
 
 Run 'rigging explain ID' for one rule in full.
@@ -60,6 +61,7 @@ export function ruleEntries(): RuleEntry[] {
 }
 
 export function rulesCommand(args: string[], io: Io): number {
+  deprecatedShortFormat(args, "rules", io.err);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,

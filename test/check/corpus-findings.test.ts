@@ -207,7 +207,7 @@ describe("the built CLI process", () => {
     const result = runCli(["check", file]);
     expect(result.code).toBe(1);
     expect(result.out).toBe(
-      `error    ${file}:112  CR-09  DaemonSet/ci-microvms/kvm-runner  spec.template.spec.hostUsers  hostUsers is not false\n\nfix:\n  CR-09  set hostUsers: false in the pod spec\n`,
+      `error    ${file}:112  CR-09  DaemonSet/ci-microvms/kvm-runner  spec.template.spec.hostUsers  hostUsers is not false\n\nfix:\n  CR-09  set hostUsers: false in the pod spec, on Kubernetes 1.33 or newer (1.32 with the feature gates UserNamespacesSupport and ProcMountType)\n`,
     );
     expect(result.err).toMatch(/1 error\(s\), 0 warning\(s\) in 14 object\(s\) of 1 file\(s\) \(compass-runner\)/);
     expect(result.err).toMatch(/skipped CR-18 \(compass-runner\): not judged from manifests/);

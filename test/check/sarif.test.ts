@@ -125,7 +125,7 @@ describe("the GitHub Action's command over this repository's own tree", () => {
   const r = runCli(["check", "--format", "sarif", "--", "."]);
 
   it("is the command action.yml runs, with its default paths", () => {
-    expect(action).toContain("args=(check --format sarif)");
+    expect(action).toContain('args=(check --format "$' + '{FORMAT:-sarif}" --sarif-category "$' + '{CATEGORY:-rigging-check}")');
     expect(action).toContain(["node", '"$RIGGING"', '"$' + '{args[@]}"', "--", '"$' + '{paths[@]}"'].join(" "));
     expect(action).toMatch(/paths:\n\s+description: [^\n]*\n\s+default: "\."/);
   });

@@ -51,4 +51,24 @@ describe("-f", () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("fn takes only -f VALUES");
   });
+
+  it.each([
+    [["rules", "-f", "json"], "rules"],
+    [["rules", "-fjson"], "rules"],
+  ])("%j: -f for --format still works for one release, with a warning naming --format", (args, command) => {
+    const old = runInProcess(args);
+    const now = runInProcess([args[0], "--format", "json"]);
+    expect(old.code).toBe(0);
+    expect(old.out).toBe(now.out);
+    expect(old.err).toBe(`warning: rigging ${command} -f is deprecated: write --format; -f will name an input file, as in rigging render, check, pin and fn\n`);
+    expect(now.err).toBe("");
+  });
+
+  it("preflight -f json warns the same way, and its help lists --format alone", async () => {
+    const r = await run(process.execPath, [CLI, "preflight", "tls", "-f", "json", "--timeout", "1"]);
+    expect(r.err).toContain("warning: rigging preflight tls -f is deprecated: write --format");
+    expect(JSON.parse(r.out)).toEqual([expect.objectContaining({ id: "D6", outcome: "error" })]);
+    for (const help of [runInProcess(["preflight", "tls", "--help"]).out, runInProcess(["rules", "--help"]).out, runInProcess(["diff", "--help"]).out])
+      expect(help).not.toMatch(/-f, --format/);
+  });
 });

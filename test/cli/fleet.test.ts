@@ -75,14 +75,19 @@ describe("render a fleet", () => {
       ["alpha", a],
       ["beta", b],
     ]) {
-      expect(readdirSync(join(out, name)).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
-      const stdout = runInProcess(["render", file, "-q"]);
+      expect(readdirSync(join(out, name)).sort()).toEqual([".rigging-output", "NOTES.md", "kustomization.yaml", "manifests.yaml"]);
+      const stdout = runInProcess(["render", file]);
       expect(stdout.code).toBe(0);
       expect(readFileSync(join(out, name, "manifests.yaml"), "utf8")).toBe(stdout.out);
       expect(parse(readFileSync(join(out, name, "kustomization.yaml"), "utf8"))).toEqual(STREAM_KUSTOMIZATION);
       const single = join(root, `single-${name}`);
       expect(runInProcess(["render", file, "-o", single, "-q"]).code).toBe(0);
-      expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
+      // The same files but the notes (and the list of what rigging wrote, which names them).
+      const { "NOTES.md": notes, ".rigging-output": _owned, ...manifests } = dirTexts(join(out, name));
+      const { ".rigging-output": _single, ...alone } = dirTexts(single);
+      expect(manifests).toEqual(alone);
+      // The notes render prints on stderr for one file, kept beside the member's manifests.
+      expect(notes).toBe(`# ${name}\n\nWhat rigging render prints after rendering ${name}'s values file alone:\n\n\`\`\`text\n${stdout.err}\`\`\`\n`);
     }
     expect(readFileSync(join(out, "beta", "manifests.yaml"), "utf8")).toContain("\nkind: DaemonSet\nmetadata:\n  name: beta\n");
   });
@@ -102,13 +107,15 @@ describe("render a fleet", () => {
       // One file per object, named NN-kind-name.yaml in apply order, each holding that object.
       const perObject = files.filter((f) => /^\d\d-/.test(f));
       expect(perObject).toHaveLength(objects.length);
-      expect(files).toEqual([".rigging-output", ...perObject, "kustomization.yaml"]);
+      expect(files).toEqual([".rigging-output", ...perObject, "NOTES.md", "kustomization.yaml"]);
       expect(perObject.map((f) => objectsOf(readFileSync(join(out, name, f), "utf8")))).toEqual(objects.map((o) => [o]));
       expect(perObject.map((f, i) => f.startsWith(`${String(i + 1).padStart(2, "0")}-${objects[i].kind.toLowerCase()}-`))).toEqual(perObject.map(() => true));
       expect(parse(readFileSync(join(out, name, "kustomization.yaml"), "utf8")).resources).toEqual(perObject);
       const single = join(root, `single-${name}`);
       expect(runInProcess(["render", file, "-o", single, "--per-object", "-q"]).code).toBe(0);
-      expect(dirTexts(join(out, name))).toEqual(dirTexts(single));
+      const { "NOTES.md": _notes, ".rigging-output": _owned, ...manifests } = dirTexts(join(out, name));
+      const { ".rigging-output": _single, ...alone } = dirTexts(single);
+      expect(manifests).toEqual(alone);
     }
     expect(readFileSync(join(out, "beta", "12-daemonset-beta.yaml"), "utf8")).toContain("name: beta");
   });
@@ -136,9 +143,9 @@ describe("render a fleet", () => {
     const file = write("in/a.yaml", variant("a"));
     const out = join(root, "out");
     const layouts: [string[], (files: string[]) => boolean][] = [
-      [[], (files) => files.join() === ".rigging-output,kustomization.yaml,manifests.yaml"],
-      [["--per-object"], (files) => files.length === 15 && files.includes("12-daemonset-a.yaml") && !files.includes("manifests.yaml")],
-      [[], (files) => files.join() === ".rigging-output,kustomization.yaml,manifests.yaml"],
+      [[], (files) => files.join() === ".rigging-output,NOTES.md,kustomization.yaml,manifests.yaml"],
+      [["--per-object"], (files) => files.length === 16 && files.includes("12-daemonset-a.yaml") && !files.includes("manifests.yaml")],
+      [[], (files) => files.join() === ".rigging-output,NOTES.md,kustomization.yaml,manifests.yaml"],
     ];
     for (const [flags, expected] of layouts) {
       expect(runInProcess(["render", file, write("in/z.yaml", variant("z")), "-o", out, ...flags]).code).toBe(0);
@@ -243,7 +250,7 @@ describe("render a fleet", () => {
     expect(result.err).toContain("rendered 2 of 4 values files");
     expect(visible(out)).toEqual(["a", "c"]); // no half-written b/ or d/
     expect(readdirSync(out).sort()).toEqual([".a.1", ".c.1", "a", "c"]); // no staging
-    expect(readdirSync(join(out, "a")).sort()).toEqual([".rigging-output", "kustomization.yaml", "manifests.yaml"]);
+    expect(readdirSync(join(out, "a")).sort()).toEqual([".rigging-output", "NOTES.md", "kustomization.yaml", "manifests.yaml"]);
   });
 
   it("a bad file keeps its previous output as it was", () => {
@@ -363,10 +370,11 @@ describe("a long fleet, spread over worker threads by the built command", () => 
     const reported = [...result.err.matchAll(/(c\d{4})\.yaml: 1 error\(s\); not rendered/g)].map((m) => m[1]);
     expect(reported).toEqual([names[3], names[count - 2]]);
     expect(visible(join(root, "out"))).toEqual(names.filter((n) => !bad.has(n)));
-    // The last share is rendered by a worker thread: same bytes as alone.
+    // The last share is rendered by a worker thread: same bytes as a fleet of it alone, on one thread.
     const last = names[count - 1];
-    expect(runCli(["render", join(root, "in", `${last}.yaml`), "-o", join(root, "alone")]).code).toBe(0);
-    expect(dirTexts(join(root, "out", last))).toEqual(dirTexts(join(root, "alone")));
+    write(`one/${last}.yaml`, variant(last));
+    expect(runCli(["render", join(root, "one"), "-o", join(root, "alone")]).code).toBe(0);
+    expect(dirTexts(join(root, "out", last))).toEqual(dirTexts(join(root, "alone", last)));
     // Rendered again, the bad ones mended and the last changed: each member's line in input order, whatever thread made it.
     for (const name of bad) write(`in/${name}.yaml`, variant(name));
     write(

@@ -35,7 +35,7 @@ describe("the generators", () => {
     for (const rule of allRules()) expect(md).toContain(`| ${rule.id} |`);
     for (const entry of requirementEntries()) expect(md).toContain(`| ${entry.id} | ${entry.profiles.length === 1 ? entry.profiles[0] : "all"} |`);
     expect(md).toMatch(
-      /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec \|/,
+      /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec, on Kubernetes 1\.33 or newer \(1\.32 with the feature gates UserNamespacesSupport and ProcMountType\) \|/,
     );
     expect(md).toMatch(/\| RP-03 \| rootpilot-runner \| error \| .* \| documented: the Rootpilot Kubernetes guide, Requirement 2: .* \|/);
     expect(md).toMatch(/\| G-07 \| all \| warning \| .* \| rigging.s choice: .* \|/);

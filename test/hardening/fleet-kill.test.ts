@@ -62,7 +62,8 @@ function completeRun(name: string): number {
   const listed: string[] = JSON.parse(readFileSync(join(dir, MANIFEST), "utf8")).files;
   expect([...readdirSync(dir)].sort(), name).toEqual([...listed, MANIFEST].sort());
   const kustomization = parse(readFileSync(join(dir, "kustomization.yaml"), "utf8"));
-  expect(kustomization.resources, name).toEqual(listed.filter((f) => f !== "kustomization.yaml"));
+  // Every file rigging wrote but the kustomization itself and the render notes beside it.
+  expect(kustomization.resources, name).toEqual(listed.filter((f) => f !== "kustomization.yaml" && f !== "NOTES.md"));
   // Either layout: manifests.yaml alone, or one file per object.
   const resources = kustomization.resources as string[];
   if (resources.length === 1) expect(resources, name).toEqual(["manifests.yaml"]);

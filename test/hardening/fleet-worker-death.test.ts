@@ -94,7 +94,7 @@ describe("a fleet whose worker thread runs out of heap", () => {
     expect(written.sort()).toEqual(["held", ...names.filter((_, i) => i !== HEAVY)].sort());
     for (const name of written) {
       const manifest = JSON.parse(readFileSync(join(out, name, MANIFEST), "utf8")) as { files: string[]; sha256: Record<string, string[]> };
-      expect(manifest.files.sort(), name).toEqual(["kustomization.yaml", "manifests.yaml"]);
+      expect(manifest.files.sort(), name).toEqual(["NOTES.md", "kustomization.yaml", "manifests.yaml"]);
       for (const file of manifest.files) {
         const sha = createHash("sha256")
           .update(readFileSync(join(out, name, file)))

@@ -30,6 +30,14 @@ function expected(values: string, flags: string[] = []): Record<string, string> 
   return tree(out);
 }
 
+/** What a fleet writes into OUT/NAME for `values` (with `flags`): a render's files and its NOTES.md. */
+function expectedMember(name: string, values: string, flags: string[] = []): Record<string, string> {
+  const dir = mkdtempSync(join(root, "expected-"));
+  write(`${dir.slice(root.length + 1)}/in/${name}.yaml`, values);
+  expect(runInProcess(["render", join(dir, "in"), "-o", join(dir, "out"), ...flags]).code).toBe(0);
+  return tree(join(dir, "out", name));
+}
+
 /** Appends a line to a rendered file, as a person editing it would. */
 function edit(path: string): void {
   writeFileSync(path, `${readFileSync(path, "utf8")}# tuned by hand\n`);
@@ -162,12 +170,12 @@ describe("a fleet over OUT/NAME files changed since rigging wrote them", () => {
     expect(r.err).toMatch(new RegExp(`out/east/: ${file.replaceAll(".", "\\.")} was changed since rigging wrote it; .*--force`));
     expect(r.err).toMatch(/rendered 1 of 2 values files/);
     expect(tree(join(root, "out", "east"))).toEqual(east);
-    expect(tree(join(root, "out", "west"))).toEqual(expected(serverValues("west-2"), flags));
+    expect(tree(join(root, "out", "west"))).toEqual(expectedMember("west", serverValues("west-2"), flags));
 
     const forced = fleet("2", [...flags, "--force"]);
     expect(forced.code, forced.err).toBe(0);
     const verb = flags.length === 0 ? "overwrote" : "removed";
     expect(forced.err).toMatch(new RegExp(`out/east/: ${verb} ${file.replaceAll(".", "\\.")}, changed since rigging wrote it \\(--force\\)`));
-    expect(tree(join(root, "out", "east"))).toEqual(expected(serverValues("east-2"), flags));
+    expect(tree(join(root, "out", "east"))).toEqual(expectedMember("east", serverValues("east-2"), flags));
   });
 });

@@ -172,7 +172,7 @@ describe("rigging preflight's usage errors", () => {
   it.each([
     [["postgres", "--format", "json", "--url-fil", "x"], "D3", "unknown option --url-fil for rigging preflight postgres (did you mean --url-file?)"],
     [["postgres", "--format=json", "--url-env", "A", "--url-file", "f"], "D3", "give --url-env or --url-file, not both"],
-    [["tls", "-f", "json"], "D6", ""],
+    [["tls", "--format", "json"], "D6", ""],
     [["nats", "--format", "json", "--timeout", "0", "nats://127.0.0.1:4222"], "D5", "--timeout 0: expected seconds"],
   ])("%j: a usage error is JSON on stdout too, when JSON is asked for", async (args, decision, message) => {
     const r = await runAsync(["preflight", ...args]);

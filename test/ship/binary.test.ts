@@ -151,7 +151,7 @@ describe("the standalone executable", () => {
     expect((await node(["render", ...sample, "-o", byNode])).code).toBe(0);
     const written = tree(out);
     const expected = Object.entries(tree(byNode));
-    expect(expected.length).toBe(sample.length * 3); // manifests.yaml, kustomization.yaml and .rigging-output each
+    expect(expected.length).toBe(sample.length * 4); // manifests.yaml, kustomization.yaml, NOTES.md and .rigging-output each
     for (const [path, text] of expected) expect(written[path], path).toBe(text);
   });
 });

@@ -154,7 +154,8 @@ describe("action.yml (GitHub composite action)", () => {
 
   it("runs check --format sarif, uploads the report for code scanning, then fails on error findings", () => {
     expect(action.runs.using).toBe("composite");
-    expect(check.run).toContain("check --format sarif");
+    expect(check.run).toContain('check --format "$' + '{FORMAT:-sarif}"');
+    expect(action.inputs.format.default).toBe("sarif");
     const upload = steps.find((s) => String(s.uses).startsWith("github/codeql-action/upload-sarif@"));
     expect(steps.indexOf(upload)).toBeGreaterThan(steps.indexOf(check));
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, read literally
@@ -185,6 +186,37 @@ describe("action.yml (GitHub composite action)", () => {
     const missing = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", check.run], { cwd: repo, env: { ...env, PATHS: "nowhere" } });
     expect(missing.code).toBe(2);
     expect(readFileSync(output, "utf8")).toBe("exit-code=2\n");
+  });
+
+  it("passes its inputs to check: kube-version, fail-on, include-rules, exclude-rules, format and category", async () => {
+    const repo = join(work, "inputs");
+    mkdirSync(join(repo, "deploy"), { recursive: true });
+    const rendered = (await cli(["render", join(ROOT, "examples", "compass-runner.yaml")])).out;
+    writeFileSync(join(repo, "deploy", "runner.yaml"), rendered);
+    const output = join(work, "inputs-output");
+    const step = async (inputs: Record<string, string>) => {
+      writeFileSync(output, "");
+      const env = { RIGGING: CLI, PATHS: "deploy", PROFILE: "", SARIF_FILE: "report", GITHUB_OUTPUT: output, ...inputs };
+      const r = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", check.run], { cwd: repo, env });
+      expect(r.code, r.err).toBe(0);
+      return { exit: readFileSync(output, "utf8"), report: readFileSync(join(repo, "report"), "utf8") };
+    };
+    const clean = await step({});
+    expect(clean.exit).toBe("exit-code=0\n");
+    expect(JSON.parse(clean.report).runs[0].automationDetails.id).toMatch(/^rigging-check\//);
+    const old = await step({ KUBE_VERSION: "v1.30.4", FORMAT: "json" });
+    expect(old.exit).toBe("exit-code=1\n");
+    expect(JSON.parse(old.report).map((f: any) => f.ruleId)).toContain("CR-09");
+    expect((await step({ KUBE_VERSION: "1.30", EXCLUDE_RULES: "CR-09 schema" })).exit).toBe("exit-code=0\n");
+    expect((await step({ KUBE_VERSION: "1.30", INCLUDE_RULES: "G-07" })).exit).toBe("exit-code=0\n");
+    expect(JSON.parse((await step({ CATEGORY: "runners/eu" })).report).runs[0].automationDetails.id).toMatch(/^runners\/eu\//);
+    const steps = action.runs.steps as { uses?: string; if?: string; with?: Record<string, string> }[];
+    const upload = steps.find((x) => String(x.uses).startsWith("github/codeql-action/upload-sarif@"))!;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, read literally
+    expect(upload.with!.category).toBe("${{ inputs.category }}");
+    expect(upload.if).toContain("inputs.format == 'sarif'");
+    for (const input of ["paths", "kube-version", "fail-on", "include-rules", "exclude-rules", "format", "category"])
+      expect(action.inputs).toHaveProperty(input);
   });
 });
 
