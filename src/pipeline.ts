@@ -1,6 +1,6 @@
 // A render: parse -> values schema -> render (pure) -> rules (check's catalog) -> emit.
 import { formatPath } from "./core/diagnostic.ts";
-import { InternalError, UsageError } from "./core/errors.ts";
+import { InternalError, UsageError, ValuesError } from "./core/errors.ts";
 import { objectRef, sortForApply, type K8sObject } from "./k8s/objects.ts";
 import { loadValues, type SetArgument } from "./values/layers.ts";
 import type { SourceDocument } from "./parse/source.ts";
@@ -10,6 +10,7 @@ import { closest, validateValues } from "./values/values.ts";
 import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
 import type { ValuesKind } from "./systems/values-kind.ts";
 import { checkObjects } from "./rules/catalog.ts";
+import { RunScope } from "./rules/engine.ts";
 import { normalise } from "./normalise/index.ts";
 
 export interface Rendered {
@@ -24,6 +25,8 @@ export interface RenderOptions {
   notes?: boolean;
   /** The tree a values file's `base:` may name (--values-root). */
   valuesRoot?: string;
+  /** The Kubernetes minor the output is for (render --kube-version): what a system needs of it is judged. */
+  kubeVersion?: string;
 }
 
 export function renderFile(file: string, options?: RenderOptions): Rendered {
@@ -35,12 +38,13 @@ export function renderLayers(files: readonly string[], sets: readonly SetArgumen
   return renderSource(loadValues(files, sets, options), options);
 }
 
-export function renderSource(file: SourceDocument, { notes = true }: RenderOptions = {}): Rendered {
+export function renderSource(file: SourceDocument, { notes = true, kubeVersion }: RenderOptions = {}): Rendered {
   const source = valuesOf(file);
   const valuesKind = kindFor(source);
   const values = validateValues(() => valuesKind.schema(), source, valuesKind.kind, validatorOf(valuesKind.kind));
   const objects = sortForApply(valuesKind.render(values));
   selfCheck(objects);
+  if (kubeVersion !== undefined) versionCheck(objects, kubeVersion, source.file);
   return { file: source.file, valuesKind, objects, notes: notes ? (valuesKind.notes?.(values) ?? []) : [] };
 }
 
@@ -78,6 +82,16 @@ function kindFor(source: SourceDocument): ValuesKind {
     );
   }
   return valuesKind;
+}
+
+/** What the rules find only for Kubernetes `version` (a system's floor): the user's choice of cluster, refused as values are. */
+function versionCheck(objects: K8sObject[], version: string, file: string): void {
+  const normal = normalise(objects);
+  const findings = checkObjects(normal.objects, undefined, { rendered: true, run: new RunScope(version) }).filter((f) => f.severity === "error");
+  if (findings.length === 0) return;
+  throw new ValuesError(
+    findings.map((f) => ({ id: f.id, path: "", message: `${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`, fix: f.fix, location: { file } })),
+  );
 }
 
 /** A finding on our own output is a bug in a renderer, never the user's. */

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
+import { minorOf, minorVersion } from "../k8s/kube-version.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 import { closest } from "../values/values.ts";
 import { packageRoot } from "../cli/io.ts";
@@ -57,17 +58,14 @@ export function kubeIndex(): KubeIndex | undefined {
   return index ?? undefined;
 }
 
-const minor = (version: string) => Number(version.split(".")[1]);
-
 /** The version `--kube-version` names (default: the newest bundled); a usage error for any other. */
 export function kubeVersion(given: string | undefined, known: KubeIndex): string {
   if (given === undefined) return known.default;
   const versions = Object.keys(known.versions);
   const list = `rigging knows ${versions.join(", ")} (default ${known.default})`;
   // A cluster's version as kubectl version prints it (v1.30.4) names its minor: the schema is the minor's.
-  const spelled = /^v?(1\.\d{1,3})(?:\.\d{1,4})?$/.exec(given);
-  if (!spelled) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P); ${list}`);
-  const minorOnly = spelled[1];
+  const minorOnly = minorVersion(given);
+  if (!minorOnly) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P); ${list}`);
   if (!Object.hasOwn(known.versions, minorOnly)) throw new UsageError(`--kube-version ${given}: no schema bundled for ${minorOnly}; ${list}`);
   return minorOnly;
 }
@@ -164,7 +162,7 @@ function notServed(object: K8sObject, version: string, known: KubeIndex): Schema
   const apiVersion = String(object.apiVersion);
   const kind = String(object.kind);
   const group = groupOf(apiVersion);
-  const versions = Object.keys(known.versions).sort((a, b) => minor(a) - minor(b));
+  const versions = Object.keys(known.versions).sort((a, b) => minorOf(a) - minorOf(b));
   const serves = (v: string, av = apiVersion) => lookup(known.versions[v].kinds, av)?.includes(kind) ?? false;
   const servedBy = versions.filter((v) => serves(v));
   const groupServed = Object.keys(known.versions[version].kinds).some((av) => groupOf(av) === group);
@@ -172,15 +170,15 @@ function notServed(object: K8sObject, version: string, known: KubeIndex): Schema
   if (servedBy.length === 0 && group.includes(".") && !groupServed) return undefined;
   const elsewhere = Object.keys(known.versions[version].kinds).filter((av) => serves(version, av));
   const instead = elsewhere.length > 0 ? `; it serves ${kind} as ${elsewhere.join(", ")}` : `; it serves no ${kind}`;
-  const older = servedBy.filter((v) => minor(v) < minor(version)).at(-1);
-  const newer = servedBy.find((v) => minor(v) > minor(version));
+  const older = servedBy.filter((v) => minorOf(v) < minorOf(version)).at(-1);
+  const newer = servedBy.find((v) => minorOf(v) > minorOf(version));
   let when = "";
   if (older) {
-    const next = versions.find((v) => minor(v) > minor(older))!;
-    when = minor(next) === minor(older) + 1 ? `: removed in ${next} (${older} served it)` : `: removed after ${older}, by ${next}`;
+    const next = versions.find((v) => minorOf(v) > minorOf(older))!;
+    when = minorOf(next) === minorOf(older) + 1 ? `: removed in ${next} (${older} served it)` : `: removed after ${older}, by ${next}`;
   } else if (newer) {
-    const before = versions.filter((v) => minor(v) < minor(newer)).at(-1)!;
-    when = minor(before) === minor(newer) - 1 ? `: first served in ${newer}` : `: first served after ${before}, by ${newer}`;
+    const before = versions.filter((v) => minorOf(v) < minorOf(newer)).at(-1)!;
+    when = minorOf(before) === minorOf(newer) - 1 ? `: first served in ${newer}` : `: first served after ${before}, by ${newer}`;
   }
   return { object, path: ["apiVersion"], severity: "error", message: `${apiVersion} ${kind} is not served by Kubernetes ${version}${when}${instead}` };
 }

@@ -69,6 +69,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { long: "force" },
       { long: "values-root", value: "dirs" },
       { long: "format", value: words(() => ["yaml", "json"]) },
+      { long: "kube-version", value: words(kubeVersions) },
       { long: "quiet", short: "q" },
       HELP,
     ],
@@ -147,7 +148,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "diff",
     summary: "what applying NEW over OLD changes and restarts",
-    options: [{ long: "format", value: words(() => ["text", "json"]) }, { long: "field-manager", value: "none" }, HELP],
+    options: [
+      { long: "format", value: words(() => ["text", "json"]) },
+      { long: "field-manager", value: "none" },
+      { long: "kube-version", value: words(kubeVersions) },
+      HELP,
+    ],
     args: "files",
   },
   {

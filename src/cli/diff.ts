@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { readSide } from "../diff/inputs.ts";
+import { minorVersion } from "../k8s/kube-version.ts";
 import { KUBECTL_APPLY } from "../diff/applied.ts";
 import { compareSides, formatDiff } from "../diff/run.ts";
 import { printable } from "../core/printable.ts";
@@ -37,6 +38,9 @@ Every change gets its consequence:
 
 Options:
       --format FMT         text (default) or json
+      --kube-version 1.N   render a values side for this Kubernetes version
+                           (1.N.P and v1.N.P name their minor); a system
+                           below its floor is refused, as render does
       --field-manager NAME the server-side apply manager whose fields an
                            apply removes (repeatable; default kubectl)
   -h, --help               show this help
@@ -52,6 +56,7 @@ export function diffCommand(args: string[], io: Io): number {
     options: {
       format: { type: "string" },
       "field-manager": { type: "string", multiple: true },
+      "kube-version": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -59,8 +64,11 @@ export function diffCommand(args: string[], io: Io): number {
   if (positionals.length !== 2) throw new UsageError(`diff takes OLD and NEW, got ${positionals.length} argument(s); usage: rigging diff OLD NEW`);
   if (positionals[0] === "-" && positionals[1] === "-") throw new UsageError("diff: only one side can be - (stdin)");
   const format = parseFormat(values.format);
-  const old = readSide(positionals[0]);
-  const next = readSide(positionals[1]);
+  const given = values["kube-version"];
+  const kubeVersion = given === undefined ? undefined : minorVersion(given);
+  if (given !== undefined && kubeVersion === undefined) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P)`);
+  const old = readSide(positionals[0], undefined, kubeVersion);
+  const next = readSide(positionals[1], undefined, kubeVersion);
   for (const note of [...old.notes, ...next.notes]) io.err(`note: ${printable(note)}\n`);
   const managers = new Set(values["field-manager"] ?? [KUBECTL_APPLY]);
   const { diffs, notRigging } = compareSides(old, next, { managers });

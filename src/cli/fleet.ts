@@ -9,9 +9,10 @@ import { fsReason, isOwnedOutput, overwrittenLines, prepareOutputDirectory } fro
 import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../emit/output-fleet.ts";
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../emit/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
-import { renderFile } from "../pipeline.ts";
+import { type RenderOptions, renderFile } from "../pipeline.ts";
 import { isDirectory } from "./directory.ts";
 import { paint, type Io } from "./io.ts";
+import { pairRefusals } from "./render-pairs.ts";
 import { defineJob } from "../core/jobs.ts";
 import { runOnThreads, threadsFor } from "../core/threads.ts";
 import { earlierFiles, memberSummary } from "../diff/summary.ts";
@@ -123,6 +124,8 @@ export function progressLine(done: number, total: number, failed: number): strin
 interface Outcome {
   exitCode: number;
   report: string;
+  /** The values kind rendered, when the file rendered. */
+  kind?: string;
 }
 
 /** What every file of a fleet shares, on whichever thread renders it. */
@@ -134,21 +137,21 @@ interface FleetContext {
   force?: boolean;
   /** OUT is an earlier fleet output: each member says what it changes (src/diff/summary.ts). */
   summary?: boolean;
-  /** --values-root: the tree a values file's base: may name. */
-  valuesRoot?: string;
+  /** --values-root and --kube-version: how each values file is read and judged. */
+  read: RenderOptions;
 }
 
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
-function renderEntry(entry: FleetEntry, { output, layout, color, force, summary, valuesRoot }: FleetContext): Outcome {
+function renderEntry(entry: FleetEntry, { output, layout, color, force, summary, read }: FleetContext): Outcome {
   try {
-    const rendered = renderFile(entry.file, { notes: true, valuesRoot });
+    const rendered = renderFile(entry.file, { ...read, notes: true });
     const files = withNotes(layoutFiles(rendered.objects, layout), entry, rendered.notes);
     const dir = join(output, entry.name);
     // Only an output rigging owns is read for the summary; anything else (a FIFO among its files) is refused by the write.
     const before = !summary ? undefined : entry.absent ? "new" : isOwnedOutput(dir) ? earlierFiles(dir) : undefined;
     const forced = writeFleetMember(output, entry.name, files, entry.leftovers ?? [], entry.absent, force);
     const changes = summary ? memberSummary(dir, before, files, rendered.objects) : "";
-    return { exitCode: 0, report: printableLines(overwrittenLines(dir, forced)) + changes };
+    return { exitCode: 0, report: printableLines(overwrittenLines(dir, forced)) + changes, kind: rendered.valuesKind.kind };
   } catch (error) {
     let report = "";
     const exitCode = reportFileError(entry.file, error, { out: () => {}, err: (t) => void (report += t), color });
@@ -188,7 +191,7 @@ export function renderFleet(
   io: Io,
   layout: Layout = DEFAULT_LAYOUT,
   force = false,
-  valuesRoot?: string,
+  read: RenderOptions = {},
 ): number | Promise<number> {
   const skipped: string[] = [];
   const inputsFound = fleetInputs(inputs, skipped);
@@ -201,16 +204,16 @@ export function renderFleet(
   const entries = inputsFound.map(({ file, name }): FleetEntry => ({ file, name, leftovers: leftovers.get(hiddenBase(name)) ?? [], absent: !names.has(name) }));
   // Over an earlier fleet output each member's changes are told; a first render into OUT tells none.
   const summary = leftovers.size > 0 || entries.some((entry) => !entry.absent);
-  const context: FleetContext = { output, layout, color: io.color, force, summary, valuesRoot };
+  const context: FleetContext = { output, layout, color: io.color, force, summary, read };
   const threads = threadsFor(entries.length);
-  if (threads <= 1) return finish(renderSequentially(entries, context, io), entries.length, output, io);
+  if (threads <= 1) return finish(renderSequentially(entries, context, io), entries, context, io);
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
   return runOnThreads(renderJob, entries, context, threads, progress).then(({ results, lost, threads: used }) => {
     if (progress) io.err("\r\u001b[K");
     // The file a worker held when it died is reported, never lost silently; the files it finished keep their outcomes.
     const outcomes = entries.map((entry, index) => results[index] ?? lostEntry(entry, io.color, lost.get(index) ?? "stopped"));
     for (const outcome of outcomes) io.err(outcome.report);
-    return finish(outcomes, entries.length, output, io, used);
+    return finish(outcomes, entries, context, io, used);
   });
 }
 
@@ -230,7 +233,7 @@ function renderSequentially(entries: readonly FleetEntry[], context: FleetContex
       io.err(progressLine(index + 1, entries.length, failed));
     }
     if (showProgress && index === entries.length - 1) io.err("\r\u001b[K");
-    return { exitCode: outcome.exitCode, report: "" };
+    return { exitCode: outcome.exitCode, report: "", ...(outcome.kind ? { kind: outcome.kind } : {}) };
   });
 }
 
@@ -243,9 +246,23 @@ function lostEntry(entry: FleetEntry, color: boolean, why: string): Outcome {
   return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${printable(`${entry.file}: ${message}`)}\n` };
 }
 
-function finish(outcomes: Outcome[], total: number, output: string, io: Io, threads = 1): number {
+function finish(outcomes: Outcome[], entries: readonly FleetEntry[], { output, read }: FleetContext, io: Io, threads = 1): number {
+  const total = entries.length;
   const failed = outcomes.filter((o) => o.exitCode !== 0).length;
   const on = threads > 1 ? ` on ${threads} threads` : "";
   io.err(`rendered ${total - failed} of ${total} values files into ${printable(output)}${on}${failed ? `; ${failed} not rendered` : ""}\n`);
-  return outcomes.reduce((worst, o) => Math.max(worst, o.exitCode), 0);
+  const worst = outcomes.reduce((w, o) => Math.max(w, o.exitCode), 0);
+  const pairs = fleetPairs(entries, outcomes, read);
+  for (const line of pairs) io.err(`${paint(io, 31, "error")} ${printable(bounded(line))}\n`);
+  if (pairs.length > 0) io.err(`${pairs.length} error(s) in the fleet's members judged together, as check judges them in one stream; fix the values named\n`);
+  return Math.max(worst, pairs.length > 0 ? 1 : 0);
+}
+
+/** The members of a fleet of several kinds judged together (a Runner against a Server's runner-clusters entry), rendered again: only such fleets pay. */
+function fleetPairs(entries: readonly FleetEntry[], outcomes: readonly Outcome[], read: RenderOptions): string[] {
+  const rendered = entries.flatMap((entry, i) => (outcomes[i].kind ? [{ entry, kind: outcomes[i].kind }] : []));
+  if (new Set(rendered.map((r) => r.kind)).size < 2) return [];
+  return pairRefusals(
+    rendered.map(({ entry, kind }) => ({ file: entry.file, kind, objects: renderFile(entry.file, { ...read, notes: false }).objects, notes: [] })),
+  );
 }

@@ -4,13 +4,13 @@ import { bounded, formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../emit/emit.ts";
 import { InternalError, UsageError, ValuesError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
-import { renderFile } from "../pipeline.ts";
+import { type RenderOptions, renderFile } from "../pipeline.ts";
 import { fleetInputs } from "./fleet.ts";
 import { printable, printableLines } from "../core/printable.ts";
 import { paint, type Io } from "./io.ts";
 import { type Member, pairRefusals } from "./render-pairs.ts";
 
-export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io, valuesRoot?: string, quiet = false): number {
+export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: Io, read: RenderOptions = {}, quiet = false): number {
   const skipped: string[] = [];
   const entries = fleetInputs([dir], skipped);
   for (const note of skipped) io.err(`${paint(io, 33, "skipped")} ${printable(note)}\n`);
@@ -20,7 +20,7 @@ export function renderDirectoryStream(dir: string, format: "yaml" | "json", io: 
   let worst = 0;
   for (const { file } of entries) {
     try {
-      const rendered = renderFile(file, { notes: !quiet, valuesRoot });
+      const rendered = renderFile(file, { ...read, notes: !quiet });
       members.push({ file, kind: rendered.valuesKind.kind, objects: rendered.objects, notes: rendered.notes });
       for (const object of rendered.objects) {
         const key = identity(object);

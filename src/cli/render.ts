@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../emit/emit.ts";
+import { minorVersion } from "../k8s/kube-version.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { overwrittenLines, refuseForeignOutput, writeDirectory } from "../emit/output-dir.ts";
 import { earlierOutput, renderSummary } from "../diff/summary.ts";
@@ -48,6 +49,10 @@ Options:
                      numbers are typed, anything else is a string
       --set-string K=V  the same, every value a string
       --format FMT   yaml (default) or json (a v1 List)
+      --kube-version 1.N  the Kubernetes version the output is for (1.N.P
+                     and v1.N.P name their minor): a system below its
+                     floor is refused, as the Compass Runner below 1.32
+                     (1.33, or 1.32 with feature gates)
   -q, --quiet        do not print the post-render notes on stderr
   -h, --help         show this help
 
@@ -73,7 +78,10 @@ atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
 name and skipped; the others are still written. Each member's notes (its
 checklist, the Secrets to create) are written to DIR/NAME/NOTES.md, not
-printed. Over an earlier fleet output,
+printed. A fleet of several kinds is then judged as rigging check judges
+its members in one stream: a Runner against the runner-clusters entry of
+a Server in another member; a disagreement is an error naming both files
+(exit 1). Over an earlier fleet output,
 each member that changed gets rigging diff's summary line on stderr, and a
 new member says it is new. Fleets of 200 files or more
 render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).
@@ -107,6 +115,7 @@ const RENDER_OPTIONS = {
   "per-object": { type: "boolean", default: false },
   force: { type: "boolean", default: false },
   "values-root": { type: "string" },
+  "kube-version": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -132,17 +141,25 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
 
   const fleet = positionals.length > 1 || isDirectory(positionals[0]);
-  const valuesRoot = values["values-root"];
+  const read = readOptions(values);
   if (fleet && values.output === undefined && positionals.length === 1)
-    return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io, valuesRoot, values.quiet);
+    return renderDirectoryStream(positionals[0], values.format as "yaml" | "json", io, read, values.quiet);
   if (fleet) {
     if (values.output === undefined)
       throw new UsageError(
         `rendering ${positionals.length} values files needs -o DIR (each file renders into DIR/NAME/), or put them in one directory and render it to stdout`,
       );
-    return renderFleet(positionals, values.output, io, layout, values.force, valuesRoot);
+    return renderFleet(positionals, values.output, io, layout, values.force, read);
   }
-  return renderOne(positionals[0], values.output, { layout, force: values.force, valuesRoot }, values.format, values.quiet, io);
+  return renderOne(positionals[0], values.output, { layout, force: values.force, ...read }, values.format, values.quiet, io);
+}
+
+/** How each values file is read and judged: the tree its base: may name, the Kubernetes version it is for. */
+function readOptions(values: ReturnType<typeof renderArgs>["values"]): { valuesRoot?: string; kubeVersion?: string } {
+  const given = values["kube-version"];
+  const kubeVersion = given === undefined ? undefined : minorVersion(given);
+  if (given !== undefined && kubeVersion === undefined) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P)`);
+  return { valuesRoot: values["values-root"], ...(kubeVersion ? { kubeVersion } : {}) };
 }
 
 function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): void {
@@ -170,7 +187,7 @@ function renderLayered(args: string[], positionals: string[], values: ReturnType
   if (files.filter((f) => f === "-").length > 1) throw new UsageError("- (stdin) can be read once");
   checkOutputOptions(values);
   const layout: Layout = values["per-object"] ? "per-object" : DEFAULT_LAYOUT;
-  const write = { layout, force: values.force, valuesRoot: values["values-root"] };
+  const write = { layout, force: values.force, ...readOptions(values) };
   return renderOne(files, values.output, write, values.format, values.quiet, io, setArguments(args));
 }
 
@@ -185,7 +202,7 @@ function setArguments(args: string[]): SetArgument[] {
 function renderOne(
   files: string | string[],
   output: string | undefined,
-  write: { layout: Layout; force: boolean; valuesRoot?: string },
+  write: { layout: Layout; force: boolean; valuesRoot?: string; kubeVersion?: string },
   format: string,
   quiet: boolean,
   io: Io,
@@ -195,7 +212,7 @@ function renderOne(
   const { layout } = write;
   let rendered;
   try {
-    const options = { valuesRoot: write.valuesRoot };
+    const options = { valuesRoot: write.valuesRoot, kubeVersion: write.kubeVersion };
     rendered = sets.length === 0 && list.length === 1 ? renderFile(list[0], options) : renderLayers(list, sets, options);
   } catch (error) {
     if (error instanceof SetError) throw new UsageError(error.message);

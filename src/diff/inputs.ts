@@ -25,12 +25,13 @@ export interface Side {
   notes: string[];
 }
 
-export function readSide(arg: string, stdin?: string): Side {
+/** `kubeVersion`: a values side is rendered for that Kubernetes minor (diff --kube-version), and refused below a system's floor. */
+export function readSide(arg: string, stdin?: string, kubeVersion?: string): Side {
   if (arg !== "-" && isDirectory(arg)) return directorySide(arg);
   const text = arg === "-" ? (stdin ?? readText("-")) : readText(arg);
   const docs = parseManifests(text, arg === "-" ? "<stdin>" : arg);
   const only = docs.length === 1 ? (docs[0].data as { kind?: unknown } | null) : undefined;
-  if (only && typeof only.kind === "string" && valuesKindOf(only.kind)) return valuesSide(arg, text);
+  if (only && typeof only.kind === "string" && valuesKindOf(only.kind)) return valuesSide(arg, text, kubeVersion);
   return streamSide(arg, docs);
 }
 
@@ -42,15 +43,15 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function valuesSide(arg: string, text: string): Side {
+function valuesSide(arg: string, text: string, kubeVersion?: string): Side {
   const file = arg === "-" ? "<stdin>" : arg;
   try {
-    const rendered = renderSource(parseValuesFile(text, file), { notes: false });
+    const rendered = renderSource(parseValuesFile(text, file), { notes: false, ...(kubeVersion ? { kubeVersion } : {}) });
     return { label: arg, how: "values", objects: keyed(arg, rendered.objects), rigging: "all", notes: [] };
   } catch (error) {
     if (error instanceof ValuesError)
       throw new UsageError(
-        `${printable(file)}: the values do not render (${error.diagnostics.length} problem(s)); run rigging render ${printable(file)} for them`,
+        `${printable(file)}: the values do not render (${error.diagnostics.length} problem(s)); run rigging render ${printable(file)}${kubeVersion ? ` --kube-version ${kubeVersion}` : ""} for them`,
       );
     throw error;
   }

@@ -56,4 +56,22 @@ describe("render DIR judges a Server and a Runner from separate files together",
     expect(quiet.code).toBe(0);
     expect(quiet.err).not.toContain("notes for");
   });
+
+  it("a fleet (-o) of the two: written, then judged together; the disagreement is an error naming both files (exit 1)", () => {
+    const dir = split(SERVER.replace("    maxTokenLifetime: 86400\n", "    maxTokenLifetime: 1800\n"));
+    const out = join(mkdtempSync(join(tmpdir(), "rigging-pairs-out-")), "out");
+    const r = runInProcess(["render", dir, "-o", out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("rendered 2 of 2 values files");
+    const [line] = r.err.split("\n").filter((l) => l.startsWith("error "));
+    expect(line).toContain(`error ${join(dir, "runner.yaml")}: CR-03 DaemonSet/`);
+    expect(line).toContain(`judged with ${join(dir, "server.yaml")} (CompassServer)`);
+    // check of the two members' manifests as one stream finds the same: render said what check says.
+    const stream = ["runner", "server"].map((m) => readFileSync(join(out, m, "manifests.yaml"), "utf8")).join("---\n");
+    const checked = runInProcess(["check", "--format", "json", tempFile(stream, "both.yaml")]);
+    expect(checked.code).toBe(1);
+    expect(JSON.parse(checked.out).map((f: { ruleId: string }) => f.ruleId)).toContain("CR-03");
+    // Agreeing, the fleet exits 0.
+    expect(runInProcess(["render", split(), "-o", join(out, "..", "agreeing")]).code).toBe(0);
+  });
 });

@@ -188,6 +188,44 @@ describe("action.yml (GitHub composite action)", () => {
     expect(readFileSync(output, "utf8")).toBe("exit-code=2\n");
   });
 
+  it("installs the npm package its release carries, with no npm ci; without a release, builds its checkout", async () => {
+    const install = steps.find((s) => s.id === "install");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, read literally
+    expect(check.env.RIGGING).toBe("${{ steps.install.outputs.command }}");
+    const dir = join(work, "install");
+    mkdirSync(join(dir, "bin"), { recursive: true });
+    const packed = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT });
+    expect(packed.code, packed.err).toBe(0);
+    const tarball = join(dir, packed.out.trim().split("\n").at(-1)!);
+    // gh as the runner has it: the release of v0.1.0 holds the tarball, no other ref has a release.
+    const gh = `#!/bin/sh\n[ "$3" = v0.1.0 ] || exit 1\nwhile [ $# -gt 0 ]; do [ "$1" = --dir ] && cp "${tarball}" "$2"; shift; done\n`;
+    writeFileSync(join(dir, "bin", "gh"), gh);
+    chmodSync(join(dir, "bin", "gh"), 0o755);
+    const step = async (ref: string, path: string) => {
+      const output = join(dir, `output-${ref || "none"}`);
+      writeFileSync(output, "");
+      const env = { PATH: path, REF: ref, REPOSITORY: "owner/rigging", GH_TOKEN: "t", GITHUB_OUTPUT: output };
+      const r = await run("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", install.run], { cwd: dir, env });
+      return {
+        ...r,
+        command: readFileSync(output, "utf8")
+          .replace(/^command=/, "")
+          .trim(),
+      };
+    };
+    const released = await step("v0.1.0", `${join(dir, "bin")}:${process.env.PATH}`);
+    expect(released.code, released.err).toBe(0);
+    expect(released.command).toMatch(/\/lib\/node_modules\/rigging\/dist\/rigging\.mjs$/);
+    expect((await run(process.execPath, [released.command, "--version"])).out).toMatch(/^rigging 0\.1\.0/);
+    // No release for a branch: npm ci in the action's checkout (here a stub that says what it was asked).
+    writeFileSync(join(dir, "bin", "npm"), `#!/bin/sh\necho "npm $*" > "${join(dir, "npm-args")}"\n`);
+    chmodSync(join(dir, "bin", "npm"), 0o755);
+    const branch = await step("main", `${join(dir, "bin")}:${process.env.PATH}`);
+    expect(branch.code, branch.err).toBe(0);
+    expect(readFileSync(join(dir, "npm-args"), "utf8")).toBe("npm ci --no-audit --no-fund\n");
+    expect(branch.command).toBe(join(dir, "dist", "rigging.mjs"));
+  });
+
   it("passes its inputs to check: kube-version, fail-on, include-rules, exclude-rules, format and category", async () => {
     const repo = join(work, "inputs");
     mkdirSync(join(repo, "deploy"), { recursive: true });

@@ -1,6 +1,7 @@
 // Runner rules about its node: one node, KVM, user namespace, seccomp, host trees, scheduling, arch (CR-07 to CR-13).
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
+import { minorOf } from "../../k8s/kube-version.ts";
 import { isLabelKey } from "../../k8s/names.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
@@ -248,5 +249,3 @@ export function belowFloor(version: string | undefined): string | undefined {
   if (version === undefined || minorOf(version) >= minorOf(KUBERNETES_FLOOR)) return undefined;
   return `Kubernetes ${version} (--kube-version) runs no pod in a user namespace as the Runner needs: it needs ${KUBERNETES_DEFAULT_ON} or newer, or ${KUBERNETES_FLOOR} with the feature gates UserNamespacesSupport=true and ProcMountType=true on the API server and the kubelet`;
 }
-
-const minorOf = (version: string) => Number(version.split(".")[1]);
