@@ -29,13 +29,17 @@ directories (.git) and node_modules, bower_components, vendor and
 __pycache__ are left out, symlinks that leave the directory (and loops) are
 named and not followed, and of its .yaml, .yml and .json files those that
 hold no Kubernetes object (charts' Chart.yaml and values, Helm and Go
-templates with {{, rigging values files, schema files, kustomization.yaml,
-package.json) are counted in the summary and skipped. A walked file with
-apiVersion and kind lines that is not valid YAML is an error (rule input).
-A file named on the command line must hold Kubernetes objects (exit 2). A
-directory named that holds a kustomization.yaml is built with kubectl
-kustomize (or kustomize build), and findings name the files kustomize read
-(its origin annotations); without either program it is walked. Nothing is
+templates with {{, rigging values files, schema files, package.json) are
+counted in the summary and skipped. A walked file with apiVersion and kind
+lines that is not valid YAML is an error (rule input). A file named on the
+command line must hold Kubernetes objects (exit 2). A directory named that
+holds a kustomization.yaml, and every kustomization root a walk meets (one
+no other kustomization names: the overlays, not their base), is built with
+kubectl kustomize (or kustomize build); the files it reads are judged
+through the build only, and findings name the file and line that put the
+value there: the base, or the overlay's patch. A base several overlays
+reach is reported once. Without either program, kustomizations are read
+file by file. Nothing is
 fetched or run: a remote base, a path out of the repository, an exec
 function or a helm chart in a kustomization is an error at its line. Multi-
 document YAML, JSON and List objects are read; each object is checked
@@ -50,7 +54,8 @@ one); the report is the same.
 YAML is read as kubectl reads it (YAML 1.1 scalars: 0400 is octal, yes is
 true). Objects of a piped stream are reported in the files they were written
 in, where the stream says so: kpt's config.kubernetes.io/path and index,
-kustomize's config.kubernetes.io/origin (buildMetadata: [originAnnotations])
+kustomize's config.kubernetes.io/origin (buildMetadata: [originAnnotations];
+with transformerAnnotations too, a patched value is placed in its patch)
 and helm template's "# Source:" comments.
 
   kubectl kustomize overlay/ | rigging check - --source-root overlay
