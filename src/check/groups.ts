@@ -95,23 +95,34 @@ async function kustomizationGroups(expanded: Expanded, walk: WalkOptions, roots:
     const built = await buildKustomization(dir);
     // Placed among the run's files once every walk is done (grouped).
     if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, order: -1, built: { text: built.text, root: built.root } }]);
+    // A walked kustomization rigging will not build (it fetches, runs helm): its files are read one by one, with a note.
+    else if ("refused" in built && walkedRoots.has(dir) && built.refused.every((r) => r.unsafe))
+      readFileByFile(
+        expanded,
+        walk,
+        dir,
+        built.refused.map((r) => `${r.file}:${r.line}: ${r.message}; its files were read one by one (${r.fix})`),
+      );
     else if ("refused" in built) groups.push([{ file: dir, order: -1, refused: built.refused }]);
     // A walked kustomization kustomize refuses is a finding at its file, as a walked file that does not parse is.
     else if ("error" in built && walkedRoots.has(dir)) groups.push([{ file: dir, order: -1, refused: [buildRefusal(dir, built.error)] }]);
     else if ("error" in built) expanded.problems.push(built.error);
-    else {
-      expanded.skipped.push(built.notBuilt);
-      const again = expandArguments([dir], walk, false);
-      expanded.files.push(...again.files);
-      expanded.problems.push(...again.problems);
-      expanded.skipped.push(...again.skipped);
-      const room = SKIPPED_DIRECTORIES_NAMED - expanded.skippedDirectories.length;
-      expanded.skippedDirectories.push(...again.skippedDirectories.slice(0, Math.max(room, 0)));
-      expanded.skippedDirectoryCount += again.skippedDirectoryCount;
-      expanded.excludedFiles += again.excludedFiles;
-    }
+    else readFileByFile(expanded, walk, dir, [built.notBuilt]);
   }
   return groups;
+}
+
+/** A kustomization not built, walked as a directory instead; `notes` say why. */
+function readFileByFile(expanded: Expanded, walk: WalkOptions, dir: string, notes: string[]): void {
+  expanded.skipped.push(...notes);
+  const again = expandArguments([dir], walk, false);
+  expanded.files.push(...again.files);
+  expanded.problems.push(...again.problems);
+  expanded.skipped.push(...again.skipped);
+  const room = SKIPPED_DIRECTORIES_NAMED - expanded.skippedDirectories.length;
+  expanded.skippedDirectories.push(...again.skippedDirectories.slice(0, Math.max(room, 0)));
+  expanded.skippedDirectoryCount += again.skippedDirectoryCount;
+  expanded.excludedFiles += again.excludedFiles;
 }
 
 /** kustomize's refusal of a walked kustomization, at its kustomization file. */

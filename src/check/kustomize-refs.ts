@@ -16,6 +16,8 @@ export interface Refusal {
   column: number;
   message: string;
   fix: string;
+  /** What rigging will not do (fetch, run a program, read outside the tree), not a fault of the kustomization. */
+  unsafe?: true;
 }
 
 /** More kustomizations than any repository holds: a bound on the walk, not a policy. */
@@ -201,34 +203,35 @@ function generatorFiles(doc: SourceDocument, list: unknown, key: string, out: Re
 
 /** Judges one reference; returns the directory of a kustomization it names, to be judged in turn. */
 function judge(ref: Reference, dir: string, tree: string, refusals: Refusal[]): string | undefined {
-  const refuse = (message: string, fix: string, key = false) => {
+  const refuse = (message: string, fix: string, key = false, unsafe = false) => {
     const at = ref.doc.locate(ref.path, { key });
-    refusals.push({ file: ref.doc.file, line: at.line ?? 1, column: at.column ?? 1, message, fix });
+    refusals.push({ file: ref.doc.file, line: at.line ?? 1, column: at.column ?? 1, message, fix, ...(unsafe ? { unsafe } : {}) });
   };
+  const unsafe = (message: string, fix: string, key = false) => refuse(message, fix, key, true);
   const shown = JSON.stringify(ref.value);
   if (ref.path[0] === "helmCharts" || ref.path[0] === "helmChartInflationGenerator")
-    return void refuse(
+    return void unsafe(
       `${ref.path[0]} runs helm: not built`,
       "render the chart with helm template and check its output: helm template ... | rigging check -",
       true,
     );
   if (ref.kind === "plugin" && ref.value.includes("\n")) {
-    if (isFunction(ref.value)) refuse(`${ref.path[0]} names an exec or container function: not run`, FIX_RUNS);
+    if (isFunction(ref.value)) unsafe(`${ref.path[0]} names an exec or container function: not run`, FIX_RUNS);
     return undefined;
   }
   const remote = remoteForm(ref.value);
-  if (remote) return void refuse(`${shown} is ${remote}: nothing is fetched`, FIX_REMOTE);
+  if (remote) return void unsafe(`${shown} is ${remote}: nothing is fetched`, FIX_REMOTE);
   let real: string;
   try {
     real = realpathSync.native(resolve(dir, ref.value));
   } catch {
     return void refuse(`${shown} names no file or directory in the tree`, "name a file or directory that exists in the repository");
   }
-  if (!inside(real, tree)) return void refuse(`${shown} leaves the checked tree ${tree}`, FIX_OUTSIDE);
+  if (!inside(real, tree)) return void unsafe(`${shown} leaves the checked tree ${tree}`, FIX_OUTSIDE);
   const stat = statSync(real);
   if (stat.isDirectory()) return ref.kind === "file" ? undefined : real;
   if (!stat.isFile()) return void refuse(`${shown} is not a regular file (a FIFO, socket or device), not read`, "make it a regular file");
-  if (ref.kind === "plugin" && isFunction(readOrEmpty(real))) refuse(`${shown} configures an exec or container function: not run`, FIX_RUNS);
+  if (ref.kind === "plugin" && isFunction(readOrEmpty(real))) unsafe(`${shown} configures an exec or container function: not run`, FIX_RUNS);
   return undefined;
 }
 

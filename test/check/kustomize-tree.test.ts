@@ -91,6 +91,8 @@ describe.skipIf(!hasKubectl)("a broken kustomization is a finding at its file; t
   write("refused/kustomization.yaml", "resources:\n  - svc.yaml\nnamePrefixx: a-\n");
   write("refused/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n");
   write("plain/runner.yaml", readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "broken", "CR-09.yaml"), "utf8"));
+  write("helm/kustomization.yaml", "resources:\n  - runner.yaml\nhelmCharts:\n  - name: web\n    repo: https://charts.example.com\n");
+  write("helm/runner.yaml", readFileSync(join(ROOT, "test", "fixtures", "check", "compass-runner", "broken", "CR-09.yaml"), "utf8"));
 
   it("names the cycle's reference, the missing base and kustomize's refusal, and judges the plain file", async () => {
     const r = await check([dir]);
@@ -105,6 +107,9 @@ describe.skipIf(!hasKubectl)("a broken kustomization is a finding at its file; t
       ["missing/kustomization.yaml", 2, '"../nowhere" names no file or directory in the tree'],
       ["refused/kustomization.yaml", 1, expect.stringMatching(/refused: kubectl kustomize failed: .*namePrefixx/)],
     ]);
-    expect(r.findings.filter((f) => f.ruleId === "CR-09").map((f) => f.file)).toEqual([join(dir, "plain", "runner.yaml")]);
+    // One rigging will not build (it runs helm) is no error of the repository: a note, and its files read one by one.
+    const cr09 = r.findings.filter((f) => f.ruleId === "CR-09").map((f) => f.file);
+    expect(cr09.sort()).toEqual([join(dir, "helm", "runner.yaml"), join(dir, "plain", "runner.yaml")]);
+    expect(r.err).toContain(`${join(dir, "helm", "kustomization.yaml")}:3: helmCharts runs helm: not built; its files were read one by one (render the chart`);
   });
 });
