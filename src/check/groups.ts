@@ -7,6 +7,7 @@ import { buildKustomization, builder } from "./kustomize.ts";
 import { KUSTOMIZATION_FILES, type Refusal } from "./kustomize-refs.ts";
 import { kustomizeTree } from "./kustomize-tree.ts";
 import { kustomizePatches } from "./patches.ts";
+import { treeOf } from "../parse/tree.ts";
 
 export const STDIN_NAME = "<stdin>";
 
@@ -18,8 +19,8 @@ export interface GroupFile {
   walked?: true;
   /** A walked file that a walked kustomization names as a patch: skipped, not judged as an object. */
   patch?: true;
-  /** The stream kustomize built, and the directory its origin paths are relative to. */
-  built?: { text: string; root: string };
+  /** The stream kustomize built, the directory its origin paths are relative to, and the real path of the tree it read. */
+  built?: { text: string; root: string; tree: string };
   /** A kustomization not built: the references that would have left the tree, fetched or run a program. */
   refused?: Refusal[];
 }
@@ -94,7 +95,7 @@ async function kustomizationGroups(expanded: Expanded, walk: WalkOptions, roots:
   for (const dir of [...expanded.kustomizations, ...roots]) {
     const built = await buildKustomization(dir);
     // Placed among the run's files once every walk is done (grouped).
-    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, order: -1, built: { text: built.text, root: built.root } }]);
+    if ("text" in built) groups.push([{ file: `${dir} (${built.via})`, order: -1, built: { text: built.text, root: built.root, tree: treeOf(dir).real } }]);
     // A walked kustomization rigging will not build (it fetches, runs helm): its files are read one by one, with a note.
     else if ("refused" in built && walkedRoots.has(dir) && built.refused.every((r) => r.unsafe))
       readFileByFile(

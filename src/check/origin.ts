@@ -1,11 +1,12 @@
 // Where a piped object was written, from kpt's, kustomize's and helm's
 // annotations or helm's `# Source:` comments, so findings name that file.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { parse } from "yaml";
 import { UsageError } from "../core/errors.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 import { LIMITS, readText, type SourceDocument } from "../parse/source.ts";
+import { inside } from "../parse/tree.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { dig } from "../k8s/access.ts";
 
@@ -91,9 +92,22 @@ export function helmSources(text: string, documents: number): (string | undefine
 export class OriginalFiles {
   private readonly files = new Map<string, SourceDocument[] | undefined>();
 
+  /** `tree`: the real path of the tree the input came from; a file an annotation names outside it is never read. */
+  constructor(private readonly tree?: string) {}
+
   documents(file: string): SourceDocument[] | undefined {
-    if (!this.files.has(file)) this.files.set(file, read(file));
+    if (!this.files.has(file)) this.files.set(file, this.inTree(file) ? read(file) : undefined);
     return this.files.get(file);
+  }
+
+  /** Whether `file` is inside the tree (or no tree bounds the input). */
+  inTree(file: string): boolean {
+    if (this.tree === undefined) return true;
+    try {
+      return inside(realpathSync.native(file), this.tree);
+    } catch {
+      return false;
+    }
   }
 
   /**

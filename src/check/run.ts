@@ -1,10 +1,11 @@
 // `check` without the command line: inputs to objects to profiles to the rule
 // catalog, each finding placed in its file.
-import { isAbsolute, relative } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 import { formatPath } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import { readText, type SourceDocument } from "../parse/source.ts";
+import { treeOf } from "../parse/tree.ts";
 import { allRules, checkObjects } from "../rules/catalog.ts";
 import { RunScope, type Finding, type SystemName, type RuleHit, type Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
@@ -238,7 +239,7 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
       problems.push(error.message);
     }
   }
-  const sources = { helm, roots };
+  const sources = { helm, roots, tree: treeOfGroup(files) };
   const checked = options.schemaOnly
     ? schemaOnlyChecked(objects, placer(origins, sources, options), options, identity)
     : checkLoaded(objects, origins, sources, options, problems);
@@ -249,13 +250,26 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
 interface Sources {
   helm: Map<SourceDocument, string | undefined>;
   roots: Map<SourceDocument, string>;
+  /** The real path of the repository the group's files are in: annotations name no file outside it (a piped stream's are the user's own). */
+  tree?: string;
+}
+
+function treeOfGroup(files: readonly GroupFile[]): string | undefined {
+  const first = files[0];
+  if (!first || first.file === "-") return undefined;
+  if (first.built) return first.built.tree;
+  try {
+    return treeOf(dirname(first.file)).real;
+  } catch {
+    return undefined;
+  }
 }
 
 type Placed = Pick<CheckFinding, "file" | "line" | "column" | "input">;
 
 /** Places a path of an input object in the file a person edits: the file read, or the one a piped stream names. */
-function placer(origins: Map<K8sObject, Origin>, { helm, roots }: Sources, options: CheckOptions): (object: K8sObject, path: PropertyKey[]) => Placed {
-  const originals = new OriginalFiles();
+function placer(origins: Map<K8sObject, Origin>, { helm, roots, tree }: Sources, options: CheckOptions): (object: K8sObject, path: PropertyKey[]) => Placed {
+  const originals = new OriginalFiles(tree);
   return (object, path) => {
     const origin = origins.get(object)!;
     const at = origin.document.locate([...origin.prefix, ...path]);
@@ -264,7 +278,8 @@ function placer(origins: Map<K8sObject, Origin>, { helm, roots }: Sources, optio
     // A build's origins sit under a temporary directory's path: named from here, as a walk names files.
     const built = roots.get(origin.document);
     if (written && built !== undefined) written.file = relativeHere(written.file);
-    if (!written) return { file: input.file, line: input.line, column: input.column };
+    // A file named outside the repository is neither read nor named: the object stays where it was read.
+    if (!written || !originals.inTree(written.file)) return { file: input.file, line: input.line, column: input.column };
     const there = originals.locate(written, object, path);
     // A value an overlay's patch set is placed in the patch (transformer annotations name the kustomizations).
     const root = built ?? options.sourceRoot;

@@ -177,3 +177,26 @@ describe("without origins, the input file is named", () => {
     expect([f.file, f.line, f.input]).toEqual([file, lineOf(file, BAD_OTEL), undefined]);
   });
 });
+
+describe("an annotation in a repository naming a file outside it", () => {
+  it("is not followed: the finding stays in the file that holds the object", () => {
+    const outside = join(tempDir(), "elsewhere.yaml");
+    copyFileSync(join(RP, "broken", "RP-10.yaml"), outside);
+    const repo = tempDir();
+    mkdirSync(join(repo, ".git"));
+    const text = readFileSync(join(RP, "broken", "RP-10.yaml"), "utf8").replace(
+      /^(kind: Deployment\nmetadata:\n)/m,
+      `$1  annotations:\n    config.kubernetes.io/path: ${JSON.stringify(outside)}\n`,
+    );
+    expect(text).toContain(outside);
+    writeFileSync(join(repo, "runner.yaml"), text);
+    const r = runCli(["check", "--format", "json", repo]);
+    const [f] = (JSON.parse(r.out) as CheckFinding[]).filter((x) => x.ruleId === "RP-10");
+    expect(f.file).not.toBe(outside);
+    // Inside the tree, the same annotation is followed.
+    copyFileSync(outside, join(repo, "elsewhere.yaml"));
+    writeFileSync(join(repo, "runner.yaml"), text.replace(JSON.stringify(outside), JSON.stringify(join(repo, "elsewhere.yaml"))));
+    const inside = (JSON.parse(runCli(["check", "--format", "json", join(repo, "runner.yaml")]).out) as CheckFinding[]).find((x) => x.ruleId === "RP-10")!;
+    expect(inside.file).toBe(join(repo, "elsewhere.yaml"));
+  });
+});
