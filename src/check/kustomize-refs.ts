@@ -81,8 +81,9 @@ function cycles(start: string, named: Map<string, { ref: Reference; next: string
   return found;
 }
 
-function place(ref: Reference): { file: string; line: number; column: number } {
-  const at = ref.doc.locate(ref.path);
+/** Where a reference is written: its value, or with `key` its key. */
+function place(ref: Reference, key = false): { file: string; line: number; column: number } {
+  const at = ref.doc.locate(ref.path, { key });
   return { file: ref.doc.file, line: at.line ?? 1, column: at.column ?? 1 };
 }
 
@@ -203,10 +204,8 @@ function generatorFiles(doc: SourceDocument, list: unknown, key: string, out: Re
 
 /** Judges one reference; returns the directory of a kustomization it names, to be judged in turn. */
 function judge(ref: Reference, dir: string, tree: string, refusals: Refusal[]): string | undefined {
-  const refuse = (message: string, fix: string, key = false, unsafe = false) => {
-    const at = ref.doc.locate(ref.path, { key });
-    refusals.push({ file: ref.doc.file, line: at.line ?? 1, column: at.column ?? 1, message, fix, ...(unsafe ? { unsafe } : {}) });
-  };
+  const refuse = (message: string, fix: string, key = false, unsafe = false) =>
+    refusals.push({ ...place(ref, key), message, fix, ...(unsafe ? { unsafe } : {}) });
   const unsafe = (message: string, fix: string, key = false) => refuse(message, fix, key, true);
   const shown = JSON.stringify(ref.value);
   if (ref.path[0] === "helmCharts" || ref.path[0] === "helmChartInflationGenerator")

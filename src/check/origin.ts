@@ -91,6 +91,7 @@ export function helmSources(text: string, documents: number): (string | undefine
 /** The original files, read once per check: each file's documents, or undefined when unreadable. */
 export class OriginalFiles {
   private readonly files = new Map<string, SourceDocument[] | undefined>();
+  private readonly inside = new Map<string, boolean>();
 
   /** `tree`: the real path of the tree the input came from; a file an annotation names outside it is never read. */
   constructor(private readonly tree?: string) {}
@@ -100,14 +101,19 @@ export class OriginalFiles {
     return this.files.get(file);
   }
 
-  /** Whether `file` is inside the tree (or no tree bounds the input). */
+  /** Whether `file` is inside the tree (or no tree bounds the input); asked once per file. */
   inTree(file: string): boolean {
     if (this.tree === undefined) return true;
-    try {
-      return inside(realpathSync.native(file), this.tree);
-    } catch {
-      return false;
+    let known = this.inside.get(file);
+    if (known === undefined) {
+      try {
+        known = inside(realpathSync.native(file), this.tree);
+      } catch {
+        known = false;
+      }
+      this.inside.set(file, known);
     }
+    return known;
   }
 
   /**

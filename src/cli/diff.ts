@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { readSide } from "../diff/inputs.ts";
-import { minorVersion } from "../k8s/kube-version.ts";
+import { kubeVersionFlag } from "../k8s/kube-version.ts";
 import { KUBECTL_APPLY } from "../diff/applied.ts";
 import { compareSides, formatDiff } from "../diff/run.ts";
 import { printable } from "../core/printable.ts";
@@ -64,9 +64,7 @@ export function diffCommand(args: string[], io: Io): number {
   if (positionals.length !== 2) throw new UsageError(`diff takes OLD and NEW, got ${positionals.length} argument(s); usage: rigging diff OLD NEW`);
   if (positionals[0] === "-" && positionals[1] === "-") throw new UsageError("diff: only one side can be - (stdin)");
   const format = parseFormat(values.format);
-  const given = values["kube-version"];
-  const kubeVersion = given === undefined ? undefined : minorVersion(given);
-  if (given !== undefined && kubeVersion === undefined) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P)`);
+  const kubeVersion = kubeVersionFlag(values["kube-version"]);
   const old = readSide(positionals[0], undefined, kubeVersion);
   const next = readSide(positionals[1], undefined, kubeVersion);
   for (const note of [...old.notes, ...next.notes]) io.err(`note: ${printable(note)}\n`);

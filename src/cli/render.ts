@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostic.ts";
 import { toJsonList, toYamlStream } from "../emit/emit.ts";
-import { minorVersion } from "../k8s/kube-version.ts";
+import { kubeVersionFlag } from "../k8s/kube-version.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { overwrittenLines, refuseForeignOutput, writeDirectory } from "../emit/output-dir.ts";
 import { earlierOutput, renderSummary } from "../diff/summary.ts";
@@ -156,9 +156,7 @@ export function renderCommand(args: string[], io: Io): number | Promise<number> 
 
 /** How each values file is read and judged: the tree its base: may name, the Kubernetes version it is for. */
 function readOptions(values: ReturnType<typeof renderArgs>["values"]): { valuesRoot?: string; kubeVersion?: string } {
-  const given = values["kube-version"];
-  const kubeVersion = given === undefined ? undefined : minorVersion(given);
-  if (given !== undefined && kubeVersion === undefined) throw new UsageError(`--kube-version ${JSON.stringify(given)}: expected 1.N (or 1.N.P, v1.N.P)`);
+  const kubeVersion = kubeVersionFlag(values["kube-version"]);
   return { valuesRoot: values["values-root"], ...(kubeVersion ? { kubeVersion } : {}) };
 }
 
