@@ -9,17 +9,20 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
+import { openApiPins, readOpenApiVersion } from "./kube-openapi.mjs";
 
 export const KUBE_SCHEMAS = "kube-schemas";
 const SPECS = "scripts/kube-specs";
 const require = createRequire(import.meta.url);
 const specsRequire = createRequire(join(process.cwd(), SPECS, "package.json"));
 const packageJson = JSON.parse(readFileSync(join(SPECS, "package.json"), "utf8"));
-/** The bundled versions, from the devDependencies' names: k8s-spec-1.N. */
-const VERSIONS = Object.keys(packageJson.devDependencies)
+/** The versions read from clients, from the devDependencies' names: k8s-spec-1.N. */
+const CLIENT_VERSIONS = Object.keys(packageJson.devDependencies)
   .map((name) => /^k8s-spec-(1\.\d+)$/.exec(name)?.[1])
-  .filter((v) => v !== undefined)
-  .sort((a, b) => minor(a) - minor(b));
+  .filter((v) => v !== undefined);
+/** The releases no client carries, read from their own OpenAPI (kube-openapi.mjs). */
+const OPENAPI_PINS = openApiPins();
+const VERSIONS = [...new Set([...CLIENT_VERSIONS, ...OPENAPI_PINS.keys()])].sort((a, b) => minor(a) - minor(b));
 
 function minor(version) {
   return Number(version.split(".")[1]);
@@ -143,7 +146,7 @@ function servedSnapshot() {
     .sort((a, b) => minor(a[1]) - minor(b[1]));
   if (files.length === 0) return { enums: new Map(), quantities: [] };
   const { enums, quantities } = JSON.parse(readFileSync(join(SPECS, files.at(-1)[0]), "utf8"));
-  return { enums: new Map(Object.entries(enums)), quantities };
+  return { minor: files.at(-1)[1], enums: new Map(Object.entries(enums)), quantities };
 }
 
 /**
@@ -231,10 +234,17 @@ export async function generateKubeSchemas(out = KUBE_SCHEMAS) {
   const formats = new Map();
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const index = { default: VERSIONS.at(-1), versions: {} };
+  // The default is the newest release a real API server in the tests serves (served-1.N.json's).
+  const index = { default: snapshot.minor ?? VERSIONS.at(-1), versions: {} };
   // Newest first: an older client's numbers take the formats the newer ones record.
   for (const version of [...VERSIONS].reverse()) {
-    const { spec, client, kinds, types } = await readVersion(version, quantities, formats, snapshot.enums);
+    const { spec, client, kinds, types } = OPENAPI_PINS.has(version)
+      ? readOpenApiVersion(version, OPENAPI_PINS.get(version), {
+          checkedFormats: CHECKED_FORMATS,
+          // A release newer than the served snapshot may have added values: its enums are not judged.
+          enumOf: (name, field) => (snapshot.minor && minor(version) > minor(snapshot.minor) ? undefined : enumOf(snapshot.enums, name, field)),
+        })
+      : await readVersion(version, quantities, formats, snapshot.enums);
     writeFileSync(join(out, `${version}.json`), JSON.stringify({ kinds, types }));
     index.versions[version] = {
       spec,
@@ -271,6 +281,11 @@ async function checkKubeSchemas() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  if (process.argv.includes("--check")) process.exitCode = (await checkKubeSchemas()) ? 0 : 1;
-  else await generateKubeSchemas();
+  try {
+    if (process.argv.includes("--check")) process.exitCode = (await checkKubeSchemas()) ? 0 : 1;
+    else await generateKubeSchemas();
+  } catch (error) {
+    console.error(`gen-kube-schemas: ${error.message}`);
+    process.exitCode = 1;
+  }
 }

@@ -98,8 +98,8 @@ Options:
                          skipped entry
       --kube-version 1.N validate every object against the upstream Kubernetes schema of
                          this version (rule schema; 1.N.P and v1.N.P name their minor;
-                         default: the newest bundled, rigging explain schema lists
-                         them): unknown fields, wrong types, missing
+                         default: the newest bundled version with a real API server's
+                         enums; docs/check.md lists them): unknown fields, wrong types, missing
                          required fields and apiVersions it does not serve are errors, a
                          beta apiVersion beside its stable one a warning, a custom resource
                          is named unchecked

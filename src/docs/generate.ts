@@ -183,20 +183,15 @@ const BLOCKS: Record<string, () => string> = {
   "kube-versions-table": kubeVersionsTable,
 };
 
-/** check's schemas: scripts/kube-specs' k8s-spec-1.N, each the official client generated from that release's spec. */
+/** check's schemas, from kube-schemas/index.json: each version's official client, or its release's own OpenAPI where no client carries it. */
 function kubeVersionsTable(): string {
-  const specs = new URL("../../scripts/kube-specs/package.json", import.meta.url);
-  const { devDependencies } = JSON.parse(readFileSync(specs, "utf8")) as { devDependencies: Record<string, string> };
-  const versions = Object.entries(devDependencies)
-    .flatMap(([name, spec]) => {
-      const version = /^k8s-spec-(1\.\d+)$/.exec(name)?.[1];
-      return version ? [{ version, client: spec.replace(/^npm:/, "") }] : [];
-    })
-    .sort((a, b) => Number(a.version.split(".")[1]) - Number(b.version.split(".")[1]));
+  const index = new URL("../../kube-schemas/index.json", import.meta.url);
+  const known = JSON.parse(readFileSync(index, "utf8")) as { default: string; versions: Record<string, { client: string }> };
+  const source = (client: string) => (/^\d/.test(client) ? `@kubernetes/client-node@${client}` : client.replace(" ", "`, `"));
   return [
     row(["--kube-version", "read from", "default"]),
     row(["---", "---", "---"]),
-    ...versions.map((v, i) => row([v.version, `\`${v.client}\``, i === versions.length - 1 ? "yes" : ""])),
+    ...Object.entries(known.versions).map(([version, { client }]) => row([version, `\`${source(client)}\``, version === known.default ? "yes" : ""])),
   ].join("\n");
 }
 

@@ -278,7 +278,20 @@ spec:
     expect(as.out).toContain("policy/v1beta1 PodDisruptionBudget is not served by Kubernetes 1.25");
   });
 
-  it.each(["1.x", "v1", "1.25.", "1.25.0.1", "V1.25", "2.0", "1.26", "1.99", ""])("--kube-version %j is a usage error naming the known versions", (given) => {
+  it("bundles every minor from 1.24 to the newest, and judges each in every spelling as that minor", () => {
+    const versions = Object.keys(known.versions);
+    const newest = Math.max(...versions.map((v) => Number(v.split(".")[1])));
+    expect(versions).toEqual(Array.from({ length: newest - 23 }, (_, i) => `1.${24 + i}`));
+    expect(newest).toBeGreaterThanOrEqual(37);
+    for (const minor of versions) {
+      const plain = runInProcess(["check", "--format", "json", file, "--kube-version", minor]);
+      expect(plain.out, minor).toContain(`Kubernetes ${minor}`);
+      for (const given of [`v${minor}`, `${minor}.4`, `v${minor}.11`])
+        expect(runInProcess(["check", "--format", "json", file, "--kube-version", given]).out).toBe(plain.out);
+    }
+  });
+
+  it.each(["1.x", "v1", "1.25.", "1.25.0.1", "V1.25", "2.0", "1.23", "1.99", ""])("--kube-version %j is a usage error naming the known versions", (given) => {
     const r = runInProcess(["check", file, "--kube-version", given]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`rigging knows ${Object.keys(known.versions).join(", ")} (default ${NEWEST})`);
@@ -288,13 +301,24 @@ spec:
     expect(runInProcess(["explain", "schema"]).out).toMatch(/^schema {2}Every object is one the API server of the target version \(--kube-version\) accepts/);
     const rule = (JSON.parse(runInProcess(["rules", "--format", "json"]).out) as { id: string; opinions: unknown[] }[]).find((e) => e.id === "schema");
     expect(rule?.opinions).toHaveLength(1);
-    expect(runInProcess(["check", "--help"]).out).toMatch(/--kube-version 1\.N[\s\S]*default: the newest bundled/);
+    expect(runInProcess(["check", "--help"]).out).toMatch(/--kube-version 1\.N[\s\S]*default: the newest bundled version/);
   });
 
   it("the built command reads the schemas the build wrote (dist/kube)", () => {
     const r = runCli(["check", file, "--kube-version", "1.25", "--format", "json"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out)).toEqual(expect.arrayContaining([expect.objectContaining({ ruleId: "schema", severity: "error", line: 1, path: "apiVersion" })]));
+  });
+});
+
+describe("render's output is valid at every bundled version from its floor", () => {
+  // A Compass Runner needs 1.32 or newer (CR-09); the other systems name no floor.
+  const files = readdirSync("examples").map((name) => [`examples/${name}`, /compass(-runner)?\.yaml$/.test(name) ? 32 : 24] as const);
+  it.each(files)("%s from 1.%i", (file, floor) => {
+    const { objects } = renderFile(file, { notes: false });
+    const versions = Object.keys(known.versions).filter((v) => Number(v.split(".")[1]) >= floor);
+    expect(versions.length).toBeGreaterThanOrEqual(6);
+    for (const version of versions) expect(shown(schemaHits(objects, version, known).hits), version).toEqual([]);
   });
 });
 
