@@ -58,7 +58,7 @@ export function kubeIndex(): KubeIndex | undefined {
   return index ?? undefined;
 }
 
-/** The version `--kube-version` names (default: the newest bundled); a usage error for any other. */
+/** The version `--kube-version` names (default: the index's, the newest with a real API server's enums); a usage error for any other. */
 export function kubeVersion(given: string | undefined, known: KubeIndex): string {
   if (given === undefined) return known.default;
   const versions = Object.keys(known.versions);

@@ -54,7 +54,7 @@ function minorOf(version: string): number | undefined {
 }
 
 /**
- * What kube-apiserver `version` ("1.24" … "1.36") refuses in `object` beyond the OpenAPI schema,
+ * What kube-apiserver `version` ("1.24" … "1.37") refuses in `object` beyond the OpenAPI schema,
  * each with its path in the object. Nothing for a kind that is not a built-in one read from upstream.
  */
 export function apiServerProblems(object: Record<string, unknown>, version: string): Problem[] {
