@@ -113,6 +113,7 @@ function kindsOf(documents, names) {
  * for a client. `enumOf(model, field)` gives a field's enum, from a real API server's (the static spec lists none).
  */
 export function readOpenApiVersion(version, pin, { checkedFormats, enumOf, specDir = moduleDir(pin) }) {
+  if (!pin.tag.startsWith(`v${version}.`)) throw new Error(`${MODULE}@${pin.tag} is not a ${version} release`);
   const dir = join(specDir, "api", "openapi-spec", "v3");
   const documents = readdirSync(dir)
     .filter((f) => f.endsWith("_openapi.json"))

@@ -6,7 +6,8 @@ import { ACTORS, FIXED, isNode, namedActors, type Actor } from "./actors.ts";
 import { decider, type Decide, type Decision } from "./decide.ts";
 import { matchesPolicy, namespaceLabels, type RequestShape } from "./match.ts";
 import { MATRIX, type GroupName, type Row, type Who } from "./matrix.ts";
-import { INFERRED_E } from "./opinions.ts";
+import { GITOPS_APPLIER, INFERRED_E } from "./opinions.ts";
+import type { Applier } from "../k8s/gitops.ts";
 import { planPolicies, type Planned } from "./plan.ts";
 import { requestsFor, type AdmissionTarget, type Check, type RequestName } from "./requests.ts";
 import { newAdmissionRun, type AdmissionRun } from "./run.ts";
@@ -36,7 +37,7 @@ interface Judging {
 }
 
 /** One finding per request kind and outcome that CR-06 decides otherwise, at the deciding field. */
-export function judgeAdmission(objects: readonly K8sObject[], target: AdmissionTarget, run: AdmissionRun): Finding[] {
+export function judgeAdmission(objects: readonly K8sObject[], target: AdmissionTarget, run: AdmissionRun, appliers: readonly Applier[] = []): Finding[] {
   const policies = objects.filter((o) => o.kind === "ValidatingAdmissionPolicy");
   const { planned, uncompiled } = planPolicies(run, objects);
   const namespaceObject = objects.find((o) => o.kind === "Namespace" && o.metadata.name === target.namespace) ?? {
@@ -58,6 +59,7 @@ export function judgeAdmission(objects: readonly K8sObject[], target: AdmissionT
   };
   for (const u of uncompiled) finding(j, u.object, u.path, u.message);
   for (const row of MATRIX) runRow(j, row);
+  if (target.daemonSet) for (const applier of appliers) applierRow(j, applier);
   for (const [fn, what] of j.unknown) {
     const message = `${what} and the requests like it were not judged: a policy calls ${fn}, which rigging's CEL engine does not have`;
     j.findings.push({ object: target.anchor, path: [], message, id: ID, severity: "warning", fix: FIX, profile: "compass-runner", because: UNJUDGED });
@@ -87,6 +89,19 @@ function runRow(j: Judging, row: Row): void {
       const policy = row.atPolicy ? policyFor(j, check.request) : undefined;
       finding(j, policy ?? j.target.anchor, policy ? ["spec", "validations"] : [], row.missing);
     }
+  }
+}
+
+/** A GitOps controller the input names, refused the DaemonSet: its sync would fail (a warning: the input cannot show it applies this one). */
+function applierRow(j: Judging, applier: Applier): void {
+  const actor: Actor = { who: applier.who, user: applier.user, groups: applier.groups, named: false };
+  for (const check of [j.requests.createDs, j.requests.updateDs]) {
+    const decision = ask(j, check, actor);
+    if (decision.unknown || decision.allowed || !decision.deniedBy) continue;
+    const { object, path, message: denied } = decision.deniedBy;
+    const message = `${check.what} by ${applier.user} is denied (${denied}): ${applier.who} applies as that identity, assuming ${applier.assuming}; if it applies this DaemonSet, add ${applier.user} to admission.deployers`;
+    j.findings.push({ object, path, message, id: ID, severity: "warning", fix: FIX, profile: "compass-runner", because: GITOPS_APPLIER });
+    return;
   }
 }
 
@@ -161,7 +176,8 @@ function describe(req: RequestShape): string {
 
 /** `judgeAdmission` as the CR-06 rule's hits, with the run's state from its scope: errors as they are, warnings under CR-06's opinion keys. */
 export function admissionHits(objects: readonly K8sObject[], target: AdmissionTarget, scope: RunScope): RuleHit[] {
-  return judgeAdmission(objects, target, scope.get(newAdmissionRun)).map(({ object, path, message, severity, because }) =>
-    severity === "error" ? { object, path, message } : { object, path, message, opinion: because === INFERRED_E ? "port-forward-proxy" : "cel-unjudged" },
+  const opinion = (because?: string) => (because === INFERRED_E ? "port-forward-proxy" : because === GITOPS_APPLIER ? "gitops-applier" : "cel-unjudged");
+  return judgeAdmission(objects, target, scope.get(newAdmissionRun), scope.appliers).map(({ object, path, message, severity, because }) =>
+    severity === "error" ? { object, path, message } : { object, path, message, opinion: opinion(because) },
   );
 }

@@ -2,3 +2,6 @@
 
 export const INFERRED_E =
   "CR-06e is rigging's inference: the Runner namespace runs privileged, so admission is its only guard rail; the seeds name exec, attach and ephemeral containers only";
+
+export const GITOPS_APPLIER =
+  "the input names a GitOps controller (a Flux Kustomization or HelmRelease, an Argo CD Application) whose identity the policies refuse; whether it applies this DaemonSet, and the controller's namespace, are not in the manifests";

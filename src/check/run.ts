@@ -27,6 +27,8 @@ import { defineJob } from "../core/jobs.ts";
 import { feedThreads, threadsForRun } from "../core/threads.ts";
 import { Assembly, inOrder, type Judged, type SkippedAt } from "./assemble.ts";
 import { schemaOnlyChecked } from "./schema-only.ts";
+import { withAppliers } from "./gitops.ts";
+import type { Applier } from "../k8s/gitops.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -113,6 +115,8 @@ export interface CheckOptions extends WalkOptions {
   kubeVersion?: string;
   /** The Kubernetes schema alone (`--schema-only`): no normalising, no profile's rules. */
   schemaOnly?: boolean;
+  /** The GitOps controllers the whole input names (set by the run): CR-06 asks whether each may apply the Runner. */
+  appliers?: Applier[];
 }
 
 export { STDIN_NAME };
@@ -121,7 +125,7 @@ export { STDIN_NAME };
 export function checkFiles(args: readonly string[], options: CheckOptions = {}): CheckReport {
   const input = inputGroups(args, options);
   if (input instanceof Promise) throw new Error("checkFiles: a kustomization is built asynchronously; use checkFilesOnThreads");
-  return judgedHere(input, options);
+  return judgedHere(input, withAppliers(input, options));
 }
 
 /** Directories from which worker threads pay: measured in docs/performance.md, "`check` on worker threads from 500 directories". */
@@ -130,7 +134,7 @@ export const CHECK_THRESHOLD = 500;
 /** `checkFiles`, with the directories spread over worker threads where the run is long enough and there are cores. */
 export function checkFilesOnThreads(args: readonly string[], options: CheckOptions = {}): CheckReport | Promise<CheckReport> {
   const input = inputGroups(args, options);
-  return input instanceof Promise ? input.then((i) => judged(i, options)) : judged(input, options);
+  return input instanceof Promise ? input.then((i) => judged(i, withAppliers(i, options))) : judged(input, withAppliers(input, options));
 }
 
 function judged(input: InputGroups, options: CheckOptions): CheckReport | Promise<CheckReport> {
@@ -177,7 +181,7 @@ function judgedOnThreads(input: InputGroups, options: CheckOptions, threads: num
 const scopes = new WeakMap<CheckOptions, RunScope>();
 function runScope(options: CheckOptions): RunScope {
   let scope = scopes.get(options);
-  if (!scope) scopes.set(options, (scope = new RunScope(options.kubeVersion)));
+  if (!scope) scopes.set(options, (scope = new RunScope(options.kubeVersion, options.appliers)));
   return scope;
 }
 

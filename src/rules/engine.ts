@@ -2,6 +2,7 @@
 // over a set of objects, shared by render, check and the docs.
 import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../k8s/objects.ts";
+import type { Applier } from "../k8s/gitops.ts";
 
 import type { SystemName } from "./system.ts";
 import { dig } from "../k8s/access.ts";
@@ -86,8 +87,14 @@ export function canWarn(rule: Rule): boolean {
 /** State that lives for one check run, made by the first rule that asks (`make` is the key). */
 export class RunScope {
   readonly #made = new Map<() => unknown, unknown>();
-  /** `kubeVersion`: the Kubernetes minor the objects are judged for (check --kube-version), 1.N; unknown when absent. */
-  constructor(readonly kubeVersion?: string) {}
+  /**
+   * `kubeVersion`: the Kubernetes minor the objects are judged for (check --kube-version), 1.N; unknown when absent.
+   * `appliers`: the GitOps controllers the input names, wherever they sit in it.
+   */
+  constructor(
+    readonly kubeVersion?: string,
+    readonly appliers: readonly Applier[] = [],
+  ) {}
   get<T>(make: () => T): T {
     if (!this.#made.has(make)) this.#made.set(make, make());
     return this.#made.get(make) as T;

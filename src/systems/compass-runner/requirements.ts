@@ -1,7 +1,7 @@
 // The Compass Runner's requirements (CR-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
 import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH, VOLUME_ROOT } from "./runtime.ts";
-import { INFERRED_E } from "../../admission/opinions.ts";
+import { GITOPS_APPLIER, INFERRED_E } from "../../admission/opinions.ts";
 
 const RUNNER = ["compass-runner"];
 
@@ -75,6 +75,7 @@ export const CR = defineRequirements({
     // The keys the admission judge reports its warnings under.
     opinions: {
       "port-forward-proxy": { summary: "port-forward and proxy on Runner pods are denied like exec (CR-06e)", because: INFERRED_E },
+      "gitops-applier": { summary: "every GitOps controller the input names may apply the Runner DaemonSet (admission.deployers)", because: GITOPS_APPLIER },
       "cel-unjudged": {
         summary: "every policy can be evaluated",
         because:
