@@ -48,6 +48,11 @@ export function renderSource(file: SourceDocument, { notes = true, kubeVersion }
   return { file: source.file, valuesKind, objects, notes: notes ? (valuesKind.notes?.(values) ?? []) : [] };
 }
 
+/** A file's values kind, read without rendering it: what a fleet learns of every member before writing any. */
+export function valuesKindOfFile(file: string, options?: RenderOptions): string {
+  return kindFor(valuesOf(loadValues([file], [], options))).kind;
+}
+
 /** The values kind whose upstream shape a file has (its keys), if any. */
 function kindByShape(data: Record<string, unknown>): { valuesKind: ValuesKind; keys: string[] } | undefined {
   for (const valuesKind of VALUES_KINDS) {

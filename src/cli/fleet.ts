@@ -9,12 +9,13 @@ import { fsReason, isOwnedOutput, overwrittenLines, prepareOutputDirectory } fro
 import { fleetListing, hiddenBase, reservedName, writeFleetMember } from "../emit/output-fleet.ts";
 import { DEFAULT_LAYOUT, layoutFiles, type Layout } from "../emit/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
-import { type RenderOptions, renderFile } from "../pipeline.ts";
+import type { K8sObject } from "../k8s/objects.ts";
+import { type RenderOptions, renderFile, valuesKindOfFile } from "../pipeline.ts";
 import { isDirectory } from "./directory.ts";
 import { paint, type Io } from "./io.ts";
-import { pairRefusals } from "./render-pairs.ts";
+import { counterparts, type Member, pairRefusals } from "./render-pairs.ts";
 import { defineJob } from "../core/jobs.ts";
-import { runOnThreads, threadsFor } from "../core/threads.ts";
+import { feedThreads, runOnThreads, threadsFor } from "../core/threads.ts";
 import { earlierFiles, memberSummary } from "../diff/summary.ts";
 
 /** The file beside each member's manifests that holds its render notes. */
@@ -32,6 +33,14 @@ export interface FleetEntry {
   leftovers?: string[];
   /** OUT held no entry named NAME when read (writeFleetMember's path for a new NAME). */
   absent?: boolean;
+  /** Judged with the fleet's members of other kinds, refused: nothing of it is written. */
+  refused?: Refusal;
+}
+
+/** The pair errors a member owns (each names its file) and the members it was judged with. */
+interface Refusal {
+  lines: string[];
+  partners: string[];
 }
 
 /** A fleet's values files in order; directories one level deep and non-file symlinks skipped (with a note), so no walk loops or blocks. */
@@ -124,8 +133,9 @@ export function progressLine(done: number, total: number, failed: number): strin
 interface Outcome {
   exitCode: number;
   report: string;
-  /** The values kind rendered, when the file rendered. */
+  /** In a pass that reads ahead: the member's values kind, and its objects in the pass that renders them. */
   kind?: string;
+  objects?: K8sObject[];
 }
 
 /** What every file of a fleet shares, on whichever thread renders it. */
@@ -139,10 +149,13 @@ interface FleetContext {
   summary?: boolean;
   /** --values-root and --kube-version: how each values file is read and judged. */
   read: RenderOptions;
+  /** A pass before anything is written: each member's kind, or its objects to be judged with the others. */
+  ahead?: "kind" | "objects";
 }
 
 /** Renders one file into OUT/NAME/, swapped in atomically; never throws. */
 function renderEntry(entry: FleetEntry, { output, layout, color, force, summary, read }: FleetContext): Outcome {
+  if (entry.refused) return refusedOutcome(entry.file, entry.refused, color);
   try {
     const rendered = renderFile(entry.file, { ...read, notes: true });
     const files = withNotes(layoutFiles(rendered.objects, layout), entry, rendered.notes);
@@ -151,7 +164,7 @@ function renderEntry(entry: FleetEntry, { output, layout, color, force, summary,
     const before = !summary ? undefined : entry.absent ? "new" : isOwnedOutput(dir) ? earlierFiles(dir) : undefined;
     const forced = writeFleetMember(output, entry.name, files, entry.leftovers ?? [], entry.absent, force);
     const changes = summary ? memberSummary(dir, before, files, rendered.objects) : "";
-    return { exitCode: 0, report: printableLines(overwrittenLines(dir, forced)) + changes, kind: rendered.valuesKind.kind };
+    return { exitCode: 0, report: printableLines(overwrittenLines(dir, forced)) + changes };
   } catch (error) {
     let report = "";
     const exitCode = reportFileError(entry.file, error, { out: () => {}, err: (t) => void (report += t), color });
@@ -206,19 +219,60 @@ export function renderFleet(
   const summary = leftovers.size > 0 || entries.some((entry) => !entry.absent);
   const context: FleetContext = { output, layout, color: io.color, force, summary, read };
   const threads = threadsFor(entries.length);
-  if (threads <= 1) return finish(renderSequentially(entries, context, io), entries, context, io);
+  if (threads <= 1) {
+    const kinds = entries.map((entry) => kindOf(entry.file, read));
+    const pairs = refusePairs(entries, kinds, read);
+    return finish(renderSequentially(entries, context, io), entries, context, io, pairs);
+  }
+  return judgeOnThreads(entries, context, threads).then((pairs) => renderOnThreads(entries, context, io, threads, pairs));
+}
+
+/** A values file larger than this is read ahead on a worker thread, where a file that exhausts a heap costs that worker alone. */
+const READ_AHEAD_BYTES = 64 * 1024;
+
+/** `refusePairs` for a long fleet: ordinary values files read on this thread, larger ones on workers started for them alone. */
+async function judgeOnThreads(entries: readonly FleetEntry[], context: FleetContext, threads: number): Promise<number> {
+  const large = entries.flatMap((entry, i) => ((fileSize(entry.file) ?? 0) > READ_AHEAD_BYTES ? [i] : []));
+  const onWorkers = new Set(large);
+  const kinds = entries.map((entry, i) => (onWorkers.has(i) ? undefined : kindOf(entry.file, context.read)));
+  const ahead = async (pass: "kind" | "objects", items: number[]) => {
+    // What a dying worker held stays unread, never read here: that member renders as one judged with no other.
+    const outcomes = new Map(items.map((i): [number, Outcome] => [i, { exitCode: 0, report: "" }]));
+    if (items.length === 0) return outcomes;
+    let next = 0;
+    const take = () => (next < items.length ? entries[items[next++]] : undefined);
+    await feedThreads(renderJob, take, { ...context, ahead: pass }, Math.min(threads, items.length), (index, o) => void outcomes.set(items[index], o));
+    return outcomes;
+  };
+  for (const [i, outcome] of await ahead("kind", large)) kinds[i] = outcome.kind;
+  if (new Set(kinds.filter((kind) => kind !== undefined)).size < 2) return 0;
+  return refusePairs(
+    entries,
+    kinds,
+    context.read,
+    await ahead(
+      "objects",
+      large.filter((i) => kinds[i] !== undefined),
+    ),
+  );
+}
+
+function renderOnThreads(entries: FleetEntry[], context: FleetContext, io: Io, threads: number, pairs: number): Promise<number> {
   const progress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD ? (done: number) => io.err(progressLine(done, entries.length, 0)) : undefined;
   return runOnThreads(renderJob, entries, context, threads, progress).then(({ results, lost, threads: used }) => {
     if (progress) io.err("\r\u001b[K");
     // The file a worker held when it died is reported, never lost silently; the files it finished keep their outcomes.
     const outcomes = entries.map((entry, index) => results[index] ?? lostEntry(entry, io.color, lost.get(index) ?? "stopped"));
     for (const outcome of outcomes) io.err(outcome.report);
-    return finish(outcomes, entries, context, io, used);
+    return finish(outcomes, entries, context, io, pairs, used);
   });
 }
 
-/** One file of a fleet, on whichever thread takes it. */
-const renderJob = defineJob("render", renderEntry);
+/** One file of a fleet, on whichever thread takes it: rendered and written, or read ahead. */
+const renderJob = defineJob("render", (entry: FleetEntry, context: FleetContext): Outcome => {
+  if (context.ahead === "kind") return { exitCode: 0, report: "", kind: kindOf(entry.file, context.read) };
+  return context.ahead === "objects" ? { exitCode: 0, report: "", ...judgedObjects(entry.file, context.read) } : renderEntry(entry, context);
+});
 
 function renderSequentially(entries: readonly FleetEntry[], context: FleetContext, io: Io): Outcome[] {
   const showProgress = Boolean(io.tty) && entries.length >= PROGRESS_THRESHOLD;
@@ -233,7 +287,7 @@ function renderSequentially(entries: readonly FleetEntry[], context: FleetContex
       io.err(progressLine(index + 1, entries.length, failed));
     }
     if (showProgress && index === entries.length - 1) io.err("\r\u001b[K");
-    return { exitCode: outcome.exitCode, report: "", ...(outcome.kind ? { kind: outcome.kind } : {}) };
+    return { exitCode: outcome.exitCode, report: "" };
   });
 }
 
@@ -246,23 +300,96 @@ function lostEntry(entry: FleetEntry, color: boolean, why: string): Outcome {
   return { exitCode: 3, report: `${paint({ color } as Io, 31, "error")} ${printable(`${entry.file}: ${message}`)}\n` };
 }
 
-function finish(outcomes: Outcome[], entries: readonly FleetEntry[], { output, read }: FleetContext, io: Io, threads = 1): number {
+function finish(outcomes: Outcome[], entries: readonly FleetEntry[], { output }: FleetContext, io: Io, pairs: number, threads = 1): number {
   const total = entries.length;
   const failed = outcomes.filter((o) => o.exitCode !== 0).length;
   const on = threads > 1 ? ` on ${threads} threads` : "";
   io.err(`rendered ${total - failed} of ${total} values files into ${printable(output)}${on}${failed ? `; ${failed} not rendered` : ""}\n`);
-  const worst = outcomes.reduce((w, o) => Math.max(w, o.exitCode), 0);
-  const pairs = fleetPairs(entries, outcomes, read);
-  for (const line of pairs) io.err(`${paint(io, 31, "error")} ${printable(bounded(line))}\n`);
-  if (pairs.length > 0) io.err(`${pairs.length} error(s) in the fleet's members judged together, as check judges them in one stream; fix the values named\n`);
-  return Math.max(worst, pairs.length > 0 ? 1 : 0);
+  if (pairs > 0)
+    io.err(`${pairs} error(s) in the fleet's members judged together, as check judges them in one stream; neither side was written; fix the values named\n`);
+  return outcomes.reduce((worst, o) => Math.max(worst, o.exitCode), 0);
 }
 
-/** The members of a fleet of several kinds judged together (a Runner against a Server's runner-clusters entry), rendered again: only such fleets pay. */
-function fleetPairs(entries: readonly FleetEntry[], outcomes: readonly Outcome[], read: RenderOptions): string[] {
-  const rendered = entries.flatMap((entry, i) => (outcomes[i].kind ? [{ entry, kind: outcomes[i].kind }] : []));
-  if (new Set(rendered.map((r) => r.kind)).size < 2) return [];
-  return pairRefusals(
-    rendered.map(({ entry, kind }) => ({ file: entry.file, kind, objects: renderFile(entry.file, { ...read, notes: false }).objects, notes: [] })),
-  );
+/** A rendered member of a fleet of several kinds, with its entry. */
+type Judged = Member & { entry: FleetEntry };
+
+/**
+ * Judges the members of a fleet of several kinds as one stream (a Runner against a Server's runner-clusters entry) before
+ * any is written, marking both sides of each error refused; answers the number of errors.
+ */
+function refusePairs(
+  entries: readonly FleetEntry[],
+  kinds: readonly (string | undefined)[],
+  read: RenderOptions,
+  ahead: ReadonlyMap<number, Outcome> = new Map(),
+): number {
+  // Kinds are read first, a parse without a render, so a fleet of one kind renders each file once and pays no pair render.
+  if (new Set(kinds.filter((kind) => kind !== undefined)).size < 2) return 0;
+  const members: Judged[] = [];
+  entries.forEach((entry, i) => {
+    const { kind, objects } = kinds[i] === undefined ? {} : (ahead.get(i) ?? judgedObjects(entry.file, read));
+    if (kind !== undefined && objects !== undefined) members.push({ entry, file: entry.file, kind, objects, notes: [] });
+  });
+  const lines = pairRefusals(members);
+  const refusal = (entry: FleetEntry): Refusal => (entry.refused ??= { lines: [], partners: [] });
+  const partner = (entry: FleetEntry, file: string) => {
+    if (!refusal(entry).partners.includes(file)) refusal(entry).partners.push(file);
+  };
+  for (const line of lines) {
+    // A line starts with the file of the member whose object is refused (the longest such path, should one prefix another).
+    const owner = members.filter((m) => line.startsWith(`${m.file}: `)).sort((a, b) => b.file.length - a.file.length)[0];
+    const holders = owner ? [owner] : members;
+    const apart = members.filter((m) => m.kind !== owner?.kind);
+    const others = owner ? counterparts(owner, line, apart) : members;
+    for (const holder of holders) refusal(holder.entry).lines.push(line);
+    for (const holder of holders)
+      for (const other of others) {
+        if (other === holder) continue;
+        partner(holder.entry, other.file);
+        partner(other.entry, holder.file);
+      }
+  }
+  return lines.length;
+}
+
+/** A member's kind and objects to be judged with the others; none where it does not render: its render to be written reports why. */
+function judgedObjects(file: string, read: RenderOptions): { kind?: string; objects?: K8sObject[] } {
+  try {
+    const rendered = renderFile(file, { ...read, notes: false });
+    return { kind: rendered.valuesKind.kind, objects: rendered.objects };
+  } catch {
+    return {};
+  }
+}
+
+/** A member's values kind, or undefined where reading it fails: its render reports why. */
+function kindOf(file: string, read: RenderOptions): string | undefined {
+  if (fileSize(file) === undefined) return undefined;
+  try {
+    return valuesKindOfFile(file, read);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A member's size, if it is a regular file: a pipe or FIFO (`<(sops -d a.yaml)`) is read once, when rendered to be written, and judged with no other member. */
+function fileSize(file: string): number | undefined {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? stat.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A member refused with the members it was judged with: its own error lines, then why it was not rendered. */
+function refusedOutcome(file: string, { lines, partners }: Refusal, color: boolean): Outcome {
+  const label = paint({ color } as Io, 31, "error");
+  const own = lines.map((line) => `${label} ${printable(bounded(line))}\n`).join("");
+  const named = partners.map((p) => printable(p)).join(", ");
+  const last =
+    lines.length > 0
+      ? `${printable(file)}: ${lines.length} error(s) judged together with ${named}; not rendered\n`
+      : `${label} ${printable(file)}: judged together with ${named}, whose error(s) name it; not rendered\n`;
+  return { exitCode: 1, report: own + last };
 }

@@ -31,6 +31,23 @@ export function pairRefusals(members: readonly Member[]): string[] {
   });
 }
 
+/** A line of `pairRefusals` without the members it names as judged with: the finding alone. */
+const findingOf = (line: string) => line.replace(/; judged with .*?; fix: /, "; fix: ");
+
+/**
+ * The members of `candidates` that `owner`'s refusal `line` needs: halves that bring it about alone are searched on,
+ * so one Server among many Runners is found in a few judgements; where none does, all of them, as the line names them.
+ */
+export function counterparts<M extends Member>(owner: M, line: string, candidates: readonly M[]): M[] {
+  if (candidates.length <= 1) return [...candidates];
+  const finding = findingOf(line);
+  const half = candidates.length >> 1;
+  const found = [candidates.slice(0, half), candidates.slice(half)]
+    .filter((part) => pairRefusals([owner, ...part]).some((l) => findingOf(l) === finding))
+    .flatMap((part) => counterparts(owner, line, part));
+  return found.length > 0 ? found : [...candidates];
+}
+
 function key(object: K8sObject): string {
   return JSON.stringify([object.apiVersion, object.kind, object.metadata?.namespace ?? "", object.metadata?.name]);
 }

@@ -78,10 +78,10 @@ atomically; other entries of DIR are left alone. Two files with the same
 NAME are refused before anything is written. A bad file is reported by
 name and skipped; the others are still written. Each member's notes (its
 checklist, the Secrets to create) are written to DIR/NAME/NOTES.md, not
-printed. A fleet of several kinds is then judged as rigging check judges
+printed. A fleet of several kinds is judged first, as rigging check judges
 its members in one stream: a Runner against the runner-clusters entry of
-a Server in another member; a disagreement is an error naming both files
-(exit 1). Over an earlier fleet output,
+a Server in another member; a disagreement is an error naming both files,
+neither is written, the others are (exit 1). Over an earlier fleet output,
 each member that changed gets rigging diff's summary line on stderr, and a
 new member says it is new. Fleets of 200 files or more
 render on worker threads, one per core up to 4 (RIGGING_THREADS=N caps it).
