@@ -68,7 +68,7 @@ describe("check DIR walks a repository", () => {
       [legacy, "error", "apiVersion", "apiVersion: extensions/v1beta1"],
       [legacy, "error", "spec.hostNetwrk", "hostNetwrk: true"],
     ]);
-    expect(schema[0].message).toBe("extensions/v1beta1 Deployment is not served by Kubernetes 1.36; it serves Deployment as apps/v1");
+    expect(schema[0].message).toBe("extensions/v1beta1 Deployment is not served by Kubernetes 1.37; it serves Deployment as apps/v1");
     const unchecked = all.findings.filter((f) => (f.severity as string) === "skipped" && f.ruleId === "schema");
     expect(unchecked).toEqual([expect.objectContaining({ file: legacy, line: 29, object: expect.objectContaining({ kind: "Certificate" }) })]);
   });

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { apiServerProblems } from "../../src/check/kube-validate.ts";
 
 export type Obj = Record<string, any>;
-export const NEWEST = "1.36";
+export const NEWEST = "1.37";
 
 /** The problems at `path` (joined with '.'), and every problem when it finds none, to show what was found. */
 function at(object: Obj, path: string, version = NEWEST) {

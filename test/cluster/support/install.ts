@@ -70,6 +70,25 @@ export async function install(cp: ControlPlane, objects: readonly K8sObject[], d
     objects.filter((o) => o.kind !== "Namespace" && !ADMISSION.has(o.kind)),
     { as: deployer },
   );
+  // The token policy can be probed only once the ServiceAccount exists: a token request for none is refused before admission.
+  if (JSON.stringify(policies).includes("serviceaccounts/token")) await tokenPolicyHolds(cp, objects);
+}
+
+/** Waits until an ordinary user's token request for the Runner ServiceAccount (a dry run) is refused by a policy. */
+async function tokenPolicyHolds(cp: ControlPlane, objects: readonly K8sObject[]): Promise<void> {
+  const ds = objects.find((o) => o.kind === "DaemonSet") as
+    | { metadata: { namespace?: string }; spec?: { template?: { spec?: { serviceAccountName?: string } } } }
+    | undefined;
+  const account = ds?.spec?.template?.spec?.serviceAccountName;
+  if (!ds || !account) return;
+  const path = `/api/v1/namespaces/${ds.metadata.namespace}/serviceaccounts/${account}/token?dryRun=All`;
+  const request = { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { audiences: ["probe"], expirationSeconds: 3600 } };
+  for (let i = 0; i < 120; i++) {
+    const r = await cp.api("POST", path, request, { identity: "alice" });
+    if (r.status === 403 && r.text.includes("ValidatingAdmissionPolicy")) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("the Runner's token policy did not hold within 30 s");
 }
 
 /** A policy is enforced a moment after it and its binding exist: waits until an ordinary user's DaemonSet (a dry run, before the real one exists) is refused. */
