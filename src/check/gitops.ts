@@ -1,6 +1,7 @@
 // The GitOps controllers an input names (Flux Kustomizations and HelmReleases,
 // Argo CD Applications), found in every directory before any is judged: the
 // object that drives a controller seldom sits beside what it applies.
+import { UsageError } from "../core/errors.ts";
 import { type Applier, applierOf } from "../k8s/gitops.ts";
 import { readText } from "../parse/source.ts";
 import type { InputGroups } from "./groups.ts";
@@ -41,10 +42,23 @@ function readable(file: string): string | undefined {
   }
 }
 
-/** `options` with the input's appliers, and stdin read once here so that both passes see it. */
-export function withAppliers<O extends { stdin?: string; appliers?: Applier[] }>(input: InputGroups, options: O): O {
-  const piped = input.groups.some((g) => g.some((f) => f.file === "-"));
-  const stdin = piped && options.stdin === undefined ? readable("-") : options.stdin;
+/** `options` with the input's appliers, and stdin read once here so that both passes see it (or why it cannot be read). */
+export function withAppliers<O extends { stdin?: string; stdinError?: string; appliers?: Applier[] }>(input: InputGroups, options: O): O {
+  let { stdin, stdinError } = options;
+  if (stdin === undefined && input.groups.some((g) => g.some((f) => f.file === "-"))) {
+    try {
+      stdin = readText("-");
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      stdinError = error.message;
+    }
+  }
   const appliers = appliersIn(input, stdin);
-  return { ...options, ...(stdin !== undefined ? { stdin } : {}), ...(appliers.length > 0 ? { appliers } : {}) };
+  return { ...options, ...(stdin !== undefined ? { stdin } : {}), ...(stdinError ? { stdinError } : {}), ...(appliers.length > 0 ? { appliers } : {}) };
+}
+
+/** What `-` holds: as read before the judging pass, or read now; its read's error again where that failed. */
+export function stdinOf(options: { stdin?: string; stdinError?: string }): string {
+  if (options.stdinError !== undefined) throw new UsageError(options.stdinError);
+  return options.stdin ?? readText("-");
 }

@@ -27,7 +27,7 @@ import { defineJob } from "../core/jobs.ts";
 import { feedThreads, threadsForRun } from "../core/threads.ts";
 import { Assembly, inOrder, type Judged, type SkippedAt } from "./assemble.ts";
 import { schemaOnlyChecked } from "./schema-only.ts";
-import { withAppliers } from "./gitops.ts";
+import { stdinOf, withAppliers } from "./gitops.ts";
 import type { Applier } from "../k8s/gitops.ts";
 
 export interface ObjectIdentity {
@@ -107,8 +107,9 @@ export interface CheckOptions extends WalkOptions {
   noWaivers?: boolean;
   /** The directory the tool that built a piped stream read: origin paths are relative to it (`--source-root`). */
   sourceRoot?: string;
-  /** What `-` holds, when the caller has read stdin already (check --passthrough). */
+  /** What `-` holds, when the caller has read stdin already (check --passthrough), and why reading it failed. */
   stdin?: string;
+  stdinError?: string;
   /** A workload no profile claims is an error finding, not a skipped entry (`--strict`). */
   strict?: boolean;
   /** Validate every object against the Kubernetes schema of this version (`--kube-version`, resolved): none when absent. */
@@ -212,7 +213,7 @@ function judgeDirectory(files: readonly GroupFile[], options: CheckOptions): Jud
     }
     try {
       let text = "";
-      const read = () => (text = built ? built.text : file === "-" && options.stdin !== undefined ? options.stdin : readText(file));
+      const read = () => (text = built ? built.text : file === "-" ? stdinOf(options) : readText(file));
       let documents: SourceDocument[];
       if (walked) {
         const found = readWalked(file, read);

@@ -81,6 +81,12 @@ describe("check: the GitOps controllers a repository names, against the Runner's
     expect(warnings(runInProcess(["check", join(root, "apps"), "--format", "json"]).out)).toEqual([]);
   });
 
+  it("stdin, read once before judging, is reported as before where it cannot be read", () => {
+    const r = runCli(["check", "-"], Buffer.from([0x61, 0, 0x62]));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("error <stdin>: is a binary file, expected YAML or JSON text");
+  });
+
   it("a file that names a GitOps API group and does not parse: reported once, as before, and the rest judged", () => {
     const broken = repository();
     writeFileSync(join(broken, "clusters", "prod", "broken.yaml"), "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: [\n");
