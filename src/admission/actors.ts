@@ -2,6 +2,7 @@
 // literal of the policies' CEL tried as a user and as a group.
 import type { K8sObject } from "../k8s/objects.ts";
 import { dig, list } from "../k8s/access.ts";
+import { serviceAccountGroups, serviceAccountIdentity } from "../k8s/names.ts";
 
 export interface Actor {
   who: string;
@@ -12,12 +13,7 @@ export interface Actor {
 }
 
 const AUTHENTICATED = "system:authenticated";
-const sa = (ns: string, name: string): Actor => ({
-  who: `the ServiceAccount ${ns}/${name}`,
-  user: `system:serviceaccount:${ns}:${name}`,
-  groups: ["system:serviceaccounts", `system:serviceaccounts:${ns}`, AUTHENTICATED],
-  named: false,
-});
+const sa = (ns: string, name: string): Actor => ({ who: `the ServiceAccount ${ns}/${name}`, ...serviceAccountIdentity(ns, name), named: false });
 
 /** The fixed identities, by the name the matrix gives them. */
 export const ACTORS = {
@@ -51,7 +47,7 @@ export function namedActors(policies: readonly K8sObject[]): Actor[] {
     actors.push({
       who: `the user ${literal}`,
       user: literal,
-      groups: serviceAccount ? ["system:serviceaccounts", `system:serviceaccounts:${serviceAccount[1]}`, AUTHENTICATED] : [AUTHENTICATED],
+      groups: serviceAccount ? serviceAccountGroups(serviceAccount[1]) : [AUTHENTICATED],
       named: true,
     });
     actors.push({ who: `a member of the group ${literal}`, user: `member-of-${literal}`, groups: [literal, AUTHENTICATED], named: true });

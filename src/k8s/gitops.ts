@@ -2,6 +2,7 @@
 // object that tells it to: a Flux Kustomization or HelmRelease, an Argo CD
 // Application or ApplicationSet. Admission policies see that identity.
 import { dig } from "./access.ts";
+import { DNS1123_SUBDOMAIN, serviceAccountIdentity } from "./names.ts";
 import type { K8sObject } from "./objects.ts";
 
 export interface Applier {
@@ -11,15 +12,6 @@ export interface Applier {
   groups: string[];
   /** What the identity rests on that the manifests cannot show. */
   assuming: string;
-}
-
-const ACCOUNT = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-function serviceAccount(namespace: string, name: string): Pick<Applier, "user" | "groups"> {
-  return {
-    user: `system:serviceaccount:${namespace}:${name}`,
-    groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
-  };
 }
 
 /** Flux's two appliers by the group of the object that drives them. */
@@ -34,11 +26,11 @@ export function applierOf(object: K8sObject, file: string): Applier | undefined 
   if (controller && (object.kind === "Kustomization" || object.kind === "HelmRelease")) {
     const account = dig(object, ["spec", "serviceAccountName"]);
     // Flux impersonates the named ServiceAccount in the object's own namespace.
-    if (typeof account === "string" && ACCOUNT.test(account))
-      return { who: `Flux ${name}`, ...serviceAccount(namespace ?? "flux-system", account), assuming: "Flux impersonates spec.serviceAccountName" };
+    if (typeof account === "string" && DNS1123_SUBDOMAIN.test(account))
+      return { who: `Flux ${name}`, ...serviceAccountIdentity(namespace ?? "flux-system", account), assuming: "Flux impersonates spec.serviceAccountName" };
     return {
       who: `Flux ${name}`,
-      ...serviceAccount("flux-system", controller),
+      ...serviceAccountIdentity("flux-system", controller),
       assuming: `the ${controller} runs in flux-system, as Flux installs it, without --default-service-account`,
     };
   }
@@ -46,7 +38,7 @@ export function applierOf(object: K8sObject, file: string): Applier | undefined 
     const home = namespace ?? "argocd";
     return {
       who: `Argo CD ${name}`,
-      ...serviceAccount(home, "argocd-application-controller"),
+      ...serviceAccountIdentity(home, "argocd-application-controller"),
       assuming: `Argo CD runs in ${home}, where its Applications live, without an AppProject's destinationServiceAccounts impersonation`,
     };
   }

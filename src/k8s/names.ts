@@ -127,3 +127,12 @@ export const hostName = (id: string, what: string) =>
     .string()
     .max(253, req(id, `${what} is a DNS name of at most 253 characters`))
     .regex(DNS1123_SUBDOMAIN, req(id, `${what} is a lowercase DNS name such as compass.example.com, without a scheme or port`, "is not a DNS name"));
+
+/** The groups the ServiceAccount token authenticator gives every ServiceAccount of `namespace`. */
+export const serviceAccountGroups = (namespace: string): string[] => ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"];
+
+/** A ServiceAccount as the API server sees it: its user name and groups. */
+export const serviceAccountIdentity = (namespace: string, name: string): { user: string; groups: string[] } => ({
+  user: `system:serviceaccount:${namespace}:${name}`,
+  groups: serviceAccountGroups(namespace),
+});
