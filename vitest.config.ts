@@ -1,9 +1,15 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // dist/ rebuilt first when stale (scripts/build.mjs --if-stale).
+    globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
+    // A worker per core: vitest's own default leaves one core to its main
+    // process, which mostly waits; on 2 cores that is one worker.
+    maxWorkers: availableParallelism(),
     // Tests spawn real processes (node, bun, kubectl) and yield between long
     // steps (test/support/breathe.ts); on a busy 2-core machine they take
     // minutes. This is a ceiling against hangs, not a speed bar.

@@ -4,12 +4,18 @@ import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:f
 import { join } from "node:path";
 
 const STAMP = "dist/.build-stamp";
-const INPUTS = ["src", "scripts", "kube-schemas", "package.json", "package-lock.json"];
+// examples/ is bundled (scripts/build-info.mjs); tsconfig.json is read by esbuild.
+const INPUTS = ["src", "scripts", "examples", "kube-schemas", "package.json", "package-lock.json", "tsconfig.json"];
 
 function newestInput() {
   let newest = 0;
   for (const input of INPUTS) {
-    const files = statSync(input).isDirectory() ? readdirSync(input, { recursive: true }).map((f) => join(input, String(f))) : [input];
+    // scripts/kube-specs/node_modules (npm run test:deps) feeds kube-schemas/, not the build.
+    const files = statSync(input).isDirectory()
+      ? readdirSync(input, { recursive: true })
+          .map((f) => join(input, String(f)))
+          .filter((f) => !f.includes("node_modules"))
+      : [input];
     for (const file of files) newest = Math.max(newest, statSync(file).mtimeMs);
   }
   return newest;

@@ -26,6 +26,7 @@ import type { Finding } from "../../src/rules/engine.ts";
 import { validCompassRunner } from "../support/compass-runner-values.ts";
 import { ROOT } from "../support/cli.ts";
 import { admissionScope } from "../support/admission-run.ts";
+import { runs } from "../support/runs.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const objectsOf = (text: string): K8sObject[] => parseAllDocuments(text).map((d) => d.toJS() as K8sObject);
@@ -197,7 +198,7 @@ describe("the proof over the syntax tree", () => {
         same++;
         expect(answerB, `${p.text} for ${JSON.stringify(a)} and ${JSON.stringify(b)}`).toBe(answerA);
       }),
-      { numRuns: 6000 },
+      { numRuns: runs(6000) },
     );
     // Not vacuous: many pairs share a class, and the classes tell apart identities the expressions answer differently.
     expect(same).toBeGreaterThan(500);
@@ -246,7 +247,7 @@ describe("the class path decides as the plain path", () => {
       loopProperty(validCompassRunner, (values) => {
         expect(judgedAlike(render(stringify(values))).classed).toBe(true);
       }),
-      { numRuns: 10 },
+      { numRuns: runs(10) },
     );
   });
 
@@ -301,7 +302,7 @@ describe("the class path decides as the plain path", () => {
         verdicts.add(found.length === 0 ? "none" : found.some((f) => f.severity === "error") ? "errors" : "warnings");
       }),
       // About half the cases take each path, and about one in three has no error.
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
     // Both paths were taken, and the verdicts differ from case to case: the comparison is not vacuous.
     expect(classed).toBeGreaterThan(5);
@@ -336,7 +337,7 @@ describe("a class key", () => {
           (a.groups ?? []).every((g, i) => answered(g, group) === answered(b.groups![i], group));
         expect(classKey(tests, a.user, a.groups) === classKey(tests, b.user, b.groups)).toBe(alike);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

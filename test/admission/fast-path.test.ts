@@ -19,6 +19,7 @@ import type { Finding } from "../../src/rules/engine.ts";
 import { validCompassRunner } from "../support/compass-runner-values.ts";
 import { ROOT } from "../support/cli.ts";
 import { admissionScope } from "../support/admission-run.ts";
+import { runs } from "../support/runs.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const EXAMPLE = join(ROOT, "examples", "compass-runner.yaml");
@@ -66,7 +67,7 @@ describe("the fast path decides as the plain path", () => {
       loopProperty(validCompassRunner, (values) => {
         judgedAlike(render(stringify(values)));
       }),
-      { numRuns: 12 },
+      { numRuns: runs(12) },
     );
   });
 
@@ -160,7 +161,7 @@ describe("the fast path decides as the plain path", () => {
       loopProperty(fc.array(slot, { minLength: 1, maxLength: 3 }), fc.array(structural, { maxLength: 1 }), (slots, changes) => {
         seen.add(verdict(cr06(judgedAlike(mutated(objects, slots, changes)))));
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
     // The mutations reach more than one kind of verdict, errors among them, so the comparison is not vacuous.
     expect(seen.has("errors")).toBe(true);

@@ -16,6 +16,7 @@ import type { K8sObject } from "../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { ROOT } from "../support/cli.ts";
+import { runs } from "../support/runs.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const rendered = (): K8sObject[] => renderSource(parseValuesFile(readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8"), "values.yaml")).objects;
@@ -102,7 +103,7 @@ describe("a copied tree is the parser's tree", () => {
           expect(instantiate(template!, again)).toEqual((parse(other) as Parsed).expr);
           compared++;
         }),
-        { numRuns: 8 },
+        { numRuns: runs(8) },
       );
       // The copies share the template's untouched nodes: it is still the parser's tree.
       expect(template!.expr).toEqual((parse(text) as Parsed).expr);

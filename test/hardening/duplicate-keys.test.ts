@@ -12,6 +12,7 @@ import { MAY_RESOLVE } from "../../src/parse/duplicate-keys.ts";
 import { UsageError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { runInProcess, tempFile } from "../support/cli.ts";
+import { runs } from "../support/runs.ts";
 
 function refusal(parse: () => unknown): string {
   try {
@@ -114,7 +115,7 @@ describe("the words YAML 1.1 may read as something else", () => {
       fc.property(fc.stringMatching(/^[-+.0-9a-zA-Z_:~]{0,6}$/), (text) => {
         if (resolving(text)) expect(MAY_RESOLVE.test(text), text).toBe(true);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

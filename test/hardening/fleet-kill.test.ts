@@ -1,10 +1,11 @@
 // A fleet's OUT/NAME is at every instant the complete old output or the
 // complete new one. The built command replaces a fleet of 20 files, in
 // one layout or the other (manifests.yaml, or --per-object every other
-// run), and is killed (SIGKILL) at a random moment, again and again. After
-// every kill each OUT/NAME must be there and complete: every file its
-// manifest lists exists and parses, nothing else is there,
-// kustomization.yaml lists them, and all its objects come from one run.
+// run), and is killed (SIGKILL) at a random moment of each twelfth of a
+// run in turn, so that the kills cover the whole run. After every kill
+// each OUT/NAME must be there and complete: every file its manifest lists
+// exists and parses, nothing else is there, kustomization.yaml lists
+// them, and all its objects come from one run.
 // The loop is bounded (KILLS runs); no assertion is about time.
 import { spawn } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import { serverValues } from "../support/output-tree.ts";
 const MEMBERS = 20;
 /** The objects of one Compass Server installation (serverValues). */
 const OBJECTS = 11;
-const KILLS = 30;
+const KILLS = 12;
 const names = Array.from({ length: MEMBERS }, (_, i) => `m${String(i).padStart(2, "0")}`);
 
 let root: string;
@@ -97,8 +98,8 @@ describe("a fleet killed while it replaces its output", () => {
     let caughtHalfway = 0;
     for (let run = 1; run <= KILLS; run++) {
       writeInputs(run);
-      // A random moment of a run as long as the first one (some land before it writes).
-      const result = await render(Math.random() * first.took, run % 2 === 1 ? ["--per-object"] : []);
+      // A random moment of the run-th twelfth of a run as long as the first one (the first ones land before it writes).
+      const result = await render(((run - 1 + Math.random()) / KILLS) * first.took, run % 2 === 1 ? ["--per-object"] : []);
       if (result.signal === "SIGKILL") killed++;
       const runs = new Set(names.map(completeRun));
       const hidden = readdirSync(join(root, "out")).filter((entry) => entry.startsWith("."));
@@ -121,6 +122,5 @@ describe("a fleet killed while it replaces its output", () => {
     const contents = (e: string) => (lstatSync(join(root, "out", e)).isDirectory() ? readdirSync(join(root, "out", e)) : "not a directory");
     expect(Object.fromEntries(left.map((e) => [e, contents(e)]))).toEqual({});
     expect(current.size).toBe(names.length);
-    // Some 30 s of work on two idle cores; the ceiling is for a machine shared with other work.
   }, 300_000);
 });

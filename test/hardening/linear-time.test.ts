@@ -1,11 +1,12 @@
-// Every user string is matched in linear time. Each test feeds 2 MiB of
-// one repeated pattern to every rule of the catalog (through the objects
-// of a real render), to every values check (through an example's values),
-// to both YAML parsers and to the YAML writer. A scan that is quadratic in its input (a regex
-// with ambiguous adjacent quantifiers, a search from every start to the
-// end) takes minutes on 2 MiB and runs into the test timeout; a linear one
-// takes milliseconds. No absolute time is asserted; the last tests compare
-// the time at four doublings of the input with a linear fit.
+// Every user string is matched in linear time. Each test feeds one repeated
+// pattern to every rule of the catalog (through the objects of a real
+// render), to every values check (through an example's values), to both
+// YAML parsers and to the YAML writer. A scan that is quadratic in its
+// input (a regex with ambiguous adjacent quantifiers, a search from every
+// start to the end) is told apart by its time at two sizes, one eight times
+// the other, against a linear fit (test/support/linear.ts: never an absolute
+// time); the writer and the helpers, fast on 2 MiB, take 2 MiB at once, on
+// which a quadratic scan takes minutes.
 import { readFileSync } from "node:fs";
 import { load } from "js-yaml";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,17 +22,20 @@ import { SYSTEMS, valuesKindOf } from "../../src/rules/systems.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import type { SystemName } from "../../src/rules/engine.ts";
 import { readRunnerClusters } from "../../src/systems/compass-server/runner-clusters.ts";
+import { planPolicies } from "../../src/admission/plan.ts";
+import { newAdmissionRun } from "../../src/admission/run.ts";
 import { globMatcher } from "../../src/check/glob.ts";
 import { expectLinear } from "../support/linear.ts";
 
 const SIZE = 2 * 1024 * 1024;
+const KiB = 1024;
 
 // The tests are long and synchronous: between two, the worker answers the
 // test runner's messages (which time out after a minute of silence).
 afterEach(() => new Promise((resolve) => setImmediate(resolve)));
 
-/** `unit` repeated to 2 MiB, ending in `!` so that nothing matching to the end succeeds. */
-const hostile = (unit: string) => `${unit.repeat(Math.ceil(SIZE / unit.length))}!`;
+/** `unit` repeated to `size` (2 MiB), ending in `!` so that nothing matching to the end succeeds. */
+const hostile = (unit: string, size = SIZE) => `${unit.repeat(Math.ceil(size / unit.length))}!`;
 
 /**
  * Units chosen against the patterns of the code: the quantified classes
@@ -52,8 +56,13 @@ const rendered = Object.fromEntries(
   }),
 ) as Record<SystemName, { objects: K8sObject[]; values: unknown }>;
 
-/** Keys left as they are, so that every object is still recognised and every lookup by name still finds its target. */
-const KEPT = new Set(["apiVersion", "kind", "name", "labels", "matchLabels", "mountPath"]);
+/**
+ * Keys left as they are, so that every object is still recognised and every
+ * lookup by name still finds its target; and CEL, which the CEL parser
+ * reads in time quadratic in a run of blanks (the last test) up to the
+ * 64 KiB rigging parses of an expression.
+ */
+const KEPT = new Set(["apiVersion", "kind", "name", "labels", "matchLabels", "mountPath", "expression", "messageExpression"]);
 
 /**
  * `value` with every string (but those of the kept keys) replaced by `text`
@@ -85,24 +94,26 @@ function sourceOf(data: unknown): SourceDocument {
   return { file: "values.yaml", data, locate: () => ({ file: "values.yaml" }) };
 }
 
-describe.each(Object.keys(EXAMPLES) as SystemName[])("%s: every rule and every values check, on 2 MiB of one pattern", (profile) => {
+describe.each(Object.keys(EXAMPLES) as SystemName[])("%s: every rule and every values check, on 32 and 256 KiB of one pattern", (profile) => {
   it.each(UNITS.map((unit) => [JSON.stringify(unit), unit]))("%s", (_, unit) => {
-    const text = hostile(unit);
     const { objects, values } = rendered[profile];
-    // The rules, as check runs them, on the rendered objects...
-    for (const append of [false, true]) {
-      const hostileObjects = withText([...objects, caConfigMap(objects)], text, append) as K8sObject[];
-      expect(checkObjects(hostileObjects, () => profile).length).toBeGreaterThan(0);
-    }
-    // ...and the values checks, through the profile's schema and the inline-secret scan.
     const { kind } = values as { kind: string };
-    const schema = valuesKindOf(kind)!;
-    const hostileValues = { ...(withText(values, text, true) as object), kind };
-    expect(() => validateValues(schema.schema(), sourceOf(hostileValues), kind)).toThrow(ValuesError);
+    const schema = valuesKindOf(kind)!.schema();
+    expectLinear([32 * KiB, 256 * KiB], (size) => {
+      const text = hostile(unit, size);
+      const hostileObjects = [false, true].map((append) => withText([...objects, caConfigMap(objects)], text, append) as K8sObject[]);
+      const hostileValues = { ...(withText(values, text, true) as object), kind };
+      return () => {
+        // The rules, as check runs them, on the rendered objects...
+        for (const each of hostileObjects) expect(checkObjects(each, () => profile).length).toBeGreaterThan(0);
+        // ...and the values checks, through the profile's schema and the inline-secret scan.
+        expect(() => validateValues(schema, sourceOf(hostileValues), kind)).toThrow(ValuesError);
+      };
+    });
   });
 });
 
-describe("the YAML parsers, on 2 MiB of one pattern", () => {
+describe("the YAML parsers, on one pattern at two sizes", () => {
   /** Parses as `check` and as `render` do; a refusal must be a clear usage error. */
   function parseBothWays(text: string): void {
     for (const parse of [() => parseDocuments(text, "in.yaml"), () => parseValuesFile(text, "in.yaml")]) {
@@ -117,37 +128,50 @@ describe("the YAML parsers, on 2 MiB of one pattern", () => {
   it.each([
     // Quadratic before: the fast path's fallback test read from every `]`,
     // `{` or `,` to the end of a line of comments...
-    ["] #", `x: ${hostile("] #")}`],
-    ["{ #", `x: ${hostile("{ #")}`],
-    [", #", `x: ${hostile(", #")}`],
+    ["] #", 256 * KiB],
+    ["{ #", 256 * KiB],
+    [", #", 256 * KiB],
     // ...and the `yaml` package made an Error (with its stack) of every
-    // error of a text, a million here, before the first was shown.
-    ["&a ", `x: ${hostile("&a ")}`],
-  ])("%s", (_, text) => parseBothWays(text));
-
-  // Two tests, not one: each holds its worker for seconds, and a worker held
-  // for a minute on a loaded machine loses its link to the test runner.
-  const keys = Array.from({ length: 210_000 }, (_, i) => `k${i}`);
-  const keysText = keys.map((k) => `${k}: 1\n`).join("");
-
-  it("a mapping of 210,000 distinct keys: duplicates are looked for, and every key located, in linear time", () => {
-    // The `yaml` package's own duplicate check compares each key with every key before it.
-    expect(keysText.length).toBeGreaterThan(SIZE);
-    const [doc] = parseDocumentsWithPositions(keysText, "keys.yaml");
-    for (const [i, key] of keys.entries()) if (i % 997 === 0 || i === keys.length - 1) expect(doc.locate([key], { key: true }).line).toBe(i + 1);
+    // error of a text, a million at 2 MiB, before the first was shown.
+    ["&a ", 32 * KiB],
+  ])("%s, from %d bytes to eight times as many", (unit, size) => {
+    expectLinear([size, 8 * size], (n) => {
+      const text = `x: ${hostile(unit, n)}`;
+      return () => parseBothWays(text);
+    });
   });
 
-  it("a values file of 210,000 unknown keys: each reported at its line, in linear time", () => {
-    const values = parseValuesFile(`kind: RootpilotRunner\n${keysText}`, "values.yaml");
-    try {
-      renderSource(values);
-      throw new Error("accepted");
-    } catch (error) {
-      if (!(error instanceof ValuesError)) throw error;
-      const unknown = error.diagnostics.filter((d) => d.message === "unknown key");
-      expect(unknown).toHaveLength(keys.length);
-      expect(unknown.at(-1)!.location?.line).toBe(keys.length + 1);
-    }
+  // The `yaml` package's own duplicate check compares each key with every key before it.
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
+  const keysText = (names: string[]) => names.map((k) => `${k}: 1\n`).join("");
+
+  it("a mapping of 12,500 and 100,000 distinct keys: duplicates are looked for, and every key located, in linear time", () => {
+    expectLinear([12_500, 100_000], (n) => {
+      const names = keys(n);
+      const text = keysText(names);
+      return () => {
+        const [doc] = parseDocumentsWithPositions(text, "keys.yaml");
+        for (const [i, key] of names.entries()) if (i % 997 === 0 || i === n - 1) expect(doc.locate([key], { key: true }).line).toBe(i + 1);
+      };
+    });
+  });
+
+  it("a values file of 12,500 and 100,000 unknown keys: each reported at its line, in linear time", () => {
+    expectLinear([12_500, 100_000], (n) => {
+      const text = `kind: RootpilotRunner\n${keysText(keys(n))}`;
+      return () => {
+        const values = parseValuesFile(text, "values.yaml");
+        try {
+          renderSource(values);
+          throw new Error("accepted");
+        } catch (error) {
+          if (!(error instanceof ValuesError)) throw error;
+          const unknown = error.diagnostics.filter((d) => d.message === "unknown key");
+          expect(unknown).toHaveLength(n);
+          expect(unknown.at(-1)!.location?.line).toBe(n + 1);
+        }
+      };
+    });
   });
 
   it("js-yaml, which reads most inputs first, on such patterns", () => {
@@ -185,33 +209,29 @@ describe("helpers on 2 MiB of one pattern", () => {
   });
 });
 
-describe("time against a linear fit, at four doublings", () => {
+describe("time against a linear fit, at eight times the size", () => {
   // Keys of one mapping, which the `yaml` package's duplicate check compared pairwise.
   const mapping = (n: number, prefix = "") => Array.from({ length: n }, (_, i) => `${prefix}k${i}: 1\n`).join("");
 
   it("a --runner-clusters file with its keys in one mapping", () => {
-    expectLinear([5000, 10000, 20000, 40000], (n) => {
+    expectLinear([5000, 40000], (n) => {
       const text = `clusters: []\n${mapping(n)}`;
       return () => expect(readRunnerClusters(text).problems).toHaveLength(n);
     });
   });
 
   it("a values file whose keys need the positioned parse (two numbers among them)", () => {
-    expectLinear(
-      [25000, 50000, 100000, 200000],
-      (n) => {
-        const text = `kind: RootpilotRunner\n1: a\n2: b\n${mapping(n)}`;
-        return () => expect(() => parseValuesFile(text, "v.yaml")).not.toThrow();
-      },
-      2,
-    );
+    expectLinear([12_500, 100_000], (n) => {
+      const text = `kind: RootpilotRunner\n1: a\n2: b\n${mapping(n)}`;
+      return () => expect(() => parseValuesFile(text, "v.yaml")).not.toThrow();
+    });
   });
 
   // A glob of stars and letters once made a backtracking RegExp, polynomial in a name: 21 s for 45 characters.
   it("check's globs (--exclude, .rigging.yaml) on a name and on a path", () => {
     const byName = globMatcher(["*a*a*a*a*a*a*a*a*z", "{*a,*b}*[ab]*a*?*z"], "--exclude")!;
     const byPath = globMatcher(["**/*a*a*a*a*z/**/*a*a*z", "a/**/*a*/**/b/**/z"], "--exclude")!;
-    expectLinear([50_000, 100_000, 200_000, 400_000], (n) => {
+    expectLinear([50_000, 400_000], (n) => {
       const name = "a".repeat(n);
       const path = Array.from({ length: n / 50 }, () => "a".repeat(49)).join("/");
       return () => {
@@ -219,5 +239,35 @@ describe("time against a linear fit, at four doublings", () => {
         expect(byPath(path)).toBe(false);
       };
     });
+  });
+});
+
+describe("the CEL parser, on expressions under the 64 KiB rigging parses", () => {
+  // Known and not yet fixed: after a literal, @bufbuild/cel's parser looks for
+  // an operator past the blanks from each of them, so 64 KiB of line breaks
+  // after one expression takes about half a minute, and a policy of a few
+  // dozen such expressions holds `check` for many minutes. `it.fails` passes
+  // while the scan is quadratic: once it is linear (or refused unread), make
+  // this an `it`.
+  it.fails("a literal followed by a run of line breaks is planned in linear time", () => {
+    // The plain path: the engine loaded once, every expression parsed anew.
+    const run = newAdmissionRun({ plain: true });
+    expectLinear(
+      [1 * KiB, 8 * KiB],
+      (n) => {
+        const policy = {
+          apiVersion: "admissionregistration.k8s.io/v1",
+          kind: "ValidatingAdmissionPolicy",
+          metadata: { name: "pods" },
+          spec: { validations: [{ expression: `request.resource.resource == "pods"${"\n".repeat(n)}` }] },
+        } as K8sObject;
+        return () => {
+          const parses = run.stats.parses;
+          expect(planPolicies(run, [policy]).planned).toHaveLength(1);
+          expect(run.stats.parses).toBe(parses + 1);
+        };
+      },
+      1,
+    );
   });
 });

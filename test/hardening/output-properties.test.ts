@@ -16,15 +16,16 @@ import { kustomizationOf } from "../../src/emit/emit.ts";
 import { MANIFEST, manifestText, writeDirectory } from "../../src/emit/output-dir.ts";
 import { entryOf, fleetListing, inside, writeFleetMember } from "../../src/emit/output-fleet.ts";
 import { tree } from "../support/output-tree.ts";
+import { runs } from "../support/runs.ts";
 
 let base: string;
-let runs = 0;
+let roots = 0;
 beforeAll(() => void (base = mkdtempSync(join(tmpdir(), "rigging-oprop-"))));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** A fresh root per run, holding `outside/kept.txt` that symlinks may point at. */
 function freshRoot(): string {
-  const root = join(base, String(runs++));
+  const root = join(base, String(roots++));
   mkdirSync(join(root, "outside"), { recursive: true });
   writeFileSync(join(root, "outside", "kept.txt"), "outside\n");
   return root;
@@ -142,7 +143,7 @@ describe("writeDirectory (-o DIR) over random prior contents", () => {
           expect(tree(out)).toEqual(Object.fromEntries([...next, [MANIFEST, manifestWith(next)]]));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -292,7 +293,7 @@ describe("writeFleetMember (a fleet's OUT/NAME) over random prior contents", () 
           expect(isForeign(path), `${path} is rigging's and was left`).toBe(true);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -313,7 +314,7 @@ describe("a fleet's paths, made by concatenation where path.join would only add 
           expect(inside(join(dir, entry), file)).toBe(join(join(dir, entry), file));
         }
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

@@ -12,8 +12,9 @@ import { renderSource } from "../../src/pipeline.ts";
 import { checkObjects } from "../../src/rules/catalog.ts";
 import { mutate, mutation, validCompassRunner } from "../support/compass-runner-values.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
+import { runs } from "../support/runs.ts";
 
-const RUNS = 200;
+const RUNS = runs(200);
 
 type Outcome = { accepted: true } | { accepted: false; usage: boolean };
 

@@ -1,7 +1,8 @@
 // Running rigging in tests: in-process through `run` (fast, for most
 // cases) and as a real process of the built bundle or of Bun. The bundle
-// is built once by `npm test` before vitest starts; rebuilding it from
-// parallel test files would race with the processes that run it.
+// is rebuilt, when stale, once before the test files start
+// (global-setup.ts); rebuilding it from parallel test files would race
+// with the processes that run it.
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 // Debian's nats-server on 127.0.0.1 for the preflight tests, with or without
 // password auth and JetStream, on a port it picks itself (read back from
-// its log). `npm test` installs the package (scripts/test-deps.mjs).
+// its log). `npm run test:deps` installs the package (scripts/test-deps.mjs).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +16,7 @@ export function natsServerBinary(): string {
   for (const dir of (process.env.PATH ?? "").split(":").concat(["/usr/sbin", "/usr/bin"])) {
     if (dir && existsSync(join(dir, "nats-server"))) return join(dir, "nats-server");
   }
-  throw new Error("nats-server not found: npm test installs it (scripts/test-deps.mjs), or run apt-get install nats-server");
+  throw new Error("nats-server not found: npm run test:deps installs it, or run apt-get install nats-server");
 }
 
 export function startNats(options: { auth?: { user: string; password: string }; jetstream: boolean }): Promise<TestNats> {

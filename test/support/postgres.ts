@@ -1,8 +1,8 @@
 // Real PostgreSQL servers for the preflight tests, on free loopback ports:
 // - Debian's PostgreSQL 15 (below the floor of 16), a throwaway cluster in
 //   a temporary directory with trust auth; as root it runs as the postgres
-//   user, as PostgreSQL requires. `npm test` installs the package
-//   (scripts/test-deps.mjs);
+//   user, as PostgreSQL requires. `npm run test:deps` installs the
+//   package (scripts/test-deps.mjs);
 // - PGlite, PostgreSQL 17 compiled to WebAssembly, from npm, served over TCP
 //   by its socket server, in the test process itself.
 // Both start without blocking the test's event loop: a worker that stops
@@ -28,9 +28,7 @@ export const POSTGRES_15_BIN = "/usr/lib/postgresql/15/bin";
 
 function postgresBin(): string {
   if (existsSync(join(POSTGRES_15_BIN, "pg_ctl"))) return POSTGRES_15_BIN;
-  throw new Error(
-    `PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm test installs them (scripts/test-deps.mjs), or run apt-get install postgresql-15`,
-  );
+  throw new Error(`PostgreSQL 15 server binaries not found in ${POSTGRES_15_BIN}: npm run test:deps installs them, or run apt-get install postgresql-15`);
 }
 
 function freePort(): Promise<number> {

@@ -1,5 +1,5 @@
 // A real OCI registry for the pin tests: Debian's docker-registry on
-// 127.0.0.1 (npm test installs it: scripts/test-deps.mjs), filled by the
+// 127.0.0.1 (npm run test:deps installs it: scripts/test-deps.mjs), filled by the
 // test through the distribution API itself (blob uploads, manifests, image
 // indexes). Beside it, a small front that puts the anonymous bearer-token
 // challenge public registries use before the registry, and refuses a
@@ -24,7 +24,7 @@ export function registryBinary(): string {
   for (const dir of (process.env.PATH ?? "").split(":").concat(["/usr/bin"])) {
     if (dir && existsSync(join(dir, "docker-registry"))) return join(dir, "docker-registry");
   }
-  throw new Error("docker-registry not found: npm test installs it (scripts/test-deps.mjs), or run apt-get install docker-registry");
+  throw new Error("docker-registry not found: npm run test:deps installs it, or run apt-get install docker-registry");
 }
 
 export function startRegistry(): Promise<TestRegistry> {

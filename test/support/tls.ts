@@ -49,7 +49,7 @@ async function openssl(dir: string, args: string[]): Promise<void> {
     await exec("openssl", args, { cwd: dir });
   } catch (error) {
     const e = error as { code?: string | number; stderr?: string };
-    if (e.code === "ENOENT") throw new Error("the openssl command is needed to make test certificates (npm test installs it: scripts/test-deps.mjs)");
+    if (e.code === "ENOENT") throw new Error("the openssl command is needed to make test certificates (npm run test:deps installs it)");
     throw new Error(`openssl ${args.join(" ")}: ${e.stderr}`);
   }
 }
