@@ -10,7 +10,7 @@ import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import ts from "typescript";
 import { z } from "zod";
-import { namedCheck, namedTransform } from "../src/values/values.ts";
+import { judgedAlways, namedCheck, namedTransform } from "../src/values/values.ts";
 import { VALUES_KINDS } from "../src/rules/systems.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -279,7 +279,8 @@ class Generator {
           throw new Error(`${path}: a pattern with flags (${String(checkDef.pattern)}) is not translated`);
         continue;
       }
-      if (checkDef.when || checkDef.abort) throw new Error(`${path}: a refinement with when or abort is not translated`);
+      // judgedAlways runs a check on a value that did not parse too; a validator only ever reaches it on one that did.
+      if ((checkDef.when && checkDef.when !== judgedAlways) || checkDef.abort) throw new Error(`${path}: a refinement with when or abort is not translated`);
       if (typeof checkDef.fn === "function") {
         // `.refine(predicate, ...)`: zod refuses a falsy answer.
         lines.push(`if (!${this.named(checkDef.fn, path)}(v)) giveUp();`);

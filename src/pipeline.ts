@@ -10,6 +10,7 @@ import { closest, validateValues } from "./values/values.ts";
 import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
 import type { ValuesKind } from "./systems/values-kind.ts";
 import { checkObjects } from "./rules/catalog.ts";
+import { designIdsNote } from "./rules/design-ids.ts";
 import { RunScope } from "./rules/engine.ts";
 import { normalise } from "./normalise/index.ts";
 
@@ -45,7 +46,13 @@ export function renderSource(file: SourceDocument, { notes = true, kubeVersion }
   const objects = sortForApply(valuesKind.render(values));
   selfCheck(objects);
   if (kubeVersion !== undefined) versionCheck(objects, kubeVersion, source.file);
-  return { file: source.file, valuesKind, objects, notes: notes ? (valuesKind.notes?.(values) ?? []) : [] };
+  return { file: source.file, valuesKind, objects, notes: notes ? withDesignNote(valuesKind.notes?.(values) ?? []) : [] };
+}
+
+/** The notes, then whose the task and decision IDs they name are. */
+function withDesignNote(notes: string[]): string[] {
+  const note = designIdsNote(notes.join("\n"));
+  return note ? [...notes, `note: ${note}`] : notes;
 }
 
 /** A file's values kind, read without rendering it: what a fleet learns of every member before writing any. */

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { allRules } from "../rules/catalog.ts";
+import { designIdsNote } from "../rules/design-ids.ts";
 import type { Rule } from "../rules/engine.ts";
 import { PSEUDO_RULES, SCHEMA_RULE, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding, CheckReport, Unrecognised } from "./run.ts";
@@ -138,7 +139,7 @@ export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/
 /** The default run category (`runAutomationDetails.id` is `<category>/`): one per kind of analysis. */
 export const SARIF_CATEGORY = "rigging-check";
 
-/** GitHub's security-severity: errors are what the seeds state, warnings our hardening. */
+/** GitHub's security-severity: errors are what the source documents state, warnings our hardening. */
 function securitySeverity(rule: Pick<Rule, "severity">): string {
   return rule.severity === "error" ? "7.5" : "4.0";
 }
@@ -159,14 +160,15 @@ function descriptor(rule: RuleDescriptorSource) {
   const security = (rule.concern ?? "security") === "security";
   const tags = ["kubernetes", ...(security ? ["security"] : ["reliability"]), ...rule.profiles];
   const source = rule.source ? `\nSource (${rule.source.from}): ${rule.source.says}` : "";
+  const note = designIdsNote([rule.summary, rule.fix, rule.why, rule.source?.says].join("\n"));
   return {
     id: rule.id,
     name: rule.id,
     shortDescription: { text: rule.summary },
     fullDescription: { text: rule.why ?? rule.summary },
     help: {
-      text: `Fix: ${rule.fix}${rule.why ? `\nWhy: ${rule.why}` : ""}${source}`,
-      markdown: `**Fix:** ${rule.fix}${rule.why ? `\n\n**Why:** ${rule.why}` : ""}${rule.source ? `\n\n**Source (${rule.source.from}):** ${rule.source.says}` : ""}`,
+      text: `Fix: ${rule.fix}${rule.why ? `\nWhy: ${rule.why}` : ""}${source}${note ? `\n${note}` : ""}`,
+      markdown: `**Fix:** ${rule.fix}${rule.why ? `\n\n**Why:** ${rule.why}` : ""}${rule.source ? `\n\n**Source (${rule.source.from}):** ${rule.source.says}` : ""}${note ? `\n\n${note}` : ""}`,
     },
     defaultConfiguration: { level: rule.severity },
     properties: {
@@ -257,8 +259,11 @@ export function uriOf(file: string): string {
 
 // ------------------------------------------------------------------- JUnit
 
-/** JUnit XML as GitLab reads it: a suite per profile, a case per rule that ran and a failing case per finding. */
-export function formatJunit(report: CheckReport): string {
+/**
+ * JUnit XML as GitLab reads it: a suite per profile, a case per rule that ran and a case per finding,
+ * which fails as the exit code does (`failOn`): an error always, a warning with --fail-on warning.
+ */
+export function formatJunit(report: CheckReport, failOn: FailOn = "error"): string {
   const suites: string[] = [];
   let total = 0;
   let failed = 0;
@@ -287,13 +292,10 @@ export function formatJunit(report: CheckReport): string {
     for (const f of findings) {
       const name = `${f.ruleId} ${refOf(f.object)} ${f.path || "-"}`;
       const text = `${placeOf(f)}: ${f.message}\nFix: ${f.fix}${f.because ? `\nWhy a warning: ${f.because}` : ""}${f.input ? `\nRead at ${placeOf(f.input)}` : ""}`;
-      if (f.waived !== undefined) {
-        cases.push(testCase(profile, name, f.file, `<skipped message="${xml(`waived: ${f.waived}`)}"/>`));
-        skips++;
-      } else {
-        cases.push(testCase(profile, name, f.file, `<failure type="${f.severity}" message="${xml(f.message)}">${xml(text)}</failure>`));
-        failures++;
-      }
+      const outcome = findingCase(f, text, failOn);
+      cases.push(testCase(profile, name, f.file, outcome.body));
+      if (outcome.failed) failures++;
+      if (outcome.skipped) skips++;
     }
     total += cases.length;
     failed += failures;
@@ -302,7 +304,7 @@ export function formatJunit(report: CheckReport): string {
       `  <testsuite name="${xml(`rigging check: ${profile}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skips}">\n${cases.join("")}  </testsuite>\n`,
     );
   }
-  const outside = outsideProfiles(report);
+  const outside = outsideProfiles(report, failOn);
   if (outside.cases.length > 0) {
     total += outside.cases.length;
     failed += outside.failures;
@@ -315,17 +317,19 @@ export function formatJunit(report: CheckReport): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="rigging check" tests="${total}" failures="${failed}" errors="0" skipped="${skippedCount}">\n${suites.join("")}</testsuites>\n`;
 }
 
-/** Findings of no profile (input, unrecognised with --strict; every finding with --schema-only) as failures, unrecognised workloads as skipped test cases. */
-function outsideProfiles(report: CheckReport): { cases: string[]; failures: number; skips: number } {
+/** Findings of no profile (input, unrecognised with --strict; every finding with --schema-only) as cases, unrecognised workloads as skipped ones. */
+function outsideProfiles(report: CheckReport, failOn: FailOn): { cases: string[]; failures: number; skips: number } {
   const cases: string[] = [];
   const own = report.rulesRan ? report.findings.filter((f) => f.profile === undefined) : report.findings;
   if (!report.rulesRan && !own.some((f) => f.ruleId === SCHEMA_RULE.id))
     cases.push(testCase("schema", `${SCHEMA_RULE.id}: ${SCHEMA_RULE.summary}`, undefined, ""));
+  let failures = 0;
+  let skips = 0;
   for (const f of own) {
-    const text = `${placeOf(f)}: ${f.message}\nFix: ${f.fix}`;
-    cases.push(
-      testCase("inputs", `${f.ruleId} ${refOf(f.object)}`, f.file, `<failure type="${f.severity}" message="${xml(f.message)}">${xml(text)}</failure>`),
-    );
+    const outcome = findingCase(f, `${placeOf(f)}: ${f.message}\nFix: ${f.fix}`, failOn);
+    cases.push(testCase("inputs", `${f.ruleId} ${refOf(f.object)}`, f.file, outcome.body));
+    if (outcome.failed) failures++;
+    if (outcome.skipped) skips++;
   }
   const skipped = report.unrecognised.flatMap((u) => {
     const entry = entryOf(u);
@@ -333,7 +337,21 @@ function outsideProfiles(report: CheckReport): { cases: string[]; failures: numb
   });
   for (const { u, entry } of skipped)
     cases.push(testCase("inputs", `${entry.ruleId} ${u.object}`, u.file, `<skipped message="${xml(`${placeOf(u)}: ${entry.text}`)}"/>`));
-  return { cases, failures: own.length, skips: skipped.length };
+  return { cases, failures, skips: skips + skipped.length };
+}
+
+/** When `check` exits 1 for a finding: an error, and with --fail-on warning an unwaived warning too. */
+export type FailOn = "error" | "warning";
+
+/**
+ * A finding's test case: a failure when it fails the run, skipped when waived, and otherwise a passing
+ * case that says the warning in <system-out> (GitLab shows it as the case's output, test reporters as its log).
+ */
+function findingCase(f: CheckFinding, text: string, failOn: FailOn): { body: string; failed: boolean; skipped: boolean } {
+  if (f.waived !== undefined) return { body: `<skipped message="${xml(`waived: ${f.waived}`)}"/>`, failed: false, skipped: true };
+  if (f.severity === "error" || failOn === "warning")
+    return { body: `<failure type="${f.severity}" message="${xml(f.message)}">${xml(text)}</failure>`, failed: true, skipped: false };
+  return { body: `<system-out>${xml(`${f.severity}: ${text}`)}</system-out>`, failed: false, skipped: false };
 }
 
 function testCase(profile: string, name: string, file: string | undefined, body: string): string {

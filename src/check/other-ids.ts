@@ -30,7 +30,7 @@ export function otherIds(): OtherId[] {
     ...LIVE_DECISIONS.map(
       (d): OtherId => ({
         id: d.id,
-        summary: `seed 001's decision: ${d.decision}`,
+        summary: `decision ${d.id} of the Compass Server-on-Kubernetes design: ${d.decision}`,
         sections: [
           ["Bears on", d.requirements.join(", ")],
           ["Checked", d.checked],

@@ -6,7 +6,7 @@ import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import { readText, type SourceDocument } from "../parse/source.ts";
 import { treeOf } from "../parse/tree.ts";
-import { allRules, checkObjects } from "../rules/catalog.ts";
+import { allRules, checkObjects, rulesFor } from "../rules/catalog.ts";
 import { RunScope, type Finding, type SystemName, type RuleHit, type Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
 import { type GroupFile, type InputGroups, inputGroups, STDIN_NAME } from "./groups.ts";
@@ -52,7 +52,7 @@ export interface CheckFinding {
   path: string;
   message: string;
   fix: string;
-  /** For a warning: why rigging asks for it although no seed or program does. */
+  /** For a warning: why rigging asks for it although no source document or program does. */
   because?: string;
   /** The reason of the waiver that covers this warning (`rigging.dev/waive`). */
   waived?: string;
@@ -311,13 +311,7 @@ function checkLoaded(
   });
   // Item by item: a spread of a hundred thousand arguments exceeds the stack.
   for (const finding of noteFindings(normal.notes, profileOf)) findings.push(finding);
-  const waived = options.noWaivers
-    ? findings
-    : applyWaivers(
-        findings,
-        normal.objects.filter((o) => profileOf.has(o)),
-        profileOf,
-      );
+  const waived = options.noWaivers ? findings : applyWaivers(findings, normal.objects, profileOf);
   const placeInput = placer(origins, sources, options);
   const place = (normalised: K8sObject, normalisedPath: readonly PropertyKey[]) => {
     const { object, path } = normal.provenance.written(normalised, normalisedPath);
@@ -360,7 +354,12 @@ function checkLoaded(
 
 /** Marks waived warnings, and adds a finding for each invalid waiver. */
 function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[], profileOf: Map<K8sObject, SystemName>): (Finding & { waived?: string })[] {
-  const waivers = new Map(objects.map((object) => [object, waiversOf(object, allRules())]));
+  const waivers = new Map(
+    objects.map((object) => {
+      const profile = profileOf.get(object);
+      return [object, waiversOf(object, allRules(), profile === undefined ? undefined : { profile, rules: rulesFor(profile) })];
+    }),
+  );
   const out: (Finding & { waived?: string })[] = findings.map((finding) => {
     const reason = finding.severity === "warning" ? waivers.get(finding.object)?.reasons.get(finding.id) : undefined;
     return reason === undefined ? finding : { ...finding, waived: reason };

@@ -24,8 +24,14 @@ export interface ObjectWaivers {
 
 const ID_LIST = /^[A-Za-z]+-\d+$/;
 
-/** Reads an object's waiver annotation against the catalog. */
-export function waiversOf(object: K8sObject, catalog: readonly Rule[]): ObjectWaivers {
+/** The rules that judge an object: its profile's, when it has one. */
+export interface Judges {
+  profile: string;
+  rules: readonly Rule[];
+}
+
+/** Reads an object's waiver annotation against the catalog, and against the rules of its profile (`judges`) when it has one. */
+export function waiversOf(object: K8sObject, catalog: readonly Rule[], judges?: Judges): ObjectWaivers {
   const reasons = new Map<string, string>();
   const problems: RuleHit[] = [];
   const annotations = object.metadata?.annotations;
@@ -36,8 +42,8 @@ export function waiversOf(object: K8sObject, catalog: readonly Rule[]): ObjectWa
   if (typeof text !== "string") return problem(`${WAIVER_ANNOTATION} is not a string`), { reasons, problems };
   if (text.length > WAIVER_MAX_LENGTH)
     return problem(`${WAIVER_ANNOTATION} is ${text.length} characters long, over the limit of ${WAIVER_MAX_LENGTH}`), { reasons, problems };
-  const known = new Map<string, Rule[]>();
-  for (const rule of catalog) known.set(rule.id, [...(known.get(rule.id) ?? []), rule]);
+  const known = byId(catalog);
+  const own = judges ? byId(judges.rules) : known;
   for (const raw of text.split(/[;\n]/)) {
     const entry = raw.trim();
     if (entry === "") continue;
@@ -55,14 +61,32 @@ export function waiversOf(object: K8sObject, catalog: readonly Rule[]): ObjectWa
     }
     for (const raw of ids) {
       const id = raw.toUpperCase();
-      const rules = ID_LIST.test(id) ? known.get(id) : undefined;
+      const rules = ID_LIST.test(id) ? own.get(id) : undefined;
       if (!rules) {
-        const near = closest(id, [...known.keys()]);
-        problem(`${JSON.stringify(raw)} is not a rule ID${near ? ` (did you mean ${near}?)` : ""}`);
+        problem(unknownId(raw, known, own, judges));
       } else if (!rules.some(canWarn)) {
-        problem(`${id} is an error (${rules[0].summary}); errors cannot be waived, only rigging's own warnings`);
+        const where = judges && known.get(id)!.some(canWarn) ? ` on ${judges.profile} objects` : "";
+        problem(`${id} is an error${where} (${rules[0].summary}); errors cannot be waived, only rigging's own warnings`);
       } else reasons.set(id, reason);
     }
   }
   return { reasons, problems };
+}
+
+function byId(rules: readonly Rule[]): Map<string, Rule[]> {
+  const out = new Map<string, Rule[]>();
+  for (const rule of rules) out.set(rule.id, [...(out.get(rule.id) ?? []), rule]);
+  return out;
+}
+
+/** Why a waiver's ID waives nothing: no rule has it, or none of the rules that judge this object. */
+function unknownId(raw: string, known: Map<string, Rule[]>, own: Map<string, Rule[]>, judges: Judges | undefined): string {
+  const id = raw.toUpperCase();
+  const elsewhere = ID_LIST.test(id) ? known.get(id) : undefined;
+  if (elsewhere && judges) {
+    const profiles = [...new Set(elsewhere.flatMap((rule) => rule.profiles))].join(", ");
+    return `${id} is not a rule of ${judges.profile}, the profile of this object (it judges ${profiles} objects)`;
+  }
+  const near = closest(id, [...own.keys()]);
+  return `${JSON.stringify(raw)} is not a rule ID${near ? ` (did you mean ${near}?)` : ""}`;
 }

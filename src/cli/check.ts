@@ -6,6 +6,7 @@ import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } 
 import { readText } from "../parse/source.ts";
 import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
+import { designIdsNote } from "../rules/design-ids.ts";
 import type { SystemName } from "../rules/engine.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { paint, type Io } from "./io.ts";
@@ -63,9 +64,11 @@ and helm template's "# Source:" comments.
   helm install my-release chart/ --post-renderer rigging --post-renderer-args check \
     --post-renderer-args - --post-renderer-args --passthrough
 
-Errors are what the seeds state or the programs enforce; warnings are
-rigging's own hardening, each with its reason. A warning can be waived on
-its object with an annotation naming the rule and the reason:
+Errors are what the public sources state (the Compass Runner manifests guide,
+the Compass Server-on-Kubernetes design, the Rootpilot Kubernetes guide) or
+the programs enforce; warnings are rigging's own hardening, each with its
+reason. A warning can be waived on its object with an annotation naming the
+rule and the reason:
   rigging.dev/waive: "G-07: labels come from our chart library; G-09: private mirror"
 
 Options:
@@ -73,9 +76,13 @@ Options:
       --format FMT       text (default): SEVERITY  FILE:LINE  RULE-ID  Kind/namespace/name  field  message,
                          each rule's fix once after the findings
                          json: an array of findings; sarif: SARIF 2.1.0 for code scanning;
-                         junit: JUnit XML for CI test reports (GitLab)
+                         junit: JUnit XML for CI test reports (GitLab): a failing test case for each
+                         finding that fails the run (see --fail-on), a passing one with the
+                         warning in <system-out> for a warning that does not, a skipped one
+                         for a waived warning
   -p, --profile NAME     check every object as ${SYSTEM_NAMES.join(", ")}
-      --fail-on LEVEL    error (default): exit 1 on errors; warning: on warnings too (waived ones aside)
+      --fail-on LEVEL    error (default): exit 1 on errors; warning: on warnings too (waived ones
+                         aside); JUnit's failures are the findings that fail the run
       --no-waivers       ignore every rigging.dev/waive annotation
       --source-root DIR  the directory the tool that built a piped stream read (kustomize's,
                          kpt's, the chart's parent): origin paths are relative to it (default: .)
@@ -248,7 +255,7 @@ function respond(all: CheckReport, { format, failOn, category, includeRules, exc
   }
   if (format === "text") io.out(formatText(report.findings, report.unrecognised, (code, text) => paint(io, code, text)));
   else if (format === "json") io.out(formatJson(report.findings, report.unrecognised));
-  else if (format === "junit") io.out(formatJunit(report));
+  else if (format === "junit") io.out(formatJunit(report, failOn));
   else io.out(formatSarif(report, VERSION, category));
   notes(report, format, io);
   if (excluded.length > 0) {
@@ -284,6 +291,8 @@ function notes(report: CheckReport, format: Format, io: Io): void {
   io.err(
     `${errors} error(s), ${warnings} warning(s)${waived > 0 ? `, ${waived} waived` : ""} in ${report.objects} object(s) of ${report.files.length} file(s)${profiles}\n`,
   );
+  const note = designIdsNote(report.findings.map((f) => `${f.message}\n${f.fix}\n${f.because ?? ""}`).join("\n"));
+  if (note) io.err(`${note}\n`);
 }
 
 /** What the walk of a repository left out, and why: nothing skipped silently. */

@@ -1,4 +1,4 @@
-// `rigging completion bash|zsh|fish`, written from one table of commands.
+// `rigging completion bash|zsh|fish`, written from the commands of commands.ts and their options here.
 import { UsageError } from "../core/errors.ts";
 import { KINDS } from "../rules/systems.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";
+import { COMMAND_LINES, type CommandName, formatsOf } from "./commands.ts";
 import { type Io, packageRoot } from "./io.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -55,11 +56,11 @@ function kubeVersions(): string[] {
 }
 const HELP: Option = { long: "help", short: "h" };
 
-/** Every command and its options; test/ship/completion.test.ts holds it to each command's --help. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [
-  {
-    name: "render",
-    summary: "render values files",
+/** What completes after a command: its options but --format (from COMMAND_LINES), and its arguments. */
+type Completion = Omit<CommandSpec, "name" | "summary">;
+
+const COMPLETIONS: Record<CommandName, Completion> = {
+  render: {
     options: [
       { long: "output", short: "o", value: "dirs" },
       { long: "per-object" },
@@ -68,19 +69,15 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { long: "set-string", value: "none" },
       { long: "force" },
       { long: "values-root", value: "dirs" },
-      { long: "format", value: words(() => ["yaml", "json"]) },
       { long: "kube-version", value: words(kubeVersions) },
       { long: "quiet", short: "q" },
       HELP,
     ],
     args: "files",
   },
-  {
-    name: "check",
-    summary: "check existing manifests",
+  check: {
     options: [
       { long: "filename", short: "f", value: "files" },
-      { long: "format", value: words(() => ["text", "json", "sarif", "junit"]) },
       { long: "profile", short: "p", value: words(() => SYSTEM_NAMES) },
       { long: "fail-on", value: words(() => ["error", "warning"]) },
       { long: "no-waivers" },
@@ -98,13 +95,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
     args: "files",
   },
-  { name: "explain", summary: "why a rule exists and its fix", options: [], args: words(() => [...new Set(requirements().map((r) => r.id))]) },
-  { name: "schema", summary: "print a values JSON Schema", options: [HELP], args: words(() => KINDS) },
-  { name: "init", summary: "print an example values file", options: [HELP], args: words(() => KINDS) },
-  {
-    name: "preflight",
-    summary: "check the database, certificate or NATS live",
-    options: [{ long: "format", value: words(() => ["text", "json"]) }, { long: "timeout", value: "none" }, HELP],
+  explain: { options: [], args: words(() => [...new Set(requirements().map((r) => r.id))]) },
+  rules: { options: [HELP], args: "none" },
+  schema: { options: [HELP], args: words(() => KINDS) },
+  init: { options: [{ long: "output", short: "o", value: "files" }, { long: "schema", value: "files" }, HELP], args: words(() => KINDS) },
+  preflight: {
+    options: [{ long: "timeout", value: "none" }, HELP],
     args: words(() => ["postgres", "tls", "nats"]),
     subcommands: {
       postgres: [
@@ -130,40 +126,32 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       ],
     },
   },
-  {
-    name: "pin",
-    summary: "pin image tags to digests",
+  pin: {
     options: [
       { long: "check" },
       { long: "values", short: "f", value: "files" },
       { long: "update" },
       { long: "dry-run" },
       { long: "outdated" },
-      { long: "format", value: words(() => ["text", "json"]) },
       { long: "timeout", value: "none" },
       HELP,
     ],
     args: "files",
   },
-  {
-    name: "diff",
-    summary: "what applying NEW over OLD changes and restarts",
-    options: [
-      { long: "format", value: words(() => ["text", "json"]) },
-      { long: "field-manager", value: "none" },
-      { long: "kube-version", value: words(kubeVersions) },
-      HELP,
-    ],
+  diff: {
+    options: [{ long: "field-manager", value: "none" }, { long: "kube-version", value: words(kubeVersions) }, HELP],
     args: "files",
   },
-  {
-    name: "fn",
-    summary: "a KRM function for kpt and kustomize",
-    options: [{ long: "values", short: "f", value: "files" }, { long: "values-root", value: "dirs" }, HELP],
-    args: "none",
-  },
-  { name: "completion", summary: "print a shell completion script", options: [HELP], args: words(() => SHELLS) },
-];
+  fn: { options: [{ long: "values", short: "f", value: "files" }, { long: "values-root", value: "dirs" }, HELP], args: "none" },
+  completion: { options: [HELP], args: words(() => SHELLS) },
+};
+
+/** Every command the CLI dispatches, in the help's order, with its options; test/ship/completion.test.ts holds it to each command's --help. */
+export const COMMAND_SPECS: readonly CommandSpec[] = COMMAND_LINES.map(({ name, summary }) => {
+  const formats = formatsOf(name);
+  const { options, ...rest } = COMPLETIONS[name];
+  return { name, summary, options: [...(formats.length > 0 ? [{ long: "format", value: words(() => formats) }] : []), ...options], ...rest };
+});
 
 const TOP_LEVEL = ["help", "--help", "--version"];
 

@@ -3,14 +3,16 @@ import { UsageError } from "../core/errors.ts";
 import { closest } from "../values/values.ts";
 import { requirements, sourceText, type Requirement } from "../rules/requirements.ts";
 import { otherIds } from "../check/other-ids.ts";
+import { designIdsNote } from "../rules/design-ids.ts";
 import type { Io } from "./io.ts";
 
 export const EXPLAIN_HELP = `Usage: rigging explain [RULE-ID]
 
 With a requirement ID (such as CR-03): print the requirement, why it exists,
 what breaks when it is ignored, how it is judged, how values meet it, and
-the fix. Also answers check's own IDs (input, unrecognised, waiver) and seed
-001's decisions that preflight and pin check (D3-D10).
+the fix. Also answers check's own IDs (input, unrecognised, waiver) and the
+Compass Server-on-Kubernetes design's decisions that preflight and pin check
+(D3-D10).
 Without one: list every requirement with its severity and summary.
 
 Options:
@@ -25,7 +27,11 @@ export function explainCommand(args: string[], io: Io): number {
   if (positionals.length > 1) throw new UsageError(`explain takes at most one RULE-ID, got ${positionals.length}`);
   const all = requirements();
   if (positionals.length === 0) {
-    io.out(listing(all));
+    const text = listing(all);
+    io.out(text);
+    // The listing is one requirement a line; whose its task and decision IDs are goes to people, on stderr.
+    const note = designIdsNote(text);
+    if (note) io.err(`${note}\n`);
     return 0;
   }
   const id = positionals[0].toUpperCase();
@@ -40,8 +46,15 @@ export function explainCommand(args: string[], io: Io): number {
     const near = closest(id, ids);
     throw new UsageError(`unknown requirement ${JSON.stringify(positionals[0])}${near ? ` (did you mean ${near}?)` : ""}; run rigging explain for the list`);
   }
-  io.out(entries.map(explanation).join("\n"));
+  io.out(entries.map(withDesignNote).join("\n"));
   return 0;
+}
+
+/** A requirement's explanation, ending with whose the task and decision IDs it names are. */
+function withDesignNote(r: Requirement): string {
+  const text = explanation(r);
+  const note = designIdsNote(text);
+  return note ? `${text}\nDesign IDs:\n${wrap(note).join("\n")}\n` : text;
 }
 
 function listing(all: readonly Requirement[]): string {

@@ -7,6 +7,7 @@ import { KINDS } from "../rules/systems.ts";
 import { CHECK_HELP, checkCommand, RULES_HELP, rulesCommand } from "./check.ts";
 import { DIFF_HELP, diffCommand } from "./diff.ts";
 import { type Command, exitWith, report, runCommand } from "./command.ts";
+import { type CommandName, usageLines } from "./commands.ts";
 import { COMPLETION_HELP, completionCommand } from "./completion.ts";
 import { EXPLAIN_HELP, explainCommand } from "./explain.ts";
 import { FN_HELP, fnCommand } from "./fn.ts";
@@ -25,17 +26,7 @@ const HELP = `rigging ${VERSION}: hardened Kubernetes manifests for the Compass 
 the Compass Server and the Rootpilot runner, from one small values file.
 
 Usage:
-  rigging render VALUES [-o DIR] [--format yaml|json]   render a values file
-  rigging check FILE... [--format text|json|sarif]      check existing manifests (- for stdin)
-  rigging explain [RULE-ID]                             why a rule exists and its fix; all rules
-  rigging rules [--format json]                         every rule check reports, with severity and source
-  rigging schema [KIND]                                 print a values JSON Schema (all kinds without KIND)
-  rigging init KIND                                     print an example values file
-  rigging preflight postgres|tls|nats                   check the database, certificate or NATS live
-  rigging pin VALUES [--check|--update|--outdated]      pin tags to digests, or to the newest build (D8-D10)
-  rigging diff OLD NEW [--format text|json]             what applying NEW over OLD changes and restarts
-  rigging fn < resource-list.yaml                       a KRM function for kpt and kustomize
-  rigging completion bash|zsh|fish                      print a shell completion script
+${usageLines().join("\n")}
   rigging help [COMMAND] | --help | -V, --version
 
 Kinds: ${KINDS.join(", ")}
@@ -59,7 +50,8 @@ interface CommandEntry {
   load?: () => unknown;
 }
 
-const COMMANDS: Record<string, CommandEntry> = {
+// Typed by the list help and completion are written from: a command missing there, or here, does not compile.
+const COMMANDS: Record<CommandName, CommandEntry> = {
   render: { run: renderCommand, help: RENDER_HELP },
   check: late(() => ({ run: checkCommand, help: CHECK_HELP })),
   explain: late(() => ({ run: explainCommand, help: EXPLAIN_HELP })),
@@ -89,7 +81,7 @@ export function run(argv: string[], io: Io = processIo()): number | Promise<numb
 }
 
 function commandNamed(name: string): CommandEntry {
-  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
+  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name as CommandName];
   if (name.startsWith("-")) {
     const near = closest(name, ["--help", "--version"]);
     throw new UsageError(`unknown option ${name}${near ? ` (did you mean ${near}?)` : ""}; see rigging --help`);
@@ -108,7 +100,7 @@ export function start(): void {
   if (mayBeWorkerThread() && isThreadWorker()) {
     // A job is declared by its command's file, which loads on first use.
     const command = threadJob();
-    if (Object.hasOwn(COMMANDS, command)) COMMANDS[command].load?.();
+    if (Object.hasOwn(COMMANDS, command)) COMMANDS[command as CommandName].load?.();
     runThreadWorker();
   } else main(process.argv.slice(2));
 }

@@ -1,4 +1,4 @@
-// `rigging pin`: seed 001's image decisions against the registry: D8 tags
+// `rigging pin`: the Compass Server-on-Kubernetes design's image decisions against the registry: D8 tags
 // pinned to digests in place, D9 read anonymously, D10 platforms checked.
 import { parseArgs } from "node:util";
 import { parseDocument } from "yaml";
@@ -23,12 +23,13 @@ export const PIN_HELP = `Usage: rigging pin VALUES|-f VALUES [--check] [--format
        rigging pin --outdated VALUES
 
 Follow every image tag in VALUES to its digest in the registry and write it
-beside the tag, in place: repo:tag becomes repo:tag@sha256:<digest> (seed
-001, D8), the file's comments and layout kept. Images are found under every
-key named image (nats.image among them). An image written by digest alone
+beside the tag, in place: repo:tag becomes repo:tag@sha256:<digest> (D8),
+the file's comments and layout kept. Images are found under every key named
+image (nats.image among them). An image written by digest alone
 (repo@sha256:...) has no tag to follow and is left as it is.
 
-Every image is checked on the way:
+D8-D10 are decisions of the Compass Server-on-Kubernetes design (rigging
+explain D8). Every image is checked on the way:
   D9   the registry is read anonymously: an image it will not show without
        credentials is not public, and rigging never asks for a password
   D10  the digest is an image index with linux/amd64 and linux/arm64 (the

@@ -30,6 +30,8 @@ Exit codes: 0 every check passes (warnings allowed); 1 a check fails;
 answers wrongly, or the deadline passed; 3 internal error. With --format
 json, stdout is a JSON array on exit 2 too: one entry, outcome "error".
 No secret is ever printed, whatever a driver, library or server says.
+D3, D5 and D6 are decisions, P9 a task, of the Compass Server-on-Kubernetes
+design (rigging explain D3; docs/glossary.md).
 `;
 
 export const COMMON_OPTIONS = {

@@ -49,7 +49,7 @@ ${COMMON_HELP}`;
 interface Subcommand {
   run(args: string[], io: Io): number | Promise<number>;
   help: string;
-  /** The seed decision it checks: the id of its JSON error entry. */
+  /** The design decision it checks: the id of its JSON error entry. */
   decision: string;
 }
 

@@ -5,6 +5,7 @@ import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";
 import { UsageError } from "../core/errors.ts";
 import { allRules } from "../rules/catalog.ts";
+import { designIdsNote } from "../rules/design-ids.ts";
 import { sourceText } from "../rules/requirements.ts";
 import { deprecatedShortFormat } from "./args.ts";
 import type { Io } from "./io.ts";
@@ -73,10 +74,12 @@ export function rulesCommand(args: string[], io: Io): number {
   const entries = ruleEntries();
   if (values.format === "json") return io.out(`${JSON.stringify(entries, null, 2)}\n`), 0;
   const width = Math.max(...entries.map((e) => e.id.length));
-  io.out(
-    entries
-      .map((e) => `${e.id.padEnd(width)}  ${e.severity.padEnd(7)}  ${e.summary}${e.opinions.length ? ` (${e.opinions.length} warning(s))` : ""}\n`)
-      .join(""),
-  );
+  const listing = entries
+    .map((e) => `${e.id.padEnd(width)}  ${e.severity.padEnd(7)}  ${e.summary}${e.opinions.length ? ` (${e.opinions.length} warning(s))` : ""}\n`)
+    .join("");
+  io.out(listing);
+  // The listing is data; whose its task and decision IDs are is for people.
+  const note = designIdsNote(listing);
+  if (note) io.err(`${note}\n`);
   return 0;
 }

@@ -2,14 +2,21 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
 import { VALUES_API_VERSION } from "../values/values-resource.ts";
-import { KINDS, valuesKindOf } from "../rules/systems.ts";
+import { KINDS, VALUES_KINDS, valuesKindOf } from "../rules/systems.ts";
+import type { ValuesKind } from "../systems/values-kind.ts";
 import type { Io } from "./io.ts";
+
+/** The kinds a file may be in without `kind:` (their upstream tool's shape), as render tells them apart. */
+const upstreamShaped = () => VALUES_KINDS.filter((k) => (k.shapeKeys ?? []).length > 0);
 
 export const SCHEMA_HELP = `Usage: rigging schema [KIND]
 
-Print the JSON Schema of a values kind, for editors and CI. Without KIND,
-print one schema for every kind, which applies the schema of the kind a
-file names in its top-level kind:
+Print the JSON Schema (2020-12, standard formats only) of a values kind, for
+editors and CI. Without KIND, print one schema for every kind, which applies
+the schema of the kind a file names in its top-level kind, and for a file
+without kind the upstream runner-manifests shape's (${upstreamShaped()
+  .map((k) => k.kind)
+  .join(", ")}), as render reads it:
   rigging schema > rigging.schema.json   (the file rigging init points editors at)
 Kinds: ${KINDS.join(", ")}
 
@@ -25,7 +32,9 @@ export function schemaOf(kind: string): object {
   const valuesKind = valuesKindOf(kind);
   if (!valuesKind) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
   // "input": what a person writes (defaults optional, images as strings).
-  const schema = z.toJSONSchema(valuesKind.schema(), { io: "input", unrepresentable: "any", target: DRAFT }) as { properties?: Record<string, unknown> };
+  const schema = standardFormats(z.toJSONSchema(valuesKind.schema(), { io: "input", unrepresentable: "any", target: DRAFT })) as {
+    properties?: Record<string, unknown>;
+  };
   // A values file may also be a KRM resource; `render` sets these two aside (core/values-resource.ts).
   schema.properties = { ...RESOURCE_PROPERTIES, ...schema.properties };
   return schema;
@@ -49,27 +58,77 @@ const RESOURCE_PROPERTIES = {
   },
 };
 
-/** One schema for every kind: each kind's schema applies where `kind` names it. */
+/** One schema for every kind: each kind's schema applies where `kind` names it; without kind, the upstream shape's (as render reads such a file). */
 export function allKindsSchema(): object {
   const defs: Record<string, object> = {};
   for (const kind of KINDS) {
     const { $schema: _, ...schema } = schemaOf(kind) as { $schema?: string };
     defs[kind] = schema;
   }
+  const shaped = upstreamShaped();
+  const hasShape = (k: ValuesKind) => ({ anyOf: k.shapeKeys!.map((key) => ({ required: [key] })) });
+  const noKind = { not: { required: ["kind"] } };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "rigging values",
-    description: `A rigging values file; its top-level kind (${KINDS.join(", ")}) chooses the schema.`,
+    description: `A rigging values file; its top-level kind (${KINDS.join(", ")}) chooses the schema. Without kind, a file in the upstream shape of ${shaped.map((k) => k.kind).join(", ")}.`,
     type: "object",
-    required: ["kind"],
     properties: {
-      kind: { type: "string", enum: [...KINDS], description: "The values kind: which system this file renders." },
+      kind: {
+        type: "string",
+        enum: [...KINDS],
+        description: `The values kind: which system this file renders. Optional in the upstream shape (${shaped.map((k) => k.kind).join(", ")})`,
+      },
       ...RESOURCE_PROPERTIES,
     },
-    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
-    allOf: KINDS.map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
+    allOf: [
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
+      ...KINDS.map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
+      // biome-ignore lint/suspicious/noThenProperty: as above
+      ...shaped.map((k) => ({ if: { allOf: [noKind, hasShape(k)] }, then: { $ref: `#/$defs/${k.kind}` } })),
+      // render names no kind for a file of neither: it needs kind, or an upstream shape.
+      { anyOf: [{ required: ["kind"] }, ...shaped.map(hasShape)] },
+    ],
     $defs: defs,
   };
+}
+
+/** The formats of JSON Schema 2020-12 (its format vocabulary), which editors and validators know. */
+const STANDARD_FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "idn-email",
+  "hostname",
+  "idn-hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uri-reference",
+  "iri",
+  "iri-reference",
+  "uuid",
+  "uri-template",
+  "json-pointer",
+  "relative-json-pointer",
+  "regex",
+]);
+
+/** `schema` with zod's own formats (starts_with and the like) left out: each comes with the `pattern` that says the same. */
+export function standardFormats(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(standardFormats);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "format" && typeof value === "string" && !STANDARD_FORMATS.has(value)) {
+      if (typeof (schema as { pattern?: unknown }).pattern !== "string") throw new Error(`format ${value} comes without a pattern`);
+      continue;
+    }
+    out[key] = key === "const" || key === "enum" || key === "default" || key === "examples" ? value : standardFormats(value);
+  }
+  return out;
 }
 
 export function schemaCommand(args: string[], io: Io): number {

@@ -2,7 +2,8 @@
 // and what breaks until the other half of a Server/Runner pair follows.
 import type { K8sObject } from "../k8s/objects.ts";
 import type { FieldChange } from "./compare.ts";
-import { isRunner, isRunnerClusters, isServer } from "./roles.ts";
+import { NATS_CONFIG_HASH } from "../systems/compass-server/ports.ts";
+import { isNatsConfig, isNatsDeployment, isRunner, isRunnerClusters, isServer } from "./roles.ts";
 import { tlsPairConsequences } from "./tls-pair.ts";
 import { tokenPairConsequences } from "./token-pair.ts";
 
@@ -15,6 +16,8 @@ export type ConsequenceId =
   | "tls-name"
   | "admission"
   | "runner-clusters"
+  | "nats-restart"
+  | "nats-config"
   | "removed"
   | "added";
 
@@ -49,17 +52,46 @@ export function judge(diffs: ObjectDiff[], sides: BothSides): void {
   tlsPairConsequences(diffs, sides);
   for (const diff of diffs) diff.consequences = diff.consequences.filter((c, i, all) => all.findIndex((o) => o.message === c.message) === i);
   for (const diff of diffs) {
-    const entry = diff.consequences.find((c) => c.id === "runner-clusters");
-    if (!entry) continue;
-    const where = diff.old?.metadata.namespace ?? diff.new?.metadata.namespace;
-    // The Server that reads this file runs beside it, in its namespace.
-    const beside = (o: K8sObject) => o.kind === "Deployment" && isServer(o) && o.metadata.namespace === where;
-    const server = diffs.find((d) => beside((d.new ?? d.old)!));
-    const name = (server ? (server.new ?? server.old)! : sides.new.find(beside))?.metadata.name ?? "compass-server";
-    entry.message += server?.consequences.some((c) => c.id === "server-downtime" || c.id === "rollout")
-      ? "; the Server's pod template changes in the same apply, so the Server restarts with it"
-      : `; nothing here restarts it: kubectl rollout restart deployment/${name}${where ? ` -n ${where}` : ""}`;
+    followRestart(diffs, sides, diff, "runner-clusters", {
+      reader: (o) => o.kind === "Deployment" && isServer(o),
+      restarts: ["server-downtime", "rollout"],
+      fallback: "compass-server",
+      together: "; the Server's pod template changes in the same apply, so the Server restarts with it",
+    });
+    followRestart(diffs, sides, diff, "nats-config", {
+      reader: isNatsDeployment,
+      restarts: ["nats-restart"],
+      fallback: "nats",
+      together: "; NATS's pod template (its configuration hash) changes in the same apply, so NATS restarts with it",
+      short: SHORT["nats-restart"],
+    });
   }
+}
+
+/** How a file read at start reaches its reader, which runs beside it in its namespace. */
+interface Reading {
+  reader: (o: K8sObject) => boolean;
+  /** The reader's consequences that restart it. */
+  restarts: readonly ConsequenceId[];
+  /** Its Deployment's name when neither side holds it. */
+  fallback: string;
+  /** What the message adds when the same apply restarts the reader. */
+  together: string;
+  /** The summary's words then, when not the file's own. */
+  short?: string;
+}
+
+/** Says whether the same apply restarts the reader of a changed file, or gives the command that does. */
+function followRestart(diffs: readonly ObjectDiff[], sides: BothSides, diff: ObjectDiff, id: ConsequenceId, reading: Reading): void {
+  const entry = diff.consequences.find((c) => c.id === id);
+  if (!entry) return;
+  const where = diff.old?.metadata.namespace ?? diff.new?.metadata.namespace;
+  const beside = (o: K8sObject) => reading.reader(o) && o.metadata.namespace === where;
+  const reader = diffs.find((d) => beside((d.new ?? d.old)!));
+  const name = (reader ? (reader.new ?? reader.old)! : sides.new.find(beside))?.metadata.name ?? reading.fallback;
+  const restarted = reader?.consequences.some((c) => reading.restarts.includes(c.id));
+  entry.message += restarted ? reading.together : `; nothing here restarts it: kubectl rollout restart deployment/${name}${where ? ` -n ${where}` : ""}`;
+  if (restarted && reading.short) entry.short = reading.short;
 }
 
 /** The few words of each consequence, for a one-line summary. */
@@ -72,6 +104,8 @@ export const SHORT: Record<ConsequenceId, string> = {
   "tls-name": "TLS name breaks until both sides follow",
   admission: "admission changes at once",
   "runner-clusters": "runner-clusters waits for a Server restart",
+  "nats-restart": "NATS restarts",
+  "nats-config": "NATS configuration waits for a NATS restart",
   removed: "removal",
   added: "addition",
 };
@@ -87,7 +121,19 @@ export const CONSEQUENCE_ROWS: readonly { ids: readonly ConsequenceId[]; change:
   {
     ids: ["server-downtime", "rollout"],
     change: "the Server Deployment's pod template, under `Recreate`",
-    consequence: "downtime: the pod stops before the new one starts (NATS under `Recreate` too); under `RollingUpdate`, a rollout",
+    consequence: "downtime: the pod stops before the new one starts; under `RollingUpdate`, a rollout",
+  },
+  {
+    ids: ["nats-restart"],
+    change: "the bundled NATS Deployment's pod template, its configuration hash (`rigging.dev/nats-config-sha256`) included",
+    consequence:
+      "restarts NATS: under `Recreate` its pod stops before the new one starts; when the hash changed, diff says NATS restarts to read its new configuration. Until NATS is back, the Compass Server falls back to its cursor sweep for events",
+  },
+  {
+    ids: ["nats-config"],
+    change: "the NATS configuration (a ConfigMap with `nats.conf`)",
+    consequence:
+      "takes effect only when NATS restarts (nats-server reads it at start); diff says whether the same apply restarts it (the pod template carries the file's hash when rigging renders both) or gives the `kubectl rollout restart`",
   },
   {
     ids: ["token-pair"],
@@ -147,7 +193,8 @@ function objectConsequences(diff: ObjectDiff): Consequence[] {
   const out: Consequence[] = [];
   const template = diff.change === "changed" && diff.fields.some((f) => f.path.startsWith("spec.template."));
   if (object.kind === "DaemonSet" && isRunner(object) && template) out.push({ id: "runner-restart", message: runnerRestart(object) });
-  if (object.kind === "Deployment" && template) {
+  if (isNatsDeployment(object) && template) out.push({ id: "nats-restart", message: natsRestart(object, diff.fields) });
+  else if (object.kind === "Deployment" && template) {
     const strategy = (object.spec as { strategy?: { type?: string } } | undefined)?.strategy?.type ?? "RollingUpdate";
     const who = isServer(object) ? "the Compass Server" : `${object.metadata.name}`;
     if (strategy === "Recreate")
@@ -164,11 +211,41 @@ function objectConsequences(diff: ObjectDiff): Consequence[] {
     });
   if (isRunnerClusters(object) && diff.change !== "added")
     out.push({ id: "runner-clusters", message: "the Server reads its runner-clusters file at boot: the change takes effect only after the Server restarts" });
+  if (isNatsConfig(object) && diff.change === "changed")
+    out.push({ id: "nats-config", message: "nats-server reads its configuration at start: the change takes effect only when NATS restarts" });
   if (diff.change === "removed" && object.kind === "DaemonSet" && isRunner(object))
     out.push({ id: "removed", message: "the Runner stops on every node, and the sessions there are reaped within the grace period" });
   if (diff.change === "removed" && object.kind === "Deployment" && isServer(object))
     out.push({ id: "removed", message: "the Compass Server stops: downtime until it is applied again" });
   return out;
+}
+
+/** NATS's restart, and why when its configuration hash changed. */
+function natsRestart(deployment: K8sObject, fields: readonly FieldChange[]): string {
+  const strategy = (deployment.spec as { strategy?: { type?: string } } | undefined)?.strategy?.type ?? "RollingUpdate";
+  const hash = hashChange(fields);
+  // A hash first rendered (an output from before rigging wrote it) restarts NATS once, on a configuration that may not have changed.
+  const why =
+    hash?.old !== undefined && hash.new !== undefined
+      ? ` to read its changed configuration (the pod template's ${NATS_CONFIG_HASH})`
+      : hash?.new !== undefined
+        ? ` (its pod template gains the configuration's hash, ${NATS_CONFIG_HASH})`
+        : "";
+  const how = strategy === "Recreate" ? "under Recreate its pod stops before the new one starts" : `it rolls out new pods (${strategy})`;
+  return `restarts NATS${why}: ${how}; until NATS is back, the Compass Server falls back to its cursor sweep for events`;
+}
+
+const HASH_AT = ["spec", "template", "metadata", "annotations", NATS_CONFIG_HASH];
+
+/** The hash annotation's two sides, whether the change is recorded at it or at a map above it (annotations added whole). */
+function hashChange(fields: readonly FieldChange[]): { old?: unknown; new?: unknown } | undefined {
+  for (let depth = HASH_AT.length; depth >= 2; depth--) {
+    const field = fields.find((f) => f.path === HASH_AT.slice(0, depth).join("."));
+    if (!field) continue;
+    const below = (value: unknown) => HASH_AT.slice(depth).reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], value);
+    return { old: below(field.old), new: below(field.new) };
+  }
+  return undefined;
 }
 
 function runnerRestart(ds: K8sObject): string {

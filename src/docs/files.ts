@@ -9,7 +9,7 @@ import { refreshRequirementLists } from "./requirement-lists.ts";
 export function expectedDocs(docsDir: string): Map<string, string> {
   const files = new Map<string, string>([["rules.md", rulesMarkdown()]]);
   const pages = existsSync(docsDir)
-    ? readdirSync(docsDir)
+    ? readdirSync(docsDir, { recursive: true, encoding: "utf8" })
         .filter((name) => name.endsWith(".md") && name !== "rules.md")
         .sort()
     : [];

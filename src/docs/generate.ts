@@ -11,6 +11,8 @@ import { decisionsSection } from "../preflight/decisions.ts";
 import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { FROM_MANIFESTS, requirements, sourceText } from "../rules/requirements.ts";
 import { refreshBlocks as refreshMarked } from "./blocks.ts";
+import { checklistBlock } from "./checklist.ts";
+import { COMMAND_LINES } from "../cli/commands.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
 
@@ -59,8 +61,8 @@ export function rulesMarkdown(): string {
     "",
     "## rigging's opinions",
     "",
-    "Hardening that rigging asks for under a requirement's ID although no seed or",
-    "program does: each is reported as a warning, with this reason.",
+    "Hardening that rigging asks for under a requirement's ID although no source",
+    "document or program does: each is reported as a warning, with this reason.",
     "",
     row(["ID", "Severity", "Asks for", "Why (rigging's choice)"]),
     row(["---", "---", "---", "---"]),
@@ -123,6 +125,7 @@ interface Schema {
   minimum?: number;
   maximum?: number;
   additionalProperties?: Schema | boolean;
+  not?: object;
 }
 
 function collect(schema: Schema, prefix: string, rows: KeyRow[]): void {
@@ -141,6 +144,8 @@ function descend(schema: Schema, path: string, rows: KeyRow[]): void {
 }
 
 function typeOf(schema: Schema): string {
+  // A key the schema lists only to refuse it with its reason (`not: {}`) takes no value at all.
+  if (schema.not !== undefined && Object.keys(schema.not).length === 0) return "refused";
   if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
   if (schema.enum) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" or ");
   const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
@@ -171,7 +176,7 @@ function cell(text: string): string {
     .join("`");
 }
 
-/** A generated block of a page: the table between `<!-- NAME -->` and `<!-- /NAME -->`. */
+/** A generated block of a page: the table (or text) between `<!-- NAME -->` and `<!-- /NAME -->`. */
 const BLOCKS: Record<string, () => string> = {
   "consequence-table": () => [row(["change", "consequence"]), row(["---", "---"]), ...CONSEQUENCE_ROWS.map((r) => row([r.change, r.consequence]))].join("\n"),
   "pin-state-table": () =>
@@ -181,6 +186,8 @@ const BLOCKS: Record<string, () => string> = {
       ...(Object.keys(STATE_MEANINGS) as UpdateState[]).map((state) => row([`\`${STATE_WORDS[state]}\``, STATE_MEANINGS[state]])),
     ].join("\n"),
   "kube-versions-table": kubeVersionsTable,
+  "runner-checklist": checklistBlock,
+  "command-list": () => `${COMMAND_LINES.map((c) => `\`${c.name}\``).join(", ")}.`,
 };
 
 /** check's schemas, from kube-schemas/index.json: each version's official client, or its release's own OpenAPI where no client carries it. */

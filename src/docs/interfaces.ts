@@ -11,7 +11,7 @@ export interface InterfaceRow {
   source: string;
   status: "implemented" | "designed";
   rendered?: string;
-  /** For a designed row: the seed 001 task it needs. */
+  /** For a designed row: the Compass Server-on-Kubernetes design's task it needs. */
   task?: string;
 }
 

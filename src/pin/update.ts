@@ -19,7 +19,7 @@ export interface UpdateRow {
   /** The newest build's tag (move), or the newest one that passes D10 (held). */
   to?: string;
   digest?: string;
-  /** The seed decision of a failure, or of a build held back. */
+  /** The design decision of a failure, or of a build held back. */
   id?: "D8" | "D9" | "D10";
   message: string;
   fix?: string;

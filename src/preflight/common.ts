@@ -9,7 +9,7 @@ export type Outcome = "pass" | "fail" | "warn" | "note" | "error";
 
 /** One judged fact; a failed one says how to fix it. */
 export interface CheckResult {
-  /** The requirement (CS-12) or seed decision (D10) it proves. */
+  /** The requirement (CS-12) or design decision (D10) it proves. */
   id: string;
   /** What was checked, in a few words. */
   check: string;

@@ -1,8 +1,8 @@
-// Seed 001's decisions that only live systems can show, with the command that checks each.
+// The Compass Server-on-Kubernetes design's decisions that only live systems can show, with the command that checks each.
 
 export interface LiveDecision {
   id: string;
-  /** The seed's words for the decision. */
+  /** The design's words for the decision. */
   decision: string;
   requirements: string[];
   /** What the command finds out. */

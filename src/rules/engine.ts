@@ -33,7 +33,7 @@ export interface Source {
 /** rigging's own hardening under a requirement's ID: reported as a warning, with its reason. */
 export interface Opinion {
   summary: string;
-  /** Why rigging asks for it although no seed or program does. */
+  /** Why rigging asks for it although no source document or program does. */
   because: string;
 }
 
@@ -50,7 +50,7 @@ export interface Rule {
   profiles: readonly SystemName[];
   /** Set when rendered output is proven another way, so render's self-check skips the rule. */
   provenForRendered?: string;
-  /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
+  /** Why it exists and what breaks without it, in the source documents' words where they help (`rigging explain`). */
   why?: string;
   /** Set when manifests cannot show the requirement: `check` reports it skipped with this note. */
   judgedFrom?: string;

@@ -44,7 +44,7 @@ export const generalRules: Rule[] = [
   rule(G["G-06"], {
     check(set) {
       const hits: RuleHit[] = [];
-      // A read-only root is a seed's where the system's record says so (the Server's CS-02); elsewhere it is rigging's choice.
+      // A read-only root is a source document's requirement where the system's record says so (the Server's CS-02); elsewhere it is rigging's choice.
       const readOnlyOpinion = systemOf(set.profile).readOnlyRootRequired ? undefined : "read-only-root";
       for (const { object, spec, container, containerPath } of set.containers()) {
         const sc = container.securityContext ?? {};

@@ -5,7 +5,7 @@ import type { Opinion, Rule, Severity, Source, SystemName } from "./engine.ts";
 export interface RequirementData {
   summary: string;
   profiles: readonly SystemName[];
-  /** Why it exists and what breaks without it, in the seeds' words where they help (`rigging explain`). */
+  /** Why it exists and what breaks without it, in the source documents' words where they help (`rigging explain`). */
   why?: string;
   /** How values meet it, in Markdown: keys, defaults, what is refused or warns; its system page's list shows it. */
   inValues?: string;

@@ -13,7 +13,7 @@ export interface Requirement {
   summary: string;
   fix?: string;
   why?: string;
-  /** Where it comes from (seed, upstream, or rigging's choice and why). */
+  /** Where it comes from (a source document, upstream, or rigging's choice and why). */
   source?: Source;
   /** rigging's own hardening under the ID: warnings, each with its reason. */
   opinions?: readonly Opinion[];

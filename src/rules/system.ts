@@ -51,9 +51,9 @@ export interface System {
   image: ImageNeed;
   /** Images of other programs it runs beside its own, by a key on their values path (`nats`). */
   bundledImages?: Readonly<Record<string, ImageNeed>>;
-  /** G-05: no seed asks it to pin images by digest, so a tag is rigging's opinion (a warning), under this key. */
+  /** G-05: no source document asks it to pin images by digest, so a tag is rigging's opinion (a warning), under this key. */
   digestOpinion?: { key: string } & Opinion;
-  /** G-06: a seed asks it for a read-only root filesystem, so a writable one is an error, not an opinion. */
+  /** G-06: a source document asks it for a read-only root filesystem, so a writable one is an error, not an opinion. */
   readOnlyRootRequired?: boolean;
   /** Its requirements by ID (its folder's requirements.ts): what rules, values refusals, `explain` and the docs say. */
   requirements: Readonly<Record<string, RequirementEntry>>;

@@ -9,7 +9,7 @@ import { imageOf } from "../values/image.ts";
 import { checkIdentity } from "./compass-runner/admission-identity.ts";
 import { checkCompassRunner, checkEgressHost, checkEgressRule, checkHostPath, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys } from "./compass-runner/values.ts";
 import { checkReviewerApp } from "./compass-server/forge.ts";
-import { checkNatsEgress } from "./compass-server/nats.ts";
+import { checkNats } from "./compass-server/nats.ts";
 import { checkCompassServer, checkJwksSource } from "./compass-server/values.ts";
 import { checkCompass } from "./compass/values.ts";
 import { checkRegionAllowed, checkTokenPath, isEnrollAudience } from "./rootpilot-runner/attestation.ts";
@@ -29,8 +29,8 @@ import { buildRootpilotRunner } from "./rootpilot-runner/generated-validator.ts"
  */
 const BUILDS: Record<string, () => FastValidator> = {
   "CompassRunner": () => buildCompassRunner({ attempt, copyDefault, gaveUp, giveUp, sink, validator, checkCidr, checkCompassRunner, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkObjectKey, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys, imageOf, isLabelKey, isLabelValue }),
-  "CompassServer": () => buildCompassServer({ copyDefault, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNatsEgress, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText }),
-  "Compass": () => buildCompass({ attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNatsEgress, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText }),
+  "CompassServer": () => buildCompassServer({ copyDefault, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompassServer, checkHttpsUrl, checkJwksSource, checkNats, checkObjectKey, checkReviewerApp, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText }),
+  "Compass": () => buildCompass({ attempt, copyDefault, gaveUp, giveUp, recordKeys, sink, validator, checkAnnotationsSize, checkCidr, checkCompass, checkEgressHost, checkEgressRule, checkEndpointUrl, checkHostPath, checkHttpsUrl, checkIdentity, checkJwksSource, checkNats, checkObjectKey, checkPem, checkResourceName, checkReviewerApp, checkSeccompProfilePath, checkToleration, imageOf, isAnnotationKey, isLabelKey, isLabelValue, quantityText }),
   "RootpilotRunner": () => buildRootpilotRunner({ copyDefault, giveUp, recordKeys, sink, validator, checkCidr, checkEndpointUrl, checkLearnedStorePath, checkRegionAllowed, checkRootpilotRunner, checkStoreSettings, checkTokenPath, checkToleration, imageOf, isEnrollAudience, isLabelKey, isLabelValue, quantityText, refuseEnv }),
 };
 

@@ -209,7 +209,7 @@ export const hardeningGuards = once(() => ({
   podSecurityContext: refused("G-06", HARDENED),
   privileged: refused("G-06", HARDENED),
   capabilities: refused("G-06", HARDENED),
-  imagePullSecrets: refused("G-09", "remove it: the images are public and read anonymously (seed 001, D9)"),
+  imagePullSecrets: refused("G-09", "remove it: the images are public and read anonymously (decision D9 of the Compass Server-on-Kubernetes design)"),
   namespaceLabels: refused(
     "G-10",
     "remove it: the rendered Namespace carries the Pod Security level its pods pass (restricted, or privileged for the Compass Runner), set by rigging",

@@ -4,6 +4,10 @@ import { formatPath, type Diagnostic } from "../core/diagnostic.ts";
 import { ValuesError } from "../core/errors.ts";
 import { findInlineSecrets, INLINE_SECRET_FIX } from "./inline-secrets.ts";
 import type { SourceDocument } from "../parse/source.ts";
+import { judge, judgedAlways } from "./judge.ts";
+import { variantOfKey, type Variant } from "./variants.ts";
+
+export { eachCheck, judgedAlways } from "./judge.ts";
 
 const SEPARATOR = "\u001f";
 
@@ -31,13 +35,13 @@ type Json = string | number | boolean | null | readonly Json[] | { readonly [key
 const namedChecks = new WeakMap<object, { fn: Function; args: readonly Json[] }>();
 const namedTransforms = new WeakMap<object, Function>();
 
-/** A named, exported refinement, so the generated validators can call it too. */
+/** A named, exported refinement, so the generated validators can call it too; it runs on every parse (see `judge`). */
 export function refineBy<S extends z.ZodType, A extends readonly Json[]>(
   schema: S,
   check: (value: z.output<S>, ctx: IssueSink, ...args: A) => void,
   ...args: A
 ): S {
-  const refined = schema.superRefine((value, ctx) => check(value, ctx, ...args));
+  const refined = schema.superRefine((value, ctx) => judge(value, ctx, (v) => check(v, ctx, ...args)), { when: judgedAlways });
   const checks = refined._zod.def.checks!;
   namedChecks.set(checks[checks.length - 1], { fn: check, args });
   return refined;
@@ -189,7 +193,15 @@ export function toDiagnostics(
       const known = keysAt(schema, issue.path);
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        const near = closest(key, known);
+        const variant = variantOfKey(schema, issue.path, key, source.data);
+        if (variant) {
+          out.push(variantDiagnostic(variant, path, kind, source));
+          continue;
+        }
+        const near = closest(
+          key,
+          known.filter((k) => k !== key),
+        );
         out.push({
           id: "G-01",
           path: formatPath(path),
@@ -238,6 +250,19 @@ export function toDiagnostics(
     out.push({ id, path, message: shown + message, fix, location: source.locate(issue.path) });
   }
   return sortByLocation(out);
+}
+
+/** A key another variant reads: "valid only for provider gke (this file says provider: eks)". */
+function variantDiagnostic(variant: Variant, path: PropertyKey[], kind: string, source: SourceDocument): Diagnostic {
+  const { discriminator, owners, given } = variant;
+  const said = typeof given === "string" ? given : JSON.stringify(given);
+  return {
+    id: variant.refusal?.includes(SEPARATOR) ? variant.refusal.split(SEPARATOR)[0] : "G-01",
+    path: formatPath(path),
+    message: `valid only for ${discriminator} ${owners.join(" or ")} (this file says ${discriminator}: ${said})`,
+    fix: `remove it: ${discriminator} ${said} does not read it; \`rigging schema ${kind}\` lists the keys of each ${discriminator}`,
+    location: source.locate(path, { key: true }),
+  };
 }
 
 /** The name of the key an issue says is missing, when its parent is a mapping without it. */

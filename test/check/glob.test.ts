@@ -6,6 +6,7 @@ import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { GLOB_LIMITS, globMatcher } from "../../src/check/glob.ts";
 import { UsageError } from "../../src/core/errors.ts";
+import { runs } from "../support/runs.ts";
 
 /** The walk's test before: picomatch on the name for a glob without `/`, on the path for one with. */
 function reference(globs: string[]): (path: string) => boolean {
@@ -59,7 +60,7 @@ describe("globs as picomatch reads them", () => {
         const theirs = reference(globs);
         for (const p of paths) expect(mine(p), `${JSON.stringify(globs)} on ${p}`).toBe(theirs(p));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

@@ -52,14 +52,45 @@ describe("JUnit XML", () => {
     expect(doc.testsuites.testsuite[0]["@failures"]).toBe("1");
   });
 
-  it("a warning is a failure of type warning; a waived one is skipped with its reason", () => {
-    const { doc } = junit(join(RP, "opinion", "G-07.yaml"));
-    expect(doc.testsuites.testsuite[0].testcase.filter((c: any) => c.failure).map((c: any) => c.failure["@type"])).toEqual(["warning"]);
+  it("a warning passes by default, saying the warning in <system-out>; a waived one is skipped with its reason", () => {
+    const { code, doc } = junit(join(RP, "opinion", "G-07.yaml"));
+    expect(code).toBe(0);
+    const [suite] = doc.testsuites.testsuite;
+    expect(suite["@failures"]).toBe("0");
+    expect(doc.testsuites["@failures"]).toBe("0");
+    const warned = suite.testcase.filter((c: any) => c["@name"].startsWith("G-07 "));
+    expect(warned).toHaveLength(1);
+    expect(warned[0].failure).toBeUndefined();
+    expect(warned[0]["system-out"]).toMatch(/^warning: \S+G-07\.yaml:\d+: missing label\(s\) .*\nFix: .*\nWhy a warning: /s);
     const objects = parseAllDocuments(readFileSync(join(RP, "opinion", "G-07.yaml"), "utf8")).map((d) => d.toJS());
     objects.find((o) => o.kind === "Deployment").metadata.annotations = { "rigging.dev/waive": 'G-07: labels <from> "our" chart & library' };
     const waived = junit(tempFile(objects.map((o) => stringify(o)).join("---\n"), "set.yaml"));
     const cases = waived.doc.testsuites.testsuite[0].testcase.filter((c: any) => c["@name"].startsWith("G-07 "));
     expect(cases.map((c: any) => c.skipped["@message"])).toEqual(['waived: labels <from> "our" chart & library']);
+  });
+
+  it("with --fail-on warning, a warning is a failure of type warning, as it fails the run", () => {
+    const { code, doc } = junit("--fail-on", "warning", join(RP, "opinion", "G-07.yaml"));
+    expect(code).toBe(1);
+    const failed = doc.testsuites.testsuite[0].testcase.filter((c: any) => c.failure);
+    expect(failed.map((c: any) => [c["@name"].split(" ")[0], c.failure["@type"]])).toEqual([["G-07", "warning"]]);
+    expect(failed[0].failure["#text"]).toMatch(/\nWhy a warning: /);
+    expect(doc.testsuites["@failures"]).toBe("1");
+  });
+
+  it.each([
+    ["a clean set", join(RP, "valid.yaml")],
+    ["a warning", join(RP, "opinion", "G-07.yaml")],
+    ["an error", join(RP, "broken", "RP-10.yaml")],
+  ])("%s: the failures JUnit counts agree with the exit code, with either --fail-on", (_, file) => {
+    for (const failOn of ["error", "warning"]) {
+      const { code, doc } = junit("--fail-on", failOn, file);
+      const counted = doc.testsuites.testsuite.reduce((n: number, s: any) => n + Number(s["@failures"]), 0);
+      const cases = doc.testsuites.testsuite.flatMap((s: any) => s.testcase).filter((c: any) => c.failure).length;
+      expect(Number(doc.testsuites["@failures"])).toBe(counted);
+      expect(cases).toBe(counted);
+      expect(code, `--fail-on ${failOn}`).toBe(counted > 0 ? 1 : 0);
+    }
   });
 
   it("escapes what XML cannot hold, and the output parses back to the same text", () => {

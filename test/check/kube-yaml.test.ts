@@ -11,6 +11,7 @@ import { loopProperty } from "../support/breathe.ts";
 import { KUBECTL_YAML, parseManifests, readsDifferently, readsDifferentlyByWord } from "../../src/check/kube-yaml.ts";
 import { parseDocuments, parseDocumentsWithPositions } from "../../src/parse/source.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
+import { runs } from "../support/runs.ts";
 
 /** kubectl's reading of a file: the objects it would send, without the label it was asked to add. */
 function kubectlReads(file: string): unknown[] {
@@ -193,7 +194,7 @@ describe("the scan that picks the parse is conservative", () => {
         if (readsDifferently(text)) return;
         expect(parseDocuments(text, "t.yaml").map((d) => d.data)).toEqual(kubectl);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -271,7 +272,7 @@ describe("the scan asks only the words that may read differently, and answers as
         expect(readsDifferently(t)).toBe(expected);
         if (expected) differently++;
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
     // Both answers are reached, so the comparison is not vacuous.
     expect(differently).toBeGreaterThan(100);

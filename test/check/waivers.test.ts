@@ -126,3 +126,55 @@ describe("a waiver that cannot apply is itself a finding (an error)", () => {
     expect(findings.map((f) => f.ruleId)).toEqual(["G-07"]);
   });
 });
+
+describe("a waiver is judged against the rules of its object's profile", () => {
+  it("a rule of another profile (a Compass Runner warning on a Rootpilot Deployment) is an error, and waives nothing", () => {
+    const { code, findings } = json(withWaiver("CR-19, G-07: our chart library"));
+    expect(code).toBe(1);
+    const problems = findings.filter((f) => f.ruleId === "waiver");
+    expect(problems.map((f) => [f.severity, f.message])).toEqual([
+      ["error", "CR-19 is not a rule of rootpilot-runner, the profile of this object (it judges compass-runner objects)"],
+    ]);
+    // The other ID of the entry still waives its warning.
+    expect(findings.filter((f) => f.ruleId === "G-07").map((f) => f.waived)).toEqual(["our chart library"]);
+  });
+
+  it("a waiver on an object no profile recognises is read too: an unknown ID there is an error at its line", () => {
+    const base = readFileSync(join(RP, "opinion", "G-07.yaml"), "utf8");
+    const other = stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "other", annotations: { "rigging.dev/waive": "G-7: typo" } } });
+    const file = tempFile(`${base}\n---\n${other}`, "set.yaml");
+    const { code, findings } = json(file);
+    expect(code).toBe(1);
+    const problems = findings.filter((f) => f.ruleId === "waiver");
+    expect(problems.map((f) => [f.object.kind, f.message])).toEqual([["ConfigMap", '"G-7" is not a rule ID (did you mean G-07?)']]);
+    expect(readFileSync(file, "utf8").split("\n")[problems[0].line! - 1]).toContain("rigging.dev/waive");
+  });
+
+  it("a warning rule that finds nothing on the object is accepted: it waives nothing until the warning appears", () => {
+    const { code, findings } = json("--fail-on", "warning", withWaiver("G-07: our chart library; G-06: no warning here yet"));
+    expect(code).toBe(0);
+    expect(findings.map((f) => [f.ruleId, f.waived])).toEqual([["G-07", "our chart library"]]);
+  });
+});
+
+describe("the waiver syntax's limits (docs/check.md)", () => {
+  it("a reason cannot contain ;: what follows it is read as IDs without a reason", () => {
+    const { findings } = json(withWaiver("G-07: labels; those come from our chart library"));
+    expect(findings.filter((f) => f.ruleId === "waiver").map((f) => f.message)).toEqual([
+      expect.stringMatching(/^the waiver of those, come, from, our, chart, library gives no reason/),
+    ]);
+  });
+
+  it("entries may be separated by line breaks", () => {
+    const { code, findings } = json("--fail-on", "warning", withWaiver("G-07: our chart library\nG-06: no warning here yet\n"));
+    expect(code).toBe(0);
+    expect(findings.map((f) => [f.ruleId, f.waived])).toEqual([["G-07", "our chart library"]]);
+  });
+
+  it("an annotation over 4096 characters is an error, and waives nothing", () => {
+    const { code, findings } = json(withWaiver(`G-07: ${"x".repeat(4096)}`));
+    expect(code).toBe(1);
+    expect(findings.find((f) => f.ruleId === "waiver")?.message).toBe("rigging.dev/waive is 4102 characters long, over the limit of 4096");
+    expect(findings.find((f) => f.ruleId === "G-07")?.waived).toBeUndefined();
+  });
+});

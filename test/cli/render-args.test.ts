@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { describe, expect, it } from "vitest";
 import { renderArgs } from "../../src/cli/render.ts";
+import { runs } from "../support/runs.ts";
 
 /** util.parseArgs with the options `rigging render --help` lists. */
 function reference(args: string[]) {
@@ -77,7 +78,7 @@ describe("renderArgs answers as util.parseArgs does", () => {
       loopProperty(fc.array(word, { maxLength: 5 }), (args) => {
         expect(outcome(renderArgs, args)).toEqual(outcome(reference, args));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 

@@ -148,6 +148,41 @@ describe("diff: the consequence of each change", () => {
     ]);
   });
 
+  it("the NATS configuration, from values: NATS restarts in the same apply, named by its configuration's hash", () => {
+    const r = diff(SERVER, valuesWith(SERVER, ["maxMemoryStoreMiB: 64", "maxMemoryStoreMiB: 128"]));
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("    data.nats.conf:\n      -   max_memory_store: 67108864\n      +   max_memory_store: 134217728\n");
+    expect(r.out).toMatch(
+      /\n~ apps\/Deployment compass\/compass-server-nats\n {4}spec\.template\.metadata\.annotations\.rigging\.dev\/nats-config-sha256: "[0-9a-f]{16}" -> "[0-9a-f]{16}"\n/,
+    );
+    expect(consequences(r.out)).toEqual([
+      "  consequence: nats-server reads its configuration at start: the change takes effect only when NATS restarts; NATS's pod template (its configuration hash) changes in the same apply, so NATS restarts with it",
+      "  consequence: restarts NATS to read its changed configuration (the pod template's rigging.dev/nats-config-sha256): under Recreate its pod stops before the new one starts; until NATS is back, the Compass Server falls back to its cursor sweep for events",
+    ]);
+    expect(r.out.endsWith("summary: 2 changed, 0 added, 0 removed: NATS restarts\n")).toBe(true);
+  });
+
+  it("the NATS configuration alone, edited by hand: nothing here restarts NATS", () => {
+    const edited = handEdited(SERVER, "ConfigMap", "compass-server-nats-config", (c) => {
+      c.data["nats.conf"] = c.data["nats.conf"].replace("max_memory_store: 67108864", "max_memory_store: 134217728");
+    });
+    const r = diff(live(SERVER), edited);
+    expect(consequences(r.out)).toEqual([
+      "  consequence: nats-server reads its configuration at start: the change takes effect only when NATS restarts; nothing here restarts it: kubectl rollout restart deployment/compass-server-nats -n compass",
+    ]);
+    expect(r.out.endsWith("summary: 1 changed, 0 added, 0 removed: NATS configuration waits for a NATS restart\n")).toBe(true);
+  });
+
+  it("a NATS pod template that first gains the hash (an output from before it): NATS restarts once, and says why", () => {
+    const state = live(SERVER, "Deployment", "compass-server-nats", (d) => {
+      delete d.spec.template.metadata.annotations;
+    });
+    const r = diff(state, SERVER);
+    expect(consequences(r.out)).toEqual([
+      "  consequence: restarts NATS (its pod template gains the configuration's hash, rigging.dev/nats-config-sha256): under Recreate its pod stops before the new one starts; until NATS is back, the Compass Server falls back to its cursor sweep for events",
+    ]);
+  });
+
   it("the Server's cluster entry alone refuses the Runner's token: enrollment breaks until the Runner follows", () => {
     const shorter = handEdited(COMPASS, "ConfigMap", "compass-server-runner-clusters", (c) => {
       c.data["clusters.yaml"] = c.data["clusters.yaml"].replace("maxTokenLifetime: 86400s", "maxTokenLifetime: 30m");

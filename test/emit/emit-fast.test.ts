@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { toYaml, toYamlFast, toYamlReference } from "../../src/emit/emit.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
+import { runs } from "../support/runs.ts";
 
 /** The null, boolean and special float words of YAML 1.1 and 1.2, and some that are neither. */
 const WORDS = [
@@ -218,10 +219,10 @@ const normalize = (value: unknown) => JSON.parse(JSON.stringify(value) ?? "null"
 describe("the fast YAML path", () => {
   it("writes what the reference path writes, byte for byte, and what it writes reads back the same in YAML 1.1 and 1.2", async () => {
     let answered = 0;
-    let runs = 0;
+    let cases = 0;
     await fc.assert(
       loopProperty(data, (value) => {
-        runs++;
+        cases++;
         const reference = toYamlReference(value);
         const fast = toYamlFast(value);
         if (fast !== undefined) {
@@ -236,12 +237,12 @@ describe("the fast YAML path", () => {
         expect(normalize(parse(text, { version: "1.1" }))).toEqual(expected);
         expect(normalize(parse(text, { version: "1.2" }))).toEqual(expected);
       }),
-      { numRuns: 4000 },
+      { numRuns: runs(4000) },
     );
     // The comparison above is only worth something if the fast path wrote
     // most of the documents itself (the rest hold a string the reference
     // path must quote, a date most often).
-    expect(answered).toBeGreaterThan(runs / 2);
+    expect(answered).toBeGreaterThan(cases / 2);
   });
 
   it("writes a string placed before as it did the first time, as key and as value, the single-quoted ones included", () => {

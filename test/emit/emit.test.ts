@@ -5,6 +5,7 @@ import { loopProperty } from "../support/breathe.ts";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { toYaml } from "../../src/emit/emit.ts";
+import { runs } from "../support/runs.ts";
 
 const tricky = fc.oneof(
   fc.constantFrom(
@@ -149,7 +150,7 @@ describe("toYaml", () => {
         expect(normalize(parse(text))).toEqual(normalize(value));
         expect(normalize(parse(text, { version: "1.1" }))).toEqual(normalize(value));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 

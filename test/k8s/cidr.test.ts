@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { blockRanges, coversEverything, isEverywhere, parseCIDR } from "../../src/k8s/cidr.ts";
+import { runs } from "../support/runs.ts";
 
 describe("parseCIDR", () => {
   it("reads IPv4 and IPv6 CIDRs, masking host bits as ParseCIDR's IPNet", () => {
@@ -59,7 +60,7 @@ describe("parseCIDR", () => {
       fc.property(fc.string({ unit: chars, maxLength: 40 }), (addr) => {
         expect(parseCIDR(`${addr}/0`) !== undefined, JSON.stringify(addr)).toBe(isIP(addr) !== 0);
       }),
-      { numRuns: 5000 },
+      { numRuns: runs(5000) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { posix } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cleanPath, sameOrUnder } from "../../src/k8s/clean-path.ts";
+import { runs } from "../support/runs.ts";
 
 // go/src/path/path_test.go cleantests
 const CLEAN: [string, string][] = [
@@ -66,7 +67,7 @@ describe("cleanPath", () => {
         const path = `/${tail}`;
         expect(cleanPath(path), path).toBe(posix.resolve(path));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 

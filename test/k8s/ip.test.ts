@@ -5,8 +5,9 @@ import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { expect, it } from "vitest";
 import { HOST_UNCHANGED, ipFamily } from "../../src/k8s/ip.ts";
+import { runs } from "../support/runs.ts";
 
-const RUNS = Number(process.env.IP_PROPERTY_RUNS ?? 3000);
+const RUNS = runs(3000);
 
 /** A part of a dotted address: near 0 and 255, leading zeros, long runs of digits, and a few other characters. */
 const part = fc.oneof(

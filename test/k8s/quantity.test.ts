@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonical, compareQuantity, parseQuantity, QUANTITY_ERRORS, quantityEquals, quantityProblem, toBytes, toMilli } from "../../src/k8s/quantity.ts";
+import { runs } from "../support/runs.ts";
 
 /** An unexpanded shell variable, as a template left unrendered leaves it. */
 const SHELL_VAR = ["$", "{VAR}"].join("");
@@ -165,7 +166,7 @@ describe("hostile input", () => {
         const pastExa = parsed.format === "DecimalSI" && (compareQuantity(parsed, q("1000E")) >= 0 || compareQuantity(parsed, q("-1000E")) <= 0);
         if (!pastExa) expect(quantityEquals(again!, parsed), `${text} → ${written}`).toBe(true);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });

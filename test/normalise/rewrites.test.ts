@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { example, REWRITES, verdict } from "../support/spellings.ts";
+import { runs } from "../support/runs.ts";
 
 const EXAMPLES: [name: string, kind: string][] = [
   ["compass-runner.yaml", "DaemonSet"],
@@ -27,7 +28,7 @@ describe("random rewrites into equivalent spellings", () => {
         const lines = verdict(objects).filter((line) => !(chosen.includes(TWICE) && line.startsWith("objects warning")));
         expect(lines, `${name} with ${order.map((i) => REWRITES[i].name).join(", ")}`).toEqual(verdicts.get(name));
       }),
-      { seed: 39, numRuns: 40 },
+      { seed: 39, numRuns: runs(40) },
     );
   });
 });

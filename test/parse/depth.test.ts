@@ -5,8 +5,9 @@ import fc from "fast-check";
 import { loopProperty } from "../support/breathe.ts";
 import { describe, expect, it } from "vitest";
 import { countedDeeperThan, mayNestDeeperThan, nestsDeeperThan } from "../../src/parse/depth.ts";
+import { runs } from "../support/runs.ts";
 
-const RUNS = Number(process.env.SOURCE_PROPERTY_RUNS ?? 400);
+const RUNS = runs(400);
 
 /** Texts of the characters either count reads, near a small limit: lines of `-` and `?`, openers, and text between. */
 const markers = fc.array(fc.constantFrom("[", "{", "-", "?", "\n", "\n", "a", " ", "]", "- ", "? ", "\r"), { maxLength: 40 }).map((parts) => parts.join(""));

@@ -14,8 +14,9 @@ import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { fallsBack, parseFast, parseFastStream } from "../../src/parse/fast-yaml.ts";
 import { LIMITS, parseDocuments, parseDocumentsWithPositions, parseValuesFile, readText, type SourceDocument } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
+import { runs } from "../support/runs.ts";
 
-const RUNS = Number(process.env.SOURCE_PROPERTY_RUNS ?? 400);
+const RUNS = runs(400);
 
 /** The first difference between two data trees, or undefined when they are identical. */
 function difference(a: unknown, b: unknown, at = "$"): string | undefined {

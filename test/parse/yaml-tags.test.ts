@@ -10,6 +10,7 @@ import { isScalar } from "yaml";
 import { expect, it } from "vitest";
 import { corePlainTags } from "../../scripts/gen-yaml-tags.ts";
 import { CORE_PLAIN_TAGS } from "../../src/parse/yaml-tags.ts";
+import { runs } from "../support/runs.ts";
 
 const EDGES = ["", "~", "null", "NULL", "True", "FALSE", "0", "-0", "+0", "007", "+12", "-12", "0o0", "0o777", "0x0", "0xFFff", "99999999999999999999"];
 const FLOATS = [".inf", "-.Inf", "+.INF", ".nan", ".NaN", "-0.0", "+.5", "1.", "1.50", "1e400", "-1e-400", "2E+3", ".5e1", "0.1e-0"];
@@ -28,7 +29,7 @@ it("each core tag's value is what the yaml package's resolve gives, on the scala
     for (const text of [...EDGES, ...FLOATS].filter((text) => tag.test.test(text))) expectSame(index, text), checked++;
     await fc.assert(
       loopProperty(fc.stringMatching(tag.test), (text) => expectSame(index, text)),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   }
   // Every edge case above is some tag's.

@@ -2,38 +2,13 @@
 // test installs zsh and fish: scripts/test-deps.mjs), bash's and fish's complete what the code
 // knows (commands, kinds, rule IDs, option values), and every option they
 // offer is one the command's own --help documents.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMAND_SPECS } from "../../src/cli/completion.ts";
 import { KINDS } from "../../src/rules/systems.ts";
 import { SYSTEM_NAMES } from "../../src/rules/systems.ts";
 import { runInProcess } from "../support/cli.ts";
+import { bashComplete, fishComplete, saved, script } from "./completion-shells.ts";
 import { run } from "./run.ts";
-
-const script = (shell: string) => {
-  const r = runInProcess(["completion", shell]);
-  expect(r.code, r.err).toBe(0);
-  return r.out;
-};
-
-/** The script in a file of its own. */
-function saved(shell: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "rigging-completion-")), `rigging.${shell}`);
-  writeFileSync(file, script(shell));
-  return file;
-}
-
-/** What bash's completion function offers for the words typed so far (the last one being completed). */
-async function bashComplete(words: string[]): Promise<string[]> {
-  const program = `${script("bash")}
-COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}
-_rigging; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const r = await run("bash", ["--norc", "--noprofile", "-c", program], { cwd: "/" });
-  expect(r.code, r.err).toBe(0);
-  return r.out.split("\n").filter(Boolean);
-}
 
 describe("completion scripts", () => {
   it("bash: the script parses (bash -n)", async () => {
@@ -67,15 +42,7 @@ describe("completion scripts", () => {
     expect((await bashComplete(["rigging", "preflight", "tls", "--se"])).sort()).toEqual(["--secret", "--server-name"]);
     expect(await bashComplete(["rigging", "preflight", "postgres", "--se"])).toEqual([]);
     expect(await bashComplete(["rigging", "preflight", "tls", "--ti"])).toEqual(["--timeout"]);
-    const r = await run("fish", ["--no-config", "-c", `source ${saved("fish")}; complete -C 'rigging preflight tls --se'`]);
-    expect(r.code, r.err).toBe(0);
-    expect(
-      r.out
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => l.split("\t")[0])
-        .sort(),
-    ).toEqual(["--secret", "--server-name"]);
+    expect((await fishComplete("rigging preflight tls --se")).sort()).toEqual(["--secret", "--server-name"]);
   });
 
   it.each(
@@ -87,16 +54,8 @@ describe("completion scripts", () => {
   });
 
   it("fish completes kinds after init and formats after check --format", async () => {
-    const complete = async (line: string) => {
-      const r = await run("fish", ["--no-config", "-c", `source ${saved("fish")}; complete -C '${line}'`]);
-      expect(r.code, r.err).toBe(0);
-      return r.out
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => l.split("\t")[0]);
-    };
-    expect((await complete("rigging init ")).sort()).toEqual([...KINDS].sort());
-    expect((await complete("rigging check --format ")).sort()).toEqual(["json", "junit", "sarif", "text"]);
+    expect((await fishComplete("rigging init ")).sort()).toEqual([...KINDS].sort());
+    expect((await fishComplete("rigging check --format ")).sort()).toEqual(["json", "junit", "sarif", "text"]);
   });
 
   it.each(COMMAND_SPECS.map((c) => [c.name, c] as const))("every option offered for %s is in its --help", (name, spec) => {

@@ -4,12 +4,13 @@
 // key must come back as a diagnostic on its line; the file as init prints
 // it must come back clean.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInProcess, tempDir } from "../support/cli.ts";
+import { stringify } from "yaml";
+import { ROOT, runInProcess, tempDir } from "../support/cli.ts";
 
 interface Diagnostic {
   range: { start: { line: number } };
@@ -100,8 +101,7 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function open(name: string, text: string): Promise<Diagnostic[]> {
-  const path = join(work, "values", name);
+function open(name: string, text: string, path = join(work, "values", name)): Promise<Diagnostic[]> {
   writeFileSync(path, text);
   const uri = pathToFileURL(path).href;
   const diagnostics = client.diagnosticsFor(uri);
@@ -146,5 +146,26 @@ describe("yaml-language-server on rigging init's output", () => {
     const text = `${runInProcess(["init", "RootpilotRunner"]).out}publicHost: compass.example.com\n`;
     const diagnostics = await open("wrong-kind.yaml", text);
     expect(diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/publicHost\b.*not allowed/)]);
+  });
+
+  it("accepts the upstream values.example.json, which has no kind, as render does (a CompassRunner file)", async () => {
+    const upstream = JSON.parse(readFileSync(join(ROOT, "values.example.json"), "utf8"));
+    const text = `# yaml-language-server: $schema=rigging.schema.json\n${stringify(upstream)}`;
+    expect(await open("upstream.yaml", text)).toEqual([]);
+    const typo = await open("upstream-typo.yaml", text.replace(/^guestCpus:/m, "guestCpu:"));
+    expect(typo.map((d) => d.message)).toContainEqual(expect.stringMatching(/guestCpu\b.*not allowed/));
+  });
+
+  it("reads the modeline init -o writes two directories below the schema: clean as written, a broken key on its line", async () => {
+    writeFileSync(join(work, "rigging.schema.json"), runInProcess(["schema"]).out);
+    const file = join(work, "clusters", "prod", "east.yaml");
+    const r = runInProcess(["init", "RootpilotRunner", "-o", file, "--schema", join(work, "rigging.schema.json")]);
+    expect(r.code, r.err).toBe(0);
+    const text = readFileSync(file, "utf8");
+    expect(text.split("\n")[0]).toBe("# yaml-language-server: $schema=../../rigging.schema.json");
+    expect(await open("", text, file)).toEqual([]);
+    const line = text.split("\n").findIndex((l) => l.startsWith("replicas:"));
+    const broken = await open("", text.replace(/^replicas: .*$/m, "replicas: two"), join(work, "clusters", "prod", "broken.yaml"));
+    expect(broken.map((d) => d.range.start.line)).toEqual([line]);
   });
 });

@@ -103,10 +103,13 @@ describe("the built command loads what a command needs, when it needs it", () =>
   });
 
   it("render of refused values loads zod to word the refusal and the yaml package to place it", () => {
-    const refused = tempFile(readFileSync(EXAMPLE, "utf8").replace(/^sessionCapacity: 4$/m, "sessionCapacity: -4"));
+    const example = readFileSync(EXAMPLE, "utf8");
+    const line = example.split("\n").indexOf("sessionCapacity: 4") + 1;
+    expect(line).toBeGreaterThan(0);
+    const refused = tempFile(example.replace(/^sessionCapacity: 4$/m, "sessionCapacity: -4"));
     const loaded = loads(["render", refused]);
     expect(loaded.code, loaded.err).toBe(1);
-    expect(loaded.err).toContain(`${refused}:67:18 sessionCapacity: -4 is below 1 (CR-19`);
+    expect(loaded.err).toContain(`${refused}:${line}:18 sessionCapacity: -4 is below 1 (CR-19`);
     for (const file of ["yaml", "zod"]) expect(loaded.files).toContain(file);
     expect(loaded.compiled.yaml).toBe("cache accepted");
   });

@@ -3,11 +3,11 @@
 // set-up commands and the `npm link` the tour asks for, every command of
 // the tour's first block runs as written and exits 0 (none is missing: no
 // 127). Every command of the second block names what it needs on its line.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, tempDir } from "../support/cli.ts";
+import { ROOT } from "../support/cli.ts";
+import { cloneCopy } from "./clone-copy.ts";
 import { run } from "./run.ts";
 
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -23,27 +23,15 @@ let copy: string;
 let env: Record<string, string>;
 
 beforeAll(() => {
-  const work = tempDir();
-  copy = join(work, "rigging");
-  for (const file of execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean)) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(ROOT, file), join(copy, file));
-  }
-  cpSync(join(ROOT, "dist"), join(copy, "dist"), { recursive: true });
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
-  // What `npm link` does: the package's bin on PATH.
-  const bin = join(work, "bin");
-  mkdirSync(bin);
-  symlinkSync(join(copy, "dist", "rigging.cjs"), join(bin, "rigging"));
-  // PATH as on a fresh machine: node and npm, the system, and the link.
-  env = { PATH: [bin, dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"), RIGGING_FROM_SOURCES: "" };
-  return () => rmSync(work, { recursive: true, force: true });
+  const clone = cloneCopy();
+  ({ copy, env } = clone);
+  return clone.remove;
 });
 describe("the README's set-up", () => {
   it("keeps its first two commands, and the tour asks for npm link first", () => {
     const first = [...README.matchAll(/```sh\n([\s\S]*?)```/g)][0][1];
     expect(first).toMatch(/^npm ci && npm run render -- examples\/compass-runner\.yaml /m);
-    expect(first).toMatch(/^npm ci && npm test /m);
+    expect(first).toMatch(/^npm ci && npm run test:deps && npm test /m);
     expect(tour.slice(0, tour.indexOf("```sh"))).toContain("`npm link`");
   });
 

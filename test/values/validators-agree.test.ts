@@ -18,6 +18,7 @@ import { valuesKindOf } from "../../src/rules/systems.ts";
 import { mutate, mutation, pathsOf, setOwn, validCompassRunner, type Mutation } from "../support/compass-runner-values.ts";
 import { runCli, runInProcess, tempDir } from "../support/cli.ts";
 import { makePki } from "../support/tls.ts";
+import { runs } from "../support/runs.ts";
 
 // The in-process CLI can be run with zod alone, as the reference the built
 // CLI (with the generated validators) is compared with.
@@ -27,9 +28,9 @@ vi.mock("../../src/systems/validators.ts", async (original) => {
   return { validatorOf: (kind: string) => (zodOnly.on ? undefined : real.validatorOf(kind)) };
 });
 
-const RUNS = Number(process.env.RUNS ?? 250);
+const RUNS = runs(250);
 /** Values files per kind that go through the built CLI (a fixed sample: each is a process). */
-const CLI_FILES = 4;
+const CLI_FILES = runs(4);
 
 type Values = Record<string, unknown>;
 

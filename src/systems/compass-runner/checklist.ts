@@ -51,7 +51,9 @@ export function runnerNotes(v: RunnerFields & { serverCluster?: ServerCluster })
 /** CS-14: with P9 the Runner verifies serverName; without it, the host it dials. */
 function serverNameNotes(v: RunnerFields): string[] {
   if (v.designed.P9)
-    return ["note: CS-14: designed, opted in: --server-name needs a Compass Runner with P9 (seed 001); the released Runner exits 2 on the flag"];
+    return [
+      "note: CS-14: designed, opted in: --server-name needs a Compass Runner with P9, a task of the Compass Server-on-Kubernetes design; the released Runner exits 2 on the flag",
+    ];
   const host = URL.canParse(v.serverAddr) ? new URL(v.serverAddr).hostname : v.serverAddr;
   return [
     `note: CS-14: the Runner verifies the Server's certificate for ${host}, the host of serverAddr (no --server-name without P9): the certificate must name it`,

@@ -20,7 +20,7 @@ export const CR = defineRequirements({
     summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
     fix: "set COMPASS_SERVER_ADDR or --server (values: serverAddr) to an https:// URL such as https://compass.example.com",
     why: 'The Compass Runner manifests guide: "the Server address (an absolute https:// URL)". compass-runner reads it from --server or COMPASS_SERVER_ADDR and exits with "a server address is required" without one. The Runner presents its enrollment token to that address; over plain http, or to a URL with userinfo, query or fragment that the client may resolve differently, the token can leak or go to the wrong host.',
-    source: { from: "documented", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/cmd/compass-runner/main.go" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -30,7 +30,7 @@ export const CR = defineRequirements({
       "`tokenExpirationSeconds` (default 600) is the token's `expirationSeconds`, 600 to 4294967296 and no higher than `maxTokenLifetimeSeconds` (default 600), the Server entry's `maxTokenLifetime`.",
     fix: `mount a projected serviceAccountToken (audience ${RUNNER_AUDIENCE}, expirationSeconds ${TOKEN_MIN_SECONDS}..${TOKEN_MAX_SECONDS}) read-only and point COMPASS_RUNNER_TOKEN_FILE (or --token-file) at it: ${TOKEN_PATH}`,
     why: "The Compass Runner manifests guide: \"The DaemonSet uses a projected compass-runner ServiceAccount token at /var/run/secrets/compass/runner/token. Set tokenExpirationSeconds between 600 and 4294967296, and no higher than the matching Server cluster's maxTokenLifetime.\" compass-runner reads the file named by --token-file or COMPASS_RUNNER_TOKEN_FILE on every call. The Server verifies the audience and the lifetime: a wrong audience or a lifetime above the cluster entry's maximum makes enrollment fail with an error that points elsewhere (attestation_invalid). Kubernetes itself refuses expirationSeconds below 600.",
-    source: { from: "documented", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/cmd/compass-runner/main.go" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -41,7 +41,7 @@ export const CR = defineRequirements({
       "`serverCluster.namespace`, `serviceAccount` and `audience`, when given, must equal the Runner's `namespace`, `serviceAccount` and `compass-runner`; in a `kind: Compass` file the entry is derived from the `runner` section.",
     fix: "set serverCluster.{namespace, serviceAccount, audience} to the Runner's namespace, ServiceAccount and compass-runner; in manifests, make the Server's --runner-clusters entry name the Runner's namespace and ServiceAccount, with audience compass-runner",
     why: "The Compass Runner manifests guide: \"The namespace, ServiceAccount, and audience (compass-runner) must match that Server cluster entry.\" The Server accepts a token only from the ServiceAccount and namespace it was told about; a Runner under another ServiceAccount (or default) never enrolls. When the Server's objects are checked in the same input as the Runner's, its --runner-clusters file is read as the Server reads it and compared with the DaemonSet; alone, only the pod's own ServiceAccount can be compared.",
-    source: { from: "documented", says: "the Compass Runner manifests guide; go/internal/auth/runner_clusters.go@7bc5d536" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/internal/auth/runner_clusters.go" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -67,7 +67,7 @@ export const CR = defineRequirements({
       "a deployer (or a GitOps controller many people commit to) could otherwise make the DaemonSet privileged, mount the host root or drop hostUsers: false. " +
       "An API server without user namespaces drops hostUsers: false without an error, so the policies refuse a Runner pod without it instead of running it in the host user namespace. " +
       "Anyone who can mint a token for the Runner ServiceAccount can enroll as a Runner (CR-06d, inferred), so only kubelets and the break-glass groups may.",
-    source: { from: "documented", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass tools/runner-manifests/render-core.ts" },
     severity: "error",
     reads:
       "each request on the object after the API server's defaults (restartPolicy Always, ...); namespaceSelector and objectSelector as label selectors, matchLabels and matchExpressions alike",
@@ -89,7 +89,7 @@ export const CR = defineRequirements({
       "`nodeSelector: {key: kubernetes.io/hostname, value: <node>}` proves one node; another label renders with a warning and a checklist line that exactly one node carries it. `maxUnavailable` must be 1.",
     fix: `select one node with nodeSelector ${HOSTNAME_LABEL}: <node> (another label is accepted with a warning), and set updateStrategy.rollingUpdate {maxSurge: 0, maxUnavailable: 1}`,
     why: 'The Compass Runner manifests guide: "Rollout beyond one node waits for the multi-Runner hub." The Compass Server-on-Kubernetes design (D1): one Runner per Server. A DaemonSet without a node selector starts a Runner on every node, and the Server holds one Runner. The Runner ID is per node, so the upstream tool refuses any rollout but maxSurge 0 and maxUnavailable 1. A label other than kubernetes.io/hostname cannot prove that one node carries it: a warning.',
-    source: { from: "documented", says: "the Compass Runner manifests guide; tools/runner-manifests/render-core.ts@241cb8d2" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass tools/runner-manifests/render-core.ts" },
     opinions: {
       "one-node-label": {
         summary: "a node label other than kubernetes.io/hostname",
@@ -103,12 +103,14 @@ export const CR = defineRequirements({
   },
   "CR-08": {
     summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
-    inValues: "`kvmResourceName` (`domain/name`, not in `kubernetes.io`) is requested and limited at 1.",
-    fix: "request and limit 1 of the device plugin's resource (kvmResourceName) and remove any /dev hostPath",
+    inValues:
+      "`kvmResourceName` (`domain/name`, not in `kubernetes.io`) is requested and limited at 1. A host tree (`hostPaths.*`) that is `/dev` or under it, in any spelling (`/dev/./kvm`), is refused.",
+    fix: "remove the /dev hostPath and request and limit 1 of the device plugin's resource (kvmResourceName, such as devices.kubelet.io/kvm), which injects /dev/kvm",
     why: "The Compass Runner manifests guide: \"Install an operator-selected, digest-pinned device plugin that advertises the configured kvmResourceName for /dev/kvm. The plugin injects the device and its cgroup device allowance; no /dev hostPath is used.\" A /dev hostPath gives no cgroup device allowance under a user namespace and exposes more of the host than KVM. The resource's name is the operator's choice, so any extended resource (domain/name) limited to 1 counts.",
     source: { from: "documented", says: 'the Compass Runner manifests guide: "no /dev hostPath is used"; the device plugin advertises kvmResourceName' },
     severity: "error",
-    reads: "the device resource by value as a Kubernetes quantity (1000m = 1); hostPaths cleaned (//dev/kvm is under /dev)",
+    reads:
+      "the device resource by value as a Kubernetes quantity (1000m = 1); hostPaths cleaned (//dev/kvm and /dev/./kvm are under /dev); a /dev hostPath is this finding alone, not a host tree of CR-11 nor a CR-06 refusal of the DaemonSet",
     profiles: RUNNER,
   },
   "CR-09": {
@@ -129,7 +131,7 @@ export const CR = defineRequirements({
   "CR-11": {
     summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
     inValues:
-      "`hostPaths.sessionVolumeRoot` and `hostPaths.runtimeRoot`: absolute, normalized, distinct and non-overlapping, never `/` nor under `/dev`, `/proc`, `/sys`, `/etc`, `/var/run/secrets`.",
+      "`hostPaths.sessionVolumeRoot` and `hostPaths.runtimeRoot`: absolute, normalized, distinct and non-overlapping, never `/` nor under `/proc`, `/sys`, `/etc`, `/var/run/secrets` (under `/dev` is CR-08's refusal).",
     fix: `mount the session and runtime host trees (absolute, distinct, outside ${FORBIDDEN_HOST_ROOTS.join(", ")}), set COMPASS_MICROVM_VOLUME_ROOT to a subdirectory of the session mount (${VOLUME_ROOT}), run as 65532:65532`,
     why: 'The Compass Runner manifests guide: "Provide the session-volume host tree on a filesystem configured for project quotas. Provide the separate runtime host tree for stale-session reaping. Own both by uid and gid 65532: user-namespaced pods mount them idmapped." The Compass Server-on-Kubernetes design (P8): pointing COMPASS_MICROVM_VOLUME_ROOT at the mount point itself makes the quota probe indeterminate, which stops a Runner that requires quotas; it must be a subdirectory. Overlapping trees, or trees under /dev, /proc, /sys, /etc or /var/run/secrets, hand the Runner host state it must not touch.',
     source: {
@@ -165,12 +167,12 @@ export const CR = defineRequirements({
       "`serverCA.pem` must parse as PEM certificates (rendered into a ConfigMap), or `serverCA` names a `configMap` or `secret` {name, key}; `serverName` is passed as `--server-name` and is accepted only with `designed.P9` (CS-14).",
     fix: "give the Server CA as PEM certificates in a ConfigMap or Secret, and --server-name as a DNS name such as compass.example.com",
     why: 'The Compass Server-on-Kubernetes design (D7, P9): the Runner verifies the Server with serverCA, and --server-name "sets tls.Config.ServerName ... This lets a Runner dial the in-cluster Service and still verify a certificate that names only the public host." A CA that does not parse, or a server name that is not a DNS name, makes every TLS handshake fail.',
-    source: { from: "documented", says: "the Compass Server-on-Kubernetes design (D7, P9); go/cmd/compass-runner/main.go@c0c4e3c5 (--ca)" },
+    source: { from: "documented", says: "the Compass Server-on-Kubernetes design (D7, P9); RigelBuild/compass go/cmd/compass-runner/main.go (--ca)" },
     opinions: {
       "designed-flag": {
         summary: "--server-name is P9's, designed: a Runner without P9 exits 2 on it (CS-14)",
         because:
-          "no located compass-runner (main.go@c0c4e3c5 the newest) declares --server-name, and Go's flag package exits 2 on an unknown flag; a Runner built with P9 reads it",
+          "no released compass-runner declares --server-name, and Go's flag package exits 2 on an unknown flag; a Runner built with task P9 of the Compass Server-on-Kubernetes design reads it",
       },
     },
     severity: "error",
@@ -197,7 +199,7 @@ export const CR = defineRequirements({
     inValues: "`runnerId` is refused.",
     fix: "remove the Runner ID (values: runnerId; manifests: COMPASS_RUNNER_ID and --runner-id); the Server assigns the ID when the Runner enrolls",
     why: 'The Compass Runner manifests guide: "The Server assigns each Runner ID during enrollment." With a token file the Server derives the ID (<cluster>/<node>) and checks a non-empty one the Runner sends: a Runner ID in the manifests makes enrollment fail.',
-    source: { from: "documented", says: "the Compass Runner manifests guide; go/cmd/compass-runner/main.go@c0c4e3c5" },
+    source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/cmd/compass-runner/main.go" },
     severity: "error",
     profiles: RUNNER,
   },
@@ -209,13 +211,14 @@ export const CR = defineRequirements({
       "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
   },
   "CR-19": {
-    summary: "Resources follow capacity (memory request = limit, a cpu request, no cpu limit); a priority class; procMount Unmasked and AppArmor Unconfined",
+    summary:
+      "Resources follow capacity (memory request = limit, a cpu request, no cpu limit); a priority class; procMount Unmasked and AppArmor Unconfined; no probe on the Runner container",
     inValues:
-      "`sessionCapacity`, `guestMemoryMiB`, `guestCpus`, `runnerOverheadMiB`, `perSessionReapSeconds` and `priorityClassValue` give the resources, grace period and PriorityClass; `resources` is refused. The container is rendered with `procMount: Unmasked` and `appArmorProfile: Unconfined`, because the microVM stack mounts filesystems that a masked `/proc` and the default AppArmor profile deny.",
-    fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}",
-    why: "The upstream runner-manifests tool derives these. Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests.",
-    source: { from: "upstream", says: "tools/runner-manifests/render-core.ts@241cb8d2; spike S5" },
-    // Errors where the Runner cannot work (an OOM kill, guests that cannot boot); upstream's other choices are warnings.
+      "`sessionCapacity`, `guestMemoryMiB`, `guestCpus`, `runnerOverheadMiB`, `perSessionReapSeconds` and `priorityClassValue` give the resources, grace period and PriorityClass; `resources` is refused. The container is rendered with `procMount: Unmasked` and `appArmorProfile: Unconfined`, because the microVM stack mounts filesystems that a masked `/proc` and the default AppArmor profile deny. It has no probe: `livenessProbe`, `startupProbe` and `readinessProbe` are refused, because a restart of the container tears down every session on the node.",
+    fix: "set memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (Mi), cpu request = sessionCapacity x guestCpus without a cpu limit, priorityClassName, and securityContext procMount: Unmasked with appArmorProfile {type: Unconfined}; remove the Runner container's livenessProbe, startupProbe and readinessProbe",
+    why: "The upstream runner-manifests tool derives these. Guest RAM is charged to the pod's cgroup, so a memory limit below the guests' total OOM-kills the Runner and every session on the node; a cpu limit throttles the VMMs. The microVM stack mounts filesystems: a masked /proc and the default AppArmor profile deny that, and the Runner cannot start its guests. A restart of the Runner container tears down every microVM session on the node, so the upstream tool renders no liveness probe, and no readiness or startup probe: a failed liveness or startup probe makes the kubelet restart the container. The Runner serves no endpoint, so a network readiness probe never passes; a readiness probe restarts nothing, so it is a warning.",
+    source: { from: "upstream", says: "RigelBuild/compass tools/runner-manifests/render-core.ts" },
+    // Errors where the Runner cannot work (an OOM kill, guests that cannot boot, a probe's restart); upstream's other choices are warnings.
     opinions: {
       "memory-request": {
         summary: "a memory request that is not the memory limit",
@@ -229,6 +232,11 @@ export const CR = defineRequirements({
       "cpu-limit": {
         summary: "a cpu limit",
         because: "a cpu limit throttles the guests' VMMs (upstream's tool sets none); the Runner still boots and runs",
+      },
+      "readiness-probe": {
+        summary: "a readiness probe on the Runner container",
+        because:
+          "upstream's tool renders none, and the Runner serves no endpoint, so a network probe never passes and the pod never turns Ready; a failed readiness probe restarts nothing, so the sessions survive",
       },
       "priority-class": {
         summary: "no priorityClassName",
@@ -245,8 +253,8 @@ export const CR = defineRequirements({
     inValues:
       "rigging writes only names compass-runner reads; `runnerTokenSecret` and `agentImage` are refused. In manifests, `check` warns on a `COMPASS_*` variable compass-runner does not read, with a did-you-mean.",
     fix: "set COMPASS_MICROVM_RUNROOT on a writable host tree and COMPASS_MICROVM_VOLUME_ROOT; remove COMPASS_RUNNER_TOKEN and COMPASS_AGENT_IMAGE; use only the names compass-runner reads (rigging explain CR-20)",
-    why: 'compass-runner (go/cmd/compass-runner/main.go@c0c4e3c5) stops at boot without a run root ("run-root is not configured"), with a static token beside the token file ("runner token sources are mutually exclusive"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.',
-    source: { from: "upstream", says: "go/cmd/compass-runner/main.go@c0c4e3c5; go/internal/runtime/microvm_preflight.go@08c45ba9" },
+    why: 'compass-runner (RigelBuild/compass go/cmd/compass-runner/main.go) stops at boot without a run root ("run-root is not configured"), with a static token beside the token file ("runner token sources are mutually exclusive"), with an agent image on the microVM backend, with a non-integer guest size, and with a required quota but no volume root. A variable it does not read (COMPASS_SERVER_URL, say) changes nothing: the setting it was meant for is missing.',
+    source: { from: "upstream", says: "RigelBuild/compass go/cmd/compass-runner/main.go; RigelBuild/compass go/internal/runtime/microvm_preflight.go" },
     opinions: {
       "unknown-variable": {
         summary: "a COMPASS_* variable compass-runner does not read",

@@ -31,3 +31,9 @@ export function sameQuantity(a: unknown, b: unknown): boolean {
 function isQuantity(value: unknown): value is Quantity {
   return typeof value === "object" && value !== null && typeof (value as Quantity).mantissa === "bigint";
 }
+
+/** The extended resources (domain/name, as a device plugin advertises) a container limits. */
+export function deviceResources(container: Container): string[] {
+  const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
+  return Object.keys(limits).filter((name) => name.includes("/") && !name.startsWith("hugepages-"));
+}

@@ -7,7 +7,7 @@ import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { KUBERNETES_DEFAULT_ON, KUBERNETES_FLOOR } from "./admission-notes.ts";
 import { CR } from "./requirements.ts";
-import { mountOf, runnerContainers, sameQuantity } from "./rules-containers.ts";
+import { deviceResources, mountOf, runnerContainers, sameQuantity } from "./rules-containers.ts";
 import {
   ARCH_LABEL,
   HOSTNAME_LABEL,
@@ -20,9 +20,9 @@ import {
   RUNNER_UID,
   VOLUME_ROOT,
 } from "./runtime.ts";
-import { hostPathProblem, overlaps } from "./values.ts";
+import { hostPathProblem, isDevHostPath, overlaps } from "./values.ts";
 import { dig } from "../../k8s/access.ts";
-import { cleanPath, sameOrUnder } from "../../k8s/clean-path.ts";
+import { cleanPath } from "../../k8s/clean-path.ts";
 import { parseQuantity } from "../../k8s/quantity.ts";
 import { scaledValue } from "../../k8s/int-or-string.ts";
 import { mountPoint } from "../../rules/templates.ts";
@@ -83,6 +83,17 @@ function hostTree(path: string): { path: string; problem?: string } {
   return problem ? { path: cleaned, problem } : { path: cleaned };
 }
 
+/** What a /dev hostPath is, by value, and what delivers /dev/kvm instead: the device plugin's resource. */
+function devHostPathMessage(path: string, spec: PodSpec): string {
+  const cleaned = cleanPath(path);
+  const shown = cleaned === path ? path : `${path} (${cleaned})`;
+  const limited = (spec.containers ?? []).flatMap((c) => deviceResources(c));
+  const instead = limited.length
+    ? `remove the volume; the device plugin's ${limited[0]}, which the container limits, injects /dev/kvm`
+    : "remove the volume and request and limit 1 of the device plugin's resource (kvmResourceName, such as devices.kubelet.io/kvm), which injects /dev/kvm";
+  return `hostPath ${shown} is under /dev: ${instead} with the cgroup device allowance a hostPath lacks`;
+}
+
 export const nodeRules: Rule[] = [
   rule(CR["CR-07"], {
     check(set) {
@@ -125,14 +136,13 @@ export const nodeRules: Rule[] = [
       for (const { object, spec, path } of set.pods()) {
         (spec.volumes ?? []).forEach((volume, index) => {
           const p = volume.hostPath?.path;
-          if (typeof p === "string" && sameOrUnder(p, "/dev"))
-            hits.push(hit(object, [...path, "volumes", index, "hostPath", "path"], `hostPath ${p} is under /dev`));
+          if (isDevHostPath(p)) hits.push(hit(object, [...path, "volumes", index, "hostPath", "path"], devHostPathMessage(p, spec)));
         });
       }
       for (const { object, container, containerPath } of runnerContainers(set)) {
         const requests = (container.resources?.requests ?? {}) as Record<string, unknown>;
         const limits = (container.resources?.limits ?? {}) as Record<string, unknown>;
-        const extended = Object.keys(limits).filter((name) => name.includes("/") && !name.startsWith("hugepages-"));
+        const extended = deviceResources(container);
         if (extended.length === 0)
           hits.push(hit(object, [...containerPath, "resources", "limits"], "no device-plugin resource (such as devices.kubevirt.io/kvm) is limited"));
         else if (!extended.some((name) => sameQuantity(limits[name], ONE)))
@@ -178,14 +188,13 @@ export const nodeRules: Rule[] = [
     check(set) {
       const hits: RuleHit[] = [];
       for (const { object, spec, path } of set.pods()) {
+        // A hostPath under /dev is CR-08's finding alone: it is neither a host tree nor one too many.
         const trees = (spec.volumes ?? [])
           .map((v, index) => ({ p: v.hostPath?.path, index }))
-          .filter((t): t is { p: string; index: number } => t.p !== undefined);
+          .filter((t): t is { p: string; index: number } => t.p !== undefined && !isDevHostPath(t.p));
         const resolved = trees.map((t) => ({ ...t, ...hostTree(t.p) }));
         for (const tree of resolved) {
-          // A tree under /dev is CR-08's.
-          if (tree.problem && !sameOrUnder(tree.path, "/dev"))
-            hits.push(hit(object, [...path, "volumes", tree.index, "hostPath", "path"], `hostPath ${tree.p} ${tree.problem}`));
+          if (tree.problem) hits.push(hit(object, [...path, "volumes", tree.index, "hostPath", "path"], `hostPath ${tree.p} ${tree.problem}`));
         }
         resolved.forEach((a, i) =>
           resolved.slice(i + 1).forEach((b) => {

@@ -1,5 +1,6 @@
-// Runner rules about what compass-runner reads: no Runner ID, resources, forbidden and unknown settings (CR-17, CR-19, CR-20).
+// Runner rules about what compass-runner reads and how it runs: no Runner ID, resources, no probe, forbidden and unknown settings (CR-17, CR-19, CR-20).
 import type { Container } from "kubernetes-types/core/v1";
+import type { K8sObject } from "../../k8s/objects.ts";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { closest } from "../../values/values.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
@@ -51,6 +52,31 @@ const KNOWN_VARIABLES: string[] = [
 ];
 /** The same names as a set: CR-20 asks once per variable of every container. */
 const KNOWN_VARIABLE_SET: ReadonlySet<string> = new Set(KNOWN_VARIABLES);
+
+/** A failed liveness or startup probe restarts the container, and a restart tears down every session on the node. */
+const RESTARTS = {
+  livenessProbe: "a liveness probe on the Runner container: when it fails, the kubelet restarts the container",
+  startupProbe: "a startup probe on the Runner container: when it fails, the kubelet restarts the container, as for a liveness probe",
+} as const;
+const NETWORK_HANDLERS = ["httpGet", "tcpSocket", "grpc"] as const;
+
+function probeHits(object: K8sObject, container: Container, containerPath: PropertyKey[]): RuleHit[] {
+  const hits: RuleHit[] = [];
+  for (const probe of ["livenessProbe", "startupProbe"] as const) {
+    if (container[probe] !== undefined && container[probe] !== null)
+      hits.push(hit(object, [...containerPath, probe], `${RESTARTS[probe]}, and a restart tears down every microVM session on the node`));
+  }
+  const readiness = container.readinessProbe;
+  if (readiness !== undefined && readiness !== null) {
+    // A readiness probe restarts nothing: sessions survive, so it is upstream's choice, not a broken Runner.
+    const network = NETWORK_HANDLERS.find((h) => readiness[h] !== undefined);
+    const message = network
+      ? `a readiness probe (${network}) on the Runner container, which listens on nothing: it never passes, so the pod never turns Ready`
+      : "a readiness probe on the Runner container, which upstream's tool does not render: the pod is Ready only while it passes";
+    hits.push(hit(object, [...containerPath, "readinessProbe"], message, "readiness-probe"));
+  }
+  return hits;
+}
 
 export const settingsRules: Rule[] = [
   rule(CR["CR-17"], {
@@ -109,6 +135,7 @@ export const settingsRules: Rule[] = [
           ];
         if (apparmor !== "Unconfined" && apparmor !== "unconfined")
           hits.push(hit(object, [...containerPath, "securityContext", "appArmorProfile"], `AppArmor is ${apparmor ?? "the runtime default"}, not Unconfined`));
+        hits.push(...probeHits(object, container, containerPath));
       }
       return hits;
     },

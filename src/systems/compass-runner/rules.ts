@@ -14,6 +14,7 @@ import { admissionHits } from "../../admission/judge.ts";
 import { CR } from "./requirements.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { runnerContainers } from "./rules-containers.ts";
+import { isDevHostPath } from "./values.ts";
 import { identityRules } from "./rules-identity.ts";
 import { nodeRules } from "./rules-node.ts";
 import { settingsRules } from "./rules-settings.ts";
@@ -22,11 +23,12 @@ import { dig, list } from "../../k8s/access.ts";
 /** What CR-15 reports of the isolation template (beside admitted ingress): open directions and egress to everywhere. */
 const RUNNER_GAPS = new Set(["ingress-not-isolated", "egress-not-isolated", "egress-anywhere", "egress-any-host", "egress-everything-cidr"]);
 
-/** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-09, CR-10, G-05, G-06). */
+/** A template the CR-06 policies rightly refuse, for a reason another rule reports (CR-08, CR-09, CR-10, G-05, G-06). */
 function breaksInvariant(spec: PodSpec): boolean {
   const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
   return (
     spec.hostUsers !== false ||
+    (spec.volumes ?? []).some((v) => isDevHostPath(v.hostPath?.path)) ||
     spec.hostNetwork === true ||
     spec.hostPID === true ||
     spec.hostIPC === true ||
@@ -73,7 +75,7 @@ export const compassRunnerRules: Rule[] = [
       const spec = ds ? set.pods().find((p) => p.object === ds)?.spec : undefined;
       const namespace = ds?.metadata.namespace ?? set.ofKind("ServiceAccount")[0]?.metadata.namespace ?? "default";
       const serviceAccount = spec?.serviceAccountName ?? set.ofKind("ServiceAccount")[0]?.metadata.name ?? "default";
-      // The seed states failurePolicy: Fail: with Ignore, an unreachable or failing policy lets the request through.
+      // CR-06 asks for failurePolicy: Fail: with Ignore, an unreachable or failing policy lets the request through.
       const failOpen = set
         .ofKind("ValidatingAdmissionPolicy")
         .filter((p) => dig(p, ["spec", "failurePolicy"]) === "Ignore")

@@ -4,10 +4,12 @@ import type { Reading } from "../../k8s/flag-or-env.ts";
 
 /** Where a name comes from upstream, and whether upstream has shipped it. */
 export interface Source {
-  /** Upstream file and commit, or the seed that designs it. */
+  /** Upstream repository and path, or the design that plans it: what users read. */
   from: string;
+  /** The upstream commit the facts were read at: data the tests check, never shown to users. */
+  commit?: string;
   status: "implemented" | "designed";
-  /** For a designed name: the seed 001 task it needs; rendered only when its value opts in (CS-14). */
+  /** For a designed name: the Compass Server-on-Kubernetes design's task it needs; rendered only when its value opts in (CS-14). */
   task?: "P4" | "P8" | "P9";
 }
 
@@ -22,7 +24,8 @@ export interface Setting extends Source {
   bool?: boolean;
 }
 
-const MAIN = "go/cmd/compass-runner/main.go@c0c4e3c5";
+/** The released Runner, read at this upstream commit. */
+const MAIN = { from: "RigelBuild/compass go/cmd/compass-runner/main.go", commit: "c0c4e3c5" } as const;
 
 /** Every flag and variable a rendered Runner container may carry (CR-20). */
 export const RUNNER_SETTINGS = {
@@ -31,7 +34,7 @@ export const RUNNER_SETTINGS = {
     flag: "--server",
     env: "COMPASS_SERVER_ADDR",
     meaning: "the Server's https:// address (CR-02)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   tokenFile: {
@@ -39,7 +42,7 @@ export const RUNNER_SETTINGS = {
     flag: "--token-file",
     env: "COMPASS_RUNNER_TOKEN_FILE",
     meaning: "the projected ServiceAccount token, re-read on every call (CR-03)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   ca: {
@@ -47,14 +50,14 @@ export const RUNNER_SETTINGS = {
     flag: "--ca",
     env: "COMPASS_RUNNER_CA",
     meaning: "PEM CA that replaces the system roots for the Server's TLS (CR-14)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   serverName: {
     rendered: "serverName, only with designed.P9",
     flag: "--server-name",
     meaning: "TLS name the Runner verifies, when it differs from the host dialled (CR-14, P9)",
-    from: "seed 001, P9",
+    from: "the Compass Server-on-Kubernetes design, task P9",
     status: "designed",
     task: "P9",
   },
@@ -62,7 +65,7 @@ export const RUNNER_SETTINGS = {
     rendered: "the hosts of egressAllow",
     flag: "--egress-allow",
     meaning: "the sessions' default-deny egress allowlist: DNS names or IP literals (CR-15, D7)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   runRoot: {
@@ -70,7 +73,7 @@ export const RUNNER_SETTINGS = {
     flag: "--microvm-runroot",
     env: "COMPASS_MICROVM_RUNROOT",
     meaning: "per-session microVM runtime directories, on the runtime tree (CR-11)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   volumeRoot: {
@@ -78,7 +81,7 @@ export const RUNNER_SETTINGS = {
     flag: "--microvm-volume-root",
     env: "COMPASS_MICROVM_VOLUME_ROOT",
     meaning: "session volumes: a subdirectory of the quota'd session tree, never its mount point (CR-11, P8)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   memoryMb: {
@@ -86,16 +89,16 @@ export const RUNNER_SETTINGS = {
     flag: "--microvm-memory-mb",
     env: "COMPASS_MICROVM_MEMORY_MB",
     meaning: "guest RAM in MiB (CR-19)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
-  cpus: { rendered: "guestCpus", flag: "--microvm-cpus", env: "COMPASS_MICROVM_CPUS", meaning: "vCPUs per guest (CR-19)", from: MAIN, status: "implemented" },
+  cpus: { rendered: "guestCpus", flag: "--microvm-cpus", env: "COMPASS_MICROVM_CPUS", meaning: "vCPUs per guest (CR-19)", ...MAIN, status: "implemented" },
   quotaRequired: {
     rendered: "true",
     flag: "--microvm-quota-required",
     env: "COMPASS_MICROVM_QUOTA_REQUIRED",
     meaning: "refuse to start without a project quota on the session tree (CR-11)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
     bool: true,
   },
@@ -103,7 +106,7 @@ export const RUNNER_SETTINGS = {
     rendered: "otel.endpoint",
     env: "OTEL_EXPORTER_OTLP_ENDPOINT",
     meaning: "OTLP endpoint metrics and traces are pushed to (CR-16)",
-    from: MAIN,
+    ...MAIN,
     status: "implemented",
   },
 } as const satisfies Record<string, Setting>;
@@ -181,7 +184,7 @@ export const OS_LABEL = "kubernetes.io/os";
 /** Host trees a Runner must never mount (CR-11). */
 export const FORBIDDEN_HOST_ROOTS = ["/dev", "/proc", "/sys", "/etc", "/var/run/secrets"] as const;
 
-/** The numbers the upstream tool derives from capacity (CR-19, compass-interfaces §3.2). */
+/** The numbers the upstream tool derives from capacity (CR-19). */
 export interface Capacity {
   sessionCapacity: number;
   guestMemoryMiB: number;

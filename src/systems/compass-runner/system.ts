@@ -14,7 +14,7 @@ export const compassRunnerSystem = defineSystem({
   // hostPath volumes are forbidden from `baseline` up; CR-06 takes their place.
   podSecurity: "privileged",
   shapes: [
-    // compass-interfaces §1.1: the Runner's server address and token file, by flag or variable.
+    // The Runner's server address and token file, by flag or variable.
     {
       sign: "--server or --token-file, or env COMPASS_SERVER_ADDR, COMPASS_RUNNER_TOKEN_FILE or COMPASS_MICROVM_VOLUME_ROOT",
       matches: (spec) => hasFlag(spec, "--server", "--token-file") || hasEnv(spec, /^COMPASS_(SERVER_ADDR|SERVER_URL|RUNNER_TOKEN_FILE|MICROVM_VOLUME_ROOT)$/),

@@ -8,9 +8,10 @@ import { imageSchema } from "../../values/image.ts";
 import { ipFamily } from "../../k8s/ip.ts";
 import { splitPem } from "../../parse/pem.ts";
 import { DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain, hostName, isLabelKey, isLabelValue, objectKey } from "../../k8s/names.ts";
-import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
+import { eachCheck, fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
 import { identitySchema, type IdentityList } from "./admission-identity.ts";
 import { serverEgress } from "./network.ts";
+import { cleanPath, sameOrUnder } from "../../k8s/clean-path.ts";
 import { CR } from "./requirements.ts";
 import {
   ARCH_LABEL,
@@ -57,15 +58,32 @@ export function hostPathProblem(path: string): string | undefined {
   return undefined;
 }
 
+/** Whether a hostPath is /dev or under it, by value (`/dev/./kvm`, `//dev//kvm/`): CR-08's, whatever else it breaks. */
+export function isDevHostPath(path: unknown): path is string {
+  return typeof path === "string" && path.startsWith("/") && sameOrUnder(path, "/dev");
+}
+
 export function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
+
+const DEV_FIX =
+  "give a host directory such as /srv/compass/sessions; /dev/kvm comes from the device plugin's resource, kvmResourceName (such as devices.kubelet.io/kvm), which the container requests and limits at 1";
 
 const hostPath = once(() =>
   refineBy(z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")), checkHostPath),
 );
 
 export function checkHostPath(path: string, ctx: IssueSink): void {
+  // /dev in any spelling is CR-08's: KVM comes from the device plugin, never a hostPath.
+  if (!path.includes("\0") && isDevHostPath(path)) {
+    ctx.addIssue({
+      code: "custom",
+      input: path,
+      message: tagged("CR-08", `is ${cleanPath(path) === "/dev" ? "" : "under "}/dev, which no hostPath may be`, DEV_FIX),
+    });
+    return;
+  }
   const problem = hostPathProblem(path);
   if (problem)
     ctx.addIssue({
@@ -283,17 +301,20 @@ export function checkSeccompProfilePath(path: string, ctx: IssueSink): void {
     });
 }
 
-/** Opt-ins to what seed 001 designs and no released Runner reads (CS-14): one per task. */
+/** Opt-ins to what the Compass Server-on-Kubernetes design plans and no released Runner reads (CS-14): one per task. */
 export const designedRunnerSchema = once(() =>
   z
     .strictObject({
-      P9: z
-        .boolean(req("CS-14", "designed.P9 is true or false"))
-        .default(false)
-        .meta({ description: "P9: pass serverName as --server-name. Needs a Compass Runner with P9; the released one exits 2 on the flag" }),
+      P9: z.boolean(req("CS-14", "designed.P9 is true or false")).default(false).meta({
+        description:
+          "P9 (a task of the Compass Server-on-Kubernetes design): pass serverName as --server-name. Needs a Compass Runner with P9; the released one exits 2 on the flag",
+      }),
     })
     .default({ P9: false })
-    .meta({ description: "rigging: designed interfaces of seed 001, each opted into by its task; off by default, so the released Runner starts (CS-14)" }),
+    .meta({
+      description:
+        "rigging: interfaces the Compass Server-on-Kubernetes design plans, each opted into by its task; off by default, so the released Runner starts (CS-14)",
+    }),
 );
 
 /** P9 is opted into by designed.P9, and needs the name it passes (CS-14). */
@@ -315,6 +336,9 @@ export function checkServerName(v: { designed: { P9: boolean }; serverName?: str
       "set designed.P9: true for a Compass Runner with P9, or remove serverName: the released Runner verifies the host of serverAddr, which the certificate must name",
     );
 }
+
+const PROBE_FIX =
+  "remove it: rigging renders no probe on the Runner container, which serves no endpoint; a failed liveness or startup probe restarts the container, and a restart tears down every microVM session on the node";
 
 const MOVED = (to: string) => `this key is written ${to} in the upstream format rigging reads`;
 
@@ -396,6 +420,9 @@ export const runnerFields = once(() => ({
   server: refused("CR-02", "write the Server address as serverAddr, and serverName and serverCA at the top level"),
   tolerations: refused("CR-12", "write the node's taint as toleration: {key, value, effect}"),
   resources: refused("CR-19", "remove it: resources follow capacity (sessionCapacity, guestMemoryMiB, guestCpus, runnerOverheadMiB)"),
+  livenessProbe: refused("CR-19", PROBE_FIX),
+  startupProbe: refused("CR-19", PROBE_FIX),
+  readinessProbe: refused("CR-19", PROBE_FIX),
   runnerId: refused("CR-17", CR["CR-17"].fix, "is not a values key"),
   runnerTokenSecret: refused("CR-20", "remove it: the Runner's only credential is the projected token (a static token beside it stops the Runner)"),
   agentImage: refused("CR-20", "remove it: the microVM Runner runs the agent from the guest image and refuses an agent image"),
@@ -411,27 +438,44 @@ export const runnerFields = once(() => ({
 
 /** Checks that need more than one key; run once the shape is right. */
 export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
-  checkServerName(v, ctx, at);
-  if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64")
-    fail(ctx, [...at, "nodeSelector", "value"], "CR-13", `asks for ${v.nodeSelector.value}`, "the Runner is amd64-only until an arm64 KVM boot passes");
-  if (overlaps(v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot)) {
-    fail(
-      ctx,
-      [...at, "hostPaths", "runtimeRoot"],
-      "CR-11",
-      `overlaps hostPaths.sessionVolumeRoot (${v.hostPaths.sessionVolumeRoot})`,
-      "give the session-volume tree and the runtime tree two distinct, non-nested directories",
-    );
-  }
-  if (v.tokenExpirationSeconds > v.maxTokenLifetimeSeconds) {
-    fail(
-      ctx,
-      [...at, "tokenExpirationSeconds"],
-      "CR-03",
-      `is above maxTokenLifetimeSeconds (${v.maxTokenLifetimeSeconds})`,
-      "lower tokenExpirationSeconds, or raise maxTokenLifetimeSeconds together with the Server cluster entry's maxTokenLifetime",
-    );
-  }
+  eachCheck(
+    () => checkServerName(v, ctx, at),
+    () => {
+      if (v.nodeSelector.key === ARCH_LABEL && v.nodeSelector.value !== "amd64")
+        fail(ctx, [...at, "nodeSelector", "value"], "CR-13", `asks for ${v.nodeSelector.value}`, "the Runner is amd64-only until an arm64 KVM boot passes");
+    },
+    () => {
+      if (overlaps(v.hostPaths.sessionVolumeRoot, v.hostPaths.runtimeRoot)) {
+        fail(
+          ctx,
+          [...at, "hostPaths", "runtimeRoot"],
+          "CR-11",
+          `overlaps hostPaths.sessionVolumeRoot (${v.hostPaths.sessionVolumeRoot})`,
+          "give the session-volume tree and the runtime tree two distinct, non-nested directories",
+        );
+      }
+    },
+    () => {
+      if (v.tokenExpirationSeconds > v.maxTokenLifetimeSeconds) {
+        fail(
+          ctx,
+          [...at, "tokenExpirationSeconds"],
+          "CR-03",
+          `is above maxTokenLifetimeSeconds (${v.maxTokenLifetimeSeconds})`,
+          "lower tokenExpirationSeconds, or raise maxTokenLifetimeSeconds together with the Server cluster entry's maxTokenLifetime",
+        );
+      }
+    },
+    () => checkDerived(v, ctx, at),
+    () => {
+      const hosts = v.egressAllow.map((rule) => rule.host).filter((h) => h !== undefined);
+      if (new Set(hosts).size !== hosts.length) fail(ctx, [...at, "egressAllow"], "CR-15", "names a host twice", "list each host once");
+    },
+  );
+}
+
+/** CR-19: the numbers derived from capacity stay within what Kubernetes holds. */
+function checkDerived(v: RunnerFields, ctx: IssueSink, at: PropertyKey[]): void {
   const numbers = derived(v);
   for (const [key, value, limit] of [
     ["sessionCapacity", numbers.memoryMiB, Number.MAX_SAFE_INTEGER],
@@ -447,8 +491,6 @@ export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] =
         "lower the capacity numbers",
       );
   }
-  const hosts = v.egressAllow.map((rule) => rule.host).filter((h) => h !== undefined);
-  if (new Set(hosts).size !== hosts.length) fail(ctx, [...at, "egressAllow"], "CR-15", "names a host twice", "list each host once");
 }
 
 /** `at` places the keys in a file that nests them (kind: Compass). */
@@ -497,6 +539,10 @@ export type CompassRunnerValues = z.output<ReturnType<typeof compassRunnerSchema
 
 /** The checks of a CompassRunner file that need more than one key. */
 export function checkCompassRunner(v: RunnerFields & { serverCluster?: ServerCluster }, ctx: IssueSink): void {
-  checkRunner(v, ctx);
-  if (v.serverCluster) checkServerCluster(v, v.serverCluster, ctx);
+  eachCheck(
+    () => checkRunner(v, ctx),
+    () => {
+      if (v.serverCluster) checkServerCluster(v, v.serverCluster, ctx);
+    },
+  );
 }

@@ -13,7 +13,7 @@ const appId = (what: string) =>
     .max(Number.MAX_SAFE_INTEGER, req("CS-04", `${what} is at most ${Number.MAX_SAFE_INTEGER}`));
 
 const REPO = /^[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\/[-A-Za-z0-9_.]{1,100}$/;
-/** account:provider:host:repo (compass-interfaces §2.2); the list is joined with commas, so no part holds one. */
+/** account:provider:host:repo, as the Server parses a grant; the list is joined with commas, so no part holds one. */
 const SCOPE_GRANT =
   /^[^\s:,]{1,100}:(github|linear):[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*:(\*|[A-Za-z0-9][-A-Za-z0-9_.]{0,99}\/[-A-Za-z0-9_.]{1,100})$/;
 const SCOPE_GRANT_FIX = "write a grant as account:provider:host:repo, such as alice:github:github.com:rigelbuild/compass (repo owner/name or *)";
@@ -62,7 +62,7 @@ export const forgeSchema = once(() =>
       }),
       enforceScopes: refused(
         "CS-13",
-        "the Server removed --forge-enforce-scopes at f71f2ba4: enforcement is on by default; list forge.scopeGrants, or set forge.disableScopeEnforcement: true",
+        "the released Server removed --forge-enforce-scopes: enforcement is on by default; list forge.scopeGrants, or set forge.disableScopeEnforcement: true",
       ),
       egress: z.array(egressRuleSchema("CS-11")).min(1, req("CS-11", "list the forge's address ranges, such as {cidr: 140.82.112.0/20, ports: [{port: 443}]}")),
       app: refused(
@@ -92,7 +92,7 @@ export function checkReviewerApp(f: { reviewerAppId?: number; reviewerAppInstall
   }
 }
 
-/** With scope enforcement on by default, the reviewer App's agent writes each need a grant (compass-interfaces §7 R1). */
+/** With scope enforcement on by default, the reviewer App's agent writes each need a grant. */
 export function checkForgeWrites(
   f: { reviewerAppId?: number; scopeGrants?: readonly string[]; disableScopeEnforcement: boolean },
   ctx: IssueSink,

@@ -78,6 +78,8 @@ export interface NatsRun {
   jetstream: boolean | undefined;
   storeDir: string | undefined;
   passwordAuth: boolean | undefined;
+  /** JetStream's max_memory_store in bytes, when the configuration sets it to a value. */
+  memoryStore?: bigint;
   flags: ReturnType<typeof natsFlags>;
 }
 
@@ -147,6 +149,7 @@ export function natsRun(set: ObjectSet, spec: PodSpec, container: Container): Na
   const user = flags.user?.value ?? config?.user;
   const pass = flags.pass?.value ?? config?.pass;
   run.passwordAuth = Boolean(user && pass) || config?.users === true || (known ? false : undefined);
+  if (config?.memoryStore !== undefined) run.memoryStore = config.memoryStore;
   return run;
 }
 
@@ -155,6 +158,7 @@ interface FileSettings {
   /** jetstream given as `$NAME`, a value from the environment. */
   jetstreamFromEnv?: string;
   storeDir?: string;
+  memoryStore?: bigint;
   user?: string;
   pass?: string;
   /** Some users, each with a password or an nkey. */
@@ -183,6 +187,10 @@ function settingsOf(root: ConfMap): FileSettings {
     const store = text(confGet(js, "store", "store_dir", "storedir")?.value);
     if (store !== undefined && topStore !== undefined) out.error = "Duplicate 'store_dir' configuration";
     out.storeDir = store;
+    const memory = confGet(js, "max_memory_store", "max_mem_store", "max_mem")?.value;
+    const size = memory ? storageSize(memory) : undefined;
+    if (typeof size === "string") out.error ??= `max_mem_store ${size}`;
+    else out.memoryStore = size;
   } else if (js) out.error = `Expected map, bool or string to define JetStream, got ${js.type}`;
   out.storeDir ??= topStore;
   const auth = confGet(root, "authorization")?.value;
@@ -199,6 +207,25 @@ function settingsOf(root: ConfMap): FileSettings {
     }
   }
   return out;
+}
+
+const INT64_MAX = (1n << 63n) - 1n;
+const SHIFTS: Record<string, bigint> = { K: 10n, M: 20n, G: 30n, T: 40n };
+
+/** server/opts.go getStorageSize: an integer as it is, a string as digits and one of K, M, G, T (powers of 1024); undefined from the environment. */
+function storageSize(value: ConfValue): bigint | string | undefined {
+  if (value.type === "env") return undefined;
+  if (value.type === "integer") return BigInt(value.value);
+  if (value.type !== "string") return "must be int64 or string";
+  const text = value.value;
+  if (text === "") return 0n;
+  // strconv.ParseInt(prefix, 10, 64) first, then the suffix.
+  const digits = text.slice(0, -1);
+  if (!/^[+-]?\d+$/.test(digits)) return `strconv.ParseInt: parsing ${JSON.stringify(digits)}: invalid syntax`;
+  const number = BigInt(digits);
+  if (number > INT64_MAX || number < -INT64_MAX - 1n) return `strconv.ParseInt: parsing ${JSON.stringify(digits)}: value out of range`;
+  const shift = Object.hasOwn(SHIFTS, text.slice(-1)) ? SHIFTS[text.slice(-1)] : undefined;
+  return shift === undefined ? "sizes defined as strings must end in K, M, G, T" : number << shift;
 }
 
 /** Whether a users list has users, each with a password or an nkey. */

@@ -1,5 +1,6 @@
 // NATS for the Server (CS-07, CS-13), bundled or external. The credentials
 // travel inside COMPASS_NATS_URL, so the whole URL is one Secret key.
+import { createHash } from "node:crypto";
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, Service, ServiceAccount } from "kubernetes-types/core/v1";
 import type { NetworkPolicy, NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
@@ -11,11 +12,13 @@ import { dnsLabel } from "../../k8s/names.ts";
 import type { K8sObject } from "../../k8s/objects.ts";
 import { fail, once, refineBy, refused, req, type IssueSink } from "../../values/values.ts";
 import { hardenedContainer, resourceRequirements } from "../../k8s/workload.ts";
-import { NATS_APP, NATS_PORT, podSecurityContext } from "./ports.ts";
+import { NATS_APP, NATS_CONFIG_HASH, NATS_PORT, podSecurityContext } from "./ports.ts";
 import { secretKeyReference } from "./secret-refs.ts";
+import { MEMORY_STORE_WHY, reachesLimit } from "./nats-memory.ts";
 
 export const NATS_RESOURCES = { requests: { cpu: "100m", memory: "64Mi" }, limits: { memory: "256Mi" } };
 export const NATS_CONFIG_DIR = "/etc/nats";
+export const NATS_CONFIG_KEY = "nats.conf";
 /** nats-server resolves `$NATS_PASSWORD` in its configuration from this variable. */
 export const NATS_PASSWORD_VAR = "NATS_PASSWORD";
 /** The JetStream store: an emptyDir, bounded (CS-13). */
@@ -103,9 +106,29 @@ export const natsSchema = once(() =>
         "expected nats.mode bundled or external",
       ),
     ),
-    checkNatsEgress,
+    checkNats,
   ),
 );
+
+/** The checks of a NATS section that need more than one key. */
+export function checkNats(nats: { mode: string; cidr?: string; namespace?: string }, ctx: IssueSink): void {
+  checkNatsEgress(nats, ctx);
+  if (nats.mode === "bundled") checkMemoryStore(nats as Extract<NatsValues, { mode: "bundled" }>, ctx);
+}
+
+/** The bundled NATS's memory store must fit below its memory limit (CS-13). */
+function checkMemoryStore(nats: Pick<Extract<NatsValues, { mode: "bundled" }>, "jetstream" | "resources">, ctx: IssueSink): void {
+  const store = nats.jetstream.maxMemoryStoreMiB;
+  const limit = nats.resources.limits.memory;
+  if (!reachesLimit(BigInt(store) * BigInt(MiB), limit)) return;
+  fail(
+    ctx,
+    ["jetstream", "maxMemoryStoreMiB"],
+    "CS-13",
+    `is ${store} MiB, at or above the NATS memory limit ${limit} (resources.limits.memory): ${MEMORY_STORE_WHY}`,
+    `lower maxMemoryStoreMiB well below the memory limit (its default is ${JETSTREAM_DEFAULTS.maxMemoryStoreMiB} against ${NATS_RESOURCES.limits.memory}), or raise resources.limits.memory above the store with room for nats-server itself`,
+  );
+}
 
 /** An external NATS is reached by its cidr or its namespace, one of the two (CS-11). */
 export function checkNatsEgress(nats: { mode: string; cidr?: string; namespace?: string }, ctx: IssueSink): void {
@@ -174,15 +197,21 @@ export function renderNats(input: NatsInput): K8sObject[] {
   const name = natsName(input.name);
   const meta = { name, namespace: input.namespace, labels };
   const serviceAccount: ServiceAccount & K8sObject = { apiVersion: "v1", kind: "ServiceAccount", metadata: meta, automountServiceAccountToken: false };
+  const text = natsConfig(input.nats);
   const config: ConfigMap & K8sObject = {
     apiVersion: "v1",
     kind: "ConfigMap",
     metadata: { ...meta, name: `${name}-config` },
     // `$NATS_PASSWORD` is resolved by nats-server from its environment,
     // which takes it from the Secret: the password is in neither file.
-    data: { "nats.conf": natsConfig(input.nats) },
+    data: { [NATS_CONFIG_KEY]: text },
   };
-  return [serviceAccount, config, deployment(input, app, labels, name), service(app, meta), networkPolicy(input, app, meta)];
+  return [serviceAccount, config, deployment(input, app, labels, name, configHash(text)), service(app, meta), networkPolicy(input, app, meta)];
+}
+
+/** The first 16 hex digits of a rendered file's SHA-256, for a pod template annotation that changes with the file. */
+export function configHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
 /** nats.conf: the client port, JetStream with bounded stores, one password user. */
@@ -203,9 +232,10 @@ export function natsConfig(nats: Pick<Extract<NatsValues, { mode: "bundled" }>, 
   ].join("\n");
 }
 
-function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, string>, name: string): Deployment & K8sObject {
+function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, string>, name: string, hash: string): Deployment & K8sObject {
   const { nats } = input;
-  const annotations = nats.image.tag ? { annotations: { "rigging.dev/image-tag": nats.image.tag } } : {};
+  const tag: Record<string, string> = nats.image.tag ? { "rigging.dev/image-tag": nats.image.tag } : {};
+  const annotations = nats.image.tag ? { annotations: tag } : {};
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -216,7 +246,8 @@ function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, s
       strategy: { type: "Recreate" },
       selector: { matchLabels: selectorLabels(app) },
       template: {
-        metadata: { labels, ...annotations },
+        // nats-server reads its configuration at start: a change of it changes the template, which restarts the pod.
+        metadata: { labels, annotations: { ...tag, [NATS_CONFIG_HASH]: hash } },
         spec: {
           serviceAccountName: name,
           automountServiceAccountToken: false,
@@ -227,7 +258,7 @@ function deployment(input: NatsInput, app: AppIdentity, labels: Record<string, s
             {
               name: "nats",
               image: pinned(nats.image),
-              args: ["--config", `${NATS_CONFIG_DIR}/nats.conf`],
+              args: ["--config", `${NATS_CONFIG_DIR}/${NATS_CONFIG_KEY}`],
               env: [{ name: NATS_PASSWORD_VAR, valueFrom: { secretKeyRef: { name: nats.passwordSecret.name, key: nats.passwordSecret.key } } }],
               ports: [{ name: "client", containerPort: NATS_PORT, protocol: "TCP" }],
               readinessProbe: { tcpSocket: { port: "client" }, periodSeconds: 10 },

@@ -50,8 +50,8 @@ export function serverChecklist(v: ServerFields, clusters: readonly ClusterEntry
 /** CS-14: the designed flags in this render, each with the task it needs. */
 function designedNotes(v: ServerFields, runner?: DialledBy): string[] {
   const asked = [
-    ...(v.designed.P4 ? ["the Server's --admin-token-file needs a Compass Server with P4 (seed 001)"] : []),
-    ...(runner?.p9 ? ["the Runner's --server-name needs a Compass Runner with P9 (seed 001)"] : []),
+    ...(v.designed.P4 ? ["the Server's --admin-token-file needs a Compass Server with P4, a task of the Compass Server-on-Kubernetes design"] : []),
+    ...(runner?.p9 ? ["the Runner's --server-name needs a Compass Runner with P9, a task of the Compass Server-on-Kubernetes design"] : []),
   ];
   return asked.map((line) => `note: CS-14: designed, opted in: ${line}; the released binaries exit 2 on the flag`);
 }
@@ -85,7 +85,7 @@ function clusterLines(v: ServerFields, given: ClusterEntry): string[] {
   return lines;
 }
 
-/** Without P4 the Server mints its admin token under --state-dir; how to read it (G8). */
+/** Without P4 the Server mints its admin token under --state-dir; how to read it. */
 function adminTokenLines(v: ServerFields): string[] {
   const file = `${STATE_DIR}/${MINTED_ADMIN_TOKEN}`;
   const pod = `$(kubectl -n ${v.namespace} get pod -l app.kubernetes.io/instance=${v.name},app.kubernetes.io/component=server -o name)`;

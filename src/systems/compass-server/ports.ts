@@ -28,3 +28,5 @@ export const DATABASE_URL_ENV = SERVER_INTERFACE.database.env;
 /** The `app.kubernetes.io/name` of the Server and of the bundled NATS. */
 export const SERVER_APP = "compass-server";
 export const NATS_APP = "compass-nats";
+/** The NATS pod template's annotation with the hash of nats.conf (like Helm charts' `checksum/config`): a changed file restarts the pod; `rigging diff` names it. */
+export const NATS_CONFIG_HASH = "rigging.dev/nats-config-sha256";

@@ -1,6 +1,5 @@
 // Renders the Compass Server: a pure function from values to objects (CS-01,
 // CS-03, CS-04, CS-08, CS-13).
-import { createHash } from "node:crypto";
 import type { Deployment } from "kubernetes-types/apps/v1";
 import type { ConfigMap, EnvVar, PodSpec, Service, ServiceAccount, Volume, VolumeMount, VolumeProjection } from "kubernetes-types/core/v1";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
@@ -9,7 +8,7 @@ import { pinned } from "../../values/image.ts";
 import { recommendedLabels, selectorLabels, type AppIdentity } from "../../k8s/labels.ts";
 import type { K8sObject } from "../../k8s/objects.ts";
 import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../k8s/workload.ts";
-import { natsEgress, natsUrlSecret, renderNats } from "./nats.ts";
+import { configHash, natsEgress, natsUrlSecret, renderNats } from "./nats.ts";
 import { PRIVATE_MODE, podSecurityContext, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
 import { clusterFileItem, ISSUER_DISCOVERY_ROLE, runnerClustersFile, UNAUTHENTICATED_GROUP, withClusterCa } from "./runner-clusters.ts";
 import {
@@ -102,7 +101,7 @@ function deployment(
 ): Deployment & K8sObject {
   const tag: Record<string, string> = v.image.tag ? { "rigging.dev/image-tag": v.image.tag } : {};
   // The Server reads the file at boot: a change restarts the pod (Recreate).
-  const clustersHash = createHash("sha256").update(clustersText).digest("hex").slice(0, 16);
+  const clustersHash = configHash(clustersText);
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",

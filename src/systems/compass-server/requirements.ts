@@ -42,7 +42,7 @@ export const CS = defineRequirements({
   "CS-05": {
     summary: `The master key reaches the Server through --secret-provider as a file of a Secret volume (SecretSpec ${MASTER_KEY_SECRET}), never through an environment variable`,
     fix: `pass --secret-provider ${SECRETSPEC.scheme}://<root> and mount the master key's Secret key by subPath at <root>/${SECRETSPEC.project}/${SECRETSPEC.profile}/${MASTER_KEY_SECRET} (defaultMode 0400); remove any master key variable`,
-    why: "D4: a boot-only master key; an environment variable stays readable in the process for its whole life (inferred). compass-server resolves the key through SecretSpec (G7); SecretSpec's file provider reads one file per secret and refuses symbolic links, which a Secret volume is made of",
+    why: "D4: a boot-only master key; an environment variable stays readable in the process for its whole life (inferred). compass-server resolves the key through SecretSpec (RigelBuild/compass go/server/serve.go); SecretSpec's file provider reads one file per secret and refuses symbolic links, which a Secret volume is made of",
     severity: "error",
     reads:
       "--secret-provider in any flag spelling or its variable; the master key's file path cleaned (file:///a//b/./c opens /a/b/c) against cleaned mount paths",
@@ -62,7 +62,7 @@ export const CS = defineRequirements({
     summary:
       "NATS uses password auth: the Server's NATS URL, which carries the credentials, comes from a Secret; a bundled NATS is one pod with a password, reachable only from the Server",
     fix: `feed ${F.natsUrl.env} (nats://user:password@host:${NATS_PORT}) from a secretKeyRef; for a bundled NATS: one replica, authorization with a password from a Secret, and a NetworkPolicy admitting only the Server pods on ${NATS_PORT}`,
-    why: "D5: NATS with password auth; an open NATS lets anyone in the cluster speak for the Server. compass-server has no NATS user or password setting: the credentials travel in the URL (G15)",
+    why: "D5: NATS with password auth; an open NATS lets anyone in the cluster speak for the Server. compass-server has no NATS user or password setting: the credentials travel in the URL",
     severity: "error",
     reads:
       "COMPASS_NATS_URL or --nats-url in any flag spelling, through envFrom, configMapKeyRef and $(VAR); NetworkPolicy peers by what they select: matchLabels or matchExpressions, a peer's namespaceSelector pinned to its own namespace",
@@ -112,20 +112,23 @@ export const CS = defineRequirements({
   },
   "CS-13": {
     summary:
-      "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its store bounded",
-    fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir); with the reviewer App, list --forge-scope-grants (or pass --forge-disable-scope-enforcement=true)",
-    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream; with the reviewer App and scope enforcement on, its default, it refuses every agent forge write without a grant (§7 R1)",
+      "The Server speaks compass-server's real interface: only its own flags and variables, --socket and --state-dir on writable volumes; the bundled NATS has JetStream on, its stores bounded, the memory store below NATS's memory limit",
+    fix: "use only compass-server's flags and variables (rigging explain CS-13, docs/compass-server.md); pass --socket and --state-dir under emptyDir mounts; turn JetStream on in the bundled NATS (a jetstream block whose store_dir is a size-bounded emptyDir, and whose max_memory_store is well below the NATS container's memory limit); with the reviewer App, list --forge-scope-grants (or pass --forge-disable-scope-enforcement=true)",
+    why: "compass-server exits with a usage error (2) on a flag it does not know, ignores a variable it does not read (COMPASS_DATABASE_URL leaves it without a DSN), must write its socket and state under a read-only root, and its event fabric needs JetStream; with the reviewer App and scope enforcement on, its default, it refuses every agent forge write without a grant. JetStream keeps its memory store in nats-server's own memory, so a max_memory_store at or above the NATS container's memory limit gets NATS OOM-killed once the store fills",
+    inValues:
+      "`nats.jetstream.maxFileStoreMiB` and `maxMemoryStoreMiB` bound the bundled NATS's stores; `maxMemoryStoreMiB` at or above `nats.resources.limits.memory` (by value: `256Mi` is 256 MiB, `1Gi` is 1024) is refused.",
     severity: "error",
-    reads: "the Server's flags as Go's flag package parses them (-flag, --flag, -flag=v, --flag v); --socket and --state-dir paths cleaned",
+    reads:
+      "the Server's flags as Go's flag package parses them (-flag, --flag, -flag=v, --flag v); --socket and --state-dir paths cleaned; the NATS configuration by nats-server's grammar, max_memory_store as nats-server reads it (unquoted 1G is 10^9 bytes and 1GB is 1024 MiB; a quoted 1G is 1024 MiB), against the container's memory limit by value; a configuration or include outside the input leaves it not judged",
     profiles: SERVER,
   },
   "CS-14": {
     summary: "A designed flag (P4 --admin-token-file) needs a Compass Server with that task: the released Server exits 2 on it",
     fix: "run a Compass Server with P4, or remove --admin-token-file: the released Server mints <state-dir>/admin-token",
-    why: "The Compass Server-on-Kubernetes design plans task P4 and lists it as to do; no located compass-server (main.go@f71f2ba4 the newest) declares --admin-token-file, and Go's flag package exits 2 on an unknown flag",
+    why: "The Compass Server-on-Kubernetes design plans task P4 and lists it as to do; no released compass-server declares --admin-token-file, and Go's flag package exits 2 on an unknown flag",
     source: {
       from: "rigging",
-      says: "a manifest does not say which Compass release runs it: a Server with P4 reads --admin-token-file, the released one (main.go@f71f2ba4) exits 2 on it",
+      says: "a manifest does not say which Compass release runs it: a Server with task P4 of the Compass Server-on-Kubernetes design reads --admin-token-file, the released one exits 2 on it",
     },
     severity: "warning",
     profiles: SERVER,
@@ -134,10 +137,10 @@ export const CS = defineRequirements({
     summary:
       "The Server can read each runner cluster's keys: for the cluster's own API server as issuer, a jwksFile, or its CA as caFile and issuer discovery bound to system:unauthenticated",
     fix: `give the entry a jwksFile filled from kubectl get --raw ${JWKS_PATH} (mounted in the Server); or mount the ${KUBE_ROOT_CA.configMap} ConfigMap as its caFile and apply a ClusterRoleBinding of ${ISSUER_DISCOVERY_ROLE} to the group ${UNAUTHENTICATED_GROUP}`,
-    why: "The Server fetches <issuer>/.well-known/openid-configuration and its jwks_uri with the system roots unless caFile is set, and sends no credentials (go/internal/auth/workload_identity.go@7bc5d536). An API server is signed by the cluster CA and serves discovery only to service accounts by default; the keys stay unavailable, the Runner gets CodeUnavailable and exits after its retries",
+    why: "The Server fetches <issuer>/.well-known/openid-configuration and its jwks_uri with the system roots unless caFile is set, and sends no credentials (RigelBuild/compass go/internal/auth/workload_identity.go). An API server is signed by the cluster CA and serves discovery only to service accounts by default; the keys stay unavailable, the Runner gets CodeUnavailable and exits after its retries",
     source: {
       from: "upstream",
-      says: "workload_identity.go@7bc5d536 (system roots, no credentials); Kubernetes service account issuer discovery (bound to system:serviceaccounts only)",
+      says: "RigelBuild/compass go/internal/auth/workload_identity.go (system roots, no credentials); Kubernetes service account issuer discovery (bound to system:serviceaccounts only)",
     },
     severity: "error",
     reads:

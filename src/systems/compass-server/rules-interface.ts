@@ -2,13 +2,26 @@
 import { flagOrEnv, givenFlags } from "../../k8s/flag-or-env.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
-import { natsRun, natsServerContainers } from "./nats-reading.ts";
+import type { Container } from "kubernetes-types/core/v1";
+import type { K8sObject } from "../../k8s/objects.ts";
+import { MEMORY_STORE_WHY, reachesLimit, sizeText } from "./nats-memory.ts";
+import { type NatsRun, natsRun, natsServerContainers } from "./nats-reading.ts";
 import { isNats, serverContainers } from "./objects.ts";
 import { CS } from "./requirements.ts";
 import { at } from "./rules-reading.ts";
 import { forgeWritesRefused } from "./rules-release.ts";
 import { GO_BOOL, MASTER_KEY_SECRET, NOT_READ, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
 import { mountOver, SERVER_READING, valueNotShown, writableAt } from "./settings.ts";
+
+/** A memory store at or above the NATS container's memory limit; a file or value outside the input leaves it not judged. */
+function memoryStoreHits(object: K8sObject, container: Container, at: PropertyKey[], run: NatsRun): RuleHit[] {
+  if (!run.jetstream || run.memoryStore === undefined || run.unknown.length > 0) return [];
+  const limit = (container.resources?.limits as Record<string, unknown> | undefined)?.memory;
+  if (!reachesLimit(run.memoryStore, limit)) return [];
+  const where = run.config ? ` (${run.config.path}, ConfigMap ${run.config.cm.metadata.name})` : "";
+  const message = `the JetStream memory store, max_memory_store ${sizeText(run.memoryStore)}${where}, is at or above the NATS container's memory limit ${limit}: ${MEMORY_STORE_WHY}`;
+  return [hit(object, [...at, "resources", "limits", "memory"], message)];
+}
 
 export const interfaceRules: Rule[] = [
   rule(CS["CS-13"], {
@@ -70,6 +83,7 @@ export const interfaceRules: Rule[] = [
           }
           // A file or value outside the input leaves JetStream not judged.
           if (run.jetstream === false) hits.push(hit(pod.object, at, "the bundled NATS runs without JetStream, which the Server's event fabric needs"));
+          hits.push(...memoryStoreHits(pod.object, container, at, run));
           const store = run.storeDir;
           if (!run.jetstream || store === undefined) continue;
           const { volume } = mountOver(pod.spec, container, store);

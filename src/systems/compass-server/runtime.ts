@@ -2,7 +2,7 @@
 // the renderer, rules and docs, each with its upstream source and status.
 
 export type InterfaceStatus = "implemented" | "designed";
-/** The seed 001 task a designed name needs; rendered only when its value opts in (CS-14). */
+/** The Compass Server-on-Kubernetes design's task a designed name needs; rendered only when its value opts in (CS-14). */
 export type CompassTask = "P4" | "P8" | "P9";
 
 export interface InterfaceName {
@@ -11,8 +11,10 @@ export interface InterfaceName {
   /** Its environment twin, read when the flag is empty (`firstNonEmpty(flag, env)`: the flag wins). */
   env?: string;
   meaning: string;
-  /** Upstream path@commit in RigelBuild/compass, or the seed that designs it. */
+  /** Upstream repository and path, or the design that plans it: what users read. */
   source: string;
+  /** The upstream commit the facts were read at: data the tests check, never shown to users. */
+  commit?: string;
   status: InterfaceStatus;
   /** How rigging sets it, or undefined when rigging leaves it unset. */
   rendered?: string;
@@ -22,9 +24,9 @@ export interface InterfaceName {
   task?: CompassTask;
 }
 
-// The released Server (compass-interfaces §7 R1): the flags of 599af8e2, with the forge scope flag renamed.
-const MAIN = "go/cmd/compass-server/main.go@f71f2ba4";
-const SEED_P4 = "seed 001, P4 (the Server-on-Kubernetes design)";
+// The released Server: the flags of the commit before it, with the forge scope flag renamed.
+const MAIN = { source: "RigelBuild/compass go/cmd/compass-server/main.go", commit: "f71f2ba4" } as const;
+const DESIGN_P4 = "the Compass Server-on-Kubernetes design, task P4";
 
 /** compass-server's own uid and gid, the distroless nonroot user (CS-02). */
 export const SERVER_UID = 65532;
@@ -57,7 +59,7 @@ export const STATE_DIR = `${STATE_VOLUME_DIR}/server`;
 /** P4 (designed, opted in by designed.P4): the admin token from a Secret volume, mounted 0400 (CS-06). */
 export const ADMIN_TOKEN_DIR = "/var/run/secrets/compass/admin-token";
 export const ADMIN_TOKEN_FILE = `${ADMIN_TOKEN_DIR}/token`;
-/** Without P4 the Server mints its admin token here, under --state-dir (G8). */
+/** Without P4 the Server mints its admin token here, under --state-dir (go/server/network_door.go). */
 export const MINTED_ADMIN_TOKEN = "admin-token";
 
 /** SecretSpec's `file` provider: one file per secret. It refuses symlinks, which a Secret volume is made of, so each file is mounted alone with subPath. */
@@ -74,9 +76,9 @@ export const SECRETSPEC = {
 export const SECRET_PROVIDER_URI = `${SECRETSPEC.scheme}://${SECRETSPEC.root}`;
 /** The directory that holds every secret file for the Server's project and profile. */
 export const SECRETSPEC_DIR = `${SECRETSPEC.root}/${SECRETSPEC.project}/${SECRETSPEC.profile}`;
-/** The master key's SecretSpec name: 64 hex characters, never generated (serve.go@599af8e2). */
+/** The master key's SecretSpec name: 64 hex characters, never generated (go/server/serve.go). */
 export const MASTER_KEY_SECRET = "COMPASS_MASTER_KEY";
-/** Secret NAMEs given to the forge flags are looked up under this prefix (§2.2). */
+/** Secret NAMEs given to the forge flags are looked up under this prefix. */
 export const SERVER_SECRET_PREFIX = "SERVER_";
 /** The SecretSpec NAMEs rigging gives the forge flags (the values live in files). */
 export const FORGE_SECRET_NAMES = {
@@ -90,43 +92,43 @@ export function secretspecFile(name: string): string {
   return `${SECRETSPEC_DIR}/${name}`;
 }
 
-/** Every flag and variable compass-server reads (§2.1, §2.2), by the key rigging uses for it. */
+/** Every flag and variable compass-server reads, by the key rigging uses for it. */
 export const SERVER_INTERFACE = {
   socket: {
     flag: "--socket",
     meaning: "Unix socket for compass.v1 (its parent directory is created 0700)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: SOCKET_PATH,
   },
   listen: {
     flag: "--listen",
     meaning: "TCP address of the authenticated TLS network door, where Runners enroll",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: LISTEN_ADDRESS,
   },
-  listenFd: { flag: "--listen-fd", meaning: "inherited TCP listener; mutually exclusive with --listen", source: MAIN, status: "implemented" },
+  listenFd: { flag: "--listen-fd", meaning: "inherited TCP listener; mutually exclusive with --listen", ...MAIN, status: "implemented" },
   tlsCert: {
     flag: "--tls-cert",
     meaning: "PEM certificate of the network door (required with --listen)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: TLS_CERT_FILE,
   },
   tlsKey: {
     flag: "--tls-key",
     meaning: "PEM private key of the network door (required with --listen)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: TLS_KEY_FILE,
   },
-  devHttp: { flag: "--dev-http", meaning: "dev-only gRPC-Web endpoint on loopback", source: MAIN, status: "implemented" },
+  devHttp: { flag: "--dev-http", meaning: "dev-only gRPC-Web endpoint on loopback", ...MAIN, status: "implemented" },
   database: {
     flag: "--database",
     env: "COMPASS_DATABASE_DSN",
     meaning: "Postgres DSN (required); migrations run at boot",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "COMPASS_DATABASE_DSN from a secretKeyRef",
   },
@@ -134,7 +136,7 @@ export const SERVER_INTERFACE = {
     flag: "--nats-url",
     env: "COMPASS_NATS_URL",
     meaning: "NATS URL of the event fabric (required; JetStream); credentials travel in its userinfo",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "COMPASS_NATS_URL from a secretKeyRef",
   },
@@ -142,37 +144,37 @@ export const SERVER_INTERFACE = {
     flag: "--secret-provider",
     env: "COMPASS_SECRET_PROVIDER",
     meaning: "SecretSpec provider URI both secret resolvers read, the master key included",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: SECRET_PROVIDER_URI,
   },
   stateDir: {
     flag: "--state-dir",
     meaning: "directory for the minted admin token and the generated SecretSpec manifests (must be writable)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: STATE_DIR,
   },
   adminTokenFile: {
     flag: "--admin-token-file",
     meaning: "read the admin token from a mounted Secret file instead of minting one under --state-dir",
-    source: SEED_P4,
+    source: DESIGN_P4,
     status: "designed",
     task: "P4",
     rendered: `${ADMIN_TOKEN_FILE}, only with designed.P4`,
   },
-  adminHandle: { flag: "--admin-handle", meaning: "bootstrap admin handle (default admin)", source: MAIN, status: "implemented" },
+  adminHandle: { flag: "--admin-handle", meaning: "bootstrap admin handle (default admin)", ...MAIN, status: "implemented" },
   corsAllowedOrigin: {
     flag: "--cors-allowed-origin",
     meaning: "one browser origin for gRPC-Web CORS on the network door",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   publicUrl: {
     flag: "--public-url",
     env: "COMPASS_PUBLIC_URL",
     meaning: "public base URL (Linear deep links and webhook)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "https://<publicHost>",
   },
@@ -180,7 +182,7 @@ export const SERVER_INTERFACE = {
     flag: "--runner-clusters",
     env: "COMPASS_RUNNER_CLUSTERS",
     meaning: "path of the YAML file of Kubernetes clusters whose projected Runner tokens the door accepts",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: RUNNER_CLUSTERS_FILE,
   },
@@ -188,35 +190,35 @@ export const SERVER_INTERFACE = {
     flag: "--usage-event-retention",
     env: "COMPASS_USAGE_EVENT_RETENTION",
     meaning: "Go duration raw usage events are kept (default 2160h)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   transcriptCap: {
     flag: "--transcript-safety-valve-cap-bytes",
     env: "COMPASS_TRANSCRIPT_SAFETY_VALVE_CAP_BYTES",
     meaning: "hot-tail cap override",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   s3Endpoint: {
     flag: "--s3-endpoint",
     env: "COMPASS_S3_ENDPOINT",
     meaning: "S3 endpoint host[:port] of the transcript archive",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
-  s3Bucket: { flag: "--s3-bucket", env: "COMPASS_S3_BUCKET", meaning: "S3 bucket", source: MAIN, status: "implemented" },
-  s3AccessKey: { flag: "--s3-access-key", env: "COMPASS_S3_ACCESS_KEY", meaning: "S3 access key", source: MAIN, status: "implemented" },
-  s3SecretKey: { flag: "--s3-secret-key", env: "COMPASS_S3_SECRET_KEY", meaning: "S3 secret key", source: MAIN, status: "implemented" },
-  s3Region: { flag: "--s3-region", env: "COMPASS_S3_REGION", meaning: "S3 region", source: MAIN, status: "implemented" },
-  s3UseTls: { flag: "--s3-use-tls", env: "COMPASS_S3_USE_TLS", meaning: "https to S3", source: MAIN, status: "implemented", bool: true },
-  otelEndpoint: { env: "OTEL_EXPORTER_OTLP_ENDPOINT", meaning: "OTLP endpoint (service compass-server); empty is off", source: MAIN, status: "implemented" },
-  version: { flag: "--version", meaning: "print the version and exit", source: MAIN, status: "implemented", bool: true },
+  s3Bucket: { flag: "--s3-bucket", env: "COMPASS_S3_BUCKET", meaning: "S3 bucket", ...MAIN, status: "implemented" },
+  s3AccessKey: { flag: "--s3-access-key", env: "COMPASS_S3_ACCESS_KEY", meaning: "S3 access key", ...MAIN, status: "implemented" },
+  s3SecretKey: { flag: "--s3-secret-key", env: "COMPASS_S3_SECRET_KEY", meaning: "S3 secret key", ...MAIN, status: "implemented" },
+  s3Region: { flag: "--s3-region", env: "COMPASS_S3_REGION", meaning: "S3 region", ...MAIN, status: "implemented" },
+  s3UseTls: { flag: "--s3-use-tls", env: "COMPASS_S3_USE_TLS", meaning: "https to S3", ...MAIN, status: "implemented", bool: true },
+  otelEndpoint: { env: "OTEL_EXPORTER_OTLP_ENDPOINT", meaning: "OTLP endpoint (service compass-server); empty is off", ...MAIN, status: "implemented" },
+  version: { flag: "--version", meaning: "print the version and exit", ...MAIN, status: "implemented", bool: true },
   forgeRepos: {
     flag: "--forge-repos",
     env: "COMPASS_FORGE_REPOS",
     meaning: "comma-separated owner/name repos seeded for board ingestion",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.repos, joined with commas",
   },
@@ -224,7 +226,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-host",
     env: "COMPASS_FORGE_HOST",
     meaning: "github.com or a GitHub Enterprise Server host",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.host",
   },
@@ -232,14 +234,14 @@ export const SERVER_INTERFACE = {
     flag: "--forge-ca",
     env: "COMPASS_FORGE_CA",
     meaning: "PEM CA bundle added to the roots of the GitHub clients",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   forgeAppId: {
     flag: "--forge-app-id",
     env: "COMPASS_FORGE_APP_ID",
     meaning: "primary GitHub App id",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.appId",
   },
@@ -247,7 +249,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-installation-id",
     env: "COMPASS_FORGE_INSTALLATION_ID",
     meaning: "primary App installation id",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.installationId",
   },
@@ -255,7 +257,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-app-key-secret",
     env: "COMPASS_FORGE_APP_KEY_SECRET",
     meaning: "SecretSpec NAME of the primary App's PEM key (value under SERVER_<NAME>)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: FORGE_SECRET_NAMES.appKey,
   },
@@ -263,7 +265,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-app-webhook-secret",
     env: "COMPASS_FORGE_APP_WEBHOOK_SECRET",
     meaning: "SecretSpec NAME of the webhook signing secret (value under SERVER_<NAME>)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: FORGE_SECRET_NAMES.appWebhook,
   },
@@ -271,7 +273,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-reviewer-app-id",
     env: "COMPASS_FORGE_REVIEWER_APP_ID",
     meaning: "reviewer GitHub App id",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.reviewerAppId",
   },
@@ -279,7 +281,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-reviewer-app-installation-id",
     env: "COMPASS_FORGE_REVIEWER_APP_INSTALLATION_ID",
     meaning: "reviewer App installation id",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.reviewerAppInstallationId",
   },
@@ -287,7 +289,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-reviewer-app-key-secret",
     env: "COMPASS_FORGE_REVIEWER_APP_KEY_SECRET",
     meaning: "SecretSpec NAME of the reviewer App's PEM key (value under SERVER_<NAME>)",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: FORGE_SECRET_NAMES.reviewerAppKey,
   },
@@ -295,28 +297,28 @@ export const SERVER_INTERFACE = {
     flag: "--forge-linear-client-id",
     env: "COMPASS_FORGE_LINEAR_CLIENT_ID",
     meaning: "SecretSpec NAME of the Linear OAuth client id",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   forgeLinearClientSecret: {
     flag: "--forge-linear-client-secret",
     env: "COMPASS_FORGE_LINEAR_CLIENT_SECRET",
     meaning: "SecretSpec NAME of the Linear OAuth client secret",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   forgeLinearWebhookSecret: {
     flag: "--forge-linear-webhook-secret",
     env: "COMPASS_FORGE_LINEAR_WEBHOOK_SECRET",
     meaning: "SecretSpec NAME of the Linear webhook signing secret",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
   },
   forgeDisableScopeEnforcement: {
     flag: "--forge-disable-scope-enforcement",
     env: "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT",
     meaning: "a ParseBool: true turns scope enforcement off (on by default); an invalid value fails startup",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "true, only with forge.disableScopeEnforcement",
   },
@@ -324,7 +326,7 @@ export const SERVER_INTERFACE = {
     flag: "--forge-scope-grants",
     env: "COMPASS_FORGE_SCOPE_GRANTS",
     meaning: "comma-separated account:provider:host:repo grants seeded at boot; agent forge writes need one while enforcement is on",
-    source: MAIN,
+    ...MAIN,
     status: "implemented",
     rendered: "forge.scopeGrants, joined with commas",
   },
@@ -337,14 +339,16 @@ export const SERVER_SECRETS: readonly InterfaceName[] = [
   {
     env: MASTER_KEY_SECRET,
     meaning: "the 32-byte AES master key, 64 hex characters, resolved through --secret-provider (never a process variable here)",
-    source: "go/server/serve.go@599af8e2",
+    source: "RigelBuild/compass go/server/serve.go",
+    commit: "599af8e2",
     status: "implemented",
     rendered: secretspecFile(MASTER_KEY_SECRET),
   },
   {
     env: `${SERVER_SECRET_PREFIX}<NAME>`,
     meaning: "where the provider holds the value of a secret NAME given to a forge flag",
-    source: "docs/self-host.md; go/cmd/compass-server/main.go@599af8e2",
+    source: "RigelBuild/compass docs/self-host.md, go/cmd/compass-server/main.go",
+    commit: "599af8e2",
     status: "implemented",
     rendered: secretspecFile(`${SERVER_SECRET_PREFIX}<NAME>`),
   },
@@ -378,17 +382,18 @@ export const NOT_READ: Readonly<Record<string, string>> = {
   COMPASS_STATE_DIR: "--state-dir (no variable)",
   COMPASS_SOCKET: "--socket (no variable)",
   "--forge-enforce-scopes":
-    "--forge-disable-scope-enforcement (removed at f71f2ba4: enforcement is on by default, and agent forge writes need --forge-scope-grants)",
+    "--forge-disable-scope-enforcement (the released Server removed it: enforcement is on by default, and agent forge writes need --forge-scope-grants)",
   COMPASS_FORGE_ENFORCE_SCOPES:
-    "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT (removed at f71f2ba4: enforcement is on by default, and agent forge writes need COMPASS_FORGE_SCOPE_GRANTS)",
+    "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT (the released Server removed it: enforcement is on by default, and agent forge writes need COMPASS_FORGE_SCOPE_GRANTS)",
 };
 
-/** strconv.ParseBool's accepted spellings: anything else fails the Server's start (§7 R1). */
+/** strconv.ParseBool's accepted spellings: anything else fails the Server's start. */
 export const GO_BOOL = /^(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/;
 
-/** The --runner-clusters file (go/internal/auth/runner_clusters.go@7bc5d536). */
+/** The --runner-clusters file, as the Server reads it; `commit` is data the tests check, never shown. */
 export const RUNNER_CLUSTERS_SCHEMA = {
-  source: "go/internal/auth/runner_clusters.go@7bc5d536",
+  source: "RigelBuild/compass go/internal/auth/runner_clusters.go",
+  commit: "7bc5d536",
   /** The one top-level key; unknown keys fail the Server's start (KnownFields). */
   topKey: "clusters",
   /** Every key of an entry, in the order rigging writes them. */

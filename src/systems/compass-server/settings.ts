@@ -1,5 +1,5 @@
 // A Server container's settings as compass-server reads them: Go's `flag`,
-// then a non-empty flag over its variable twin (compass-interfaces §2.1).
+// then a non-empty flag over its variable twin (`firstNonEmpty(flag, env)`).
 import type { Container, PodSpec, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import { cleanPath } from "../../k8s/clean-path.ts";
 import type { FlagOrEnv, Reading } from "../../k8s/flag-or-env.ts";

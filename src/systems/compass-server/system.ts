@@ -40,7 +40,7 @@ export const compassServerSystem = defineSystem({
   valuesKinds: [compassServerKind, compassKind],
   image: { who: "the Compass Server", platforms: MULTI_ARCH, index: true, why: "the Compass Server runs on amd64 and arm64 nodes (D10)" },
   bundledImages: { nats: { who: "NATS", platforms: MULTI_ARCH, index: true, why: "NATS runs on amd64 and arm64 nodes (D10)" } },
-  // Seed 001 asks the Server for a read-only root (CS-02).
+  // The Compass Server-on-Kubernetes design asks the Server for a read-only root (CS-02).
   readOnlyRootRequired: true,
   interfaces: { "compass-server": () => [...Object.values(SERVER_INTERFACE), ...SERVER_SECRETS] },
 });

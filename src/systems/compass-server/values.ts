@@ -1,10 +1,10 @@
-// Values of the Compass Server on Kubernetes (seed 001: D1-D10, P2, P4, P9),
+// Values of the Compass Server on Kubernetes (its design's D1-D10, P2, P4, P9),
 // in the names of compass-server's own flags where it has them (CS-13).
 import { z } from "zod";
 import { egressRuleSchema, cidrSchema, hardeningGuards, httpsUrl, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../values/common-values.ts";
 import { imageSchema } from "../../values/image.ts";
 import { annotationsSchema, DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "../../k8s/names.ts";
-import { fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
+import { eachCheck, fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
 import { checkForgeWrites, forgeSchema } from "./forge.ts";
 import { natsSchema } from "./nats.ts";
 import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
@@ -101,16 +101,20 @@ export function checkJwksSource(entry: { jwksURI?: string; jwksFile?: object }, 
 
 export type ClusterEntry = z.output<ReturnType<typeof clusterEntrySchema>>;
 
-/** Opt-ins to what seed 001 designs and no released Server reads (CS-14): one per task. */
+/** Opt-ins to what the Compass Server-on-Kubernetes design plans and no released Server reads (CS-14): one per task. */
 export const designedSchema = once(() =>
   z
     .strictObject({
       P4: z.boolean(req("CS-14", "designed.P4 is true or false")).default(false).meta({
-        description: "P4: read the admin token from a Secret volume (--admin-token-file). Needs a Compass Server with P4; the released one exits 2 on the flag",
+        description:
+          "P4 (a task of the Compass Server-on-Kubernetes design): read the admin token from a Secret volume (--admin-token-file). Needs a Compass Server with P4; the released one exits 2 on the flag",
       }),
     })
     .default({ P4: false })
-    .meta({ description: "Designed interfaces of seed 001, each opted into by its task; off by default, so the released Server starts (CS-14)" }),
+    .meta({
+      description:
+        "Interfaces the Compass Server-on-Kubernetes design plans, each opted into by its task; off by default, so the released Server starts (CS-14)",
+    }),
 );
 
 const FROM_PROVIDER_FIX = (what: string) =>
@@ -212,11 +216,18 @@ export type CompassServerValues = ServerFields & { runnerClusters: ClusterEntry[
 
 /** Checks that need more than one key; `at` prefixes paths in a combined file. */
 export function checkServer(v: ServerFields, ctx: IssueSink, at: PropertyKey[] = []): void {
-  checkAdminToken(v, ctx, at);
-  if (v.forge) checkForgeWrites(v.forge, ctx, [...at, "forge"]);
-  for (const label of ARCH_LABELS) {
-    if (v.nodeSelector[label] !== undefined) fail(ctx, [...at, "nodeSelector", label], "CS-10", `pins the Server to ${v.nodeSelector[label]}`, CS["CS-10"].fix);
-  }
+  eachCheck(
+    () => checkAdminToken(v, ctx, at),
+    () => {
+      if (v.forge) checkForgeWrites(v.forge, ctx, [...at, "forge"]);
+    },
+    () => {
+      for (const label of ARCH_LABELS) {
+        if (v.nodeSelector[label] !== undefined)
+          fail(ctx, [...at, "nodeSelector", label], "CS-10", `pins the Server to ${v.nodeSelector[label]}`, CS["CS-10"].fix);
+      }
+    },
+  );
 }
 
 /** CS-15: the Server fetches keys without credentials, so the cluster's own API server needs its CA and a jwksFile or open discovery. */
@@ -328,6 +339,8 @@ export const compassServerSchema = once(() =>
 
 /** The checks of a CompassServer file that need more than one key. */
 export function checkCompassServer(v: CompassServerValues, ctx: IssueSink): void {
-  checkServer(v, ctx);
-  checkClusters(v.runnerClusters, ctx, {}, v);
+  eachCheck(
+    () => checkServer(v, ctx),
+    () => checkClusters(v.runnerClusters, ctx, {}, v),
+  );
 }

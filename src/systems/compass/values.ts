@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { httpsUrl } from "../../values/common-values.ts";
 import { hostName } from "../../k8s/names.ts";
-import { fail, once, refineBy, refused, type IssueSink } from "../../values/values.ts";
+import { eachCheck, fail, once, refineBy, refused, type IssueSink } from "../../values/values.ts";
 import { checkRunner, RUNNER_AUDIENCE, runnerFields, type RunnerFields } from "../compass-runner/values.ts";
 import {
   checkClusters,
@@ -69,18 +69,22 @@ export type CompassValues = z.output<ReturnType<typeof compassObject>>;
 
 /** The checks of a Compass file that need more than one key, or both sections. */
 export function checkCompass(v: CompassValues, ctx: IssueSink): void {
-  checkServer(v.server, ctx, ["server"]);
-  checkRunner(runnerOf(v), ctx, ["runner"]);
-  checkClusters([clusterOf(v)], ctx, { server: ["server"], clusters: ["server", "cluster"], list: false }, v.server);
-  if (v.server.namespace === v.runner.namespace) {
-    fail(
-      ctx,
-      ["server", "namespace"],
-      "CR-06",
-      `is the Runner's namespace ${v.runner.namespace} too`,
-      "give the Server its own namespace: the Runner namespace holds only Runner pods",
-    );
-  }
+  eachCheck(
+    () => checkServer(v.server, ctx, ["server"]),
+    () => checkRunner(runnerView(v), ctx, ["runner"]),
+    () => checkClusters([clusterOf(v)], ctx, { server: ["server"], clusters: ["server", "cluster"], list: false }, v.server),
+    () => {
+      if (v.server.namespace === v.runner.namespace) {
+        fail(
+          ctx,
+          ["server", "namespace"],
+          "CR-06",
+          `is the Runner's namespace ${v.runner.namespace} too`,
+          "give the Server its own namespace: the Runner namespace holds only Runner pods",
+        );
+      }
+    },
+  );
 }
 
 /** The Server's cluster entry, from the Runner (CS-09): the two cannot disagree. */
@@ -107,9 +111,25 @@ export function serverServiceUrl(server: Pick<ServerFields, "name" | "namespace"
 
 /** The Runner's values with the Server's address and, with P9, the verified name. */
 export function runnerOf(v: CompassValues): RunnerFields {
-  const { serverCluster: _unused, serverName, ...runner } = v.runner;
-  const name = serverName ?? (v.runner.designed.P9 ? v.server.publicHost : undefined);
-  return { ...runner, serverAddr: v.runner.serverAddr ?? serverServiceUrl(v.server), ...(name !== undefined ? { serverName: name } : {}) };
+  const { serverCluster: _unused, serverName: _name, ...runner } = v.runner;
+  const name = verifiedName(v);
+  return { ...runner, serverAddr: dialledAddr(v), ...(name !== undefined ? { serverName: name } : {}) };
+}
+
+/** `runnerOf` for the checks: each key read only when a check reads it, so a refused key skips only the checks that read it. */
+function runnerView(v: CompassValues): RunnerFields {
+  return Object.create(v.runner, {
+    serverAddr: { get: () => dialledAddr(v), enumerable: true },
+    serverName: { get: () => verifiedName(v), enumerable: true },
+  });
+}
+
+function dialledAddr(v: CompassValues): string {
+  return v.runner.serverAddr ?? serverServiceUrl(v.server);
+}
+
+function verifiedName(v: CompassValues): string | undefined {
+  return v.runner.serverName ?? (v.runner.designed.P9 ? v.server.publicHost : undefined);
 }
 
 /** The host the Runner dials, which its certificate check names when P9 is off. */

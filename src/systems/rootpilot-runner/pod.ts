@@ -34,7 +34,7 @@ function environment(v: RootpilotRunnerValues): EnvVar[] {
   const store = v.secretStore;
   if (store?.mode === "aws") env.push({ name: ENV.secretStoreMode, value: "aws" }, { name: ENV.awsCredMode, value: "chain" });
   else if (store?.mode === "vault") env.push({ name: ENV.secretStoreMode, value: "vault" });
-  // RP-07: settings the seed does not name, as the installer names them.
+  // RP-07: settings the Rootpilot Kubernetes guide does not name, as the installer names them.
   for (const [name, value] of Object.entries(store?.settings ?? {})) env.push({ name, value });
   if (v.otel) env.push({ name: ENV.otelEndpoint, value: v.otel.endpoint });
   return env;

@@ -1,5 +1,6 @@
 // Rootpilot runner rules (RP-), over render's output and anyone's manifests:
-// seed statements are errors, our own hardening is a waivable warning.
+// the Rootpilot Kubernetes guide's statements are errors, our own hardening
+// is a waivable warning.
 import type { Probe } from "kubernetes-types/core/v1";
 import { hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { cleanPath } from "../../k8s/clean-path.ts";

@@ -9,7 +9,7 @@ export const NODE_GID = 1000;
 export const HOME_DIR = "/home/node";
 export const TMP_DIR = "/tmp";
 
-/** The container name the seed's own manifests use. */
+/** The container name the Rootpilot Kubernetes guide's own manifests use. */
 export const CONTAINER_NAME = "rootpilot-agent";
 
 /** The drain ceiling the runner applies when RUNNER_DRAIN_TIMEOUT_MS is unset (RP-03). */
@@ -54,7 +54,7 @@ export const ENV = {
 /** Static AWS credentials, in every spelling a values file or a pod could carry them (RP-07). */
 export const STATIC_AWS_ENV = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SHARED_CREDENTIALS_FILE"] as const;
 
-/** The runner's own boot error when the token volume is missing (seed 002). */
+/** The runner's own boot error when the token volume is missing (as the Rootpilot Kubernetes guide quotes it). */
 export const MISSING_TOKEN_ERROR = `RUNNER_ATTESTATION_MODE=gke-oidc: failed to read projected KSA token at ${GKE_TOKEN_PATH} (is the Workload Identity token volume mounted?)`;
 export const MISSING_REGION_ERROR = "RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION";
 

@@ -22,7 +22,7 @@ export const awsSecretStore = once(() =>
     .meta({ description: "AWS Secrets Manager: RUNNER_SECRET_STORE_MODE=aws, RUNNER_AWS_CRED_MODE=chain (IRSA resolves the credentials)" }),
 );
 
-/** Store settings the seed does not name, passed through as variables. */
+/** Store settings the Rootpilot Kubernetes guide does not name, passed through as variables. */
 export const storeSettings = once(() =>
   refineBy(
     z.record(
@@ -39,7 +39,7 @@ export const storeSettings = once(() =>
     .optional()
     .meta({
       description:
-        "Variables the runner's secret store reads that seed 002 does not name (such as your Vault address or role), by the names your runner reads: written to the pod as given. No credential: the store resolves through workload identity",
+        "Variables the runner's secret store reads that the Rootpilot Kubernetes guide does not name (such as your Vault address or role), by the names your runner reads: written to the pod as given. No credential: the store resolves through workload identity",
     }),
 );
 
@@ -60,7 +60,7 @@ export function checkStoreSettings(settings: Record<string, string>, ctx: IssueS
 }
 
 const NO_INVENTED = (what: string) =>
-  `seed 002 names no variable for the Vault ${what}: put the one your runner reads in secretStore.settings, such as settings: {<NAME>: <value>}`;
+  `the Rootpilot Kubernetes guide names no variable for the Vault ${what}: put the one your runner reads in secretStore.settings, such as settings: {<NAME>: <value>}`;
 
 export const vaultSecretStore = once(() =>
   z

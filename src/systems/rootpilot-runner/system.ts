@@ -11,7 +11,7 @@ export const rootpilotRunnerSystem = defineSystem({
   summary: "The Rootpilot runner: stateless, outbound-only replicas that attest per provider",
   idPrefix: "RP",
   apps: ["rootpilot-runner"],
-  // It runs as node with no privilege: the restricted level passes (seed 002).
+  // It runs as node with no privilege: the restricted level passes (the Rootpilot Kubernetes guide).
   podSecurity: "restricted",
   shapes: [
     { sign: "env RUNNER_ATTESTATION_MODE", matches: (spec) => hasEnv(spec, /^RUNNER_ATTESTATION_MODE$/) },

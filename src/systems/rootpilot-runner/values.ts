@@ -1,11 +1,11 @@
-// Values of the Rootpilot runner (seed 002): a Deployment of stateless,
-// outbound-only replicas. Keys follow the seed's names in camelCase.
+// Values of the Rootpilot runner (the Rootpilot Kubernetes guide): a Deployment
+// of stateless, outbound-only replicas. Keys follow the guide's names in camelCase.
 import { posix } from "node:path";
 import { z } from "zod";
 import { egressRuleSchema, endpointUrl, hardeningGuards, nodeSelectorSchema, resourcesSchema, tolerationSchema } from "../../values/common-values.ts";
 import { imageSchema } from "../../values/image.ts";
 import { dnsLabel, dnsSubdomain } from "../../k8s/names.ts";
-import { fail, once, refineBy, req, tagged, type IssueSink } from "../../values/values.ts";
+import { eachCheck, fail, once, refineBy, req, tagged, type IssueSink } from "../../values/values.ts";
 import { attestationSchema } from "./attestation.ts";
 import { envGuard, isUnder, listenerGuards, persistenceGuards, podFilePathProblem, staticKeyGuards } from "./guards.ts";
 import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_LEARNED_FLUSH_INTERVAL_MS, gracePeriodFor, GRACE_HEADROOM_SECONDS } from "./runtime.ts";
@@ -115,6 +115,25 @@ export type RootpilotRunnerValues = z.output<ReturnType<typeof rootpilotObject>>
 
 /** The checks of a RootpilotRunner file that need more than one key. */
 export function checkRootpilotRunner(v: RootpilotRunnerValues, ctx: IssueSink): void {
+  eachCheck(
+    () => checkGracePeriod(v, ctx),
+    () => {
+      if (v.secretStore?.mode === "aws" && v.attestation.provider !== "eks") {
+        fail(
+          ctx,
+          ["secretStore", "mode"],
+          "RP-07",
+          "is aws, but attestation.provider is not eks",
+          "AWS Secrets Manager reads resolve through the SDK chain (RUNNER_AWS_CRED_MODE=chain), which is IRSA on EKS; on GKE no AWS identity exists without static keys. Use mode: vault, or run on EKS",
+        );
+      }
+    },
+    () => checkStoreBesideToken(v, ctx),
+  );
+}
+
+/** RP-03: SIGKILL must not arrive mid-drain. */
+function checkGracePeriod(v: RootpilotRunnerValues, ctx: IssueSink): void {
   const drainSeconds = v.drainTimeoutMs / 1000;
   if (v.terminationGracePeriodSeconds !== undefined && v.terminationGracePeriodSeconds <= drainSeconds) {
     fail(
@@ -125,15 +144,10 @@ export function checkRootpilotRunner(v: RootpilotRunnerValues, ctx: IssueSink): 
       RP["RP-03"].fix,
     );
   }
-  if (v.secretStore?.mode === "aws" && v.attestation.provider !== "eks") {
-    fail(
-      ctx,
-      ["secretStore", "mode"],
-      "RP-07",
-      "is aws, but attestation.provider is not eks",
-      "AWS Secrets Manager reads resolve through the SDK chain (RUNNER_AWS_CRED_MODE=chain), which is IRSA on EKS; on GKE no AWS identity exists without static keys. Use mode: vault, or run on EKS",
-    );
-  }
+}
+
+/** RP-05: the learned store has a directory of its own, apart from the token volume. */
+function checkStoreBesideToken(v: RootpilotRunnerValues, ctx: IssueSink): void {
   if (v.learnedStorePath && v.attestation.provider === "gke") {
     const [store, token] = [posix.dirname(v.learnedStorePath), posix.dirname(v.attestation.tokenPath)];
     if (isUnder(store, token) || isUnder(token, store)) {

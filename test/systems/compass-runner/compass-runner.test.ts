@@ -342,7 +342,12 @@ const REFUSALS: [string, (d: Document) => void, string, string][] = [
     "admission.breakGlassGroups[0]",
   ],
   ["a hostPath of /", (d) => d.setIn(["hostPaths", "sessionVolumeRoot"], "/"), "CR-11", "hostPaths.sessionVolumeRoot"],
-  ["a hostPath under /dev", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/dev/kvm"), "CR-11", "hostPaths.runtimeRoot"],
+  ["a hostPath under /dev", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/dev/kvm"), "CR-08", "hostPaths.runtimeRoot"],
+  ["a hostPath under /dev, spelled /dev/./kvm", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/dev/./kvm"), "CR-08", "hostPaths.runtimeRoot"],
+  ["a hostPath of /dev itself, with a trailing slash", (d) => d.setIn(["hostPaths", "sessionVolumeRoot"], "/dev/"), "CR-08", "hostPaths.sessionVolumeRoot"],
+  ["a liveness probe", (d) => d.set("livenessProbe", { httpGet: { path: "/healthz", port: 8080 } }), "CR-19", "livenessProbe"],
+  ["a startup probe", (d) => d.set("startupProbe", { exec: { command: ["true"] } }), "CR-19", "startupProbe"],
+  ["a readiness probe", (d) => d.set("readinessProbe", { tcpSocket: { port: 8080 } }), "CR-19", "readinessProbe"],
   ["a hostPath under /var/run/secrets", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/var/run/secrets/x"), "CR-11", "hostPaths.runtimeRoot"],
   ["a relative hostPath", (d) => d.setIn(["hostPaths", "runtimeRoot"], "var/lib/x"), "CR-11", "hostPaths.runtimeRoot"],
   ["an unnormalized hostPath", (d) => d.setIn(["hostPaths", "runtimeRoot"], "/var/lib/../lib/x"), "CR-11", "hostPaths.runtimeRoot"],
@@ -463,6 +468,24 @@ describe("values the Compass Runner refuses", () => {
     const diagnostics = refusal(variant(edit));
     expect(diagnostics.map((d) => [d.id, d.path])).toContainEqual([id, path]);
     for (const d of diagnostics) expect(d.fix.length).toBeGreaterThan(10);
+  });
+
+  it("refuses a /dev host tree under CR-08 alone, in any spelling, and names the device plugin's resource instead", () => {
+    for (const path of ["/dev/kvm", "/dev//kvm", "/dev/./kvm", "/dev/kvm/", "/dev"]) {
+      const diagnostics = refusal(variant((d) => d.setIn(["hostPaths", "runtimeRoot"], path)));
+      expect(
+        diagnostics.map((d) => [d.id, d.path]),
+        path,
+      ).toEqual([["CR-08", "hostPaths.runtimeRoot"]]);
+      expect(diagnostics[0].message).toMatch(/(^|" )is (under )?\/dev, which no hostPath may be$/);
+      expect(diagnostics[0].fix).toContain("kvmResourceName (such as devices.kubelet.io/kvm)");
+    }
+  });
+
+  it("refuses a probe with the reason: a restart tears down every session (CR-19)", () => {
+    const [d] = refusal(variant((doc) => doc.set("livenessProbe", { httpGet: { path: "/healthz", port: 8080 } })));
+    expect(d).toMatchObject({ id: "CR-19", path: "livenessProbe" });
+    expect(d.fix).toContain("a restart tears down every microVM session on the node");
   });
 
   it("refuses an unknown key with a did-you-mean (G-01)", () => {

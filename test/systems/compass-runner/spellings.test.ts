@@ -4,7 +4,7 @@
 // Policies (CR-01, CR-06, CR-15) are in spellings-policies.test.ts.
 import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { envToConfigMap, errorIds, example, objectOf, podOf, verdict } from "../../support/spellings.ts";
+import { checked, envToConfigMap, errorIds, example, objectOf, podOf, verdict } from "../../support/spellings.ts";
 import { EXAMPLE, linesOf, runner, setEnv } from "./spelling-edits.ts";
 
 const KVM = "devices.kubevirt.io/kvm";
@@ -57,11 +57,26 @@ describe("CR-08: the KVM device by value", () => {
     expect(errorIds(objects)).toContain("CR-08");
   });
 
-  it("a /dev host tree is caught in every spelling", () => {
-    for (const path of ["/dev/kvm", "//dev/kvm", "/./dev/kvm", "/dev//kvm/", "/dev"]) {
+  it("a /dev host tree is caught in every spelling, as CR-08's finding alone (not CR-06's nor CR-11's)", () => {
+    for (const path of ["/dev/kvm", "//dev/kvm", "/./dev/kvm", "/dev/./kvm", "/dev//kvm/", "/dev"]) {
       const objects = runner((_o, p) => void p.volumes.push({ name: "kvm", hostPath: { path } }));
-      expect(linesOf(objects, "CR-08"), path).toContainEqual(expect.stringMatching(/^CR-08 error .*volumes\[5\]\.hostPath\.path$/));
+      expect(verdict(objects), path).toEqual(["CR-08 error DaemonSet/compass-runner spec.template.spec.volumes[5].hostPath.path"]);
     }
+  });
+
+  it("the /dev finding says what to use instead: the device plugin's resource the container limits, or kvmResourceName", () => {
+    const withPlugin = runner((_o, p) => void p.volumes.push({ name: "kvm", hostPath: { path: "/dev/./kvm" } }));
+    expect(checked(withPlugin).findings.map((f) => f.message)).toEqual([
+      `hostPath /dev/./kvm (/dev/kvm) is under /dev: remove the volume; the device plugin's ${KVM}, which the container limits, injects /dev/kvm with the cgroup device allowance a hostPath lacks`,
+    ]);
+    const without = runner((_o, p, c) => {
+      p.volumes.push({ name: "kvm", hostPath: { path: "/dev/kvm" } });
+      delete c.resources.limits[KVM];
+      delete c.resources.requests[KVM];
+    });
+    expect(checked(without).findings.map((f) => f.message)).toContain(
+      "hostPath /dev/kvm is under /dev: remove the volume and request and limit 1 of the device plugin's resource (kvmResourceName, such as devices.kubelet.io/kvm), which injects /dev/kvm with the cgroup device allowance a hostPath lacks",
+    );
   });
 });
 
@@ -135,6 +150,38 @@ describe("CR-19 and G-08: memory by value", () => {
       "G-08 warning DaemonSet/compass-runner spec.template.spec.containers[0].resources.limits.memory",
       "G-08 warning DaemonSet/compass-runner spec.template.spec.containers[0].resources.requests.memory",
     ]);
+  });
+});
+
+describe("CR-19: no probe on the Runner container", () => {
+  const at = (probe: string) => `DaemonSet/compass-runner spec.template.spec.containers[0].${probe}`;
+
+  it.each([
+    ["an httpGet liveness probe", "livenessProbe", { httpGet: { path: "/healthz", port: 8080 } }],
+    ["an exec liveness probe", "livenessProbe", { exec: { command: ["/bin/true"] }, failureThreshold: 3 }],
+    ["a tcpSocket startup probe", "startupProbe", { tcpSocket: { port: 8080 } }],
+  ])("%s is an error: a restart tears down every session", (_what, probe, handler) => {
+    const objects = runner((_o, _p, c) => {
+      c[probe] = handler;
+    });
+    expect(verdict(objects)).toEqual([`CR-19 error ${at(probe)}`]);
+    expect(checked(objects).findings[0].message).toMatch(
+      /^a (liveness|startup) probe on the Runner container: when it fails, the kubelet restarts the container.*, and a restart tears down every microVM session on the node$/,
+    );
+  });
+
+  it("a readiness probe is a warning (it restarts nothing); a network one never passes, the Runner listens on nothing", () => {
+    const http = runner((_o, _p, c) => {
+      c.readinessProbe = { httpGet: { path: "/ready", port: 8080 } };
+    });
+    expect(verdict(http)).toEqual([`CR-19 warning ${at("readinessProbe")}`]);
+    expect(checked(http).findings[0].message).toBe(
+      "a readiness probe (httpGet) on the Runner container, which listens on nothing: it never passes, so the pod never turns Ready",
+    );
+    const exec = runner((_o, _p, c) => {
+      c.readinessProbe = { exec: { command: ["/bin/true"] } };
+    });
+    expect(verdict(exec)).toEqual([`CR-19 warning ${at("readinessProbe")}`]);
   });
 });
 

@@ -109,8 +109,10 @@ describe("every contract name is in compass-interfaces.md, with its status", () 
           statuses.some((s) => /^\**implemented/.test(s)),
           `${label}: ${statuses.join(" / ")}`,
         ).toBe(true);
-      const commit = /@([0-9a-f]{8})/.exec(name.source)?.[1];
-      if (commit) expect(FACTS).toContain(commit);
+      if (name.status === "implemented") expect(name.commit, `${label} names the commit its facts were read at`).toMatch(/^[0-9a-f]{8}$/);
+      if (name.commit) expect(FACTS).toContain(`@${name.commit}`);
+      // Users read the repository and path; the commit stays data.
+      expect(name.source).not.toMatch(/@[0-9a-f]{7,}/);
     });
   }
 
@@ -123,7 +125,8 @@ describe("every contract name is in compass-interfaces.md, with its status", () 
     const section = FACTS.slice(FACTS.indexOf("### 2.3"), FACTS.indexOf("### 2.4"));
     const keys = [...section.matchAll(/`clusters\[\]\.([A-Za-z]+)`/g)].map((m) => m[1]);
     expect([...RUNNER_CLUSTERS_SCHEMA.keys].sort()).toEqual([...keys].sort());
-    expect(section).toContain(RUNNER_CLUSTERS_SCHEMA.source.split("@")[1]);
+    expect(section).toContain(`@${RUNNER_CLUSTERS_SCHEMA.commit}`);
+    expect(RUNNER_CLUSTERS_SCHEMA.source).toBe("RigelBuild/compass go/internal/auth/runner_clusters.go");
   });
 });
 
@@ -238,9 +241,9 @@ describe("the docs table of the Server's interface is generated from the contrac
     const table = interfaceTable("compass-server");
     const rows = table.split("\n").slice(2);
     expect(rows).toHaveLength(CONTRACT.length + SERVER_SECRETS.length);
-    expect(rows.find((r) => r.startsWith("| `--admin-token-file` |"))).toMatch(/\| `seed 001, P4[^|]*` \| designed \(P4\) \|$/);
+    expect(rows.find((r) => r.startsWith("| `--admin-token-file` |"))).toMatch(/\| `the Compass Server-on-Kubernetes design, task P4` \| designed \(P4\) \|$/);
     expect(rows.find((r) => r.startsWith("| `--database` |"))).toMatch(
-      /^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `go\/cmd\/compass-server\/main.go@f71f2ba4` \| implemented \|$/,
+      /^\| `--database` \| `COMPASS_DATABASE_DSN` \| `COMPASS_DATABASE_DSN from a secretKeyRef` \|.*\| `RigelBuild\/compass go\/cmd\/compass-server\/main.go` \| implemented \|$/,
     );
     expect(readFileSync("docs/compass-server.md", "utf8")).toContain(table);
   });

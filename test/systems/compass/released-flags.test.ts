@@ -54,7 +54,7 @@ describe("P4, --admin-token-file (CS-14, CS-06)", () => {
       secret: { secretName: "compass-admin-token", defaultMode: 256, items: [{ key: "token", path: "token" }] },
     });
     expect(notes).toContain(
-      "note: CS-14: designed, opted in: the Server's --admin-token-file needs a Compass Server with P4 (seed 001); the released binaries exit 2 on the flag",
+      "note: CS-14: designed, opted in: the Server's --admin-token-file needs a Compass Server with P4, a task of the Compass Server-on-Kubernetes design; the released binaries exit 2 on the flag",
     );
     expect(notes.join("\n")).toMatch(/Secret compass-admin-token, key token: the admin token, for --admin-token-file/);
     expect(notes.join("\n")).not.toMatch(/kubectl .* exec .*admin-token/);
@@ -120,7 +120,9 @@ describe("P9, --server-name (CS-14, CR-14)", () => {
     expect(container(objects, "DaemonSet").args).toEqual(["--server-name", "compass.example.com"]);
     const text = notes.join("\n");
     expect(text).toContain("  [ ] Secret compass-server-tls of type kubernetes.io/tls for compass.example.com (CS-08)");
-    expect(text).toContain("note: CS-14: designed, opted in: the Runner's --server-name needs a Compass Runner with P9 (seed 001)");
+    expect(text).toContain(
+      "note: CS-14: designed, opted in: the Runner's --server-name needs a Compass Runner with P9, a task of the Compass Server-on-Kubernetes design",
+    );
     expect(text).not.toContain("--service-host");
   });
 
