@@ -7,7 +7,8 @@ import { checkAnnotationsSize, checkObjectKey, isAnnotationKey, isLabelKey, isLa
 import { checkCidr, checkEndpointUrl, checkHttpsUrl, checkToleration, quantityText } from "../values/common-values.ts";
 import { imageOf } from "../values/image.ts";
 import { checkIdentity } from "./compass-runner/admission-identity.ts";
-import { checkCompassRunner, checkEgressHost, checkEgressRule, checkHostPath, checkPem, checkResourceName, checkSeccompProfilePath, checkServerClusterKeys } from "./compass-runner/values.ts";
+import { checkEgressHost, checkEgressRule, checkHostPath, checkPem, checkResourceName, checkSeccompProfilePath } from "./compass-runner/value-checks.ts";
+import { checkCompassRunner, checkServerClusterKeys } from "./compass-runner/values.ts";
 import { checkReviewerApp } from "./compass-server/forge.ts";
 import { checkNats } from "./compass-server/nats.ts";
 import { checkCompassServer, checkJwksSource } from "./compass-server/values.ts";
