@@ -6,7 +6,7 @@ import { UsageError } from "../core/errors.ts";
 import { parseValuesFile, readText } from "../parse/source.ts";
 import { closest } from "../values/values.ts";
 import { KINDS, valuesKindOf } from "../rules/systems.ts";
-import { Deadline, describeError, exitCode, formatResults, parseFormat, parseTimeout, TimeoutError } from "../preflight/common.ts";
+import { Deadline, describeError, exitCode, formatResults, resultsNote, parseFormat, parseTimeout, TimeoutError } from "../preflight/common.ts";
 import { printable } from "../core/printable.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
 import type { Manifest } from "../pin/registry.ts";
@@ -191,6 +191,7 @@ async function pinSites(
   }
   const safe = results.map((r) => ({ ...r, message: printable(r.message), ...(r.fix ? { fix: printable(r.fix) } : {}) }));
   io.out(formatResults(safe, run.format, (outcome) => label(outcome, io)));
+  io.err(resultsNote(safe, run.format));
   const code = exitCode(safe);
   if (run.check) return code;
   if (code !== 0) {

@@ -9,6 +9,7 @@ import {
   describeError,
   exitCode,
   formatResults,
+  resultsNote,
   readSecretFile,
   redactor,
   TimeoutError,
@@ -74,6 +75,7 @@ export async function runChecks(
   }
   const redacted = results!.map((r) => ({ ...r, message: redact(r.message), ...(r.fix ? { fix: redact(r.fix) } : {}) }));
   io.out(redactor(secrets)(formatResults(redacted, format, (outcome) => label(outcome, io))));
+  io.err(resultsNote(redacted, format));
   return exitCode(redacted);
 }
 

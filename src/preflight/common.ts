@@ -3,6 +3,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { UsageError } from "../core/errors.ts";
 import { printable } from "../core/printable.ts";
+import { designIdsNote } from "../rules/design-ids.ts";
 
 /** A note says what was left alone and why; only a failure sets exit 1, and an error (exit 2, JSON only) says the checks could not run. */
 export type Outcome = "pass" | "fail" | "warn" | "note" | "error";
@@ -130,6 +131,12 @@ export function bounded(text: string): string {
 export function formatResults(results: readonly CheckResult[], format: "text" | "json", label: (outcome: Outcome) => string): string {
   if (format === "json") return `${JSON.stringify(results, null, 2)}\n`;
   return results.map((r) => `${label(r.outcome)} ${r.id} ${r.check}: ${r.message}${r.fix ? ` (fix: ${r.fix})` : ""}\n`).join("");
+}
+
+/** For a text report, the line saying whose its decision IDs are (for stderr). */
+export function resultsNote(results: readonly CheckResult[], format: "text" | "json"): string {
+  const note = format === "text" ? designIdsNote(results.map((r) => `${r.id} ${r.message} ${r.fix ?? ""}`).join("\n")) : undefined;
+  return note ? `${note}\n` : "";
 }
 
 /** 0 when nothing failed (warnings allowed), 1 otherwise. */

@@ -12,6 +12,9 @@ import { pushImage, pushIndex, startBadRegistry, startBearerFront, startRegistry
 import { startFront } from "../support/registry-front.ts";
 import { runAsync, runCliAsync } from "../support/run-async.ts";
 
+// The line under the report that says whose its decision IDs are.
+const DESIGN_NOTE = "D8, D10 are decisions of the Compass Server-on-Kubernetes design (docs/glossary.md).\n";
+
 const PAIRED = "main-1842-3f9c2a7d1b6e";
 const OLD_DIGEST = `sha256:${"0".repeat(64)}`;
 let registry: TestRegistry;
@@ -59,7 +62,7 @@ describe("rigging pin against a live registry", () => {
     });
     const file = tempFile(before, "server.yaml");
     const r = await runCliAsync(["pin", file]);
-    expect(r.err).toBe(`pinned 2 image(s) in ${file}\n`);
+    expect(r.err).toBe(`${DESIGN_NOTE}pinned 2 image(s) in ${file}\n`);
     expect(r.code).toBe(0);
     const expected = withImages(example("compass-server.yaml"), {
       [SERVER_EXAMPLE_IMAGE]: `${R}/rigelbuild/compass-server:${PAIRED}@${digests.server}`,
@@ -76,7 +79,7 @@ describe("rigging pin against a live registry", () => {
       ].join("\n"),
     );
     const again = await pin(file);
-    expect(again.err).toBe(`note: ${file} is pinned already: nothing to change\n`);
+    expect(again.err).toBe(`${DESIGN_NOTE}note: ${file} is pinned already: nothing to change\n`);
     expect(readFileSync(file, "utf8")).toBe(expected);
   });
 
@@ -87,7 +90,7 @@ describe("rigging pin against a live registry", () => {
     expect(r.out).toContain(
       `FAIL D10 image: ${R}/rigelbuild/compass-server@${digests.serverSingle} is a single-platform image (linux/amd64), not an image index: the Compass Server runs on amd64 and arm64 nodes (D10) (fix: publish the Compass Server's image as an index with linux/amd64 and linux/arm64`,
     );
-    expect(r.err).toBe(`note: nothing written to ${file}: an image failed a check\n`);
+    expect(r.err).toBe(`${DESIGN_NOTE}note: nothing written to ${file}: an image failed a check\n`);
     expect(r.code).toBe(1);
     expect(readFileSync(file, "utf8")).toBe(before);
   });
@@ -202,7 +205,7 @@ describe("rigging pin against a live registry", () => {
     stops.push(slow.stop);
     file = tempFile(`kind: CompassRunner\nimage: ${slow.host}/rigelbuild/compass-runner:${PAIRED}\n`, "runner.yaml");
     const r = await runCliAsync(["pin", file]);
-    expect(r.err).toBe(`error ${file} changed while pin read the registry: nothing written, the file is as it is now; run pin again\n`);
+    expect(r.err).toBe(`${DESIGN_NOTE}error ${file} changed while pin read the registry: nothing written, the file is as it is now; run pin again\n`);
     expect(r.code).toBe(2);
     expect(readFileSync(file, "utf8")).toBe(edited);
     expect(edited).toContain("# saved while pin waited");
