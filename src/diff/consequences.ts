@@ -195,7 +195,7 @@ function objectConsequences(diff: ObjectDiff): Consequence[] {
   if (object.kind === "DaemonSet" && isRunner(object) && template) out.push({ id: "runner-restart", message: runnerRestart(object) });
   if (isNatsDeployment(object) && template) out.push({ id: "nats-restart", message: natsRestart(object, diff.fields) });
   else if (object.kind === "Deployment" && template) {
-    const strategy = (object.spec as { strategy?: { type?: string } } | undefined)?.strategy?.type ?? "RollingUpdate";
+    const strategy = strategyOf(object);
     const who = isServer(object) ? "the Compass Server" : `${object.metadata.name}`;
     if (strategy === "Recreate")
       out.push({
@@ -220,9 +220,14 @@ function objectConsequences(diff: ObjectDiff): Consequence[] {
   return out;
 }
 
+/** A Deployment's update strategy, with the API server's default. */
+function strategyOf(deployment: K8sObject): string {
+  return (deployment.spec as { strategy?: { type?: string } } | undefined)?.strategy?.type ?? "RollingUpdate";
+}
+
 /** NATS's restart, and why when its configuration hash changed. */
 function natsRestart(deployment: K8sObject, fields: readonly FieldChange[]): string {
-  const strategy = (deployment.spec as { strategy?: { type?: string } } | undefined)?.strategy?.type ?? "RollingUpdate";
+  const strategy = strategyOf(deployment);
   const hash = hashChange(fields);
   // A hash first rendered (an output from before rigging wrote it) restarts NATS once, on a configuration that may not have changed.
   const why =
