@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { newAdmissionRun, type AdmissionOptions } from "../src/admission/run.ts";
 import { parseValuesFile } from "../src/parse/source.ts";
 import { renderSource } from "../src/pipeline.ts";
-import { checkObjects } from "../src/rules/catalog.ts";
 import { RunScope } from "../src/rules/engine.ts";
+import { catalog } from "../src/systems/registry.ts";
 
 const COUNT = Number(process.argv[2] ?? 100);
 const ROUNDS = 4;
@@ -44,11 +44,11 @@ function measure(rounds: number, each: (objects: Objects) => void): { min: numbe
   return { min: samples[0], median: samples[Math.floor(samples.length / 2)] };
 }
 
-const selfCheck = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { rendered: true }));
+const selfCheck = measure(ROUNDS, (objects) => catalog.checkObjects(objects, undefined, { rendered: true }));
 /** A check run whose admission stage runs with `options`. */
 const runWith = (options: AdmissionOptions) => new RunScope().provide(newAdmissionRun, newAdmissionRun(options));
 const fastRun = runWith({});
-const fast = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { run: fastRun }));
+const fast = measure(ROUNDS, (objects) => catalog.checkObjects(objects, undefined, { run: fastRun }));
 /** Per round, fresh installations for each side, the side that goes first alternating: the ratio b / a of each round (after one left out). */
 function paired(rounds: number, a: (objects: Objects) => void, b: (objects: Objects) => void): number[] {
   const ratios: number[] = [];
@@ -69,11 +69,11 @@ function paired(rounds: number, a: (objects: Objects) => void, b: (objects: Obje
 const noClassesRun = runWith({ byClass: false });
 const classes = paired(
   2 * ROUNDS,
-  (objects) => checkObjects(objects, undefined, { run: fastRun }),
-  (objects) => checkObjects(objects, undefined, { run: noClassesRun }),
+  (objects) => catalog.checkObjects(objects, undefined, { run: fastRun }),
+  (objects) => catalog.checkObjects(objects, undefined, { run: noClassesRun }),
 );
 const plainRun = runWith({ plain: true });
-const plain = measure(ROUNDS, (objects) => checkObjects(objects, undefined, { run: plainRun }));
+const plain = measure(ROUNDS, (objects) => catalog.checkObjects(objects, undefined, { run: plainRun }));
 const show = (m: { min: number; median: number }, unit: "µs" | "ms") =>
   unit === "µs"
     ? `min ${(m.min * 1000).toFixed(0)} µs, median ${(m.median * 1000).toFixed(0)} µs`

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { KINDS, SYSTEM_NAMES } from "../src/rules/systems.ts";
 import { writeGenerated } from "./write-generated.ts";
+import { catalog, kinds } from "../src/systems/registry.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PLUGIN = join(ROOT, "integrations", "argocd", "plugin.yaml");
@@ -30,5 +30,5 @@ export function withSystems(text: string, names: readonly string[]): string {
   );
 }
 
-writeGenerated(PLUGIN, withKinds(readFileSync(PLUGIN, "utf8"), KINDS), ROOT);
-writeGenerated(ACTION, withSystems(readFileSync(ACTION, "utf8"), SYSTEM_NAMES), ROOT);
+writeGenerated(PLUGIN, withKinds(readFileSync(PLUGIN, "utf8"), kinds()), ROOT);
+writeGenerated(ACTION, withSystems(readFileSync(ACTION, "utf8"), catalog.names()), ROOT);

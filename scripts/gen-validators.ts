@@ -11,7 +11,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import ts from "typescript";
 import { z } from "zod";
 import { judgedAlways, namedCheck, namedTransform } from "../src/values/values.ts";
-import { VALUES_KINDS } from "../src/rules/systems.ts";
+import { valuesKinds } from "../src/systems/registry.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const GENERATED = join(ROOT, "src", "systems", "validators.ts");
@@ -405,7 +405,7 @@ export function kindFile(kind: string): string {
     dirname(GENERATED),
     kind.replace(/[A-Z]/g, (c, i) => (i ? "-" : "") + c.toLowerCase()),
   );
-  if (!existsSync(join(folder, "index.ts"))) throw new Error(`${kind}: no folder ${relative(ROOT, folder)} with its index.ts`);
+  if (!existsSync(join(folder, "kind.ts"))) throw new Error(`${kind}: no folder ${relative(ROOT, folder)} with its kind.ts`);
   return join(folder, KIND_FILE);
 }
 
@@ -416,7 +416,7 @@ export function kindFile(kind: string): string {
 export async function generateValidators(): Promise<Map<string, string>> {
   const exported = await exportedFunctions();
   const imports = new Map<Function, string>();
-  const kinds = VALUES_KINDS.map((profile) => {
+  const kinds = valuesKinds().map((profile) => {
     if (!/^[A-Z][A-Za-z]*$/.test(profile.kind)) throw new Error(`${profile.kind}: a kind that is not a name`);
     return { kind: profile.kind, code: kindCode(new Generator(exported, imports), profile.kind, profile.schema()) };
   });

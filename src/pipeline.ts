@@ -7,12 +7,11 @@ import type { SourceDocument } from "./parse/source.ts";
 import { validatorOf } from "./systems/validators.ts";
 import { valuesOf } from "./values/values-resource.ts";
 import { closest, validateValues } from "./values/values.ts";
-import { KINDS, VALUES_KINDS, valuesKindOf } from "./rules/systems.ts";
 import type { ValuesKind } from "./systems/values-kind.ts";
-import { checkObjects } from "./rules/catalog.ts";
 import { designIdsNote } from "./rules/design-ids.ts";
 import { RunScope } from "./rules/engine.ts";
 import { normalise } from "./normalise/index.ts";
+import { catalog, kinds, valuesKindOf, valuesKinds } from "./systems/registry.ts";
 
 export interface Rendered {
   file: string;
@@ -62,7 +61,7 @@ export function valuesKindOfFile(file: string, options?: RenderOptions): string 
 
 /** The values kind whose upstream shape a file has (its keys), if any. */
 function kindByShape(data: Record<string, unknown>): { valuesKind: ValuesKind; keys: string[] } | undefined {
-  for (const valuesKind of VALUES_KINDS) {
+  for (const valuesKind of valuesKinds()) {
     const keys = (valuesKind.shapeKeys ?? []).filter((key) => Object.hasOwn(data, key));
     if (keys.length > 0) return { valuesKind, keys };
   }
@@ -75,7 +74,7 @@ function kindFor(source: SourceDocument): ValuesKind {
   const shape = kindByShape(data);
   if (kind === undefined) {
     if (shape) return shape.valuesKind;
-    throw new UsageError(`${source.file}: no top-level kind; expected one of ${KINDS.join(", ")}`);
+    throw new UsageError(`${source.file}: no top-level kind; expected one of ${kinds().join(", ")}`);
   }
   const valuesKind = typeof kind === "string" ? valuesKindOf(kind) : undefined;
   if (valuesKind && shape && shape.valuesKind !== valuesKind) {
@@ -88,9 +87,9 @@ function kindFor(source: SourceDocument): ValuesKind {
     // Located only when reported: a position costs a second parse (source.ts).
     const at = source.locate(["kind"]);
     const where = `${at.file}:${at.line}:${at.column}`;
-    const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
+    const near = typeof kind === "string" ? closest(kind, kinds()) : undefined;
     throw new UsageError(
-      `${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+      `${where} kind: ${JSON.stringify(kind)} is not a values kind; expected one of ${kinds().join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
     );
   }
   return valuesKind;
@@ -99,7 +98,7 @@ function kindFor(source: SourceDocument): ValuesKind {
 /** What the rules find only for Kubernetes `version` (a system's floor): the user's choice of cluster, refused as values are. */
 function versionCheck(objects: K8sObject[], version: string, file: string): void {
   const normal = normalise(objects);
-  const findings = checkObjects(normal.objects, undefined, { rendered: true, run: new RunScope(version) }).filter((f) => f.severity === "error");
+  const findings = catalog.checkObjects(normal.objects, undefined, { rendered: true, run: new RunScope(version) }).filter((f) => f.severity === "error");
   if (findings.length === 0) return;
   throw new ValuesError(
     findings.map((f) => ({ id: f.id, path: "", message: `${objectRef(f.object)} ${formatPath(f.path)}: ${f.message}`, fix: f.fix, location: { file } })),
@@ -109,7 +108,7 @@ function versionCheck(objects: K8sObject[], version: string, file: string): void
 /** A finding on our own output is a bug in a renderer, never the user's. */
 export function selfCheck(objects: K8sObject[]): void {
   const normal = normalise(objects);
-  const findings = [...checkObjects(normal.objects, undefined, { rendered: true }), ...normal.notes.map((n) => ({ ...n, id: "objects" }))].filter(
+  const findings = [...catalog.checkObjects(normal.objects, undefined, { rendered: true }), ...normal.notes.map((n) => ({ ...n, id: "objects" }))].filter(
     (f) => f.severity === "error",
   );
   if (findings.length === 0) return;

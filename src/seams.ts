@@ -6,7 +6,7 @@
 export const ENTRIES = { node: "src/cli/main.ts", bun: "src/cli/render-main.ts" } as const;
 
 /** The system registry: its warm-ups name the values files whose runs write the code caches. */
-export const REGISTRY = "src/systems/index.ts";
+export const REGISTRY = "src/systems/registry.ts";
 
 /** Sources in no bundle, whose imports place no file. */
 export const UNBUNDLED = ["src/docs/"] as const;
@@ -24,7 +24,7 @@ export const PACKAGE_CHUNKS = {
 export const SYSTEMS_FOLDER = "src/systems";
 export const KIND_PREFIX = "kind-";
 /** A system's files read at start, kept in main.cjs; a render of another kind never runs the rest. */
-export const KIND_HEADS = ["index.ts", "system.ts", "runtime.ts", "ports.ts"] as const;
+export const KIND_HEADS = ["kind.ts", "system.ts", "interface.ts", "ports.ts"] as const;
 
 /** Sources a render of one values file never runs, each chunk built like a kind's; a file only one chunk imports joins it. */
 export const SOURCE_CHUNKS = {

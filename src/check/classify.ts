@@ -2,11 +2,10 @@
 // workload's shape, else the workload that refers to or selects it.
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../k8s/objects.ts";
-import { profileByLabels } from "../rules/catalog.ts";
 import { POD_SPEC_PATH, type SystemName } from "../rules/engine.ts";
-import { SYSTEMS } from "../rules/systems.ts";
 import { dig, isRecord, list, selects } from "../k8s/access.ts";
 import { selectsLabels } from "../k8s/selector.ts";
+import { SYSTEMS, catalog, type Shape } from "../systems/registry.ts";
 
 interface Workload {
   object: K8sObject;
@@ -18,7 +17,14 @@ interface Workload {
 }
 
 /** The shapes of every system of the registry, with the system each names. */
-export const SHAPES = SYSTEMS.flatMap((system) => system.shapes.map((shape) => ({ ...shape, profile: system.name })));
+let shapeList: { count: number; shapes: (Shape & { profile: SystemName })[] } | undefined;
+
+/** Every system's shapes; made again when a system was added to the registry. */
+function shapes(): (Shape & { profile: SystemName })[] {
+  if (shapeList?.count !== SYSTEMS.length)
+    shapeList = { count: SYSTEMS.length, shapes: SYSTEMS.flatMap((system) => system.shapes.map((shape) => ({ ...shape, profile: system.name }))) };
+  return shapeList.shapes;
+}
 
 export interface Classified {
   profileOf: Map<K8sObject, SystemName>;
@@ -34,7 +40,7 @@ export function classify(objects: readonly K8sObject[], override?: SystemName, i
     return { profileOf, unrecognised: [] };
   }
   for (const object of objects) {
-    const profile = profileByLabels(object) ?? byShape(object);
+    const profile = catalog.profileByLabels(object) ?? byShape(object);
     if (profile) profileOf.set(object, profile);
   }
   const workloads = objects.flatMap((object) => {
@@ -65,7 +71,7 @@ export function classify(objects: readonly K8sObject[], override?: SystemName, i
 
 function byShape(object: K8sObject): SystemName | undefined {
   const spec = podSpec(object);
-  return spec ? SHAPES.find((shape) => shape.matches(spec, object))?.profile : undefined;
+  return spec ? shapes().find((shape) => shape.matches(spec, object))?.profile : undefined;
 }
 
 /** The profile of the first workload this object serves, if any. */

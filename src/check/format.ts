@@ -4,13 +4,13 @@ import { isAbsolute, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
-import { allRules } from "../rules/catalog.ts";
 import { designIdsNote } from "../rules/design-ids.ts";
 import type { Rule } from "../rules/engine.ts";
 import { PSEUDO_RULES, SCHEMA_RULE, UNRECOGNISED_RULE } from "./pseudo-rules.ts";
 import type { CheckFinding, CheckReport, Unrecognised } from "./run.ts";
 import { SKIP_REASONS } from "./walked.ts";
 import { WAIVER_RULE } from "./waivers.ts";
+import { catalog } from "../systems/registry.ts";
 
 export const FORMATS = ["text", "json", "sarif", "junit"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -182,12 +182,12 @@ function descriptor(rule: RuleDescriptorSource) {
 }
 
 export function formatSarif(report: CheckReport, version: string, category: string = SARIF_CATEGORY): string {
-  const catalog: RuleDescriptorSource[] = [
-    ...allRules(),
+  const descriptors: RuleDescriptorSource[] = [
+    ...catalog.allRules(),
     ...[WAIVER_RULE, ...PSEUDO_RULES].map((rule): RuleDescriptorSource => ({ ...rule, severity: "error", profiles: [], concern: "reliability" })),
   ];
-  const rules = catalog.map(descriptor);
-  const index = new Map(catalog.map((rule, i) => [rule.id, i]));
+  const rules = descriptors.map(descriptor);
+  const index = new Map(descriptors.map((rule, i) => [rule.id, i]));
   const results = report.findings.map((f) => ({
     ruleId: f.ruleId,
     ...(index.has(f.ruleId) ? { ruleIndex: index.get(f.ruleId)! } : {}),
@@ -275,7 +275,8 @@ export function formatJunit(report: CheckReport, failOn: FailOn = "error"): stri
     let skips = 0;
     const rules = [
       ...new Map(
-        allRules()
+        catalog
+          .allRules()
           .filter((r) => r.profiles.includes(profile))
           .map((r) => [r.id, r]),
       ).values(),

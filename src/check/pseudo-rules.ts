@@ -1,7 +1,7 @@
 // check's findings that no catalog rule raises, each with its own ID.
 import { NOTE_BECAUSE } from "../normalise/notes.ts";
 import { POD_SPEC_PATH } from "../rules/engine.ts";
-import { SYSTEM_NAMES } from "../rules/systems.ts";
+import { catalog } from "../systems/registry.ts";
 
 export interface PseudoRule {
   id: string;
@@ -22,7 +22,7 @@ export const INPUT_RULE: PseudoRule = {
 export const UNRECOGNISED_RULE: PseudoRule = {
   id: "unrecognised",
   summary: "Every workload checked is recognised as one of rigging's profiles",
-  fix: `give the workload the app.kubernetes.io/name label of its system (${SYSTEM_NAMES.join(", ")}), or check it with --profile NAME`,
+  fix: `give the workload the app.kubernetes.io/name label of its system (${catalog.names().join(", ")}), or check it with --profile NAME`,
   why: "A workload no profile claims is not judged at all: a Runner whose labels are misnamed would pass unseen. It is skipped, or an error with --strict.",
 };
 

@@ -6,7 +6,6 @@ import { UsageError } from "../core/errors.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import { readText, type SourceDocument } from "../parse/source.ts";
 import { treeOf } from "../parse/tree.ts";
-import { allRules, checkObjects, rulesFor } from "../rules/catalog.ts";
 import { RunScope, type Finding, type SystemName, type RuleHit, type Severity } from "../rules/engine.ts";
 import { classify } from "./classify.ts";
 import { type GroupFile, type InputGroups, inputGroups, STDIN_NAME } from "./groups.ts";
@@ -29,6 +28,7 @@ import { Assembly, inOrder, type Judged, type SkippedAt } from "./assemble.ts";
 import { schemaOnlyChecked } from "./schema-only.ts";
 import { stdinOf, withAppliers } from "./gitops.ts";
 import type { Applier } from "../k8s/gitops.ts";
+import { catalog } from "../systems/registry.ts";
 
 export interface ObjectIdentity {
   apiVersion: string;
@@ -305,7 +305,7 @@ function checkLoaded(
   const normal = normalise(objects);
   const { profileOf, unrecognised } = classify(normal.objects, options.profile, (o) => normal.provenance.input(o));
   const crashed: { id: string; profile: SystemName; message: string }[] = [];
-  const findings = checkObjects(normal.objects, (o) => profileOf.get(o), {
+  const findings = catalog.checkObjects(normal.objects, (o) => profileOf.get(o), {
     run: runScope(options),
     onError: (rule, set, error) => crashed.push({ id: rule.id, profile: set.profile, message: (error as Error)?.message ?? String(error) }),
   });
@@ -357,7 +357,7 @@ function applyWaivers(findings: readonly Finding[], objects: readonly K8sObject[
   const waivers = new Map(
     objects.map((object) => {
       const profile = profileOf.get(object);
-      return [object, waiversOf(object, allRules(), profile === undefined ? undefined : { profile, rules: rulesFor(profile) })];
+      return [object, waiversOf(object, catalog.allRules(), profile === undefined ? undefined : { profile, rules: catalog.rulesFor(profile) })];
     }),
   );
   const out: (Finding & { waived?: string })[] = findings.map((finding) => {

@@ -1,8 +1,7 @@
 // The requirements of the checked profiles that manifests cannot show, which
 // every format names rather than passing them in silence.
-import { allRules } from "../rules/catalog.ts";
 import type { SystemName } from "../rules/engine.ts";
-import { requirementEntries } from "../rules/requirements.ts";
+import { catalog } from "../systems/registry.ts";
 
 /** A requirement of a checked profile that manifests cannot show. */
 export interface Skipped {
@@ -16,17 +15,20 @@ export interface Skipped {
 /** Rules with `judgedFrom`, and requirements no rule judges that carry a check note, of the checked profiles. */
 export function skippedFor(profiles: readonly SystemName[]): Skipped[] {
   const entries = [
-    ...allRules()
+    ...catalog
+      .allRules()
       .filter((rule) => rule.judgedFrom)
       .map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
-    ...allRules()
+    ...catalog
+      .allRules()
       .filter((rule) => rule.unjudged && !rule.judgedFrom)
       .map((rule) => ({
         id: rule.id,
         profiles: rule.profiles,
         reason: `in part: ${rule.unjudged!}`,
       })),
-    ...requirementEntries()
+    ...catalog
+      .requirementEntries()
       .filter((entry) => entry.checkNote)
       .map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
   ];

@@ -2,13 +2,13 @@
 // reason; a manifest-looking file that does not parse is an error.
 import { basename } from "node:path";
 import { UsageError } from "../core/errors.ts";
-import { KINDS } from "../rules/systems.ts";
 import type { SourceDocument } from "../parse/source.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { INPUT_RULE } from "./pseudo-rules.ts";
 import { KUSTOMIZATION_FILES } from "./kustomize-refs.ts";
 import type { CheckFinding } from "./run.ts";
 import { isRecord } from "../k8s/access.ts";
+import { kinds } from "../systems/registry.ts";
 
 /** Why a walked file was not checked, as the summary counts it. */
 export const SKIP_REASONS = {
@@ -65,7 +65,8 @@ export function readWalked(file: string, read: () => string): WalkedRead {
 
 function whyNot(name: string, documents: readonly SourceDocument[]): SkipReason {
   const data = documents.map((d) => d.data).filter((d) => d !== null && d !== undefined);
-  if (data.length > 0 && data.every((d) => isRecord(d) && typeof d.kind === "string" && d.apiVersion === undefined && KINDS.includes(d.kind))) return "values";
+  if (data.length > 0 && data.every((d) => isRecord(d) && typeof d.kind === "string" && d.apiVersion === undefined && kinds().includes(d.kind)))
+    return "values";
   if (name.endsWith(".schema.json") || (data.length === 1 && isRecord(data[0]) && typeof data[0].$schema === "string")) return "schema";
   return "not-kubernetes";
 }

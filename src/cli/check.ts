@@ -8,7 +8,6 @@ import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { designIdsNote } from "../rules/design-ids.ts";
 import type { SystemName } from "../rules/engine.ts";
-import { SYSTEM_NAMES } from "../rules/systems.ts";
 import { paint, type Io } from "./io.ts";
 import { argumentError } from "./args.ts";
 import { report as reportError } from "./command.ts";
@@ -19,6 +18,7 @@ import { ruleEntries } from "./rules.ts";
 import { kubeIndex, kubeVersion } from "../check/kube-schema.ts";
 import { VERSION } from "./version.ts";
 import { INPUT_RULE } from "../check/pseudo-rules.ts";
+import { catalog } from "../systems/registry.ts";
 
 export { RULES_HELP, rulesCommand } from "./rules.ts";
 
@@ -80,7 +80,7 @@ Options:
                          finding that fails the run (see --fail-on), a passing one with the
                          warning in <system-out> for a warning that does not, a skipped one
                          for a waived warning
-  -p, --profile NAME     check every object as ${SYSTEM_NAMES.join(", ")}
+  -p, --profile NAME     check every object as ${catalog.names().join(", ")}
       --fail-on LEVEL    error (default): exit 1 on errors; warning: on warnings too (waived ones
                          aside); JUnit's failures are the findings that fail the run
       --no-waivers       ignore every rigging.dev/waive annotation
@@ -178,7 +178,7 @@ function checkArgs(args: string[], io: Io): number | Promise<number> {
   const format = (values.format ?? config.format ?? "text") as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`${values.format ? "--format" : from("format")} ${format}: expected ${FORMATS.join(", ")}`);
   const profile = values.profile as SystemName | undefined;
-  if (profile !== undefined && !SYSTEM_NAMES.includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${SYSTEM_NAMES.join(", ")}`);
+  if (profile !== undefined && !catalog.names().includes(profile)) throw new UsageError(`--profile ${profile}: expected one of ${catalog.names().join(", ")}`);
   if (positionals.length === 0) throw new UsageError("check needs at least one FILE, directory or - for stdin; see rigging check --help");
   const failOn = values["fail-on"] ?? config.failOn ?? "error";
   if (failOn !== "error" && failOn !== "warning")

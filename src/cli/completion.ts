@@ -1,14 +1,12 @@
 // `rigging completion bash|zsh|fish`, written from the commands of commands.ts and their options here.
 import { UsageError } from "../core/errors.ts";
-import { KINDS } from "../rules/systems.ts";
-import { SYSTEM_NAMES } from "../rules/systems.ts";
-import { requirements } from "../rules/requirements.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";
 import { COMMAND_LINES, type CommandName, formatsOf } from "./commands.ts";
 import { type Io, packageRoot } from "./io.ts";
+import { catalog, kinds } from "../systems/registry.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -44,7 +42,7 @@ export interface CommandSpec {
 }
 
 const words = (list: () => readonly string[]): Values => ({ words: list });
-const ruleIds = () => [...new Set([...requirements().map((r) => r.id), ...PSEUDO_RULES.map((r) => r.id), WAIVER_RULE.id])];
+const ruleIds = () => [...new Set([...catalog.requirements().map((r) => r.id), ...PSEUDO_RULES.map((r) => r.id), WAIVER_RULE.id])];
 
 /** The Kubernetes versions check's schemas cover (dist/kube/index.json), none where the build has no schemas. */
 function kubeVersions(): string[] {
@@ -78,7 +76,7 @@ const COMPLETIONS: Record<CommandName, Completion> = {
   check: {
     options: [
       { long: "filename", short: "f", value: "files" },
-      { long: "profile", short: "p", value: words(() => SYSTEM_NAMES) },
+      { long: "profile", short: "p", value: words(() => catalog.names()) },
       { long: "fail-on", value: words(() => ["error", "warning"]) },
       { long: "no-waivers" },
       { long: "source-root", value: "dirs" },
@@ -95,10 +93,10 @@ const COMPLETIONS: Record<CommandName, Completion> = {
     ],
     args: "files",
   },
-  explain: { options: [], args: words(() => [...new Set(requirements().map((r) => r.id))]) },
+  explain: { options: [], args: words(() => [...new Set(catalog.requirements().map((r) => r.id))]) },
   rules: { options: [HELP], args: "none" },
-  schema: { options: [HELP], args: words(() => KINDS) },
-  init: { options: [{ long: "output", short: "o", value: "files" }, { long: "schema", value: "files" }, HELP], args: words(() => KINDS) },
+  schema: { options: [HELP], args: words(() => kinds()) },
+  init: { options: [{ long: "output", short: "o", value: "files" }, { long: "schema", value: "files" }, HELP], args: words(() => kinds()) },
   preflight: {
     options: [{ long: "timeout", value: "none" }, HELP],
     args: words(() => ["postgres", "tls", "nats"]),

@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../values/values.ts";
-import { requirements, sourceText, type Requirement } from "../rules/requirements.ts";
+import { sourceText, type Requirement } from "../rules/requirements.ts";
 import { otherIds } from "../check/other-ids.ts";
 import { designIdsNote } from "../rules/design-ids.ts";
 import type { Io } from "./io.ts";
+import { catalog } from "../systems/registry.ts";
 
 export const EXPLAIN_HELP = `Usage: rigging explain [RULE-ID]
 
@@ -25,7 +26,7 @@ export function explainCommand(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
   if (values.help) return io.out(EXPLAIN_HELP), 0;
   if (positionals.length > 1) throw new UsageError(`explain takes at most one RULE-ID, got ${positionals.length}`);
-  const all = requirements();
+  const all = catalog.requirements();
   if (positionals.length === 0) {
     const text = listing(all);
     io.out(text);

@@ -13,14 +13,12 @@ import type { K8sObject } from "../k8s/objects.ts";
 import { loadValues } from "../values/layers.ts";
 import { parseDocuments, parseValuesFile, readText, type SourceDocument } from "../parse/source.ts";
 import { renderSource } from "../pipeline.ts";
-import { KINDS, valuesKindOf } from "../rules/systems.ts";
-import { checkObjects } from "../rules/catalog.ts";
 import { normalise } from "../normalise/index.ts";
 import { OBJECTS_RULE } from "../check/pseudo-rules.ts";
 import type { SystemName } from "../rules/engine.ts";
-import { SYSTEM_NAMES } from "../rules/systems.ts";
 import type { Io } from "./io.ts";
 import { isRecord } from "../k8s/access.ts";
+import { catalog, kinds, valuesKindOf } from "../systems/registry.ts";
 
 export const FN_HELP = `Usage: rigging fn < resource-list.yaml
 
@@ -53,7 +51,7 @@ included), those values stand for the functionConfig: a kustomize exec
 script or a kpt --exec can name the file instead of carrying it.
 
 Anything that is not a ResourceList, or a functionConfig of another kind
-than the values kinds (${KINDS.join(", ")}), is answered with a
+than the values kinds (${kinds().join(", ")}), is answered with a
 ResourceList whose result is the error.
 
 Options:
@@ -122,7 +120,7 @@ export function fnAnswer(read: (file: "-") => string, io: Io, values?: SourceDoc
   if (isRecord(config) && config.kind === "ConfigMap" && config.apiVersion === "v1") return answer(list, validateWith(config.data, list.items), io);
   const kind = isRecord(config) ? config.kind : undefined;
   if (typeof kind !== "string" || !valuesKindOf(kind)) {
-    const message = `functionConfig: ${typeof kind === "string" ? `kind ${JSON.stringify(kind)} is not a values kind` : "has no kind"}; expected one of ${KINDS.join(", ")} (or no functionConfig, to check the items)`;
+    const message = `functionConfig: ${typeof kind === "string" ? `kind ${JSON.stringify(kind)} is not a values kind` : "has no kind"}; expected one of ${kinds().join(", ")} (or no functionConfig, to check the items)`;
     return answer(list, [{ severity: "error", message }], io);
   }
   return generate(list, config as Record<string, unknown>, io, values);
@@ -260,10 +258,10 @@ function validateWith(data: unknown, items: readonly Record<string, unknown>[]):
   const options = isRecord(data) ? data : {};
   const unknown = Object.keys(options).filter((key) => key !== "profile");
   if (unknown.length > 0)
-    return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${SYSTEM_NAMES.join("|")}` }];
+    return [{ severity: "error", message: `functionConfig: unknown key ${JSON.stringify(unknown[0])}; the only one is profile=${catalog.names().join("|")}` }];
   const profile = options.profile;
-  if (profile !== undefined && !SYSTEM_NAMES.includes(profile as SystemName)) {
-    return [{ severity: "error", message: `functionConfig: profile ${JSON.stringify(profile)}; expected one of ${SYSTEM_NAMES.join(", ")}` }];
+  if (profile !== undefined && !catalog.names().includes(profile as SystemName)) {
+    return [{ severity: "error", message: `functionConfig: profile ${JSON.stringify(profile)}; expected one of ${catalog.names().join(", ")}` }];
   }
   return validate(items, profile as SystemName | undefined);
 }
@@ -292,7 +290,7 @@ function validate(items: readonly Record<string, unknown>[], profile?: SystemNam
     const input = (object: K8sObject) => normal.provenance.input(object);
     const fileOf = (object: K8sObject) => loaded.origins.get(input(object))!.file;
     const notes = normal.notes.map((n) => ({ ...n, id: OBJECTS_RULE.id, fix: OBJECTS_RULE.fix }));
-    const findings = checkObjects(normal.objects, (o) => profileByObject.get(o), {
+    const findings = catalog.checkObjects(normal.objects, (o) => profileByObject.get(o), {
       onError: (rule, set, error) =>
         results.push({
           severity: "error",

@@ -6,9 +6,9 @@ import { UsageError } from "../core/errors.ts";
 import { printable } from "../core/printable.ts";
 import { VALUES_API_VERSION } from "../values/values-resource.ts";
 import { closest } from "../values/values.ts";
-import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { packageRoot, type Io } from "./io.ts";
 import { allKindsSchema } from "./schema.ts";
+import { kinds, valuesKindOf } from "../systems/registry.ts";
 
 /** The schema file the first line of `init`'s output points editors at. */
 export const SCHEMA_FILE = "rigging.schema.json";
@@ -17,7 +17,7 @@ export const INIT_HELP = `Usage: rigging init KIND [-o FILE] [--schema PATH|URL]
 
 Print a commented example values file that renders as is, or write it to
 FILE with -o.
-Kinds: ${KINDS.join(", ")}
+Kinds: ${kinds().join(", ")}
 
 The file is also a KRM resource (apiVersion: ${VALUES_API_VERSION}, kind,
 metadata.name), so the same file is what rigging render reads, kpt's
@@ -60,11 +60,11 @@ export function initCommand(args: string[], io: Io): number {
     options: { help: { type: "boolean", short: "h", default: false }, output: { type: "string", short: "o" }, schema: { type: "string" } },
   });
   if (values.help) return io.out(INIT_HELP), 0;
-  if (positionals.length !== 1) throw new UsageError(`init takes one KIND (${KINDS.join(", ")})`);
+  if (positionals.length !== 1) throw new UsageError(`init takes one KIND (${kinds().join(", ")})`);
   const valuesKind = valuesKindOf(positionals[0]);
   if (!valuesKind) {
-    const near = closest(positionals[0], KINDS);
-    throw new UsageError(`unknown kind ${JSON.stringify(positionals[0])}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
+    const near = closest(positionals[0], kinds());
+    throw new UsageError(`unknown kind ${JSON.stringify(positionals[0])}; expected one of ${kinds().join(", ")}${near ? ` (did you mean ${near}?)` : ""}`);
   }
   const schema = values.schema ?? SCHEMA_FILE;
   if (schema === "") throw new UsageError("--schema needs a path or a URL");

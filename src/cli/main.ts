@@ -3,7 +3,6 @@
 import { BUILD } from "../core/build.ts";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../values/values.ts";
-import { KINDS } from "../rules/systems.ts";
 import { CHECK_HELP, checkCommand, RULES_HELP, rulesCommand } from "./check.ts";
 import { DIFF_HELP, diffCommand } from "./diff.ts";
 import { type Command, exitWith, report, runCommand } from "./command.ts";
@@ -19,6 +18,7 @@ import { mayBeWorkerThread, processIo, type Io } from "./io.ts";
 import { RENDER_HELP, renderCommand } from "./render.ts";
 import { SCHEMA_HELP, schemaCommand } from "./schema.ts";
 import { VERSION } from "./version.ts";
+import { kinds } from "../systems/registry.ts";
 
 export { VERSION };
 
@@ -29,7 +29,7 @@ Usage:
 ${usageLines().join("\n")}
   rigging help [COMMAND] | --help | -V, --version
 
-Kinds: ${KINDS.join(", ")}
+Kinds: ${kinds().join(", ")}
 Run 'rigging help COMMAND' or 'rigging COMMAND --help' for a command's options.
 Exit codes: 0 success; 1 invalid values or findings; 2 usage error; 3 internal error.
 `;

@@ -5,7 +5,6 @@ import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.ts";
 import { parseValuesFile, readText } from "../parse/source.ts";
 import { closest } from "../values/values.ts";
-import { KINDS, valuesKindOf } from "../rules/systems.ts";
 import { Deadline, describeError, exitCode, formatResults, resultsNote, parseFormat, parseTimeout, TimeoutError } from "../preflight/common.ts";
 import { printable } from "../core/printable.ts";
 import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
@@ -15,6 +14,7 @@ import { imageSites, type ImageSite } from "../pin/sites.ts";
 import { applyEdits, type Edit, PLACES, writeInPlace } from "../pin/write.ts";
 import type { Io } from "./io.ts";
 import { label } from "./preflight-run.ts";
+import { kinds, valuesKindOf } from "../systems/registry.ts";
 
 export const PIN_TIMEOUT_SECONDS = 30;
 
@@ -110,9 +110,9 @@ export function imagesOf(text: string, file: string): { kind: string; sites: Ima
   const source = parseValuesFile(text, file);
   const kind = (source.data as Record<string, unknown>).kind;
   if (typeof kind !== "string" || !valuesKindOf(kind)) {
-    const near = typeof kind === "string" ? closest(kind, KINDS) : undefined;
+    const near = typeof kind === "string" ? closest(kind, kinds()) : undefined;
     throw new UsageError(
-      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${printable(JSON.stringify(String(kind)))} is not a values kind`}; expected one of ${KINDS.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${printable(JSON.stringify(String(kind)))} is not a values kind`}; expected one of ${kinds().join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
     );
   }
   // The checks above bound size, depth and aliases and refused duplicate keys

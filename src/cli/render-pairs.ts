@@ -4,7 +4,7 @@
 import { formatPath } from "../core/diagnostic.ts";
 import { objectRef, type K8sObject } from "../k8s/objects.ts";
 import { normalise } from "../normalise/index.ts";
-import { checkObjects } from "../rules/catalog.ts";
+import { catalog } from "../systems/registry.ts";
 
 /** One values file's render. */
 export interface Member {
@@ -22,7 +22,7 @@ export function pairRefusals(members: readonly Member[]): string[] {
   const owner = new Map<string, Member>();
   for (const member of members) for (const object of member.objects) owner.set(key(object), member);
   const normal = normalise(members.flatMap((m) => m.objects));
-  const errors = checkObjects(normal.objects, undefined, { rendered: true }).filter((f) => f.severity === "error");
+  const errors = catalog.checkObjects(normal.objects, undefined, { rendered: true }).filter((f) => f.severity === "error");
   return errors.map((f) => {
     const member = owner.get(key(f.object as K8sObject));
     const others = members.filter((m) => m !== member && m.kind !== member?.kind).map((m) => `${m.file} (${m.kind})`);

@@ -4,11 +4,11 @@ import { parseArgs } from "node:util";
 import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";
 import { UsageError } from "../core/errors.ts";
-import { allRules } from "../rules/catalog.ts";
 import { designIdsNote } from "../rules/design-ids.ts";
 import { sourceText } from "../rules/requirements.ts";
 import { deprecatedShortFormat } from "./args.ts";
 import type { Io } from "./io.ts";
+import { catalog } from "../systems/registry.ts";
 
 export const RULES_HELP = `Usage: rigging rules [--format text|json]
 
@@ -36,7 +36,7 @@ export interface RuleEntry {
 }
 
 export function ruleEntries(): RuleEntry[] {
-  const catalog = allRules().map(
+  const listed = catalog.allRules().map(
     (rule): RuleEntry => ({
       id: rule.id,
       summary: rule.summary,
@@ -58,7 +58,7 @@ export function ruleEntries(): RuleEntry[] {
       opinions: "opinions" in rule ? [...(rule.opinions ?? [])] : [],
     }),
   );
-  return [...catalog, ...own];
+  return [...listed, ...own];
 }
 
 export function rulesCommand(args: string[], io: Io): number {

@@ -2,12 +2,12 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { UsageError } from "../core/errors.ts";
 import { VALUES_API_VERSION } from "../values/values-resource.ts";
-import { KINDS, VALUES_KINDS, valuesKindOf } from "../rules/systems.ts";
 import type { ValuesKind } from "../systems/values-kind.ts";
 import type { Io } from "./io.ts";
+import { kinds, valuesKindOf, valuesKinds } from "../systems/registry.ts";
 
 /** The kinds a file may be in without `kind:` (their upstream tool's shape), as render tells them apart. */
-const upstreamShaped = () => VALUES_KINDS.filter((k) => (k.shapeKeys ?? []).length > 0);
+const upstreamShaped = () => valuesKinds().filter((k) => (k.shapeKeys ?? []).length > 0);
 
 export const SCHEMA_HELP = `Usage: rigging schema [KIND]
 
@@ -18,7 +18,7 @@ without kind the upstream runner-manifests shape's (${upstreamShaped()
   .map((k) => k.kind)
   .join(", ")}), as render reads it:
   rigging schema > rigging.schema.json   (the file rigging init points editors at)
-Kinds: ${KINDS.join(", ")}
+Kinds: ${kinds().join(", ")}
 
 Options:
   -h, --help   show this help
@@ -30,7 +30,7 @@ const DRAFT = "draft-2020-12";
 
 export function schemaOf(kind: string): object {
   const valuesKind = valuesKindOf(kind);
-  if (!valuesKind) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${KINDS.join(", ")}`);
+  if (!valuesKind) throw new UsageError(`unknown kind ${JSON.stringify(kind)}; expected one of ${kinds().join(", ")}`);
   // "input": what a person writes (defaults optional, images as strings).
   const schema = standardFormats(z.toJSONSchema(valuesKind.schema(), { io: "input", unrepresentable: "any", target: DRAFT })) as {
     properties?: Record<string, unknown>;
@@ -61,7 +61,7 @@ const RESOURCE_PROPERTIES = {
 /** One schema for every kind: each kind's schema applies where `kind` names it; without kind, the upstream shape's (as render reads such a file). */
 export function allKindsSchema(): object {
   const defs: Record<string, object> = {};
-  for (const kind of KINDS) {
+  for (const kind of kinds()) {
     const { $schema: _, ...schema } = schemaOf(kind) as { $schema?: string };
     defs[kind] = schema;
   }
@@ -71,19 +71,19 @@ export function allKindsSchema(): object {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "rigging values",
-    description: `A rigging values file; its top-level kind (${KINDS.join(", ")}) chooses the schema. Without kind, a file in the upstream shape of ${shaped.map((k) => k.kind).join(", ")}.`,
+    description: `A rigging values file; its top-level kind (${kinds().join(", ")}) chooses the schema. Without kind, a file in the upstream shape of ${shaped.map((k) => k.kind).join(", ")}.`,
     type: "object",
     properties: {
       kind: {
         type: "string",
-        enum: [...KINDS],
+        enum: [...kinds()],
         description: `The values kind: which system this file renders. Optional in the upstream shape (${shaped.map((k) => k.kind).join(", ")})`,
       },
       ...RESOURCE_PROPERTIES,
     },
     allOf: [
       // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
-      ...KINDS.map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
+      ...kinds().map((kind) => ({ if: { properties: { kind: { const: kind } }, required: ["kind"] }, then: { $ref: `#/$defs/${kind}` } })),
       // biome-ignore lint/suspicious/noThenProperty: as above
       ...shaped.map((k) => ({ if: { allOf: [noKind, hasShape(k)] }, then: { $ref: `#/$defs/${k.kind}` } })),
       // render names no kind for a file of neither: it needs kind, or an upstream shape.
@@ -134,7 +134,7 @@ export function standardFormats(schema: unknown): unknown {
 export function schemaCommand(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { help: { type: "boolean", short: "h", default: false } } });
   if (values.help) return io.out(SCHEMA_HELP), 0;
-  if (positionals.length > 1) throw new UsageError(`schema takes at most one KIND (${KINDS.join(", ")})`);
+  if (positionals.length > 1) throw new UsageError(`schema takes at most one KIND (${kinds().join(", ")})`);
   io.out(`${JSON.stringify(positionals.length === 0 ? allKindsSchema() : schemaOf(positionals[0]), null, 2)}\n`);
   return 0;
 }

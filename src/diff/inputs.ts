@@ -8,10 +8,10 @@ import { parseValuesFile } from "../parse/source.ts";
 import { parseManifests } from "../check/kube-yaml.ts";
 import { loadObjects } from "../check/load.ts";
 import { renderSource } from "../pipeline.ts";
-import { valuesKindOf } from "../rules/systems.ts";
 import { printable } from "../core/printable.ts";
 import { directoryFiles } from "./directory.ts";
 import { objectKeyOf as objectKey } from "./key.ts";
+import { valuesKindOf } from "../systems/registry.ts";
 
 export interface Side {
   /** The argument as given. */

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { nodeChecklist, runnerWarnings } from "../systems/compass-runner/checklist.ts";
-import { HOSTNAME_LABEL } from "../systems/compass-runner/runtime.ts";
+import { HOSTNAME_LABEL } from "../systems/compass-runner/interface.ts";
 import { compassRunnerSchema, type RunnerFields } from "../systems/compass-runner/values.ts";
 
 /** The example's values with each value the checklist names left as `<key>`. */

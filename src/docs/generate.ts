@@ -8,11 +8,11 @@ import { CONSEQUENCE_ROWS } from "../diff/consequences.ts";
 import { STATE_MEANINGS, STATE_WORDS, type UpdateState } from "../pin/update.ts";
 import { schemaOf } from "../cli/schema.ts";
 import { decisionsSection } from "../preflight/decisions.ts";
-import { SYSTEM_NAMES } from "../rules/systems.ts";
-import { FROM_MANIFESTS, requirements, sourceText } from "../rules/requirements.ts";
+import { FROM_MANIFESTS, sourceText } from "../rules/requirements.ts";
 import { refreshBlocks as refreshMarked } from "./blocks.ts";
 import { checklistBlock } from "./checklist.ts";
 import { COMMAND_LINES } from "../cli/commands.ts";
+import { catalog } from "../systems/registry.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
 
@@ -21,11 +21,11 @@ function judgedText(judged: string): string {
 }
 
 export function rulesMarkdown(): string {
-  const all = requirements();
+  const all = catalog.requirements();
   const rows = all.map((r) =>
     row([
       r.id,
-      r.profiles.length === SYSTEM_NAMES.length ? "all" : r.profiles.join(", "),
+      r.profiles.length === catalog.names().length ? "all" : r.profiles.join(", "),
       r.severity ?? "-",
       r.summary,
       sourceText(r),

@@ -1,7 +1,7 @@
 // The docs' interface tables from each program's contract file, with upstream
 // status per row; pure, written by scripts/gen-docs.ts.
-import { SYSTEMS } from "../rules/systems.ts";
 import { refreshBlocks } from "./blocks.ts";
+import { SYSTEMS } from "../systems/registry.ts";
 
 /** One name of a program's interface, as a contract file describes it. */
 export interface InterfaceRow {

@@ -1,13 +1,13 @@
 // A system page's list of its requirements, from its requirement file; pure,
 // written by scripts/gen-docs.ts.
-import { requirements } from "../rules/requirements.ts";
 import { refreshBlocks } from "./blocks.ts";
+import { catalog } from "../systems/registry.ts";
 
 export const REQUIREMENTS_CLOSE = "<!-- /requirements -->";
 
 /** One item per requirement of the system: ID, summary, how it is judged when no rule over manifests does; how values meet it nested below. */
 export function requirementList(system: string): string {
-  const own = requirements().filter((r) => r.profiles.length === 1 && r.profiles[0] === system);
+  const own = catalog.requirements().filter((r) => r.profiles.length === 1 && r.profiles[0] === system);
   if (own.length === 0) throw new Error(`no requirements of a system named ${system}`);
   return own
     .map((r) => `- **${r.id}** ${r.summary}${r.severity ? "" : ` (how judged: ${r.judged})`}${r.inValues ? `\n  - In values: ${r.inValues}` : ""}`)

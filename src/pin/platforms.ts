@@ -1,5 +1,5 @@
 // D10 for one image: the platforms its digest holds against those its
-// system's record asks (src/rules/system.ts, `image`).
+// system's record asks (src/systems/registry.ts, `image`).
 import type { CheckResult } from "../preflight/common.ts";
 import { printable } from "../core/printable.ts";
 import type { PinReference } from "./reference.ts";

@@ -1,8 +1,8 @@
 // Where a values file names images (any `image` key), and whose image it is,
 // which sets the platforms D10 asks of it.
 import { isMap, isScalar, isSeq, type Scalar, type Document, type Node } from "yaml";
-import type { ImageNeed } from "../rules/system.ts";
-import { systemOf, systemOfKind, valuesKindOf } from "../rules/systems.ts";
+import type { ImageNeed } from "../systems/registry.ts";
+import { systemOf, systemOfKind, valuesKindOf } from "../systems/registry.ts";
 
 export interface ImageSite {
   /** The key path, such as nats.image or runner.image. */

@@ -4,7 +4,7 @@ import type { Container, PodSpec } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../k8s/objects.ts";
 import type { Applier } from "../k8s/gitops.ts";
 
-import type { SystemName } from "./system.ts";
+import type { SystemName } from "./judged-system.ts";
 import { dig } from "../k8s/access.ts";
 import { POD_SPEC_PATH } from "../k8s/pod-spec.ts";
 

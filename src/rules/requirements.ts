@@ -1,9 +1,9 @@
 // Every requirement ID in one list, for `explain`, `check` and the docs: the
 // general requirement file and each system's, read as data.
 import type { Opinion, Rule, Source, SystemName } from "./engine.ts";
-import { G } from "./general-requirements.ts";
+import { generalRequirements } from "./general-requirements.ts";
+import type { JudgedSystem } from "./judged-system.ts";
 import type { RequirementEntry } from "./requirement-data.ts";
-import { ID_PREFIXES, SYSTEMS } from "./systems.ts";
 
 export interface Requirement {
   id: string;
@@ -32,8 +32,8 @@ export const READS_EVERY_RULE =
 export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
 
 /** Every requirement's data, the general ones first, then each system's (reading a system's loads its chunk). */
-export function requirementEntries(): RequirementEntry[] {
-  return [...Object.values(G), ...SYSTEMS.flatMap((system) => Object.values(system.requirements))];
+export function requirementEntries(systems: readonly JudgedSystem[]): RequirementEntry[] {
+  return [...Object.values(generalRequirements(systems)), ...systems.flatMap((system) => Object.values(system.requirements))];
 }
 
 /** How a requirement is judged, in the words `explain` and the docs use. */
@@ -43,8 +43,9 @@ function judgedBy(r: RequirementEntry): string {
   return r.unjudged ? `${FROM_MANIFESTS}; not judged: ${r.unjudged}` : FROM_MANIFESTS;
 }
 
-export function requirements(): Requirement[] {
-  return requirementEntries()
+export function requirements(systems: readonly JudgedSystem[]): Requirement[] {
+  const compare = idOrder(systems);
+  return requirementEntries(systems)
     .map(
       (r): Requirement => ({
         id: r.id,
@@ -58,24 +59,23 @@ export function requirements(): Requirement[] {
         ...(r.severity && !r.enforcedBy && !r.judgedFrom ? { reads: r.reads ? `${r.reads}; ${READS_EVERY_RULE}` : READS_EVERY_RULE } : {}),
       }),
     )
-    .sort((a, b) => compareIds(a.id, b.id));
+    .sort((a, b) => compare(a.id, b.id));
 }
 
-/** G- first, then each system's prefix in the registry's order; numbers in numeric order. */
-export function compareIds(a: string, b: string): number {
-  const [pa, na] = split(a);
-  const [pb, nb] = split(b);
-  return rank(pa) - rank(pb) || pa.localeCompare(pb, "en") || na - nb || (a < b ? -1 : a > b ? 1 : 0);
+/** How IDs sort: G- first, then each system's prefix in the systems' order; numbers in numeric order. */
+export function idOrder(systems: readonly JudgedSystem[]): (a: string, b: string) => number {
+  const prefixes = ["G", ...systems.map((s) => s.idPrefix)];
+  const rank = (prefix: string) => (prefixes.includes(prefix) ? prefixes.indexOf(prefix) : prefixes.length);
+  return (a, b) => {
+    const [pa, na] = split(a);
+    const [pb, nb] = split(b);
+    return rank(pa) - rank(pb) || pa.localeCompare(pb, "en") || na - nb || (a < b ? -1 : a > b ? 1 : 0);
+  };
 }
 
 function split(id: string): [string, number] {
   const match = /^([A-Z]+)-(\d+)/.exec(id);
   return match ? [match[1], Number(match[2])] : [id, 0];
-}
-
-function rank(prefix: string): number {
-  const index = ID_PREFIXES.indexOf(prefix);
-  return index < 0 ? ID_PREFIXES.length : index;
 }
 
 /** A requirement's source, as the rules table shows it. */

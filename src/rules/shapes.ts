@@ -2,6 +2,7 @@
 import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import { flagValue } from "../k8s/flag-or-env.ts";
 import { isRecord, list } from "../k8s/access.ts";
+import type { K8sObject } from "../k8s/objects.ts";
 
 export function containersOf(spec: PodSpec): Container[] {
   return [...list<Container>(spec.initContainers), ...list<Container>(spec.containers)].filter(isRecord) as Container[];
@@ -27,4 +28,11 @@ export function projectsAudience(spec: PodSpec, audience: string): boolean {
   return list<Volume>(spec.volumes).some((v) =>
     list<{ serviceAccountToken?: { audience?: string } }>(v?.projected?.sources).some((s) => s?.serviceAccountToken?.audience === audience),
   );
+}
+
+/** A shape that names a workload's system when its labels do not (`check` on hand-written manifests). */
+export interface Shape {
+  /** What gives it away, for people (docs, messages). */
+  sign: string;
+  matches(spec: PodSpec, object: K8sObject): boolean;
 }

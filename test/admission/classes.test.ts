@@ -21,12 +21,12 @@ import { CEL_COST_LIMIT, estimatedCost } from "../../src/admission/cost.ts";
 import type { K8sObject } from "../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import type { Finding } from "../../src/rules/engine.ts";
 import { validCompassRunner } from "../support/compass-runner-values.ts";
 import { ROOT } from "../support/cli.ts";
 import { admissionScope } from "../support/admission-run.ts";
 import { runs } from "../support/runs.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const objectsOf = (text: string): K8sObject[] => parseAllDocuments(text).map((d) => d.toJS() as K8sObject);
@@ -209,11 +209,11 @@ describe("the proof over the syntax tree", () => {
 /** The fast path's check run, warm from every set judged before; the plain path's, the reference. */
 const fast = admissionScope();
 const reference = admissionScope({ plain: true });
-const judged = (objects: K8sObject[]) => checkObjects(objects, undefined, { run: fast.scope });
+const judged = (objects: K8sObject[]) => catalog.checkObjects(objects, undefined, { run: fast.scope });
 
 /** The catalog's findings on the plain path and on the class path (cold, then warm); all equal. Whether the class path answered any ask. */
 function judgedAlike(objects: K8sObject[]): { findings: Finding[]; classed: boolean } {
-  const plain = checkObjects(objects, undefined, { run: reference.scope });
+  const plain = catalog.checkObjects(objects, undefined, { run: reference.scope });
   const before = fast.admission.stats.fromClass;
   const found = judged(objects);
   expect(found).toEqual(plain);

@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import { admissionScope } from "../support/admission-run.ts";
 import { ROOT } from "../support/cli.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const example = (): string => readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8");
 const render = (text: string): K8sObject[] => renderSource(parseValuesFile(text, "values.yaml")).objects;
@@ -27,14 +27,14 @@ describe("the program cache", () => {
   it("compiles each distinct expression once on the fast path, every time on the plain path", () => {
     const objects = render(example().replace("name: compass-runner\n", "name: program-cache\n"));
     const { scope, admission } = admissionScope();
-    checkObjects(objects, undefined, { run: scope });
+    catalog.checkObjects(objects, undefined, { run: scope });
     const first = admission.stats.compilations;
     expect(first).toBeGreaterThan(0);
-    checkObjects(objects, undefined, { run: scope });
+    catalog.checkObjects(objects, undefined, { run: scope });
     expect(admission.stats.compilations).toBe(first);
     const plain = admissionScope({ plain: true });
-    checkObjects(objects, undefined, { run: plain.scope });
-    checkObjects(objects, undefined, { run: plain.scope });
+    catalog.checkObjects(objects, undefined, { run: plain.scope });
+    catalog.checkObjects(objects, undefined, { run: plain.scope });
     expect(plain.admission.stats.compilations).toBe(2 * expressionsOf(objects).length);
   });
 
@@ -46,7 +46,7 @@ describe("the program cache", () => {
       spec: { validations: [{ expression: `request.name != "${String(i).padStart(6, "0")}${"x".repeat(4000)}"` }] },
     });
     const { scope, admission } = admissionScope();
-    for (let i = 0; i < 40; i++) checkObjects([policy(i)], () => "compass-runner", { run: scope });
+    for (let i = 0; i < 40; i++) catalog.checkObjects([policy(i)], () => "compass-runner", { run: scope });
     expect(admission.compile.programText).toBeLessThanOrEqual(64 * 1024);
     expect(admission.compile.programText).toBeGreaterThan(32 * 1024);
   });
@@ -57,10 +57,10 @@ describe("the judge parses an expression of a known template no more", () => {
     const install = (name: string) => render(example().replace(/^name: compass-runner$/m, `name: ${name}`));
     const { scope, admission } = admissionScope();
     const parses = () => admission.stats.parses;
-    checkObjects(install("literal-first"), undefined, { run: scope });
+    catalog.checkObjects(install("literal-first"), undefined, { run: scope });
     const before = parses();
     const second = install("literal-second");
-    checkObjects(second, undefined, { run: scope });
+    catalog.checkObjects(second, undefined, { run: scope });
     // Its expressions with the name in a literal are new texts, compiled, but from the first one's trees.
     expect(expressionsOf(second).filter((e) => e.includes("literal-second")).length).toBeGreaterThan(0);
     expect(parses() - before).toBe(0);

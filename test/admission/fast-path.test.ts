@@ -14,12 +14,12 @@ import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import type { Finding } from "../../src/rules/engine.ts";
 import { validCompassRunner } from "../support/compass-runner-values.ts";
 import { ROOT } from "../support/cli.ts";
 import { admissionScope } from "../support/admission-run.ts";
 import { runs } from "../support/runs.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const CORPUS = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const EXAMPLE = join(ROOT, "examples", "compass-runner.yaml");
@@ -32,11 +32,11 @@ const policiesOf = (objects: K8sObject[]) => objects.filter((o) => o.kind === "V
 /** The fast path's check run, warm from every set judged before; the plain path's, the reference. */
 const fast = admissionScope();
 const reference = admissionScope({ plain: true });
-const judged = (objects: K8sObject[]) => checkObjects(objects, undefined, { run: fast.scope });
+const judged = (objects: K8sObject[]) => catalog.checkObjects(objects, undefined, { run: fast.scope });
 
 /** The catalog's findings on the plain path and on the fast path (twice: cold for this set, then warm); all equal. */
 function judgedAlike(objects: K8sObject[]): Finding[] {
-  const plain = checkObjects(objects, undefined, { run: reference.scope });
+  const plain = catalog.checkObjects(objects, undefined, { run: reference.scope });
   const found = judged(objects);
   expect(found).toEqual(plain);
   expect(judged(objects)).toEqual(plain);

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { newAdmissionRun } from "../../src/admission/run.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import { RunScope } from "../../src/rules/engine.ts";
 import { ROOT } from "../support/cli.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const rendered = () => renderSource(parseValuesFile(readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8"), "values.yaml")).objects;
 
@@ -23,13 +23,13 @@ describe("a check run's admission state", () => {
   it("carries compiled expressions from one set to the next of its run, and not to another run", () => {
     const objects = rendered();
     const first = new RunScope();
-    checkObjects(objects, undefined, { run: first });
+    catalog.checkObjects(objects, undefined, { run: first });
     const compiled = first.get(newAdmissionRun).stats.compilations;
     expect(compiled).toBeGreaterThan(0);
-    checkObjects(objects, undefined, { run: first });
+    catalog.checkObjects(objects, undefined, { run: first });
     expect(first.get(newAdmissionRun).stats.compilations).toBe(compiled);
     const second = new RunScope();
-    checkObjects(objects, undefined, { run: second });
+    catalog.checkObjects(objects, undefined, { run: second });
     expect(second.get(newAdmissionRun).stats.compilations).toBe(compiled);
   });
 });

@@ -13,7 +13,6 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { allRules } from "../../src/rules/catalog.ts";
 import {
   brokenFiles,
   CORPUS,
@@ -30,6 +29,7 @@ import {
   yamlFiles,
 } from "../support/corpus.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 it("has one corpus folder for each system of the registry, and no other", () => {
   const folders = readdirSync(CORPUS)
@@ -105,7 +105,8 @@ describe("the rootpilot-runner corpus", () => {
 
   it("every Rootpilot opinion has its opinion/<ID>-<key>.yaml fixture", () => {
     const have = new Set(yamlFiles(join(dir, "opinion")).map((f) => basename(f, ".yaml")));
-    const missing = allRules()
+    const missing = catalog
+      .allRules()
       .filter((r) => r.id.startsWith("RP-"))
       .flatMap((r) => Object.keys(r.opinions ?? {}).map((key) => `${r.id}-${key}`))
       .filter((name) => !have.has(name));

@@ -6,12 +6,12 @@ import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../src/k8s/objects.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const FIXTURE = "test/fixtures/check/compass-runner/valid-with-server.yaml";
 const text = readFileSync(FIXTURE, "utf8");
 const objectsOf = (yaml: string): K8sObject[] => parseAllDocuments(yaml).map((d) => d.toJS());
-const errors = (yaml: string) => checkObjects(objectsOf(yaml)).filter((f) => f.severity === "error");
+const errors = (yaml: string) => catalog.checkObjects(objectsOf(yaml)).filter((f) => f.severity === "error");
 
 describe("the Runner and the Server's cluster entry in one input", () => {
   it("agreeing: no finding", () => {
@@ -44,9 +44,9 @@ describe("the Runner and the Server's cluster entry in one input", () => {
 
   it("judged alone, the Runner is not compared with any entry", () => {
     const typo = objectsOf(text.replace("namespace: ci-microvms\n        serviceAccount", "namespace: elsewhere\n        serviceAccount"));
-    expect(checkObjects(typo).map((f) => f.id)).toContain("CR-04");
+    expect(catalog.checkObjects(typo).map((f) => f.id)).toContain("CR-04");
     const runnerOnly = typo.filter((o) => o.metadata?.labels?.["app.kubernetes.io/name"] === "compass-runner");
     expect(runnerOnly.some((o) => o.kind === "DaemonSet")).toBe(true);
-    expect(checkObjects(runnerOnly).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(runnerOnly).filter((f) => f.severity === "error")).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
-import { allRules } from "../../src/rules/catalog.ts";
 import { ROOT, runCli, runInProcess } from "../support/cli.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const schema = JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "sarif-schema-2.1.0.json"), "utf8"));
 
@@ -60,7 +60,7 @@ describe("SARIF 2.1.0 output", () => {
     expect(log.version).toBe("2.1.0");
     expect(run.tool.driver.name).toBe("rigging");
     expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([
-      ...allRules().map((r) => r.id),
+      ...catalog.allRules().map((r) => r.id),
       "waiver",
       "input",
       "unrecognised",

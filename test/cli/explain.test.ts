@@ -1,7 +1,6 @@
 import { runInProcess } from "../support/cli.ts";
 import { describe, expect, it } from "vitest";
-import { allRules } from "../../src/rules/catalog.ts";
-import { requirementEntries } from "../../src/rules/requirements.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 describe("rigging explain", () => {
   it("lists every requirement of the requirement files, once each, each ruled one with its rule", () => {
@@ -11,9 +10,9 @@ describe("rigging explain", () => {
       .trim()
       .split("\n")
       .map((line) => line.split(/\s+/)[0]);
-    const expected = requirementEntries().map((entry) => entry.id);
+    const expected = catalog.requirementEntries().map((entry) => entry.id);
     expect([...ids].sort()).toEqual([...expected].sort());
-    for (const rule of allRules()) expect(ids).toContain(rule.id);
+    for (const rule of catalog.allRules()) expect(ids).toContain(rule.id);
     expect(ids.slice(0, 4)).toEqual(["G-01", "G-02", "G-03", "G-04"]);
     expect(r.out).toMatch(/^CR-09\s+error\s+The pod runs in a user namespace: hostUsers: false$/m);
     expect(r.out).toMatch(/^CR-18\s+values\s+Node prerequisites/m);
@@ -50,7 +49,8 @@ describe("rigging explain", () => {
   });
 
   it("every G- and CR- rule has its why", () => {
-    const missing = allRules()
+    const missing = catalog
+      .allRules()
       .filter((rule) => /^(G|CR)-/.test(rule.id) && !rule.why)
       .map((rule) => rule.id);
     expect(missing).toEqual([]);

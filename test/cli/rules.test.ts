@@ -2,15 +2,22 @@
 // ID that any command prints.
 import { describe, expect, it } from "vitest";
 import { LIVE_DECISIONS } from "../../src/preflight/decisions.ts";
-import { allRules } from "../../src/rules/catalog.ts";
 import { runInProcess } from "../support/cli.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 describe("rigging rules", () => {
   it("--format json lists every rule with id, summary, severity, fix, source and profiles", () => {
     const r = runInProcess(["rules", "--format", "json"]);
     expect(r.code).toBe(0);
     const entries = JSON.parse(r.out);
-    expect(entries.map((e: { id: string }) => e.id)).toEqual([...allRules().map((rule) => rule.id), "input", "unrecognised", "schema", "objects", "waiver"]);
+    expect(entries.map((e: { id: string }) => e.id)).toEqual([
+      ...catalog.allRules().map((rule) => rule.id),
+      "input",
+      "unrecognised",
+      "schema",
+      "objects",
+      "waiver",
+    ]);
     for (const e of entries) {
       expect(Object.keys(e)).toEqual(["id", "summary", "severity", "fix", "source", "profiles", "opinions"]);
       expect(["error", "warning"]).toContain(e.severity);

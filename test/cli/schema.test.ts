@@ -9,8 +9,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { KINDS } from "../../src/rules/systems.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
+import { kinds } from "../../src/systems/registry.ts";
 
 /** The formats JSON Schema 2020-12 defines (its format vocabulary). */
 const STANDARD = ["date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6", "uri"];
@@ -41,7 +41,7 @@ const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".
 const upstream = () => JSON.parse(readFileSync(join(ROOT, "values.example.json"), "utf8"));
 
 describe("rigging schema is standard JSON Schema 2020-12", () => {
-  it.each([[], ...KINDS.map((k) => [k])])("compiles in ajv's strict mode, with standard formats only: schema %s", (...args) => {
+  it.each([[], ...kinds().map((k) => [k])])("compiles in ajv's strict mode, with standard formats only: schema %s", (...args) => {
     const schema = printed(...args);
     expect(() => strict().compile(schema)).not.toThrow();
     for (const format of valuesOf(schema, "format")) expect([...STANDARD, ...STANDARD_TOO]).toContain(format);
@@ -68,7 +68,7 @@ describe("rigging schema accepts what render accepts as shipped", () => {
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it.each(KINDS)("rigging init %s", (kind) => {
+  it.each(kinds())("rigging init %s", (kind) => {
     const text = runInProcess(["init", kind]).out;
     expect(runInProcess(["render", tempFile(text)]).code).toBe(0);
     expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);

@@ -7,9 +7,8 @@ import { describe, expect, it } from "vitest";
 import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from "../../src/docs/generate.ts";
 import { CONSEQUENCE_ROWS, SHORT } from "../../src/diff/consequences.ts";
 import { expectedDocs } from "../../src/docs/files.ts";
-import { allRules } from "../../src/rules/catalog.ts";
 import { requirementList } from "../../src/docs/requirement-lists.ts";
-import { requirementEntries } from "../../src/rules/requirements.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const DOCS = fileURLToPath(new URL("../../docs", import.meta.url));
 
@@ -32,8 +31,8 @@ describe("generated docs are up to date (npm run docs)", () => {
 describe("the generators", () => {
   it("the rules table has one row per requirement ID, with its severity and fix", () => {
     const md = rulesMarkdown();
-    for (const rule of allRules()) expect(md).toContain(`| ${rule.id} |`);
-    for (const entry of requirementEntries()) expect(md).toContain(`| ${entry.id} | ${entry.profiles.length === 1 ? entry.profiles[0] : "all"} |`);
+    for (const rule of catalog.allRules()) expect(md).toContain(`| ${rule.id} |`);
+    for (const entry of catalog.requirementEntries()) expect(md).toContain(`| ${entry.id} | ${entry.profiles.length === 1 ? entry.profiles[0] : "all"} |`);
     expect(md).toMatch(
       /\| CR-09 \| compass-runner \| error \| The pod runs in a user namespace: hostUsers: false \| [^|]+ \| set hostUsers: false in the pod spec, on Kubernetes 1\.33 or newer \(1\.32 with the feature gates UserNamespacesSupport and ProcMountType\) \|/,
     );
@@ -43,14 +42,14 @@ describe("the generators", () => {
 
   it("a system page's requirement list names each of its requirements with its summary, from the requirement data", () => {
     const list = requirementList("compass-runner");
-    const own = requirementEntries().filter((entry) => entry.id.startsWith("CR-"));
+    const own = catalog.requirementEntries().filter((entry) => entry.id.startsWith("CR-"));
     expect(list.split("\n").filter((line) => line.startsWith("- "))).toHaveLength(own.length);
     for (const entry of own) expect(list).toContain(`- **${entry.id}** ${entry.summary}`);
     expect(list).toMatch(/^- \*\*CR-18\*\* .* \(how judged: render prints the checklist/m);
   });
 
   it("a requirement with inValues shows it nested under its item, in its system page's list", () => {
-    const withValues = requirementEntries().filter((entry) => entry.inValues !== undefined);
+    const withValues = catalog.requirementEntries().filter((entry) => entry.inValues !== undefined);
     expect(withValues.map((entry) => entry.id)).toContain("CR-03");
     for (const entry of withValues) {
       const page = readFileSync(join(DOCS, `${entry.profiles[0]}.md`), "utf8");

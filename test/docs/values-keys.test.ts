@@ -21,9 +21,9 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { SYSTEMS } from "../../src/rules/systems.ts";
 import { CLI, ROOT } from "../support/cli.ts";
 import { type CodeSpan, codeBlocks, codeSpans, docPages } from "./markdown.ts";
+import { SYSTEMS } from "../../src/systems/registry.ts";
 
 interface Schema {
   properties?: Record<string, Schema>;

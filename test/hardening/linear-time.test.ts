@@ -18,14 +18,13 @@ import { printable } from "../../src/core/printable.ts";
 import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/parse/source.ts";
 import { validateValues } from "../../src/values/values.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { SYSTEMS, valuesKindOf } from "../../src/rules/systems.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import type { SystemName } from "../../src/rules/engine.ts";
 import { readRunnerClusters } from "../../src/systems/compass-server/runner-clusters.ts";
 import { planPolicies } from "../../src/admission/plan.ts";
 import { newAdmissionRun } from "../../src/admission/run.ts";
 import { globMatcher } from "../../src/check/glob.ts";
 import { expectLinear } from "../support/linear.ts";
+import { SYSTEMS, catalog, valuesKindOf } from "../../src/systems/registry.ts";
 
 const SIZE = 2 * 1024 * 1024;
 const KiB = 1024;
@@ -105,7 +104,7 @@ describe.each(Object.keys(EXAMPLES) as SystemName[])("%s: every rule and every v
       const hostileValues = { ...(withText(values, text, true) as object), kind };
       return () => {
         // The rules, as check runs them, on the rendered objects...
-        for (const each of hostileObjects) expect(checkObjects(each, () => profile).length).toBeGreaterThan(0);
+        for (const each of hostileObjects) expect(catalog.checkObjects(each, () => profile).length).toBeGreaterThan(0);
         // ...and the values checks, through the profile's schema and the inline-secret scan.
         expect(() => validateValues(schema, sourceOf(hostileValues), kind)).toThrow(ValuesError);
       };

@@ -9,11 +9,11 @@ import { ValuesError } from "../../src/core/errors.ts";
 import { DNS1123_SUBDOMAIN } from "../../src/k8s/names.ts";
 import { LIMITS, parseValuesFile, type SourceDocument } from "../../src/parse/source.ts";
 import { validateValues } from "../../src/values/values.ts";
-import { valuesKindOf } from "../../src/rules/systems.ts";
-import { ROLE_ARN } from "../../src/systems/rootpilot-runner/runtime.ts";
+import { ROLE_ARN } from "../../src/systems/rootpilot-runner/interface.ts";
 import { fallsBack } from "../../src/parse/fast-yaml.ts";
 import { tempFile } from "../support/cli.ts";
 import { runCliAsync } from "../support/run-async.ts";
+import { valuesKindOf } from "../../src/systems/registry.ts";
 
 const RUNNER = readFileSync("examples/compass-runner.yaml", "utf8");
 const NEAR_LIMIT = LIMITS.fileBytes - 64 * 1024;

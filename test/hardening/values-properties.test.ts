@@ -9,10 +9,10 @@ import { describe, expect, it } from "vitest";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { renderSource } from "../../src/pipeline.ts";
-import { checkObjects } from "../../src/rules/catalog.ts";
 import { mutate, mutation, validCompassRunner } from "../support/compass-runner-values.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 import { runs } from "../support/runs.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 const RUNS = runs(200);
 
@@ -45,7 +45,7 @@ function judge(values: unknown, asJson = false): Outcome {
   // Warnings are for what values cannot prove (one node by a label, a Server by host name): only CR-07 may warn here,
   // and CR-14 on the --server-name that designed.P9 asked for (a Runner without P9 exits on it).
   const optedP9 = (values as { designed?: { P9?: boolean } } | null)?.designed?.P9 === true;
-  expect(checkObjects(rendered.objects).filter((f) => f.severity === "error" || (f.id !== "CR-07" && !(optedP9 && f.id === "CR-14")))).toEqual([]);
+  expect(catalog.checkObjects(rendered.objects).filter((f) => f.severity === "error" || (f.id !== "CR-07" && !(optedP9 && f.id === "CR-14")))).toEqual([]);
   return { accepted: true };
 }
 

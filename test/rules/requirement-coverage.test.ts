@@ -9,17 +9,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
-import { SYSTEMS } from "../../src/systems/index.ts";
-import { allRules } from "../../src/rules/catalog.ts";
-import { requirementEntries } from "../../src/rules/requirements.ts";
-import { ID_PREFIXES } from "../../src/rules/systems.ts";
+import { SYSTEMS } from "../../src/systems/registry.ts";
 import { ROOT } from "../support/cli.ts";
 import { brokenFiles, CORPUS_SYSTEMS, expectedId, warnFiles } from "../support/corpus.ts";
 import { refusal } from "../support/values.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
-const ENTRIES = new Map(requirementEntries().map((r) => [r.id, r]));
+const ENTRIES = new Map(catalog.requirementEntries().map((r) => [r.id, r]));
 const IDS = [...ENTRIES.keys()];
-const RULES = new Map(allRules().map((r) => [r.id, r]));
+const RULES = new Map(catalog.allRules().map((r) => [r.id, r]));
 
 /** What the requirement data records as the reason a requirement is not judged from manifests. */
 const judgedElsewhere = (id: string) => ENTRIES.get(id)?.judgedFrom ?? ENTRIES.get(id)?.enforcedBy;
@@ -116,7 +114,7 @@ function refusingText({ example, edits }: Refusing): string {
 
 describe("every requirement has a rule, or a named reason it is judged elsewhere", () => {
   it("the IDs of the general rules and of every system run from 01 without a gap", () => {
-    for (const prefix of ID_PREFIXES) {
+    for (const prefix of catalog.idPrefixes()) {
       const numbers = IDS.filter((id) => id.startsWith(`${prefix}-`)).map((id) => Number(id.slice(prefix.length + 1)));
       expect(numbers.length, prefix).toBeGreaterThan(0);
       expect(numbers, prefix).toEqual(numbers.map((_, i) => i + 1));
@@ -124,7 +122,7 @@ describe("every requirement has a rule, or a named reason it is judged elsewhere
   });
 
   it("each ID is written once, and every rule judges an ID of the requirement files", () => {
-    expect(IDS.length).toBe(requirementEntries().length);
+    expect(IDS.length).toBe(catalog.requirementEntries().length);
     for (const id of RULES.keys()) expect(IDS, id).toContain(id);
   });
 
@@ -173,7 +171,7 @@ describe("every requirement a manifest can break has a corpus fixture that check
   const fixtures = (system: string, files: string[]) => new Set(files.map((f) => `${system}:${expectedId(f)}`));
   const broken = new Set(CORPUS_SYSTEMS.flatMap((s) => [...fixtures(s, brokenFiles(s))]));
   const warned = new Set(CORPUS_SYSTEMS.flatMap((s) => [...fixtures(s, warnFiles(s))]));
-  const judged = allRules().filter((rule) => !rule.judgedFrom);
+  const judged = catalog.allRules().filter((rule) => !rule.judgedFrom);
 
   it("the requirements without one are judged elsewhere, or named with a reason", () => {
     const unjudged = IDS.filter((id) => !judged.some((r) => r.id === id));

@@ -2,9 +2,8 @@
 // rule for an ID the requirement files do not hold, or for one judged elsewhere.
 import { describe, expect, it } from "vitest";
 import { CR } from "../../src/systems/compass-runner/requirements.ts";
-import { allRules } from "../../src/rules/catalog.ts";
 import { rule } from "../../src/rules/requirement-data.ts";
-import { requirementEntries } from "../../src/rules/requirements.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 describe("rules are built from the requirement files", () => {
   it("a rule takes its entry's text and adds only its check", () => {
@@ -13,8 +12,8 @@ describe("rules are built from the requirement files", () => {
   });
 
   it("every rule of the catalog says what its requirement entry says", () => {
-    const entries = new Map(requirementEntries().map((entry) => [entry.id, entry]));
-    for (const built of allRules()) {
+    const entries = new Map(catalog.requirementEntries().map((entry) => [entry.id, entry]));
+    for (const built of catalog.allRules()) {
       const { check: _check, provenForRendered: _proven, ...text } = built;
       expect(text, built.id).toEqual(entries.get(built.id));
     }

@@ -6,9 +6,9 @@
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, tempDir } from "../support/cli.ts";
 import { run, type RunOptions } from "./run.ts";
+import { kinds } from "../../src/systems/registry.ts";
 
 const EXAMPLES = readdirSync(join(ROOT, "examples"))
   .filter((f) => f.endsWith(".yaml"))
@@ -81,7 +81,7 @@ describe("the standalone executable", () => {
     expect(a).toEqual(await node(["render", bad]));
   });
 
-  it.each(KINDS)("init %s: the examples of the tree it was built from are built in, and what it prints renders", async (kind) => {
+  it.each(kinds())("init %s: the examples of the tree it was built from are built in, and what it prints renders", async (kind) => {
     const a = await bin(["init", kind], { cwd: join(work, "alone") });
     expect(a.code, a.err).toBe(0);
     expect(a.out.startsWith("# yaml-language-server: $schema=")).toBe(true);

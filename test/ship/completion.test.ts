@@ -4,11 +4,10 @@
 // offer is one the command's own --help documents.
 import { describe, expect, it } from "vitest";
 import { COMMAND_SPECS } from "../../src/cli/completion.ts";
-import { KINDS } from "../../src/rules/systems.ts";
-import { SYSTEM_NAMES } from "../../src/rules/systems.ts";
 import { runInProcess } from "../support/cli.ts";
 import { bashComplete, fishComplete, saved, script } from "./completion-shells.ts";
 import { run } from "./run.ts";
+import { catalog, kinds } from "../../src/systems/registry.ts";
 
 describe("completion scripts", () => {
   it("bash: the script parses (bash -n)", async () => {
@@ -29,9 +28,9 @@ describe("completion scripts", () => {
   it("bash completes commands, kinds, profiles, formats and rule IDs", async () => {
     expect(await bashComplete(["rigging", ""])).toEqual(expect.arrayContaining(["render", "check", "fn", "completion", "schema", "init"]));
     expect(await bashComplete(["rigging", "in"])).toEqual(["init"]);
-    expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...KINDS].sort());
+    expect((await bashComplete(["rigging", "init", ""])).sort()).toEqual([...kinds()].sort());
     expect(await bashComplete(["rigging", "schema", "Root"])).toEqual(["RootpilotRunner"]);
-    expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...SYSTEM_NAMES].sort());
+    expect((await bashComplete(["rigging", "check", "--profile", ""])).sort()).toEqual([...catalog.names()].sort());
     expect(await bashComplete(["rigging", "check", "--format", "s"])).toEqual(["sarif"]);
     expect(await bashComplete(["rigging", "check", "--pa"])).toEqual(["--passthrough"]);
     expect(await bashComplete(["rigging", "explain", "CR-0"])).toEqual(expect.arrayContaining(["CR-03", "CR-09"]));
@@ -54,7 +53,7 @@ describe("completion scripts", () => {
   });
 
   it("fish completes kinds after init and formats after check --format", async () => {
-    expect((await fishComplete("rigging init ")).sort()).toEqual([...KINDS].sort());
+    expect((await fishComplete("rigging init ")).sort()).toEqual([...kinds()].sort());
     expect((await fishComplete("rigging check --format ")).sort()).toEqual(["json", "junit", "sarif", "text"]);
   });
 

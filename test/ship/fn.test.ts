@@ -6,10 +6,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, riggingOnPath, tempDir } from "../support/cli.ts";
 import { fnAnswer } from "../../src/cli/fn.ts";
 import { run, type Run } from "./run.ts";
+import { kinds } from "../../src/systems/registry.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples", "compass-runner.yaml"), "utf8");
 /** kpt asks every function config for apiVersion and metadata.name; the rest is the values file. */
@@ -107,7 +107,7 @@ describe("rigging fn: the protocol", () => {
     const out = parse(r.out);
     expect(out.items).toEqual([item]);
     expect(out.results).toEqual([
-      { severity: "error", message: expect.stringMatching(new RegExp(`kind "Frobnicator" is not a values kind; expected one of ${KINDS.join(", ")}`)) },
+      { severity: "error", message: expect.stringMatching(new RegExp(`kind "Frobnicator" is not a values kind; expected one of ${kinds().join(", ")}`)) },
     ]);
   });
 

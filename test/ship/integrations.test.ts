@@ -7,9 +7,9 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, runInProcess, tempDir } from "../support/cli.ts";
 import { run } from "./run.ts";
+import { kinds } from "../../src/systems/registry.ts";
 
 const EXAMPLES = readdirSync(join(ROOT, "examples"))
   .filter((f) => f.endsWith(".yaml"))
@@ -88,7 +88,7 @@ describe("integrations/argocd/plugin.yaml", () => {
         .match(/\(([A-Za-z|]+)\)/g)
         .flatMap((g: string) => g.slice(1, -1).split("|")),
     );
-    expect([...named].sort()).toEqual([...KINDS].sort());
+    expect([...named].sort()).toEqual([...kinds()].sort());
   });
 
   it("discover finds a directory of values files (YAML or JSON) and no other", async () => {
@@ -276,7 +276,7 @@ describe("editor schema", () => {
     expect(validate({ name: "x" })).toBe(false);
   });
 
-  it.each(KINDS)("init %s starts with a modeline naming the schema file rigging schema writes", (kind) => {
+  it.each(kinds())("init %s starts with a modeline naming the schema file rigging schema writes", (kind) => {
     const r = runInProcess(["init", kind]);
     expect(r.code).toBe(0);
     expect(r.out.split("\n")[0]).toBe("# yaml-language-server: $schema=rigging.schema.json");

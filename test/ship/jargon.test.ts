@@ -8,9 +8,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { otherIds } from "../../src/check/other-ids.ts";
-import { requirements } from "../../src/rules/requirements.ts";
 import { CLI, ROOT, runInProcess, runInProcessAsync } from "../support/cli.ts";
 import { run } from "./run.ts";
+import { catalog } from "../../src/systems/registry.ts";
 
 /** The internal words, each with what a finding calls it: the one list this test judges by. */
 const INTERNAL: readonly [string, RegExp][] = [
@@ -88,7 +88,7 @@ async function commandLines(): Promise<string[][]> {
   const commands = [...new Set([...help.matchAll(/^ {2}rigging (\w[\w-]*)/gm)].map((m) => m[1]))];
   const kinds = (help.match(/^Kinds: (.*)$/m)?.[1] ?? "").split(", ");
   const preflights = [...(await run(process.execPath, [CLI, "preflight", "--help"], { cwd: ROOT })).out.matchAll(/^ {2}(\w+) {3}/gm)].map((m) => m[1]);
-  const ids = [...new Set([...requirements().map((r) => r.id), ...otherIds().map((o) => o.id)])];
+  const ids = [...new Set([...catalog.requirements().map((r) => r.id), ...otherIds().map((o) => o.id)])];
   const flagged = join("test", "fixtures", "check");
   const examples = files(join(ROOT, "examples")).filter((f) => f.endsWith(".yaml"));
   return [

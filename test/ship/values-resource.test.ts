@@ -7,9 +7,9 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { KINDS } from "../../src/rules/systems.ts";
 import { CLI, ROOT, runInProcess, tempDir } from "../support/cli.ts";
 import { run } from "./run.ts";
+import { kinds } from "../../src/systems/registry.ts";
 
 let work: string;
 let env: Record<string, string>;
@@ -147,7 +147,7 @@ describe("rigging init's output is a KRM resource", () => {
 describe("the JSON Schema accepts both forms", () => {
   const validate = new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(runInProcess(["schema"]).out));
 
-  it.each(KINDS)("init %s as printed, and without its apiVersion and metadata", (kind) => {
+  it.each(kinds())("init %s as printed, and without its apiVersion and metadata", (kind) => {
     const data = parse(runInProcess(["init", kind]).out);
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
     const { apiVersion: _a, metadata: _m, ...plain } = data;

@@ -6,7 +6,7 @@ import { basename, join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { CheckFinding } from "../../src/check/run.ts";
 import type { K8sObject } from "../../src/k8s/objects.ts";
-import { SYSTEMS } from "../../src/systems/index.ts";
+import { SYSTEMS } from "../../src/systems/registry.ts";
 import { ROOT, runInProcess } from "./cli.ts";
 
 export const CORPUS = join(ROOT, "test", "fixtures", "check");

@@ -1,24 +1,20 @@
 // Adding a system is its folder plus one registry line: a fourth system from
-// a fixture folder (test/fixtures/systems/lantern), added to the registry
-// here, renders, is checked by its own rule, is listed by `rules`, and `pin`
+// a fixture folder (test/fixtures/systems/lantern), registered in the real
+// registry here, renders, is checked by its own rule, is listed by `rules`, and `pin`
 // asks of its image what its record asks.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { imagesOf } from "../../src/cli/pin.ts";
 import { platformResult } from "../../src/pin/platforms.ts";
 import { parseReference, type PinReference } from "../../src/pin/reference.ts";
-import { requirements } from "../../src/rules/requirements.ts";
-import { KINDS, SYSTEMS } from "../../src/rules/systems.ts";
 import { EXAMPLE, lanternSystem } from "../fixtures/systems/lantern/system.ts";
 import { ROOT, runInProcess, tempDir } from "../support/cli.ts";
+import { SYSTEMS, catalog, kinds, registerSystem } from "../../src/systems/registry.ts";
 
-vi.mock("../../src/systems/index.ts", async (importOriginal) => {
-  const registry = await importOriginal<typeof import("../../src/systems/index.ts")>();
-  const { lanternSystem } = await import("../fixtures/systems/lantern/system.ts");
-  return { SYSTEMS: [...registry.SYSTEMS, lanternSystem] };
-});
+// Registered in the real registry, unmocked: every lookup from here on sees the Lantern.
+registerSystem(lanternSystem);
 
 const example = join(ROOT, EXAMPLE);
 const objectsOf = (stream: string) => parseAllDocuments(stream).flatMap((doc) => doc.toJS() ?? []);
@@ -26,7 +22,7 @@ const objectsOf = (stream: string) => parseAllDocuments(stream).flatMap((doc) =>
 describe("a system added by one registry line", () => {
   it("is in the registry with its values kind", () => {
     expect(SYSTEMS.at(-1)).toBe(lanternSystem);
-    expect(KINDS).toContain("Lantern");
+    expect(kinds()).toContain("Lantern");
   });
 
   it("renders its example, with its notes on stderr", () => {
@@ -62,7 +58,7 @@ describe("a system added by one registry line", () => {
     expect(listed.find((r) => r.id === "LN-01")?.profiles).toEqual(["lantern"]);
     expect(listed.find((r) => r.id === "G-05")?.profiles).toContain("lantern");
     // Its ID prefix sorts after the systems before it in the registry.
-    expect(requirements().at(-1)?.id).toBe("LN-01");
+    expect(catalog.requirements().at(-1)?.id).toBe("LN-01");
   });
 
   it("pin asks of its image what its record asks (D10), not another system's platforms", () => {

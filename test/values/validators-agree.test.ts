@@ -14,11 +14,11 @@ import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { parseValuesFile } from "../../src/parse/source.ts";
 import { validatorOf } from "../../src/systems/validators.ts";
 import { validateValues } from "../../src/values/values.ts";
-import { valuesKindOf } from "../../src/rules/systems.ts";
 import { mutate, mutation, pathsOf, setOwn, validCompassRunner, type Mutation } from "../support/compass-runner-values.ts";
 import { runCli, runInProcess, tempDir } from "../support/cli.ts";
 import { makePki } from "../support/tls.ts";
 import { runs } from "../support/runs.ts";
+import { valuesKindOf } from "../../src/systems/registry.ts";
 
 // The in-process CLI can be run with zod alone, as the reference the built
 // CLI (with the generated validators) is compared with.

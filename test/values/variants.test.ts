@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
-import { VALUES_KINDS } from "../../src/rules/systems.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
+import { valuesKinds } from "../../src/systems/registry.ts";
 
 type Def = Record<string, any>;
 
@@ -52,7 +52,7 @@ const EXAMPLES = readdirSync(join(ROOT, "examples"))
   .filter((f) => f.endsWith(".yaml"))
   .map((f) => ({ file: f, text: readFileSync(join(ROOT, "examples", f), "utf8") }));
 
-const unions = VALUES_KINDS.flatMap((k) => unionsOf(k.kind, k.schema()));
+const unions = valuesKinds().flatMap((k) => unionsOf(k.kind, k.schema()));
 
 /** Each example that reaches a union: the variant it chooses, and a key of another variant to add there. */
 const cases = unions.flatMap((union) =>

@@ -2,8 +2,8 @@
 // (CR-07, CR-15), printed after a render and listed in the docs.
 import { admissionChecklist } from "./admission-notes.ts";
 // The Server's contract file, in the command's head: no Server chunk loads for a Runner render.
-import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-server/runtime.ts";
-import { DEFAULT_TOKEN_SECONDS, HOSTNAME_LABEL, RUNNER_AUDIENCE, SESSIONS_MOUNT, VOLUME_ROOT } from "./runtime.ts";
+import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-server/interface.ts";
+import { DEFAULT_TOKEN_SECONDS, HOSTNAME_LABEL, RUNNER_AUDIENCE, SESSIONS_MOUNT, VOLUME_ROOT } from "./interface.ts";
 import { serverReach, type RunnerFields, type ServerCluster } from "./values.ts";
 
 export function runnerWarnings(v: RunnerFields): string[] {

@@ -37,7 +37,7 @@ import {
   TOKEN_PATH,
   TOKEN_VOLUME,
   VOLUME_ROOT,
-} from "./runtime.ts";
+} from "./interface.ts";
 import { egressCidr, serverReach, type RunnerFields } from "./values.ts";
 
 export function runnerIdentity(v: RunnerFields): AppIdentity {

@@ -1,6 +1,6 @@
 // The Compass Runner's requirements (CR-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
-import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH, VOLUME_ROOT } from "./runtime.ts";
+import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH, VOLUME_ROOT } from "./interface.ts";
 import { GITOPS_APPLIER, INFERRED_E } from "../../admission/opinions.ts";
 
 const RUNNER = ["compass-runner"];

@@ -10,7 +10,7 @@ import { CR } from "./requirements.ts";
 import { mountOf, runnerContainers } from "./rules-containers.ts";
 import { cleanPath } from "../../k8s/clean-path.ts";
 import { pathInVolume } from "../../rules/templates.ts";
-import { RUNNER_AUDIENCE, RUNNER_READING, RUNNER_SETTINGS as S, settingName, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH } from "./runtime.ts";
+import { RUNNER_AUDIENCE, RUNNER_READING, RUNNER_SETTINGS as S, settingName, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH } from "./interface.ts";
 
 const RBAC_KINDS = ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"];
 

@@ -19,7 +19,7 @@ import {
   RUNNER_SETTINGS as S,
   RUNNER_UID,
   VOLUME_ROOT,
-} from "./runtime.ts";
+} from "./interface.ts";
 import { hostPathProblem, isDevHostPath, overlaps } from "./values.ts";
 import { dig } from "../../k8s/access.ts";
 import { cleanPath } from "../../k8s/clean-path.ts";

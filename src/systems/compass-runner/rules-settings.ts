@@ -7,7 +7,7 @@ import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { CR } from "./requirements.ts";
 import { mountOf, runnerContainers, sameQuantity } from "./rules-containers.ts";
-import { FORBIDDEN_SETTINGS, OTHER_RUNNER_VARIABLES, RUNNER_READING, RUNNER_SETTINGS as S, settingName } from "./runtime.ts";
+import { FORBIDDEN_SETTINGS, OTHER_RUNNER_VARIABLES, RUNNER_READING, RUNNER_SETTINGS as S, settingName } from "./interface.ts";
 import { dig } from "../../k8s/access.ts";
 import { compareQuantity, parseQuantity, type Quantity } from "../../k8s/quantity.ts";
 

@@ -9,7 +9,7 @@ import type { K8sObject } from "../../k8s/objects.ts";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { isolationGaps, policiesSelecting } from "../../rules/templates.ts";
-import { RUNNER_READING, RUNNER_SETTINGS as S, settingName } from "./runtime.ts";
+import { RUNNER_READING, RUNNER_SETTINGS as S, settingName } from "./interface.ts";
 import { admissionHits } from "../../admission/judge.ts";
 import { CR } from "./requirements.ts";
 import { rule } from "../../rules/requirement-data.ts";

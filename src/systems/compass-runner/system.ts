@@ -1,12 +1,12 @@
-// The Compass Runner as a system record (src/rules/system.ts).
+// The Compass Runner as a system record (src/systems/registry.ts).
 import { hasEnv, hasFlag, projectsAudience } from "../../rules/shapes.ts";
-import { defineSystem } from "../../rules/system.ts";
-import { compassRunnerKind } from "./index.ts";
+import type { System } from "../registry.ts";
+import { compassRunnerKind } from "./kind.ts";
 import { CR } from "./requirements.ts";
 import { compassRunnerRules } from "./rules.ts";
-import { RUNNER_AUDIENCE, RUNNER_SETTINGS } from "./runtime.ts";
+import { RUNNER_AUDIENCE, RUNNER_SETTINGS } from "./interface.ts";
 
-export const compassRunnerSystem = defineSystem({
+export const compassRunnerSystem: System = {
   name: "compass-runner",
   summary: "The Compass Runner: a one-node DaemonSet that boots microVMs with KVM",
   idPrefix: "CR",
@@ -38,4 +38,4 @@ export const compassRunnerSystem = defineSystem({
     why: "the Runner runs on amd64 nodes only, until an arm64 KVM boot passes",
   },
   interfaces: { "compass-runner": () => Object.values(RUNNER_SETTINGS).map((s) => ({ ...s, source: s.from })) },
-});
+};

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ipFamily } from "../../k8s/ip.ts";
 import { cidrSchema } from "../../values/common-values.ts";
 import { fail, once, refineBy, req, tagged, type IssueSink } from "../../values/values.ts";
-import { DEFAULT_SECCOMP_PROFILE, FORBIDDEN_HOST_ROOTS } from "./runtime.ts";
+import { DEFAULT_SECCOMP_PROFILE, FORBIDDEN_HOST_ROOTS } from "./interface.ts";
 
 export const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z

@@ -33,7 +33,7 @@ import {
   RUNNER_AUDIENCE,
   TOKEN_MAX_SECONDS,
   TOKEN_MIN_SECONDS,
-} from "./runtime.ts";
+} from "./interface.ts";
 
 export { ARCH_LABEL, FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS };
 export type { RunnerEgress } from "./value-checks.ts";

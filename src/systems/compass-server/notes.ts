@@ -1,6 +1,6 @@
 // What an operator does before applying, printed after a render (CS-04, CS-12 to CS-15).
 import { bundledNatsAddress, natsUrlSecret } from "./nats.ts";
-import { CONTAINER_NAME, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC, STATE_DIR } from "./runtime.ts";
+import { CONTAINER_NAME, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC, STATE_DIR } from "./interface.ts";
 import { ISSUER_DISCOVERY_ROLE, inClusterIssuer, JWKS_PATH, UNAUTHENTICATED_GROUP, withClusterCa } from "./runner-clusters.ts";
 import type { ClusterEntry, ServerFields } from "./values.ts";
 

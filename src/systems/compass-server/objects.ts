@@ -12,7 +12,7 @@ import { NATS_APP, SERVER_APP } from "./ports.ts";
 // A head of this folder, loaded at start: the shapes `check` recognises the Server by.
 import { SERVER_SHAPES } from "./system.ts";
 import { type ClusterFileProblem, type ParsedCluster, readRunnerClusters } from "./runner-clusters.ts";
-import { SERVER_INTERFACE as F } from "./runtime.ts";
+import { SERVER_INTERFACE as F } from "./interface.ts";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { mountOver, SERVER_READING, samePath } from "./settings.ts";
 

@@ -1,5 +1,5 @@
 // Where the Server and its bundled NATS listen, shared by every part that dials them.
-import { SERVER_INTERFACE, SERVER_UID, TLS_PORT } from "./runtime.ts";
+import { SERVER_INTERFACE, SERVER_UID, TLS_PORT } from "./interface.ts";
 
 /** The Server terminates TLS itself on this port inside its pod (CS-08). */
 export const SERVER_TLS_PORT = TLS_PORT;

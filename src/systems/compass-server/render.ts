@@ -27,7 +27,7 @@ import {
   STATE_VOLUME_DIR,
   TLS_DIR,
   secretspecFile,
-} from "./runtime.ts";
+} from "./interface.ts";
 import type { ClusterEntry, CompassServerValues, ServerFields } from "./values.ts";
 
 export function serverIdentity(v: ServerFields): AppIdentity {

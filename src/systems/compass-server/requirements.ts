@@ -2,7 +2,7 @@
 import { defineRequirements } from "../../rules/requirement-data.ts";
 import { NATS_PORT, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
 import { ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
-import { SERVER_INTERFACE as F, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC } from "./runtime.ts";
+import { SERVER_INTERFACE as F, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC } from "./interface.ts";
 
 const SERVER = ["compass-server"];
 

@@ -10,7 +10,7 @@ import { natsIngressHits } from "./rules-network.ts";
 import { SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
 import { CS } from "./requirements.ts";
 import { at, secretFileFlag, tlsPortOf } from "./rules-reading.ts";
-import { SERVER_INTERFACE as F } from "./runtime.ts";
+import { SERVER_INTERFACE as F } from "./interface.ts";
 import { fromSecret, listenPort, SERVER_READING, unseen, valueNotShown } from "./settings.ts";
 import { dig } from "../../k8s/access.ts";
 

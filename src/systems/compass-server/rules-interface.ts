@@ -10,7 +10,7 @@ import { isNats, serverContainers } from "./objects.ts";
 import { CS } from "./requirements.ts";
 import { at } from "./rules-reading.ts";
 import { forgeWritesRefused } from "./rules-release.ts";
-import { GO_BOOL, MASTER_KEY_SECRET, NOT_READ, SERVER_ENV, SERVER_INTERFACE as F } from "./runtime.ts";
+import { GO_BOOL, MASTER_KEY_SECRET, NOT_READ, SERVER_ENV, SERVER_INTERFACE as F } from "./interface.ts";
 import { mountOver, SERVER_READING, valueNotShown, writableAt } from "./settings.ts";
 
 /** A memory store at or above the NATS container's memory limit; a file or value outside the input leaves it not judged. */

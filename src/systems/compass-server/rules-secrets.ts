@@ -8,7 +8,7 @@ import { rule } from "../../rules/requirement-data.ts";
 import { serverContainers } from "./objects.ts";
 import { CS } from "./requirements.ts";
 import { at, secretFileFlag } from "./rules-reading.ts";
-import { MASTER_KEY_SECRET, SECRETSPEC, SERVER_INTERFACE as F } from "./runtime.ts";
+import { MASTER_KEY_SECRET, SECRETSPEC, SERVER_INTERFACE as F } from "./interface.ts";
 import { isSecretVolume, mountOver, SERVER_READING, samePath, valueNotShown } from "./settings.ts";
 
 // Blanks within one line only: `^\s*` would read on through the empty lines after every line start (quadratic).

@@ -13,7 +13,7 @@ import { at, tlsPortOf } from "./rules-reading.ts";
 import { serverIngressPortHits } from "./rules-network.ts";
 import { releaseRules } from "./rules-release.ts";
 import { secretRules } from "./rules-secrets.ts";
-import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE as F } from "./runtime.ts";
+import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE as F } from "./interface.ts";
 import { flagOrEnv } from "../../k8s/flag-or-env.ts";
 import { fromSecret, mountOver, SERVER_READING, unseen, valueNotShown } from "./settings.ts";
 import { CS } from "./requirements.ts";

@@ -3,9 +3,9 @@
 import { LineCounter, parseAllDocuments, type Node } from "yaml";
 import { toYaml } from "../../emit/emit.ts";
 import { type Target, V3Decoder, type V3Error, V3Failure } from "./yaml-v3.ts";
-import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./runtime.ts";
+import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTER_FILES_DIR, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "./interface.ts";
 
-export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runtime.ts";
+export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./interface.ts";
 
 /** A cluster entry as values give it (see clusterEntrySchema in values.ts). */
 export interface RunnerClusterInput {

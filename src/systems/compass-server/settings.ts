@@ -3,7 +3,7 @@
 import type { Container, PodSpec, Volume, VolumeMount } from "kubernetes-types/core/v1";
 import { cleanPath } from "../../k8s/clean-path.ts";
 import type { FlagOrEnv, Reading } from "../../k8s/flag-or-env.ts";
-import { BOOL_FLAGS, SERVER_FLAGS } from "./runtime.ts";
+import { BOOL_FLAGS, SERVER_FLAGS } from "./interface.ts";
 
 /**
  * How compass-server reads its settings: Go's flag set (every flag known), the binary named in `command`, and `orEnv`;

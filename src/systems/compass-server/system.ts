@@ -1,14 +1,13 @@
 // The Compass Server as a system record, with its own and the combined `kind: Compass` values.
-import { defineSystem } from "../../rules/system.ts";
-import { compassKind } from "../compass/index.ts";
-import { compassServerKind } from "./index.ts";
-import { hasEnv, hasFlag, hasImage } from "../../rules/shapes.ts";
-import type { Shape } from "../../rules/system.ts";
+import type { System } from "../registry.ts";
+import { compassKind } from "../compass/kind.ts";
+import { compassServerKind } from "./kind.ts";
+import { hasEnv, hasFlag, hasImage, type Shape } from "../../rules/shapes.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
 import { CS } from "./requirements.ts";
 import { compassServerRules } from "./rules.ts";
 import { opensDiscovery } from "./rules-release.ts";
-import { SERVER_INTERFACE, SERVER_SECRETS } from "./runtime.ts";
+import { SERVER_INTERFACE, SERVER_SECRETS } from "./interface.ts";
 
 const MULTI_ARCH = ["linux/amd64", "linux/arm64"];
 
@@ -21,7 +20,7 @@ export const SERVER_SHAPES: readonly Shape[] = [
   { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
 ];
 
-export const compassServerSystem = defineSystem({
+export const compassServerSystem: System = {
   name: "compass-server",
   summary: "The Compass Server: one pod that terminates its own TLS, with external Postgres and bundled or external NATS",
   idPrefix: "CS",
@@ -43,4 +42,4 @@ export const compassServerSystem = defineSystem({
   // The Compass Server-on-Kubernetes design asks the Server for a read-only root (CS-02).
   readOnlyRootRequired: true,
   interfaces: { "compass-server": () => [...Object.values(SERVER_INTERFACE), ...SERVER_SECRETS] },
-});
+};

@@ -8,7 +8,7 @@ import { eachCheck, fail, once, refineBy, refused, req, tagged, type IssueSink }
 import { checkForgeWrites, forgeSchema } from "./forge.ts";
 import { natsSchema } from "./nats.ts";
 import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
-import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./runtime.ts";
+import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./interface.ts";
 import { CS } from "./requirements.ts";
 import { secretKeyReference, secretReference } from "./secret-refs.ts";
 

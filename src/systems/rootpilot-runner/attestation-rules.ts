@@ -4,7 +4,7 @@ import { hit, type ContainerRef, type ObjectSet, type RuleHit } from "../../rule
 import { projectedToken } from "../../rules/templates.ts";
 import type { K8sObject } from "../../k8s/objects.ts";
 import { runnerFile, setting } from "./settings.ts";
-import { ENROLL_AUDIENCE, ENV, GKE_TOKEN_PATH, IRSA_ROLE_ANNOTATION, MISSING_REGION_ERROR, ROLE_ARN, TOKEN_MIN_SECONDS } from "./runtime.ts";
+import { ENROLL_AUDIENCE, ENV, GKE_TOKEN_PATH, IRSA_ROLE_ANNOTATION, MISSING_REGION_ERROR, ROLE_ARN, TOKEN_MIN_SECONDS } from "./interface.ts";
 
 /** The field path of a variable inside the object, for a finding; its env list when it is unset. */
 export function at(ref: ContainerRef, s: { path: PropertyKey[] } | undefined): PropertyKey[] {

@@ -14,7 +14,7 @@ import {
   TMP_DIR,
   TOKEN_MAX_SECONDS,
   TOKEN_MIN_SECONDS,
-} from "./runtime.ts";
+} from "./interface.ts";
 
 const AUDIENCE_WHY =
   `the control plane accepts only tokens projected for ${ENROLL_AUDIENCE}: the audience is what stops a KSA token projected for some other service from being replayed into an enrollment. ` +

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { posix } from "node:path";
 import { once, refineBy, refused, tagged, type IssueSink } from "../../values/values.ts";
 import { RP } from "./requirements.ts";
-import { STATIC_AWS_ENV } from "./runtime.ts";
+import { STATIC_AWS_ENV } from "./interface.ts";
 
 /** RP-02: probes, ports and Services. */
 export const listenerGuards = once(() => ({

@@ -4,7 +4,7 @@ import type { EnvVar, PodSpec, Volume, VolumeMount } from "kubernetes-types/core
 import { pinned } from "../../values/image.ts";
 import { hardenedContainer, resourceRequirements } from "../../k8s/workload.ts";
 import { isUnder } from "./guards.ts";
-import { ATTESTATION_MODES, CONTAINER_NAME, ENV, GKE_TOKEN_PATH, HOME_DIR, NODE_GID, NODE_UID, TMP_DIR, gracePeriodFor } from "./runtime.ts";
+import { ATTESTATION_MODES, CONTAINER_NAME, ENV, GKE_TOKEN_PATH, HOME_DIR, NODE_GID, NODE_UID, TMP_DIR, gracePeriodFor } from "./interface.ts";
 import type { RootpilotRunnerValues } from "./values.ts";
 
 /** Volume names, shared with the rules' messages and the docs. */

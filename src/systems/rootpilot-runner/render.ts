@@ -6,7 +6,7 @@ import { recommendedLabels, selectorLabels, type AppIdentity } from "../../k8s/l
 import type { K8sObject } from "../../k8s/objects.ts";
 import { dnsEgress, egressAllowRules, namespaceObject, networkPolicyObject } from "../../k8s/workload.ts";
 import { podSpec } from "./pod.ts";
-import { IRSA_ROLE_ANNOTATION } from "./runtime.ts";
+import { IRSA_ROLE_ANNOTATION } from "./interface.ts";
 import type { RootpilotRunnerValues } from "./values.ts";
 
 export function rootpilotIdentity(v: RootpilotRunnerValues): AppIdentity {

@@ -9,7 +9,7 @@ import {
   NODE_UID,
   TOKEN_MIN_SECONDS,
   gracePeriodFor,
-} from "./runtime.ts";
+} from "./interface.ts";
 
 const RUNNER = ["rootpilot-runner"];
 

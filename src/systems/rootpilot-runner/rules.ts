@@ -5,7 +5,7 @@ import type { Probe } from "kubernetes-types/core/v1";
 import { hit, type ContainerRef, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { cleanPath } from "../../k8s/clean-path.ts";
 import { isolationGaps, mountHolding, mountPoint, policiesSelecting, volumeAt } from "../../rules/templates.ts";
-import { ATTESTATION_MODES, DEFAULT_DRAIN_TIMEOUT_MS, ENV, HOME_DIR, NODE_UID, SECRET_STORE_MODES, STATIC_AWS_ENV, gracePeriodFor } from "./runtime.ts";
+import { ATTESTATION_MODES, DEFAULT_DRAIN_TIMEOUT_MS, ENV, HOME_DIR, NODE_UID, SECRET_STORE_MODES, STATIC_AWS_ENV, gracePeriodFor } from "./interface.ts";
 import { at, eksHits, gkeHits } from "./attestation-rules.ts";
 import { runnerFile, setting } from "./settings.ts";
 import { RP } from "./requirements.ts";

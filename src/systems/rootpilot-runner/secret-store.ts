@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
 import { staticKeyGuards } from "./guards.ts";
-import { ENV, STATIC_AWS_ENV } from "./runtime.ts";
+import { ENV, STATIC_AWS_ENV } from "./interface.ts";
 
 /** An environment variable name as a shell and the runner's process read it. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

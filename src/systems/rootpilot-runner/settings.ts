@@ -5,7 +5,7 @@ import { list } from "../../k8s/access.ts";
 import { cleanPath } from "../../k8s/clean-path.ts";
 import { flagOrEnv, type FlagOrEnv } from "../../k8s/flag-or-env.ts";
 import { references } from "../../normalise/expand.ts";
-import { ROOTPILOT_READING } from "./runtime.ts";
+import { ROOTPILOT_READING } from "./interface.ts";
 
 /** A variable as the runner reads it: `value` when the input shows it, `hidden` when it comes from elsewhere. */
 export interface Setting {

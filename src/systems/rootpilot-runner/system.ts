@@ -1,12 +1,12 @@
-// The Rootpilot runner as a system record (src/rules/system.ts).
-import { defineSystem } from "../../rules/system.ts";
+// The Rootpilot runner as a system record (src/systems/registry.ts).
+import type { System } from "../registry.ts";
 import { hasEnv, hasImage, projectsAudience } from "../../rules/shapes.ts";
-import { rootpilotRunnerKind } from "./index.ts";
+import { rootpilotRunnerKind } from "./kind.ts";
 import { RP } from "./requirements.ts";
 import { rootpilotRunnerRules } from "./rules.ts";
-import { ENROLL_AUDIENCE } from "./runtime.ts";
+import { ENROLL_AUDIENCE } from "./interface.ts";
 
-export const rootpilotRunnerSystem = defineSystem({
+export const rootpilotRunnerSystem: System = {
   name: "rootpilot-runner",
   summary: "The Rootpilot runner: stateless, outbound-only replicas that attest per provider",
   idPrefix: "RP",
@@ -39,4 +39,4 @@ export const rootpilotRunnerSystem = defineSystem({
   },
   // The EKS example, which reaches more of its renderer than the GKE one.
   warmUps: ["examples/rootpilot-eks.yaml"],
-});
+};

@@ -8,7 +8,7 @@ import { dnsLabel, dnsSubdomain } from "../../k8s/names.ts";
 import { eachCheck, fail, once, refineBy, req, tagged, type IssueSink } from "../../values/values.ts";
 import { attestationSchema } from "./attestation.ts";
 import { envGuard, isUnder, listenerGuards, persistenceGuards, podFilePathProblem, staticKeyGuards } from "./guards.ts";
-import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_LEARNED_FLUSH_INTERVAL_MS, gracePeriodFor, GRACE_HEADROOM_SECONDS } from "./runtime.ts";
+import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_LEARNED_FLUSH_INTERVAL_MS, gracePeriodFor, GRACE_HEADROOM_SECONDS } from "./interface.ts";
 import { RP } from "./requirements.ts";
 import { secretStoreSchema } from "./secret-store.ts";
 

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { parseDocument, type Document } from "yaml";
 import { formatDiagnostic } from "../../../src/core/diagnostic.ts";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { BUN, ROOT, runProcess } from "../../support/cli.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { refusal, render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const EXAMPLE = readFileSync(join(ROOT, "examples/compass-runner.yaml"), "utf8");
 /** The upstream runner-manifests tool's own values.example.json, tabs and all, without kind. */
@@ -43,7 +43,7 @@ describe("the Compass Runner example", () => {
   });
 
   it("passes every rule of the catalog (G-03)", () => {
-    expect(checkObjects(objects)).toEqual([]);
+    expect(catalog.checkObjects(objects)).toEqual([]);
   });
 
   it("renders no RBAC and no Service (CR-05, CR-16)", () => {
@@ -129,7 +129,7 @@ describe("the upstream tool's values.example.json, unchanged (tabs, no kind)", (
 
   it("renders strict-valid objects that pass the catalog with no error", () => {
     for (const object of objects) expect({ object: object.kind, problems: validateStrict(object) }).toEqual({ object: object.kind, problems: [] });
-    expect(checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("sets memory request = limit = sessionCapacity x guestMemoryMiB + runnerOverheadMiB (4 x 2048 + 512)", () => {
@@ -168,7 +168,7 @@ describe("the upstream tool's values.example.json, unchanged (tabs, no kind)", (
   it("renders a ten-digit guest size, which compass-runner reads as a Go int (its self-check passes)", () => {
     const big = render(variant((doc) => doc.set("guestMemoryMiB", 1_000_000_000)));
     expect(envOf(big)).toMatchObject({ COMPASS_MICROVM_MEMORY_MB: "1000000000" });
-    expect(checkObjects(big).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(big).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("deployers and break-glass groups named as authenticators give them (OIDC issuer#subject, e-mail with +, a name with a space) pass CR-06", () => {
@@ -178,7 +178,7 @@ describe("the upstream tool's values.example.json, unchanged (tabs, no kind)", (
         doc.setIn(["admission", "breakGlassGroups"], ["CN=Site Reliability,OU=ops"]);
       }),
     );
-    expect(checkObjects(named).filter((f) => f.id === "CR-06")).toEqual([]);
+    expect(catalog.checkObjects(named).filter((f) => f.id === "CR-06")).toEqual([]);
   });
 
   it("projects the token for tokenExpirationSeconds (600)", () => {

@@ -12,10 +12,10 @@ import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../../src/parse/source.ts";
 import { renderSource } from "../../../src/pipeline.ts";
 import { inClusterIssuer } from "../../../src/systems/compass-server/runner-clusters.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { BUN, ROOT, runCli, runProcess, tempFile } from "../../support/cli.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { expectRefused, render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const server = () => parse(readFileSync("examples/compass-server.yaml", "utf8")) as Record<string, any>;
 const compass = () => parse(readFileSync("examples/compass.yaml", "utf8")) as Record<string, any>;
@@ -64,7 +64,7 @@ describe("an in-cluster issuer with caFile and jwksFile", () => {
 
   it("is strict-valid and passes the catalog", () => {
     for (const object of objects) expect(validateStrict(object)).toEqual([]);
-    expect(checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("keeps a caFile the entry names itself", () => {
@@ -101,12 +101,12 @@ describe("an in-cluster issuer with discovery opened, opted in", () => {
 
   it("is strict-valid, passes the catalog, and check finds nothing once the binding is there", () => {
     for (const object of objects) expect(validateStrict(object)).toEqual([]);
-    expect(checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("check flags the same file without the binding (CS-15)", () => {
     const without = objects.filter((o) => o.kind !== "ClusterRoleBinding");
-    const found = checkObjects(without).filter((f) => f.id === "CS-15");
+    const found = catalog.checkObjects(without).filter((f) => f.id === "CS-15");
     expect(found.map((f) => f.message)).toEqual([
       "cluster local (issuer https://kubernetes.default.svc.cluster.local, this cluster's API server) has no jwksFile, and no ClusterRoleBinding in this set opens issuer discovery to system:unauthenticated: the Server sends no credentials, so its keys stay unavailable",
     ]);
@@ -134,7 +134,7 @@ describe("a public issuer needs neither", () => {
     expect(entry.jwksFile).toBeUndefined();
     expect(bindings(objects)).toEqual([]);
     expect(podSpec(objects).volumes!.map((v) => v.name)).not.toContain("runner-cluster-files");
-    expect(checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("refuses allowUnauthenticatedDiscovery for it: it opens nothing the Server needs", () => {

@@ -9,9 +9,9 @@ import type { NetworkPolicy } from "kubernetes-types/networking/v1";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { expectRefused, refusal, render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const EXAMPLE = readFileSync("examples/compass-server.yaml", "utf8");
 const example = () => parse(EXAMPLE) as Record<string, any>;
@@ -37,7 +37,7 @@ describe("examples/compass-server.yaml", () => {
   it("renders strictly schema-valid objects with no catalog finding", () => {
     expect(objects.length).toBeGreaterThan(0);
     for (const object of objects) expect(validateStrict(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
-    expect(checkObjects(objects)).toEqual([]);
+    expect(catalog.checkObjects(objects)).toEqual([]);
   });
 
   it("renders the Server set and the bundled NATS set, and no Secret, Postgres or volume claim", () => {
@@ -210,7 +210,7 @@ describe("examples/compass-server.yaml", () => {
     const policy = find(out, "NetworkPolicy")[0] as NetworkPolicy & K8sObject;
     expect(policy.spec!.egress).toContainEqual({ to: [{ ipBlock: { cidr: "10.0.7.0/24" } }], ports: [{ protocol: "TCP", port: 4222 }] });
     for (const object of out) expect(validateStrict(object)).toEqual([]);
-    expect(checkObjects(out)).toEqual([]);
+    expect(catalog.checkObjects(out)).toEqual([]);
   });
 
   it("mounts a cluster's jwksFile and caFile and names them by path; needs no issuer egress when every entry has a jwksFile", () => {
@@ -233,7 +233,7 @@ describe("examples/compass-server.yaml", () => {
       caFile: "/etc/compass/runner-cluster-files/local/ca.crt",
     });
     for (const object of out) expect(validateStrict(object)).toEqual([]);
-    expect(checkObjects(out)).toEqual([]);
+    expect(catalog.checkObjects(out)).toEqual([]);
   });
 
   it("is deterministic: the same values give the same objects", () => {

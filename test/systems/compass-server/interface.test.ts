@@ -1,4 +1,4 @@
-// The Server's contract (runtime.ts) against the facts (compass-interfaces.md,
+// The Server's contract (interface.ts) against the facts (compass-interfaces.md,
 // a verbatim fixture) and against the rendered pod: every flag and variable
 // in a rendered Server container is a contract name, every contract name is
 // in the facts with its status, and the --runner-clusters file is in exactly
@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { goDurationSeconds, readRunnerClusters } from "../../../src/systems/compass-server/runner-clusters.ts";
-import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE, SERVER_SECRETS, type InterfaceName } from "../../../src/systems/compass-server/runtime.ts";
+import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE, SERVER_SECRETS, type InterfaceName } from "../../../src/systems/compass-server/interface.ts";
 import { render } from "../../support/values.ts";
 
 const FACTS = readFileSync("test/fixtures/compass-interfaces.md", "utf8");
@@ -71,9 +71,9 @@ describe("every flag and variable of a rendered Server container is in the contr
       // The renderer writes `--flag value` pairs, and `--flag=true` for a boolean: one token.
       for (let i = 0; i < args.length; i += args[i].includes("=") ? 1 : 2) {
         expect(args[i], `argument ${i}`).toMatch(/^--[a-z][-a-z]*(=true)?$/);
-        expect(flags.has(args[i].split("=")[0]), `${args[i]} is not in runtime.ts`).toBe(true);
+        expect(flags.has(args[i].split("=")[0]), `${args[i]} is not in interface.ts`).toBe(true);
       }
-      for (const e of container.env ?? []) expect(env.has(e.name), `${e.name} is not in runtime.ts`).toBe(true);
+      for (const e of container.env ?? []) expect(env.has(e.name), `${e.name} is not in interface.ts`).toBe(true);
       expect(container.command).toBeUndefined();
     });
   }

@@ -12,11 +12,11 @@ import type { ConfigMap, Container } from "kubernetes-types/core/v1";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { readNatsConf } from "../../../src/systems/compass-server/nats-conf.ts";
 import { expectLinear } from "../../support/linear.ts";
 import { natsServerBinary } from "../../support/nats.ts";
 import { render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const rendered = () => structuredClone(render(parse(readFileSync("examples/compass-server.yaml", "utf8")))) as K8sObject[];
 const RENDERED_CONF = (() => {
@@ -33,7 +33,8 @@ function verdict(edit: { conf?: (text: string) => string; container?: (c: Contai
   cm.data = { ...cm.data, "nats.conf": edit.conf ? edit.conf(RENDERED_CONF) : RENDERED_CONF, ...edit.data };
   const nats = objects.find((o) => o.kind === "Deployment" && o.metadata.name.endsWith("-nats")) as Deployment & K8sObject;
   edit.container?.(nats.spec!.template.spec!.containers[0]);
-  return checkObjects(objects)
+  return catalog
+    .checkObjects(objects)
     .filter((f) => f.id === "CS-07" || f.id === "CS-13")
     .map((f) => `${f.id}: ${f.message}`);
 }

@@ -14,11 +14,11 @@ import type { ConfigMap, Container } from "kubernetes-types/core/v1";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { ObjectSet } from "../../../src/rules/engine.ts";
 import { natsRun } from "../../../src/systems/compass-server/nats-reading.ts";
 import { natsServerBinary } from "../../support/nats.ts";
 import { expectRefused, refusal, render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const SERVER = readFileSync("examples/compass-server.yaml", "utf8");
 const COMPASS = readFileSync("examples/compass.yaml", "utf8");
@@ -78,7 +78,8 @@ function verdict(jetstream: string, container?: (c: Container) => void, data?: R
   const cm = natsConfigMap(objects);
   cm.data = { "nats.conf": cm.data!["nats.conf"].replace(/jetstream \{\n[^}]*\}\n/, jetstream), ...data };
   container?.(natsDeployment(objects).spec!.template.spec!.containers[0]);
-  return checkObjects(objects)
+  return catalog
+    .checkObjects(objects)
     .filter((f) => f.id === "CS-13")
     .map((f) => ({ path: f.path.join("."), message: f.message }));
 }

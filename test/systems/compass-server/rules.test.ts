@@ -8,15 +8,15 @@ import type { Container } from "kubernetes-types/core/v1";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 /** The rendered example, with the Server container changed by `edit`; the IDs it then raises. */
 function findingsAfter(edit: (c: Container) => void): string[] {
   const objects = structuredClone(render(parse(readFileSync("examples/compass-server.yaml", "utf8")))) as K8sObject[];
   const server = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "compass-server") as Deployment & K8sObject;
   edit(server.spec!.template.spec!.containers[0]);
-  return [...new Set(checkObjects(objects).map((f) => f.id))].sort();
+  return [...new Set(catalog.checkObjects(objects).map((f) => f.id))].sort();
 }
 
 const dsnFromSecret = { name: "COMPASS_DATABASE_DSN", valueFrom: { secretKeyRef: { name: "compass-database", key: "dsn" } } };
@@ -92,7 +92,7 @@ describe("the reviewer App in a hand-written Server: scope enforcement needs a g
     const objects = structuredClone(render(parse(readFileSync("examples/compass-server.yaml", "utf8")))) as K8sObject[];
     const server = objects.find((o) => o.kind === "Deployment") as Deployment & K8sObject;
     withReviewer()(server.spec!.template.spec!.containers[0]);
-    const [finding] = checkObjects(objects);
+    const [finding] = catalog.checkObjects(objects);
     expect(finding.message).toMatch(/^--forge-reviewer-app-id gives the reviewer App, .* the Server refuses every agent forge write; list the grants/);
     expect(finding.message).toContain("--forge-disable-scope-enforcement=true");
   });

@@ -7,10 +7,10 @@ import type { ConfigMap } from "kubernetes-types/core/v1";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { readRunnerClusters } from "../../../src/systems/compass-server/runner-clusters.ts";
 import { expectLinear } from "../../support/linear.ts";
 import { render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const rendered = () => structuredClone(render(parse(readFileSync("examples/compass-server.yaml", "utf8")))) as K8sObject[];
 const clustersMap = (objects: K8sObject[]) =>
@@ -22,7 +22,8 @@ function verdict(edit: (text: string) => string): string[] {
   const objects = rendered();
   const cm = clustersMap(objects);
   cm.data = { ...cm.data, "clusters.yaml": edit(RENDERED) };
-  return checkObjects(objects)
+  return catalog
+    .checkObjects(objects)
     .filter((f) => f.id === "CS-09")
     .map((f) => f.message);
 }

@@ -11,8 +11,8 @@ import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../../src/parse/source.ts";
 import { renderFile, renderSource } from "../../../src/pipeline.ts";
 import { readRunnerClusters } from "../../../src/systems/compass-server/runner-clusters.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const example = () => parse(readFileSync("examples/compass.yaml", "utf8")) as Record<string, any>;
 
@@ -36,7 +36,7 @@ describe("examples/compass.yaml", () => {
     expect(objects.filter((o) => o.kind === "DaemonSet")).toHaveLength(1);
     expect(objects.filter((o) => o.kind === "Deployment" && app(o) === "compass-server")).toHaveLength(1);
     for (const object of objects) expect(validateStrict(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
-    expect(checkObjects(objects)).toEqual([]);
+    expect(catalog.checkObjects(objects)).toEqual([]);
   });
 
   it("the Server's cluster entry and the Runner's projected token agree", () => {

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { parse } from "yaml";
-import { FORBIDDEN_SETTINGS, RUNNER_SETTINGS, type Setting } from "../../../src/systems/compass-runner/runtime.ts";
-import { type InterfaceName, SERVER_INTERFACE, SERVER_SECRETS } from "../../../src/systems/compass-server/runtime.ts";
+import { FORBIDDEN_SETTINGS, RUNNER_SETTINGS, type Setting } from "../../../src/systems/compass-runner/interface.ts";
+import { type InterfaceName, SERVER_INTERFACE, SERVER_SECRETS } from "../../../src/systems/compass-server/interface.ts";
 import { ROOT } from "../../support/cli.ts";
 import { render } from "../../support/values.ts";
 
@@ -45,7 +45,7 @@ describe("the Compass Runner contract (CR-20)", () => {
   )("every name in the Runner rendered from %s is in the contract", (file) => {
     const containers = runnerContainers(render(readFileSync(file, "utf8")));
     expect(containers.length).toBeGreaterThan(0);
-    for (const c of containers) for (const name of namesOf(c)) expect(contract.has(name), `${name} is not in runtime.ts`).toBe(true);
+    for (const c of containers) for (const name of namesOf(c)) expect(contract.has(name), `${name} is not in interface.ts`).toBe(true);
   });
 
   it.each(Object.entries(RUNNER_SETTINGS as Record<string, Setting>))("%s is in the interface facts with its status", (_key, setting) => {

@@ -9,9 +9,9 @@ import { parse, stringify } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../../src/parse/source.ts";
 import { renderSource } from "../../../src/pipeline.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { expectRefused, refusal, render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const load = (file: string) => () => parse(readFileSync(file, "utf8")) as Record<string, any>;
 const server = load("examples/compass-server.yaml");
@@ -60,7 +60,7 @@ describe("P4, --admin-token-file (CS-14, CS-06)", () => {
     expect(notes.join("\n")).not.toMatch(/kubectl .* exec .*admin-token/);
     for (const object of objects) expect(validateStrict(object)).toEqual([]);
     // The render's own check warns about the designed flag (CS-14) and finds no error.
-    const findings = checkObjects(objects);
+    const findings = catalog.checkObjects(objects);
     expect(findings.filter((f) => f.severity === "error")).toEqual([]);
     expect(findings.map((f) => f.id)).toContain("CS-14");
   });
@@ -95,7 +95,7 @@ describe("P9, --server-name (CS-14, CR-14)", () => {
     const c = container(objects, "DaemonSet");
     expect(c.args!.slice(0, 2)).toEqual(["--server-name", "compass.example.com"]);
     expect(notes[0]).toMatch(/^note: CS-14: designed, opted in: --server-name needs a Compass Runner with P9/);
-    expect(checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
+    expect(catalog.checkObjects(objects).filter((f) => f.severity === "error")).toEqual([]);
   });
 
   it("CompassRunner: refuses designed.P9 without serverName, and serverName without designed.P9", () => {
@@ -172,7 +172,8 @@ describe("check reads forge enforcement and the removed flag as the released Ser
     const set = objects();
     serverContainer(set).env!.push({ name: "COMPASS_FORGE_ENFORCE_SCOPES", value: "true" });
     serverContainer(set).args!.push("--forge-enforce-scopes=true");
-    const messages = checkObjects(set)
+    const messages = catalog
+      .checkObjects(set)
       .filter((f) => f.id === "CS-13")
       .map((f) => f.message);
     expect(messages).toContainEqual(expect.stringMatching(/^compass-server reads no COMPASS_FORGE_ENFORCE_SCOPES; it reads COMPASS_FORGE_DISABLE_SCOPE/));
@@ -187,7 +188,7 @@ describe("check reads forge enforcement and the removed flag as the released Ser
     ] as const) {
       const set = objects();
       serverContainer(set).env!.push({ name: "COMPASS_FORGE_DISABLE_SCOPE_ENFORCEMENT", value });
-      const hit = checkObjects(set).some((f) => f.id === "CS-13" && /is not a boolean \(ParseBool\)/.test(f.message));
+      const hit = catalog.checkObjects(set).some((f) => f.id === "CS-13" && /is not a boolean \(ParseBool\)/.test(f.message));
       expect(hit, value).toBe(flagged);
     }
   });

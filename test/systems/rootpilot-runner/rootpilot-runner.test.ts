@@ -11,9 +11,9 @@ import type { Diagnostic } from "../../../src/core/diagnostic.ts";
 import { toYamlStream } from "../../../src/emit/emit.ts";
 import type { ValuesError } from "../../../src/core/errors.ts";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { checkObjects } from "../../../src/rules/catalog.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { expectRefused, render } from "../../support/values.ts";
+import { catalog } from "../../../src/systems/registry.ts";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const DIGEST = `sha256:${"ab12".repeat(16)}`;
@@ -46,7 +46,7 @@ describe.each(["examples/rootpilot-gke.yaml", "examples/rootpilot-eks.yaml"])("%
   });
 
   it("raises no catalog finding", () => {
-    expect(checkObjects(objects)).toEqual([]);
+    expect(catalog.checkObjects(objects)).toEqual([]);
   });
 
   it("runs hardened as node (uid 1000) with HOME on an emptyDir, no probes, no ports, the image's own command", () => {
@@ -114,7 +114,7 @@ describe("rendered GKE runner", () => {
     const mount = containerOf(custom).volumeMounts!.find((m) => m.mountPath === "/var/run/rootpilot")!;
     const volume = podOf(custom).volumes!.find((v) => v.name === mount.name)!;
     expect(volume.projected!.sources![0].serviceAccountToken).toEqual({ audience: "rootpilot-enroll", expirationSeconds: 7200, path: "enroll.jwt" });
-    expect(checkObjects(custom)).toEqual([]);
+    expect(catalog.checkObjects(custom)).toEqual([]);
   });
 
   it("derives the grace period from the drain (ceil(ms/1000) + 30) and keeps an explicit one above it", () => {
@@ -129,8 +129,8 @@ describe("rendered GKE runner", () => {
     expect(podOf(own).volumes!.find((v) => v.name === mount.name)!.emptyDir).toBeDefined();
     const inTmp = render({ ...GKE, learnedStorePath: "/tmp/learned.db" });
     expect(containerOf(inTmp).volumeMounts!.map((m) => m.mountPath)).toEqual(["/tmp", "/home/node", "/var/run/secrets/tokens/gke-oidc"]);
-    expect(checkObjects(own)).toEqual([]);
-    expect(checkObjects(inTmp)).toEqual([]);
+    expect(catalog.checkObjects(own)).toEqual([]);
+    expect(catalog.checkObjects(inTmp)).toEqual([]);
   });
 
   it("writes the secret store and OTLP endpoint into the environment, and store settings by the names given", () => {
@@ -164,7 +164,7 @@ describe("rendered EKS runner", () => {
     const sa = objects.find((o) => o.kind === "ServiceAccount")!;
     expect(sa.metadata.annotations).toEqual({ "eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/rootpilot-runner" });
     expect(podOf(objects).volumes!.some((v) => v.projected)).toBe(false);
-    expect(checkObjects(objects)).toEqual([]);
+    expect(catalog.checkObjects(objects)).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
 import { defineValuesKind } from "../values-kind.ts";
 import { runnerNotes } from "./checklist.ts";
 import { renderCompassRunner } from "./render.ts";
-import { UPSTREAM_SHAPE_KEYS } from "./runtime.ts";
+import { UPSTREAM_SHAPE_KEYS } from "./interface.ts";
 import { compassRunnerSchema } from "./values.ts";
 
 export const compassRunnerKind = defineValuesKind({
