@@ -1,19 +1,7 @@
 // The docs' interface tables from each program's contract file, with upstream
 // status per row; pure, written by scripts/gen-docs.ts.
 import { refreshBlocks } from "./blocks.ts";
-import { SYSTEMS } from "../systems/registry.ts";
-
-/** One name of a program's interface, as a contract file describes it. */
-export interface InterfaceRow {
-  flag?: string;
-  env?: string;
-  meaning: string;
-  source: string;
-  status: "implemented" | "designed";
-  rendered?: string;
-  /** For a designed row: the Compass Server-on-Kubernetes design's task it needs. */
-  task?: string;
-}
+import { SYSTEMS, type InterfaceRow } from "../systems/registry.ts";
 
 /** Contract tables by name, from the systems' records (`interfaces`). */
 export const INTERFACE_TABLES: Readonly<Record<string, () => readonly InterfaceRow[]>> = Object.fromEntries(
