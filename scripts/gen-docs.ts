@@ -1,14 +1,12 @@
-// Regenerates the docs tables from the code (`npm run docs`; test/docs/docs.test.ts fails when stale).
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+// Regenerates the docs tables from the code (`npm run docs`, a part of `npm run gen`);
+// with --check, names the stale pages and fails (scripts/check-generated.mjs).
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expectedDocs } from "../src/docs/files.ts";
+import { CHECK_ONLY, writeGenerated } from "./write-generated.ts";
 
-const docsDir = join(dirname(fileURLToPath(import.meta.url)), "..", "docs");
-mkdirSync(docsDir, { recursive: true });
-for (const [name, content] of expectedDocs(docsDir)) {
-  const path = join(docsDir, name);
-  if (existsSync(path) && readFileSync(path, "utf8") === content) continue;
-  writeFileSync(path, content);
-  console.log(`wrote docs/${name}`);
-}
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const docsDir = join(ROOT, "docs");
+if (!CHECK_ONLY) mkdirSync(docsDir, { recursive: true });
+for (const [name, content] of expectedDocs(docsDir)) writeGenerated(join(docsDir, name), content, ROOT);

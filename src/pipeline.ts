@@ -33,7 +33,7 @@ export function renderFile(file: string, options?: RenderOptions): Rendered {
   return renderSource(loadValues([file], [], options), options);
 }
 
-/** The values of `files` layered in order, with `sets` on top (core/layers.ts). */
+/** The values of `files` layered in order, with `sets` on top (values/layers.ts). */
 export function renderLayers(files: readonly string[], sets: readonly SetArgument[], options?: RenderOptions): Rendered {
   return renderSource(loadValues(files, sets, options), options);
 }

@@ -20,11 +20,11 @@ export const PACKAGE_CHUNKS = {
   nats: ["@nats-io/transport-node", "@nats-io/jetstream"],
 } as const;
 
-/** Each folder here is a system, its files a chunk (KIND_PREFIX + folder) but for its heads. */
+/** Each folder here is a system, or the Compass systems' shared contract, its files a chunk (KIND_PREFIX + folder) but for its heads. */
 export const SYSTEMS_FOLDER = "src/systems";
 export const KIND_PREFIX = "kind-";
-/** A system's files read at start, kept in main.cjs; a render of another kind never runs the rest. */
-export const KIND_HEADS = ["kind.ts", "system.ts", "interface.ts", "ports.ts"] as const;
+/** A folder's files read at start, kept in main.cjs; a render of another kind never runs the rest. The contract's two programs' interfaces are heads: both systems read them. */
+export const KIND_HEADS = ["kind.ts", "system.ts", "interface.ts", "ports.ts", "server-interface.ts", "runner-interface.ts"] as const;
 
 /** Sources a render of one values file never runs, each chunk built like a kind's; a file only one chunk imports joins it. */
 export const SOURCE_CHUNKS = {

@@ -151,7 +151,7 @@ interface RuleDescriptorSource {
   why?: string;
   severity: Rule["severity"];
   profiles: readonly string[];
-  judgedFrom?: string;
+  judged?: Rule["judged"];
   concern?: Rule["concern"];
   source?: Rule["source"];
 }
@@ -176,7 +176,7 @@ function descriptor(rule: RuleDescriptorSource) {
       precision: "high",
       ...(security ? { "security-severity": securitySeverity(rule) } : {}),
       profiles: [...rule.profiles],
-      ...(rule.judgedFrom ? { judgedFrom: rule.judgedFrom } : {}),
+      ...(rule.judged?.by === "not-manifests" ? { judgedFrom: rule.judged.from } : {}),
     },
   };
 }
@@ -285,7 +285,7 @@ export function formatJunit(report: CheckReport, failOn: FailOn = "error"): stri
     for (const rule of rules) {
       const skipped = report.skipped.find((s) => s.ruleId === rule.id && s.profiles.includes(profile));
       const own = findings.filter((f) => f.ruleId === rule.id);
-      if (skipped && (rule.judgedFrom || skipped.whole)) {
+      if (skipped && (rule.judged?.by === "not-manifests" || skipped.whole)) {
         cases.push(testCase(profile, `${rule.id}: ${rule.summary}`, undefined, `<skipped message="${xml(`not judged from manifests: ${skipped.reason}`)}"/>`));
         skips++;
       } else if (own.length === 0) cases.push(testCase(profile, `${rule.id}: ${rule.summary}`, undefined, ""));

@@ -3,7 +3,7 @@
 // object that drives a controller seldom sits beside what it applies.
 import { UsageError } from "../core/errors.ts";
 import { type Applier, applierOf } from "../k8s/gitops.ts";
-import { readText } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import type { InputGroups } from "./groups.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { loadObjects } from "./load.ts";

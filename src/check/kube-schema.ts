@@ -7,7 +7,7 @@ import { UsageError } from "../core/errors.ts";
 import { minorOf, minorVersion } from "../k8s/kube-version.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 import { closest } from "../values/values.ts";
-import { packageRoot } from "../cli/io.ts";
+import { packageRoot } from "../core/package-root.ts";
 import { DEPRECATED_BECAUSE } from "./pseudo-rules.ts";
 import { leafProblem } from "./kube-formats.ts";
 import { requiredProblem } from "./kube-required.ts";

@@ -4,7 +4,8 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { isRecord } from "../k8s/access.ts";
-import { parseDocumentsWithPositions, readText, type SourceDocument } from "../parse/source.ts";
+import { parseDocumentsWithPositions, type SourceDocument } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { inside } from "../parse/tree.ts";
 
 export const KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];

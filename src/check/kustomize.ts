@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative, sep } from "node:path";
-import { LIMITS } from "../parse/source.ts";
+import { LIMITS } from "../parse/limits.ts";
 import { treeOf } from "../parse/tree.ts";
 import { KUSTOMIZATION_FILES, type Refusal, refusedReferences } from "./kustomize-refs.ts";
 

@@ -2,7 +2,7 @@
 // objects: kustomize merges them into its resources, so no field is required.
 import { basename, dirname, join } from "node:path";
 import { UsageError } from "../core/errors.ts";
-import { readText } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { parseManifests } from "./kube-yaml.ts";
 import { KUSTOMIZATION_NAMES } from "./walked.ts";
 import { isRecord } from "../k8s/access.ts";

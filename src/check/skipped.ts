@@ -12,25 +12,16 @@ export interface Skipped {
   whole?: true;
 }
 
-/** Rules with `judgedFrom`, and requirements no rule judges that carry a check note, of the checked profiles. */
+/** Rules that cannot judge manifests or judge them in part, and requirements no rule judges that carry a check note, of the checked profiles. */
 export function skippedFor(profiles: readonly SystemName[]): Skipped[] {
   const entries = [
+    ...catalog.allRules().flatMap((rule) => (rule.judged?.by === "not-manifests" ? [{ ...rule, reason: rule.judged.from }] : [])),
     ...catalog
       .allRules()
-      .filter((rule) => rule.judgedFrom)
-      .map((rule) => ({ id: rule.id, profiles: rule.profiles, reason: rule.judgedFrom! })),
-    ...catalog
-      .allRules()
-      .filter((rule) => rule.unjudged && !rule.judgedFrom)
-      .map((rule) => ({
-        id: rule.id,
-        profiles: rule.profiles,
-        reason: `in part: ${rule.unjudged!}`,
-      })),
+      .flatMap((rule) => (rule.judged?.by === "manifests" && rule.judged.except ? [{ ...rule, reason: `in part: ${rule.judged.except}` }] : [])),
     ...catalog
       .requirementEntries()
-      .filter((entry) => entry.checkNote)
-      .map((entry) => ({ id: entry.id, profiles: entry.profiles, reason: entry.checkNote! })),
+      .flatMap((entry) => (entry.judged?.by === "elsewhere" && entry.judged.checkNote ? [{ ...entry, reason: entry.judged.checkNote }] : [])),
   ];
   return entries.flatMap((entry) => {
     const concerned = entry.profiles.filter((p) => profiles.includes(p));

@@ -3,7 +3,7 @@ import { Document, Scalar } from "yaml";
 import { UsageError } from "../core/errors.ts";
 import { FORMATS, SARIF_CATEGORY, placeOf, formatJson, formatJunit, formatSarif, formatText, type Format } from "../check/format.ts";
 import { checkFiles, checkFilesOnThreads, type CheckOptions, type CheckReport } from "../check/run.ts";
-import { readText } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { bounded } from "../core/diagnostic.ts";
 import { printable } from "../core/printable.ts";
 import { designIdsNote } from "../rules/design-ids.ts";

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";
 import { COMMAND_LINES, type CommandName, formatsOf } from "./commands.ts";
-import { type Io, packageRoot } from "./io.ts";
+import { packageRoot } from "../core/package-root.ts";
+import type { Io } from "./io.ts";
 import { catalog, kinds } from "../systems/registry.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../core/errors.ts";
 import { closest } from "../values/values.ts";
-import { sourceText, type Requirement } from "../rules/requirements.ts";
+import { judgedText, sourceText, type Requirement } from "../rules/requirements.ts";
 import { otherIds } from "../check/other-ids.ts";
 import { designIdsNote } from "../rules/design-ids.ts";
 import type { Io } from "./io.ts";
@@ -73,7 +73,7 @@ function explanation(r: Requirement): string {
       ...r.opinions.flatMap((o) => wrap(`- ${o.summary}: ${o.because}`)),
       "",
     );
-  lines.push("Judged:", ...wrap(r.judged), "");
+  lines.push("Judged:", ...wrap(judgedText(r.judged)), "");
   if (r.inValues) lines.push("In values:", ...wrap(r.inValues), "");
   if (r.reads) lines.push("Reads:", ...wrap(r.reads), "");
   if (r.fix) lines.push("Fix:", ...wrap(r.fix), "");

@@ -6,8 +6,9 @@ import { UsageError } from "../core/errors.ts";
 import { printable } from "../core/printable.ts";
 import { VALUES_API_VERSION } from "../values/values-resource.ts";
 import { closest } from "../values/values.ts";
-import { packageRoot, type Io } from "./io.ts";
-import { allKindsSchema } from "./schema.ts";
+import { packageRoot } from "../core/package-root.ts";
+import type { Io } from "./io.ts";
+import { allKindsSchema } from "../systems/editor-schema.ts";
 import { kinds, valuesKindOf } from "../systems/registry.ts";
 
 /** The schema file the first line of `init`'s output points editors at. */

@@ -1,8 +1,6 @@
 // Output streams for the commands: stdout carries only data, stderr
 // everything meant for people. Colour only on a TTY and never with NO_COLOR.
-import { existsSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { writeSync } from "node:fs";
 
 export interface Io {
   out(text: string): void;
@@ -86,14 +84,4 @@ function watchForClosedReader(stream: NodeJS.WriteStream, closed: () => void): v
 
 export function paint(io: Io, code: number, text: string): string {
   return io.color ? `\u001b[${code}m${text}\u001b[0m` : text;
-}
-
-/** The package root (where examples/ lives), from src/ or from dist/. */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "examples"))) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error("cannot find the rigging package root (examples/ is missing)");
 }

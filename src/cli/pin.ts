@@ -1,20 +1,17 @@
 // `rigging pin`: the Compass Server-on-Kubernetes design's image decisions against the registry: D8 tags
 // pinned to digests in place, D9 read anonymously, D10 platforms checked.
 import { parseArgs } from "node:util";
-import { parseDocument } from "yaml";
 import { UsageError } from "../core/errors.ts";
-import { parseValuesFile, readText } from "../parse/source.ts";
-import { closest } from "../values/values.ts";
+import { readText } from "../parse/read.ts";
 import { Deadline, describeError, exitCode, formatResults, resultsNote, parseFormat, parseTimeout, TimeoutError } from "../preflight/common.ts";
 import { printable } from "../core/printable.ts";
-import { parseReference, withDigest, type PinReference } from "../pin/reference.ts";
-import type { Manifest } from "../pin/registry.ts";
+import { withDigest } from "../pin/reference.ts";
 import { platformResult, type PinResult } from "../pin/platforms.ts";
-import { imageSites, type ImageSite } from "../pin/sites.ts";
-import { applyEdits, type Edit, PLACES, writeInPlace } from "../pin/write.ts";
+import { imagesOf, type ImageSite } from "../pin/sites.ts";
+import { tagResult, tagToFollow } from "../pin/tag-policy.ts";
+import { applyEdits, type Edit, writeInPlace } from "../pin/write.ts";
 import type { Io } from "./io.ts";
 import { label } from "./preflight-run.ts";
-import { kinds, valuesKindOf } from "../systems/registry.ts";
 
 export const PIN_TIMEOUT_SECONDS = 30;
 
@@ -65,9 +62,6 @@ check (nothing written), or with --outdated an image can move; 2 usage error, or
 or VALUES changed while pin ran (the edit is kept, nothing written).
 `;
 
-export type { PinResult };
-export { applyEdits };
-
 export function pinCommand(args: string[], io: Io): number | Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -105,22 +99,6 @@ export function pinCommand(args: string[], io: Io): number | Promise<number> {
   return pinSites(sites, { file, text, check: values.check, format, timeout }, io);
 }
 
-/** The images a values file names, where they stand in its text (its kind refused when not a values kind). */
-export function imagesOf(text: string, file: string): { kind: string; sites: ImageSite[] } {
-  const source = parseValuesFile(text, file);
-  const kind = (source.data as Record<string, unknown>).kind;
-  if (typeof kind !== "string" || !valuesKindOf(kind)) {
-    const near = typeof kind === "string" ? closest(kind, kinds()) : undefined;
-    throw new UsageError(
-      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${printable(JSON.stringify(String(kind)))} is not a values kind`}; expected one of ${kinds().join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
-    );
-  }
-  // The checks above bound size, depth and aliases and refused duplicate keys
-  // (in linear time, unlike the package's own check); this parse keeps each value's place.
-  const doc = parseDocument(text, PLACES);
-  return { kind, sites: imageSites(doc, kind) };
-}
-
 async function pinSites(
   sites: ImageSite[],
   run: { file: string; text: string; check: boolean; format: "text" | "json"; timeout: number },
@@ -134,46 +112,14 @@ async function pinSites(
   const edits: Edit[] = [];
   try {
     for (const site of sites) {
-      const ref = parseReference(site.text);
-      const shown = typeof ref === "string" ? undefined : printable(ref.text);
-      if (typeof ref === "string") {
-        results.push({
-          id: "D8",
-          check: site.path,
-          outcome: "fail",
-          message: `the image ${ref.includes("credentials") ? "" : `${printable(site.text.slice(0, 200))} `}${ref}`,
-          fix: "write the image as registry/repository:tag",
-        });
+      const followed = tagToFollow(site);
+      if ("result" in followed) {
+        results.push(followed.result);
         continue;
       }
-      if (ref.tag === undefined) {
-        results.push(
-          ref.digest
-            ? { id: "D8", check: site.path, outcome: "note", message: `${shown} is written by digest alone: no tag to follow, left as it is`, image: ref.text }
-            : {
-                id: "D8",
-                check: site.path,
-                outcome: "fail",
-                message: `${shown} names no tag: nothing to follow`,
-                fix: "name the tag to pin, such as the paired main-<n>-<sha12> tag (G-05: no latest)",
-                image: ref.text,
-              },
-        );
-        continue;
-      }
-      if (ref.tag === "latest") {
-        results.push({
-          id: "D8",
-          check: site.path,
-          outcome: "fail",
-          message: `${shown} names the latest tag, which moves with every push`,
-          fix: "name the paired main-<n>-<sha12> tag (D8) or a release tag (G-05: no latest)",
-          image: ref.text,
-        });
-        continue;
-      }
+      const { ref, tag } = followed;
       try {
-        const current = await client.manifest(ref, ref.tag);
+        const current = await client.manifest(ref, tag);
         // --check judges what is deployed: the recorded digest's manifest.
         const judged = run.check && ref.digest && ref.digest !== current.digest ? await client.manifest(ref, ref.digest) : current;
         results.push(tagResult(site, ref, current, run.check), platformResult(site, ref, judged));
@@ -254,28 +200,4 @@ async function updateSites(
   writeInPlace(run.file, run.text, applyEdits(run.text, edits, run.file));
   io.err(`moved ${edits.length} image(s) to a newer build in ${printable(run.file)}\n`);
   return 0;
-}
-
-function tagResult(site: ImageSite, ref: PinReference, current: Manifest, check: boolean): PinResult {
-  const shown = `${printable(ref.name)}:${printable(ref.tag!)}`;
-  const base = { id: "D8", check: site.path, image: ref.text, digest: current.digest };
-  if (check) {
-    if (!ref.digest)
-      return {
-        ...base,
-        outcome: "fail",
-        message: `${shown} is not pinned: no digest beside the tag (the tag names ${current.digest})`,
-        fix: "run rigging pin on the file and commit the change",
-      };
-    if (ref.digest !== current.digest)
-      return {
-        ...base,
-        outcome: "fail",
-        message: `${shown} has moved: the tag names ${current.digest}, the file records ${ref.digest}`,
-        fix: "run rigging pin on the file, review the new image and commit the change",
-      };
-    return { ...base, outcome: "pass", message: `${shown}@${current.digest} is the tag's digest, read anonymously` };
-  }
-  if (ref.digest === current.digest) return { ...base, outcome: "pass", message: `${shown} is pinned to ${current.digest} already, read anonymously` };
-  return { ...base, outcome: "pass", message: `${shown} pinned to ${current.digest}${ref.digest ? `, was ${ref.digest}` : ""}, read anonymously` };
 }

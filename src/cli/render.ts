@@ -8,7 +8,7 @@ import { overwrittenLines, refuseForeignOutput, writeDirectory } from "../emit/o
 import { earlierOutput, renderSummary } from "../diff/summary.ts";
 import { DEFAULT_LAYOUT, layoutFiles, STREAM_FILE, type Layout } from "../emit/output-layout.ts";
 import { printable, printableLines } from "../core/printable.ts";
-import { LIMITS_TEXT } from "../parse/source.ts";
+import { LIMITS_TEXT } from "../parse/limits.ts";
 import type { SetArgument } from "../values/layers.ts";
 import { SetError } from "../values/set-values.ts";
 import { renderFile, renderLayers } from "../pipeline.ts";
@@ -169,7 +169,7 @@ function checkOutputOptions(values: ReturnType<typeof renderArgs>["values"]): vo
     throw new UsageError("--force lets -o DIR overwrite files changed by hand; without -o nothing is overwritten");
 }
 
-/** `render -f A -f B --set K=V`: one render of the layers (core/layers.ts). */
+/** `render -f A -f B --set K=V`: one render of the layers (values/layers.ts). */
 function renderLayered(args: string[], positionals: string[], values: ReturnType<typeof renderArgs>["values"], io: Io): number {
   if (positionals.length > 1)
     throw new UsageError(

@@ -2,14 +2,8 @@
 // against live objects only applied fields count, named lists match by name.
 import type { K8sObject } from "../k8s/objects.ts";
 import { isRecord } from "../k8s/access.ts";
+import type { FieldChange } from "../systems/consequences.ts";
 import { type Applied, appliedOf, KUBECTL_APPLY } from "./applied.ts";
-
-export interface FieldChange {
-  /** spec.template.spec.containers[runner].image */
-  path: string;
-  old?: unknown;
-  new?: unknown;
-}
 
 /** Which side's fields are compared: both, or only those the applied side sets. */
 type Mode = "both" | "old-applied" | "new-applied";

@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import type { K8sObject } from "../k8s/objects.ts";
-import { readText } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { parseValuesFile } from "../parse/source.ts";
 import { parseManifests } from "../check/kube-yaml.ts";
 import { loadObjects } from "../check/load.ts";

@@ -2,8 +2,9 @@
 import { printable } from "../core/printable.ts";
 import { MANAGED_BY } from "../k8s/labels.ts";
 import type { K8sObject } from "../k8s/objects.ts";
-import { byCodePoint, type CompareOptions, compareObjects, type FieldChange, isLive } from "./compare.ts";
-import { type ObjectDiff, judge, SHORT } from "./consequences.ts";
+import type { FieldChange, ObjectDiff } from "../systems/consequences.ts";
+import { byCodePoint, type CompareOptions, compareObjects, isLive } from "./compare.ts";
+import { judge, shortOf } from "./consequences.ts";
 import type { Side } from "./inputs.ts";
 
 export interface SidesDiff {
@@ -48,7 +49,7 @@ function hideSecret(field: FieldChange): FieldChange {
 export function summaryLine(diffs: readonly ObjectDiff[]): string {
   if (diffs.length === 0) return "no change";
   const count = (c: ObjectDiff["change"]) => diffs.filter((d) => d.change === c).length;
-  const what = [...new Set(diffs.flatMap((d) => d.consequences.map((c) => c.short ?? SHORT[c.id])))];
+  const what = [...new Set(diffs.flatMap((d) => d.consequences.map((c) => c.short ?? shortOf(c.id))))];
   return `${count("changed")} changed, ${count("added")} added, ${count("removed")} removed${what.length > 0 ? `: ${what.join("; ")}` : ""}`;
 }
 

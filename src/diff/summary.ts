@@ -4,7 +4,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { K8sObject } from "../k8s/objects.ts";
 import { printable } from "../core/printable.ts";
-import { parseDocuments, readText } from "../parse/source.ts";
+import { parseDocuments } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { objectKeyOf } from "./key.ts";
 import { compareSides, summaryLine } from "./run.ts";
 

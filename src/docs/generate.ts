@@ -4,11 +4,11 @@ import { readFileSync } from "node:fs";
 import { PSEUDO_RULES } from "../check/pseudo-rules.ts";
 import { WAIVER_RULE } from "../check/waivers.ts";
 import { WAIVER_WHY } from "../check/other-ids.ts";
-import { CONSEQUENCE_ROWS } from "../diff/consequences.ts";
+import { CONSEQUENCE_ROWS } from "../diff/table.ts";
 import { STATE_MEANINGS, STATE_WORDS, type UpdateState } from "../pin/update.ts";
-import { schemaOf } from "../cli/schema.ts";
+import { schemaOf } from "../systems/editor-schema.ts";
 import { decisionsSection } from "../preflight/decisions.ts";
-import { FROM_MANIFESTS, sourceText } from "../rules/requirements.ts";
+import { judgedText, sourceText } from "../rules/requirements.ts";
 import { refreshBlocks as refreshMarked } from "./blocks.ts";
 import { checklistBlock } from "./checklist.ts";
 import { COMMAND_LINES } from "../cli/commands.ts";
@@ -16,9 +16,8 @@ import { catalog } from "../systems/registry.ts";
 
 export const CLOSE_MARKER = "<!-- /values-table -->";
 
-function judgedText(judged: string): string {
-  return judged.startsWith(FROM_MANIFESTS) ? `manifests (render self-check, \`check\`)${judged.slice(FROM_MANIFESTS.length)}` : judged;
-}
+/** The rules table's words for a rule over manifests. */
+const FROM_MANIFESTS_SHORT = "manifests (render self-check, `check`)";
 
 export function rulesMarkdown(): string {
   const all = catalog.requirements();
@@ -30,7 +29,7 @@ export function rulesMarkdown(): string {
       r.summary,
       sourceText(r),
       r.fix ?? "-",
-      judgedText(r.judged),
+      judgedText(r.judged, FROM_MANIFESTS_SHORT),
     ]),
   );
   const opinionRows = all.flatMap((r) => (r.opinions ?? []).map((o) => row([r.id, "warning", o.summary, o.because])));

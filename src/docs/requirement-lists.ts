@@ -1,6 +1,7 @@
 // A system page's list of its requirements, from its requirement file; pure,
 // written by scripts/gen-docs.ts.
 import { refreshBlocks } from "./blocks.ts";
+import { judgedText } from "../rules/requirements.ts";
 import { catalog } from "../systems/registry.ts";
 
 export const REQUIREMENTS_CLOSE = "<!-- /requirements -->";
@@ -10,7 +11,7 @@ export function requirementList(system: string): string {
   const own = catalog.requirements().filter((r) => r.profiles.length === 1 && r.profiles[0] === system);
   if (own.length === 0) throw new Error(`no requirements of a system named ${system}`);
   return own
-    .map((r) => `- **${r.id}** ${r.summary}${r.severity ? "" : ` (how judged: ${r.judged})`}${r.inValues ? `\n  - In values: ${r.inValues}` : ""}`)
+    .map((r) => `- **${r.id}** ${r.summary}${r.severity ? "" : ` (how judged: ${judgedText(r.judged)})`}${r.inValues ? `\n  - In values: ${r.inValues}` : ""}`)
     .join("\n");
 }
 

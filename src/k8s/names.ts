@@ -42,8 +42,8 @@ export const annotationsSchema = (id: string) =>
           isAnnotationKey,
           req(
             id,
-            "an annotation key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric",
             "is not a valid annotation key",
+            "an annotation key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric",
           ),
         ),
       z.string(req(id, "annotation values are strings; quote numbers and booleans")),
@@ -112,21 +112,21 @@ export const dnsLabel = (id: string, what: string) =>
   z
     .string()
     .max(63, req(id, `${what} is a DNS-1123 label of at most 63 characters`))
-    .regex(DNS1123_LABEL, req(id, `${what} is a DNS-1123 label: lowercase letters, digits and '-'`, "is not a DNS-1123 label"));
+    .regex(DNS1123_LABEL, req(id, "is not a DNS-1123 label", `${what} is a DNS-1123 label: lowercase letters, digits and '-'`));
 
 /** A ServiceAccount or other DNS-1123 subdomain name. */
 export const dnsSubdomain = (id: string, what: string) =>
   z
     .string()
     .max(253, req(id, `${what} is a DNS-1123 subdomain of at most 253 characters`))
-    .regex(DNS1123_SUBDOMAIN, req(id, `${what} is a DNS-1123 subdomain: lowercase letters, digits, '-' and '.'`, "is not a DNS-1123 subdomain"));
+    .regex(DNS1123_SUBDOMAIN, req(id, "is not a DNS-1123 subdomain", `${what} is a DNS-1123 subdomain: lowercase letters, digits, '-' and '.'`));
 
 /** A DNS host name (for TLS server names), not an IP and not a URL. */
 export const hostName = (id: string, what: string) =>
   z
     .string()
     .max(253, req(id, `${what} is a DNS name of at most 253 characters`))
-    .regex(DNS1123_SUBDOMAIN, req(id, `${what} is a lowercase DNS name such as compass.example.com, without a scheme or port`, "is not a DNS name"));
+    .regex(DNS1123_SUBDOMAIN, req(id, "is not a DNS name", `${what} is a lowercase DNS name such as compass.example.com, without a scheme or port`));
 
 /** The groups the ServiceAccount token authenticator gives every ServiceAccount of `namespace`. */
 export const serviceAccountGroups = (namespace: string): string[] => ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"];

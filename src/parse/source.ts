@@ -1,6 +1,5 @@
 // Reading and parsing inputs: the `yaml` package gives positions and error
 // wording; js-yaml reads first (fast-yaml.ts) since most inputs report nothing.
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import {
   Composer,
   type Document,
@@ -21,132 +20,14 @@ import { type DuplicateKey, firstDuplicateKey, mayRepeatAsYaml11 } from "./dupli
 import { formatPath, type Location } from "../core/diagnostic.ts";
 import { UsageError, ValuesError } from "../core/errors.ts";
 import { parseFast, parseFastStream } from "./fast-yaml.ts";
+import { LIMITS } from "./limits.ts";
 import { goQuotesLexer } from "./go-quotes.ts";
-
-/** Documented input limits (docs/limits.md): beyond them an input is refused, never parsed on. */
-export const LIMITS = {
-  /** Bytes in one input file (or stdin). */
-  fileBytes: 8 * 1024 * 1024,
-  /** Alias expansions in one document (billion-laughs documents stop here). */
-  aliases: 100,
-  /** Nesting of mappings and sequences in one document. */
-  depth: 200,
-  /** Nodes (scalars, collections, list entries) in one document: the positioned parser's memory grows with them. */
-  nodes: 500_000,
-} as const;
-
-export const LIMITS_TEXT = `an input file is at most ${LIMITS.fileBytes / 1024 / 1024} MiB, expands at most ${LIMITS.aliases} YAML aliases, nests at most ${LIMITS.depth} levels deep and holds at most ${LIMITS.nodes} nodes in one document`;
-
-const FILE_LIMIT = `the ${LIMITS.fileBytes / 1024 / 1024} MiB (${LIMITS.fileBytes}-byte) limit for an input file`;
 
 export interface SourceDocument {
   file: string;
   data: unknown;
   /** Line and column of the value (or of the key, for `key: true`) at `path`. */
   locate(path: readonly PropertyKey[], options?: { key?: boolean }): Location;
-}
-
-/** Reads a file (or stdin for `-`) as UTF-8 text, refusing what is not text; a leading byte-order mark is dropped unless `keepBom`. */
-export function readText(file: string, { keepBom = false }: { keepBom?: boolean } = {}): string {
-  const name = file === "-" ? "<stdin>" : file;
-  let bytes: Buffer;
-  try {
-    bytes = readBounded(file);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EACCES"
-          ? "permission denied"
-          : code === "ELOOP"
-            ? "a symbolic link loop"
-            : code === "EISDIR"
-              ? "is a directory, expected a file"
-              : code === "ENOTDIR"
-                ? "a part of the path is not a directory"
-                : code === "ENAMETOOLONG"
-                  ? "the path is too long"
-                  : String((error as Error).message);
-    throw new UsageError(`${name}: cannot read: ${reason}`);
-  }
-  if (bytes.includes(0)) throw new UsageError(`${name}: is a binary file, expected YAML or JSON text`);
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: keepBom }).decode(bytes);
-  } catch {
-    throw new UsageError(`${name}: is not valid UTF-8 text, expected YAML or JSON`);
-  }
-}
-
-/** Reads at most the file limit plus one byte whatever the file is; one shared buffer, and fstat only once it is full. */
-const POOL = Buffer.allocUnsafe(256 * 1024);
-
-function readBounded(file: string): Buffer {
-  const name = file === "-" ? "<stdin>" : file;
-  const fd = file === "-" ? 0 : open(file);
-  try {
-    let buffer: Buffer = POOL;
-    let total = 0;
-    let idle = 0;
-    for (;;) {
-      if (total === buffer.length) {
-        if (buffer === POOL && fd !== 0) {
-          const { size } = fstatSync(fd);
-          if (size > LIMITS.fileBytes) throw new UsageError(`${file}: ${size} bytes is over ${FILE_LIMIT}`);
-        }
-        buffer = grown(buffer, total);
-      }
-      let read: number;
-      try {
-        read = readSync(fd, buffer, total, buffer.length - total, null);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EAGAIN") {
-          // A non-blocking stdin with no data yet: wait for it without spinning.
-          idle = Math.min(idle * 2 || 1, 50);
-          sleep(idle);
-          continue;
-        }
-        if (code === "EOF") break;
-        if (code === "EISDIR" && fd !== 0) throw new UsageError(`${file}: is a directory, expected a file`);
-        throw error;
-      }
-      if (read === 0) break;
-      idle = 0;
-      total += read;
-      if (total > LIMITS.fileBytes) throw new UsageError(`${name}: over ${FILE_LIMIT}`);
-    }
-    return buffer.subarray(0, total);
-  } finally {
-    if (fd !== 0) closeSync(fd);
-  }
-}
-
-/** Opens a file; on failure says why (a directory, over the limit, or the open's error). */
-function open(file: string): number {
-  try {
-    return openSync(file, "r");
-  } catch (error) {
-    const stat = statSync(file);
-    if (stat.isDirectory()) throw new UsageError(`${file}: is a directory, expected a file`);
-    if (stat.size > LIMITS.fileBytes) throw new UsageError(`${file}: ${stat.size} bytes is over ${FILE_LIMIT}`);
-    throw error;
-  }
-}
-
-/** A larger buffer holding the `total` bytes read so far: four times as large, at most the limit plus one byte. */
-function grown(buffer: Buffer, total: number): Buffer {
-  const larger = Buffer.allocUnsafe(Math.min(buffer.length * 4, LIMITS.fileBytes + 1));
-  buffer.copy(larger, 0, 0, total);
-  return larger;
-}
-
-const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
-
-/** Blocks the thread for `ms` milliseconds, using no CPU meanwhile. */
-function sleep(ms: number): void {
-  Atomics.wait(SLEEPER, 0, 0, ms);
 }
 
 /** How a stream is read: `goQuotes`, quoted scalars as go-yaml folds them, on lines of any indentation (go-quotes.ts). */

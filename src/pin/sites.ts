@@ -1,8 +1,13 @@
 // Where a values file names images (any `image` key), and whose image it is,
 // which sets the platforms D10 asks of it.
-import { isMap, isScalar, isSeq, type Scalar, type Document, type Node } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, type Scalar, type Document, type Node } from "yaml";
+import { UsageError } from "../core/errors.ts";
+import { printable } from "../core/printable.ts";
+import { parseValuesFile } from "../parse/source.ts";
+import { closest } from "../values/values.ts";
 import type { ImageNeed } from "../systems/registry.ts";
-import { systemOf, systemOfKind, valuesKindOf } from "../systems/registry.ts";
+import { kinds, systemOf, systemOfKind, valuesKindOf } from "../systems/registry.ts";
+import { PLACES } from "./write.ts";
 
 export interface ImageSite {
   /** The key path, such as nats.image or runner.image. */
@@ -12,6 +17,22 @@ export interface ImageSite {
   need: ImageNeed;
   node: Scalar;
   text: string;
+}
+
+/** The images a values file names, where they stand in its text (its kind refused when not a values kind). */
+export function imagesOf(text: string, file: string): { kind: string; sites: ImageSite[] } {
+  const source = parseValuesFile(text, file);
+  const kind = (source.data as Record<string, unknown>).kind;
+  if (typeof kind !== "string" || !valuesKindOf(kind)) {
+    const near = typeof kind === "string" ? closest(kind, kinds()) : undefined;
+    throw new UsageError(
+      `${file}: ${kind === undefined ? "no top-level kind" : `kind ${printable(JSON.stringify(String(kind)))} is not a values kind`}; expected one of ${kinds().join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+    );
+  }
+  // The checks above bound size, depth and aliases and refused duplicate keys
+  // (in linear time, unlike the package's own check); this parse keeps each value's place.
+  const doc = parseDocument(text, PLACES);
+  return { kind, sites: imageSites(doc, kind) };
 }
 
 export function imageSites(doc: Document, kind: string): ImageSite[] {

@@ -5,7 +5,7 @@ import { chmodSync, closeSync, constants, openSync, readSync, realpathSync, rena
 import { basename, dirname, join } from "node:path";
 import { parseDocument, Scalar } from "yaml";
 import { InternalError, UsageError } from "../core/errors.ts";
-import { readText } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { printable } from "../core/printable.ts";
 import type { ImageSite } from "./sites.ts";
 

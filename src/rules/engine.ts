@@ -30,6 +30,18 @@ export interface Source {
   says: string;
 }
 
+/** How a requirement is judged; absent, it is `{ by: "manifests" }`. */
+export type Judged =
+  /** A rule over manifests judges it; `except`, the part manifests cannot show, is listed by `check` as not judged. */
+  | { by: "manifests"; except?: string }
+  /** Its rule cannot judge manifests: `check` reports it skipped, with `from`, what it is judged from instead. */
+  | { by: "not-manifests"; from: string }
+  /** No rule judges it: `where` says how it is enforced; `checkNote`, for one bearing on manifests too, is listed by `check` as not judged. */
+  | { by: "elsewhere"; where: string; checkNote?: string };
+
+/** How a rule's requirement is judged: a rule exists, so never elsewhere. */
+export type RuleJudged = Exclude<Judged, { by: "elsewhere" }>;
+
 /** rigging's own hardening under a requirement's ID: reported as a warning, with its reason. */
 export interface Opinion {
   summary: string;
@@ -52,10 +64,8 @@ export interface Rule {
   provenForRendered?: string;
   /** Why it exists and what breaks without it, in the source documents' words where they help (`rigging explain`). */
   why?: string;
-  /** Set when manifests cannot show the requirement: `check` reports it skipped with this note. */
-  judgedFrom?: string;
-  /** The part of the rule manifests cannot show; `check` lists it as not judged. */
-  unjudged?: string;
+  /** How it is judged, when not wholly from manifests. */
+  judged?: RuleJudged;
   /** What a finding puts at risk; security findings carry a security-severity in SARIF. Default security. */
   concern?: "security" | "reliability";
   check(set: ObjectSet): RuleHit[];

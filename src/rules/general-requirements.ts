@@ -1,5 +1,5 @@
 // The general requirements (G-), shared by every system, as data: rules, values refusals, `explain` and the docs read them.
-import { defineRequirements } from "./requirement-data.ts";
+import { defineRequirements, type RefusedBy } from "./requirement-data.ts";
 import { RECOMMENDED_LABEL_KEYS } from "../k8s/labels.ts";
 import type { JudgedSystem } from "./judged-system.ts";
 
@@ -10,18 +10,23 @@ export function generalRequirements(systems: readonly JudgedSystem[]) {
     "G-01": {
       summary: "Values files are YAML or JSON; unknown keys are errors (with a did-you-mean); every error in one run; nothing written on error",
       profiles: names,
-      enforcedBy: "the values schema of every profile (render refuses the file, exit 1) and the values refusal tests",
+      judged: { by: "elsewhere", where: "the values schema of every profile (render refuses the file, exit 1) and the values refusal tests" },
     },
     "G-02": {
       summary: "Output is deterministic and in a stable, apply-safe order",
       profiles: names,
-      enforcedBy: "the renderer (sortForApply, fixed key order) and tests that render twice, under Node and Bun, and compare bytes",
+      judged: { by: "elsewhere", where: "the renderer (sortForApply, fixed key order) and tests that render twice, under Node and Bun, and compare bytes" },
+      noValues: "a property of the renderer (order and bytes), the same for every values file",
     },
     "G-03": {
       summary: "Every rendered object passes strict upstream Kubernetes schema validation and every rule of this catalog",
       profiles: names,
-      enforcedBy:
-        "tests validate every rendered object strictly against the upstream OpenAPI schema; render runs the catalog over its own output (a finding there is exit 3)",
+      judged: {
+        by: "elsewhere",
+        where:
+          "tests validate every rendered object strictly against the upstream OpenAPI schema; render runs the catalog over its own output (a finding there is exit 3)",
+      },
+      noValues: "a property of the renderer's output: render runs the catalog over it, and a finding there is an internal error, not a refusal",
     },
     "G-04": {
       summary: "Secrets are referenced by name and key, never inlined",
@@ -124,3 +129,9 @@ export function generalRequirements(systems: readonly JudgedSystem[]) {
     },
   });
 }
+
+/** A general requirement's ID. */
+export type GeneralId = keyof ReturnType<typeof generalRequirements>;
+
+/** How one system's values break general requirements, by ID (a system's record carries it). */
+export type GeneralRefusedBy = Readonly<Partial<Record<GeneralId, RefusedBy>>>;

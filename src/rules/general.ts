@@ -11,6 +11,11 @@ const STRICTNESS: Record<string, number> = { privileged: 0, baseline: 1, restric
 
 const SECRET_NAME = /(PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL)/i;
 
+/** G-04: whether a variable's name says it holds a secret, so an inline value for it is flagged. */
+export function looksLikeSecret(name: string): boolean {
+  return SECRET_NAME.test(name) && !/_(FILE|PATH|MODE|REGION|PROVIDER)$/.test(name);
+}
+
 /** The G- rules for the systems given; each reads its set's system from them. */
 export function generalRules(systems: readonly JudgedSystem[]): Rule[] {
   const G = generalRequirements(systems);
@@ -26,7 +31,7 @@ export function generalRules(systems: readonly JudgedSystem[]): Rule[] {
         const hits: RuleHit[] = set.ofKind("Secret").map((o) => hit(o, ["kind"], "a Secret object is rendered; its value would live in the manifests"));
         for (const { object, container, containerPath } of set.containers()) {
           (container.env ?? []).forEach((env, index) => {
-            if (env.value !== undefined && SECRET_NAME.test(env.name) && !/_(FILE|PATH|MODE|REGION|PROVIDER)$/.test(env.name)) {
+            if (env.value !== undefined && looksLikeSecret(env.name)) {
               hits.push(hit(object, [...containerPath, "env", index, "value"], `${env.name} holds an inline value that looks like a secret`));
             }
           });

@@ -2,6 +2,7 @@
 import type { PodSecurityLevel } from "../k8s/workload.ts";
 import type { Opinion, Rule } from "./engine.ts";
 import type { RequirementEntry } from "./requirement-data.ts";
+import type { GeneralRefusedBy } from "./general-requirements.ts";
 
 export type { PodSecurityLevel };
 
@@ -20,6 +21,8 @@ export interface JudgedSystem {
   rules: readonly Rule[];
   /** Its requirements by ID (its folder's requirements.ts): what rules, values refusals, `explain` and the docs say. */
   requirements: Readonly<Record<string, RequirementEntry>>;
+  /** How its values break the general (G-) requirements, which know no system: the values refusal tests render them. */
+  generalRefusedBy?: GeneralRefusedBy;
   /** G-05: no source document asks it to pin images by digest, so a tag is rigging's opinion (a warning), under this key. */
   digestOpinion?: { key: string } & Opinion;
   /** G-06: a source document asks it for a read-only root filesystem, so a writable one is an error, not an opinion. */

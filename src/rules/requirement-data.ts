@@ -1,6 +1,6 @@
 // A requirement's text lives once, as data: rules, values refusals, `explain`
 // and the docs read it; a rule adds only how it is judged.
-import type { Opinion, Rule, Severity, Source, SystemName } from "./engine.ts";
+import type { Judged, Opinion, Rule, RuleJudged, Severity, Source, SystemName } from "./engine.ts";
 
 export interface RequirementData {
   summary: string;
@@ -19,16 +19,25 @@ export interface RequirementData {
   opinions?: Readonly<Record<string, Opinion>>;
   /** What a finding puts at risk; security findings carry a security-severity in SARIF. Default security. */
   concern?: "security" | "reliability";
-  /** Set when manifests cannot show the requirement: `check` reports it skipped with this note. */
-  judgedFrom?: string;
-  /** The part of the rule manifests cannot show; `check` lists it as not judged. */
-  unjudged?: string;
+  /** How it is judged (absent: by a rule over manifests, wholly). */
+  judged?: Judged;
   /** How the rule reads its fields beyond what every rule sees (READS_EVERY_RULE): quantities by value, paths cleaned... (`explain`). */
   reads?: string;
-  /** Set when no rule over manifests judges it: where and how it is enforced instead. */
-  enforcedBy?: string;
-  /** For a requirement with `enforcedBy` that bears on manifests too: `check` lists it as not judged. */
-  checkNote?: string;
+  /** Values that render refuses with this ID (a system's requirement; the G- ones are in each system's `generalRefusedBy`). */
+  refusedBy?: RefusedBy;
+  /** Why no values can break it; a requirement has this or refusing values, never both. */
+  noValues?: string;
+}
+
+/** One change to a values file: the key at `at` set to `value`, or deleted. */
+export type ValuesEdit = { at: readonly (string | number)[]; value: unknown } | { at: readonly (string | number)[]; delete: true };
+
+/** Values that break a requirement: edits to a bundled example of its system, and the key path render's refusal names. */
+export interface RefusedBy {
+  edits: readonly ValuesEdit[];
+  path: string;
+  /** Another of the system's bundled examples (a values kind's `example`); by default its first values kind's. */
+  example?: string;
 }
 
 /** A requirement with its ID. */
@@ -42,7 +51,7 @@ export function defineRequirements<T extends Record<string, RequirementData>>(da
 }
 
 /** A requirement a rule over manifests judges: it has a severity and a fix. */
-export type RuledRequirement = RequirementEntry & { readonly severity: Severity; readonly fix: string; readonly enforcedBy?: undefined };
+export type RuledRequirement = RequirementEntry & { readonly severity: Severity; readonly fix: string; readonly judged?: RuleJudged };
 
 /** How a rule judges its requirement: the check, and whether render's self-check may skip it. */
 export type Judge = Pick<Rule, "check"> & Partial<Pick<Rule, "provenForRendered">>;

@@ -1,6 +1,6 @@
 // Every requirement ID in one list, for `explain`, `check` and the docs: the
 // general requirement file and each system's, read as data.
-import type { Opinion, Rule, Source, SystemName } from "./engine.ts";
+import type { Judged, Opinion, Rule, Source, SystemName } from "./engine.ts";
 import { generalRequirements } from "./general-requirements.ts";
 import type { JudgedSystem } from "./judged-system.ts";
 import type { RequirementEntry } from "./requirement-data.ts";
@@ -18,7 +18,7 @@ export interface Requirement {
   /** rigging's own hardening under the ID: warnings, each with its reason. */
   opinions?: readonly Opinion[];
   /** How it is judged: from manifests, or what it needs instead. */
-  judged: string;
+  judged: Judged;
   /** How values meet it (Markdown), for its system page's list. */
   inValues?: string;
   /** How a rule over manifests reads its fields (`explain`). */
@@ -29,36 +29,44 @@ export interface Requirement {
 export const READS_EVERY_RULE =
   "after the API server's defaults for the object (serviceAccount as serviceAccountName, requests from limits, the token's expirationSeconds 3600), with Secret, ConfigMap and projected mounts read-only as the kubelet mounts them; each container's environment as the kubelet builds it: env over envFrom, valueFrom and envFrom read from the ConfigMaps in the input (a Secret's keys as references to it, never values), $(VAR) expanded; one object per kind, namespace and name; an omitted namespace as the one every other object names. What the input cannot show (a ConfigMap elsewhere) is not judged.";
 
-export const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
+const FROM_MANIFESTS = "rule over manifests (render's self-check and check)";
 
 /** Every requirement's data, the general ones first, then each system's (reading a system's loads its chunk). */
 export function requirementEntries(systems: readonly JudgedSystem[]): RequirementEntry[] {
   return [...Object.values(generalRequirements(systems)), ...systems.flatMap((system) => Object.values(system.requirements))];
 }
 
-/** How a requirement is judged, in the words `explain` and the docs use. */
-function judgedBy(r: RequirementEntry): string {
-  if (r.enforcedBy) return r.enforcedBy;
-  if (r.judgedFrom) return `not from manifests: ${r.judgedFrom}`;
-  return r.unjudged ? `${FROM_MANIFESTS}; not judged: ${r.unjudged}` : FROM_MANIFESTS;
+const WHOLLY: Judged = { by: "manifests" };
+
+/** How a requirement is judged, in words (`explain`); the docs name the manifests' judges their own way. */
+export function judgedText(judged: Judged, fromManifests = FROM_MANIFESTS): string {
+  switch (judged.by) {
+    case "elsewhere":
+      return judged.where;
+    case "not-manifests":
+      return `not from manifests: ${judged.from}`;
+    case "manifests":
+      return judged.except ? `${fromManifests}; not judged: ${judged.except}` : fromManifests;
+  }
 }
 
 export function requirements(systems: readonly JudgedSystem[]): Requirement[] {
   const compare = idOrder(systems);
   return requirementEntries(systems)
-    .map(
-      (r): Requirement => ({
+    .map((r): Requirement => {
+      const judged = r.judged ?? WHOLLY;
+      return {
         id: r.id,
         profiles: r.profiles,
         summary: r.summary,
-        ...(r.enforcedBy ? {} : { severity: r.severity, fix: r.fix, why: r.why }),
+        ...(judged.by === "elsewhere" ? {} : { severity: r.severity, fix: r.fix, why: r.why }),
         ...(r.source ? { source: r.source } : {}),
         ...(r.opinions ? { opinions: Object.values(r.opinions) } : {}),
-        judged: judgedBy(r),
+        judged,
         ...(r.inValues ? { inValues: r.inValues } : {}),
-        ...(r.severity && !r.enforcedBy && !r.judgedFrom ? { reads: r.reads ? `${r.reads}; ${READS_EVERY_RULE}` : READS_EVERY_RULE } : {}),
-      }),
-    )
+        ...(r.severity && judged.by === "manifests" ? { reads: r.reads ? `${r.reads}; ${READS_EVERY_RULE}` : READS_EVERY_RULE } : {}),
+      };
+    })
     .sort((a, b) => compare(a.id, b.id));
 }
 

@@ -3,6 +3,8 @@ import type { K8sObject } from "../k8s/objects.ts";
 import { Catalog } from "../rules/catalog.ts";
 import type { JudgedSystem } from "../rules/judged-system.ts";
 import type { Shape } from "../rules/shapes.ts";
+import type { SystemConsequences } from "./consequences.ts";
+import { compassKind } from "./compass/kind.ts";
 import { compassRunnerSystem } from "./compass-runner/system.ts";
 import { compassServerSystem } from "./compass-server/system.ts";
 import { rootpilotRunnerSystem } from "./rootpilot-runner/system.ts";
@@ -51,9 +53,18 @@ export interface System extends JudgedSystem {
   interfaces?: Readonly<Record<string, () => readonly InterfaceRow[]>>;
   /** Values files the build renders so that its code is cached; its values kinds' examples when unset. */
   warmUps?: readonly string[];
+  /** What `diff` says a change to its objects does, beside diff's own consequences (src/systems/consequences.ts). */
+  consequences?: SystemConsequences;
 }
 
-const systems: System[] = [compassRunnerSystem, compassServerSystem, rootpilotRunnerSystem];
+/** A record with more values kinds; its getters stay getters, so its chunk still loads on first use. */
+function withKinds(system: System, ...more: ValuesKind[]): System {
+  const descriptors = Object.getOwnPropertyDescriptors(system);
+  return Object.defineProperties({}, { ...descriptors, valuesKinds: { value: [...system.valuesKinds, ...more], enumerable: true } }) as System;
+}
+
+// The combined `kind: Compass` renders the Server and its Runner; it is listed with the Server's kinds.
+const systems: System[] = [compassRunnerSystem, withKinds(compassServerSystem, compassKind), rootpilotRunnerSystem];
 
 /** Every system, in the registry's order. */
 export const SYSTEMS: readonly System[] = systems;

@@ -6,7 +6,7 @@ export interface ValuesKind<S extends z.ZodType = z.ZodType> {
   /** The `kind:` of a values file. */
   kind: string;
   summary: string;
-  /** Built on first use (see `once` in core/values.ts). */
+  /** Built on first use (see `once` in values/values.ts). */
   schema(): S;
   render(values: z.output<S>): K8sObject[];
   /** Lines for stderr after a successful render (CR-18's checklist). */

@@ -7,7 +7,7 @@ import { once, refineBy, refused, req, tagged, transformBy, type IssueSink } fro
 
 /** An absolute https:// URL with no userinfo, query or fragment. */
 export const httpsUrl = (id: string, what: string) =>
-  refineBy(z.string(req(id, `${what} is an absolute https:// URL`, "expected a URL string")), checkHttpsUrl, id, what);
+  refineBy(z.string(req(id, "expected a URL string", `${what} is an absolute https:// URL`)), checkHttpsUrl, id, what);
 
 export function checkHttpsUrl(text: string, ctx: IssueSink, id: string, what: string): void {
   const problem = httpsUrlProblem(text);
@@ -76,7 +76,7 @@ const QUANTITY = /^[+]?(\d+(\.\d*)?|\.\d+)(m|k|Ki|Mi|Gi|Ti|Pi|Ei|M|G|T|P|E|e[+-]
 const quantity = (id: string) =>
   transformBy(
     z.union([
-      z.string().regex(QUANTITY, req(id, "write a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi", "is not a Kubernetes quantity")),
+      z.string().regex(QUANTITY, req(id, "is not a Kubernetes quantity", "write a Kubernetes quantity such as 500m, 1, 256Mi or 2Gi")),
       z.number().nonnegative(),
     ]),
     quantityText,
@@ -106,11 +106,11 @@ export const nodeSelectorSchema = (id: string) =>
       .string()
       .refine(
         isLabelKey,
-        req(id, "a node selector key is a label key: an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key"),
+        req(id, "is not a valid label key", "a node selector key is a label key: an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]"),
       ),
     z
       .string(req(id, "node selector values are strings; quote numbers and booleans"))
-      .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
+      .refine(isLabelValue, req(id, "is not a valid label value", "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric")),
   );
 
 const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
@@ -121,12 +121,12 @@ export const tolerationSchema = (id: string) =>
     z.strictObject({
       key: z
         .string()
-        .refine(isLabelKey, req(id, "a toleration key is a label key, as on the node's taint", "is not a valid taint key"))
+        .refine(isLabelKey, req(id, "is not a valid taint key", "a toleration key is a label key, as on the node's taint"))
         .optional(),
       operator: z.enum(["Exists", "Equal"], req(id, "operator is Exists or Equal")).default("Equal"),
       value: z
         .string()
-        .refine(isLabelValue, req(id, "a taint value is up to 63 of [A-Za-z0-9_.-]", "is not a valid taint value"))
+        .refine(isLabelValue, req(id, "is not a valid taint value", "a taint value is up to 63 of [A-Za-z0-9_.-]"))
         .optional(),
       effect: z.enum(TAINT_EFFECTS, req(id, "effect is NoSchedule, PreferNoSchedule or NoExecute")).optional(),
       tolerationSeconds: z.number().int().optional(),
@@ -196,7 +196,7 @@ export type EgressRule = z.output<ReturnType<typeof egressRuleSchema>>;
 /** A reference to one key of a Secret (G-04: never the value itself). */
 export const secretKeyRef = (id: string, defaultKey: string) =>
   z.strictObject({
-    name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req(id, "name the Secret by its Kubernetes name", "is not a Secret name")),
+    name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, req(id, "is not a Secret name", "name the Secret by its Kubernetes name")),
     key: objectKey(id, "name the key of the Secret that holds the value").default(defaultKey),
   });
 

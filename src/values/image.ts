@@ -62,7 +62,7 @@ export function imageOf(text: string, ctx: IssueSink): ImageRef {
 
 /** The values schema of an image: a string in, an ImageRef out. */
 export const imageSchema = once(() =>
-  transformBy(z.string(req("G-05", IMAGE_FIX, "expected an image reference string")), imageOf).meta({
+  transformBy(z.string(req("G-05", "expected an image reference string", IMAGE_FIX)), imageOf).meta({
     description: "Image by digest: repository@sha256:<64 hex>, or repository:<tag>@sha256:<64 hex> (only the digest reaches the pod)",
   }),
 );

@@ -5,7 +5,8 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { formatLocation, type Location } from "../core/diagnostic.ts";
 import { UsageError } from "../core/errors.ts";
 import { applySet, parseSet, type Segment, setLabel } from "./set-values.ts";
-import { parseValuesFile, readText, type SourceDocument } from "../parse/source.ts";
+import { parseValuesFile, type SourceDocument } from "../parse/source.ts";
+import { readText } from "../parse/read.ts";
 import { inside, treeOf } from "../parse/tree.ts";
 import { isRecord } from "../k8s/access.ts";
 

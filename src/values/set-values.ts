@@ -1,6 +1,6 @@
 // `--set` as Helm reads it (strvals). No package reads this syntax, so it is
 // read here, once over the argument, in linear time.
-import { LIMITS } from "../parse/source.ts";
+import { LIMITS } from "../parse/limits.ts";
 import { isRecord } from "../k8s/access.ts";
 
 export type Segment = string | number;

@@ -14,7 +14,7 @@ export const RESOURCE_KEYS = ["apiVersion", "metadata"] as const;
 /** `source` without `apiVersion` and `metadata`, keeping its positions. */
 export function valuesOf(source: SourceDocument): SourceDocument {
   const data = source.data;
-  // core/layers.ts takes `base` out of every file it reads; what still holds it came another way.
+  // values/layers.ts takes `base` out of every file it reads; what still holds it came another way.
   if (isRecord(data) && Object.hasOwn(data, "base"))
     throw new UsageError(
       `${formatLocation(source.locate(["base"]))} base: a function config is read alone, without its base; render layered values with rigging render -f BASE -f FILE`,

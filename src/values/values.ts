@@ -16,8 +16,12 @@ export function tagged(id: string, message: string, fix: string): string {
   return [id, message, fix].join(SEPARATOR);
 }
 
+/** What a refusal says after its ID, in `tagged`'s order: the message (zod's own words when left out), then the fix. */
+type Said = [fix: string] | [message: string, fix: string];
+
 /** Error option for a zod check: files its issue under requirement `id`. */
-export function req(id: string, fix: string, message?: string) {
+export function req(id: string, ...said: Said) {
+  const [message, fix] = said.length === 1 ? [undefined, said[0]] : said;
   return { error: (issue: z.core.$ZodRawIssue) => tagged(id, message ?? describeIssue(issue), fix) };
 }
 
@@ -71,11 +75,13 @@ export function once<T>(build: () => T): () => T {
 }
 
 /** A key refused by requirement `id`, named so rather than as an unknown key. */
-export const refused = (id: string, fix: string, message = "is not accepted") =>
-  z
-    .never(req(id, fix, message))
+export const refused = (id: string, ...said: Said) => {
+  const [message, fix] = said.length === 1 ? ["is not accepted", said[0]] : said;
+  return z
+    .never(req(id, message, fix))
     .optional()
     .meta({ description: `Not accepted (${id}): ${fix}` });
+};
 
 function describeIssue(issue: z.core.$ZodRawIssue): string {
   const i = issue as z.core.$ZodRawIssue & Record<string, unknown>;

@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import type { CheckFinding } from "../../src/check/run.ts";
-import { LIMITS } from "../../src/parse/source.ts";
+import { LIMITS } from "../../src/parse/limits.ts";
 import { ROOT, runCli, runInProcess } from "../support/cli.ts";
+import { generatedFile } from "../support/corpus.ts";
 
 const RUNNER = join(ROOT, "test", "fixtures", "check", "compass-runner");
 const VALID = join(RUNNER, "valid.yaml");
@@ -29,7 +30,7 @@ describe("inputs", () => {
     mkdirSync(join(dir, "b"));
     mkdirSync(join(dir, "a"));
     writeFileSync(join(dir, "b", "x.yaml"), readFileSync(join(RUNNER, "broken", "CR-09.yaml")));
-    writeFileSync(join(dir, "a", "y.yml"), readFileSync(join(RUNNER, "broken", "G-05.yaml")));
+    writeFileSync(join(dir, "a", "y.yml"), readFileSync(generatedFile("compass-runner", "G-05.yaml")));
     writeFileSync(join(dir, "a", "notes.txt"), "not a manifest: {");
     symlinkSync("..", join(dir, "a", "loop"));
     const { code, findings } = json([dir]);

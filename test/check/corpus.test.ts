@@ -1,14 +1,16 @@
-// The hand-written manifest corpus, one folder per system of the registry
-// under test/fixtures/check/<system>/ (test/fixtures/README.md):
+// The manifest corpus, one folder per system of the registry under
+// test/fixtures/check/<system>/ (test/fixtures/README.md), with the G- cases
+// generated from each valid.yaml (test/support/general-breakages.ts):
 // - every valid*.yaml (valid.yaml, and variants such as valid-flags.yaml)
 //   is schema-valid, raises no finding at all and exits 0;
 // - every broken/<RULE-ID>[-suffix].yaml raises errors of exactly its rule
 //   and exits 1; a warning of another rule is allowed only where the
 //   fixture's leading comments declare it (`# also warns: CR-20 (...)`),
 //   and an error of another only where they declare that (`# also errs:`);
-// - every warn/ or opinion/<RULE-ID>[-suffix].yaml raises warnings of
-//   exactly its rule, no error, and exits 0.
-// Whether every requirement has its fixture: requirement-coverage.test.ts.
+// - every warn/<RULE-ID>[-suffix].yaml raises warnings of exactly its
+//   rule, no error, and exits 0.
+// Its layout and headers: corpus-layout.test.ts. Whether every requirement
+// has its fixture: requirement-coverage.test.ts.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,10 +20,11 @@ import {
   CORPUS,
   CORPUS_SYSTEMS,
   checkJson,
+  cleanFiles,
+  corpusName,
   declaredErrors,
   declaredWarnings,
   expectedId,
-  header,
   ids,
   objectsOf,
   validFiles,
@@ -47,7 +50,7 @@ describe.each(CORPUS_SYSTEMS)("corpus %s", (system) => {
     expect(valid.map((f) => basename(f))).toContain("valid.yaml");
   });
 
-  it.each([...valid, ...broken, ...warned].map((f) => [f.slice(CORPUS.length + 1), f]))("%s is YAML without errors", (_name, file) => {
+  it.each([...valid, ...broken, ...warned].map((f) => [corpusName(f), f]))("%s is YAML without errors", (_name, file) => {
     for (const doc of parseAllDocuments(readFileSync(file, "utf8"))) expect(doc.errors).toEqual([]);
   });
 
@@ -64,7 +67,7 @@ describe.each(CORPUS_SYSTEMS)("corpus %s", (system) => {
     }
   });
 
-  it.each(broken.map((f) => [basename(f), f]))("broken/%s raises exactly its rule and exits 1", (_name, file) => {
+  it.each(broken.map((f) => [corpusName(f), f]))("%s raises exactly its rule and exits 1", (_name, file) => {
     const id = expectedId(file);
     const warns = declaredWarnings(file);
     const errs = declaredErrors(file);
@@ -78,7 +81,7 @@ describe.each(CORPUS_SYSTEMS)("corpus %s", (system) => {
     for (const f of findings) expect(f.line).toBeGreaterThanOrEqual(1), expect(f.line).toBeLessThanOrEqual(lines);
   });
 
-  it.each(warned.map((f) => [f.slice(join(CORPUS, system).length + 1), f]))("%s raises warnings of exactly its rule, no error, and exits 0", (_name, file) => {
+  it.each(warned.map((f) => [corpusName(f), f]))("%s raises warnings of exactly its rule, no error, and exits 0", (_name, file) => {
     const { code, findings, err } = checkJson(file);
     expect(findings.length).toBeGreaterThan(0);
     expect(ids(findings, "error")).toEqual([]);
@@ -86,6 +89,12 @@ describe.each(CORPUS_SYSTEMS)("corpus %s", (system) => {
     for (const f of findings) expect(f.because, "a warning says why rigging asks for it").toMatch(/\w{3}/);
     expect(code, err).toBe(0);
     expect(checkJson(file, "--fail-on", "warning").code).toBe(1);
+  });
+
+  it.each(cleanFiles(system).map((f) => [corpusName(f), f]))("%s raises no finding: the rule does not ask it of this system", (_name, file) => {
+    const { code, findings, err } = checkJson(file);
+    expect(findings).toEqual([]);
+    expect(code, err).toBe(0);
   });
 });
 
@@ -98,13 +107,13 @@ describe("the rootpilot-runner corpus", () => {
   });
 
   it.each(
-    [...brokenFiles("rootpilot-runner"), ...warnFiles("rootpilot-runner")].map((f) => [f.slice(dir.length + 1), f]),
+    [...brokenFiles("rootpilot-runner"), ...warnFiles("rootpilot-runner")].map((f) => [corpusName(f), f]),
   )("%s breaks a rule, not the upstream schema", (_name, file) => {
     for (const object of objectsOf(file)) expect(validateStrict(object), object.kind).toEqual([]);
   });
 
-  it("every Rootpilot opinion has its opinion/<ID>-<key>.yaml fixture", () => {
-    const have = new Set(yamlFiles(join(dir, "opinion")).map((f) => basename(f, ".yaml")));
+  it("every Rootpilot opinion has its warn/<ID>-<key>.yaml fixture", () => {
+    const have = new Set(yamlFiles(join(dir, "warn")).map((f) => basename(f, ".yaml")));
     const missing = catalog
       .allRules()
       .filter((r) => r.id.startsWith("RP-"))
@@ -113,9 +122,9 @@ describe("the rootpilot-runner corpus", () => {
     expect(missing).toEqual([]);
   });
 
-  it("seed 002's allowances are not errors: another uid with its own $HOME, ~/.aws at $HOME, no NetworkPolicy, a port-only egress rule", () => {
+  it("the Rootpilot Kubernetes guide's allowances are not errors: another uid with its own $HOME, ~/.aws at $HOME, no NetworkPolicy, a port-only egress rule", () => {
     for (const file of ["RP-01-uid.yaml", "RP-07-aws-mount.yaml", "RP-08-no-policy.yaml", "RP-08-port-only.yaml"]) {
-      const { findings } = checkJson(join(dir, "opinion", file));
+      const { findings } = checkJson(join(dir, "warn", file));
       expect(findings.length, file).toBeGreaterThan(0);
       expect(
         findings.map((f) => f.severity),
@@ -147,12 +156,7 @@ describe("the compass-runner corpus follows its conventions (test/fixtures/READM
     for (const file of valid) expect(readFileSync(file, "utf8"), basename(file)).not.toMatch(/rigging\.dev\/|managed-by: rigging/);
   });
 
-  it.each(variants.map((f) => [f.slice(dir.length + 1), f]))("%s says on its first line what it breaks", (_name, file) => {
-    const kind = file.includes("/warn/") ? "WARNS" : "BROKEN";
-    expect(header(file)[0]).toMatch(new RegExp(`^# ${kind} \\(${expectedId(file)}\\): \\S`));
-  });
-
-  it.each(variants.map((f) => [f.slice(dir.length + 1), f]))("%s is one valid set with one object changed, added or removed", (_name, file) => {
+  it.each(variants.map((f) => [corpusName(f), f]))("%s is one valid set with one object changed, added or removed", (_name, file) => {
     const mine = objectsOf(file).map((o) => JSON.stringify(o));
     const distance = (base: string) => {
       const theirs = objectsOf(base).map((o) => JSON.stringify(o));

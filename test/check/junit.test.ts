@@ -7,8 +7,11 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import { xml } from "../../src/check/format.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
+import { generatedFile } from "../support/corpus.ts";
 
 const RP = join(ROOT, "test", "fixtures", "check", "rootpilot-runner");
+/** The corpus's G-07 case: the Deployment lacks its version label. */
+const G07 = generatedFile("rootpilot-runner", "G-07.yaml");
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: "@",
@@ -53,7 +56,7 @@ describe("JUnit XML", () => {
   });
 
   it("a warning passes by default, saying the warning in <system-out>; a waived one is skipped with its reason", () => {
-    const { code, doc } = junit(join(RP, "opinion", "G-07.yaml"));
+    const { code, doc } = junit(G07);
     expect(code).toBe(0);
     const [suite] = doc.testsuites.testsuite;
     expect(suite["@failures"]).toBe("0");
@@ -62,7 +65,7 @@ describe("JUnit XML", () => {
     expect(warned).toHaveLength(1);
     expect(warned[0].failure).toBeUndefined();
     expect(warned[0]["system-out"]).toMatch(/^warning: \S+G-07\.yaml:\d+: missing label\(s\) .*\nFix: .*\nWhy a warning: /s);
-    const objects = parseAllDocuments(readFileSync(join(RP, "opinion", "G-07.yaml"), "utf8")).map((d) => d.toJS());
+    const objects = parseAllDocuments(readFileSync(G07, "utf8")).map((d) => d.toJS());
     objects.find((o) => o.kind === "Deployment").metadata.annotations = { "rigging.dev/waive": 'G-07: labels <from> "our" chart & library' };
     const waived = junit(tempFile(objects.map((o) => stringify(o)).join("---\n"), "set.yaml"));
     const cases = waived.doc.testsuites.testsuite[0].testcase.filter((c: any) => c["@name"].startsWith("G-07 "));
@@ -70,7 +73,7 @@ describe("JUnit XML", () => {
   });
 
   it("with --fail-on warning, a warning is a failure of type warning, as it fails the run", () => {
-    const { code, doc } = junit("--fail-on", "warning", join(RP, "opinion", "G-07.yaml"));
+    const { code, doc } = junit("--fail-on", "warning", G07);
     expect(code).toBe(1);
     const failed = doc.testsuites.testsuite[0].testcase.filter((c: any) => c.failure);
     expect(failed.map((c: any) => [c["@name"].split(" ")[0], c.failure["@type"]])).toEqual([["G-07", "warning"]]);
@@ -80,7 +83,7 @@ describe("JUnit XML", () => {
 
   it.each([
     ["a clean set", join(RP, "valid.yaml")],
-    ["a warning", join(RP, "opinion", "G-07.yaml")],
+    ["a warning", G07],
     ["an error", join(RP, "broken", "RP-10.yaml")],
   ])("%s: the failures JUnit counts agree with the exit code, with either --fail-on", (_, file) => {
     for (const failOn of ["error", "warning"]) {

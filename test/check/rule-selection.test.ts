@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CheckFinding } from "../../src/check/run.ts";
 import { CLI, ROOT, runInProcess, tempDir } from "../support/cli.ts";
+import { generatedFile } from "../support/corpus.ts";
 
 const CR09 = join(ROOT, "test", "fixtures", "check", "compass-runner", "broken", "CR-09.yaml");
-const G07 = join(ROOT, "test", "fixtures", "check", "compass-runner", "warn", "G-07.yaml");
+const G07 = generatedFile("compass-runner", "G-07.yaml");
 
 function inDir(cwd: string, args: string[]) {
   const r = spawnSync(process.execPath, [CLI, "check", "--format", "json", ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });

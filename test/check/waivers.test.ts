@@ -10,11 +10,14 @@ import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
 import type { CheckFinding } from "../../src/check/run.ts";
 import { ROOT, runInProcess, tempFile } from "../support/cli.ts";
+import { generatedFile } from "../support/corpus.ts";
 
 const RP = join(ROOT, "test", "fixtures", "check", "rootpilot-runner");
+/** The corpus's G-07 case: the Deployment lacks its version label. */
+const G07 = generatedFile("rootpilot-runner", "G-07.yaml");
 
-/** The G-07 opinion set (the Deployment lacks four labels) with an annotation on the Deployment. */
-function withWaiver(waiver: unknown, file = join(RP, "opinion", "G-07.yaml")): string {
+/** The G-07 set with an annotation on the Deployment. */
+function withWaiver(waiver: unknown, file = G07): string {
   const objects = parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJS());
   const deployment = objects.find((o) => o.kind === "Deployment");
   deployment.metadata.annotations = { "rigging.dev/waive": waiver };
@@ -73,14 +76,14 @@ describe("a waiver of a warning", () => {
 
 describe("the waiver syntax: entries separated by ; each `IDs: reason`", () => {
   it("several IDs and entries", () => {
-    const file = withWaiver("G-07, G-09: our chart library writes labels; RP-08: the mesh enforces egress", join(RP, "opinion", "RP-08-no-policy.yaml"));
+    const file = withWaiver("G-07, G-09: our chart library writes labels; RP-08: the mesh enforces egress", join(RP, "warn", "RP-08-no-policy.yaml"));
     const { code, findings } = json("--fail-on", "warning", file);
     expect(code).toBe(0);
     expect(findings.map((f) => [f.ruleId, f.waived])).toEqual([["RP-08", "the mesh enforces egress"]]);
   });
 
   it("a waiver covers only its own object", () => {
-    const objects = parseAllDocuments(readFileSync(join(RP, "opinion", "G-07.yaml"), "utf8")).map((d) => d.toJS());
+    const objects = parseAllDocuments(readFileSync(G07, "utf8")).map((d) => d.toJS());
     objects.find((o) => o.kind === "ServiceAccount").metadata.annotations = { "rigging.dev/waive": "G-07: not this one" };
     const { findings } = json(tempFile(objects.map((o) => stringify(o)).join("---\n"), "set.yaml"));
     expect(findings.map((f) => [f.ruleId, f.object.kind, f.waived])).toEqual([["G-07", "Deployment", undefined]]);
@@ -90,10 +93,10 @@ describe("the waiver syntax: entries separated by ; each `IDs: reason`", () => {
 describe("a waiver that cannot apply is itself a finding (an error)", () => {
   it.each([
     ["an error: RP-10's endpoint without a scheme", "RP-10: we know better", join(RP, "broken", "RP-10.yaml"), /RP-10 is an error .*errors cannot be waived/],
-    ["an unknown rule ID, with a suggestion", "G-7: typo", join(RP, "opinion", "G-07.yaml"), /"G-7" is not a rule ID \(did you mean G-07\?\)/],
-    ["no reason", "G-07", join(RP, "opinion", "G-07.yaml"), /the waiver of G-07 gives no reason/],
-    ["an empty reason", "G-07:   ", join(RP, "opinion", "G-07.yaml"), /the waiver of G-07 gives no reason/],
-    ["not a string", 7, join(RP, "opinion", "G-07.yaml"), /is not a string/],
+    ["an unknown rule ID, with a suggestion", "G-7: typo", G07, /"G-7" is not a rule ID \(did you mean G-07\?\)/],
+    ["no reason", "G-07", G07, /the waiver of G-07 gives no reason/],
+    ["an empty reason", "G-07:   ", G07, /the waiver of G-07 gives no reason/],
+    ["not a string", 7, G07, /is not a string/],
   ])("%s", (_what, waiver, base, message) => {
     const file = withWaiver(waiver, base);
     const { code, findings } = json(file);
@@ -121,7 +124,7 @@ describe("a waiver that cannot apply is itself a finding (an error)", () => {
   });
 
   it("--no-waivers ignores a bad waiver too", () => {
-    const { code, findings } = json("--no-waivers", withWaiver("G-7", join(RP, "opinion", "G-07.yaml")));
+    const { code, findings } = json("--no-waivers", withWaiver("G-7", G07));
     expect(code).toBe(0);
     expect(findings.map((f) => f.ruleId)).toEqual(["G-07"]);
   });
@@ -140,7 +143,7 @@ describe("a waiver is judged against the rules of its object's profile", () => {
   });
 
   it("a waiver on an object no profile recognises is read too: an unknown ID there is an error at its line", () => {
-    const base = readFileSync(join(RP, "opinion", "G-07.yaml"), "utf8");
+    const base = readFileSync(G07, "utf8");
     const other = stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "other", annotations: { "rigging.dev/waive": "G-7: typo" } } });
     const file = tempFile(`${base}\n---\n${other}`, "set.yaml");
     const { code, findings } = json(file);

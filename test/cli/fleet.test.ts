@@ -348,7 +348,7 @@ describe("rigging check OUT reads a fleet's output in either layout", () => {
 
 describe("render --help", () => {
   it("states the input limits with their values", async () => {
-    const { LIMITS } = await import("../../src/parse/source.ts");
+    const { LIMITS } = await import("../../src/parse/limits.ts");
     const help = runInProcess(["render", "--help"]).out;
     expect(help).toContain(`at most ${LIMITS.fileBytes / 1024 / 1024} MiB`);
     expect(help).toContain(`at most ${LIMITS.aliases} YAML aliases`);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { refreshValuesTables, rulesMarkdown, valuesTable, CLOSE_MARKER } from "../../src/docs/generate.ts";
-import { CONSEQUENCE_ROWS, SHORT } from "../../src/diff/consequences.ts";
+import { CONSEQUENCE_ROWS, SHORT } from "../../src/diff/table.ts";
 import { expectedDocs } from "../../src/docs/files.ts";
 import { requirementList } from "../../src/docs/requirement-lists.ts";
 import { catalog } from "../../src/systems/registry.ts";

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readText } from "../../src/parse/source.ts";
+import { readText } from "../../src/parse/read.ts";
 import { writeInPlace } from "../../src/pin/write.ts";
 import { CLI, ROOT, runInProcess, tempDir } from "../support/cli.ts";
 

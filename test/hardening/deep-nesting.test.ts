@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIMITS } from "../../src/parse/source.ts";
+import { LIMITS } from "../../src/parse/limits.ts";
 import { runCli, tempDir } from "../support/cli.ts";
 
 const TOO_DEEP = `nested deeper than the limit of ${LIMITS.depth} levels`;

@@ -6,7 +6,8 @@
 // size, and a quadratic read (the `yaml` package's own duplicate-key check
 // compares each key with every key before it) lands far above the bound.
 import { describe, expect, it } from "vitest";
-import { applyEdits, imagesOf } from "../../src/cli/pin.ts";
+import { imagesOf } from "../../src/pin/sites.ts";
+import { applyEdits } from "../../src/pin/write.ts";
 
 const IMAGE = "127.0.0.1:1/rigelbuild/compass-runner:main-1842-3f9c2a7d1b6e";
 const PINNED = `${IMAGE}@sha256:${"a".repeat(64)}`;

@@ -19,7 +19,7 @@ import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type Sour
 import { validateValues } from "../../src/values/values.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import type { SystemName } from "../../src/rules/engine.ts";
-import { readRunnerClusters } from "../../src/systems/compass-server/runner-clusters.ts";
+import { readRunnerClusters } from "../../src/systems/compass-contract/runner-clusters.ts";
 import { planPolicies } from "../../src/admission/plan.ts";
 import { newAdmissionRun } from "../../src/admission/run.ts";
 import { globMatcher } from "../../src/check/glob.ts";

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../src/parse/source.ts";
+import { LIMITS } from "../../src/parse/limits.ts";
 import { CLI, ROOT, tempFile } from "../support/cli.ts";
 
 const TIME = "/usr/bin/time";

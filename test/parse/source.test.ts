@@ -12,7 +12,9 @@ import { CST, Document, Lexer, Scalar, visit } from "yaml";
 import { describe, expect, it } from "vitest";
 import { UsageError, ValuesError } from "../../src/core/errors.ts";
 import { fallsBack, parseFast, parseFastStream } from "../../src/parse/fast-yaml.ts";
-import { LIMITS, parseDocuments, parseDocumentsWithPositions, parseValuesFile, readText, type SourceDocument } from "../../src/parse/source.ts";
+import { parseDocuments, parseDocumentsWithPositions, parseValuesFile, type SourceDocument } from "../../src/parse/source.ts";
+import { readText } from "../../src/parse/read.ts";
+import { LIMITS } from "../../src/parse/limits.ts";
 import { renderSource } from "../../src/pipeline.ts";
 import { runs } from "../support/runs.ts";
 

@@ -29,6 +29,6 @@ describe("rules are built from the requirement files", () => {
     ];
     // At run time nothing stops them: the guard is the type.
     expect(refused.map((make) => make().id)).toEqual([undefined, "CR-18"]);
-    expect(CR["CR-18"].enforcedBy).toMatch(/checklist/);
+    expect(CR["CR-18"].judged).toEqual({ by: "elsewhere", where: expect.stringMatching(/checklist/), checkNote: expect.any(String) });
   });
 });

@@ -1,6 +1,9 @@
-// Generators of CompassRunner values for property tests and the benchmark:
-// valid values that differ in every field that shapes the output (names,
-// namespaces, hosts, paths, identities), and mutations of them.
+// Hand-made generators: CompassRunner values that differ in every field that
+// shapes the output (names, namespaces, hosts, paths, identities), which the
+// admission tests draw; and mutations of any kind's values (a key replaced,
+// removed or added, hostile keys, out-of-range numbers), which the hardening
+// and validator tests apply. Valid values of every kind, drawn from each
+// kind's JSON Schema, are support/values-arbitrary.ts's.
 import fc from "fast-check";
 
 const label = (max = 30) => fc.stringMatching(new RegExp(`^[a-z]([-a-z0-9]{0,${max - 2}}[a-z0-9])?$`));

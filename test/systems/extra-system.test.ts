@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
-import { imagesOf } from "../../src/cli/pin.ts";
+import { imagesOf } from "../../src/pin/sites.ts";
 import { platformResult } from "../../src/pin/platforms.ts";
 import { parseReference, type PinReference } from "../../src/pin/reference.ts";
 import { EXAMPLE, lanternSystem } from "../fixtures/systems/lantern/system.ts";

@@ -71,7 +71,7 @@ const FIX: Record<IdentityList, string> = {
 
 /** The values schema of one entry of `admission.<list>` (CR-06). */
 export function identitySchema(list: IdentityList) {
-  return refineBy(z.string(req("CR-06", FIX[list], "expected a string")), checkIdentity, list);
+  return refineBy(z.string(req("CR-06", "expected a string", FIX[list])), checkIdentity, list);
 }
 
 export function checkIdentity(name: string, ctx: IssueSink, list: IdentityList): void {

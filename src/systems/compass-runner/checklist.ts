@@ -1,8 +1,8 @@
 // CR-18: node prerequisites no manifest can express, and a render's warnings
 // (CR-07, CR-15), printed after a render and listed in the docs.
 import { admissionChecklist } from "./admission-notes.ts";
-// The Server's contract file, in the command's head: no Server chunk loads for a Runner render.
-import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-server/interface.ts";
+// A head of the Compass contract, loaded at start: no other chunk loads for a Runner render.
+import { inClusterIssuer, JWKS_PATH, KUBE_ROOT_CA } from "../compass-contract/interface.ts";
 import { DEFAULT_TOKEN_SECONDS, HOSTNAME_LABEL, RUNNER_AUDIENCE, SESSIONS_MOUNT, VOLUME_ROOT } from "./interface.ts";
 import { serverReach, type RunnerFields, type ServerCluster } from "./values.ts";
 

@@ -1,10 +1,7 @@
 // Where the Runner may connect (CR-15): DNS, the Server, egressAllow.
 import { ipLiteralPeer } from "../../k8s/workload.ts";
 import type { NetworkPolicyEgressRule } from "kubernetes-types/networking/v1";
-import { SERVER_TLS_PORT } from "../compass-server/ports.ts";
-
-/** The Server's own TLS port inside its pod (CS-08), for in-cluster egress. */
-export { SERVER_TLS_PORT };
+import { SERVER_APP, SERVER_TLS_PORT } from "../compass-contract/ports.ts";
 
 /** The egress rule for the Server when its address is an IP or an in-cluster Service; a public name belongs in egressAllow (CR-15). */
 export function serverEgress(address: string): NetworkPolicyEgressRule | undefined {
@@ -19,7 +16,7 @@ export function serverEgress(address: string): NetworkPolicyEgressRule | undefin
       to: [
         {
           namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": service.namespace } },
-          podSelector: { matchLabels: { "app.kubernetes.io/name": "compass-server" } },
+          podSelector: { matchLabels: { "app.kubernetes.io/name": SERVER_APP } },
         },
       ],
       // Policies see the pod's port after the Service translates 443.

@@ -1,5 +1,6 @@
 // The Compass Runner's requirements (CR-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
+import type { GeneralRefusedBy } from "../../rules/general-requirements.ts";
 import { FORBIDDEN_HOST_ROOTS, HOSTNAME_LABEL, RUNNER_AUDIENCE, TOKEN_MAX_SECONDS, TOKEN_MIN_SECONDS, TOKEN_PATH, VOLUME_ROOT } from "./interface.ts";
 import { GITOPS_APPLIER, INFERRED_E } from "../../admission/opinions.ts";
 
@@ -15,6 +16,7 @@ export const CR = defineRequirements({
     reads:
       "admission policies without the Runner's labels belong to it when their namespaceSelector (matchLabels or matchExpressions) selects its namespace and not every namespace",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["extraObjects"], value: [{ kind: "Service" }] }], path: "extraObjects" },
   },
   "CR-02": {
     summary: "The Server address (--server or COMPASS_SERVER_ADDR) is an absolute https:// URL without userinfo, query or fragment",
@@ -23,6 +25,7 @@ export const CR = defineRequirements({
     source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/cmd/compass-runner/main.go" },
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["serverAddr"], delete: true }], path: "serverAddr" },
   },
   "CR-03": {
     summary: `The only credential is a projected token at the token file (${TOKEN_PATH}, as the Compass Runner manifests guide writes it), audience ${RUNNER_AUDIENCE}, ${TOKEN_MIN_SECONDS} to ${TOKEN_MAX_SECONDS} s`,
@@ -33,6 +36,7 @@ export const CR = defineRequirements({
     source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/cmd/compass-runner/main.go" },
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["tokenExpirationSeconds"], value: 599 }], path: "tokenExpirationSeconds" },
   },
   "CR-04": {
     summary:
@@ -44,6 +48,7 @@ export const CR = defineRequirements({
     source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/internal/auth/runner_clusters.go" },
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["namespace"], value: "Compass_Runner" }], path: "namespace" },
   },
   "CR-05": {
     summary: "The Runner ServiceAccount has no RBAC binding and no API token",
@@ -53,6 +58,7 @@ export const CR = defineRequirements({
     why: 'The Compass Runner manifests guide: "The ServiceAccount has no RBAC binding." The Runner never calls the Kubernetes API; any binding is power an attacker who breaks out of a microVM would inherit. The automatically mounted API token would be an unused credential on disk (inferred).',
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["rbac"], value: { create: true } }], path: "rbac" },
   },
   "CR-06": {
     summary: "Admission policies guard Runner pods, new pods, the DaemonSet and Runner tokens, by who asks and by what the request does",
@@ -82,6 +88,7 @@ export const CR = defineRequirements({
           "rigging evaluates the standard CEL library and its strings extension; Kubernetes' own libraries (authorizer, quantity, url...) are not evaluated",
       },
     },
+    refusedBy: { edits: [{ at: ["admission", "deployers"], value: [] }], path: "admission.deployers" },
   },
   "CR-07": {
     summary: "One Runner node: the DaemonSet pins a node (kubernetes.io/hostname proves one), and rolls out with maxSurge 0, maxUnavailable 1",
@@ -100,6 +107,7 @@ export const CR = defineRequirements({
     severity: "error",
     reads: "maxSurge and maxUnavailable as the DaemonSet controller scales them on the Runner's one node, rounded up (0% is 0, 50% is 1)",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["maxUnavailable"], value: 2 }], path: "maxUnavailable" },
   },
   "CR-08": {
     summary: "KVM comes from a device plugin: request and limit 1 of its extended resource; no hostPath under /dev",
@@ -112,6 +120,7 @@ export const CR = defineRequirements({
     reads:
       "the device resource by value as a Kubernetes quantity (1000m = 1); hostPaths cleaned (//dev/kvm and /dev/./kvm are under /dev); a /dev hostPath is this finding alone, not a host tree of CR-11 nor a CR-06 refusal of the DaemonSet",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["kvmResourceName"], value: "kvm" }], path: "kvmResourceName" },
   },
   "CR-09": {
     summary: "The pod runs in a user namespace: hostUsers: false",
@@ -119,6 +128,7 @@ export const CR = defineRequirements({
     why: "The Runner must create namespaces and mount filesystems for its microVMs; hostUsers: false lets it do so as root inside a user namespace that maps to an unprivileged range on the host. Without it those calls need real host privileges, or they fail.",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["hostUsers"], value: true }], path: "hostUsers" },
   },
   "CR-10": {
     summary: "seccomp is Localhost with a relative .json profile path without ..",
@@ -127,6 +137,7 @@ export const CR = defineRequirements({
     why: "The Compass Runner manifests guide: \"Stage seccomp/compass-runner.json at the kubelet seccomp root under the configured seccompProfilePath\". The container runtime's default profile blocks clone, unshare and mount that a microVM launcher needs; Unconfined would allow everything. The path is relative to the kubelet's seccomp root, so an absolute path or .. never resolves.",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["seccompProfilePath"], value: "compass/profile" }], path: "seccompProfilePath" },
   },
   "CR-11": {
     summary: "Two distinct, non-overlapping host trees outside system paths; the volume root is a subdirectory of the session mount; uid and gid 65532",
@@ -142,6 +153,7 @@ export const CR = defineRequirements({
     reads:
       "hostPaths, mount paths and the volume root cleaned as the kubelet and the kernel read them (`/a//b/./` is `/a/b`); `..` in a hostPath is refused as the API server refuses it",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["hostPaths", "sessionVolumeRoot"], value: "/" }], path: "hostPaths.sessionVolumeRoot" },
   },
   "CR-12": {
     summary: "nodeSelector keys and tolerations are valid (label key syntax, operator and effect enums)",
@@ -151,6 +163,7 @@ export const CR = defineRequirements({
     why: 'The Compass Runner manifests guide: "Configure node selectors, taints ...". A toleration with a misspelled operator or effect, or a selector key that is not a label key, is rejected by the API server or silently never matches, and the Runner pod stays Pending.',
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["tolerations"], value: [] }], path: "tolerations" },
   },
   "CR-13": {
     summary: "amd64 only until an arm64 KVM boot passes: the pod requires kubernetes.io/arch: amd64",
@@ -160,6 +173,7 @@ export const CR = defineRequirements({
     source: { from: "documented", says: "the Compass Server-on-Kubernetes design (D10)" },
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["arch"], value: "arm64" }], path: "arch" },
   },
   "CR-14": {
     summary: "The Server CA parses as PEM certificates and --server-name is a DNS name",
@@ -177,6 +191,13 @@ export const CR = defineRequirements({
     },
     severity: "error",
     profiles: RUNNER,
+    refusedBy: {
+      edits: [
+        { at: ["serverCA", "configMap"], delete: true },
+        { at: ["serverCA", "pem"], value: "-----BEGIN CERTIFICATE-----\nnope\n-----END CERTIFICATE-----\n" },
+      ],
+      path: "serverCA.pem",
+    },
   },
   "CR-15": {
     summary: "NetworkPolicy: no ingress; egress only to DNS, the Server and egressAllow",
@@ -186,6 +207,7 @@ export const CR = defineRequirements({
     reads:
       "ipBlocks as address ranges: a /0 in any spelling (0::/0, 10.0.0.0/0), or ipBlocks on the same ports whose union is a whole address family (two /1 halves)",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["egressAllow"], value: [{ ports: [{ port: 443 }] }] }], path: "egressAllow[0]" },
   },
   "CR-16": {
     summary: "Metrics are pushed over OTLP: no container port, no Service, no scrape annotations",
@@ -193,6 +215,7 @@ export const CR = defineRequirements({
     why: 'The Compass Runner manifests guide: "Metrics: set OTEL_EXPORTER_OTLP_ENDPOINT to push them. The Runner serves no scrape endpoint." A port, Service or scrape annotation advertises an endpoint that does not exist and opens a hole in the no-ingress policy (CR-15).',
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["otel", "endpoint"], value: "collector:4318" }], path: "otel.endpoint" },
   },
   "CR-17": {
     summary: "The Server assigns the Runner ID at enrollment: no Runner ID in manifests",
@@ -202,13 +225,18 @@ export const CR = defineRequirements({
     source: { from: "documented", says: "the Compass Runner manifests guide; RigelBuild/compass go/cmd/compass-runner/main.go" },
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["runnerId"], value: "runner-1" }], path: "runnerId" },
   },
   "CR-18": {
     summary: "Node prerequisites no manifest can express are printed as a checklist after a render",
     profiles: RUNNER,
-    enforcedBy: "render prints the checklist on stderr after every Compass Runner render; docs/compass-runner.md carries the same list",
-    checkNote:
-      "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
+    judged: {
+      by: "elsewhere",
+      where: "render prints the checklist on stderr after every Compass Runner render; docs/compass-runner.md carries the same list",
+      checkNote:
+        "node prerequisites (KVM device plugin, /dev/kvm 0666, user namespaces, the staged seccomp file, host trees owned by 65532 on a project-quota filesystem) cannot be seen in manifests; see rigging explain CR-18",
+    },
+    noValues: "node prerequisites: render prints them as a checklist for every values file; no values can break or meet them",
   },
   "CR-19": {
     summary:
@@ -246,6 +274,7 @@ export const CR = defineRequirements({
     severity: "error",
     reads: "memory by value as a Kubernetes quantity (2Gi = 2048Mi), against COMPASS_MICROVM_MEMORY_MB read as compass-runner's strconv.Atoi reads it",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["guestCpus"], value: 1.5 }], path: "guestCpus" },
   },
   "CR-20": {
     summary:
@@ -264,5 +293,15 @@ export const CR = defineRequirements({
     severity: "error",
     reads: "the run root against mount paths cleaned as the kubelet cleans them",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["runnerTokenSecret"], value: { name: "x", key: "y" } }], path: "runnerTokenSecret" },
   },
 });
+
+/** How the Compass Runner's values break the general requirements: its record carries them. */
+export const CR_GENERAL_REFUSED_BY: GeneralRefusedBy = {
+  "G-04": { edits: [{ at: ["admission", "deployers"], value: ["AKIAIOSFODNN7EXAMPLE"] }], path: "admission.deployers[0]" },
+  "G-06": { edits: [{ at: ["securityContext"], value: { privileged: true } }], path: "securityContext" },
+  "G-07": { edits: [{ at: ["name"], value: "Compass Runner" }], path: "name" },
+  "G-09": { edits: [{ at: ["imagePullSecrets"], value: [{ name: "regcred" }] }], path: "imagePullSecrets" },
+  "G-10": { edits: [{ at: ["podSecurityLevel"], value: "baseline" }], path: "podSecurityLevel" },
+};

@@ -1,8 +1,9 @@
 // The Compass Runner as a system record (src/systems/registry.ts).
 import { hasEnv, hasFlag, projectsAudience } from "../../rules/shapes.ts";
 import type { System } from "../registry.ts";
+import { COMPASS_CONSEQUENCES } from "../compass-contract/consequences.ts";
 import { compassRunnerKind } from "./kind.ts";
-import { CR } from "./requirements.ts";
+import { CR, CR_GENERAL_REFUSED_BY } from "./requirements.ts";
 import { compassRunnerRules } from "./rules.ts";
 import { RUNNER_AUDIENCE, RUNNER_SETTINGS } from "./interface.ts";
 
@@ -28,6 +29,13 @@ export const compassRunnerSystem: System = {
   },
   get requirements() {
     return CR;
+  },
+  get generalRefusedBy() {
+    return CR_GENERAL_REFUSED_BY;
+  },
+  // The Compass pair's consequences in `diff`, the Server's record's too: diff judges a shared record once.
+  get consequences() {
+    return COMPASS_CONSEQUENCES;
   },
   valuesKinds: [compassRunnerKind],
   // D10, with the Runner's exception: amd64 only, until an arm64 KVM boot passes.

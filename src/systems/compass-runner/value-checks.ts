@@ -14,7 +14,7 @@ import { DEFAULT_SECCOMP_PROFILE, FORBIDDEN_HOST_ROOTS } from "./interface.ts";
 
 export const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
-    .number(req(id, `${what} is a JSON number, not a string`, "expected a number"))
+    .number(req(id, "expected a number", `${what} is a JSON number, not a string`))
     .int(req(id, `${what} is a whole number`))
     .min(min, req(id, `${what} is ${min} or more${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ""}`))
     .max(max, req(id, `${what} is at most ${max}`));

@@ -57,21 +57,21 @@ export {
 const LIFETIME = `a projected token lives ${TOKEN_MIN_SECONDS} s to ${TOKEN_MAX_SECONDS} s`;
 const tokenLifetime = (id: string, what: string) =>
   z
-    .number(req(id, `${what} is a JSON number of seconds, not a string`, "expected a number"))
+    .number(req(id, "expected a number", `${what} is a JSON number of seconds, not a string`))
     .int(req(id, `${what} is a whole number of seconds`))
     .min(TOKEN_MIN_SECONDS, req(id, LIFETIME))
     .max(TOKEN_MAX_SECONDS, req(id, LIFETIME));
 
 const hostPath = once(() =>
-  refineBy(z.string(req("CR-11", "give an absolute host directory such as /srv/compass/sessions", "expected a path string")), checkHostPath),
+  refineBy(z.string(req("CR-11", "expected a path string", "give an absolute host directory such as /srv/compass/sessions")), checkHostPath),
 );
 
 const objectKeyRef = once(() =>
   z.strictObject({
     name: z
       .string()
-      .max(253, req("CR-14", CA_FIX, "is longer than 253 characters, the limit of a Kubernetes object name"))
-      .regex(DNS1123_SUBDOMAIN, req("CR-14", CA_FIX, "is not a Kubernetes object name")),
+      .max(253, req("CR-14", "is longer than 253 characters, the limit of a Kubernetes object name", CA_FIX))
+      .regex(DNS1123_SUBDOMAIN, req("CR-14", "is not a Kubernetes object name", CA_FIX)),
     key: objectKey("CR-14", CA_FIX).default("ca.crt"),
   }),
 );
@@ -86,7 +86,7 @@ export const serverCASchema = once(() =>
         z.strictObject({ configMap: objectKeyRef() }),
         z.strictObject({ secret: objectKeyRef() }),
       ],
-      req("CR-14", CA_FIX, "expected exactly one of pem, configMap or secret"),
+      req("CR-14", "expected exactly one of pem, configMap or secret", CA_FIX),
     )
     .meta({ description: "The Server CA (CR-14): pem inline (rendered into a ConfigMap), or configMap/secret {name, key}; passed as COMPASS_RUNNER_CA" }),
 );
@@ -99,7 +99,7 @@ export const serverClusterSchema = once(() =>
     z.strictObject({
       name: z
         .string()
-        .regex(CLUSTER_NAME, req("CS-09", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID", "is not a cluster name"))
+        .regex(CLUSTER_NAME, req("CS-09", "is not a cluster name", "the cluster name is 1 to 40 of [a-z0-9-]; it is the first part of the Runner ID"))
         .default("local"),
       issuer: httpsUrl("CS-09", "serverCluster.issuer")
         .optional()
@@ -148,12 +148,12 @@ export const admissionSchema = once(() =>
 
 const labelPair = (id: string, what: string) => ({
   key: z
-    .string(req(id, `${what}.key is a label key`, "expected a string"))
-    .refine(isLabelKey, req(id, "a label key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]", "is not a valid label key")),
+    .string(req(id, "expected a string", `${what}.key is a label key`))
+    .refine(isLabelKey, req(id, "is not a valid label key", "a label key is an optional DNS prefix and '/', then up to 63 of [A-Za-z0-9_.-]")),
   value: z
-    .string(req(id, `${what}.value is a string; quote numbers and booleans`, "expected a string"))
+    .string(req(id, "expected a string", `${what}.value is a string; quote numbers and booleans`))
     .min(1, req(id, `${what}.value is required`))
-    .refine(isLabelValue, req(id, "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric", "is not a valid label value")),
+    .refine(isLabelValue, req(id, "is not a valid label value", "a label value is up to 63 of [A-Za-z0-9_.-], starting and ending alphanumeric")),
 });
 
 /** Opt-ins to what the Compass Server-on-Kubernetes design plans and no released Runner reads (CS-14): one per task. */
@@ -223,7 +223,7 @@ export const runnerFields = once(() => ({
     .optional()
     .meta({ description: "The Runner node's taint {key, value, effect}; rendered with operator Equal (CR-12)" }),
   kvmResourceName: refineBy(
-    z.string(req("CR-08", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm", "expected a string")),
+    z.string(req("CR-08", "expected a string", "give the device plugin's extended resource, such as devices.kubevirt.io/kvm")),
     checkResourceName,
   ).meta({ description: "Extended resource the KVM device plugin advertises; the container requests and limits 1 (CR-08)" }),
   seccompProfilePath: refineBy(z.string(), checkSeccompProfilePath)
@@ -278,7 +278,7 @@ export const runnerFields = once(() => ({
   livenessProbe: refused("CR-19", PROBE_FIX),
   startupProbe: refused("CR-19", PROBE_FIX),
   readinessProbe: refused("CR-19", PROBE_FIX),
-  runnerId: refused("CR-17", CR["CR-17"].fix, "is not a values key"),
+  runnerId: refused("CR-17", "is not a values key", CR["CR-17"].fix),
   runnerTokenSecret: refused("CR-20", "remove it: the Runner's only credential is the projected token (a static token beside it stops the Runner)"),
   agentImage: refused("CR-20", "remove it: the microVM Runner runs the agent from the guest image and refuses an agent image"),
   hostUsers: refused("CR-09", "remove it: the Runner always runs in a user namespace (hostUsers: false); nodes need user-namespace support (CR-18)"),
@@ -329,11 +329,14 @@ export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] =
   );
 }
 
+/** 8 PiB: in bytes the largest size a double holds exactly, and the rules compare sizes in bytes. */
+const MEMORY_MAX_MIB = 2 ** 33;
+
 /** CR-19: the numbers derived from capacity stay within what Kubernetes holds. */
 function checkDerived(v: RunnerFields, ctx: IssueSink, at: PropertyKey[]): void {
   const numbers = derived(v);
   for (const [key, value, limit] of [
-    ["sessionCapacity", numbers.memoryMiB, Number.MAX_SAFE_INTEGER],
+    ["sessionCapacity", numbers.memoryMiB, MEMORY_MAX_MIB],
     ["guestCpus", numbers.cpu, Number.MAX_SAFE_INTEGER],
     ["perSessionReapSeconds", numbers.graceSeconds, GRACE_MAX],
   ] as const) {
@@ -342,7 +345,7 @@ function checkDerived(v: RunnerFields, ctx: IssueSink, at: PropertyKey[]): void 
         ctx,
         [...at, key],
         "CR-19",
-        `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}, above ${limit}`,
+        `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}${key === "sessionCapacity" ? " MiB" : ""}, above ${limit}${key === "sessionCapacity" ? " MiB (8 PiB)" : ""}`,
         "lower the capacity numbers",
       );
   }

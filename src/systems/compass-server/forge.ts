@@ -24,11 +24,11 @@ export const forgeSchema = once(() =>
       host: z
         .string()
         .max(253, req("CS-04", "forge.host is a DNS name"))
-        .regex(DNS1123_SUBDOMAIN, req("CS-04", "forge.host is github.com or your GitHub Enterprise Server host, without a scheme", "is not a host name"))
+        .regex(DNS1123_SUBDOMAIN, req("CS-04", "is not a host name", "forge.host is github.com or your GitHub Enterprise Server host, without a scheme"))
         .default("github.com")
         .meta({ description: "--forge-host: github.com or a GitHub Enterprise Server host" }),
       repos: z
-        .array(z.string().regex(REPO, req("CS-04", "a repository is owner/name, such as rigelbuild/compass", "is not owner/name")))
+        .array(z.string().regex(REPO, req("CS-04", "is not owner/name", "a repository is owner/name, such as rigelbuild/compass")))
         .optional()
         .meta({ description: "--forge-repos: owner/name repositories seeded for board ingestion (insert-only)" }),
       appId: appId("forge.appId").meta({ description: "--forge-app-id: the primary GitHub App's ID" }),
@@ -49,7 +49,7 @@ export const forgeSchema = once(() =>
           z
             .string()
             .max(400, req("CS-13", "a scope grant is account:provider:host:repo"))
-            .regex(SCOPE_GRANT, req("CS-13", SCOPE_GRANT_FIX, "is not account:provider:host:repo")),
+            .regex(SCOPE_GRANT, req("CS-13", "is not account:provider:host:repo", SCOPE_GRANT_FIX)),
         )
         .optional()
         .meta({

@@ -29,7 +29,7 @@ const MiB = 1024 * 1024;
 const natsUser = once(() =>
   z
     .string()
-    .regex(/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/, req("CS-07", "the NATS user is up to 63 of [-_.A-Za-z0-9], such as compass", "is not a NATS user name"))
+    .regex(/^[A-Za-z0-9][-_.A-Za-z0-9]{0,62}$/, req("CS-07", "is not a NATS user name", "the NATS user is up to 63 of [-_.A-Za-z0-9], such as compass"))
     .default("compass")
     .meta({ description: "The NATS user of the bundled NATS; the URL in urlSecret carries the same user" }),
 );
@@ -102,8 +102,8 @@ export const natsSchema = once(() =>
       ],
       req(
         "CS-07",
-        "set nats.mode to bundled (one NATS pod rendered here) or external (nats.urlSecret plus nats.cidr)",
         "expected nats.mode bundled or external",
+        "set nats.mode to bundled (one NATS pod rendered here) or external (nats.urlSecret plus nats.cidr)",
       ),
     ),
     checkNats,

@@ -1,10 +1,9 @@
-// Where the Server and its bundled NATS listen, shared by every part that dials them.
-import { SERVER_INTERFACE, SERVER_UID, TLS_PORT } from "./interface.ts";
+// Where the Server and its bundled NATS listen, shared by every part that dials them;
+// the Server's port and the objects' names are the Compass contract's.
+import { SERVER_INTERFACE } from "../compass-contract/server-interface.ts";
+import { SERVER_UID } from "./interface.ts";
 
-/** The Server terminates TLS itself on this port inside its pod (CS-08). */
-export const SERVER_TLS_PORT = TLS_PORT;
-/** The port its Service exposes; it forwards to SERVER_TLS_PORT. */
-export const SERVER_SERVICE_PORT = 443;
+export { NATS_APP, NATS_CONFIG_HASH, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "../compass-contract/ports.ts";
 /** NATS clients connect here (CS-07). */
 export const NATS_PORT = 4222;
 /** The Server runs as this uid and gid (CS-02), like the Runner. */
@@ -24,9 +23,3 @@ export const PRIVATE_MODE = 0o400;
 
 /** The variable the Server reads its Postgres DSN from (CS-03); `rigging preflight postgres` reads it too. */
 export const DATABASE_URL_ENV = SERVER_INTERFACE.database.env;
-
-/** The `app.kubernetes.io/name` of the Server and of the bundled NATS. */
-export const SERVER_APP = "compass-server";
-export const NATS_APP = "compass-nats";
-/** The NATS pod template's annotation with the hash of nats.conf (like Helm charts' `checksum/config`): a changed file restarts the pod; `rigging diff` names it. */
-export const NATS_CONFIG_HASH = "rigging.dev/nats-config-sha256";

@@ -1,5 +1,6 @@
 // The Compass Server's requirements (CS-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
+import type { GeneralRefusedBy } from "../../rules/general-requirements.ts";
 import { NATS_PORT, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
 import { ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
 import { SERVER_INTERFACE as F, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC } from "./interface.ts";
@@ -15,6 +16,7 @@ export const CS = defineRequirements({
     reads:
       "the Server by its labels or, unlabelled, by what its pod runs (its image, --runner-clusters, COMPASS_DATABASE_DSN); the same Deployment given twice is one",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["replicas"], value: 3 }], path: "replicas" },
   },
   "CS-02": {
     summary: "The Server runs as uid and gid 65532 (non-root, read-only root: G-06; by digest: G-05)",
@@ -22,6 +24,7 @@ export const CS = defineRequirements({
     why: "D2: the Server image is a nix closure on distroless, built to run as the nonroot user 65532",
     severity: "error",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["securityContext"], value: { runAsUser: 0 } }], path: "securityContext" },
   },
   "CS-03": {
     summary: "Postgres is user-provided: no database workload, no volume claim, no init container; the DSN comes from a Secret",
@@ -31,6 +34,7 @@ export const CS = defineRequirements({
     reads:
       "COMPASS_DATABASE_DSN or --database in any of Go's flag spellings, through envFrom, configMapKeyRef and $(VAR); a value an envFrom outside the input may set is not judged",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["database", "bundled"], value: true }], path: "database.bundled" },
   },
   "CS-04": {
     summary: "Every Server secret is referenced by Secret name: none is written into a ConfigMap, an argument or an environment value",
@@ -38,6 +42,7 @@ export const CS = defineRequirements({
     why: "D4: secrets by name; a connection string with a password or a private key in a ConfigMap is a secret in the manifests",
     severity: "error",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["forge", "appId"], value: "123456" }], path: "forge.appId" },
   },
   "CS-05": {
     summary: `The master key reaches the Server through --secret-provider as a file of a Secret volume (SecretSpec ${MASTER_KEY_SECRET}), never through an environment variable`,
@@ -47,6 +52,13 @@ export const CS = defineRequirements({
     reads:
       "--secret-provider in any flag spelling or its variable; the master key's file path cleaned (file:///a//b/./c opens /a/b/c) against cleaned mount paths",
     profiles: SERVER,
+    refusedBy: {
+      edits: [
+        { at: ["masterKey", "key"], delete: true },
+        { at: ["masterKey", "env"], value: "COMPASS_MASTER_KEY" },
+      ],
+      path: "masterKey.env",
+    },
   },
   "CS-06": {
     summary:
@@ -57,6 +69,7 @@ export const CS = defineRequirements({
     reads:
       "--admin-token-file in any flag spelling; its path cleaned (`//`, `./`, `..`) and relative to workingDir, against cleaned mount paths and item paths",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["adminToken"], value: { name: "compass-admin-token", env: "COMPASS_ADMIN_TOKEN" } }], path: "adminToken.env" },
   },
   "CS-07": {
     summary:
@@ -67,6 +80,7 @@ export const CS = defineRequirements({
     reads:
       "COMPASS_NATS_URL or --nats-url in any flag spelling, through envFrom, configMapKeyRef and $(VAR); NetworkPolicy peers by what they select: matchLabels or matchExpressions, a peer's namespaceSelector pinned to its own namespace",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["nats", "passwordSecret"], delete: true }], path: "nats.passwordSecret" },
   },
   "CS-08": {
     summary: `The Server terminates TLS: --listen with --tls-cert and --tls-key from its mounted kubernetes.io/tls Secret; its Service maps ${SERVER_SERVICE_PORT} to the listen port; no Ingress in front`,
@@ -75,6 +89,7 @@ export const CS = defineRequirements({
     severity: "error",
     reads: "--listen, --tls-cert and --tls-key in any flag spelling, paths cleaned; a Service in front of the Server by its labels or its selector",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["tls"], delete: true }], path: "tls" },
   },
   "CS-09": {
     summary:
@@ -85,6 +100,7 @@ export const CS = defineRequirements({
     reads:
       "--runner-clusters or COMPASS_RUNNER_CLUSTERS in any spelling, through envFrom, configMapKeyRef and $(VAR), its path cleaned against mounts and ConfigMap item paths; the file with yaml.v3 semantics",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["runnerClusters"], value: [] }], path: "runnerClusters" },
   },
   "CS-10": {
     summary: "The Server (and its bundled NATS) is not pinned to an architecture",
@@ -92,6 +108,7 @@ export const CS = defineRequirements({
     why: "D10: every image is multi-arch; an architecture pin strands the Server when nodes of that architecture are gone",
     severity: "error",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["nodeSelector"], value: { "kubernetes.io/arch": "arm64" } }], path: 'nodeSelector["kubernetes.io/arch"]' },
   },
   "CS-11": {
     summary: `A NetworkPolicy for the Server: ingress only on ${SERVER_TLS_PORT}; egress only to named destinations (DNS, Postgres, NATS, forge hosts)`,
@@ -101,14 +118,19 @@ export const CS = defineRequirements({
     reads:
       "policies selecting the Server by matchLabels or matchExpressions; ingress ports by number, range (endPort) or name, a name resolved against the Server pod's container ports",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["database", "cidr"], value: "db.example.net" }], path: "database.cidr" },
   },
   "CS-12": {
     summary: "Postgres 16 or later; the owner is a superuser, or a role with CREATEROLE and BYPASSRLS",
     fix: "upgrade Postgres to 16 or later and give the Server's owner role SUPERUSER, or CREATEROLE and BYPASSRLS",
     why: "D3 sets the floor: Postgres 16 or later, owned by a superuser or by a role with CREATEROLE and BYPASSRLS",
-    judgedFrom: "a live database: manifests do not show the Postgres version or roles; `rigging preflight postgres` checks them against the server",
+    judged: {
+      by: "not-manifests",
+      from: "a live database: manifests do not show the Postgres version or roles; `rigging preflight postgres` checks them against the server",
+    },
     severity: "error",
     profiles: SERVER,
+    noValues: "the Postgres version and roles live in the database, which values only name; `rigging preflight postgres` judges them",
   },
   "CS-13": {
     summary:
@@ -121,6 +143,7 @@ export const CS = defineRequirements({
     reads:
       "the Server's flags as Go's flag package parses them (-flag, --flag, -flag=v, --flag v); --socket and --state-dir paths cleaned; the NATS configuration by nats-server's grammar, max_memory_store as nats-server reads it (unquoted 1G is 10^9 bytes and 1GB is 1024 MiB; a quoted 1G is 1024 MiB), against the container's memory limit by value; a configuration or include outside the input leaves it not judged",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["config"], value: { listen: ":8443" } }], path: "config" },
   },
   "CS-14": {
     summary: "A designed flag (P4 --admin-token-file) needs a Compass Server with that task: the released Server exits 2 on it",
@@ -132,6 +155,7 @@ export const CS = defineRequirements({
     },
     severity: "warning",
     profiles: SERVER,
+    refusedBy: { edits: [{ at: ["designed"], value: { P4: true } }], path: "adminToken" },
   },
   "CS-15": {
     summary:
@@ -146,5 +170,20 @@ export const CS = defineRequirements({
     reads:
       "any ClusterRoleBinding of the set to system:unauthenticated or system:anonymous whose ClusterRole grants get on discovery and keys: the built-in role, or rules of the input in any order (verbs and nonResourceURLs as sets, `*` prefixes)",
     profiles: SERVER,
+    refusedBy: {
+      edits: [
+        { at: ["server", "cluster", "jwksFile"], delete: true },
+        { at: ["server", "issuerEgress"], value: [{ cidr: "10.96.0.1/32", ports: [{ port: 443 }] }] },
+      ],
+      path: "server.cluster.issuer",
+      example: "examples/compass.yaml",
+    },
   },
 });
+
+/** How the Compass Server's values break the general requirements: its record carries them. */
+export const CS_GENERAL_REFUSED_BY: GeneralRefusedBy = {
+  "G-01": { edits: [{ at: ["designed"], value: { P9: true } }], path: "designed.P9" },
+  "G-05": { edits: [{ at: ["nats", "image"], value: "nats:2.10" }], path: "nats.image" },
+  "G-08": { edits: [{ at: ["resources", "limits", "memory"], value: "a lot" }], path: "resources.limits.memory" },
+};

@@ -6,7 +6,7 @@ import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
 import { isolationGaps, policiesSelecting } from "../../rules/templates.ts";
 import { configMapFile, isServer, serverContainers, serverPods } from "./objects.ts";
-import { readRunnerClusters } from "./runner-clusters.ts";
+import { readRunnerClusters } from "../compass-contract/runner-clusters.ts";
 import { connectionRules } from "./rules-connections.ts";
 import { interfaceRules } from "./rules-interface.ts";
 import { at, tlsPortOf } from "./rules-reading.ts";

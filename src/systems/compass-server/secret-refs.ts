@@ -6,9 +6,9 @@ import { req, tagged } from "../../values/values.ts";
 
 const secretName = (id: string) =>
   z
-    .string(req(id, "name the Secret by its Kubernetes name", "expected a Secret name"))
+    .string(req(id, "expected a Secret name", "name the Secret by its Kubernetes name"))
     .max(253, req(id, "a Secret name is at most 253 characters"))
-    .regex(DNS1123_SUBDOMAIN, req(id, "a Secret name is a DNS-1123 subdomain such as compass-database", "is not a Secret name"));
+    .regex(DNS1123_SUBDOMAIN, req(id, "is not a Secret name", "a Secret name is a DNS-1123 subdomain such as compass-database"));
 
 const secretKey = (id: string) => objectKey(id, "name the key of the Secret that holds the value");
 

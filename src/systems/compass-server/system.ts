@@ -1,24 +1,15 @@
 // The Compass Server as a system record, with its own and the combined `kind: Compass` values.
 import type { System } from "../registry.ts";
-import { compassKind } from "../compass/kind.ts";
 import { compassServerKind } from "./kind.ts";
-import { hasEnv, hasFlag, hasImage, type Shape } from "../../rules/shapes.ts";
+import { COMPASS_CONSEQUENCES } from "../compass-contract/consequences.ts";
+import { SERVER_SHAPES } from "../compass-contract/server-interface.ts";
 import { NATS_APP, SERVER_APP } from "./ports.ts";
-import { CS } from "./requirements.ts";
+import { CS, CS_GENERAL_REFUSED_BY } from "./requirements.ts";
 import { compassServerRules } from "./rules.ts";
 import { opensDiscovery } from "./rules-release.ts";
 import { SERVER_INTERFACE, SERVER_SECRETS } from "./interface.ts";
 
 const MULTI_ARCH = ["linux/amd64", "linux/arm64"];
-
-/** What only compass-server's pod runs or reads (its flags and variables); its rules recognise an unlabelled Server by the same shapes. */
-export const SERVER_SHAPES: readonly Shape[] = [
-  {
-    sign: "--runner-clusters or --admin-token-file, or env COMPASS_DATABASE_DSN or COMPASS_RUNNER_CLUSTERS",
-    matches: (spec) => hasFlag(spec, SERVER_INTERFACE.runnerClusters.flag, "--admin-token-file") || hasEnv(spec, /^COMPASS_(DATABASE_DSN|RUNNER_CLUSTERS)$/),
-  },
-  { sign: "an image named compass-server", matches: (spec) => hasImage(spec, /compass-server/i) },
-];
 
 export const compassServerSystem: System = {
   name: "compass-server",
@@ -35,8 +26,15 @@ export const compassServerSystem: System = {
   get requirements() {
     return CS;
   },
-  // The combined Compass values kind renders both; its objects are the Server's and the Runner's.
-  valuesKinds: [compassServerKind, compassKind],
+  get generalRefusedBy() {
+    return CS_GENERAL_REFUSED_BY;
+  },
+  // The Compass pair's consequences in `diff`, the Runner's record's too: in the contract's chunk, loaded when a diff first reads them.
+  get consequences() {
+    return COMPASS_CONSEQUENCES;
+  },
+  // The combined `kind: Compass` joins these in the registry: it imports both Compass systems, which import neither it nor each other.
+  valuesKinds: [compassServerKind],
   image: { who: "the Compass Server", platforms: MULTI_ARCH, index: true, why: "the Compass Server runs on amd64 and arm64 nodes (D10)" },
   bundledImages: { nats: { who: "NATS", platforms: MULTI_ARCH, index: true, why: "NATS runs on amd64 and arm64 nodes (D10)" } },
   // The Compass Server-on-Kubernetes design asks the Server for a read-only root (CS-02).

@@ -26,7 +26,7 @@ const instanceName = once(() =>
     .max(40, req("G-07", "name is at most 40 characters, leaving room for the -runner-clusters suffix"))
     .regex(
       /^[a-z]([-a-z0-9]*[a-z0-9])?$/,
-      req("G-07", "name is lowercase letters, digits and '-', starting with a letter (it names the Service)", "is not a DNS-1035 label"),
+      req("G-07", "is not a DNS-1035 label", "name is lowercase letters, digits and '-', starting with a letter (it names the Service)"),
     )
     .default("compass-server")
     .meta({ description: "Instance name: object names and app.kubernetes.io/instance" }),
@@ -51,7 +51,7 @@ const configMapFile = (what: string, defaultKey: string) =>
       key: z
         .string()
         .max(253, req("CS-09", "a ConfigMap key is at most 253 of [-._a-zA-Z0-9]"))
-        .regex(/^[-._a-zA-Z0-9]+$/, req("CS-09", "a ConfigMap key is made of [-._a-zA-Z0-9]", "is not a ConfigMap key"))
+        .regex(/^[-._a-zA-Z0-9]+$/, req("CS-09", "is not a ConfigMap key", "a ConfigMap key is made of [-._a-zA-Z0-9]"))
         .default(defaultKey),
     })
     .meta({ description: `${what}: {configMap, key} (key default ${defaultKey}), mounted into the Server and named by path in the file` });
@@ -59,10 +59,10 @@ const configMapFile = (what: string, defaultKey: string) =>
 /** The fields of one cluster entry, for a profile that assembles its own entry (kind: Compass). */
 export const clusterEntryFields = once(() => ({
   name: z
-    .string(req("CS-09", "give the entry a name of [a-z0-9-]{1,40}, such as local", "expected a name"))
+    .string(req("CS-09", "expected a name", "give the entry a name of [a-z0-9-]{1,40}, such as local"))
     .regex(
       RUNNER_CLUSTERS_SCHEMA.name,
-      req("CS-09", "a cluster entry name is 1 to 40 of [a-z0-9-] (the first segment of the Runner ID)", "is not [a-z0-9-]{1,40}"),
+      req("CS-09", "is not [a-z0-9-]{1,40}", "a cluster entry name is 1 to 40 of [a-z0-9-] (the first segment of the Runner ID)"),
     )
     .meta({ description: "The entry's name, [a-z0-9-]{1,40}: the first segment of every Runner ID it authenticates" }),
   issuer: httpsUrl("CS-09", "issuer").meta({
@@ -132,7 +132,7 @@ export const serverFields = once(() => ({
   publicHost: z
     .string(req("CS-08", "give publicHost, the DNS name on the Server's certificate, such as compass.example.com"))
     .max(253, req("CS-08", "publicHost is a DNS name of at most 253 characters"))
-    .regex(DNS1123_SUBDOMAIN, req("CS-08", "publicHost is a lowercase DNS name such as compass.example.com, without a scheme or port", "is not a DNS name"))
+    .regex(DNS1123_SUBDOMAIN, req("CS-08", "is not a DNS name", "publicHost is a lowercase DNS name such as compass.example.com, without a scheme or port"))
     .meta({ description: "The public DNS name on the Server's certificate; --public-url is https://<publicHost>, and Runners verify it (P9)" }),
   tls: secretReference("CS-08", "the Server's certificate and key (kubernetes.io/tls)").meta({
     description: "The kubernetes.io/tls Secret (tls.crt, tls.key), mounted and passed as --tls-cert and --tls-key (CS-08)",

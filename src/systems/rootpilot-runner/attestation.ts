@@ -37,7 +37,7 @@ const region = (what: string) =>
           REGION_FIX,
         ),
     })
-    .regex(AWS_REGION, req("RP-06", `${what} is an AWS region name such as us-east-1 or eu-central-1`, "is not an AWS region name"));
+    .regex(AWS_REGION, req("RP-06", "is not an AWS region name", `${what} is an AWS region name such as us-east-1 or eu-central-1`));
 
 export function checkTokenPath(path: string, ctx: IssueSink): void {
   const problem =
@@ -91,11 +91,11 @@ export const eksAttestation = once(() =>
   refineBy(
     z.strictObject({
       provider: z.literal("eks"),
-      mode: z.literal("aws-sts", req("RP-06", EKS_NOT_OIDC, "is not aws-sts")).optional(),
+      mode: z.literal("aws-sts", req("RP-06", "is not aws-sts", EKS_NOT_OIDC)).optional(),
       region: region("attestation.region").meta({ description: "AWS_REGION; required (RUNNER_ATTESTATION_MODE=aws-sts requires AWS_REGION)" }),
       roleArn: z
         .string(req("RP-06", "set attestation.roleArn to the IAM role IRSA assumes, such as arn:aws:iam::123456789012:role/rootpilot-runner"))
-        .regex(ROLE_ARN, req("RP-06", "an IAM role ARN is arn:aws[-cn|-us-gov]:iam::<12-digit account>:role/<optional path/><name>", "is not an IAM role ARN"))
+        .regex(ROLE_ARN, req("RP-06", "is not an IAM role ARN", "an IAM role ARN is arn:aws[-cn|-us-gov]:iam::<12-digit account>:role/<optional path/><name>"))
         .meta({ description: "The IAM role for IRSA: the ServiceAccount annotation eks.amazonaws.com/role-arn" }),
       regionAllowlist: z
         .array(region("each regionAllowlist entry"))

@@ -8,13 +8,13 @@ import { STATIC_AWS_ENV } from "./interface.ts";
 
 /** RP-02: probes, ports and Services. */
 export const listenerGuards = once(() => ({
-  probes: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
-  livenessProbe: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
-  readinessProbe: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
-  startupProbe: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no probes"),
-  ports: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no container port"),
-  containerPort: refused("RP-02", RP["RP-02"].fix, "is not a values key: the runner has no container port"),
-  service: refused("RP-02", RP["RP-02"].fix, "is not a values key: no Service is rendered for the runner"),
+  probes: refused("RP-02", "is not a values key: the runner has no probes", RP["RP-02"].fix),
+  livenessProbe: refused("RP-02", "is not a values key: the runner has no probes", RP["RP-02"].fix),
+  readinessProbe: refused("RP-02", "is not a values key: the runner has no probes", RP["RP-02"].fix),
+  startupProbe: refused("RP-02", "is not a values key: the runner has no probes", RP["RP-02"].fix),
+  ports: refused("RP-02", "is not a values key: the runner has no container port", RP["RP-02"].fix),
+  containerPort: refused("RP-02", "is not a values key: the runner has no container port", RP["RP-02"].fix),
+  service: refused("RP-02", "is not a values key: no Service is rendered for the runner", RP["RP-02"].fix),
 }));
 
 const NO_PVC =
@@ -22,11 +22,11 @@ const NO_PVC =
 
 /** RP-05: anything that asks for a PersistentVolumeClaim. */
 export const persistenceGuards = once(() => ({
-  learnedStore: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
-  persistence: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
-  persistentVolumeClaim: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
-  volumeClaimTemplates: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
-  storageClassName: refused("RP-05", NO_PVC, "is not a values key: no PersistentVolumeClaim is ever rendered"),
+  learnedStore: refused("RP-05", "is not a values key: no PersistentVolumeClaim is ever rendered", NO_PVC),
+  persistence: refused("RP-05", "is not a values key: no PersistentVolumeClaim is ever rendered", NO_PVC),
+  persistentVolumeClaim: refused("RP-05", "is not a values key: no PersistentVolumeClaim is ever rendered", NO_PVC),
+  volumeClaimTemplates: refused("RP-05", "is not a values key: no PersistentVolumeClaim is ever rendered", NO_PVC),
+  storageClassName: refused("RP-05", "is not a values key: no PersistentVolumeClaim is ever rendered", NO_PVC),
 }));
 
 const NO_STATIC_KEYS =
@@ -38,7 +38,7 @@ export const staticKeyGuards = once(
     Object.fromEntries(
       ["accessKeyId", "secretAccessKey", "sessionToken", "awsAccessKeyId", "awsSecretAccessKey", "credentials", ...STATIC_AWS_ENV].map((key) => [
         key,
-        refused("RP-07", NO_STATIC_KEYS, "is a static AWS credential"),
+        refused("RP-07", "is a static AWS credential", NO_STATIC_KEYS),
       ]),
     ) as Record<string, ReturnType<typeof refused>>,
 );

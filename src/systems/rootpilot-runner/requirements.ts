@@ -1,5 +1,6 @@
 // The Rootpilot runner's requirements (RP-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
+import type { GeneralRefusedBy } from "../../rules/general-requirements.ts";
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   ENROLL_AUDIENCE,
@@ -45,6 +46,7 @@ export const RP = defineRequirements({
       "HOME cleaned as a path (a relative or empty HOME, which Node's os.homedir returns as set, is not judged), mount paths cleaned as the kubelet cleans them",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["replicas"], value: 0 }], path: "replicas" },
   },
   "RP-02": {
     summary: "No network probes: the runner listens on nothing (no port, no Service)",
@@ -65,6 +67,7 @@ export const RP = defineRequirements({
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["containerPort"], value: 8080 }], path: "containerPort" },
   },
   "RP-03": {
     summary: `terminationGracePeriodSeconds exceeds RUNNER_DRAIN_TIMEOUT_MS (default ${DEFAULT_DRAIN_TIMEOUT_MS}) with headroom`,
@@ -78,6 +81,7 @@ export const RP = defineRequirements({
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["drainTimeoutMs"], value: 1.5 }], path: "drainTimeoutMs" },
   },
   "RP-04": {
     summary: "RUNNER_LEARNED_FLUSH_INTERVAL_MS, when set, is a whole number of milliseconds (it bounds, not removes, what a hard kill loses)",
@@ -90,6 +94,7 @@ export const RP = defineRequirements({
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["learnedFlushIntervalMs"], value: 0 }], path: "learnedFlushIntervalMs" },
   },
   "RP-05": {
     summary: "No PersistentVolumeClaim, ever; a learned store on disk lives on a writable volume, a cache (an emptyDir)",
@@ -107,6 +112,7 @@ export const RP = defineRequirements({
       "RUNNER_LEARNED_STORE_PATH as Node opens it (`//` and `./` as the kernel reads them, a relative path from the container's workingDir, a trailing `/` as a directory), mount paths cleaned as the kubelet cleans them",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["learnedStorePath"], value: "learned.db" }], path: "learnedStorePath" },
   },
   "RP-06": {
     summary: `Attestation per provider: gke-oidc with a projected token for ${ENROLL_AUDIENCE} at ${GKE_TOKEN_PATH}, or aws-sts with AWS_REGION; never eks-oidc`,
@@ -128,12 +134,16 @@ export const RP = defineRequirements({
           "IRSA gives the role annotated on the pods' own ServiceAccount (their name and namespace); one of that name in another namespace is never read, and when the input's namespaces disagree it cannot be told which it is",
       },
     },
-    unjudged:
-      "a token path or region from a Secret or a ConfigMap outside the input, a relative RUNNER_GKE_TOKEN_PATH without the container's workingDir (the image's WORKDIR is not in the manifest), and a ServiceAccount outside the input",
+    judged: {
+      by: "manifests",
+      except:
+        "a token path or region from a Secret or a ConfigMap outside the input, a relative RUNNER_GKE_TOKEN_PATH without the container's workingDir (the image's WORKDIR is not in the manifest), and a ServiceAccount outside the input",
+    },
     reads:
       "RUNNER_GKE_TOKEN_PATH as Node opens it (`//` and `./` as the kernel reads them, a trailing `/` as a directory), mount paths and projected token paths cleaned as the kubelet cleans them; the ServiceAccount by name and namespace",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["attestation", "expirationSeconds"], value: 599 }], path: "attestation.expirationSeconds" },
   },
   "RP-07": {
     summary: "Secrets through workload identity: no static AWS keys; RUNNER_SECRET_STORE_MODE aws (with RUNNER_AWS_CRED_MODE=chain) or vault",
@@ -157,11 +167,15 @@ export const RP = defineRequirements({
           'the Rootpilot Kubernetes guide: chain "makes the SDK resolve through IRSA directly, with no key passing through the cluster at all"; the default is not documented',
       },
     },
-    unjudged:
-      "the Vault address, KV mount and role: the Rootpilot Kubernetes guide names Vault KV v2 but no variable that configures it, so a missing one is not judged",
+    judged: {
+      by: "manifests",
+      except:
+        "the Vault address, KV mount and role: the Rootpilot Kubernetes guide names Vault KV v2 but no variable that configures it, so a missing one is not judged",
+    },
     reads: "mount paths cleaned as the kubelet cleans them (`/home/node/.aws/` is an ~/.aws mount)",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["AWS_ACCESS_KEY_ID"], value: "AKIAIOSFODNN7EXAMPLE" }], path: "AWS_ACCESS_KEY_ID" },
   },
   "RP-08": {
     summary: "Outbound only: no ingress to the runner; a NetworkPolicy, if used, leaves egress to DNS and the named destinations",
@@ -187,16 +201,18 @@ export const RP = defineRequirements({
       "ipBlocks as address ranges (`0::/0`, `10.0.0.0/0` or two `/1` halves on the same ports are everywhere), pod and namespace selectors as sets (matchLabels or matchExpressions)",
     severity: "error",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["egressAllow"], value: [{ cidr: "vault.example.com" }] }], path: "egressAllow[0].cidr" },
   },
   "RP-09": {
     summary: "Resources are an explicit, documented choice: requests and limits in values, with a stated default",
     fix: "set resources.requests.{cpu,memory} and resources.limits.memory in values, or keep the documented default",
     why: 'The Rootpilot Kubernetes guide names resources as a decision a chart had not made: "resources values (there is no versioned benchmark)".',
     source: { from: "documented", says: 'the Rootpilot Kubernetes guide, What\'s still missing: "resources values (there is no versioned benchmark)"' },
-    judgedFrom: "values (resources and its stated default); in manifests, G-08 checks that requests and a memory limit are set",
+    judged: { by: "not-manifests", from: "values (resources and its stated default); in manifests, G-08 checks that requests and a memory limit are set" },
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["resources", "requests", "cpu"], value: "lots" }], path: "resources.requests.cpu" },
   },
   "RP-10": {
     summary: "OTEL_EXPORTER_OTLP_ENDPOINT, when set, is an absolute http:// or https:// URL",
@@ -206,5 +222,16 @@ export const RP = defineRequirements({
     severity: "error",
     concern: "reliability",
     profiles: RUNNER,
+    refusedBy: { edits: [{ at: ["otel", "endpoint"], value: "otel:4318" }], path: "otel.endpoint" },
   },
 });
+
+/** How the Rootpilot runner's values break the general requirements: its record carries them (G-08's resources are RP-09's). */
+export const RP_GENERAL_REFUSED_BY: GeneralRefusedBy = {
+  "G-04": { edits: [{ at: ["AWS_ACCESS_KEY_ID"], value: "AKIAIOSFODNN7EXAMPLE" }], path: "AWS_ACCESS_KEY_ID" },
+  "G-05": { edits: [{ at: ["image"], value: "registry.example.com/rootpilotsh/runner:main" }], path: "image" },
+  "G-06": { edits: [{ at: ["securityContext"], value: { privileged: true } }], path: "securityContext" },
+  "G-07": { edits: [{ at: ["name"], value: "Rootpilot Runner" }], path: "name" },
+  "G-09": { edits: [{ at: ["imagePullSecrets"], value: [{ name: "regcred" }] }], path: "imagePullSecrets" },
+  "G-10": { edits: [{ at: ["podSecurityLevel"], value: "baseline" }], path: "podSecurityLevel" },
+};

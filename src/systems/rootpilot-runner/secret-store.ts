@@ -2,6 +2,7 @@
 // reached through workload identity, never through static keys.
 import { z } from "zod";
 import { once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
+import { looksLikeSecret } from "../../rules/general.ts";
 import { staticKeyGuards } from "./guards.ts";
 import { ENV, STATIC_AWS_ENV } from "./interface.ts";
 
@@ -29,9 +30,9 @@ export const storeSettings = once(() =>
       z
         .string()
         .max(128, req("RP-07", "a variable name is at most 128 characters"))
-        .regex(ENV_NAME, req("RP-07", "a variable name is letters, digits and _, not starting with a digit, such as VAULT_ADDR", "is not a variable name")),
+        .regex(ENV_NAME, req("RP-07", "is not a variable name", "a variable name is letters, digits and _, not starting with a digit, such as VAULT_ADDR")),
       z
-        .string(req("RP-07", "give each setting's value as a string; quote numbers and booleans", "expected a string"))
+        .string(req("RP-07", "expected a string", "give each setting's value as a string; quote numbers and booleans"))
         .max(4096, req("RP-07", "a setting is at most 4096 characters")),
     ),
     checkStoreSettings,
@@ -43,9 +44,19 @@ export const storeSettings = once(() =>
     }),
 );
 
-/** The variables rigging writes itself may not be set twice (RP-07). */
+/** The variables rigging writes itself may not be set twice (RP-07); a name that says it holds a secret is no setting (G-04). */
 export function checkStoreSettings(settings: Record<string, string>, ctx: IssueSink): void {
   for (const name of Object.keys(settings)) {
+    if (looksLikeSecret(name))
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: tagged(
+          "G-04",
+          "names a secret, and a setting is written to the pod as an inline value",
+          "keep secrets out of settings: the store resolves them through workload identity; rename a setting that holds none (a TTL, an address)",
+        ),
+      });
     if ((RESERVED as readonly string[]).includes(name))
       ctx.addIssue({
         code: "custom",
@@ -70,7 +81,7 @@ export const vaultSecretStore = once(() =>
       address: refused("RP-07", NO_INVENTED("address")),
       mount: refused("RP-07", NO_INVENTED("KV mount")),
       role: refused("RP-07", NO_INVENTED("role")),
-      token: z.never(req("RP-07", NO_TOKEN, "is a static Vault token")).optional(),
+      token: z.never(req("RP-07", "is a static Vault token", NO_TOKEN)).optional(),
       ...staticKeyGuards(),
     })
     .meta({ description: "HashiCorp Vault KV v2: RUNNER_SECRET_STORE_MODE=vault, with the settings your runner reads" }),

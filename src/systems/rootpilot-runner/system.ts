@@ -2,7 +2,7 @@
 import type { System } from "../registry.ts";
 import { hasEnv, hasImage, projectsAudience } from "../../rules/shapes.ts";
 import { rootpilotRunnerKind } from "./kind.ts";
-import { RP } from "./requirements.ts";
+import { RP, RP_GENERAL_REFUSED_BY } from "./requirements.ts";
 import { rootpilotRunnerRules } from "./rules.ts";
 import { ENROLL_AUDIENCE } from "./interface.ts";
 
@@ -24,6 +24,9 @@ export const rootpilotRunnerSystem: System = {
   },
   get requirements() {
     return RP;
+  },
+  get generalRefusedBy() {
+    return RP_GENERAL_REFUSED_BY;
   },
   valuesKinds: [rootpilotRunnerKind],
   image: {

@@ -58,6 +58,7 @@ const rootpilotObject = once(() =>
       .number(req("RP-01", "replicas is a whole number of stateless runners"))
       .int(req("RP-01", "replicas is a whole number of stateless runners"))
       .min(1, req("RP-01", "run at least one replica"))
+      .max(2_147_483_647, req("RP-01", "replicas is at most 2147483647, the most a Deployment holds"))
       .default(DEFAULT_REPLICAS)
       .meta({ description: `Stateless runner replicas (RP-01). Default ${DEFAULT_REPLICAS}` }),
     attestation: attestationSchema(),

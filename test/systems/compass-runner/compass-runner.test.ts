@@ -482,6 +482,15 @@ describe("values the Compass Runner refuses", () => {
     }
   });
 
+  // Accepted before, then render's own CR-19 check misjudged a size beyond a double's exact bytes (exit 3).
+  it("refuses a derived memory size above 8 PiB (CR-19), and renders one just below", () => {
+    const sized = (guest: number) => variant((d) => (d.set("sessionCapacity", 1), d.set("runnerOverheadMiB", 0), d.set("guestMemoryMiB", guest)));
+    const [d] = refusal(sized(7_139_146_740_188_941));
+    expect(d).toMatchObject({ id: "CR-19", path: "sessionCapacity" });
+    expect(d.message).toContain("above 8589934592 MiB (8 PiB)");
+    expect(render(sized(2 ** 33)).length).toBeGreaterThan(0);
+  });
+
   it("refuses a probe with the reason: a restart tears down every session (CR-19)", () => {
     const [d] = refusal(variant((doc) => doc.set("livenessProbe", { httpGet: { path: "/healthz", port: 8080 } })));
     expect(d).toMatchObject({ id: "CR-19", path: "livenessProbe" });

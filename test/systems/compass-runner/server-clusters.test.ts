@@ -11,7 +11,7 @@ import { parse, stringify } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../../src/parse/source.ts";
 import { renderSource } from "../../../src/pipeline.ts";
-import { inClusterIssuer } from "../../../src/systems/compass-server/runner-clusters.ts";
+import { inClusterIssuer } from "../../../src/systems/compass-contract/interface.ts";
 import { BUN, ROOT, runCli, runProcess, tempFile } from "../../support/cli.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { expectRefused, render } from "../../support/values.ts";

@@ -9,7 +9,7 @@ import type { ConfigMap } from "kubernetes-types/core/v1";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { goDurationSeconds, readRunnerClusters } from "../../../src/systems/compass-server/runner-clusters.ts";
+import { goDurationSeconds, readRunnerClusters } from "../../../src/systems/compass-contract/runner-clusters.ts";
 import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE, SERVER_SECRETS, type InterfaceName } from "../../../src/systems/compass-server/interface.ts";
 import { render } from "../../support/values.ts";
 

@@ -7,7 +7,7 @@ import type { ConfigMap } from "kubernetes-types/core/v1";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
-import { readRunnerClusters } from "../../../src/systems/compass-server/runner-clusters.ts";
+import { readRunnerClusters } from "../../../src/systems/compass-contract/runner-clusters.ts";
 import { expectLinear } from "../../support/linear.ts";
 import { render } from "../../support/values.ts";
 import { catalog } from "../../../src/systems/registry.ts";

@@ -10,7 +10,7 @@ import { ValuesError } from "../../../src/core/errors.ts";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { parseValuesFile } from "../../../src/parse/source.ts";
 import { renderFile, renderSource } from "../../../src/pipeline.ts";
-import { readRunnerClusters } from "../../../src/systems/compass-server/runner-clusters.ts";
+import { readRunnerClusters } from "../../../src/systems/compass-contract/runner-clusters.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
 import { catalog } from "../../../src/systems/registry.ts";
 

@@ -175,6 +175,18 @@ describe("refused values", () => {
     expect(d.fix).toContain("attestation_invalid");
   });
 
+  // Both were accepted and then failed: the first at the API server (int32), the second at render's own G-04 check (exit 3).
+  it("replicas above a Deployment's int32 (RP-01)", () => {
+    expect(expectRefused({ ...GKE, replicas: 3_000_000_000 }, "RP-01", "replicas").message).toContain("2147483647");
+    expect(render({ ...GKE, replicas: 2_147_483_647 }).length).toBe(4);
+  });
+
+  it("a store setting whose name says it holds a secret (G-04), while a plain setting renders", () => {
+    const secretStore = (settings: Record<string, string>) => ({ ...GKE, secretStore: { mode: "vault", settings } });
+    expectRefused(secretStore({ API_TOKEN_TTL: "3600" }), "G-04", "secretStore.settings.API_TOKEN_TTL");
+    expect(render(secretStore({ VAULT_ADDR: "https://vault.example.com", TOKEN_PATH: "/v/t" })).length).toBe(4);
+  });
+
   it("expirationSeconds below 600 (RP-06)", () => {
     expectRefused({ ...GKE, attestation: { provider: "gke", expirationSeconds: 599 } }, "RP-06", "attestation.expirationSeconds");
   });
