@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SYSTEMS, catalog } from "../../src/systems/registry.ts";
-import { brokenFiles, CORPUS, corpusName, generatedCases, objectsOf, warnFiles } from "../support/corpus.ts";
+import { brokenFiles, corpusDir, corpusName, generatedCases, objectsOf, warnFiles } from "../support/corpus.ts";
 import { GENERAL_BREAKAGES, ruleIdOf } from "../support/general-breakages.ts";
 
 const FOLDERS = ["broken", "warn"];
@@ -76,7 +76,7 @@ describe("the checkers fail on what they forbid", () => {
 
 describe.each(SYSTEMS.map((s) => s.name))("the corpus of %s", (system) => {
   it("holds valid.yaml, its variants, broken/ and warn/, and nothing else", () => {
-    const dir = join(CORPUS, system);
+    const dir = corpusDir(system);
     const entries = (() => {
       try {
         return readdirSync(dir).map((name) => ({ name, folder: statSync(join(dir, name)).isDirectory() }));
@@ -97,7 +97,7 @@ describe.each(SYSTEMS.map((s) => s.name))("the corpus of %s", (system) => {
   });
 
   it.each(generatedCases(system).map((c) => [c.name, c.file]))("generated %s is valid.yaml with one object changed or added", (_name, file) => {
-    const valid = objectsOf(join(CORPUS, system, "valid.yaml")).map((o) => JSON.stringify(o));
+    const valid = objectsOf(join(corpusDir(system), "valid.yaml")).map((o) => JSON.stringify(o));
     const mine = objectsOf(file).map((o) => JSON.stringify(o));
     const added = mine.filter((o) => !valid.includes(o));
     const gone = valid.filter((o) => !mine.includes(o));

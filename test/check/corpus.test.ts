@@ -11,7 +11,7 @@
 //   rule, no error, and exits 0.
 // Its layout and headers: corpus-layout.test.ts. Whether every requirement
 // has its fixture: requirement-coverage.test.ts.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
@@ -30,6 +30,7 @@ import {
   validFiles,
   warnFiles,
   yamlFiles,
+  corpusDir,
 } from "../support/corpus.ts";
 import { validateStrict } from "../support/k8s-schema.ts";
 import { catalog } from "../../src/systems/registry.ts";
@@ -38,7 +39,8 @@ it("has one corpus folder for each system of the registry, and no other", () => 
   const folders = readdirSync(CORPUS)
     .filter((name) => statSync(join(CORPUS, name)).isDirectory())
     .sort();
-  expect(folders).toEqual([...CORPUS_SYSTEMS].sort());
+  expect(folders).toEqual(CORPUS_SYSTEMS.filter((s) => corpusDir(s) === join(CORPUS, s)).sort());
+  for (const system of CORPUS_SYSTEMS) expect(existsSync(join(corpusDir(system), "valid.yaml")), system).toBe(true);
 });
 
 describe.each(CORPUS_SYSTEMS)("corpus %s", (system) => {

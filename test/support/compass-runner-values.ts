@@ -163,6 +163,8 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 export function mutate(values: Record<string, unknown>, m: Mutation): Record<string, unknown> {
   const copy = structuredClone(values);
   const paths = pathsOf(copy);
+  // Values whose every key was removed have no path left to replace or remove.
+  if (paths.length < 2 && (m.kind === "replace" || m.kind === "number" || m.kind === "remove")) return copy;
   switch (m.kind) {
     case "replace":
     case "number": {

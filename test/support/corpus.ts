@@ -14,6 +14,12 @@ import { type GeneratedCase, generateCases } from "./general-breakages.ts";
 
 export const CORPUS = join(ROOT, "test", "fixtures", "check");
 
+/** A system's corpus: test/fixtures/check/<name>, or for a system kept outside src/ (the Lantern), its fixture folder's check/. */
+export function corpusDir(system: string): string {
+  const own = join(ROOT, "test", "fixtures", "systems", system, "check");
+  return existsSync(own) ? own : join(CORPUS, system);
+}
+
 /** The registry's systems, each with its corpus folder. */
 export const CORPUS_SYSTEMS: readonly string[] = SYSTEMS.map((s) => s.name);
 
@@ -40,7 +46,7 @@ export function generatedCases(system: string): (GeneratedCase & { file: string 
   const known = generated.get(system);
   if (known) return known;
   const record = SYSTEMS.find((s) => s.name === system);
-  const valid = join(CORPUS, system, "valid.yaml");
+  const valid = join(corpusDir(system), "valid.yaml");
   // Without a record or a valid.yaml there is nothing to break; corpus-layout.test.ts fails on the missing valid.yaml.
   const cases = record && existsSync(valid) ? generateCases(record, readFileSync(valid, "utf8")) : [];
   generatedRoot ??= mkdtempSync(join(tmpdir(), "rigging-corpus-"));
@@ -69,11 +75,11 @@ export function corpusName(file: string): string {
 }
 
 /** valid.yaml and its variants valid-<what>.yaml: no finding at all. */
-export const validFiles = (system: string) => yamlFiles(join(CORPUS, system), /^valid.*\.ya?ml$/);
+export const validFiles = (system: string) => yamlFiles(corpusDir(system), /^valid.*\.ya?ml$/);
 /** broken/<ID>[-suffix].yaml, and the generated G- cases that are errors in this system: errors of exactly that rule. */
-export const brokenFiles = (system: string) => [...yamlFiles(join(CORPUS, system, "broken")), ...generatedOf(system, "error")];
+export const brokenFiles = (system: string) => [...yamlFiles(join(corpusDir(system), "broken")), ...generatedOf(system, "error")];
 /** warn/<ID>[-suffix].yaml, and the generated G- cases that are warnings in this system: warnings of exactly that rule. */
-export const warnFiles = (system: string) => [...yamlFiles(join(CORPUS, system, "warn")), ...generatedOf(system, "warning")];
+export const warnFiles = (system: string) => [...yamlFiles(join(corpusDir(system), "warn")), ...generatedOf(system, "warning")];
 /** Generated G- cases that must raise nothing in this system (audit and warn labels where the level is privileged). */
 export const cleanFiles = (system: string) => generatedOf(system, "none");
 

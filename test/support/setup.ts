@@ -5,3 +5,10 @@ import fc from "fast-check";
 import { runs } from "./runs.ts";
 
 fc.configureGlobal({ seed: 20261201, numRuns: runs(100) });
+
+// The registry-wide tests run again over a fourth system, registered in the real registry (test/systems/extra-system.test.ts).
+if (process.env.RIGGING_TEST_EXTRA_SYSTEM === "lantern") {
+  const { registerSystem } = await import("../../src/systems/registry.ts");
+  const { lanternSystem } = await import("../fixtures/systems/lantern/system.ts");
+  registerSystem(lanternSystem);
+}
