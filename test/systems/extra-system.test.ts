@@ -92,9 +92,13 @@ describe("every registry-wide test, run again with the Lantern registered", () =
   it("they pass, and judge the Lantern by name", async () => {
     const report = join(tempDir(), "report.json");
     const vitest = join(ROOT, "node_modules", "vitest", "vitest.mjs");
-    const run = await runAsyncProcess(process.execPath, [vitest, "run", "--maxWorkers=1", "--minWorkers=1", "--reporter=json", `--outputFile=${report}`, ...REGISTRY_WIDE], {
-      RIGGING_TEST_EXTRA_SYSTEM: "lantern",
-    });
+    const run = await runAsyncProcess(
+      process.execPath,
+      [vitest, "run", "--maxWorkers=1", "--minWorkers=1", "--reporter=json", `--outputFile=${report}`, ...REGISTRY_WIDE],
+      {
+        RIGGING_TEST_EXTRA_SYSTEM: "lantern",
+      },
+    );
     const results = JSON.parse(readFileSync(report, "utf8")) as VitestReport;
     const failed = results.testResults.flatMap((file) => file.assertionResults.filter((t) => t.status === "failed").map((t) => t.fullName));
     expect(failed, run.err.slice(-2000)).toEqual([]);
