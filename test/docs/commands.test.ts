@@ -121,7 +121,7 @@ describe.each(pages)("%s: every unmarked command runs and exits 0", (page) => {
     // A command sent to the background is waited for: its exit is the line's.
     const script = `${line.command}\nstatus=$?; [ -z "$!" ] || wait "$!" || exit; exit $status`;
     const r = await run("bash", ["--norc", "--noprofile", "-o", "pipefail", "-c", script], { cwd: dir, env });
-    const hint = `${line.block.page}:${line.block.line}: \`${line.command}\` exited ${r.code}; if it cannot run here, say what it needs (# needs WHAT, or <!-- needs: WHAT --> before the block)\n${r.err}`;
+    const hint = `${line.block.page}:${line.block.line}: \`${line.command}\` exited ${r.code}; it runs in a copy of the files git tracks: \`git add\` a new file it reads; if it cannot run here, say what it needs (# needs WHAT, or <!-- needs: WHAT --> before the block)\n${r.err}`;
     expect(r.code, hint).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { ipFamily } from "../../k8s/ip.ts";
 import { cidrSchema } from "../../values/common-values.ts";
 import { fail, once, refineBy, req, tagged, type IssueSink } from "../../values/values.ts";
-import { DEFAULT_SECCOMP_PROFILE, FORBIDDEN_HOST_ROOTS } from "./interface.ts";
+import { type Capacity, DEFAULT_SECCOMP_PROFILE, derived, FORBIDDEN_HOST_ROOTS, GRACE_MAX } from "./interface.ts";
 
 export const integer = (id: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
@@ -178,4 +178,26 @@ export function egressCidr(rule: RunnerEgress): string | undefined {
   if (rule.cidr) return rule.cidr;
   const family = rule.host ? ipFamily(rule.host) : 0;
   return family === 4 ? `${rule.host}/32` : family === 6 ? `${rule.host}/128` : undefined;
+}
+
+/** 8 PiB: in bytes the largest size a double holds exactly, and the rules compare sizes in bytes. */
+const MEMORY_MAX_MIB = 2 ** 33;
+
+/** CR-19: the numbers derived from capacity stay within what Kubernetes holds. */
+export function checkDerived(v: Capacity, ctx: IssueSink, at: PropertyKey[]): void {
+  const numbers = derived(v);
+  for (const [key, value, limit] of [
+    ["sessionCapacity", numbers.memoryMiB, MEMORY_MAX_MIB],
+    ["guestCpus", numbers.cpu, Number.MAX_SAFE_INTEGER],
+    ["perSessionReapSeconds", numbers.graceSeconds, GRACE_MAX],
+  ] as const) {
+    if (value > limit)
+      fail(
+        ctx,
+        [...at, key],
+        "CR-19",
+        `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}${key === "sessionCapacity" ? " MiB" : ""}, above ${limit}${key === "sessionCapacity" ? " MiB (8 PiB)" : ""}`,
+        "lower the capacity numbers",
+      );
+  }
 }

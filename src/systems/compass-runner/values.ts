@@ -13,6 +13,7 @@ import {
   egressCidr,
   integer,
   runnerEgressSchema,
+  checkDerived,
   checkHostPath,
   checkPem,
   checkResourceName,
@@ -23,9 +24,7 @@ import {
   ARCH_LABEL,
   DEFAULT_SECCOMP_PROFILE,
   DEFAULT_TOKEN_SECONDS,
-  derived,
   FORBIDDEN_HOST_ROOTS,
-  GRACE_MAX,
   HOSTNAME_LABEL,
   MAX_UNAVAILABLE,
   PRIORITY_MAX,
@@ -327,28 +326,6 @@ export function checkRunner(v: RunnerFields, ctx: IssueSink, at: PropertyKey[] =
       if (new Set(hosts).size !== hosts.length) fail(ctx, [...at, "egressAllow"], "CR-15", "names a host twice", "list each host once");
     },
   );
-}
-
-/** 8 PiB: in bytes the largest size a double holds exactly, and the rules compare sizes in bytes. */
-const MEMORY_MAX_MIB = 2 ** 33;
-
-/** CR-19: the numbers derived from capacity stay within what Kubernetes holds. */
-function checkDerived(v: RunnerFields, ctx: IssueSink, at: PropertyKey[]): void {
-  const numbers = derived(v);
-  for (const [key, value, limit] of [
-    ["sessionCapacity", numbers.memoryMiB, MEMORY_MAX_MIB],
-    ["guestCpus", numbers.cpu, Number.MAX_SAFE_INTEGER],
-    ["perSessionReapSeconds", numbers.graceSeconds, GRACE_MAX],
-  ] as const) {
-    if (value > limit)
-      fail(
-        ctx,
-        [...at, key],
-        "CR-19",
-        `gives a derived ${key === "perSessionReapSeconds" ? "grace period" : key === "guestCpus" ? "cpu request" : "memory size"} of ${value}${key === "sessionCapacity" ? " MiB" : ""}, above ${limit}${key === "sessionCapacity" ? " MiB (8 PiB)" : ""}`,
-        "lower the capacity numbers",
-      );
-  }
 }
 
 /** `at` places the keys in a file that nests them (kind: Compass). */
