@@ -39,7 +39,7 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: TYPES });
  * Text that goes straight to the `yaml` package, where the two packages
  * differ or only it applies a limit (false positives only cost speed).
  * Asked in parts with the verdict of `m`-flag expressions
- * (test/parse/source.test.ts): AT_START, FALLBACK_TEXT, hashAfterText, and
+ * (test/parse/source-fallback.test.ts): AT_START, FALLBACK_TEXT, hashAfterText, and
  * IN_FLOW where FLOW_OPEN finds a flow collection.
  */
 const LINE_START = String.raw`(?:[ ]*(?:[&*!]|\?(?:[ ]|\n|$))|%|(?:---|\.\.\.)(?! *(?:\n|$)))`;

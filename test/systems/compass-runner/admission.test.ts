@@ -5,73 +5,36 @@
 // every identity, once with per-controller credentials and once with the
 // upstream default controllers, which include system:kube-controller-manager.
 import { describe, expect, it } from "vitest";
-import { admissionPolicies, HOUSEKEEPERS, type AdmissionInput } from "../../../src/systems/compass-runner/admission.ts";
-import { admissionChecklist } from "../../../src/systems/compass-runner/admission-notes.ts";
-import { toYaml } from "../../../src/emit/emit.ts";
-import { parseFastStream } from "../../../src/parse/fast-yaml.ts";
-import type { K8sObject } from "../../../src/k8s/objects.ts";
+import { admissionPolicies, HOUSEKEEPERS } from "../../../src/systems/compass-runner/admission.ts";
 import { admit, type AdmissionRequest } from "../../support/admission.ts";
 import { validateStrict } from "../../support/k8s-schema.ts";
-import { daemonSetPod, DIGEST_B, RUNNER, runnerDaemonSet, runningPod, storedDaemonSet } from "../../support/runner-pods.ts";
-
-type Json = Record<string, any>;
-const NS = RUNNER.namespace;
-const DEPLOYER = "system:serviceaccount:flux-system:kustomize-controller";
-const DS_CONTROLLER = "system:serviceaccount:kube-system:daemon-set-controller";
-const KCM = "system:kube-controller-manager";
-
-type Who = { user: string; groups?: string[] };
-const PEOPLE = {
-  "an ordinary user": { user: "alice", groups: ["system:authenticated", "developers"] },
-  "a user with no groups": { user: "bob" },
-  "a deployer": { user: DEPLOYER, groups: ["system:serviceaccounts", "system:serviceaccounts:flux-system", "system:authenticated"] },
-  "the DaemonSet controller": { user: DS_CONTROLLER, groups: ["system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"] },
-  "the controller manager": { user: KCM, groups: ["system:authenticated"] },
-  "the namespace controller": { user: HOUSEKEEPERS[0], groups: ["system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"] },
-  "the garbage collector": { user: HOUSEKEEPERS[1], groups: ["system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"] },
-  "a kubelet": { user: "system:node:kvm-node-1", groups: ["system:nodes", "system:authenticated"] },
-  "a break-glass member": { user: "root-admin", groups: ["system:masters", "system:authenticated"] },
-} satisfies Record<string, Who>;
-type Person = keyof typeof PEOPLE;
-const EVERYONE = Object.keys(PEOPLE) as Person[];
-
-/** The two ways a cluster names its controllers (upstream defaults include the controller manager). */
-const CONFIGS: [string, string[]][] = [
-  ["per-controller credentials", [DS_CONTROLLER]],
-  ["the upstream default controllers", [DS_CONTROLLER, KCM]],
-];
-
-function inputFor(controllers: string[]): AdmissionInput {
-  return {
-    prefix: `${RUNNER.name}.${RUNNER.namespace}`,
-    namespace: NS,
-    labels: { "app.kubernetes.io/name": "compass-runner" },
-    daemonSetName: RUNNER.name,
-    containerName: RUNNER.containerName,
-    serviceAccount: RUNNER.serviceAccount,
-    imageRepository: RUNNER.repository,
-    hostPaths: [RUNNER.sessions, RUNNER.runtime],
-    seccompProfile: RUNNER.seccompProfile,
-    podSelector: RUNNER.selector,
-    controllers,
-    deployers: [DEPLOYER],
-    breakGlassGroups: ["system:masters"],
-  };
-}
-
-// --- objects -------------------------------------------------------------
-
-const DS = storedDaemonSet(runnerDaemonSet());
-const POD = daemonSetPod(DS);
-const RUNNING = runningPod(POD);
-const clone = <T>(o: T): T => structuredClone(o);
-/** A copy of `object` changed by `edit`. */
-const edited = (object: K8sObject, edit: (o: Json) => void): K8sObject => {
-  const copy = clone(object) as Json;
-  edit(copy);
-  return copy as K8sObject;
-};
-const container = (spec: Json) => spec.containers[0];
+import { daemonSetPod, DIGEST_B, RUNNER, runnerDaemonSet, storedDaemonSet } from "../../support/runner-pods.ts";
+import {
+  CONFIGS,
+  clone,
+  container,
+  DS,
+  dsApply,
+  dsRequest,
+  dsTemplate,
+  edited,
+  EVERYONE,
+  inputFor,
+  type Json,
+  PEOPLE,
+  type Person,
+  POD,
+  podCreate,
+  podRequest,
+  podUpdate,
+  RUNNING,
+  secret,
+  secretRequest,
+  tokenRequest,
+  type Who,
+  withSpec,
+  workload,
+} from "./admission-requests.ts";
 
 /** Ways to break a Runner pod spec, each against one invariant. */
 const BROKEN_SPECS: [string, (spec: Json) => void][] = [
@@ -100,8 +63,6 @@ const BROKEN_SPECS: [string, (spec: Json) => void][] = [
   ["the container renamed", (s) => (container(s).name = "runner")],
 ];
 
-// --- requests ------------------------------------------------------------
-
 type Row = { what: string; request: (who: Who) => AdmissionRequest; allowed: (who: Person, controllers: string[]) => boolean };
 
 const only =
@@ -112,93 +73,6 @@ const nobody = () => false;
 const everyone = () => true;
 const isController = (who: Person, controllers: string[]) => controllers.includes(PEOPLE[who].user);
 const isHousekeeper = (who: Person) => (HOUSEKEEPERS as readonly string[]).includes(PEOPLE[who].user);
-
-const podRequest =
-  (operation: AdmissionRequest["operation"], subResource: string | undefined, object: unknown, oldObject?: unknown) =>
-  (who: Who): AdmissionRequest => ({
-    operation,
-    group: "",
-    version: "v1",
-    resource: "pods",
-    subResource,
-    namespace: NS,
-    name: POD.metadata.name,
-    ...who,
-    object,
-    oldObject,
-  });
-const podUpdate = (subResource: string | undefined, edit: (o: Json) => void) => podRequest("UPDATE", subResource, edited(RUNNING, edit), RUNNING);
-const podCreate =
-  (pod: K8sObject, namespace = NS) =>
-  (who: Who): AdmissionRequest => ({ ...podRequest("CREATE", undefined, pod)(who), namespace: namespace, name: pod.metadata.name });
-const withSpec = (edit: (spec: Json) => void) => edited(POD, (p) => edit(p.spec));
-
-const dsRequest =
-  (operation: AdmissionRequest["operation"], object: unknown, oldObject?: unknown, name = RUNNER.name) =>
-  (who: Who): AdmissionRequest => ({
-    operation,
-    group: "apps",
-    version: "v1",
-    resource: "daemonsets",
-    namespace: NS,
-    name,
-    ...who,
-    object,
-    oldObject,
-  });
-/** A deployer's apply: the same DaemonSet, one generation on. */
-const dsApply = (edit: (o: Json) => void) => dsRequest("UPDATE", storedDaemonSet(edited(runnerDaemonSet(), edit), 2), DS);
-const dsTemplate = (edit: (spec: Json) => void) => dsApply((o) => edit(o.spec.template.spec));
-
-const workload =
-  (group: string, resource: string, kind: string) =>
-  (who: Who): AdmissionRequest => {
-    const template = clone((DS as Json).spec.template);
-    const spec = kind === "CronJob" ? { schedule: "* * * * *", jobTemplate: { spec: { template } } } : { selector: { matchLabels: RUNNER.selector }, template };
-    return {
-      operation: "CREATE",
-      group,
-      version: "v1",
-      resource,
-      namespace: NS,
-      name: "borrowed",
-      ...who,
-      object: { apiVersion: group ? `${group}/v1` : "v1", kind, metadata: { name: "borrowed", namespace: NS }, spec },
-    };
-  };
-
-const secret = (type: string, account?: string) => ({
-  apiVersion: "v1",
-  kind: "Secret",
-  metadata: { name: "long-lived", namespace: NS, ...(account ? { annotations: { "kubernetes.io/service-account.name": account } } : {}) },
-  type,
-});
-const secretRequest =
-  (operation: "CREATE" | "UPDATE" | "DELETE", object: unknown, oldObject?: unknown) =>
-  (who: Who): AdmissionRequest => ({
-    operation,
-    group: "",
-    version: "v1",
-    resource: "secrets",
-    namespace: NS,
-    name: "long-lived",
-    ...who,
-    object,
-    oldObject,
-  });
-const tokenRequest =
-  (account: string) =>
-  (who: Who): AdmissionRequest => ({
-    operation: "CREATE",
-    group: "",
-    version: "v1",
-    resource: "serviceaccounts",
-    subResource: "token",
-    namespace: NS,
-    name: account,
-    ...who,
-    object: { kind: "TokenRequest", spec: { audiences: ["compass-runner"], boundObjectRef: { kind: "Pod", apiVersion: "v1", name: POD.metadata.name } } },
-  });
 
 const SA_TOKEN = "kubernetes.io/service-account-token";
 const WITH_FINALIZER = edited(RUNNING, (p) => (p.metadata.finalizers = ["foregroundDeletion"]));
@@ -498,113 +372,4 @@ describe.each(CONFIGS)("CR-06 request matrix, with %s", (_, controllers) => {
       );
     });
   }
-});
-
-describe("CR-06 denials say what is wrong", () => {
-  const objects = admissionPolicies(inputFor([DS_CONTROLLER, KCM]));
-  const deny = (request: AdmissionRequest) => admit(objects, request).messages;
-
-  it("names the break-glass groups for exec", () => {
-    expect(deny(podRequest("CONNECT", "exec", { kind: "PodExecOptions" })(PEOPLE["a deployer"]))).toEqual([
-      "exec, attach, port-forward, proxy, ephemeral containers and resizing on Compass Runner pods are reserved to the break-glass groups system:masters (CR-06a, CR-06e)",
-    ]);
-  });
-
-  it("names only the broken invariant when the controller manager creates a pod without hostUsers", () => {
-    const messages = deny(podCreate(withSpec((s) => delete s.hostUsers))(PEOPLE["the controller manager"]));
-    expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatch(/^a Compass Runner pod must set hostUsers: false\. .*UserNamespacesSupport.*1\.33.*\(CR-06e, CR-09\)$/);
-  });
-
-  it("names the owner when a Job's pod borrows the ServiceAccount", () => {
-    const pod = edited(POD, (p) => (p.metadata.ownerReferences = [{ apiVersion: "batch/v1", kind: "Job", name: "borrowed", uid: "u", controller: true }]));
-    expect(deny(podCreate(pod)(PEOPLE["the controller manager"]))).toEqual([
-      `a pod in the Compass Runner namespace ${NS} must be owned (controller ownerReference) by the DaemonSet ${RUNNER.name} (CR-06e)`,
-    ]);
-  });
-
-  it("names the deployers and the invariant when a deployer makes the DaemonSet privileged", () => {
-    expect(deny(dsTemplate((s) => (container(s).securityContext.privileged = true))(PEOPLE["a deployer"]))).toEqual([
-      "the Compass Runner DaemonSet's pod template must not run a privileged container or add capabilities (CR-06e)",
-    ]);
-    expect(deny(dsRequest("CREATE", DS)(PEOPLE["an ordinary user"]))).toEqual([
-      `only ${DEPLOYER} may create, change or delete the Compass Runner DaemonSet; the namespace controller and the garbage collector may delete it and change its metadata (CR-06c)`,
-    ]);
-  });
-
-  it("matches each request with the policy meant for it", () => {
-    const names = (request: AdmissionRequest) => admit(objects, request).matched.map((n) => n.slice(`${RUNNER.name}.${NS}-`.length));
-    expect(names(podRequest("CONNECT", "portforward", {})(PEOPLE["an ordinary user"]))).toEqual(["pod-access"]);
-    expect(names(podCreate(POD)(PEOPLE["the DaemonSet controller"]))).toEqual(["pod-create"]);
-    expect(names(dsRequest("DELETE", null, DS)(PEOPLE["the namespace controller"]))).toEqual(["daemonset"]);
-    expect(names(secretRequest("CREATE", secret("Opaque"))(PEOPLE["an ordinary user"]))).toEqual(["token"]);
-    expect(names(podRequest("DELETE", undefined, null, RUNNING)(PEOPLE["an ordinary user"]))).toEqual([]);
-  });
-});
-
-describe("the CR-06 policies themselves", () => {
-  const objects = admissionPolicies(inputFor([DS_CONTROLLER]));
-  const policies = objects.filter((o) => o.kind === "ValidatingAdmissionPolicy");
-
-  it("fail closed and are bound with Deny, policies before bindings", () => {
-    expect(objects.map((o) => o.kind)).toEqual([...Array(4).fill("ValidatingAdmissionPolicy"), ...Array(4).fill("ValidatingAdmissionPolicyBinding")]);
-    for (const p of policies) expect((p.spec as Json).failurePolicy).toBe("Fail");
-    const bindings = objects.filter((o) => o.kind === "ValidatingAdmissionPolicyBinding");
-    expect(bindings.map((b) => [(b.spec as Json).policyName, (b.spec as Json).validationActions])).toEqual(policies.map((p) => [p.metadata.name, ["Deny"]]));
-  });
-
-  it("select the Runner namespace by its name label (the API server sets it on every namespace)", () => {
-    for (const p of policies) expect((p.spec as Json).matchConstraints.namespaceSelector).toEqual({ matchLabels: { "kubernetes.io/metadata.name": NS } });
-  });
-
-  // The API server's CEL has Kubernetes libraries (strings, lists, regex,
-  // authz, quantity) the test engine does not; the policies use none of
-  // them, so both run the same text. Every method call is a standard one.
-  it("call only functions of standard CEL", () => {
-    const STANDARD = new Set(["all", "exists", "exists_one", "map", "filter", "startsWith", "endsWith", "contains", "matches", "size"]);
-    const expressions = policies.flatMap((p) =>
-      [...((p.spec as Json).variables ?? []), ...(p.spec as Json).validations].map((e: Json) => e.expression as string),
-    );
-    const calls = new Set(expressions.flatMap((e) => [...e.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/\.?([A-Za-z_]\w*)\(/g)].map((m) => m[1])));
-    expect([...calls].filter((name) => !STANDARD.has(name) && name !== "has")).toEqual([]);
-  });
-
-  // `check` reads a fleet's manifests with a fast YAML reader and hands
-  // text it cannot be sure of (node properties, explicit keys, lines of 1000
-  // characters) to a slower one: the policies' CEL, `, !` and all, stays fast.
-  it("read back on the fast YAML path of check, for both controller sets", () => {
-    for (const [, controllers] of CONFIGS) {
-      for (const object of admissionPolicies(inputFor(controllers)))
-        expect({ name: object.metadata.name, fast: parseFastStream(toYaml(object), 64) !== undefined }).toEqual({ name: object.metadata.name, fast: true });
-      expect(admissionPolicies(inputFor(controllers)).some((object) => toYaml(object).includes(", !"))).toBe(true);
-    }
-  });
-
-  it("write identities into CEL so that CEL reads them back unchanged", async () => {
-    const { run } = await import("@bufbuild/cel");
-    const { celList } = await import("../../../src/systems/compass-runner/admission.ts");
-    const names = [
-      "system:serviceaccount:flux-system:kustomize-controller",
-      "oidc:https://issuer.example/#a?b=c",
-      "jörg@example.com",
-      "$(whoami)",
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal string the engine must not expand
-      "a/b ${x} %s",
-    ];
-    const back = run(celList(names), {}) as Iterable<unknown>;
-    expect([...back]).toEqual(names);
-  });
-});
-
-describe("the CR-06 checklist lines", () => {
-  it("name the version floor and gates for API server and kubelet, the node's needs, and who must apply", () => {
-    const lines = admissionChecklist({ deployers: [DEPLOYER], hostPaths: [RUNNER.sessions, RUNNER.runtime] });
-    expect(lines[0]).toMatch(/CR-06/);
-    expect(lines.join("\n")).toMatch(
-      /1\.33 or newer on the API server and the Runner node's kubelet; on 1\.32, feature gates UserNamespacesSupport=true and ProcMountType=true on both/,
-    );
-    expect(lines.join("\n")).toContain(`${RUNNER.sessions} and ${RUNNER.runtime} support idmap mounts`);
-    expect(lines.at(-1)).toContain(`whoever applies this output is ${DEPLOYER} (admission.deployers; kubectl auth whoami`);
-    expect(admissionChecklist({ deployers: ["a", "b"], hostPaths: [] }).at(-1)).toContain("is one of a, b");
-  });
 });
