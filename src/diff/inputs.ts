@@ -10,7 +10,7 @@ import { loadObjects } from "../check/load.ts";
 import { renderSource } from "../pipeline.ts";
 import { printable } from "../core/printable.ts";
 import { directoryFiles } from "./directory.ts";
-import { objectKeyOf as objectKey } from "./key.ts";
+import { objectKeyOf as objectKey } from "../systems/consequences.ts";
 import { valuesKindOf } from "../systems/registry.ts";
 
 export interface Side {

@@ -6,7 +6,7 @@ import type { K8sObject } from "../k8s/objects.ts";
 import { printable } from "../core/printable.ts";
 import { parseDocuments } from "../parse/source.ts";
 import { readText } from "../parse/read.ts";
-import { objectKeyOf } from "./key.ts";
+import { objectKeyOf } from "../systems/consequences.ts";
 import { compareSides, summaryLine } from "./run.ts";
 
 const OUTPUT_MANIFEST = ".rigging-output";

@@ -3,7 +3,7 @@ import { ObjectSet, RunScope, runRules, type Finding, type SystemName, type Rule
 import { generalRules } from "./general.ts";
 import type { JudgedSystem } from "./judged-system.ts";
 import type { RequirementEntry } from "./requirement-data.ts";
-import { idOrder, requirementEntries, requirements, type Requirement } from "./requirements.ts";
+import { requirementEntries, requirements, type Requirement } from "./requirements.ts";
 import type { K8sObject } from "../k8s/objects.ts";
 
 /** The rules and requirements of a list of systems, each made on first use, since reading a system's rules loads its chunk. */
@@ -63,11 +63,6 @@ export class Catalog<S extends JudgedSystem = JudgedSystem> {
   /** Requirement ID prefixes in the order IDs sort: G- first, then each system's. */
   idPrefixes(): string[] {
     return ["G", ...this.systems.map((s) => s.idPrefix)];
-  }
-
-  /** How IDs sort: G- first, then each system's prefix in the list's order. */
-  compareIds(a: string, b: string): number {
-    return idOrder(this.systems)(a, b);
   }
 
   /** The profile an object belongs to, from its `app.kubernetes.io/name` (the systems' `apps`). */

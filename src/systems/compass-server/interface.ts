@@ -18,7 +18,6 @@ export {
   STATE_VOLUME_DIR,
   TLS_DIR,
 } from "../compass-contract/server-interface.ts";
-export { RUNNER_CLUSTERS_SCHEMA } from "../compass-contract/interface.ts";
 
 /** compass-server's own uid and gid, the distroless nonroot user (CS-02). */
 export const SERVER_UID = 65532;

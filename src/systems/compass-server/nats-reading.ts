@@ -9,7 +9,7 @@ import { list } from "../../k8s/access.ts";
 import type { K8sObject } from "../../k8s/objects.ts";
 import type { ObjectSet } from "../../rules/engine.ts";
 import { type ConfMap, type ConfValue, confGet, confString, mergeInclude, readNatsConf } from "./nats-conf.ts";
-import { configMapFile } from "./objects.ts";
+import { configMapFile } from "../compass-contract/server-objects.ts";
 
 const FLAGS = [
   "h help port p n name server_name addr a net client_advertise D debug V VV trace DV DVV T logtime logtime_utc user pass auth m http_port",

@@ -12,7 +12,8 @@ import { dnsLabel } from "../../k8s/names.ts";
 import type { K8sObject } from "../../k8s/objects.ts";
 import { fail, once, refineBy, refused, req, type IssueSink } from "../../values/values.ts";
 import { hardenedContainer, resourceRequirements } from "../../k8s/workload.ts";
-import { NATS_APP, NATS_CONFIG_HASH, NATS_PORT, podSecurityContext } from "./ports.ts";
+import { NATS_PORT, podSecurityContext } from "./ports.ts";
+import { NATS_APP, NATS_CONFIG_HASH } from "../compass-contract/ports.ts";
 import { secretKeyReference } from "./secret-refs.ts";
 import { MEMORY_STORE_WHY, reachesLimit } from "./nats-memory.ts";
 

@@ -1,7 +1,8 @@
 // What an operator does before applying, printed after a render (CS-04, CS-12 to CS-15).
 import { bundledNatsAddress, natsUrlSecret } from "./nats.ts";
 import { CONTAINER_NAME, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC, STATE_DIR } from "./interface.ts";
-import { ISSUER_DISCOVERY_ROLE, inClusterIssuer, JWKS_PATH, UNAUTHENTICATED_GROUP, withClusterCa } from "./runner-clusters.ts";
+import { withClusterCa } from "./runner-clusters.ts";
+import { ISSUER_DISCOVERY_ROLE, inClusterIssuer, JWKS_PATH, UNAUTHENTICATED_GROUP } from "../compass-contract/interface.ts";
 import type { ClusterEntry, ServerFields } from "./values.ts";
 
 /** The Runner of a kind: Compass file, as the Server's certificate meets it. */

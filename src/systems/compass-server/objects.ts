@@ -8,9 +8,7 @@ import type { ObjectSet, PodRef } from "../../rules/engine.ts";
 import { containersOf } from "../../rules/shapes.ts";
 import { podLabels } from "../../rules/templates.ts";
 import { appOf, isServer, podSpecOf } from "../compass-contract/server-objects.ts";
-import { NATS_APP, SERVER_APP } from "./ports.ts";
-
-export { configMapFile, isServer, serverContainers } from "../compass-contract/server-objects.ts";
+import { NATS_APP, SERVER_APP } from "../compass-contract/ports.ts";
 
 const NAME_LABEL = "app.kubernetes.io/name";
 

@@ -3,7 +3,6 @@
 import { SERVER_INTERFACE } from "../compass-contract/server-interface.ts";
 import { SERVER_UID } from "./interface.ts";
 
-export { NATS_APP, NATS_CONFIG_HASH, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "../compass-contract/ports.ts";
 /** NATS clients connect here (CS-07). */
 export const NATS_PORT = 4222;
 /** The Server runs as this uid and gid (CS-02), like the Runner. */

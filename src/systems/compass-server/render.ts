@@ -9,8 +9,10 @@ import { recommendedLabels, selectorLabels, type AppIdentity } from "../../k8s/l
 import type { K8sObject } from "../../k8s/objects.ts";
 import { dnsEgress, egressAllowRules, hardenedContainer, namespaceObject, networkPolicyObject, resourceRequirements } from "../../k8s/workload.ts";
 import { configHash, natsEgress, natsUrlSecret, renderNats } from "./nats.ts";
-import { PRIVATE_MODE, podSecurityContext, SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
-import { clusterFileItem, ISSUER_DISCOVERY_ROLE, runnerClustersFile, UNAUTHENTICATED_GROUP, withClusterCa } from "./runner-clusters.ts";
+import { PRIVATE_MODE, podSecurityContext } from "./ports.ts";
+import { SERVER_APP, SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "../compass-contract/ports.ts";
+import { clusterFileItem, runnerClustersFile, withClusterCa } from "./runner-clusters.ts";
+import { ISSUER_DISCOVERY_ROLE, UNAUTHENTICATED_GROUP } from "../compass-contract/interface.ts";
 import {
   ADMIN_TOKEN_DIR,
   ADMIN_TOKEN_FILE,

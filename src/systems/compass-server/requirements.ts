@@ -1,8 +1,9 @@
 // The Compass Server's requirements (CS-), as data: rules, values refusals, `explain` and the docs read them.
 import { defineRequirements } from "../../rules/requirement-data.ts";
 import type { GeneralRefusedBy } from "../../rules/general-requirements.ts";
-import { NATS_PORT, SERVER_SERVICE_PORT, SERVER_TLS_PORT, SERVER_UID } from "./ports.ts";
-import { ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
+import { NATS_PORT, SERVER_UID } from "./ports.ts";
+import { SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "../compass-contract/ports.ts";
+import { ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "../compass-contract/interface.ts";
 import { SERVER_INTERFACE as F, MASTER_KEY_SECRET, MINTED_ADMIN_TOKEN, SECRETSPEC } from "./interface.ts";
 
 const SERVER = ["compass-server"];

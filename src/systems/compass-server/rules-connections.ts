@@ -5,13 +5,15 @@ import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { isolates, policiesSelecting } from "../../rules/templates.ts";
 import { natsRun, natsServerContainers } from "./nats-reading.ts";
-import { isNats, serverContainers, serverServices } from "./objects.ts";
+import { isNats, serverServices } from "./objects.ts";
+import { serverContainers } from "../compass-contract/server-objects.ts";
 import { natsIngressHits } from "./rules-network.ts";
-import { SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "./ports.ts";
+import { SERVER_SERVICE_PORT, SERVER_TLS_PORT } from "../compass-contract/ports.ts";
 import { CS } from "./requirements.ts";
 import { at, secretFileFlag, tlsPortOf } from "./rules-reading.ts";
 import { SERVER_INTERFACE as F } from "./interface.ts";
-import { fromSecret, listenPort, SERVER_READING, unseen, valueNotShown } from "./settings.ts";
+import { fromSecret, listenPort, unseen, valueNotShown } from "./settings.ts";
+import { SERVER_READING } from "../compass-contract/server-interface.ts";
 import { dig } from "../../k8s/access.ts";
 
 export const connectionRules: Rule[] = [

@@ -6,12 +6,15 @@ import type { Container } from "kubernetes-types/core/v1";
 import type { K8sObject } from "../../k8s/objects.ts";
 import { MEMORY_STORE_WHY, reachesLimit, sizeText } from "./nats-memory.ts";
 import { type NatsRun, natsRun, natsServerContainers } from "./nats-reading.ts";
-import { isNats, serverContainers } from "./objects.ts";
+import { isNats } from "./objects.ts";
+import { serverContainers } from "../compass-contract/server-objects.ts";
 import { CS } from "./requirements.ts";
 import { at } from "./rules-reading.ts";
 import { forgeWritesRefused } from "./rules-release.ts";
 import { GO_BOOL, MASTER_KEY_SECRET, NOT_READ, SERVER_ENV, SERVER_INTERFACE as F } from "./interface.ts";
-import { mountOver, SERVER_READING, valueNotShown, writableAt } from "./settings.ts";
+import { valueNotShown, writableAt } from "./settings.ts";
+import { mountOver } from "../compass-contract/mounts.ts";
+import { SERVER_READING } from "../compass-contract/server-interface.ts";
 
 /** A memory store at or above the NATS container's memory limit; a file or value outside the input leaves it not judged. */
 function memoryStoreHits(object: K8sObject, container: Container, at: PropertyKey[], run: NatsRun): RuleHit[] {

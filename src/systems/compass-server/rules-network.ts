@@ -7,8 +7,8 @@ import { namedPortContainers, policyPortRange } from "../../k8s/ports.ts";
 import { selectorRequirements, selectsLabels } from "../../k8s/selector.ts";
 import { hit, type ObjectSet, type PodRef, type RuleHit } from "../../rules/engine.ts";
 import { isolates, podLabels } from "../../rules/templates.ts";
-import { isServer } from "./objects.ts";
-import { SERVER_APP } from "./ports.ts";
+import { isServer } from "../compass-contract/server-objects.ts";
+import { SERVER_APP } from "../compass-contract/ports.ts";
 
 const NAME_LABEL = "app.kubernetes.io/name";
 /** The label the API server sets on every Namespace to its name. */

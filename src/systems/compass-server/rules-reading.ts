@@ -2,9 +2,11 @@
 import type { Container, Volume } from "kubernetes-types/core/v1";
 import { flagOrEnv, givenFlags, type FlagOrEnv } from "../../k8s/flag-or-env.ts";
 import { hit, type ContainerRef, type RuleHit } from "../../rules/engine.ts";
-import { SERVER_TLS_PORT } from "./ports.ts";
+import { SERVER_TLS_PORT } from "../compass-contract/ports.ts";
 import { SERVER_INTERFACE as F } from "./interface.ts";
-import { isSecretVolume, listenPort, mountOver, SERVER_READING, settingPath, valueNotShown } from "./settings.ts";
+import { isSecretVolume, listenPort, settingPath, valueNotShown } from "./settings.ts";
+import { mountOver } from "../compass-contract/mounts.ts";
+import { SERVER_READING } from "../compass-contract/server-interface.ts";
 
 /** The port the Server's TLS door listens on, from --listen (8443 when it has no port); undefined when the input cannot show it. */
 export function tlsPortOf(container: Container): number | undefined {

@@ -1,11 +1,12 @@
 // Server rules about the release and Runner enrolment (CS-13 forge writes, CS-14, CS-15).
 import { type ContainerRef, hit, type ObjectSet, type Rule, type RuleHit } from "../../rules/engine.ts";
-import { configMapFile, serverContainers } from "./objects.ts";
+import { configMapFile, serverContainers } from "../compass-contract/server-objects.ts";
 import { readRunnerClusters } from "../compass-contract/runner-clusters.ts";
-import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
+import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "../compass-contract/interface.ts";
 import { GO_BOOL, SERVER_INTERFACE as F } from "./interface.ts";
 import { flagOrEnv, givenFlags } from "../../k8s/flag-or-env.ts";
-import { SERVER_READING, settingPath } from "./settings.ts";
+import { settingPath } from "./settings.ts";
+import { SERVER_READING } from "../compass-contract/server-interface.ts";
 import { CS } from "./requirements.ts";
 import { rule } from "../../rules/requirement-data.ts";
 import { dig, isRecord, list } from "../../k8s/access.ts";

@@ -5,11 +5,13 @@ import { flagOrEnv, givenFlags } from "../../k8s/flag-or-env.ts";
 import { secretValueProblem } from "../../values/inline-secrets.ts";
 import { hit, type Rule, type RuleHit } from "../../rules/engine.ts";
 import { rule } from "../../rules/requirement-data.ts";
-import { serverContainers } from "./objects.ts";
+import { serverContainers } from "../compass-contract/server-objects.ts";
 import { CS } from "./requirements.ts";
 import { at, secretFileFlag } from "./rules-reading.ts";
 import { MASTER_KEY_SECRET, SECRETSPEC, SERVER_INTERFACE as F } from "./interface.ts";
-import { isSecretVolume, mountOver, SERVER_READING, samePath, valueNotShown } from "./settings.ts";
+import { isSecretVolume, valueNotShown } from "./settings.ts";
+import { mountOver, samePath } from "../compass-contract/mounts.ts";
+import { SERVER_READING } from "../compass-contract/server-interface.ts";
 
 // Blanks within one line only: `^\s*` would read on through the empty lines after every line start (quadratic).
 const SECRET_CONFIG_LINE =

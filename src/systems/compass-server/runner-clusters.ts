@@ -4,8 +4,6 @@ import { toYaml } from "../../emit/emit.ts";
 import { inClusterIssuer, KUBE_ROOT_CA, RUNNER_CLUSTERS_SCHEMA, type RunnerClusterKey } from "../compass-contract/interface.ts";
 import { RUNNER_CLUSTER_FILES_DIR } from "./interface.ts";
 
-export { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, KUBE_ROOT_CA, UNAUTHENTICATED_GROUP } from "../compass-contract/interface.ts";
-
 /** A cluster entry as values give it (see clusterEntrySchema in values.ts). */
 export interface RunnerClusterInput {
   name: string;

@@ -4,9 +4,6 @@ import type { Container, PodSpec, Volume } from "kubernetes-types/core/v1";
 import type { FlagOrEnv } from "../../k8s/flag-or-env.ts";
 import { mountOver } from "../compass-contract/mounts.ts";
 
-export { SERVER_READING } from "../compass-contract/server-interface.ts";
-export { mountOver, samePath } from "../compass-contract/mounts.ts";
-
 /** A setting an envFrom of a ConfigMap or Secret outside the input may set: not judged. */
 export function unseen(r: FlagOrEnv | undefined): boolean {
   return r?.from === "envFrom";

@@ -3,7 +3,7 @@ import type { System } from "../registry.ts";
 import { compassServerKind } from "./kind.ts";
 import { COMPASS_CONSEQUENCES } from "../compass-contract/consequences.ts";
 import { SERVER_SHAPES } from "../compass-contract/server-interface.ts";
-import { NATS_APP, SERVER_APP } from "./ports.ts";
+import { NATS_APP, SERVER_APP } from "../compass-contract/ports.ts";
 import { CS, CS_GENERAL_REFUSED_BY } from "./requirements.ts";
 import { compassServerRules } from "./rules.ts";
 import { opensDiscovery } from "./rules-release.ts";

@@ -7,8 +7,9 @@ import { annotationsSchema, DNS1123_SUBDOMAIN, dnsLabel, dnsSubdomain } from "..
 import { eachCheck, fail, once, refineBy, refused, req, tagged, type IssueSink } from "../../values/values.ts";
 import { checkForgeWrites, forgeSchema } from "./forge.ts";
 import { natsSchema } from "./nats.ts";
-import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "./runner-clusters.ts";
-import { RUNNER_CLUSTERS_SCHEMA, NOT_READ } from "./interface.ts";
+import { inClusterIssuer, ISSUER_DISCOVERY_ROLE, JWKS_PATH, UNAUTHENTICATED_GROUP } from "../compass-contract/interface.ts";
+import { NOT_READ } from "./interface.ts";
+import { RUNNER_CLUSTERS_SCHEMA } from "../compass-contract/interface.ts";
 import { CS } from "./requirements.ts";
 import { secretKeyReference, secretReference } from "./secret-refs.ts";
 

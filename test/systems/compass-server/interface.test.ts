@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { K8sObject } from "../../../src/k8s/objects.ts";
 import { goDurationSeconds, readRunnerClusters } from "../../../src/systems/compass-contract/runner-clusters.ts";
-import { RUNNER_CLUSTERS_SCHEMA, SERVER_INTERFACE, SERVER_SECRETS, type InterfaceName } from "../../../src/systems/compass-server/interface.ts";
+import { SERVER_INTERFACE, SERVER_SECRETS, type InterfaceName } from "../../../src/systems/compass-server/interface.ts";
+import { RUNNER_CLUSTERS_SCHEMA } from "../../../src/systems/compass-contract/interface.ts";
 import { render } from "../../support/values.ts";
 
 const FACTS = readFileSync("test/fixtures/compass-interfaces.md", "utf8");
